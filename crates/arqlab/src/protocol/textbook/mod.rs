@@ -1,0 +1,1 @@
+//! Textbook ARQ protocols: stop-and-wait, go-back-N, selective repeat.
