@@ -1,0 +1,8 @@
+//! PyO3 bindings for arqlab (thin: convert, call, convert back).
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
