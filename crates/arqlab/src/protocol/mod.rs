@@ -22,6 +22,32 @@ pub use seq::Modulus;
 
 use crate::engine::SimTime;
 
+/// The two ends of a point-to-point link. In HDLC NRM/ARM, A is the primary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Station {
+    A,
+    B,
+}
+
+impl Station {
+    pub fn peer(self) -> Station {
+        match self {
+            Station::A => Station::B,
+            Station::B => Station::A,
+        }
+    }
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    /// The direction in which this station sends: "a_to_b" or "b_to_a".
+    pub fn outgoing(self) -> &'static str {
+        match self {
+            Station::A => "a_to_b",
+            Station::B => "b_to_a",
+        }
+    }
+}
+
 /// Something an entity reports to its user.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
