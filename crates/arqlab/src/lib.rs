@@ -10,5 +10,6 @@ pub mod channel;
 pub mod engine;
 pub mod protocol;
 pub mod scenario;
+pub mod sim;
 pub mod stats;
 pub mod traffic;

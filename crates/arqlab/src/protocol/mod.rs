@@ -152,4 +152,9 @@ pub trait Entity {
     fn unacknowledged(&self) -> usize;
     /// Counters since the start of the run.
     fn counters(&self) -> Counters;
+    /// Information bits held at the receiver waiting for a gap to fill (selective
+    /// retransmission); in-sequence receivers hold nothing.
+    fn receive_buffer_bits(&self) -> u64 {
+        0
+    }
 }

@@ -123,11 +123,6 @@ impl SelectiveRepeat {
             self.events.push_back(Event::Delivered(m));
         }
     }
-
-    /// Bits held in the receive buffer waiting for a gap to fill.
-    pub fn receive_buffer_bits(&self) -> u64 {
-        self.rx.iter().flatten().map(|m| m.bits as u64).sum()
-    }
 }
 
 impl Entity for SelectiveRepeat {
@@ -227,6 +222,10 @@ impl Entity for SelectiveRepeat {
 
     fn counters(&self) -> Counters {
         self.counters
+    }
+
+    fn receive_buffer_bits(&self) -> u64 {
+        self.rx.iter().flatten().map(|m| m.bits as u64).sum()
     }
 }
 
