@@ -22,6 +22,8 @@ pub struct DirectionCounters {
 /// One direction of the link.
 pub struct Direction<F> {
     pub rate_bps: f64,
+    /// Picoseconds per bit, precomputed: transmission time is one multiply per frame.
+    ps_per_bit: f64,
     pub delay: Duration,
     errors: ErrorModel,
     rng: Stream,
@@ -44,6 +46,7 @@ impl<F: LinkFrame> Direction<F> {
     pub fn new(rate_bps: f64, delay: Duration, errors: ErrorModel, rng: Stream) -> Self {
         Direction {
             rate_bps,
+            ps_per_bit: crate::engine::PS_PER_S as f64 / rate_bps,
             delay,
             errors,
             rng,
@@ -59,10 +62,16 @@ impl<F: LinkFrame> Direction<F> {
         self.busy_until > now
     }
 
-    /// Time to transmit `bits` on this direction.
+    /// When the frame being transmitted has left (or when the line last became idle).
+    #[inline]
+    pub fn busy_until(&self) -> SimTime {
+        self.busy_until
+    }
+
+    /// Time to transmit `bits` on this direction (equal to `Duration::transmission`).
     #[inline]
     pub fn transmission_time(&self, bits: u32) -> Duration {
-        Duration::transmission(bits as u64, self.rate_bps)
+        Duration(((bits as f64 * self.ps_per_bit + 0.5) as u64).max(1))
     }
 
     /// Starts transmitting `frame` at `now`. The error outcome is drawn now from this
@@ -107,6 +116,9 @@ mod tests {
         let t = d.start(SimTime::ZERO, f);
         assert_eq!(t.end, SimTime(1_000_000_000));
         assert_eq!(t.arrival, SimTime(51_000_000_000));
+        for bits in [1u32, 47, 48, 1048, 5048, 100_000] {
+            assert_eq!(d.transmission_time(bits), Duration::transmission(bits as u64, 48_000.0));
+        }
         assert!(d.is_busy(SimTime(999_999_999)));
         assert!(!d.is_busy(t.end));
         let g = Frame::supervisory(FrameKind::REJ, 4, false, 48);

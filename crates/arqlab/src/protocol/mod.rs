@@ -152,6 +152,12 @@ pub trait Entity {
     fn unacknowledged(&self) -> usize;
     /// Counters since the start of the run.
     fn counters(&self) -> Counters;
+    /// True if `poll_transmit` could return a frame now were the line idle. A hint that
+    /// lets the engine skip waking an idle station at the end of each transmission; the
+    /// default (always true) is correct, just slower.
+    fn wants_transmit(&self) -> bool {
+        true
+    }
     /// Information bits held at the receiver waiting for a gap to fill (selective
     /// retransmission); in-sequence receivers hold nothing.
     fn receive_buffer_bits(&self) -> u64 {

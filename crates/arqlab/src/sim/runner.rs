@@ -4,11 +4,13 @@
 //!
 //! Order of work after any input to station `s` (documented because results depend on
 //! it): drain `poll_event` into the meters; if `s`'s transmitter is idle, top up a
-//! saturated source and ask `poll_transmit`; re-read `poll_timeout`.
+//! saturated source, ask `poll_transmit` and top up again; if the transmitter is busy
+//! and the station `wants_transmit`, make sure it is woken when the line frees;
+//! re-read `poll_timeout`.
 
 use super::measure::{DirectionMeter, Measures, OrderViolation};
 use crate::channel::{BitErrors, Direction, ErrorModel, GilbertElliott};
-use crate::engine::{stream, Duration, EventQueue, SchedulePastError, SimTime};
+use crate::engine::{stream, Duration, EventCode, EventQueue, SchedulePastError, SimTime};
 use crate::protocol::{Entity, Event, LinkFrame, Station};
 use crate::scenario::{DirectionConfig, Scenario};
 use crate::traffic::{MessageIds, Source};
@@ -29,15 +31,27 @@ enum Ev {
     End,
 }
 
-impl Ev {
-    fn code(self) -> u64 {
+impl EventCode for Ev {
+    #[inline]
+    fn encode(self) -> u8 {
         match self {
-            Ev::TxEnd(s) => s as u64,
-            Ev::Arrival(s) => 2 + s as u64,
-            Ev::Timer(s) => 4 + s as u64,
-            Ev::Message(s) => 6 + s as u64,
+            Ev::TxEnd(s) => s,
+            Ev::Arrival(s) => 2 + s,
+            Ev::Timer(s) => 4 + s,
+            Ev::Message(s) => 6 + s,
             Ev::Boundary => 8,
             Ev::End => 9,
+        }
+    }
+    #[inline]
+    fn decode(code: u8) -> Ev {
+        match code {
+            0 | 1 => Ev::TxEnd(code),
+            2 | 3 => Ev::Arrival(code - 2),
+            4 | 5 => Ev::Timer(code - 4),
+            6 | 7 => Ev::Message(code - 6),
+            8 => Ev::Boundary,
+            _ => Ev::End,
         }
     }
 }
@@ -92,6 +106,8 @@ struct Sim<P: Entity> {
     ids: [MessageIds; 2],
     /// Time of the timer wake-up each station has in the queue, if any.
     wake: [Option<SimTime>; 2],
+    /// A TxEnd wake-up is in the queue for the station.
+    tx_wake: [bool; 2],
     meter: [DirectionMeter; 2],
     rate_bps: f64,
     events: u64,
@@ -138,6 +154,7 @@ pub fn run<P: Entity>(
         src: [src(&sc.traffic.a, "a"), src(&sc.traffic.b, "b")],
         ids: [MessageIds::default(), MessageIds::default()],
         wake: [None, None],
+        tx_wake: [false, false],
         meter: [DirectionMeter::new("a_to_b"), DirectionMeter::new("b_to_a")],
         rate_bps: sc.link.rate_bps,
         events: 0,
@@ -168,9 +185,12 @@ impl<P: Entity> Sim<P> {
         let mut end = SimTime::ZERO;
         while let Some((now, ev)) = self.q.pop() {
             self.events += 1;
-            self.fingerprint = (self.fingerprint ^ now.0).wrapping_mul(0x0000_0100_0000_01b3) ^ ev.code();
+            self.fingerprint = (self.fingerprint ^ now.0).wrapping_mul(0x0000_0100_0000_01b3) ^ ev.encode() as u64;
             match ev {
-                Ev::TxEnd(s) => self.after_input(s as usize, now)?,
+                Ev::TxEnd(s) => {
+                    self.tx_wake[s as usize] = false;
+                    self.after_input(s as usize, now)?
+                }
                 Ev::Arrival(s) => {
                     let s = s as usize;
                     let r = 1 - s;
@@ -242,6 +262,16 @@ impl<P: Entity> Sim<P> {
         self.meter[d].close(now, self.rate_bps, self.st[d].counters(), self.st[1 - d].counters(), self.line[d].counters)
     }
 
+    /// A saturated source always has a message waiting.
+    #[inline]
+    fn top_up(&mut self, s: usize, now: SimTime) {
+        if self.src[s].is_saturated() && self.st[s].backlog() == 0 {
+            let bits = self.src[s].next_length();
+            let m = self.ids[s].next(bits, now);
+            self.st[s].handle_submit(now, m);
+        }
+    }
+
     /// After any input to station `s`: report events, transmit if idle, re-arm timers.
     #[inline]
     fn after_input(&mut self, s: usize, now: SimTime) -> Result<(), SimError> {
@@ -255,17 +285,19 @@ impl<P: Entity> Sim<P> {
         let rb = self.st[s].receive_buffer_bits();
         self.meter[1 - s].receive_buffer(now, rb);
         if !self.line[s].is_busy(now) {
-            if self.src[s].is_saturated() && self.st[s].backlog() == 0 {
-                let bits = self.src[s].next_length();
-                let m = self.ids[s].next(bits, now);
-                self.st[s].handle_submit(now, m);
-            }
+            self.top_up(s, now);
             if let Some(f) = self.st[s].poll_transmit(now) {
                 debug_assert!(f.bits() > 0);
                 let tx = self.line[s].start(now, f);
-                self.q.schedule(tx.end, Ev::TxEnd(s as u8))?;
                 self.q.schedule(tx.arrival, Ev::Arrival(s as u8))?;
+                self.top_up(s, now);
             }
+        }
+        // Wake the station when its line frees only if it has something to send then;
+        // otherwise the next input to it will find the line free (or schedule this).
+        if !self.tx_wake[s] && self.line[s].is_busy(now) && self.st[s].wants_transmit() {
+            self.q.schedule(self.line[s].busy_until(), Ev::TxEnd(s as u8))?;
+            self.tx_wake[s] = true;
         }
         if let Some(d) = self.st[s].poll_timeout() {
             let at = d.max(now);

@@ -237,6 +237,13 @@ impl Entity for GoBackN {
     fn counters(&self) -> Counters {
         self.counters
     }
+
+    fn wants_transmit(&self) -> bool {
+        self.rej_pending
+            || self.ack_pending
+            || self.next < self.unacked.len()
+            || (!self.queue.is_empty() && self.unacked.len() < self.window as usize)
+    }
 }
 
 #[cfg(test)]

@@ -224,6 +224,12 @@ impl Entity for SelectiveRepeat {
         self.counters
     }
 
+    fn wants_transmit(&self) -> bool {
+        !self.replies.is_empty()
+            || self.slots.iter().any(|s| s.resend.is_some())
+            || (!self.queue.is_empty() && self.slots.len() < self.window as usize)
+    }
+
     fn receive_buffer_bits(&self) -> u64 {
         self.rx.iter().flatten().map(|m| m.bits as u64).sum()
     }
