@@ -1,8 +1,140 @@
-//! PyO3 bindings for arqlab (thin: convert, call, convert back).
+//! PyO3 bindings for arqlab — thin: convert, call, convert back.
+//!
+//! Errors cross the boundary as standard Python exceptions that the pure-Python layer
+//! (`arqlab.errors`) turns into arqlab's own: a scenario problem is a `ValueError` whose
+//! single argument is the list of problems; a model failure or a Rust panic is a
+//! `RuntimeError` naming the scenario, seed and replication. A panic never aborts Python.
+
+use arqlab::scenario::{toml_to_json, Scenario, ScenarioError};
+use arqlab::sim::{replicate, Measures, Replication};
+use arqlab::stats::{paired_difference, select_batches, student_t, Interval, Precision, Status};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+fn scenario_error(e: ScenarioError) -> PyErr {
+    PyValueError::new_err((e.problems(),))
+}
+
+fn parse_resolved(json: &str) -> PyResult<Scenario> {
+    let v: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| PyValueError::new_err((vec![format!("scenario is not valid JSON: {e}")],)))?;
+    Scenario::from_value(&v).map_err(scenario_error)
+}
+
+/// TOML text → JSON text of the same tree (syntax errors name the line and column).
+#[pyfunction]
+fn toml_to_json_text(text: &str) -> PyResult<String> {
+    let v = toml_to_json(text).map_err(scenario_error)?;
+    Ok(v.to_string())
+}
+
+/// Validates a scenario (JSON text) and returns the resolved scenario as JSON text.
+#[pyfunction]
+fn resolve(json: &str) -> PyResult<String> {
+    Ok(parse_resolved(json)?.to_value().to_string())
+}
+
+fn measures_dict<'py>(py: Python<'py>, m: &Measures) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (k, v) in m.iter() {
+        d.set_item(k, v)?;
+    }
+    Ok(d)
+}
+
+fn replication_dict<'py>(py: Python<'py>, r: &Replication) -> PyResult<Bound<'py, PyDict>> {
+    let batches = PyList::empty(py);
+    for b in &r.batches {
+        let bd = PyDict::new(py);
+        for (dir, m) in b {
+            bd.set_item(*dir, measures_dict(py, m)?)?;
+        }
+        batches.append(bd)?;
+    }
+    let d = PyDict::new(py);
+    d.set_item("batches", batches)?;
+    d.set_item("events", r.events)?;
+    d.set_item("simulated_s", r.simulated_s)?;
+    d.set_item("wall_s", r.wall_s)?;
+    d.set_item("fingerprint", &r.fingerprint)?;
+    d.set_item("warmup_s", r.warmup_s)?;
+    if let Some(ok) = r.mser_reliable {
+        d.set_item("mser_reliable", ok)?;
+    }
+    Ok(d)
+}
+
+/// Runs one replication entirely in Rust, with the GIL released.
+#[pyfunction]
+fn run_replication<'py>(py: Python<'py>, resolved_json: &str, seed: u64, replication: u64) -> PyResult<Bound<'py, PyDict>> {
+    let sc = parse_resolved(resolved_json)?;
+    let outcome = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| replicate(&sc, seed, replication))));
+    let context = || {
+        let title = if sc.title.is_empty() { sc.protocol.kind().to_string() } else { sc.title.clone() };
+        format!("scenario {title:?}, seed {seed}, replication {replication}")
+    };
+    match outcome {
+        Ok(Ok(r)) => replication_dict(py, &r),
+        Ok(Err(e)) => Err(PyRuntimeError::new_err(format!("simulation failed ({}): {e}", context()))),
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(PyRuntimeError::new_err(format!("internal error in the simulator ({}): {msg}", context())))
+        }
+    }
+}
+
+fn interval_tuple(iv: Interval) -> (f64, f64, u64) {
+    (iv.mean, iv.half_width, iv.n)
+}
+
+/// 95% Student-t interval (mean, half-width, n) over the finite values; with
+/// `batch_means`, adjacent batches are merged while |lag-1| ≥ 0.1 (≥ 10 kept).
+#[pyfunction]
+#[pyo3(signature = (values, batch_means = false))]
+fn interval(values: Vec<f64>, batch_means: bool) -> (f64, f64, u64) {
+    let finite: Vec<f64> = values.into_iter().filter(|x| x.is_finite()).collect();
+    if batch_means {
+        let (b, _) = select_batches(&finite, 10, 0.1);
+        interval_tuple(student_t(&b, 0.95))
+    } else {
+        interval_tuple(student_t(&finite, 0.95))
+    }
+}
+
+/// The sequential stopping rule over (mean, half-width, n) intervals:
+/// "continue" | "reached" | "cap_reached".
+#[pyfunction]
+fn precision_status(intervals: Vec<(f64, f64, u64)>, relative: f64, min_n: u64, max_n: u64) -> &'static str {
+    let rule = Precision { relative, min_n, max_n };
+    let ivs: Vec<Interval> = intervals.into_iter().map(|(mean, half_width, n)| Interval { mean, half_width, n }).collect();
+    match rule.status(&ivs) {
+        Status::Continue => "continue",
+        Status::Reached => "reached",
+        Status::CapReached => "cap_reached",
+    }
+}
+
+/// Paired-t interval of a − b over replications run with common random numbers.
+#[pyfunction]
+fn paired_interval(a: Vec<f64>, b: Vec<f64>) -> PyResult<(f64, f64, u64)> {
+    paired_difference(&a, &b, 0.95).map(interval_tuple).map_err(|e| PyValueError::new_err(e.to_string()))
+}
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("MEASURES", arqlab::sim::measure::MEASURES.to_vec())?;
+    m.add_function(wrap_pyfunction!(toml_to_json_text, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(run_replication, m)?)?;
+    m.add_function(wrap_pyfunction!(interval, m)?)?;
+    m.add_function(wrap_pyfunction!(precision_status, m)?)?;
+    m.add_function(wrap_pyfunction!(paired_interval, m)?)?;
     Ok(())
 }

@@ -4,26 +4,7 @@ use super::fields::{Problems, Range, Table};
 use super::Scenario;
 use serde::Serialize;
 
-/// Measures reported per direction (DESIGN.md "Names of measures").
-pub const MEASURES: &[&str] = &[
-    "throughput_efficiency",
-    "throughput_bps",
-    "transfer_time_s",
-    "transfer_time_p95_s",
-    "buffer_holding_time_s",
-    "messages_delivered",
-    "frames_sent",
-    "frames_retransmitted",
-    "retransmitted_reject",
-    "retransmitted_checkpoint",
-    "retransmitted_timeout",
-    "frames_in_error",
-    "out_of_sequence_discarded",
-    "timeouts",
-    "receive_buffer_octets_mean",
-    "receive_buffer_octets_max",
-    "network_efficiency",
-];
+pub use crate::sim::measure::MEASURES;
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct RunConfig {

@@ -7,26 +7,72 @@ use crate::protocol::{Counters, Message};
 use crate::stats::{LogHistogram, Tally, TimeAverage};
 use serde::Serialize;
 
-/// The measures of one direction (names from DESIGN.md). Counts are over the window.
-#[derive(Clone, Debug, Default, Serialize, PartialEq)]
-pub struct Measures {
-    pub throughput_efficiency: f64,
-    pub throughput_bps: f64,
-    pub transfer_time_s: f64,
-    pub transfer_time_p95_s: f64,
-    pub buffer_holding_time_s: f64,
-    pub messages_delivered: f64,
-    pub frames_sent: f64,
-    pub frames_retransmitted: f64,
-    pub retransmitted_reject: f64,
-    pub retransmitted_checkpoint: f64,
-    pub retransmitted_timeout: f64,
-    pub frames_in_error: f64,
-    pub out_of_sequence_discarded: f64,
-    pub timeouts: f64,
-    pub receive_buffer_octets_mean: f64,
-    pub receive_buffer_octets_max: f64,
-    pub network_efficiency: f64,
+/// Declares the measures once: the struct, the list of names and name-based access
+/// cannot drift apart.
+macro_rules! measures {
+    ($($(#[doc = $doc:literal])* $name:ident),* $(,)?) => {
+        /// The measures of one direction over one window (names from DESIGN.md). Counts
+        /// are over the window; times in seconds; NaN where undefined (nothing timed).
+        #[derive(Clone, Debug, Default, Serialize, PartialEq)]
+        pub struct Measures {
+            $($(#[doc = $doc])* pub $name: f64,)*
+        }
+
+        /// Every measure name, in declaration order.
+        pub const MEASURES: &[&str] = &[$(stringify!($name)),*];
+
+        impl Measures {
+            /// (name, value) pairs in declaration order.
+            pub fn iter(&self) -> impl Iterator<Item = (&'static str, f64)> {
+                [$((stringify!($name), self.$name)),*].into_iter()
+            }
+
+            /// The value of the measure called `name`.
+            pub fn get(&self, name: &str) -> Option<f64> {
+                match name {
+                    $(stringify!($name) => Some(self.$name),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+measures! {
+    /// Information bits delivered / (link rate × window length).
+    throughput_efficiency,
+    /// Information bits delivered per second.
+    throughput_bps,
+    /// Mean time from message arrival at the sender to in-order delivery.
+    transfer_time_s,
+    /// 95th percentile of the transfer time (log histogram, relative error ≤ 2^-8).
+    transfer_time_p95_s,
+    /// Mean time from message arrival to its positive acknowledgement at the sender.
+    buffer_holding_time_s,
+    /// Messages delivered in the window.
+    messages_delivered,
+    /// Frames of any kind sent by the sender of this direction.
+    frames_sent,
+    /// I frames sent again, all causes.
+    frames_retransmitted,
+    /// … because of a reject (REJ/SREJ).
+    retransmitted_reject,
+    /// … because of P/F checkpointing.
+    retransmitted_checkpoint,
+    /// … because a timer expired.
+    retransmitted_timeout,
+    /// Frames corrupted on this direction.
+    frames_in_error,
+    /// Error-free I frames discarded by the receiver as out of sequence.
+    out_of_sequence_discarded,
+    /// Timer expiries at the sender.
+    timeouts,
+    /// Time-average of the receiver's resequencing buffer (octets).
+    receive_buffer_octets_mean,
+    /// Maximum of the receiver's resequencing buffer (octets).
+    receive_buffer_octets_max,
+    /// Messages delivered / frames transmitted on this direction.
+    network_efficiency,
 }
 
 /// A delivery that broke the exactly-once, in-order contract: always a model bug.

@@ -7,7 +7,7 @@
 //! out, so `n` may differ between measures.
 
 use super::Replication;
-use crate::scenario::{Scenario, MEASURES};
+use crate::scenario::Scenario;
 use crate::stats::{select_batches, student_t, Interval, Precision, Status};
 use std::collections::BTreeMap;
 
@@ -22,11 +22,7 @@ fn observations(records: &[Replication]) -> BTreeMap<(String, String), Vec<f64>>
     for r in records {
         for batch in &r.batches {
             for (dir, m) in batch {
-                // Measures is a flat struct of f64: read it through its serialized form
-                // rather than keeping a second list of its fields in sync by hand.
-                let v = serde_json::to_value(m).unwrap_or_default();
-                for name in MEASURES {
-                    let x = v.get(*name).and_then(|x| x.as_f64()).unwrap_or(f64::NAN);
+                for (name, x) in m.iter() {
                     obs.entry((dir.to_string(), name.to_string())).or_default().push(x);
                 }
             }

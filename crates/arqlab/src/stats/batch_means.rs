@@ -49,10 +49,7 @@ pub fn lag1_autocorrelation(xs: &[f64]) -> f64 {
     if den == 0.0 {
         return 0.0;
     }
-    let num: f64 = xs
-        .windows(2)
-        .map(|w| (w[0] - mean) * (w[1] - mean))
-        .sum();
+    let num: f64 = xs.windows(2).map(|w| (w[0] - mean) * (w[1] - mean)).sum();
     num / den
 }
 
@@ -142,7 +139,10 @@ mod tests {
         // The chosen batches are exactly the fine ones merged 2^j at a time.
         let factor = fine.len() / chosen.len();
         assert!(factor.is_power_of_two());
-        assert_eq!(chosen, form_batches(&obs, 5 * factor)[..chosen.len()]);
+        let direct = form_batches(&obs, 5 * factor);
+        for (c, d) in chosen.iter().zip(&direct) {
+            assert!((c - d).abs() < 1e-12);
+        }
     }
 
     #[test]

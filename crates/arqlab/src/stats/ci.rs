@@ -3,12 +3,18 @@
 //! Every interval in arqlab uses the t distribution with `n − 1` degrees of freedom,
 //! never the normal `z`: with the 5–30 replications or batches typical of a study,
 //! `z = 1.96` gives an interval 4–29% too narrow (`t(29) = 2.045`, `t(4) = 2.776`;
-//! Law & Kelton, *Simulation Modeling and Analysis*, ch. 9). The observations must be (approximately) independent
-//! and identically distributed: replication means, or batch means whose lag-1
-//! autocorrelation has been checked (see [`super::batch_means`]).
+//! Law & Kelton, *Simulation Modeling and Analysis*, ch. 9). The observations must be
+//! (approximately) independent and identically distributed: replication means, or batch
+//! means whose lag-1 autocorrelation has been checked (see [`mod@super::batch_means`]).
 
 use serde::Serialize;
-use statrs::distribution::{ContinuousCDF, StudentsT};
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+
+/// Above this many degrees of freedom [`t_quantile`] uses the Cornish–Fisher series:
+/// statrs 0.18's `StudentsT::inverse_cdf` drifts for `df ≳ 10⁶` (1.83 instead of 1.96
+/// at `df = 10⁷`) and does not terminate at `df = 10⁹`, while the series is accurate to
+/// ~1e-12 from here on.
+const LARGE_DF: u64 = 1000;
 
 /// A confidence interval `mean ± half_width` computed from `n` observations.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -57,7 +63,9 @@ impl Interval {
 /// The `p`-quantile of Student's t distribution with `df` degrees of freedom.
 ///
 /// `df = 0` (a single observation: no variance estimate) gives `NaN`, as does `p`
-/// outside `[0, 1]`; `p = 0` and `p = 1` give `−∞` and `+∞`.
+/// outside `[0, 1]`; `p = 0` and `p = 1` give `−∞` and `+∞`. Uses statrs up to
+/// 1000 degrees of freedom and the Cornish–Fisher expansion in `1/df` about the normal
+/// quantile beyond (Abramowitz & Stegun 26.7.5), where statrs is unreliable.
 #[must_use]
 pub fn t_quantile(df: u64, p: f64) -> f64 {
     if df == 0 || p.is_nan() || !(0.0..=1.0).contains(&p) {
@@ -69,10 +77,27 @@ pub fn t_quantile(df: u64, p: f64) -> f64 {
     if p == 1.0 {
         return f64::INFINITY;
     }
+    if df > LARGE_DF {
+        return cornish_fisher(df as f64, p);
+    }
     match StudentsT::new(0.0, 1.0, df as f64) {
         Ok(t) => t.inverse_cdf(p),
         Err(_) => f64::NAN,
     }
+}
+
+/// Abramowitz & Stegun 26.7.5: `t ≈ z + g₁/ν + g₂/ν² + g₃/ν³ + g₄/ν⁴`, `p ∈ (0, 1)`.
+fn cornish_fisher(nu: f64, p: f64) -> f64 {
+    let z = match Normal::new(0.0, 1.0) {
+        Ok(n) => n.inverse_cdf(p),
+        Err(_) => return f64::NAN,
+    };
+    let z2 = z * z;
+    let g1 = z * (z2 + 1.0) / 4.0;
+    let g2 = z * ((5.0 * z2 + 16.0) * z2 + 3.0) / 96.0;
+    let g3 = z * (((3.0 * z2 + 19.0) * z2 + 17.0) * z2 - 15.0) / 384.0;
+    let g4 = z * ((((79.0 * z2 + 776.0) * z2 + 1482.0) * z2 - 1920.0) * z2 - 945.0) / 92160.0;
+    z + (g1 + (g2 + (g3 + g4 / nu) / nu) / nu) / nu
 }
 
 /// Two-sided Student-t interval at confidence `level` (e.g. 0.95) for the mean of
@@ -108,14 +133,42 @@ mod tests {
 
     #[test]
     fn known_t_quantiles() {
-        for (df, want) in [(4, 2.776), (9, 2.262), (19, 2.093), (1, 12.706), (29, 2.045)] {
+        for (df, want) in [
+            (4, 2.776),
+            (9, 2.262),
+            (19, 2.093),
+            (1, 12.706),
+            (29, 2.045),
+        ] {
             let got = t_quantile(df, 0.975);
             assert!((got - want).abs() < 5e-4, "t({df}) = {got}, want {want}");
         }
         // Symmetry, median, and the normal limit.
         assert!((t_quantile(9, 0.025) + 2.262).abs() < 5e-4);
         assert!(t_quantile(7, 0.5).abs() < 1e-12);
-        assert!((t_quantile(1_000_000, 0.975) - 1.959_966).abs() < 1e-4);
+        // Large df: z(.975) + (z³+z)/(4ν) to first order; no hang at huge df.
+        let z = 1.959_963_984_540_054;
+        let first_order = |nu: f64| z + (z * z * z + z) / (4.0 * nu);
+        for df in [5_000u64, 1_000_000, 10_000_000, 1_000_000_000, u64::MAX] {
+            let got = t_quantile(df, 0.975);
+            assert!(
+                (got - first_order(df as f64)).abs() < 1e-6,
+                "t({df}) = {got}"
+            );
+        }
+    }
+
+    #[test]
+    fn series_matches_statrs_at_the_switch() {
+        for p in [0.6, 0.9, 0.975, 0.995, 0.9995, 1e-6] {
+            let exact = t_quantile(LARGE_DF, p);
+            let series = cornish_fisher(LARGE_DF as f64, p);
+            assert!(
+                (exact - series).abs() < 1e-7 * exact.abs(),
+                "p {p}: {exact} vs {series}"
+            );
+            assert!(t_quantile(LARGE_DF + 1, p).abs() <= exact.abs());
+        }
     }
 
     #[test]
@@ -160,7 +213,11 @@ mod tests {
         assert_eq!((iv.mean, iv.half_width), (3.0, 0.0));
         assert_eq!(iv.relative_half_width(), 0.0);
         assert!(student_t(&[1.0, 2.0], 1.0).half_width.is_nan());
-        let iv = Interval { mean: 0.0, half_width: 1.0, n: 3 };
+        let iv = Interval {
+            mean: 0.0,
+            half_width: 1.0,
+            n: 3,
+        };
         assert_eq!(iv.relative_half_width(), f64::INFINITY);
     }
 }

@@ -116,7 +116,14 @@ mod tests {
         // d=2: [0,0,1,0]   SSE = 0.75, /16 = 0.0469
         // d=3: [0,1,0]     SSE = 0.667, /9 = 0.0741
         let r = mser(&[9.0, 0.0, 0.0, 0.0, 1.0, 0.0], 1);
-        assert_eq!(r, MserResult { truncate_obs: 1, d_star_batches: 1, reliable: true });
+        assert_eq!(
+            r,
+            MserResult {
+                truncate_obs: 1,
+                d_star_batches: 1,
+                reliable: true
+            }
+        );
     }
 
     #[test]

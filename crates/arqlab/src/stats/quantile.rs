@@ -244,11 +244,16 @@ mod tests {
         }
         xs.sort_by(f64::total_cmp);
         assert_eq!(h.count(), xs.len() as u64);
-        for q in [0.0, 1e-4, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 1.0] {
+        for q in [
+            0.0, 1e-4, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 1.0,
+        ] {
             let want = exact(&xs, q);
             let got = h.quantile(q).expect("non-empty");
             let rel = (got - want).abs() / want;
-            assert!(rel <= RELATIVE_ERROR, "scale {scale} q {q}: {got} vs {want} ({rel})");
+            assert!(
+                rel <= RELATIVE_ERROR,
+                "scale {scale} q {q}: {got} vs {want} ({rel})"
+            );
         }
         assert_eq!(h.quantile(0.0), Some(xs[0]));
         assert_eq!(h.quantile(1.0), xs.last().copied());
@@ -327,7 +332,11 @@ mod tests {
         let (mut a, mut b) = (LogHistogram::new(), LogHistogram::new());
         for (i, &x) in xs.iter().enumerate() {
             all.add(x);
-            if i % 3 == 0 { a.add(x) } else { b.add(x) }
+            if i % 3 == 0 {
+                a.add(x)
+            } else {
+                b.add(x)
+            }
         }
         a.merge(&b);
         assert_eq!(a, all);

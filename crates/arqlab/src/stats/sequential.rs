@@ -81,7 +81,11 @@ mod tests {
     use super::*;
 
     fn iv(mean: f64, half_width: f64, n: u64) -> Interval {
-        Interval { mean, half_width, n }
+        Interval {
+            mean,
+            half_width,
+            n,
+        }
     }
 
     #[test]
@@ -121,7 +125,9 @@ mod tests {
     /// hw = t(19, .975)·s/√20 = 2.093/√19 = 0.480.
     #[test]
     fn with_real_interval() {
-        let xs: Vec<f64> = (0..20).map(|i| if i % 2 == 0 { 9.0 } else { 11.0 }).collect();
+        let xs: Vec<f64> = (0..20)
+            .map(|i| if i % 2 == 0 { 9.0 } else { 11.0 })
+            .collect();
         let ci = super::super::ci::student_t(&xs, 0.95);
         assert!((ci.half_width - 0.4802).abs() < 1e-3);
         // γ = 5%: 0.480 ≤ γ·10 = 0.5 but > γ'·10 = 0.476, so not yet.

@@ -169,7 +169,9 @@ mod tests {
     #[test]
     fn hand_computed_moments() {
         // 2,4,4,4,5,5,7,9: mean 5, Σ(x−5)² = 32, s² = 32/7.
-        let t: Tally = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0].into_iter().collect();
+        let t: Tally = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]
+            .into_iter()
+            .collect();
         assert_eq!(t.n(), 8);
         assert!(close(t.mean(), 5.0, 1e-15));
         assert!(close(t.variance(), 32.0 / 7.0, 1e-14));
@@ -201,7 +203,9 @@ mod tests {
 
     #[test]
     fn merge_equals_sequential() {
-        let xs: Vec<f64> = (0..101).map(|i| ((i * 37) % 17) as f64 * 0.5 - 2.0).collect();
+        let xs: Vec<f64> = (0..101)
+            .map(|i| ((i * 37) % 17) as f64 * 0.5 - 2.0)
+            .collect();
         let all: Tally = xs.iter().copied().collect();
         let mut a: Tally = xs[..40].iter().copied().collect();
         let b: Tally = xs[40..].iter().copied().collect();

@@ -1,0 +1,27 @@
+"""arqlab's exceptions. Everything raised at the user boundary is an `ArqlabError`."""
+
+from __future__ import annotations
+
+
+class ArqlabError(Exception):
+    """Base class: a problem the user can fix (bad input, unreachable executor, ...)."""
+
+
+class ScenarioError(ArqlabError, ValueError):
+    """A scenario that cannot be used. `problems` holds one line per problem, each naming
+    the dotted field path, the value and what is allowed."""
+
+    def __init__(self, problems: list[str], source: str | None = None) -> None:
+        self.problems = list(problems)
+        self.source = source
+        head = f"{source}: " if source else ""
+        super().__init__(head + "; ".join(self.problems))
+
+    def __str__(self) -> str:
+        head = f"{self.source}:\n" if self.source else ""
+        return head + "\n".join(f"  {p}" for p in self.problems)
+
+
+class SimulationError(ArqlabError, RuntimeError):
+    """The simulator failed (a model invariant broke, or an internal error). The message
+    names the scenario, seed and replication; results computed before are kept."""

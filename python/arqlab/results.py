@@ -1,0 +1,143 @@
+"""From replication records to measures with 95% confidence intervals.
+
+The interval arithmetic is Rust's (`arqlab._core.interval`, Student-t, never z); this
+module only arranges records into observations per (direction, measure).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import pandas as pd
+
+from . import _core
+
+Metrics = dict[str, dict[str, dict[str, float]]]
+Record = Mapping[str, Any]
+
+
+def is_batch_means(resolved: Mapping[str, Any]) -> bool:
+    return bool(resolved.get("run", {}).get("method") == "batch_means")
+
+
+def observations(records: Sequence[Record]) -> dict[tuple[str, str], list[float]]:
+    """Per (direction, measure), the observations: one per replication, or one per
+    batch for batch means. Undefined values (None/NaN) are kept as NaN."""
+    obs: dict[tuple[str, str], list[float]] = {}
+    for rec in records:
+        for batch in rec["batches"]:
+            for direction, measures in batch.items():
+                for name, value in measures.items():
+                    x = math.nan if value is None else float(value)
+                    obs.setdefault((direction, name), []).append(x)
+    return obs
+
+
+def summarize(records: Sequence[Record], batch_means: bool = False) -> Metrics:
+    """direction → measure → {mean, ci95_half_width, n}."""
+    metrics: Metrics = {}
+    for (direction, name), xs in observations(records).items():
+        mean, hw, n = _core.interval(xs, batch_means)
+        metrics.setdefault(direction, {})[name] = {"mean": mean, "ci95_half_width": hw, "n": n}
+    return metrics
+
+
+def watched_measures(resolved: Mapping[str, Any]) -> list[str]:
+    """The measures the precision rule watches ("direction.measure")."""
+    run = resolved["run"]
+    if run.get("precision_measures"):
+        return list(run["precision_measures"])
+    out: list[str] = []
+    for station, direction in (("a", "a_to_b"), ("b", "b_to_a")):
+        if resolved["traffic"][station]["kind"] != "none":
+            out += [f"{direction}.throughput_efficiency", f"{direction}.transfer_time_s"]
+    return out
+
+
+def precision_status(metrics: Metrics, resolved: Mapping[str, Any], precision: float) -> str:
+    """"continue" | "reached" | "cap_reached" for the sequential rule."""
+    run = resolved["run"]
+    ivs = []
+    for dm in watched_measures(resolved):
+        direction, name = dm.split(".", 1)
+        m = metrics.get(direction, {}).get(name)
+        ivs.append((m["mean"], m["ci95_half_width"], int(m["n"])) if m else (math.nan, math.nan, 0))
+    return str(_core.precision_status(ivs, precision, int(run["min_replications"]), int(run["max_replications"])))
+
+
+def precision_reached(metrics: Metrics, resolved: Mapping[str, Any], precision: float | None = None) -> bool:
+    p = precision if precision is not None else resolved["run"].get("precision")
+    if p is None:
+        return True
+    return precision_status(metrics, resolved, float(p)) == "reached"
+
+
+def stopping_n(records: Sequence[Record], resolved: Mapping[str, Any], precision: float) -> tuple[int, bool]:
+    """The smallest n ≥ n₀ at which the first n records meet the precision, or the cap.
+
+    Returns (n, reached). If neither happens within the records given, returns
+    (len(records), False) and the caller must run more."""
+    run = resolved["run"]
+    n0, cap = int(run["min_replications"]), int(run["max_replications"])
+    for n in range(n0, min(len(records), cap) + 1):
+        status = precision_status(summarize(records[:n]), resolved, precision)
+        if status == "reached":
+            return n, True
+        if status == "cap_reached" or n >= cap:
+            return n, False
+    return len(records), False
+
+
+def frame(metrics: Metrics, extra: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """Tidy table: one row per direction × measure."""
+    rows = [
+        {**(extra or {}), "direction": d, "measure": m, **v}
+        for d, ms in metrics.items()
+        for m, v in ms.items()
+    ]
+    return pd.DataFrame(rows, columns=[*(extra or {}).keys(), "direction", "measure", "mean", "ci95_half_width", "n"])
+
+
+@dataclass
+class Result:
+    """The outcome of `arqlab.simulate`."""
+
+    metrics: Metrics
+    scenario: dict[str, Any]
+    seed: int
+    records: list[dict[str, Any]] = field(repr=False)
+    precision_reached: bool | None = None
+
+    @property
+    def events(self) -> int:
+        return int(sum(r["events"] for r in self.records))
+
+    @property
+    def simulated_s(self) -> float:
+        return float(sum(r["simulated_s"] for r in self.records))
+
+    @property
+    def wall_s(self) -> float:
+        return float(sum(r["wall_s"] for r in self.records))
+
+    @property
+    def replications(self) -> int:
+        return len(self.records)
+
+    def to_frame(self) -> pd.DataFrame:
+        return frame(self.metrics)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON structure of `arqlab run --json`."""
+        return {
+            "metrics": self.metrics,
+            "events": self.events,
+            "simulated_s": self.simulated_s,
+            "wall_s": self.wall_s,
+            "replications": self.replications,
+            "seed": self.seed,
+            "precision_reached": self.precision_reached,
+            "scenario": self.scenario,
+        }

@@ -1,0 +1,117 @@
+"""Loading scenarios: a TOML path, a TOML string or a dict, plus dotted-key overrides.
+
+Validation happens once, in Rust (`arqlab._core.resolve`), which reports every problem
+with its dotted path; this module only reads files and applies overrides.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Mapping
+
+import tomli_w
+
+from . import _core
+from .errors import ScenarioError
+
+Source = str | os.PathLike[str] | Mapping[str, Any]
+
+
+def _looks_like_toml(text: str) -> bool:
+    return "\n" in text or "=" in text or text.lstrip().startswith("[")
+
+
+def read(source: Source) -> tuple[dict[str, Any], str | None]:
+    """The raw scenario tree and a label for messages (the file name, if any)."""
+    if isinstance(source, Mapping):
+        return copy.deepcopy(dict(source)), None
+    if isinstance(source, os.PathLike) or not _looks_like_toml(str(source)):
+        path = Path(source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ScenarioError([f"scenario file not found: {path}"]) from None
+        except IsADirectoryError:
+            raise ScenarioError([f"scenario path is a directory, expected a TOML file: {path}"]) from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise ScenarioError([f"cannot read scenario file {path}: {e}"]) from None
+        return _parse_toml(text, str(path)), str(path)
+    return _parse_toml(str(source), None), None
+
+
+def _parse_toml(text: str, label: str | None) -> dict[str, Any]:
+    try:
+        tree: dict[str, Any] = json.loads(_core.toml_to_json_text(text))
+    except ValueError as e:
+        raise ScenarioError(_problems(e), label) from None
+    return tree
+
+
+def _problems(e: ValueError) -> list[str]:
+    if e.args and isinstance(e.args[0], list):
+        return [str(p) for p in e.args[0]]
+    return [str(e)]
+
+
+def parse_value(text: str) -> Any:
+    """A command-line value: a TOML literal (1e-5, true, "x", [1, 2]) or a bare string."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def apply_overrides(tree: dict[str, Any], overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Sets dotted keys (`link.bit_error_rate`) in `tree`, creating tables as needed."""
+    for key, value in (overrides or {}).items():
+        parts = str(key).split(".")
+        if not all(parts):
+            raise ScenarioError([f"{key}: expected a dotted key like link.rate_bps"])
+        node: Any = tree
+        for i, part in enumerate(parts[:-1]):
+            nxt = node.setdefault(part, {})
+            if not isinstance(nxt, dict):
+                where = ".".join(parts[: i + 1])
+                raise ScenarioError([f"{where} = {nxt!r}: expected a table to set {key}"])
+            node = nxt
+        node[parts[-1]] = value
+    return tree
+
+
+def load(source: Source, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The resolved scenario (validated, every default explicit)."""
+    tree, label = read(source)
+    tree = apply_overrides(tree, overrides)
+    try:
+        return dict(json.loads(_core.resolve(json.dumps(tree))))
+    except ValueError as e:
+        raise ScenarioError(_problems(e), label) from None
+
+
+def canonical_json(resolved: Mapping[str, Any]) -> str:
+    """Keys sorted, no whitespace: the text the scenario hash is taken over."""
+    return json.dumps(resolved, sort_keys=True, separators=(",", ":"))
+
+
+def canonical_hash(resolved: Mapping[str, Any]) -> str:
+    return hashlib.sha256(canonical_json(resolved).encode()).hexdigest()
+
+
+def to_toml(resolved: Mapping[str, Any]) -> str:
+    """The scenario as a TOML file."""
+    return tomli_w.dumps(dict(resolved))
+
+
+def get_path(tree: Mapping[str, Any], dotted: str) -> Any:
+    """The value at a dotted key; KeyError if absent."""
+    node: Any = tree
+    for part in dotted.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            raise KeyError(dotted)
+        node = node[part]
+    return node
