@@ -1,0 +1,39 @@
+"""arqlab — a protocol performance laboratory.
+
+    >>> import arqlab
+    >>> r = arqlab.simulate("scenarios/go_back_n.toml", replications=3)   # doctest: +SKIP
+    >>> r.metrics["a_to_b"]["throughput_efficiency"]                      # doctest: +SKIP
+    {'mean': 0.883..., 'ci95_half_width': 0.002..., 'n': 3}
+"""
+
+from __future__ import annotations
+
+from . import _core
+from .api import compare, simulate
+from .errors import ArqlabError, ScenarioError, SimulationError
+from .results import Result
+from .scenario import load as load_scenario
+
+__version__: str = _core.__version__
+MEASURES: list[str] = list(_core.MEASURES)
+
+__all__ = [
+    "ArqlabError",
+    "MEASURES",
+    "Result",
+    "ScenarioError",
+    "SimulationError",
+    "compare",
+    "load_scenario",
+    "simulate",
+    "__version__",
+]
+
+
+def __getattr__(name: str) -> object:
+    # `arqlab.sweep` lives in its own module (it pulls in executors); import on demand.
+    if name == "sweep":
+        from .sweep import sweep
+
+        return sweep
+    raise AttributeError(name)

@@ -1,0 +1,164 @@
+"""The `arqlab` command line.
+
+    arqlab run SCENARIO [--set key=value]... [--seed N] [--replications N] [--precision X] [--json]
+    arqlab check SCENARIO [--set key=value]...
+    arqlab sweep | reproduce | store | report ...   (see `arqlab COMMAND --help`)
+
+Exit codes: 0 success, 2 bad input (one message per problem, no traceback), 1 a
+simulation failure (a model invariant broke; the message names scenario, seed and
+replication).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import sys
+from typing import Any, Callable, Sequence
+
+from . import __version__, scenario
+from .api import simulate
+from .errors import ArqlabError, ScenarioError, SimulationError
+
+Handler = Callable[[argparse.Namespace], int]
+
+# Measures shown by `arqlab run` without --json (all of them are in --json).
+SHOWN = [
+    "throughput_efficiency",
+    "throughput_bps",
+    "transfer_time_s",
+    "transfer_time_p95_s",
+    "buffer_holding_time_s",
+    "frames_sent",
+    "frames_retransmitted",
+    "frames_in_error",
+]
+
+
+def parse_sets(items: Sequence[str] | None) -> dict[str, Any]:
+    """`key=value` pairs from --set; values are TOML literals or bare strings."""
+    out: dict[str, Any] = {}
+    bad: list[str] = []
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            bad.append(f"--set {item!r}: expected key=value, e.g. link.bit_error_rate=1e-5")
+            continue
+        out[key.strip()] = scenario.parse_value(value.strip())
+    if bad:
+        raise ScenarioError(bad)
+    return out
+
+
+def add_scenario_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scenario", help="a TOML scenario file")
+    p.add_argument("--set", dest="sets", action="append", metavar="KEY=VALUE", help="override a dotted key (repeatable)")
+
+
+def _fmt(x: float) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "—"
+    if x == 0 or 1e-3 <= abs(x) < 1e6:
+        return f"{x:.6g}"
+    return f"{x:.4e}"
+
+
+def print_table(metrics: dict[str, dict[str, dict[str, float]]], directions: list[str]) -> None:
+    width = max(len(m) for m in SHOWN)
+    for d in directions:
+        print(f"{d}:")
+        for m in SHOWN:
+            v = metrics.get(d, {}).get(m)
+            if v is None:
+                continue
+            print(f"  {m:<{width}}  {_fmt(v['mean']):>12} ± {_fmt(v['ci95_half_width']):<11} (n={v['n']})")
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    overrides = parse_sets(args.sets)
+    result = simulate(args.scenario, seed=args.seed, replications=args.replications, precision=args.precision, overrides=overrides)
+    if args.json:
+        json.dump(result.to_dict(), sys.stdout, indent=2, allow_nan=True)
+        print()
+        return 0
+    sc = result.scenario
+    loaded = [d for s, d in (("a", "a_to_b"), ("b", "b_to_a")) if sc["traffic"][s]["kind"] != "none"]
+    title = sc.get("title") or f"{sc['protocol']['kind']} at {sc['link']['rate_bps']:g} bit/s"
+    print(f"{title} — seed {result.seed}, {result.replications} replication(s), 95% confidence intervals")
+    print_table(result.metrics, loaded)
+    if result.precision_reached is not None:
+        print(f"precision target {'reached' if result.precision_reached else 'NOT reached (replication cap hit)'}")
+    rate = result.events / result.wall_s if result.wall_s > 0 else float("nan")
+    print(f"{result.events} events, {result.simulated_s:.6g} simulated s in {result.wall_s:.3f} wall s ({rate / 1e6:.1f} M events/s)")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    resolved = scenario.load(args.scenario, parse_sets(args.sets))
+    print(f"# {args.scenario}: valid. Resolved scenario (every default explicit):")
+    print(scenario.to_toml(resolved), end="")
+    return 0
+
+
+# Subcommands contributed by other modules: (module, attribute that registers them).
+PLUGINS = ["arqlab.sweep", "arqlab.store", "arqlab.report", "arqlab.studies"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="arqlab", description="A protocol performance laboratory.")
+    parser.add_argument("--version", action="version", version=f"arqlab {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("run", help="simulate a scenario and print its measures with 95% CIs")
+    add_scenario_args(p)
+    p.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
+    p.add_argument("--replications", type=int, help="independent replications (default: run.replications)")
+    p.add_argument("--precision", type=float, help="relative half-width target, e.g. 0.025 for ±2.5%%")
+    p.add_argument("--json", action="store_true", help="print the full result as JSON")
+    p.set_defaults(handler=cmd_run)
+
+    p = sub.add_parser("check", help="validate a scenario and print it with every default filled in")
+    add_scenario_args(p)
+    p.set_defaults(handler=cmd_check)
+
+    for name in PLUGINS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name == name:
+                continue
+            raise
+        register: Callable[[Any], None] | None = getattr(module, "register_cli", None)
+        if register is not None:
+            register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return handler(args)
+    except ScenarioError as e:
+        for line in e.problems:
+            print(f"arqlab: {e.source + ': ' if e.source else ''}{line}", file=sys.stderr)
+        return 2
+    except SimulationError as e:
+        print(f"arqlab: {e}", file=sys.stderr)
+        return 1
+    except ArqlabError as e:
+        print(f"arqlab: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("arqlab: interrupted (finished replications are kept in the store, if one is used)", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
