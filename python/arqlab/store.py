@@ -231,6 +231,10 @@ def _json_value(value: Any) -> Any:
         return None
     if isinstance(value, (bool, int, float, str)):
         return value
+    if isinstance(value, Mapping):
+        return {str(k): _json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_value(v) for v in value]
     item = getattr(value, "item", None)
     if callable(item):
         result = item()
