@@ -357,7 +357,7 @@ def register_cli(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     p.add_argument("--plot", metavar="FILE.png", help="write a plot")
     p.add_argument("--measure", action="append", default=[], metavar="NAME",
                    help="measure(s) to plot and print (default: throughput_efficiency)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    p.add_argument("--quiet", action="store_true", help="no progress bar and no summary line (the result table is still printed)")
     p.set_defaults(handler=sweep_command)
 
 
@@ -428,8 +428,7 @@ def sweep_command(args: argparse.Namespace, runner: Runner | None = None) -> int
                 raise ArqlabError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
         if args.plot:
             plot_sweep(df, keys, args.plot, measures=measures, title=Path(args.scenario).stem)
-        if not args.quiet:
-            _print_table(df, keys, measures, sys.stdout)
+        _print_table(df, keys, measures, sys.stdout)
     except ArqlabError as exc:
         report_error("sweep", exc)
         return 2
