@@ -190,7 +190,7 @@ class DaskBackend:
                 f"cannot reach the Dask scheduler at {address} within {connect_timeout:g} s ({exc})"
             ) from None
         self._address = address
-        self._ac = distributed.as_completed()
+        self._ac = distributed.as_completed(loop=self._client.loop, raise_errors=False)
         self._futures: dict[str, tuple[TaskKey, Any]] = {}
 
     def _dask_key(self, key: TaskKey) -> str:
