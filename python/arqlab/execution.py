@@ -74,7 +74,7 @@ class PointOutcome:
 
 def _default_runner() -> Runner:
     try:
-        from arqlab import _core  # type: ignore[attr-defined]
+        from arqlab import _core
     except ImportError as exc:
         raise ArqlabError(f"the simulation core (arqlab._core) is not built: {exc}") from None
     runner: Runner = _core.run_replication

@@ -3,9 +3,10 @@
 A replication is keyed by (canonical scenario hash, seed, replication index, arqlab
 version). The canonical hash is the SHA-256 of the resolved scenario serialized with sorted
 keys and no whitespace, after removing the stopping-rule fields (``run.replications``,
-``run.min_replications``, ``run.max_replications`` and, for independent replications,
-``run.precision``): they decide how many replications are run, never what one replication
-computes, so asking for 20 replications after 10 reuses the first 10.
+``run.min_replications``, ``run.max_replications``, ``run.precision_measures`` and, for
+independent replications, ``run.precision``): they decide how many replications are run, never what one replication
+computes, so asking for 20 replications after 10 reuses the first 10. (``run.precision_measures``
+only chooses which measures the precision target applies to, so it is left out too.)
 
 Besides replications the store keeps what the HTML report needs: named sweeps (their grid,
 points, result table and optional figure), studies, and claims with verdicts.
@@ -42,7 +43,7 @@ DEFAULT_STORE_PATH = Path("arqlab-results") / "store.sqlite"
 """Where the store lives unless ``ARQLAB_STORE`` or an explicit path says otherwise."""
 
 SCHEMA_VERSION = 1
-STOPPING_RULE_KEYS: tuple[str, ...] = ("replications", "min_replications", "max_replications")
+STOPPING_RULE_KEYS: tuple[str, ...] = ("replications", "min_replications", "max_replications", "precision_measures")
 """Keys of ``run`` that never influence a single replication's numbers."""
 
 _SCHEMA = """

@@ -46,7 +46,7 @@ def _numbers(value: Any) -> list[float]:
 
 def _base_level(resolved: dict[str, Any]) -> float:
     """A smooth, scenario-dependent level in (0.2, 0.9)."""
-    total = sum(abs(x) ** 0.25 for x in _numbers(resolved))
+    total = sum(float(abs(x) ** 0.25) for x in _numbers(resolved))
     return 0.2 + 0.7 * ((total * 0.6180339887) % 1.0)
 
 
