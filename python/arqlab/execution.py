@@ -157,7 +157,10 @@ class LocalBackend:
         try:
             return key, fut.result()
         except concurrent.futures.process.BrokenProcessPool as exc:
-            raise ArqlabError(f"a local worker process died ({exc}); finished replications are kept") from exc
+            raise ArqlabError(
+                f"a local worker process died ({exc}); finished replications are kept. Worker processes are "
+                "started with 'spawn': a script that runs a sweep needs an `if __name__ == \"__main__\":` guard"
+            ) from exc
         except ArqlabError:
             raise
         except Exception as exc:
