@@ -6,6 +6,10 @@
 //! entities), [`traffic`] (sources), [`scenario`] (validated configuration), [`sim`]
 //! (wiring a scenario into a run, replications and stopping rules).
 
+pub mod channel;
 pub mod engine;
 pub mod protocol;
+pub mod scenario;
+pub mod sim;
 pub mod stats;
+pub mod traffic;

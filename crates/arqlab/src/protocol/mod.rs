@@ -22,6 +22,32 @@ pub use seq::Modulus;
 
 use crate::engine::SimTime;
 
+/// The two ends of a point-to-point link. In HDLC NRM/ARM, A is the primary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Station {
+    A,
+    B,
+}
+
+impl Station {
+    pub fn peer(self) -> Station {
+        match self {
+            Station::A => Station::B,
+            Station::B => Station::A,
+        }
+    }
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    /// The direction in which this station sends: "a_to_b" or "b_to_a".
+    pub fn outgoing(self) -> &'static str {
+        match self {
+            Station::A => "a_to_b",
+            Station::B => "b_to_a",
+        }
+    }
+}
+
 /// Something an entity reports to its user.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
@@ -126,4 +152,15 @@ pub trait Entity {
     fn unacknowledged(&self) -> usize;
     /// Counters since the start of the run.
     fn counters(&self) -> Counters;
+    /// True if `poll_transmit` could return a frame now were the line idle. A hint that
+    /// lets the engine skip waking an idle station at the end of each transmission; the
+    /// default (always true) is correct, just slower.
+    fn wants_transmit(&self) -> bool {
+        true
+    }
+    /// Information bits held at the receiver waiting for a gap to fill (selective
+    /// retransmission); in-sequence receivers hold nothing.
+    fn receive_buffer_bits(&self) -> u64 {
+        0
+    }
 }

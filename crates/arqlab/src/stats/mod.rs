@@ -1,1 +1,30 @@
-//! Output statistics.
+//! Output statistics: pure estimators, no engine and no I/O.
+//!
+//! | module | concept | reference |
+//! |---|---|---|
+//! | [`tally`] | running mean/variance/min/max of observations (Welford) | Welford 1962; Chan, Golub & LeVeque 1979 |
+//! | [`time_average`] | time-weighted mean of a piecewise-constant quantity (queue lengths, buffer occupancy) | Law & Kelton ch. 1 (time-average number in queue) |
+//! | [`quantile`] | fixed-memory log-linear histogram, quantiles within 2⁻⁸ relative error | — |
+//! | [`ci`] | Student-t confidence intervals (never z) | Law & Kelton ch. 9 |
+//! | [`batch_means`] | batch means within one long run, lag-1 check, batch coarsening | Law & Kelton ch. 9 (steady state) |
+//! | [`mser`] | MSER-5 warm-up (initial-transient) detection | White 1997 |
+//! | [`sequential`] | sequential relative-precision stopping rule | Law & Kelton ch. 9 |
+//! | [`paired`] | paired-t comparison of two variants under common random numbers | Law & Kelton ch. 10; Jain 1991 ch. 13 |
+
+pub mod batch_means;
+pub mod ci;
+pub mod mser;
+pub mod paired;
+pub mod quantile;
+pub mod sequential;
+pub mod tally;
+pub mod time_average;
+
+pub use batch_means::{batch_means, coarsen, form_batches, lag1_autocorrelation, select_batches};
+pub use ci::{student_t, t_quantile, Interval};
+pub use mser::{mser, mser5, MserResult};
+pub use paired::{paired_difference, relative, LengthMismatch};
+pub use quantile::LogHistogram;
+pub use sequential::{Precision, Status};
+pub use tally::Tally;
+pub use time_average::TimeAverage;

@@ -1,0 +1,221 @@
+//! Bit-error models for one direction of a link.
+//!
+//! Both models are sampled exactly and fast: instead of drawing a random number per
+//! bit, they draw the gap to the next bit error (geometric skipping), so a frame of L
+//! bits costs one draw per error, not L. With p = 1e-5 and 1000-bit frames that is one
+//! draw every ~100 frames.
+
+use crate::engine::Stream;
+use rand::Rng;
+
+/// Draws the number of error-free bits before the next error bit: Geometric(p) on
+/// {0, 1, 2, …} by inversion, with `ln_q` = ln(1 − p) precomputed.
+#[inline]
+fn geometric(rng: &mut Stream, ln_q: f64) -> u64 {
+    // 1 − U lies in (0, 1], so the log is finite.
+    let u: f64 = 1.0 - rng.random::<f64>();
+    let g = (u.ln() / ln_q).floor();
+    if g >= u64::MAX as f64 {
+        u64::MAX
+    } else {
+        g as u64
+    }
+}
+
+/// Independent bit errors with probability `p`: a frame of L bits is in error with
+/// probability 1 − (1 − p)^L.
+#[derive(Clone, Debug)]
+pub struct BitErrors {
+    ln_q: f64,
+    /// Error-free bits before the next error bit.
+    gap: u64,
+}
+
+impl BitErrors {
+    pub fn new(p: f64, rng: &mut Stream) -> BitErrors {
+        let ln_q = (-p).ln_1p();
+        let mut b = BitErrors { ln_q, gap: 0 };
+        b.gap = geometric(rng, ln_q);
+        b
+    }
+
+    /// Consumes `bits` bits of the error process; true if any of them is in error.
+    #[inline]
+    pub fn frame_in_error(&mut self, bits: u64, rng: &mut Stream) -> bool {
+        if self.gap >= bits {
+            self.gap -= bits;
+            return false;
+        }
+        // The error bit sits at offset `gap`; skip past the rest of the frame.
+        let mut pos = self.gap; // offset of an error bit within the frame
+        loop {
+            let next = geometric(rng, self.ln_q);
+            let after = pos.saturating_add(1).saturating_add(next);
+            if after >= bits {
+                self.gap = after - bits;
+                return true;
+            }
+            pos = after;
+        }
+    }
+}
+
+/// Gilbert–Elliott two-state burst model: a Good and a Bad state with bit-error
+/// probabilities `good_ber` and `bad_ber` and geometric sojourn times with means
+/// `mean_good_bits` and `mean_bad_bits`. The long-run BER is
+/// (mean_good·good_ber + mean_bad·bad_ber) / (mean_good + mean_bad).
+#[derive(Clone, Debug)]
+pub struct GilbertElliott {
+    ln_q_err: [f64; 2],
+    /// ln(1 − 1/mean_sojourn) per state: the per-bit probability of leaving.
+    ln_q_leave: [f64; 2],
+    state: usize,
+    /// Bits left in the current state.
+    left_in_state: u64,
+    /// Error-free bits before the next error in the current state.
+    gap: u64,
+}
+
+impl GilbertElliott {
+    pub fn new(good_ber: f64, bad_ber: f64, mean_good_bits: f64, mean_bad_bits: f64, rng: &mut Stream) -> Self {
+        let leave = |m: f64| (-(1.0 / m).min(1.0)).ln_1p();
+        let mut g = GilbertElliott {
+            ln_q_err: [(-good_ber).ln_1p(), (-bad_ber).ln_1p()],
+            ln_q_leave: [leave(mean_good_bits), leave(mean_bad_bits)],
+            state: 0,
+            left_in_state: 0,
+            gap: 0,
+        };
+        // Start in the stationary distribution so there is no initial transient.
+        let p_bad = mean_bad_bits / (mean_good_bits + mean_bad_bits);
+        g.state = usize::from(rng.random::<f64>() < p_bad);
+        g.enter_state(g.state, rng);
+        g
+    }
+
+    fn enter_state(&mut self, s: usize, rng: &mut Stream) {
+        self.state = s;
+        // Sojourn ≥ 1 bit: 1 + Geometric(1/mean).
+        self.left_in_state = 1 + geometric(rng, self.ln_q_leave[s]);
+        self.gap = geometric(rng, self.ln_q_err[s]);
+    }
+
+    /// True if the process is in the Bad state now (for tests and traces).
+    pub fn is_bad(&self) -> bool {
+        self.state == 1
+    }
+
+    #[inline]
+    pub fn frame_in_error(&mut self, bits: u64, rng: &mut Stream) -> bool {
+        let mut remaining = bits;
+        let mut error = false;
+        while remaining > 0 {
+            let span = remaining.min(self.left_in_state);
+            if self.gap < span {
+                error = true;
+                // Errors are memoryless within a state: redraw the gap after this span.
+                self.gap = geometric(rng, self.ln_q_err[self.state]);
+            } else {
+                self.gap -= span;
+            }
+            remaining -= span;
+            self.left_in_state -= span;
+            if self.left_in_state == 0 {
+                self.enter_state(1 - self.state, rng);
+            }
+        }
+        error
+    }
+}
+
+/// The error model of one link direction (enum dispatch: no `dyn` on the hot path).
+#[derive(Clone, Debug)]
+pub enum ErrorModel {
+    None,
+    Bit(BitErrors),
+    GilbertElliott(GilbertElliott),
+}
+
+impl ErrorModel {
+    #[inline]
+    pub fn frame_in_error(&mut self, bits: u64, rng: &mut Stream) -> bool {
+        match self {
+            ErrorModel::None => false,
+            ErrorModel::Bit(b) => b.frame_in_error(bits, rng),
+            ErrorModel::GilbertElliott(g) => g.frame_in_error(bits, rng),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::stream;
+
+    fn frame_error_rate(model: &mut ErrorModel, bits: u64, n: u64, rng: &mut Stream) -> f64 {
+        (0..n).filter(|_| model.frame_in_error(bits, rng)).count() as f64 / n as f64
+    }
+
+    #[test]
+    fn bit_errors_give_the_frame_error_probability() {
+        let mut rng = stream(7, 0, "t");
+        for (p, bits) in [(1e-5, 1048u64), (1e-4, 1048), (1e-3, 200), (1e-2, 100)] {
+            let mut m = ErrorModel::Bit(BitErrors::new(p, &mut rng));
+            let n = 400_000;
+            let got = frame_error_rate(&mut m, bits, n, &mut rng);
+            let want = 1.0 - (1.0 - p).powi(bits as i32);
+            let sd = (want * (1.0 - want) / n as f64).sqrt();
+            assert!((got - want).abs() < 4.0 * sd, "p={p} L={bits}: got {got}, want {want}");
+        }
+    }
+
+    #[test]
+    fn frames_are_independent_under_bit_errors() {
+        // P(both of two consecutive frames in error) = P².
+        let mut rng = stream(3, 0, "t");
+        let mut m = BitErrors::new(1e-3, &mut rng);
+        let (mut both, n) = (0u64, 400_000u64);
+        for _ in 0..n {
+            let a = m.frame_in_error(500, &mut rng);
+            let b = m.frame_in_error(500, &mut rng);
+            both += u64::from(a && b);
+        }
+        let pf = 1.0 - (1.0f64 - 1e-3).powi(500);
+        let got = both as f64 / n as f64;
+        let sd = (pf * pf * (1.0 - pf * pf) / n as f64).sqrt();
+        assert!((got - pf * pf).abs() < 4.0 * sd, "got {got}, want {}", pf * pf);
+    }
+
+    #[test]
+    fn gilbert_elliott_long_run_ber_and_burstiness() {
+        let mut rng = stream(11, 0, "t");
+        let (gb, bb, mg, mb) = (1e-6, 1e-2, 50_000.0, 2_000.0);
+        let mut m = GilbertElliott::new(gb, bb, mg, mb, &mut rng);
+        // Single-bit frames measure the BER directly.
+        let n = 4_000_000u64;
+        let errs = (0..n).filter(|_| m.frame_in_error(1, &mut rng)).count() as f64;
+        let want = (mg * gb + mb * bb) / (mg + mb);
+        let got = errs / n as f64;
+        assert!((got - want).abs() / want < 0.1, "BER got {got}, want {want}");
+        // Burstiness: frame errors cluster, so P(err | previous err) >> P(err).
+        let mut prev = false;
+        let (mut e, mut ee, mut frames) = (0u64, 0u64, 0u64);
+        for _ in 0..200_000 {
+            let x = m.frame_in_error(1000, &mut rng);
+            e += u64::from(x);
+            ee += u64::from(x && prev);
+            prev = x;
+            frames += 1;
+        }
+        let p = e as f64 / frames as f64;
+        let p_cond = ee as f64 / e as f64;
+        assert!(p_cond > 3.0 * p, "P(err|err)={p_cond} vs P(err)={p}");
+    }
+
+    #[test]
+    fn no_errors_model_never_errs() {
+        let mut rng = stream(1, 0, "t");
+        let mut m = ErrorModel::None;
+        assert_eq!(frame_error_rate(&mut m, 10_000, 1000, &mut rng), 0.0);
+    }
+}

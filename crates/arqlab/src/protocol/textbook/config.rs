@@ -1,0 +1,60 @@
+//! Configuration shared by the textbook protocols.
+
+use crate::scenario::{Problems, Range, Table};
+use serde::Serialize;
+
+/// Parameters of stop-and-wait, go-back-N and selective repeat.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TextbookConfig {
+    /// Send window W (frames outstanding at most).
+    pub window: u32,
+    /// Sequence-number modulus M.
+    pub modulus: u32,
+    /// Non-information bits of a data frame (header, FCS, flags).
+    pub overhead_bits: u32,
+    /// Length of an acknowledgement / reject frame in bits.
+    pub ack_bits: u32,
+    /// Retransmission timeout, counted from the end of a frame's transmission.
+    pub timeout_s: f64,
+    /// Go-back-N: send one REJ per gap; selective repeat: one SREJ per missing frame.
+    pub reject: bool,
+}
+
+impl TextbookConfig {
+    /// Reads the keys of `kind` ("stop_and_wait" | "go_back_n" | "selective_repeat").
+    pub fn parse(kind: &str, t: &mut Table, p: &mut Problems) -> TextbookConfig {
+        let overhead_bits = t.u64("overhead_bits", 48, 0, 1 << 20, p) as u32;
+        let ack_bits = t.u64("ack_bits", 48, 1, 1 << 20, p) as u32;
+        let timeout_s = t.f64("timeout_s", 1.0, Range::Positive, p);
+        if kind == "stop_and_wait" {
+            for key in ["window", "modulus", "reject"] {
+                if t.has(key) {
+                    let v = t.raw(key).cloned();
+                    p.push(t.path_of(key), v.as_ref(), "not a parameter of stop_and_wait (W = 1, M = 2, no reject)");
+                }
+            }
+            return TextbookConfig { window: 1, modulus: 2, overhead_bits, ack_bits, timeout_s, reject: false };
+        }
+        let modulus = t.u64("modulus", if kind == "selective_repeat" { 128 } else { 8 }, 2, 1 << 20, p) as u32;
+        let default_w = if kind == "selective_repeat" { modulus / 2 } else { modulus - 1 };
+        let window = t.u64("window", default_w as u64, 1, u64::MAX, p) as u32;
+        let limit = if kind == "selective_repeat" { modulus / 2 } else { modulus - 1 };
+        if window > limit {
+            let what = if kind == "selective_repeat" { "modulus/2" } else { "modulus - 1" };
+            p.push(
+                t.path_of("window"),
+                Some(&window.into()),
+                format!("expected a window in [1, {limit}] ({what} for modulus {modulus})"),
+            );
+        }
+        let reject = t.bool("reject", true, p);
+        TextbookConfig { window: window.min(limit).max(1), modulus, overhead_bits, ack_bits, timeout_s, reject }
+    }
+}
+
+/// What a textbook entity needs to know about its line: to start the timeout when the
+/// frame's last bit has left, it needs the transmission time.
+#[derive(Clone, Copy, Debug)]
+pub struct LineInfo {
+    pub rate_bps: f64,
+}

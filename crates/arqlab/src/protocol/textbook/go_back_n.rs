@@ -1,0 +1,385 @@
+//! Go-back-N ARQ (and stop-and-wait as its W = 1, M = 2 case).
+//!
+//! Sender: V(S) next to send, V(A) oldest unacknowledged; at most W frames outstanding.
+//! A cumulative acknowledgement RR(N(R)) frees every frame before N(R). A REJ(N(R))
+//! or a timeout sends the sender back to V(A): frames are then retransmitted one at a
+//! time as the line frees, N(R) decided at each transmission start.
+//!
+//! Receiver: V(R) next expected. An in-sequence frame is delivered and acknowledged
+//! (RR per in-sequence frame, coalesced while the line is busy, or piggybacked on an I
+//! frame). A corrupted frame is discarded silently — its header cannot be trusted, so
+//! the gap is seen only when the next frame arrives. An out-of-sequence frame is
+//! discarded and, if no reject is outstanding for this gap, answered with REJ(V(R));
+//! the reject condition clears when the frame it asks for arrives. Any other
+//! out-of-sequence frame (a duplicate sent again after a lost acknowledgement, or a
+//! later frame of the same gap) is answered with RR(V(R)).
+//!
+//! Timer T1 runs while frames are outstanding: started when a frame's last bit leaves,
+//! restarted when an acknowledgement frees something, stopped when nothing is
+//! outstanding. On expiry the sender goes back to V(A).
+
+use super::config::{LineInfo, TextbookConfig};
+use crate::engine::{Duration, SimTime};
+use crate::protocol::{Counters, Entity, Event, Frame, FrameKind, Message, Modulus, RetransmitCause};
+use std::collections::VecDeque;
+
+pub struct GoBackN {
+    m: Modulus,
+    window: u32,
+    overhead_bits: u32,
+    ack_bits: u32,
+    t1: Duration,
+    reject: bool,
+    rate_bps: f64,
+
+    // Sender. `unacked[0]` carries N(S) = V(A).
+    va: u32,
+    unacked: VecDeque<Message>,
+    /// Index in `unacked` of the next frame to transmit: V(S) = V(A) + next.
+    next: usize,
+    /// Frames of `unacked` transmitted at least once (a send below it is a retransmission).
+    sent: usize,
+    cause: RetransmitCause,
+    queue: VecDeque<Message>,
+    t1_deadline: Option<SimTime>,
+
+    // Receiver.
+    vr: u32,
+    ack_pending: bool,
+    rej_pending: bool,
+    rej_condition: bool,
+
+    events: VecDeque<Event>,
+    counters: Counters,
+}
+
+impl GoBackN {
+    pub fn new(cfg: &TextbookConfig, line: LineInfo) -> GoBackN {
+        GoBackN {
+            m: Modulus(cfg.modulus),
+            window: cfg.window,
+            overhead_bits: cfg.overhead_bits,
+            ack_bits: cfg.ack_bits,
+            t1: Duration::from_secs_f64(cfg.timeout_s),
+            reject: cfg.reject,
+            rate_bps: line.rate_bps,
+            va: 0,
+            unacked: VecDeque::new(),
+            next: 0,
+            sent: 0,
+            cause: RetransmitCause::Timeout,
+            queue: VecDeque::new(),
+            t1_deadline: None,
+            vr: 0,
+            ack_pending: false,
+            rej_pending: false,
+            rej_condition: false,
+            events: VecDeque::new(),
+            counters: Counters::default(),
+        }
+    }
+
+    /// V(S): the send sequence number of the next frame to transmit.
+    pub fn vs(&self) -> u32 {
+        self.m.add(self.va, self.next as u32)
+    }
+
+    /// V(R): the next in-sequence frame expected.
+    pub fn vr(&self) -> u32 {
+        self.vr
+    }
+
+    /// Frees every frame before `nr` if N(R) is valid (V(A) ≤ N(R) ≤ highest sent + 1).
+    fn acknowledge(&mut self, now: SimTime, nr: u32) {
+        let n = self.m.distance(self.va, nr) as usize;
+        if n == 0 || n > self.sent {
+            return; // nothing new, or an invalid N(R): ignored
+        }
+        for _ in 0..n {
+            if let Some(msg) = self.unacked.pop_front() {
+                self.events.push_back(Event::Acknowledged(msg));
+            }
+        }
+        self.va = nr;
+        self.sent -= n;
+        self.next = self.next.saturating_sub(n);
+        self.t1_deadline = if self.sent > 0 { Some(now + self.t1) } else { None };
+    }
+
+    fn go_back(&mut self, cause: RetransmitCause) {
+        self.next = 0;
+        self.cause = cause;
+    }
+
+    fn receive_i(&mut self, ns: u32, msg: Message) {
+        if ns == self.vr {
+            self.vr = self.m.next(self.vr);
+            self.rej_condition = false;
+            self.ack_pending = true;
+            self.events.push_back(Event::Delivered(msg));
+        } else {
+            // With W > M/2 a duplicate (behind V(R)) and a frame beyond a gap are not
+            // distinguishable by N(S). The first out-of-sequence frame of a gap gets the
+            // gap's one REJ; any other is answered with RR(V(R)), which re-acknowledges a
+            // duplicate whose acknowledgement was lost (without it a lost RR during a
+            // reject condition would deadlock) and is ignored by a sender with nothing new.
+            self.counters.out_of_sequence_discarded += 1;
+            if self.reject && !self.rej_condition {
+                self.rej_condition = true;
+                self.rej_pending = true;
+            } else {
+                self.ack_pending = true;
+            }
+        }
+    }
+}
+
+impl Entity for GoBackN {
+    type Frame = Frame;
+
+    fn handle_submit(&mut self, _now: SimTime, msg: Message) {
+        self.queue.push_back(msg);
+    }
+
+    fn handle_frame(&mut self, now: SimTime, f: &Frame) {
+        match f.kind {
+            FrameKind::I => {
+                self.acknowledge(now, f.nr);
+                if let Some(msg) = f.msg {
+                    self.receive_i(f.ns, msg);
+                }
+            }
+            FrameKind::RR | FrameKind::RNR => self.acknowledge(now, f.nr),
+            FrameKind::REJ => {
+                self.acknowledge(now, f.nr);
+                if f.nr == self.va && self.sent > 0 {
+                    self.go_back(RetransmitCause::Reject);
+                }
+            }
+            FrameKind::SREJ => {}
+        }
+    }
+
+    fn handle_frame_in_error(&mut self, _now: SimTime, _f: &Frame) {
+        self.counters.frames_in_error_received += 1;
+    }
+
+    fn handle_timeout(&mut self, now: SimTime) {
+        if let Some(d) = self.t1_deadline {
+            if d <= now {
+                self.t1_deadline = None;
+                self.counters.timeouts += 1;
+                if self.sent > 0 {
+                    self.go_back(RetransmitCause::Timeout);
+                }
+            }
+        }
+    }
+
+    fn poll_transmit(&mut self, now: SimTime) -> Option<Frame> {
+        if self.rej_pending {
+            self.rej_pending = false;
+            self.ack_pending = false;
+            self.counters.frames_sent += 1;
+            self.counters.s_frames_sent += 1;
+            self.counters.rejects_sent += 1;
+            return Some(Frame::supervisory(FrameKind::REJ, self.vr, false, self.ack_bits));
+        }
+        if self.next == self.unacked.len() && self.unacked.len() < self.window as usize {
+            if let Some(msg) = self.queue.pop_front() {
+                self.unacked.push_back(msg);
+            }
+        }
+        if self.next < self.unacked.len() {
+            let msg = self.unacked[self.next];
+            let ns = self.vs();
+            if self.next < self.sent {
+                self.counters.count_retransmission(self.cause);
+            } else {
+                self.sent += 1;
+            }
+            self.next += 1;
+            self.ack_pending = false;
+            self.counters.frames_sent += 1;
+            self.counters.i_frames_sent += 1;
+            let frame = Frame::information(ns, self.vr, false, msg, self.overhead_bits);
+            // T1 starts when the last bit has left; a running T1 is not restarted by sends.
+            if self.t1_deadline.is_none() {
+                self.t1_deadline = Some(now + Duration::transmission(frame.bits as u64, self.rate_bps) + self.t1);
+            }
+            return Some(frame);
+        }
+        if self.ack_pending {
+            self.ack_pending = false;
+            self.counters.frames_sent += 1;
+            self.counters.s_frames_sent += 1;
+            return Some(Frame::supervisory(FrameKind::RR, self.vr, false, self.ack_bits));
+        }
+        None
+    }
+
+    fn poll_timeout(&self) -> Option<SimTime> {
+        self.t1_deadline
+    }
+
+    fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    fn backlog(&self) -> usize {
+        self.queue.len()
+    }
+
+    fn unacknowledged(&self) -> usize {
+        self.queue.len() + self.unacked.len()
+    }
+
+    fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    fn wants_transmit(&self) -> bool {
+        self.rej_pending
+            || self.ack_pending
+            || self.next < self.unacked.len()
+            || (!self.queue.is_empty() && self.unacked.len() < self.window as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(window: u32, modulus: u32) -> TextbookConfig {
+        TextbookConfig { window, modulus, overhead_bits: 48, ack_bits: 48, timeout_s: 1.0, reject: true }
+    }
+    const LINE: LineInfo = LineInfo { rate_bps: 48_000.0 };
+
+    fn msg(id: u64) -> Message {
+        Message { id, bits: 1000, arrival: SimTime::ZERO }
+    }
+
+    fn sender_with(n: u64, window: u32) -> GoBackN {
+        let mut s = GoBackN::new(&cfg(window, 8), LINE);
+        for i in 0..n {
+            s.handle_submit(SimTime::ZERO, msg(i));
+        }
+        s
+    }
+
+    fn acked(e: &mut GoBackN) -> Vec<u64> {
+        let mut out = vec![];
+        while let Some(ev) = e.poll_event() {
+            if let Event::Acknowledged(m) = ev {
+                out.push(m.id);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn test_idle_submit_sends_up_to_the_window() {
+        let mut s = sender_with(10, 7);
+        let ns: Vec<u32> = (0..7).map(|_| s.poll_transmit(SimTime::ZERO).unwrap().ns).collect();
+        assert_eq!(ns, vec![0, 1, 2, 3, 4, 5, 6]);
+        assert!(s.poll_transmit(SimTime::ZERO).is_none(), "window of 7 is full");
+        assert_eq!(s.poll_timeout(), Some(SimTime(21_833_333_333) + Duration::from_secs_f64(1.0)));
+    }
+
+    #[test]
+    fn test_window_full_rr_frees_and_resumes() {
+        let mut s = sender_with(10, 7);
+        for _ in 0..7 {
+            s.poll_transmit(SimTime::ZERO);
+        }
+        s.handle_frame(SimTime(5), &Frame::supervisory(FrameKind::RR, 3, false, 48));
+        assert_eq!(acked(&mut s), vec![0, 1, 2]);
+        assert_eq!(s.poll_transmit(SimTime(5)).unwrap().ns, 7);
+        assert_eq!(s.poll_transmit(SimTime(5)).unwrap().ns, 0, "sequence numbers wrap modulo 8");
+        assert_eq!(s.poll_transmit(SimTime(5)).unwrap().ns, 1);
+        assert!(s.poll_transmit(SimTime(5)).is_none());
+    }
+
+    #[test]
+    fn test_outstanding_rej_goes_back_to_nr() {
+        let mut s = sender_with(10, 7);
+        for _ in 0..5 {
+            s.poll_transmit(SimTime::ZERO);
+        }
+        s.handle_frame(SimTime(9), &Frame::supervisory(FrameKind::REJ, 2, false, 48));
+        assert_eq!(acked(&mut s), vec![0, 1]);
+        let f = s.poll_transmit(SimTime(9)).unwrap();
+        assert_eq!((f.ns, f.msg.unwrap().id), (2, 2));
+        assert_eq!(s.counters().retransmitted_reject, 1);
+        assert_eq!(s.poll_transmit(SimTime(9)).unwrap().ns, 3);
+        assert_eq!(s.poll_transmit(SimTime(9)).unwrap().ns, 4);
+        assert_eq!(s.poll_transmit(SimTime(9)).unwrap().ns, 5, "new frames after the go-back");
+        assert_eq!(s.counters().i_frames_retransmitted, 3);
+    }
+
+    #[test]
+    fn test_outstanding_timeout_goes_back_and_is_idempotent() {
+        let mut s = sender_with(3, 7);
+        for _ in 0..3 {
+            s.poll_transmit(SimTime::ZERO);
+        }
+        let d = s.poll_timeout().unwrap();
+        s.handle_timeout(SimTime(d.0 - 1));
+        assert_eq!(s.counters().timeouts, 0, "early wake-up is harmless");
+        s.handle_timeout(d);
+        s.handle_timeout(d);
+        assert_eq!(s.counters().timeouts, 1);
+        assert_eq!(s.poll_transmit(d).unwrap().ns, 0);
+        assert_eq!(s.counters().retransmitted_timeout, 1);
+    }
+
+    #[test]
+    fn test_receiver_out_of_sequence_sends_one_rej_per_gap() {
+        let mut r = GoBackN::new(&cfg(7, 8), LINE);
+        r.handle_frame(SimTime(1), &Frame::information(0, 0, false, msg(0), 48));
+        assert_eq!(r.poll_transmit(SimTime(1)).unwrap().kind, FrameKind::RR);
+        // Frame 1 lost; 2 and 3 arrive.
+        r.handle_frame(SimTime(2), &Frame::information(2, 0, false, msg(2), 48));
+        r.handle_frame(SimTime(3), &Frame::information(3, 0, false, msg(3), 48));
+        let f = r.poll_transmit(SimTime(3)).unwrap();
+        assert_eq!((f.kind, f.nr), (FrameKind::REJ, 1));
+        assert!(r.poll_transmit(SimTime(3)).is_none(), "one REJ per gap; it carries N(R) = V(R)");
+        r.handle_frame(SimTime(4), &Frame::information(4, 0, false, msg(4), 48));
+        assert_eq!(r.poll_transmit(SimTime(4)).unwrap().kind, FrameKind::RR);
+        assert_eq!(r.counters().out_of_sequence_discarded, 3);
+        // The requested frame clears the condition; a later gap gets its own REJ.
+        r.handle_frame(SimTime(5), &Frame::information(1, 0, false, msg(1), 48));
+        r.handle_frame(SimTime(6), &Frame::information(3, 0, false, msg(3), 48));
+        let f = r.poll_transmit(SimTime(6)).unwrap();
+        assert_eq!((f.kind, f.nr), (FrameKind::REJ, 2));
+    }
+
+    #[test]
+    fn test_receiver_duplicate_is_acknowledged_again() {
+        let mut r = GoBackN::new(&cfg(7, 8), LINE);
+        r.handle_frame(SimTime(1), &Frame::information(0, 0, false, msg(0), 48));
+        r.poll_transmit(SimTime(1));
+        r.handle_frame(SimTime(2), &Frame::information(0, 0, false, msg(0), 48));
+        // Out of sequence with no reject condition: REJ(V(R)), which acknowledges frame 0
+        // again; a further copy under the reject condition gets RR(V(R)).
+        let f = r.poll_transmit(SimTime(2)).unwrap();
+        assert_eq!((f.kind, f.nr), (FrameKind::REJ, 1));
+        r.handle_frame(SimTime(3), &Frame::information(0, 0, false, msg(0), 48));
+        let f = r.poll_transmit(SimTime(3)).unwrap();
+        assert_eq!((f.kind, f.nr), (FrameKind::RR, 1));
+        let mut delivered = 0;
+        while let Some(e) = r.poll_event() {
+            delivered += matches!(e, Event::Delivered(_)) as u32;
+        }
+        assert_eq!(delivered, 1);
+    }
+
+    #[test]
+    fn test_invalid_nr_is_ignored() {
+        let mut s = sender_with(3, 7);
+        s.poll_transmit(SimTime::ZERO);
+        s.handle_frame(SimTime(1), &Frame::supervisory(FrameKind::RR, 5, false, 48));
+        assert!(acked(&mut s).is_empty());
+        assert_eq!(s.unacknowledged(), 3);
+    }
+}

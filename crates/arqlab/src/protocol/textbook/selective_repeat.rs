@@ -1,0 +1,305 @@
+//! Selective-repeat ARQ with individual acknowledgements.
+//!
+//! Sender: frames V(A) … V(A)+W−1 may be outstanding, each with its own timer. An
+//! acknowledgement names one frame: RR with N(R) = the N(S) acknowledged (a convention
+//! of this model; HDLC's RR is cumulative). A negative acknowledgement SREJ(N(R)) or
+//! the frame's timer expiring retransmits that frame only; retransmissions go before
+//! new frames. The window slides when its oldest frame is acknowledged.
+//!
+//! Receiver: accepts any N(S) in [V(R), V(R)+W), buffers it, delivers the in-order
+//! prefix and acknowledges the frame. When a frame arrives beyond a gap, every missing
+//! frame of the gap not yet asked for gets one SREJ (if `reject`); a frame behind V(R)
+//! is a duplicate after a lost acknowledgement and is acknowledged again. W ≤ M/2.
+
+use super::config::{LineInfo, TextbookConfig};
+use crate::engine::{Duration, SimTime};
+use crate::protocol::{Counters, Entity, Event, Frame, FrameKind, Message, Modulus, RetransmitCause};
+use std::collections::VecDeque;
+
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    msg: Message,
+    acked: bool,
+    /// Set by SREJ or timeout; cleared when the copy is sent.
+    resend: Option<RetransmitCause>,
+    deadline: Option<SimTime>,
+}
+
+pub struct SelectiveRepeat {
+    m: Modulus,
+    window: u32,
+    overhead_bits: u32,
+    ack_bits: u32,
+    t1: Duration,
+    reject: bool,
+    rate_bps: f64,
+
+    // Sender. `slots[i]` carries N(S) = V(A) + i.
+    va: u32,
+    slots: VecDeque<Slot>,
+    queue: VecDeque<Message>,
+
+    // Receiver. `rx[i]` holds the frame N(S) = V(R) + i once received.
+    vr: u32,
+    rx: VecDeque<Option<Message>>,
+    /// Frames of the receive window already asked for with SREJ.
+    srej_sent: VecDeque<bool>,
+    replies: VecDeque<Frame>,
+
+    events: VecDeque<Event>,
+    counters: Counters,
+}
+
+impl SelectiveRepeat {
+    pub fn new(cfg: &TextbookConfig, line: LineInfo) -> SelectiveRepeat {
+        let w = cfg.window as usize;
+        SelectiveRepeat {
+            m: Modulus(cfg.modulus),
+            window: cfg.window,
+            overhead_bits: cfg.overhead_bits,
+            ack_bits: cfg.ack_bits,
+            t1: Duration::from_secs_f64(cfg.timeout_s),
+            reject: cfg.reject,
+            rate_bps: line.rate_bps,
+            va: 0,
+            slots: VecDeque::with_capacity(w),
+            queue: VecDeque::new(),
+            vr: 0,
+            rx: VecDeque::from(vec![None; w]),
+            srej_sent: VecDeque::from(vec![false; w]),
+            replies: VecDeque::new(),
+            events: VecDeque::new(),
+            counters: Counters::default(),
+        }
+    }
+
+    fn slide(&mut self) {
+        while self.slots.front().is_some_and(|s| s.acked) {
+            let s = self.slots.pop_front().unwrap_or_else(|| unreachable!());
+            self.events.push_back(Event::Acknowledged(s.msg));
+            self.va = self.m.next(self.va);
+        }
+    }
+
+    fn slot_of(&mut self, n: u32) -> Option<&mut Slot> {
+        let i = self.m.distance(self.va, n) as usize;
+        self.slots.get_mut(i)
+    }
+
+    fn reply(&mut self, kind: FrameKind, nr: u32) {
+        self.replies.push_back(Frame::supervisory(kind, nr, false, self.ack_bits));
+    }
+
+    fn receive_i(&mut self, ns: u32, msg: Message) {
+        let i = self.m.distance(self.vr, ns) as usize;
+        if i >= self.window as usize {
+            // Behind the window: a duplicate whose acknowledgement was lost.
+            self.counters.duplicates_discarded += 1;
+            self.reply(FrameKind::RR, ns);
+            return;
+        }
+        if self.rx[i].is_some() {
+            self.counters.duplicates_discarded += 1;
+        } else {
+            self.rx[i] = Some(msg);
+        }
+        self.reply(FrameKind::RR, ns);
+        if self.reject {
+            for j in 0..i {
+                if self.rx[j].is_none() && !self.srej_sent[j] {
+                    self.srej_sent[j] = true;
+                    let nr = self.m.add(self.vr, j as u32);
+                    self.counters.rejects_sent += 1;
+                    self.reply(FrameKind::SREJ, nr);
+                }
+            }
+        }
+        while let Some(Some(m)) = self.rx.front().copied() {
+            self.rx.pop_front();
+            self.srej_sent.pop_front();
+            self.rx.push_back(None);
+            self.srej_sent.push_back(false);
+            self.vr = self.m.next(self.vr);
+            self.events.push_back(Event::Delivered(m));
+        }
+    }
+}
+
+impl Entity for SelectiveRepeat {
+    type Frame = Frame;
+
+    fn handle_submit(&mut self, _now: SimTime, msg: Message) {
+        self.queue.push_back(msg);
+    }
+
+    fn handle_frame(&mut self, _now: SimTime, f: &Frame) {
+        match f.kind {
+            FrameKind::I => {
+                if let Some(msg) = f.msg {
+                    self.receive_i(f.ns, msg);
+                }
+            }
+            FrameKind::RR => {
+                if let Some(s) = self.slot_of(f.nr) {
+                    s.acked = true;
+                    s.deadline = None;
+                    s.resend = None;
+                }
+                self.slide();
+            }
+            FrameKind::SREJ => {
+                if let Some(s) = self.slot_of(f.nr) {
+                    if !s.acked && s.resend.is_none() {
+                        s.resend = Some(RetransmitCause::Reject);
+                        s.deadline = None;
+                    }
+                }
+            }
+            FrameKind::REJ | FrameKind::RNR => {}
+        }
+    }
+
+    fn handle_frame_in_error(&mut self, _now: SimTime, _f: &Frame) {
+        self.counters.frames_in_error_received += 1;
+    }
+
+    fn handle_timeout(&mut self, now: SimTime) {
+        for s in self.slots.iter_mut() {
+            if s.deadline.is_some_and(|d| d <= now) {
+                s.deadline = None;
+                s.resend = Some(RetransmitCause::Timeout);
+                self.counters.timeouts += 1;
+            }
+        }
+    }
+
+    fn poll_transmit(&mut self, now: SimTime) -> Option<Frame> {
+        if let Some(r) = self.replies.pop_front() {
+            self.counters.frames_sent += 1;
+            self.counters.s_frames_sent += 1;
+            return Some(r);
+        }
+        let (va, m, overhead, t1, rate) = (self.va, self.m, self.overhead_bits, self.t1, self.rate_bps);
+        let arm = |s: &mut Slot, bits: u32| s.deadline = Some(now + Duration::transmission(bits as u64, rate) + t1);
+        if let Some((i, s)) = self.slots.iter_mut().enumerate().find(|(_, s)| s.resend.is_some()) {
+            let cause = s.resend.take().unwrap_or(RetransmitCause::Timeout);
+            let f = Frame::information(m.add(va, i as u32), 0, false, s.msg, overhead);
+            arm(s, f.bits);
+            self.counters.count_retransmission(cause);
+            self.counters.frames_sent += 1;
+            self.counters.i_frames_sent += 1;
+            return Some(f);
+        }
+        if self.slots.len() < self.window as usize {
+            if let Some(msg) = self.queue.pop_front() {
+                let f = Frame::information(m.add(va, self.slots.len() as u32), 0, false, msg, overhead);
+                let mut s = Slot { msg, acked: false, resend: None, deadline: None };
+                arm(&mut s, f.bits);
+                self.slots.push_back(s);
+                self.counters.frames_sent += 1;
+                self.counters.i_frames_sent += 1;
+                return Some(f);
+            }
+        }
+        None
+    }
+
+    fn poll_timeout(&self) -> Option<SimTime> {
+        self.slots.iter().filter_map(|s| s.deadline).min()
+    }
+
+    fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    fn backlog(&self) -> usize {
+        self.queue.len()
+    }
+
+    fn unacknowledged(&self) -> usize {
+        self.queue.len() + self.slots.len()
+    }
+
+    fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    fn wants_transmit(&self) -> bool {
+        !self.replies.is_empty()
+            || self.slots.iter().any(|s| s.resend.is_some())
+            || (!self.queue.is_empty() && self.slots.len() < self.window as usize)
+    }
+
+    fn receive_buffer_bits(&self) -> u64 {
+        self.rx.iter().flatten().map(|m| m.bits as u64).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entity() -> SelectiveRepeat {
+        let cfg = TextbookConfig { window: 4, modulus: 8, overhead_bits: 48, ack_bits: 48, timeout_s: 1.0, reject: true };
+        SelectiveRepeat::new(&cfg, LineInfo { rate_bps: 48_000.0 })
+    }
+    fn msg(id: u64) -> Message {
+        Message { id, bits: 1000, arrival: SimTime::ZERO }
+    }
+
+    #[test]
+    fn test_outstanding_srej_retransmits_only_that_frame() {
+        let mut s = entity();
+        for i in 0..6 {
+            s.handle_submit(SimTime::ZERO, msg(i));
+        }
+        for k in 0..4 {
+            assert_eq!(s.poll_transmit(SimTime::ZERO).unwrap().ns, k);
+        }
+        assert!(s.poll_transmit(SimTime::ZERO).is_none(), "window of 4");
+        s.handle_frame(SimTime(1), &Frame::supervisory(FrameKind::RR, 1, false, 48));
+        s.handle_frame(SimTime(1), &Frame::supervisory(FrameKind::SREJ, 0, false, 48));
+        let f = s.poll_transmit(SimTime(1)).unwrap();
+        assert_eq!((f.ns, f.msg.unwrap().id), (0, 0));
+        assert!(s.poll_transmit(SimTime(1)).is_none(), "frame 0 still holds the window");
+        s.handle_frame(SimTime(2), &Frame::supervisory(FrameKind::RR, 0, false, 48));
+        let acked: Vec<u64> = std::iter::from_fn(|| s.poll_event())
+            .filter_map(|e| if let Event::Acknowledged(m) = e { Some(m.id) } else { None })
+            .collect();
+        assert_eq!(acked, vec![0, 1]);
+        assert_eq!(s.poll_transmit(SimTime(2)).unwrap().ns, 4);
+        assert_eq!(s.poll_transmit(SimTime(2)).unwrap().ns, 5);
+        assert_eq!(s.counters().retransmitted_reject, 1);
+    }
+
+    #[test]
+    fn test_receiver_buffers_out_of_order_and_delivers_in_order() {
+        let mut r = entity();
+        r.handle_frame(SimTime(1), &Frame::information(1, 0, false, msg(1), 48));
+        r.handle_frame(SimTime(2), &Frame::information(2, 0, false, msg(2), 48));
+        assert!(r.poll_event().is_none());
+        assert_eq!(r.receive_buffer_bits(), 2000);
+        let replies: Vec<(FrameKind, u32)> =
+            std::iter::from_fn(|| r.poll_transmit(SimTime(2))).map(|f| (f.kind, f.nr)).collect();
+        assert_eq!(replies, vec![(FrameKind::RR, 1), (FrameKind::SREJ, 0), (FrameKind::RR, 2)]);
+        r.handle_frame(SimTime(3), &Frame::information(0, 0, false, msg(0), 48));
+        let delivered: Vec<u64> = std::iter::from_fn(|| r.poll_event())
+            .filter_map(|e| if let Event::Delivered(m) = e { Some(m.id) } else { None })
+            .collect();
+        assert_eq!(delivered, vec![0, 1, 2]);
+        assert_eq!(r.receive_buffer_bits(), 0);
+    }
+
+    #[test]
+    fn test_outstanding_timeout_retransmits_the_expired_frame() {
+        let mut s = entity();
+        s.handle_submit(SimTime::ZERO, msg(0));
+        s.poll_transmit(SimTime::ZERO);
+        let d = s.poll_timeout().unwrap();
+        s.handle_timeout(d);
+        s.handle_timeout(d);
+        assert_eq!(s.counters().timeouts, 1);
+        assert_eq!(s.poll_transmit(d).unwrap().ns, 0);
+        assert_eq!(s.counters().retransmitted_timeout, 1);
+    }
+}

@@ -1,0 +1,286 @@
+//! Scenarios as data: a TOML file or a dict, validated into typed configuration with
+//! every problem reported at once (dotted path, value, what is allowed). Unknown keys
+//! are errors; defaults are filled in, and the *resolved* scenario (every default
+//! explicit) serializes back to JSON for storage, hashing and `arqlab check`.
+
+pub mod fields;
+pub mod link;
+pub mod run;
+
+pub use fields::{Problem, Problems, Range, Table};
+pub use link::{DirectionConfig, LinkConfig};
+pub use run::{RunConfig, MEASURES};
+
+use crate::protocol::textbook::TextbookConfig;
+use crate::traffic::TrafficConfig;
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt;
+
+/// The protocol run by both stations.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ProtocolConfig {
+    StopAndWait(TextbookConfig),
+    GoBackN(TextbookConfig),
+    SelectiveRepeat(TextbookConfig),
+}
+
+pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat"];
+
+impl ProtocolConfig {
+    fn parse(t: &mut Table, p: &mut Problems) -> ProtocolConfig {
+        let kind = t.choice("kind", "go_back_n", PROTOCOL_KINDS, p);
+        let c = TextbookConfig::parse(&kind, t, p);
+        match kind.as_str() {
+            "stop_and_wait" => ProtocolConfig::StopAndWait(c),
+            "selective_repeat" => ProtocolConfig::SelectiveRepeat(c),
+            _ => ProtocolConfig::GoBackN(c),
+        }
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ProtocolConfig::StopAndWait(_) => "stop_and_wait",
+            ProtocolConfig::GoBackN(_) => "go_back_n",
+            ProtocolConfig::SelectiveRepeat(_) => "selective_repeat",
+        }
+    }
+}
+
+/// Traffic offered at each station.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Traffic {
+    pub a: TrafficConfig,
+    pub b: TrafficConfig,
+}
+
+/// A validated scenario.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Scenario {
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub title: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    pub run: RunConfig,
+    pub link: LinkConfig,
+    pub protocol: ProtocolConfig,
+    pub traffic: Traffic,
+}
+
+/// Why a scenario could not be built.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ScenarioError {
+    /// The text is not valid TOML (the message names the line and column).
+    #[error("TOML syntax error: {0}")]
+    Syntax(String),
+    /// The scenario is well-formed but has invalid fields.
+    #[error("{}", .0.0.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))]
+    Invalid(Problems),
+}
+
+impl ScenarioError {
+    /// One line per problem.
+    pub fn problems(&self) -> Vec<String> {
+        match self {
+            ScenarioError::Syntax(m) => vec![format!("TOML syntax error: {m}")],
+            ScenarioError::Invalid(p) => p.0.iter().map(|x| x.to_string()).collect(),
+        }
+    }
+}
+
+impl fmt::Display for Traffic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a: {}, b: {}", self.a.kind, self.b.kind)
+    }
+}
+
+impl Scenario {
+    /// Parses TOML text.
+    pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
+        Scenario::from_value(&toml_to_json(text)?)
+    }
+
+    /// Validates a JSON-like tree (a parsed TOML file or a Python dict).
+    pub fn from_value(v: &Value) -> Result<Scenario, ScenarioError> {
+        let mut p = Problems::default();
+        let mut root = Table::root(v, &mut p);
+        let title = string_field(&mut root, "title", &mut p);
+        let description = string_field(&mut root, "description", &mut p);
+
+        let mut t = root.table("run", &mut p);
+        let run = RunConfig::parse(&mut t, &mut p);
+        t.finish(&mut p);
+
+        let mut t = root.table("link", &mut p);
+        let link = LinkConfig::parse(&mut t, &mut p);
+        t.finish(&mut p);
+
+        let mut t = root.table("protocol", &mut p);
+        let protocol = ProtocolConfig::parse(&mut t, &mut p);
+        t.finish(&mut p);
+
+        let mut tt = root.table("traffic", &mut p);
+        let mut ta = tt.table("a", &mut p);
+        let a = TrafficConfig::parse(&mut ta, &mut p);
+        ta.finish(&mut p);
+        let mut tb = tt.table("b", &mut p);
+        let b = TrafficConfig::parse(&mut tb, &mut p);
+        tb.finish(&mut p);
+        tt.finish(&mut p);
+        root.finish(&mut p);
+
+        let sc = Scenario { title, description, run, link, protocol, traffic: Traffic { a, b } };
+        sc.cross_check(&mut p);
+        if p.is_empty() {
+            Ok(sc)
+        } else {
+            Err(ScenarioError::Invalid(p))
+        }
+    }
+
+    /// Checks that involve more than one section.
+    fn cross_check(&self, p: &mut Problems) {
+        if !self.traffic.a.is_active() && !self.traffic.b.is_active() {
+            p.push("traffic", None, "expected traffic at station a or b (traffic.a.kind or traffic.b.kind other than \"none\")");
+        }
+        for (name, tr) in [("a", &self.traffic.a), ("b", &self.traffic.b)] {
+            let max_bits = match &tr.length {
+                crate::traffic::LengthConfig::Constant { mean_bits } => *mean_bits,
+                crate::traffic::LengthConfig::Exponential { mean_bits } => *mean_bits * 40.0,
+                crate::traffic::LengthConfig::Uniform { max_bits, .. } => *max_bits,
+                crate::traffic::LengthConfig::Empirical { values_bits, .. } => values_bits.iter().cloned().fold(0.0, f64::max),
+            };
+            if max_bits > u32::MAX as f64 - 1e6 {
+                p.push(format!("traffic.{name}.length"), None, "message lengths must stay below 4e9 bits");
+            }
+        }
+    }
+
+    /// The resolved scenario as JSON (every default explicit).
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// True if station `a` (index 0) or `b` (1) offers traffic.
+    pub fn loaded(&self, station: usize) -> bool {
+        [&self.traffic.a, &self.traffic.b][station].is_active()
+    }
+}
+
+fn string_field(t: &mut Table, key: &str, p: &mut Problems) -> String {
+    match t.raw(key) {
+        None => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => {
+            p.push(key, Some(v), "expected a string");
+            String::new()
+        }
+    }
+}
+
+/// Parses TOML text into a JSON tree, keeping the line and column of a syntax error.
+pub fn toml_to_json(text: &str) -> Result<Value, ScenarioError> {
+    let v: toml::Table = toml::from_str(text).map_err(|e| ScenarioError::Syntax(toml_message(&e, text)))?;
+    serde_json::to_value(v).map_err(|e| ScenarioError::Syntax(e.to_string()))
+}
+
+fn toml_message(e: &toml::de::Error, text: &str) -> String {
+    let msg = e.message().trim().to_string();
+    match e.span() {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            format!("line {line}, column {col}: {msg}")
+        }
+        None => msg,
+    }
+}
+
+/// Applies a dotted-key override (`link.bit_error_rate` = 1e-5) to a scenario tree,
+/// creating intermediate tables as needed. Fails if a prefix is not a table.
+pub fn apply_override(root: &mut Value, dotted: &str, value: Value) -> Result<(), Problem> {
+    let parts: Vec<&str> = dotted.split('.').collect();
+    if parts.iter().any(|s| s.is_empty()) {
+        return Err(Problem { path: dotted.into(), value: None, expected: "expected a dotted key like link.rate_bps".into() });
+    }
+    let mut cur = root;
+    for (i, part) in parts.iter().enumerate() {
+        let Value::Object(map) = cur else {
+            return Err(Problem {
+                path: parts[..i].join("."),
+                value: Some(fields::show(cur)),
+                expected: format!("expected a table to set {dotted}"),
+            });
+        };
+        if i + 1 == parts.len() {
+            map.insert(part.to_string(), value);
+            return Ok(());
+        }
+        cur = map.entry(part.to_string()).or_insert_with(|| Value::Object(Default::default()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const GBN: &str = r#"
+[link]
+rate_bps = 48000
+delay_s = 0.05
+bit_error_rate = 1e-5
+[protocol]
+kind = "go_back_n"
+window = 7
+[traffic.a]
+kind = "saturated"
+length = { dist = "constant", mean_bits = 1000 }
+"#;
+
+    #[test]
+    fn resolves_defaults() {
+        let s = Scenario::from_toml(GBN).unwrap();
+        let v = s.to_value();
+        assert_eq!(v["protocol"]["kind"], "go_back_n");
+        assert_eq!(v["protocol"]["modulus"], 8);
+        assert_eq!(v["traffic"]["b"]["kind"], "none");
+        // The resolved scenario is a fixed point.
+        assert_eq!(Scenario::from_value(&v).unwrap(), s);
+    }
+
+    #[test]
+    fn every_problem_is_reported() {
+        let bad = GBN.replace("rate_bps = 48000", "rate_bps = -5\nspeed = 1").replace("window = 7", "window = 8");
+        let e = Scenario::from_toml(&bad).unwrap_err();
+        assert_eq!(
+            e.problems(),
+            vec![
+                "link.rate_bps = -5: expected a number in [1, 1000000000000]",
+                "link.speed = 1: unknown key",
+                "protocol.window = 8: expected a window in [1, 7] (modulus - 1 for modulus 8)",
+            ]
+        );
+    }
+
+    #[test]
+    fn syntax_errors_name_the_line() {
+        let e = Scenario::from_toml("[link]\nrate_bps = = 3\n").unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.contains("line 2"), "{msg}");
+    }
+
+    #[test]
+    fn overrides_create_and_replace() {
+        let mut v = toml_to_json(GBN).unwrap();
+        apply_override(&mut v, "link.bit_error_rate", json!(1e-4)).unwrap();
+        apply_override(&mut v, "traffic.b.kind", json!("saturated")).unwrap();
+        let s = Scenario::from_value(&v).unwrap();
+        assert_eq!(s.link.bit_error_rate, 1e-4);
+        assert!(s.loaded(1));
+        assert!(apply_override(&mut v, "link.rate_bps.x", json!(1)).is_err());
+    }
+}

@@ -1,0 +1,117 @@
+//! `[run]`: how long, how many replications, how precise.
+
+use super::fields::{Problems, Range, Table};
+use super::Scenario;
+use serde::Serialize;
+
+/// Measures reported per direction (DESIGN.md "Names of measures").
+pub const MEASURES: &[&str] = &[
+    "throughput_efficiency",
+    "throughput_bps",
+    "transfer_time_s",
+    "transfer_time_p95_s",
+    "buffer_holding_time_s",
+    "messages_delivered",
+    "frames_sent",
+    "frames_retransmitted",
+    "retransmitted_reject",
+    "retransmitted_checkpoint",
+    "retransmitted_timeout",
+    "frames_in_error",
+    "out_of_sequence_discarded",
+    "timeouts",
+    "receive_buffer_octets_mean",
+    "receive_buffer_octets_max",
+    "network_efficiency",
+];
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RunConfig {
+    /// Simulated seconds per replication, warm-up included.
+    pub duration_s: f64,
+    /// Deleted prefix (fixed warm-up), seconds.
+    pub warmup_s: f64,
+    /// "fixed" or "mser5" (MSER-5 truncation chosen per replication; warmup_s ignored).
+    pub warmup: String,
+    /// "replications" (independent replications) or "batch_means" (one long run).
+    pub method: String,
+    /// Number of batches for batch means.
+    pub batches: u64,
+    /// Replications when no precision is asked for.
+    pub replications: u64,
+    /// Relative half-width target γ (sequential precision), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precision: Option<f64>,
+    pub min_replications: u64,
+    pub max_replications: u64,
+    /// Measures the precision applies to, "direction.measure"; empty = throughput
+    /// efficiency and mean transfer time of each loaded direction.
+    pub precision_measures: Vec<String>,
+}
+
+impl RunConfig {
+    pub fn parse(t: &mut Table, p: &mut Problems) -> RunConfig {
+        let duration_s = t.f64("duration_s", 1000.0, Range::Closed(1e-9, 1.5e7), p);
+        let warmup_s = t.f64("warmup_s", 0.0, Range::NonNegative, p);
+        let warmup = t.choice("warmup", "fixed", &["fixed", "mser5"], p);
+        let method = t.choice("method", "replications", &["replications", "batch_means"], p);
+        let batches = t.u64("batches", 20, 2, 10_000, p);
+        let replications = t.u64("replications", 10, 1, 1_000_000, p);
+        let precision = t.opt_f64("precision", Range::Open(0.0, 1.0), p);
+        let min_replications = t.u64("min_replications", 10, 2, 1_000_000, p);
+        let max_replications = t.u64("max_replications", 200, 2, 1_000_000, p);
+        let precision_measures = t.strings("precision_measures", p);
+        if warmup_s >= duration_s {
+            p.push(t.path_of("warmup_s"), Some(&warmup_s.into()), format!("expected a warm-up shorter than run.duration_s ({duration_s})"));
+        }
+        if max_replications < min_replications {
+            p.push(
+                t.path_of("max_replications"),
+                Some(&max_replications.into()),
+                format!("expected a number >= run.min_replications ({min_replications})"),
+            );
+        }
+        if precision.is_some() && method == "batch_means" {
+            p.push(t.path_of("precision"), precision.map(Into::into).as_ref(), "sequential precision needs run.method = \"replications\"");
+        }
+        for (i, m) in precision_measures.iter().enumerate() {
+            let ok = m
+                .split_once('.')
+                .is_some_and(|(d, name)| (d == "a_to_b" || d == "b_to_a") && MEASURES.contains(&name));
+            if !ok {
+                p.push(
+                    format!("{}[{i}]", t.path_of("precision_measures")),
+                    Some(&m.as_str().into()),
+                    "expected \"a_to_b.<measure>\" or \"b_to_a.<measure>\" with a known measure name",
+                );
+            }
+        }
+        RunConfig {
+            duration_s,
+            warmup_s,
+            warmup,
+            method,
+            batches,
+            replications,
+            precision,
+            min_replications,
+            max_replications,
+            precision_measures,
+        }
+    }
+
+    /// The measures the stopping rule watches.
+    pub fn watched_measures(&self, sc: &Scenario) -> Vec<String> {
+        if !self.precision_measures.is_empty() {
+            return self.precision_measures.clone();
+        }
+        let mut out = vec![];
+        for (i, d) in ["a_to_b", "b_to_a"].iter().enumerate() {
+            if sc.loaded(i) {
+                out.push(format!("{d}.throughput_efficiency"));
+                out.push(format!("{d}.transfer_time_s"));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,170 @@
+//! Measures of one direction over one measurement window (the post-warm-up run, or
+//! one batch of a batch-means run).
+
+use crate::channel::DirectionCounters;
+use crate::engine::SimTime;
+use crate::protocol::{Counters, Message};
+use crate::stats::{LogHistogram, Tally, TimeAverage};
+use serde::Serialize;
+
+/// The measures of one direction (names from DESIGN.md). Counts are over the window.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Measures {
+    pub throughput_efficiency: f64,
+    pub throughput_bps: f64,
+    pub transfer_time_s: f64,
+    pub transfer_time_p95_s: f64,
+    pub buffer_holding_time_s: f64,
+    pub messages_delivered: f64,
+    pub frames_sent: f64,
+    pub frames_retransmitted: f64,
+    pub retransmitted_reject: f64,
+    pub retransmitted_checkpoint: f64,
+    pub retransmitted_timeout: f64,
+    pub frames_in_error: f64,
+    pub out_of_sequence_discarded: f64,
+    pub timeouts: f64,
+    pub receive_buffer_octets_mean: f64,
+    pub receive_buffer_octets_max: f64,
+    pub network_efficiency: f64,
+}
+
+/// A delivery that broke the exactly-once, in-order contract: always a model bug.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{direction}: message {got} delivered at {at} when {expected} was expected (lost, duplicated or out of order)")]
+pub struct OrderViolation {
+    pub direction: &'static str,
+    pub expected: u64,
+    pub got: u64,
+    pub at: SimTime,
+}
+
+/// Accumulates one direction's measures.
+pub struct DirectionMeter {
+    pub name: &'static str,
+    /// Next message id the receiver must deliver.
+    next_id: u64,
+    pub delivered_total: u64,
+    pub acknowledged_total: u64,
+    window_start: SimTime,
+    /// End of the warm-up: messages that arrived before it are not timed.
+    measure_from: Option<SimTime>,
+    bits: u64,
+    delivered: u64,
+    transfer: Tally,
+    transfer_hist: LogHistogram,
+    holding: Tally,
+    rx_buffer: TimeAverage,
+    rx_buffer_bits: u64,
+    sender_at_start: Counters,
+    receiver_at_start: Counters,
+    line_at_start: DirectionCounters,
+}
+
+impl DirectionMeter {
+    pub fn new(name: &'static str) -> Self {
+        DirectionMeter {
+            name,
+            next_id: 0,
+            delivered_total: 0,
+            acknowledged_total: 0,
+            window_start: SimTime::ZERO,
+            measure_from: None,
+            bits: 0,
+            delivered: 0,
+            transfer: Tally::default(),
+            transfer_hist: LogHistogram::new(),
+            holding: Tally::default(),
+            rx_buffer: TimeAverage::new(0.0),
+            rx_buffer_bits: 0,
+            sender_at_start: Counters::default(),
+            receiver_at_start: Counters::default(),
+            line_at_start: DirectionCounters::default(),
+        }
+    }
+
+    #[inline]
+    pub fn delivered(&mut self, now: SimTime, m: &Message) -> Result<(), OrderViolation> {
+        if m.id != self.next_id {
+            return Err(OrderViolation { direction: self.name, expected: self.next_id, got: m.id, at: now });
+        }
+        self.next_id += 1;
+        self.delivered_total += 1;
+        if self.timed(m) {
+            let t = (now - m.arrival).as_secs_f64();
+            self.transfer.add(t);
+            self.transfer_hist.add(t);
+        }
+        self.bits += m.bits as u64;
+        self.delivered += 1;
+        Ok(())
+    }
+
+    #[inline]
+    pub fn acknowledged(&mut self, now: SimTime, m: &Message) {
+        self.acknowledged_total += 1;
+        if self.timed(m) {
+            self.holding.add((now - m.arrival).as_secs_f64());
+        }
+    }
+
+    /// Messages that arrived during the warm-up are not timed: their transfer times
+    /// would carry the initial transient into the measurements. Messages that straddle
+    /// a batch boundary are timed in the batch that delivers them.
+    #[inline]
+    fn timed(&self, m: &Message) -> bool {
+        self.measure_from.is_some_and(|t| m.arrival >= t)
+    }
+
+    #[inline]
+    pub fn receive_buffer(&mut self, now: SimTime, bits: u64) {
+        if bits != self.rx_buffer_bits {
+            self.rx_buffer_bits = bits;
+            self.rx_buffer.update(now.as_secs_f64(), bits as f64 / 8.0);
+        }
+    }
+
+    /// Starts a window at `now`, discarding what was accumulated.
+    pub fn open(&mut self, now: SimTime, sender: Counters, receiver: Counters, line: DirectionCounters) {
+        self.window_start = now;
+        self.measure_from.get_or_insert(now);
+        self.bits = 0;
+        self.delivered = 0;
+        self.transfer = Tally::default();
+        self.transfer_hist.clear();
+        self.holding = Tally::default();
+        self.rx_buffer.reset(now.as_secs_f64());
+        self.sender_at_start = sender;
+        self.receiver_at_start = receiver;
+        self.line_at_start = line;
+    }
+
+    /// Closes the window at `now` and returns its measures.
+    pub fn close(&self, now: SimTime, rate_bps: f64, sender: Counters, receiver: Counters, line: DirectionCounters) -> Measures {
+        let span = (now - self.window_start).as_secs_f64();
+        let s = sender.since(&self.sender_at_start);
+        let r = receiver.since(&self.receiver_at_start);
+        let frames_on_line = line.frames_transmitted - self.line_at_start.frames_transmitted;
+        let nan_if_empty = |t: &Tally| if t.n() == 0 { f64::NAN } else { t.mean() };
+        let throughput_bps = if span > 0.0 { self.bits as f64 / span } else { f64::NAN };
+        Measures {
+            throughput_efficiency: throughput_bps / rate_bps,
+            throughput_bps,
+            transfer_time_s: nan_if_empty(&self.transfer),
+            transfer_time_p95_s: self.transfer_hist.quantile(0.95).unwrap_or(f64::NAN),
+            buffer_holding_time_s: nan_if_empty(&self.holding),
+            messages_delivered: self.delivered as f64,
+            frames_sent: s.frames_sent as f64,
+            frames_retransmitted: s.i_frames_retransmitted as f64,
+            retransmitted_reject: s.retransmitted_reject as f64,
+            retransmitted_checkpoint: s.retransmitted_checkpoint as f64,
+            retransmitted_timeout: s.retransmitted_timeout as f64,
+            frames_in_error: (line.frames_in_error - self.line_at_start.frames_in_error) as f64,
+            out_of_sequence_discarded: r.out_of_sequence_discarded as f64,
+            timeouts: s.timeouts as f64,
+            receive_buffer_octets_mean: self.rx_buffer.mean(now.as_secs_f64()),
+            receive_buffer_octets_max: self.rx_buffer.max(),
+            network_efficiency: if frames_on_line > 0 { self.delivered as f64 / frames_on_line as f64 } else { f64::NAN },
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! Wiring a scenario into runs: one replication ([`replicate`]), independent
+//! replications with an optional sequential stopping rule ([`experiment`]), and the
+//! summary of replications into measures with confidence intervals ([`summary`]).
+
+pub mod experiment;
+pub mod measure;
+pub mod runner;
+pub mod summary;
+
+pub use experiment::{run_experiment, Experiment};
+pub use measure::Measures;
+pub use runner::{RunOutput, SimError, Windows};
+pub use summary::{summarize, Metrics};
+
+use crate::engine::SimTime;
+use crate::protocol::textbook::{GoBackN, LineInfo, SelectiveRepeat};
+use crate::scenario::{ProtocolConfig, Scenario};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Windows used to find the MSER-5 truncation point in a pilot pass.
+pub const MSER_INTERVALS: u64 = 500;
+
+/// The result of one replication.
+#[derive(Clone, Debug, Serialize)]
+pub struct Replication {
+    /// One entry per measurement window (1 for independent replications, `batches` for
+    /// batch means): direction → measures.
+    pub batches: Vec<BTreeMap<&'static str, Measures>>,
+    pub events: u64,
+    pub simulated_s: f64,
+    pub wall_s: f64,
+    /// Hash of the event trajectory, as 16 hex digits.
+    pub fingerprint: String,
+    /// The warm-up deleted (fixed, or chosen by MSER-5).
+    pub warmup_s: f64,
+    /// MSER-5 only: false if the truncation point hit the search limit (run too short).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mser_reliable: Option<bool>,
+}
+
+/// Runs `sc` once with the given windows, dispatching on the protocol.
+pub fn run_windows(sc: &Scenario, seed: u64, replication: u64, w: &Windows) -> Result<RunOutput, SimError> {
+    let line = LineInfo { rate_bps: sc.link.rate_bps };
+    match &sc.protocol {
+        ProtocolConfig::StopAndWait(c) | ProtocolConfig::GoBackN(c) => {
+            runner::run(sc, seed, replication, w, |_| GoBackN::new(c, line))
+        }
+        ProtocolConfig::SelectiveRepeat(c) => runner::run(sc, seed, replication, w, |_| SelectiveRepeat::new(c, line)),
+    }
+}
+
+/// Runs replication `replication` of `sc` with master seed `seed`.
+pub fn replicate(sc: &Scenario, seed: u64, replication: u64) -> Result<Replication, SimError> {
+    let started = std::time::Instant::now();
+    let end = SimTime::from_secs_f64(sc.run.duration_s);
+    let mut events = 0;
+    let (warmup, mser_reliable) = if sc.run.warmup == "mser5" {
+        let pilot = run_windows(sc, seed, replication, &Windows::equal(SimTime::ZERO, end, MSER_INTERVALS))?;
+        events += pilot.events;
+        let (t, reliable) = mser_warmup(sc, &pilot, end);
+        (t, Some(reliable))
+    } else {
+        (SimTime::from_secs_f64(sc.run.warmup_s), None)
+    };
+    let count = if sc.run.method == "batch_means" { sc.run.batches } else { 1 };
+    let out = run_windows(sc, seed, replication, &Windows::equal(warmup, end, count))?;
+    events += out.events;
+    let batches = out
+        .windows
+        .into_iter()
+        .map(|[a, b]| BTreeMap::from([("a_to_b", a), ("b_to_a", b)]))
+        .collect();
+    Ok(Replication {
+        batches,
+        events,
+        simulated_s: out.simulated.as_secs_f64(),
+        wall_s: started.elapsed().as_secs_f64(),
+        fingerprint: format!("{:016x}", out.fingerprint),
+        warmup_s: warmup.as_secs_f64(),
+        mser_reliable,
+    })
+}
+
+/// MSER-5 on the pilot's per-interval mean transfer time of the first loaded direction
+/// (throughput where no message was timed). Returns the truncation time.
+fn mser_warmup(sc: &Scenario, pilot: &RunOutput, end: SimTime) -> (SimTime, bool) {
+    let d = if sc.loaded(0) { 0 } else { 1 };
+    let mut last = 0.0;
+    let series: Vec<f64> = pilot
+        .windows
+        .iter()
+        .map(|w| {
+            let x = &w[d];
+            let v = if x.transfer_time_s.is_finite() { x.transfer_time_s } else { last };
+            last = v;
+            v
+        })
+        .collect();
+    let r = crate::stats::mser5(&series);
+    let interval = end.0 / MSER_INTERVALS;
+    (SimTime(interval * r.truncate_obs as u64), r.reliable)
+}

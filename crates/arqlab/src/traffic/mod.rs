@@ -1,0 +1,275 @@
+//! Traffic sources: what each station's upper layer offers to its protocol entity.
+//!
+//! - `none`: nothing.
+//! - `saturated`: a message is always waiting (the entity's backlog is topped up to one
+//!   whenever it takes the last one), for maximum-throughput experiments.
+//! - `poisson`: messages arrive in a Poisson stream whose rate gives a target *useful
+//!   load* ρ = λ·E[l] / rate (information bits per second over the link rate).
+//!
+//! Message lengths (information bits) are constant, exponential, uniform or drawn from
+//! an empirical table. Buffers are unlimited.
+
+use crate::engine::{Duration, SimTime, Stream};
+use crate::scenario::{Problems, Range, Table};
+use rand::Rng;
+use serde::Serialize;
+
+/// Message length distribution (information bits).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(tag = "dist", rename_all = "snake_case")]
+pub enum LengthConfig {
+    Constant { mean_bits: f64 },
+    /// Exponential with the given mean, rounded to whole bits, at least 1 bit.
+    Exponential { mean_bits: f64 },
+    /// Uniform on whole bits in [min_bits, max_bits].
+    Uniform { min_bits: f64, max_bits: f64 },
+    /// `values_bits[i]` with probability `weights[i] / Σ weights`.
+    Empirical { values_bits: Vec<f64>, weights: Vec<f64> },
+}
+
+impl LengthConfig {
+    pub fn mean_bits(&self) -> f64 {
+        match self {
+            LengthConfig::Constant { mean_bits } | LengthConfig::Exponential { mean_bits } => *mean_bits,
+            LengthConfig::Uniform { min_bits, max_bits } => 0.5 * (min_bits + max_bits),
+            LengthConfig::Empirical { values_bits, weights } => {
+                let w: f64 = weights.iter().sum();
+                values_bits.iter().zip(weights).map(|(v, p)| v * p).sum::<f64>() / w
+            }
+        }
+    }
+
+    pub fn parse(t: &mut Table, p: &mut Problems) -> LengthConfig {
+        let dist = t.choice("dist", "constant", &["constant", "exponential", "uniform", "empirical"], p);
+        const MAX: f64 = 4.0e9; // lengths are u32 bits on the line
+        let cfg = match dist.as_str() {
+            "exponential" => LengthConfig::Exponential { mean_bits: t.f64("mean_bits", 1000.0, Range::Closed(1.0, 1e8), p) },
+            "uniform" => {
+                let lo = t.f64("min_bits", 1.0, Range::Closed(1.0, MAX), p);
+                let hi = t.f64("max_bits", 1000.0, Range::Closed(1.0, MAX), p);
+                if hi < lo {
+                    p.push(t.path_of("max_bits"), Some(&hi.into()), format!("expected a number >= min_bits ({lo})"));
+                }
+                LengthConfig::Uniform { min_bits: lo.round(), max_bits: hi.round().max(lo.round()) }
+            }
+            "empirical" => {
+                let values = number_list(t, "values_bits", Range::Closed(1.0, MAX), p);
+                let weights = number_list(t, "weights", Range::NonNegative, p);
+                if values.is_empty() {
+                    p.push(t.path_of("values_bits"), None, "expected a non-empty list of lengths in bits");
+                } else if values.len() != weights.len() {
+                    p.push(
+                        t.path_of("weights"),
+                        None,
+                        format!("expected {} weights, one per entry of values_bits (got {})", values.len(), weights.len()),
+                    );
+                } else if weights.iter().sum::<f64>() <= 0.0 {
+                    p.push(t.path_of("weights"), None, "expected weights with a positive sum");
+                }
+                LengthConfig::Empirical { values_bits: values, weights }
+            }
+            _ => LengthConfig::Constant { mean_bits: t.f64("mean_bits", 1000.0, Range::Closed(1.0, MAX), p).round() },
+        };
+        cfg
+    }
+}
+
+fn number_list(t: &mut Table, key: &str, range: Range, p: &mut Problems) -> Vec<f64> {
+    let path = t.path_of(key);
+    match t.raw(key) {
+        None => vec![],
+        Some(serde_json::Value::Array(xs)) => {
+            let mut out = Vec::with_capacity(xs.len());
+            for (i, x) in xs.iter().enumerate() {
+                match x.as_f64() {
+                    Some(v) if matches!(range, Range::NonNegative) && v >= 0.0 => out.push(v),
+                    Some(v) if !matches!(range, Range::NonNegative) && (1.0..=4.0e9).contains(&v) => out.push(v.round()),
+                    _ => p.push(format!("{path}[{i}]"), Some(x), "expected a number in range"),
+                }
+            }
+            out
+        }
+        Some(v) => {
+            p.push(path, Some(v), "expected a list of numbers");
+            vec![]
+        }
+    }
+}
+
+/// A station's traffic configuration.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TrafficConfig {
+    /// "none" | "saturated" | "poisson"
+    pub kind: String,
+    /// Poisson only: useful load ρ in (0, 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load: Option<f64>,
+    pub length: LengthConfig,
+}
+
+impl TrafficConfig {
+    pub fn parse(t: &mut Table, p: &mut Problems) -> TrafficConfig {
+        let kind = t.choice("kind", "none", &["none", "saturated", "poisson"], p);
+        let load = if kind == "poisson" {
+            Some(t.f64("load", 0.5, Range::Open(0.0, 1.0), p))
+        } else {
+            if t.has("load") {
+                let v = t.raw("load").cloned();
+                p.push(t.path_of("load"), v.as_ref(), format!("only allowed with kind = \"poisson\" (kind is \"{kind}\")"));
+            }
+            None
+        };
+        let mut lt = t.table("length", p);
+        let length = LengthConfig::parse(&mut lt, p);
+        lt.finish(p);
+        TrafficConfig { kind, load, length }
+    }
+
+    pub fn is_active(&self) -> bool {
+        self.kind != "none"
+    }
+}
+
+/// Draws message lengths.
+#[derive(Clone, Debug)]
+pub enum Lengths {
+    Constant(u32),
+    Exponential { mean: f64 },
+    Uniform { lo: u32, hi: u32 },
+    /// (cumulative probability, bits)
+    Empirical(Vec<(f64, u32)>),
+}
+
+impl Lengths {
+    pub fn new(cfg: &LengthConfig) -> Lengths {
+        match cfg {
+            LengthConfig::Constant { mean_bits } => Lengths::Constant(*mean_bits as u32),
+            LengthConfig::Exponential { mean_bits } => Lengths::Exponential { mean: *mean_bits },
+            LengthConfig::Uniform { min_bits, max_bits } => Lengths::Uniform { lo: *min_bits as u32, hi: *max_bits as u32 },
+            LengthConfig::Empirical { values_bits, weights } => {
+                let total: f64 = weights.iter().sum();
+                let mut acc = 0.0;
+                let mut table: Vec<(f64, u32)> = values_bits
+                    .iter()
+                    .zip(weights)
+                    .map(|(v, w)| {
+                        acc += w / total;
+                        (acc, *v as u32)
+                    })
+                    .collect();
+                if let Some(last) = table.last_mut() {
+                    last.0 = 1.0;
+                }
+                Lengths::Empirical(table)
+            }
+        }
+    }
+
+    #[inline]
+    pub fn sample(&self, rng: &mut Stream) -> u32 {
+        match self {
+            Lengths::Constant(b) => *b,
+            Lengths::Exponential { mean } => {
+                let u: f64 = 1.0 - rng.random::<f64>();
+                ((-u.ln() * mean).round() as u32).max(1)
+            }
+            Lengths::Uniform { lo, hi } => rng.random_range(*lo..=*hi),
+            Lengths::Empirical(table) => {
+                let u: f64 = rng.random();
+                table.iter().find(|(c, _)| u < *c).map_or(table[table.len() - 1].1, |x| x.1)
+            }
+        }
+    }
+}
+
+/// A running traffic source. Arrivals and lengths use separate streams so that, e.g.,
+/// changing the length distribution does not change the arrival instants.
+pub enum Source {
+    None,
+    Saturated { lengths: Lengths, rng_len: Stream },
+    Poisson { mean_gap_s: f64, lengths: Lengths, rng_arr: Stream, rng_len: Stream },
+}
+
+impl Source {
+    pub fn new(cfg: &TrafficConfig, rate_bps: f64, rng_arr: Stream, rng_len: Stream) -> Source {
+        let lengths = Lengths::new(&cfg.length);
+        match cfg.kind.as_str() {
+            "saturated" => Source::Saturated { lengths, rng_len },
+            "poisson" => {
+                let lambda = cfg.load.unwrap_or(0.5) * rate_bps / cfg.length.mean_bits();
+                Source::Poisson { mean_gap_s: 1.0 / lambda, lengths, rng_arr, rng_len }
+            }
+            _ => Source::None,
+        }
+    }
+
+    /// Time from one Poisson arrival to the next.
+    #[inline]
+    pub fn next_gap(&mut self) -> Option<Duration> {
+        match self {
+            Source::Poisson { mean_gap_s, rng_arr, .. } => {
+                let u: f64 = 1.0 - rng_arr.random::<f64>();
+                Some(Duration::from_secs_f64(-u.ln() * *mean_gap_s))
+            }
+            _ => None,
+        }
+    }
+
+    #[inline]
+    pub fn next_length(&mut self) -> u32 {
+        match self {
+            Source::Saturated { lengths, rng_len } | Source::Poisson { lengths, rng_len, .. } => lengths.sample(rng_len),
+            Source::None => 0,
+        }
+    }
+
+    pub fn is_saturated(&self) -> bool {
+        matches!(self, Source::Saturated { .. })
+    }
+}
+
+/// Sequential message ids for one sender.
+#[derive(Default)]
+pub struct MessageIds(u64);
+
+impl MessageIds {
+    pub fn next(&mut self, bits: u32, now: SimTime) -> crate::protocol::Message {
+        let id = self.0;
+        self.0 += 1;
+        crate::protocol::Message { id, bits, arrival: now }
+    }
+    pub fn issued(&self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::stream;
+
+    #[test]
+    fn length_means() {
+        let mut rng = stream(5, 0, "len");
+        for cfg in [
+            LengthConfig::Exponential { mean_bits: 1000.0 },
+            LengthConfig::Uniform { min_bits: 100.0, max_bits: 300.0 },
+            LengthConfig::Empirical { values_bits: vec![100.0, 1000.0], weights: vec![3.0, 1.0] },
+        ] {
+            let l = Lengths::new(&cfg);
+            let n = 200_000;
+            let mean = (0..n).map(|_| l.sample(&mut rng) as f64).sum::<f64>() / n as f64;
+            assert!((mean - cfg.mean_bits()).abs() / cfg.mean_bits() < 0.01, "{cfg:?}: {mean}");
+        }
+    }
+
+    #[test]
+    fn poisson_rate_gives_the_useful_load() {
+        let cfg = TrafficConfig { kind: "poisson".into(), load: Some(0.4), length: LengthConfig::Constant { mean_bits: 1000.0 } };
+        let mut s = Source::new(&cfg, 48_000.0, stream(1, 0, "a"), stream(1, 0, "b"));
+        let n = 100_000;
+        let total: f64 = (0..n).map(|_| s.next_gap().unwrap().as_secs_f64()).sum();
+        let load = n as f64 * 1000.0 / total / 48_000.0;
+        assert!((load - 0.4).abs() < 0.01, "{load}");
+    }
+}
