@@ -24,7 +24,9 @@ from arqlab.testing import fake_run_replication, slow_fake_run_replication
 
 pytest.importorskip("distributed", reason="Dask is an optional extra: pip install 'arqlab[dask]'")
 
-SCENARIO: dict[str, Any] = {"run": {"replications": 4}}
+GBN = Path(__file__).resolve().parent.parent / "scenarios" / "go_back_n.toml"
+SHORT: dict[str, Any] = {"run.duration_s": 30.0, "run.warmup_s": 5.0, "run.replications": 4,
+                         "run.min_replications": 3, "run.max_replications": 40}
 GRID: dict[str, list[Any]] = {"traffic.a.length.mean_bits": [500, 1000, 2000], "link.delay_s": [0.01, 0.1]}
 START_TIMEOUT_S = 60.0
 
@@ -101,17 +103,21 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
 
 
 def test_dask_matches_local_bit_for_bit(cluster: Cluster, tmp_path: Path) -> None:
-    local = sweep(SCENARIO, GRID, workers=2, store=False, runner=fake_run_replication)
+    local = sweep(GBN, GRID, overrides=SHORT, workers=2, store=False, runner=fake_run_replication)
     progress = Progress(quiet=True)
-    remote = sweep(SCENARIO, GRID, executor=cluster.address, store=tmp_path / "s.sqlite",
+    remote = sweep(GBN, GRID, overrides=SHORT, executor=cluster.address, store=tmp_path / "s.sqlite",
                    runner=fake_run_replication, progress=progress)
     pd.testing.assert_frame_equal(local, remote, check_exact=True)
     assert progress.summary is not None and progress.summary.computed == 24
-    seq_local = sweep(SCENARIO, {"link.delay_s": [0.01, 0.1]}, precision=0.03, workers=2, store=False,
+    seq_local = sweep(GBN, {"link.delay_s": [0.01, 0.1]}, overrides=SHORT, precision=0.03, workers=2, store=False,
                       runner=fake_run_replication)
-    seq_remote = sweep(SCENARIO, {"link.delay_s": [0.01, 0.1]}, precision=0.03, executor=cluster.address,
+    seq_remote = sweep(GBN, {"link.delay_s": [0.01, 0.1]}, overrides=SHORT, precision=0.03, executor=cluster.address,
                        store=False, runner=fake_run_replication)
     pd.testing.assert_frame_equal(seq_local, seq_remote, check_exact=True)
+    # the real simulator, too
+    core_local = sweep(GBN, GRID, overrides=SHORT, workers=2, store=False)
+    core_remote = sweep(GBN, GRID, overrides=SHORT, executor=cluster.address, store=False)
+    pd.testing.assert_frame_equal(core_local, core_remote, check_exact=True)
 
 
 def _stored(path: Path) -> int:
@@ -130,7 +136,7 @@ def test_sweep_survives_a_dying_worker(cluster: Cluster, tmp_path: Path) -> None
     import threading
 
     store = tmp_path / "s.sqlite"
-    scenario = {"run": {"replications": 10}}
+    overrides = {**SHORT, "run.replications": 10}
     grid = {"link.delay_s": [0.01, 0.1, 0.2]}
     killed = threading.Event()
 
@@ -144,22 +150,23 @@ def test_sweep_survives_a_dying_worker(cluster: Cluster, tmp_path: Path) -> None
     thread = threading.Thread(target=killer, daemon=True)
     thread.start()
     progress = Progress(quiet=True)
-    remote = sweep(scenario, grid, executor=cluster.address, store=store, runner=slow_fake_run_replication,
+    remote = sweep(GBN, grid, overrides=overrides, executor=cluster.address, store=store,
+                   runner=slow_fake_run_replication,
                    progress=progress)
     thread.join(timeout=60)
     assert killed.is_set()
     assert cluster.workers[0].wait(timeout=10) == -signal.SIGKILL
     assert progress.summary is not None and progress.summary.computed == 30
-    local = sweep(scenario, grid, executor="serial", store=False, runner=fake_run_replication)
+    local = sweep(GBN, grid, overrides=overrides, executor="serial", store=False, runner=fake_run_replication)
     pd.testing.assert_frame_equal(local, remote, check_exact=True)
 
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
-    sweep(SCENARIO, {"link.delay_s": [0.01]}, executor="serial", store=store, runner=fake_run_replication)
+    sweep(GBN, {"link.delay_s": [0.01]}, overrides=SHORT, executor="serial", store=store, runner=fake_run_replication)
     address = f"tcp://127.0.0.1:{free_port()}"
     t0 = time.monotonic()
     with pytest.raises(ArqlabError, match=f"cannot reach the Dask scheduler at {address} within 8 s"):
-        sweep(SCENARIO, {"link.delay_s": [0.01, 0.1]}, executor=address, store=store, runner=fake_run_replication)
+        sweep(GBN, {"link.delay_s": [0.01, 0.1]}, overrides=SHORT, executor=address, store=store, runner=fake_run_replication)
     assert time.monotonic() - t0 < 30
     assert _stored(store) == 4

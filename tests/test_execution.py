@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from arqlab import results
+from arqlab import scenario as arqlab_scenario
 from arqlab.errors import ArqlabError
 from arqlab.execution import PointSpec, TaskFailed, run_points, run_points_detailed
 from arqlab.progress import Progress
@@ -17,13 +18,14 @@ from arqlab.store import Store, canonical_hash
 from arqlab.testing import failing_run_replication, fake_run_replication
 
 
+GBN = Path(__file__).resolve().parent.parent / "scenarios" / "go_back_n.toml"
+
+
 def scenario(window: int = 7, **run: Any) -> dict[str, Any]:
-    return {
-        "link": {"rate_bps": 48000.0, "delay_s": 0.05},
-        "protocol": {"kind": "go_back_n", "window": window},
-        "run": {"duration_s": 10.0, "replications": 4, "min_replications": 3, "max_replications": 40,
-                "method": "replications", **run},
-    }
+    """The go-back-N reference scenario, resolved, short, with a small replication budget."""
+    settings = {"duration_s": 30.0, "warmup_s": 5.0, "replications": 4, "min_replications": 3,
+                "max_replications": 40, **run}
+    return arqlab_scenario.load(GBN, {"protocol.window": window, **{f"run.{k}": v for k, v in settings.items()}})
 
 
 def expected(resolved: dict[str, Any], seed: int, n: int) -> list[dict[str, Any]]:
@@ -146,7 +148,8 @@ def test_bad_executor_arguments(kwargs: dict[str, Any], message: str) -> None:
         (PointSpec(scenario(), replications=0), "replications = 0"),
         (PointSpec(scenario(), precision=-0.1), "precision = -0.1"),
         (PointSpec(scenario(), replications=3, precision=0.1), "either replications or precision"),
-        (PointSpec(scenario(min_replications=5, max_replications=2), precision=0.1), "below run.min_replications"),
+        (PointSpec({"run": {"min_replications": 5, "max_replications": 2}}, precision=0.1),
+         "below run.min_replications"),
     ],
 )
 def test_bad_point_specs(spec: PointSpec, message: str) -> None:

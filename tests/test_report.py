@@ -18,24 +18,24 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from arqlab.report import build_report, register_cli, to_toml, verdict_class
+from arqlab.report import build_report, register_cli, verdict_class
 from arqlab.store import Store
 from arqlab.sweep import sweep
 from arqlab.testing import fake_run_replication
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-SCENARIO: dict[str, Any] = {"run": {"replications": 3}}
+GBN = Path(__file__).resolve().parent.parent / "scenarios" / "go_back_n.toml"
+SHORT: dict[str, Any] = {"run.duration_s": 30.0, "run.warmup_s": 5.0, "run.replications": 3}
 
 
 @pytest.fixture
 def populated_store(tmp_path: Path) -> Path:
     path = tmp_path / "store.sqlite"
     with Store(path) as store:
-        sweep(SCENARIO, {"traffic.a.length.mean_bits": [500, 1000, 2000], "link.bit_error_rate": [1e-5, 1e-4]},
-              executor="serial", store=store, runner=fake_run_replication, study="bux1985", figure="4",
+        sweep(GBN, {"traffic.a.length.mean_bits": [500, 1000, 2000], "link.bit_error_rate": [1e-5, 1e-4]},
+              overrides=SHORT, executor="serial", store=store, runner=fake_run_replication, study="bux1985", figure="4",
               name="Figure 4: efficiency vs message length")
-        sweep(SCENARIO, {"link.delay_s": [0.01, 0.1, 0.5]}, executor="serial", store=store,
-              runner=fake_run_replication)
+        sweep(GBN, {"link.delay_s": [0.01, 0.1, 0.5]}, overrides=SHORT, executor="serial", store=store)
         store.record_sweep("Table 2", pd.DataFrame({"window": [1, 7], "published": [0.5, 0.88],
                                                     "simulated": [0.49, 0.885]}),
                            study="bux1985", figure="T2", title="Table 2 <published vs simulated>")
@@ -71,7 +71,7 @@ def test_report_files_and_links(populated_store: Path, tmp_path: Path) -> None:
     assert "Bux, Kümmerle &amp; Truong 1980" in index_text
     fig = next(p for p in pages if "figure-4" in p.name).read_text(encoding="utf-8")
     assert "Efficiency peaks at a medium message length" in fig and "v-bad" in fig
-    assert "± 95% CI" in fig and "[traffic.a.length]" in fig
+    assert "± 95% CI" in fig and "[traffic.a.length]" in fig and "window = 7" in fig
     table2 = next(p for p in pages if "table-2" in p.name).read_text(encoding="utf-8")
     assert "Table 2 &lt;published vs simulated&gt;" in table2 and "0.885" in table2
     assert len(list(out.glob("*.png"))) == 2
@@ -90,12 +90,7 @@ def test_report_cli(populated_store: Path, tmp_path: Path, capsys: pytest.Captur
     assert capsys.readouterr().err.startswith("arqlab report: error: result store ")
 
 
-def test_toml_and_verdicts() -> None:
-    import tomllib
-
-    data = {"name": "x", "run": {"seed": 1, "p": 1e-5, "on": True}, "traffic": {"a": {"length": {"mean": 2.0}}},
-            "table": [1, 2], "stations": [{"id": "a"}, {"id": "b"}]}
-    assert tomllib.loads(to_toml(data)) == data
+def test_verdict_classes() -> None:
     assert [verdict_class(v) for v in ("agrees", "Disagrees", "partly", "?")] == ["v-good", "v-bad", "v-mixed",
                                                                                      "v-other"]
 

@@ -23,7 +23,8 @@ from arqlab.store import Store
 from arqlab.sweep import GridError, grid_points, parse_grid, parse_value, register_cli, sweep, sweep_command
 from arqlab.testing import fake_run_replication
 
-SCENARIO: dict[str, Any] = {"run": {"replications": 3}}
+GBN = Path(__file__).resolve().parent.parent / "scenarios" / "go_back_n.toml"
+SHORT: dict[str, Any] = {"run.duration_s": 30.0, "run.warmup_s": 5.0, "run.replications": 3}
 GRID: dict[str, list[Any]] = {"traffic.a.length.mean_bits": [500, 1000, 2000], "link.bit_error_rate": [1e-5, 1e-4]}
 
 
@@ -35,7 +36,7 @@ def subprocess_env(**extra: str) -> dict[str, str]:
 
 
 def test_tidy_table(tmp_path: Path) -> None:
-    df = sweep(SCENARIO, GRID, seed=2, executor="serial", store=tmp_path / "s.sqlite", runner=fake_run_replication)
+    df = sweep(GBN, GRID, overrides=SHORT, seed=2, executor="serial", store=tmp_path / "s.sqlite", runner=fake_run_replication)
     assert list(df.columns) == [*GRID, "direction", "measure", "mean", "ci95_half_width", "n",
                                 "precision_reached", "scenario_hash"]
     n_measures = df["measure"].nunique()
@@ -47,22 +48,22 @@ def test_tidy_table(tmp_path: Path) -> None:
     assert df["precision_reached"].isna().all()
     with Store(tmp_path / "s.sqlite") as store:
         (info,) = store.sweeps()
-        assert info.name == "scenario: traffic.a.length.mean_bits × link.bit_error_rate"
+        assert info.name == "go_back_n: traffic.a.length.mean_bits × link.bit_error_rate"
         assert len(info.points) == 6 and info.seed == 2
         pd.testing.assert_frame_equal(info.table().drop(columns="precision_reached"),
                                       df.drop(columns="precision_reached"), check_dtype=False)
 
 
 def test_results_do_not_depend_on_executor(tmp_path: Path) -> None:
-    a = sweep(SCENARIO, GRID, executor="serial", store=False, runner=fake_run_replication)
-    b = sweep(SCENARIO, GRID, workers=2, store=tmp_path / "s.sqlite", runner=fake_run_replication)
-    c = sweep(SCENARIO, GRID, workers=2, store=tmp_path / "s.sqlite", runner=fake_run_replication)
+    a = sweep(GBN, GRID, overrides=SHORT, executor="serial", store=False, runner=fake_run_replication)
+    b = sweep(GBN, GRID, overrides=SHORT, workers=2, store=tmp_path / "s.sqlite", runner=fake_run_replication)
+    c = sweep(GBN, GRID, overrides=SHORT, workers=2, store=tmp_path / "s.sqlite", runner=fake_run_replication)
     pd.testing.assert_frame_equal(a, b, check_exact=True)
     pd.testing.assert_frame_equal(a, c, check_exact=True)
 
 
 def test_sequential_precision_column() -> None:
-    df = sweep(SCENARIO, {"link.delay_s": [0.01, 0.5]}, precision=0.05, executor="serial", store=False,
+    df = sweep(GBN, {"link.delay_s": [0.01, 0.5]}, overrides={**SHORT, "run.min_replications": 5}, precision=0.05, executor="serial", store=False,
                runner=fake_run_replication)
     assert df["precision_reached"].notna().all()
     assert (df["n"] >= 5).all()
@@ -81,14 +82,14 @@ def test_sequential_precision_column() -> None:
 )
 def test_grid_errors(grid: dict[str, Any], message: str) -> None:
     with pytest.raises(GridError) as info:
-        sweep(SCENARIO, grid, store=False, runner=fake_run_replication)
+        sweep(GBN, grid, overrides=SHORT, store=False, runner=fake_run_replication)
     assert message in info.value.problems[0]
     assert isinstance(info.value, ArqlabError)
 
 
 def test_invalid_value_names_the_point() -> None:
     with pytest.raises(GridError) as info:
-        sweep(SCENARIO, {"link.rate_bps": [9600, -5]}, store=False, runner=fake_run_replication)
+        sweep(GBN, {"link.rate_bps": [9600, -5]}, overrides=SHORT, store=False, runner=fake_run_replication)
     (problem,) = info.value.problems
     assert problem.startswith("grid point link.rate_bps=-5: ")
     assert "link.rate_bps" in problem and "-5" in problem
@@ -101,8 +102,8 @@ def test_grid_points_order() -> None:
 
 @pytest.mark.parametrize(
     ("text", "value"),
-    [("3", 3), ("-2", -2), ("1e-5", 1e-5), ("0.5", 0.5), ("true", True), ("False", False),
-     ("go_back_n", "go_back_n"), ("'7'", "7"), (" 12 ", 12)],
+    [("3", 3), ("-2", -2), ("1e-5", 1e-5), ("0.5", 0.5), ("true", True), ("false", False),
+     ("go_back_n", "go_back_n"), ("'7'", "7"), ('"x y"', "x y"), (" 12 ", 12)],
 )
 def test_parse_value(text: str, value: Any) -> None:
     parsed = parse_value(text)
@@ -122,10 +123,10 @@ def _args(argv: list[str]) -> argparse.Namespace:
 
 
 def test_cli_writes_csv_plot_and_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    scenario = tmp_path / "gbn.toml"
-    scenario.write_text("[run]\nreplications = 3\n")
+    scenario = GBN
     args = _args(["sweep", str(scenario), "--grid", "traffic.a.length.mean_bits=500,1000",
                   "--grid", "link.bit_error_rate=1e-5,1e-4", "--set", "link.delay_s=0.1",
+                  "--set", "run.duration_s=30", "--replications", "3",
                   "--workers", "1", "--store", str(tmp_path / "s.sqlite"), "--out", str(tmp_path / "out"),
                   "--plot", str(tmp_path / "out" / "plot.png"), "--quiet"])
     assert args.handler is sweep_command
@@ -141,8 +142,7 @@ def test_cli_writes_csv_plot_and_table(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_cli_bad_input_is_exit_2_one_line_each(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    scenario = tmp_path / "gbn.toml"
-    scenario.write_text("[run]\nreplications = 3\n")
+    scenario = GBN
     args = _args(["sweep", str(scenario), "--grid", "traffic.a.length.mean_bitz=1,2", "--grid", "link.delay_s=",
                   "--store", str(tmp_path / "s.sqlite")])
     assert sweep_command(args, runner=fake_run_replication) == 2
@@ -168,10 +168,11 @@ RESUME_SCRIPT = textwrap.dedent(
     from arqlab.progress import Progress
     from arqlab.sweep import sweep
     from arqlab.testing import slow_fake_run_replication
+    scenario, grid, overrides, store, out, runner = sys.argv[1:]
     progress = Progress(quiet=True)
-    df = sweep(json.loads(sys.argv[1]), json.loads(sys.argv[2]), workers=2, store=sys.argv[3],
-               progress=progress, runner=slow_fake_run_replication)
-    df.to_pickle(sys.argv[4])
+    df = sweep(scenario, json.loads(grid), overrides=json.loads(overrides), workers=2, store=store,
+               progress=progress, runner=slow_fake_run_replication if runner == "fake" else None)
+    df.to_pickle(out)
     s = progress.summary
     print(json.dumps({"computed": s.computed, "reused": s.reused}))
     """
@@ -190,21 +191,26 @@ def _stored(path: Path) -> int:
         conn.close()
 
 
-def test_resume_after_sigkill(tmp_path: Path) -> None:
-    scenario = {"run": {"replications": 6}}
+@pytest.mark.parametrize("runner", ["fake", "core"])
+def test_resume_after_sigkill(tmp_path: Path, runner: str) -> None:
+    """SIGKILL a sweep mid-way; the re-run computes only what is missing and gives the
+    numbers of an uninterrupted run. "fake" sleeps 0.15 s per replication; "core" is the
+    real simulator with replications long enough (~0.1 s) to be caught in flight."""
+    duration = 30.0 if runner == "fake" else 8000.0
+    overrides = {"run.duration_s": duration, "run.warmup_s": 5.0, "run.replications": 6}
     grid = {"link.delay_s": [0.01, 0.1, 0.2, 0.5]}
     total = 24
     store = tmp_path / "s.sqlite"
-    argv = [sys.executable, "-c", RESUME_SCRIPT, json.dumps(scenario), json.dumps(grid), str(store)]
+    argv = [sys.executable, "-c", RESUME_SCRIPT, str(GBN), json.dumps(grid), json.dumps(overrides), str(store)]
     env = subprocess_env(ARQLAB_FAKE_DELAY_S="0.15")
-    proc = subprocess.Popen([*argv, str(tmp_path / "first.pkl")], env=env, start_new_session=True,
+    proc = subprocess.Popen([*argv, str(tmp_path / "first.pkl"), runner], env=env, start_new_session=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 60
         while _stored(store) < 6:
             assert proc.poll() is None, proc.communicate()
             assert time.monotonic() < deadline, "the sweep made no progress"
-            time.sleep(0.02)
+            time.sleep(0.01)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate(timeout=30)
@@ -212,14 +218,27 @@ def test_resume_after_sigkill(tmp_path: Path) -> None:
     kept = _stored(store)
     assert 6 <= kept < total
 
-    done = subprocess.run([*argv, str(tmp_path / "resumed.pkl")], env=env, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([*argv, str(tmp_path / "resumed.pkl"), runner], env=env, capture_output=True, text=True,
+                          timeout=300)
     assert done.returncode == 0, done.stderr
     counts = json.loads(done.stdout.strip().splitlines()[-1])
     assert counts == {"computed": total - kept, "reused": kept}
     assert _stored(store) == total
 
-    uninterrupted = sweep(scenario, grid, executor="serial", store=False, runner=fake_run_replication,
-                          progress=Progress(quiet=True))
+    uninterrupted = sweep(GBN, grid, overrides=overrides, executor="serial", store=False,
+                          runner=fake_run_replication if runner == "fake" else None, progress=Progress(quiet=True))
     resumed = pd.read_pickle(tmp_path / "resumed.pkl")
     pd.testing.assert_frame_equal(resumed, uninterrupted, check_exact=True)
+
+
+def test_real_core_is_identical_across_executors_and_reruns(tmp_path: Path) -> None:
+    grid = {"protocol.window": [1, 7], "link.bit_error_rate": [1e-5, 1e-4]}
+    serial = sweep(GBN, grid, overrides=SHORT, executor="serial", store=False)
+    pooled = sweep(GBN, grid, overrides=SHORT, workers=2, store=tmp_path / "s.sqlite")
+    progress = Progress(quiet=True)
+    again = sweep(GBN, grid, overrides=SHORT, workers=2, store=tmp_path / "s.sqlite", progress=progress)
+    pd.testing.assert_frame_equal(serial, pooled, check_exact=True)
+    pd.testing.assert_frame_equal(serial, again, check_exact=True)
+    assert progress.summary is not None and (progress.summary.computed, progress.summary.reused) == (0, 12)
+    eff = serial[(serial["measure"] == "throughput_efficiency") & (serial["direction"] == "a_to_b")]
+    assert eff["mean"].between(0.05, 1.0).all()

@@ -265,6 +265,16 @@ class _Point:
     reached: bool | None = None
 
 
+def summarize_point(records: Sequence[Record], resolved: dict[str, Any]) -> dict[str, Any]:
+    """``results.summarize`` of a point's records (batch means when the scenario says so)."""
+    from arqlab import results
+
+    run = resolved.get("run")
+    if isinstance(run, dict) and run.get("method") == "batch_means":
+        return dict(results.summarize(records, batch_means=True))
+    return dict(results.summarize(records))
+
+
 def _int_setting(run: dict[str, Any], key: str, default: int) -> int:
     value = run.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -373,7 +383,7 @@ class _Scheduler:
         assert point.check_scenario is not None
         ordered = [point.records[i] for i in range(prefix)]
         for n in range(max(point.next_check, point.min_n), prefix + 1):
-            if results.precision_reached(results.summarize(ordered[:n]), point.check_scenario):
+            if results.precision_reached(summarize_point(ordered[:n], point.check_scenario), point.check_scenario):
                 point.final_n = n
                 point.reached = True
                 return

@@ -85,60 +85,14 @@ def esc(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
-# --------------------------------------------------------------------------- TOML
-def _toml_key(key: str) -> str:
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
+def scenario_text(resolved: Mapping[str, Any]) -> str:
+    """The scenario as TOML (as ``arqlab check`` prints it); JSON if TOML cannot hold it."""
+    from arqlab import scenario as scenario_mod
 
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, Mapping):
-        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if value is None:
-        return '""'
-    return json.dumps(str(value))
-
-
-def to_toml(data: Mapping[str, Any], _prefix: str = "") -> str:
-    """A nested dict as TOML (scalars first, then sub-tables, then arrays of tables)."""
-    lines: list[str] = []
-    tables: list[tuple[str, Mapping[str, Any]]] = []
-    arrays: list[tuple[str, list[Mapping[str, Any]]]] = []
-    for key, value in data.items():
-        if value is None:
-            continue
-        if isinstance(value, Mapping):
-            tables.append((key, value))
-        elif isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
-            arrays.append((key, value))
-        else:
-            lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
-    out = "\n".join(lines)
-    for key, table in tables:
-        name = f"{_prefix}{_toml_key(key)}"
-        body = to_toml(table, name + ".")
-        scalars_here = any(not isinstance(v, Mapping) and v is not None and not (
-            isinstance(v, list) and v and all(isinstance(x, Mapping) for x in v)) for v in table.values())
-        section = (f"[{name}]\n" if scalars_here or not table else "") + body
-        out += ("\n\n" if out else "") + section.rstrip()
-    for key, items in arrays:
-        name = f"{_prefix}{_toml_key(key)}"
-        for item in items:
-            out += ("\n\n" if out else "") + f"[[{name}]]\n" + to_toml(item, name + ".").rstrip()
-    return out
+    try:
+        return str(scenario_mod.to_toml(resolved))
+    except (TypeError, ValueError):
+        return json.dumps(resolved, indent=2, sort_keys=True)
 
 
 # --------------------------------------------------------------------------- pages
@@ -298,7 +252,7 @@ def _sweep_page(sweep: SweepInfo, files: _SweepFiles, has_png: bool, claims: Seq
     if sweep.base_scenario:
         parts.append(
             "<h2>Scenario</h2>\n<p class=\"sub\">The resolved base scenario (defaults filled); each point "
-            "changes only the grid keys.</p>\n<pre><code>" + esc(to_toml(sweep.base_scenario)) + "</code></pre>"
+            "changes only the grid keys.</p>\n<pre><code>" + esc(scenario_text(sweep.base_scenario)) + "</code></pre>"
         )
     return _page(f"{heading} — arqlab", "\n".join(parts), crumbs=crumbs)
 

@@ -832,14 +832,14 @@ def store_command(args: argparse.Namespace) -> int:
                         print(f"  {where}{s.name}  {len(s.points)} points  v{s.version}  {_fmt_time(s.created)}")
             elif command == "show":
                 info = store.show(args.key)
-                from arqlab import results
+                from arqlab.execution import summarize_point
 
                 print(f"scenario {info['hash']}")
                 print(json.dumps(info["scenario"], indent=2, sort_keys=True))
                 for run in info["runs"]:
                     records = run["records"]
                     print(f"seed {run['seed']}, arqlab {run['version']}: {len(records)} replications")
-                    metrics = results.summarize(records)
+                    metrics = summarize_point(records, info["scenario"] or {})
                     for direction, measures in metrics.items():
                         for measure, s in measures.items():
                             print(

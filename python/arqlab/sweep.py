@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from arqlab.errors import ArqlabError
-from arqlab.execution import PointSpec, Runner, run_points_detailed
+from arqlab.execution import PointSpec, Runner, run_points_detailed, summarize_point
 from arqlab.progress import Progress
 from arqlab.store import Store, flatten
 
@@ -114,7 +114,6 @@ def sweep(
     under ``name`` for ``arqlab report``."""
     import pandas as pd
 
-    from arqlab import results
     from arqlab import scenario as scenario_mod
 
     base_overrides = dict(overrides or {})
@@ -165,8 +164,8 @@ def sweep(
         )
         keys = list(grid)
         rows: list[dict[str, Any]] = []
-        for params, outcome in zip(params_list, outcomes):
-            metrics = results.summarize(outcome.records)
+        for params, spec, outcome in zip(params_list, specs, outcomes):
+            metrics = summarize_point(outcome.records, spec.resolved)
             for direction, measures in metrics.items():
                 for measure, stats in measures.items():
                     row = dict(params)
@@ -291,21 +290,11 @@ def plot_sweep(
 
 # --------------------------------------------------------------------------- CLI
 def parse_value(text: str) -> Any:
-    """``true``/``false`` → bool, then int, then float, else the string (quotes stripped)."""
-    t = text.strip()
-    if t.lower() in ("true", "false"):
-        return t.lower() == "true"
-    try:
-        return int(t)
-    except ValueError:
-        pass
-    try:
-        return float(t)
-    except ValueError:
-        pass
-    if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
-        return t[1:-1]
-    return t
+    """A command-line value, parsed as ``arqlab run --set`` parses it: a TOML literal
+    (``1e-5``, ``true``, ``"x"``, ``7``) or else the bare string."""
+    from arqlab import scenario as scenario_mod
+
+    return scenario_mod.parse_value(text.strip())
 
 
 def parse_assignment(text: str, *, option: str) -> tuple[str, str]:
