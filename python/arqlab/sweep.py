@@ -1,0 +1,427 @@
+"""Parameter sweeps: a grid of dotted scenario keys, run as one batch of replications.
+
+``sweep(scenario, {"traffic.a.length.mean_bits": [500, 1000, 2000]})`` resolves one scenario
+per grid point (the cartesian product, first key varying slowest), runs every point's
+replications on one executor through :func:`arqlab.execution.run_points_detailed` (store
+first, compute only what is missing) and returns a tidy table: one row per point ×
+direction × measure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import io
+import itertools
+import json
+import math
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from arqlab.errors import ArqlabError
+from arqlab.execution import PointSpec, Runner, run_points_detailed, summarize_point
+from arqlab.progress import Progress
+from arqlab.store import Store, flatten
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+PREFERRED_MEASURES: tuple[str, ...] = (
+    "throughput_efficiency",
+    "transfer_time_s",
+    "throughput_bps",
+    "buffer_holding_time_s",
+)
+
+
+class GridError(ArqlabError):
+    """Bad sweep input; ``problems`` has one message per problem."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+def has_key(resolved: Mapping[str, Any], dotted: str) -> bool:
+    """Whether ``dotted`` names a value in the (nested) resolved scenario."""
+    node: Any = resolved
+    for part in dotted.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+def _check_grid(grid: Mapping[str, Sequence[Any]], resolved: Mapping[str, Any]) -> list[str]:
+    problems: list[str] = []
+    if not isinstance(grid, Mapping) or not grid:
+        return ["grid is empty: give at least one key with a list of values, e.g. "
+                "{'traffic.a.length.mean_bits': [500, 1000]}"]
+    known = list(flatten(resolved))
+    for key, values in grid.items():
+        if not isinstance(key, str) or not key:
+            problems.append(f"grid key {key!r}: expected a dotted scenario key such as 'link.rate_bps'")
+            continue
+        if not has_key(resolved, key):
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            problems.append(f"grid key {key!r} is not in the resolved scenario{hint}")
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+            problems.append(f"grid key {key!r}: values must be a list, got {values!r}")
+        elif len(values) == 0:
+            problems.append(f"grid key {key!r}: the list of values is empty")
+    return problems
+
+
+def grid_points(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
+    """The cartesian product in a deterministic order (first key slowest)."""
+    keys = list(grid)
+    return [dict(zip(keys, combo)) for combo in itertools.product(*(list(grid[k]) for k in keys))]
+
+
+def _point_label(params: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in params.items())
+
+
+def sweep(
+    scenario: str | os.PathLike[str] | Mapping[str, Any],
+    grid: Mapping[str, Sequence[Any]],
+    *,
+    seed: int = 1,
+    replications: int | None = None,
+    precision: float | None = None,
+    executor: str | None = None,
+    workers: int | None = None,
+    store: Store | str | os.PathLike[str] | None | Literal[False] = None,
+    progress: Progress | bool | None = None,
+    name: str | None = None,
+    study: str = "",
+    figure: str = "",
+    overrides: Mapping[str, Any] | None = None,
+    reuse_any_version: bool = False,
+    runner: Runner | None = None,
+) -> pd.DataFrame:
+    """Run ``scenario`` at every point of ``grid`` and return a tidy DataFrame.
+
+    Columns: one per grid key, then ``direction``, ``measure``, ``mean``,
+    ``ci95_half_width``, ``n``, ``precision_reached`` (nullable boolean; NA when no precision
+    was asked for) and ``scenario_hash``. Every point uses the same ``seed`` (common random
+    numbers across points). ``progress``: a :class:`~arqlab.progress.Progress`, True for a
+    default one, None/False for none. With a store (the default), the sweep is also recorded
+    under ``name`` for ``arqlab report``."""
+    import pandas as pd
+
+    from arqlab import scenario as scenario_mod
+
+    base_overrides = dict(overrides or {})
+    source = scenario if isinstance(scenario, Mapping) else str(scenario)
+    base = scenario_mod.load(source, base_overrides or None)
+    problems = _check_grid(grid, base)
+    if problems:
+        raise GridError(problems)
+    params_list = grid_points(grid)
+    specs: list[PointSpec] = []
+    problems = []
+    for params in params_list:
+        try:
+            resolved = scenario_mod.load(source, {**base_overrides, **params})
+        except ArqlabError as exc:
+            details = getattr(exc, "problems", None) or [str(exc)]
+            problems.extend(f"grid point {_point_label(params)}: {p}" for p in details)
+            continue
+        specs.append(PointSpec(resolved=resolved, seed=seed, replications=replications, precision=precision))
+    if problems:
+        raise GridError(problems)
+
+    prog: Progress | None
+    if progress is True:
+        prog = Progress()
+    elif progress is None or progress is False:
+        prog = None
+    else:
+        prog = progress
+    the_store: Store | None
+    own_store = False
+    if store is False:
+        the_store = None
+    elif isinstance(store, Store):
+        the_store = store
+    else:
+        the_store = Store(store)
+        own_store = True
+    try:
+        outcomes = run_points_detailed(
+            specs,
+            executor=executor,
+            workers=workers,
+            store=the_store if the_store is not None else False,
+            progress=prog,
+            reuse_any_version=reuse_any_version,
+            runner=runner,
+        )
+        keys = list(grid)
+        rows: list[dict[str, Any]] = []
+        for params, spec, outcome in zip(params_list, specs, outcomes):
+            metrics = summarize_point(outcome.records, spec.resolved)
+            for direction, measures in metrics.items():
+                for measure, stats in measures.items():
+                    row = dict(params)
+                    row.update(
+                        direction=direction,
+                        measure=measure,
+                        mean=float(stats["mean"]),
+                        ci95_half_width=float(stats["ci95_half_width"]),
+                        n=int(stats["n"]),
+                        precision_reached=outcome.precision_reached,
+                        scenario_hash=outcome.scenario_hash,
+                    )
+                    rows.append(row)
+        columns = keys + ["direction", "measure", "mean", "ci95_half_width", "n", "precision_reached",
+                          "scenario_hash"]
+        df = pd.DataFrame(rows, columns=columns)
+        df["precision_reached"] = df["precision_reached"].astype("boolean")
+        if the_store is not None:
+            label = name or _default_name(scenario, keys)
+            the_store.record_sweep(
+                label,
+                df,
+                grid=[(k, list(grid[k])) for k in keys],
+                study=study,
+                figure=figure,
+                title=label,
+                base_scenario=base,
+                source=str(scenario) if not isinstance(scenario, Mapping) and "\n" not in str(scenario) else "",
+                points=[
+                    {"params": params, "hash": o.scenario_hash, "n": len(o.records),
+                     "precision_reached": o.precision_reached}
+                    for params, o in zip(params_list, outcomes)
+                ],
+                seed=seed,
+                replications=replications,
+                precision=precision,
+                measures=default_measures(df),
+            )
+        return df
+    finally:
+        if own_store and the_store is not None:
+            the_store.close()
+
+
+def _default_name(scenario: str | os.PathLike[str] | Mapping[str, Any], keys: Sequence[str]) -> str:
+    if isinstance(scenario, Mapping) or "\n" in str(scenario):
+        stem = "scenario"
+    else:
+        stem = Path(str(scenario)).stem
+    return f"{stem}: {' × '.join(keys)}"
+
+
+def default_measures(df: pd.DataFrame, limit: int = 1) -> list[str]:
+    """The measures to plot by default: throughput efficiency if present, else the first."""
+    present = list(dict.fromkeys(df["measure"])) if "measure" in df.columns else []
+    chosen = [m for m in PREFERRED_MEASURES if m in present][:limit]
+    return chosen or present[:limit]
+
+
+def _has_signal(series: pd.Series) -> bool:
+    values = [float(v) for v in series if v is not None and not (isinstance(v, float) and math.isnan(v))]
+    return any(v != 0.0 for v in values)
+
+
+def plot_sweep(
+    df: pd.DataFrame,
+    grid_keys: Sequence[str],
+    path: str | os.PathLike[str] | None = None,
+    *,
+    measures: Sequence[str] | None = None,
+    title: str = "",
+) -> bytes:
+    """Plot a sweep table: x = first grid key, one line per combination of the other keys
+    per direction, error bars = 95% CI; one panel per measure. Returns the PNG bytes and
+    writes them to ``path`` if given."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    chosen = list(measures) if measures else default_measures(df)
+    if not grid_keys:
+        raise ArqlabError("plot: a sweep table needs at least one grid key")
+    x_key = grid_keys[0]
+    others = list(grid_keys[1:])
+    fig, axes = plt.subplots(len(chosen), 1, figsize=(7.0, 3.6 * max(1, len(chosen))), squeeze=False)
+    for ax, measure in zip(axes[:, 0], chosen):
+        sub = df[df["measure"] == measure]
+        directions = [d for d in dict.fromkeys(sub["direction"]) if _has_signal(sub[sub["direction"] == d]["mean"])]
+        if not directions:
+            directions = list(dict.fromkeys(sub["direction"]))
+        groups = sub.groupby(others + ["direction"], sort=False, dropna=False) if others else sub.groupby(
+            ["direction"], sort=False)
+        for label, part in groups:
+            parts = label if isinstance(label, tuple) else (label,)
+            direction = parts[-1]
+            if direction not in directions:
+                continue
+            name = ", ".join([f"{k}={v}" for k, v in zip(others, parts[:-1])] + [str(direction)])
+            ax.errorbar(part[x_key], part["mean"], yerr=part["ci95_half_width"].fillna(0.0), marker="o",
+                        capsize=3, label=name)
+        ax.set_xlabel(x_key)
+        ax.set_ylabel(measure)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize="small")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110)
+    plt.close(fig)
+    data = buf.getvalue()
+    if path is not None:
+        target = Path(path)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        except OSError as exc:
+            raise ArqlabError(f"plot: cannot write {target}: {exc.strerror or exc}") from None
+    return data
+
+
+# --------------------------------------------------------------------------- CLI
+def parse_value(text: str) -> Any:
+    """A command-line value, parsed as ``arqlab run --set`` parses it: a TOML literal
+    (``1e-5``, ``true``, ``"x"``, ``7``) or else the bare string."""
+    from arqlab import scenario as scenario_mod
+
+    return scenario_mod.parse_value(text.strip())
+
+
+def parse_assignment(text: str, *, option: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise GridError([f"{option} {text!r}: expected KEY=VALUE"])
+    return key.strip(), value
+
+
+def parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
+    """``["a.b=1,2", "c=x,y"]`` → ``{"a.b": [1, 2], "c": ["x", "y"]}`` (order kept)."""
+    grid: dict[str, list[Any]] = {}
+    problems: list[str] = []
+    for item in items:
+        try:
+            key, raw = parse_assignment(item, option="--grid")
+        except GridError as exc:
+            problems.extend(exc.problems)
+            continue
+        values = [parse_value(v) for v in raw.split(",") if v.strip()]
+        if key in grid:
+            problems.append(f"--grid {key}: given twice")
+        grid[key] = values
+    if problems:
+        raise GridError(problems)
+    return grid
+
+
+def register_cli(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``arqlab sweep``."""
+    p = subparsers.add_parser("sweep", help="run a scenario over a parameter grid")
+    p.add_argument("scenario", metavar="SCENARIO", help="scenario TOML file")
+    p.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...",
+                   help="a dotted scenario key and its values (repeatable; first key is the plot's x axis)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="set",
+                   help="override a scenario value for every point (repeatable)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--replications", type=int, metavar="N")
+    p.add_argument("--precision", type=float, metavar="X", help="relative 95%% half-width target, e.g. 0.025")
+    p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: CPU count)")
+    p.add_argument("--dask", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler")
+    p.add_argument("--store", metavar="PATH", help="result store (default $ARQLAB_STORE or "
+                   "arqlab-results/store.sqlite)")
+    p.add_argument("--no-store", action="store_true", help="do not read or write the result store")
+    p.add_argument("--reuse-any-version", action="store_true",
+                   help="reuse stored results of other arqlab versions")
+    p.add_argument("--name", help="name of the sweep in the store and report")
+    p.add_argument("--out", metavar="DIR", help="write DIR/sweep.csv and DIR/scenario.json")
+    p.add_argument("--plot", metavar="FILE.png", help="write a plot")
+    p.add_argument("--measure", action="append", default=[], metavar="NAME",
+                   help="measure(s) to plot and print (default: throughput_efficiency)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar and no summary line (the result table is still printed)")
+    p.set_defaults(handler=sweep_command)
+
+
+def _print_table(df: pd.DataFrame, keys: Sequence[str], measures: Sequence[str], out: Any) -> None:
+    sub = df[df["measure"].isin(list(measures))]
+    keep = {key for key, part in sub.groupby(["direction", "measure"], sort=False) if _has_signal(part["mean"])}
+    if keep:
+        sub = sub[[(d, m) in keep for d, m in zip(sub["direction"], sub["measure"])]]
+    header = [*keys, "direction", "measure", "mean", "± ci95", "n"]
+    lines = [header]
+    for _, r in sub.iterrows():
+        lines.append([*(str(r[k]) for k in keys), str(r["direction"]), str(r["measure"]),
+                      f"{r['mean']:.6g}", f"{r['ci95_half_width']:.3g}", str(r["n"])])
+    widths = [max(len(row[i]) for row in lines) for i in range(len(header))]
+    for row in lines:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip(), file=out)
+
+
+def report_error(command: str, exc: BaseException) -> None:
+    """One line per problem on stderr."""
+    problems = getattr(exc, "problems", None) or str(exc).splitlines() or [type(exc).__name__]
+    for problem in problems:
+        print(f"arqlab {command}: error: {problem}", file=sys.stderr)
+
+
+def sweep_command(args: argparse.Namespace, runner: Runner | None = None) -> int:
+    """Handler of ``arqlab sweep``."""
+    try:
+        grid = parse_grid(args.grid)
+        if not grid:
+            raise GridError(["no --grid given: add --grid KEY=V1,V2,..."])
+        overrides = dict(parse_assignment(s, option="--set") for s in args.set)
+        overrides = {k: parse_value(v) for k, v in overrides.items()}
+        if args.dask and args.workers is not None:
+            raise GridError(["--workers applies to the local pool; with --dask the cluster decides"])
+        progress = Progress(quiet=args.quiet)
+        store: Store | str | Literal[False] | None = False if args.no_store else args.store
+        df = sweep(
+            args.scenario,
+            grid,
+            seed=args.seed,
+            replications=args.replications,
+            precision=args.precision,
+            executor=args.dask,
+            workers=args.workers,
+            store=store,
+            progress=progress,
+            name=args.name,
+            overrides=overrides,
+            reuse_any_version=args.reuse_any_version,
+            runner=runner,
+        )
+        keys = list(grid)
+        measures = args.measure or default_measures(df)
+        unknown = [m for m in measures if m not in set(df["measure"])]
+        if unknown:
+            raise GridError([f"--measure {m}: not a measure of this scenario" for m in unknown])
+        if args.out:
+            from arqlab import scenario as scenario_mod
+
+            out = Path(args.out)
+            try:
+                out.mkdir(parents=True, exist_ok=True)
+                df.to_csv(out / "sweep.csv", index=False)
+                base = scenario_mod.load(args.scenario, overrides or None)
+                (out / "scenario.json").write_text(json.dumps(base, indent=2, sort_keys=True) + "\n")
+            except OSError as exc:
+                raise ArqlabError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
+        if args.plot:
+            plot_sweep(df, keys, args.plot, measures=measures, title=Path(args.scenario).stem)
+        _print_table(df, keys, measures, sys.stdout)
+    except ArqlabError as exc:
+        report_error("sweep", exc)
+        return 2
+    except KeyboardInterrupt:
+        print("arqlab sweep: interrupted; finished replications are kept in the store", file=sys.stderr)
+        return 130
+    return 0
