@@ -253,6 +253,21 @@ length = { dist = "constant", mean_bits = 1000 }
     }
 
     #[test]
+    fn resolved_scenarios_are_fixed_points_for_every_protocol() {
+        for kind in PROTOCOL_KINDS {
+            let text = GBN.replace("kind = \"go_back_n\"\nwindow = 7", &format!("kind = \"{kind}\""));
+            let s = Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{kind}: {e}"));
+            assert_eq!(Scenario::from_value(&s.to_value()).as_ref(), Ok(&s), "{kind}");
+        }
+        let e = Scenario::from_toml(&GBN.replace("kind = \"go_back_n\"\nwindow = 7", "kind = \"stop_and_wait\"\nwindow = 3"))
+            .unwrap_err();
+        assert_eq!(
+            e.problems(),
+            vec!["protocol.window = 3: stop_and_wait has window = 1 by definition (W = 1, M = 2, no reject)"]
+        );
+    }
+
+    #[test]
     fn every_problem_is_reported() {
         let bad = GBN.replace("rate_bps = 48000", "rate_bps = -5\nspeed = 1").replace("window = 7", "window = 8");
         let e = Scenario::from_toml(&bad).unwrap_err();

@@ -18,6 +18,11 @@ pub struct TextbookConfig {
     pub timeout_s: f64,
     /// Go-back-N: send one REJ per gap; selective repeat: one SREJ per missing frame.
     pub reject: bool,
+    /// The textbook assumption: the receiver recognises a corrupted frame (its header
+    /// survived) and asks for it at once — REJ(V(R)) for the expected frame in
+    /// go-back-N and stop-and-wait, SREJ(N(S)) in selective repeat — every time, not
+    /// once per gap. Off: corrupted frames are discarded silently, as in HDLC.
+    pub nak_corrupted: bool,
 }
 
 impl TextbookConfig {
@@ -26,14 +31,19 @@ impl TextbookConfig {
         let overhead_bits = t.u64("overhead_bits", 48, 0, 1 << 20, p) as u32;
         let ack_bits = t.u64("ack_bits", 48, 1, 1 << 20, p) as u32;
         let timeout_s = t.f64("timeout_s", 1.0, Range::Positive, p);
+        let nak_corrupted = t.bool("nak_corrupted", false, p);
         if kind == "stop_and_wait" {
-            for key in ["window", "modulus", "reject"] {
-                if t.has(key) {
-                    let v = t.raw(key).cloned();
-                    p.push(t.path_of(key), v.as_ref(), "not a parameter of stop_and_wait (W = 1, M = 2, no reject)");
+            // Fixed by definition; accepted only with these values (the resolved
+            // scenario states them), so the resolved scenario parses back to itself.
+            let fixed = [("window", serde_json::json!(1)), ("modulus", serde_json::json!(2)), ("reject", serde_json::json!(false))];
+            for (key, value) in fixed {
+                if let Some(v) = t.raw(key).cloned() {
+                    if v.as_f64() != value.as_f64() || v.as_bool() != value.as_bool() {
+                        p.push(t.path_of(key), Some(&v), format!("stop_and_wait has {key} = {value} by definition (W = 1, M = 2, no reject)"));
+                    }
                 }
             }
-            return TextbookConfig { window: 1, modulus: 2, overhead_bits, ack_bits, timeout_s, reject: false };
+            return TextbookConfig { window: 1, modulus: 2, overhead_bits, ack_bits, timeout_s, reject: false, nak_corrupted };
         }
         let modulus = t.u64("modulus", if kind == "selective_repeat" { 128 } else { 8 }, 2, 1 << 20, p) as u32;
         let default_w = if kind == "selective_repeat" { modulus / 2 } else { modulus - 1 };
@@ -48,7 +58,7 @@ impl TextbookConfig {
             );
         }
         let reject = t.bool("reject", true, p);
-        TextbookConfig { window: window.min(limit).max(1), modulus, overhead_bits, ack_bits, timeout_s, reject }
+        TextbookConfig { window: window.min(limit).max(1), modulus, overhead_bits, ack_bits, timeout_s, reject, nak_corrupted }
     }
 }
 

@@ -30,6 +30,7 @@ pub struct GoBackN {
     ack_bits: u32,
     t1: Duration,
     reject: bool,
+    nak_corrupted: bool,
     rate_bps: f64,
 
     // Sender. `unacked[0]` carries N(S) = V(A).
@@ -62,6 +63,7 @@ impl GoBackN {
             ack_bits: cfg.ack_bits,
             t1: Duration::from_secs_f64(cfg.timeout_s),
             reject: cfg.reject,
+            nak_corrupted: cfg.nak_corrupted,
             rate_bps: line.rate_bps,
             va: 0,
             unacked: VecDeque::new(),
@@ -160,8 +162,14 @@ impl Entity for GoBackN {
         }
     }
 
-    fn handle_frame_in_error(&mut self, _now: SimTime, _f: &Frame) {
+    fn handle_frame_in_error(&mut self, _now: SimTime, f: &Frame) {
         self.counters.frames_in_error_received += 1;
+        // Textbook assumption: the receiver knows which frame was hit and NAKs the
+        // expected one every time it is corrupted (stop-and-wait included).
+        if self.nak_corrupted && f.kind == FrameKind::I && f.ns == self.vr {
+            self.rej_condition = true;
+            self.rej_pending = true;
+        }
     }
 
     fn handle_timeout(&mut self, now: SimTime) {
@@ -251,7 +259,7 @@ mod tests {
     use super::*;
 
     fn cfg(window: u32, modulus: u32) -> TextbookConfig {
-        TextbookConfig { window, modulus, overhead_bits: 48, ack_bits: 48, timeout_s: 1.0, reject: true }
+        TextbookConfig { window, modulus, overhead_bits: 48, ack_bits: 48, timeout_s: 1.0, reject: true, nak_corrupted: false }
     }
     const LINE: LineInfo = LineInfo { rate_bps: 48_000.0 };
 
@@ -372,6 +380,22 @@ mod tests {
             delivered += matches!(e, Event::Delivered(_)) as u32;
         }
         assert_eq!(delivered, 1);
+    }
+
+    #[test]
+    fn test_receiver_nak_corrupted_rejects_every_corrupted_copy_of_the_expected_frame() {
+        let mut c = cfg(7, 8);
+        c.nak_corrupted = true;
+        let mut r = GoBackN::new(&c, LINE);
+        let f1 = Frame::information(0, 0, false, msg(0), 48);
+        r.handle_frame_in_error(SimTime(1), &f1);
+        let f = r.poll_transmit(SimTime(1)).unwrap();
+        assert_eq!((f.kind, f.nr), (FrameKind::REJ, 0));
+        r.handle_frame_in_error(SimTime(2), &f1);
+        assert_eq!(r.poll_transmit(SimTime(2)).unwrap().kind, FrameKind::REJ, "again for the retransmission");
+        // A corrupted frame beyond the expected one is left to the go-back.
+        r.handle_frame_in_error(SimTime(3), &Frame::information(1, 0, false, msg(1), 48));
+        assert!(r.poll_transmit(SimTime(3)).is_none());
     }
 
     #[test]

@@ -1,10 +1,13 @@
 //! Selective-repeat ARQ with individual acknowledgements.
 //!
 //! Sender: frames V(A) … V(A)+W−1 may be outstanding, each with its own timer. An
-//! acknowledgement names one frame: RR with N(R) = the N(S) acknowledged (a convention
-//! of this model; HDLC's RR is cumulative). A negative acknowledgement SREJ(N(R)) or
-//! the frame's timer expiring retransmits that frame only; retransmissions go before
-//! new frames. The window slides when its oldest frame is acknowledged.
+//! acknowledgement RR carries both a cumulative N(R) = the receiver's V(R) (every frame
+//! before it has arrived) and, in its N(S) field, the one frame it was sent for (a
+//! convention of this model). The cumulative part matters: without it every lost RR
+//! would hold the window until that frame's timer expired. A negative acknowledgement
+//! SREJ(N(R)) or the frame's timer expiring retransmits that frame only;
+//! retransmissions go before new frames. The window slides when its oldest frame is
+//! acknowledged.
 //!
 //! Receiver: accepts any N(S) in [V(R), V(R)+W), buffers it, delivers the in-order
 //! prefix and acknowledges the frame. When a frame arrives beyond a gap, every missing
@@ -32,6 +35,7 @@ pub struct SelectiveRepeat {
     ack_bits: u32,
     t1: Duration,
     reject: bool,
+    nak_corrupted: bool,
     rate_bps: f64,
 
     // Sender. `slots[i]` carries N(S) = V(A) + i.
@@ -60,6 +64,7 @@ impl SelectiveRepeat {
             ack_bits: cfg.ack_bits,
             t1: Duration::from_secs_f64(cfg.timeout_s),
             reject: cfg.reject,
+            nak_corrupted: cfg.nak_corrupted,
             rate_bps: line.rate_bps,
             va: 0,
             slots: VecDeque::with_capacity(w),
@@ -90,12 +95,27 @@ impl SelectiveRepeat {
         self.replies.push_back(Frame::supervisory(kind, nr, false, self.ack_bits));
     }
 
+    /// RR for frame `ns`, carrying the cumulative N(R) = V(R) as well.
+    fn ack(&mut self, ns: u32) {
+        let mut f = Frame::supervisory(FrameKind::RR, self.vr, false, self.ack_bits);
+        f.ns = ns;
+        self.replies.push_back(f);
+    }
+
+    fn mark_acked(&mut self, n: u32) {
+        if let Some(s) = self.slot_of(n) {
+            s.acked = true;
+            s.deadline = None;
+            s.resend = None;
+        }
+    }
+
     fn receive_i(&mut self, ns: u32, msg: Message) {
         let i = self.m.distance(self.vr, ns) as usize;
         if i >= self.window as usize {
             // Behind the window: a duplicate whose acknowledgement was lost.
             self.counters.duplicates_discarded += 1;
-            self.reply(FrameKind::RR, ns);
+            self.ack(ns);
             return;
         }
         if self.rx[i].is_some() {
@@ -103,7 +123,6 @@ impl SelectiveRepeat {
         } else {
             self.rx[i] = Some(msg);
         }
-        self.reply(FrameKind::RR, ns);
         if self.reject {
             for j in 0..i {
                 if self.rx[j].is_none() && !self.srej_sent[j] {
@@ -122,6 +141,7 @@ impl SelectiveRepeat {
             self.vr = self.m.next(self.vr);
             self.events.push_back(Event::Delivered(m));
         }
+        self.ack(ns);
     }
 }
 
@@ -140,11 +160,15 @@ impl Entity for SelectiveRepeat {
                 }
             }
             FrameKind::RR => {
-                if let Some(s) = self.slot_of(f.nr) {
-                    s.acked = true;
-                    s.deadline = None;
-                    s.resend = None;
+                // Cumulative part first: every frame before N(R) has arrived.
+                let upto = self.m.distance(self.va, f.nr) as usize;
+                if upto <= self.slots.len() {
+                    for i in 0..upto {
+                        let n = self.m.add(self.va, i as u32);
+                        self.mark_acked(n);
+                    }
                 }
+                self.mark_acked(f.ns);
                 self.slide();
             }
             FrameKind::SREJ => {
@@ -159,8 +183,18 @@ impl Entity for SelectiveRepeat {
         }
     }
 
-    fn handle_frame_in_error(&mut self, _now: SimTime, _f: &Frame) {
+    fn handle_frame_in_error(&mut self, _now: SimTime, f: &Frame) {
         self.counters.frames_in_error_received += 1;
+        // Textbook assumption: the receiver knows which frame was hit and asks for it
+        // again at once, every time.
+        if self.nak_corrupted && f.kind == FrameKind::I {
+            let i = self.m.distance(self.vr, f.ns) as usize;
+            if i < self.window as usize && self.rx[i].is_none() {
+                self.srej_sent[i] = true;
+                self.counters.rejects_sent += 1;
+                self.reply(FrameKind::SREJ, f.ns);
+            }
+        }
     }
 
     fn handle_timeout(&mut self, now: SimTime) {
@@ -240,7 +274,15 @@ mod tests {
     use super::*;
 
     fn entity() -> SelectiveRepeat {
-        let cfg = TextbookConfig { window: 4, modulus: 8, overhead_bits: 48, ack_bits: 48, timeout_s: 1.0, reject: true };
+        let cfg = TextbookConfig {
+            window: 4,
+            modulus: 8,
+            overhead_bits: 48,
+            ack_bits: 48,
+            timeout_s: 1.0,
+            reject: true,
+            nak_corrupted: false,
+        };
         SelectiveRepeat::new(&cfg, LineInfo { rate_bps: 48_000.0 })
     }
     fn msg(id: u64) -> Message {
@@ -257,12 +299,17 @@ mod tests {
             assert_eq!(s.poll_transmit(SimTime::ZERO).unwrap().ns, k);
         }
         assert!(s.poll_transmit(SimTime::ZERO).is_none(), "window of 4");
-        s.handle_frame(SimTime(1), &Frame::supervisory(FrameKind::RR, 1, false, 48));
+        // Frame 1 arrived (individual ack, N(S) = 1), frame 0 did not (cumulative N(R) = 0).
+        let mut rr1 = Frame::supervisory(FrameKind::RR, 0, false, 48);
+        rr1.ns = 1;
+        s.handle_frame(SimTime(1), &rr1);
         s.handle_frame(SimTime(1), &Frame::supervisory(FrameKind::SREJ, 0, false, 48));
         let f = s.poll_transmit(SimTime(1)).unwrap();
         assert_eq!((f.ns, f.msg.unwrap().id), (0, 0));
         assert!(s.poll_transmit(SimTime(1)).is_none(), "frame 0 still holds the window");
-        s.handle_frame(SimTime(2), &Frame::supervisory(FrameKind::RR, 0, false, 48));
+        let mut rr0 = Frame::supervisory(FrameKind::RR, 2, false, 48);
+        rr0.ns = 0;
+        s.handle_frame(SimTime(2), &rr0);
         let acked: Vec<u64> = std::iter::from_fn(|| s.poll_event())
             .filter_map(|e| if let Event::Acknowledged(m) = e { Some(m.id) } else { None })
             .collect();
@@ -279,15 +326,30 @@ mod tests {
         r.handle_frame(SimTime(2), &Frame::information(2, 0, false, msg(2), 48));
         assert!(r.poll_event().is_none());
         assert_eq!(r.receive_buffer_bits(), 2000);
-        let replies: Vec<(FrameKind, u32)> =
-            std::iter::from_fn(|| r.poll_transmit(SimTime(2))).map(|f| (f.kind, f.nr)).collect();
-        assert_eq!(replies, vec![(FrameKind::RR, 1), (FrameKind::SREJ, 0), (FrameKind::RR, 2)]);
+        let replies: Vec<(FrameKind, u32, u32)> =
+            std::iter::from_fn(|| r.poll_transmit(SimTime(2))).map(|f| (f.kind, f.ns, f.nr)).collect();
+        // (kind, N(S) acknowledged, N(R)): SREJ for the gap, RRs for 1 and 2 with V(R) = 0.
+        assert_eq!(replies, vec![(FrameKind::SREJ, 0, 0), (FrameKind::RR, 1, 0), (FrameKind::RR, 2, 0)]);
         r.handle_frame(SimTime(3), &Frame::information(0, 0, false, msg(0), 48));
         let delivered: Vec<u64> = std::iter::from_fn(|| r.poll_event())
             .filter_map(|e| if let Event::Delivered(m) = e { Some(m.id) } else { None })
             .collect();
         assert_eq!(delivered, vec![0, 1, 2]);
         assert_eq!(r.receive_buffer_bits(), 0);
+    }
+
+    #[test]
+    fn test_outstanding_cumulative_nr_covers_a_lost_rr() {
+        let mut s = entity();
+        for i in 0..3 {
+            s.handle_submit(SimTime::ZERO, msg(i));
+            s.poll_transmit(SimTime::ZERO);
+        }
+        // The RR for frame 0 was lost; the RR for frame 1 says N(R) = 2.
+        let mut rr = Frame::supervisory(FrameKind::RR, 2, false, 48);
+        rr.ns = 1;
+        s.handle_frame(SimTime(1), &rr);
+        assert_eq!(s.unacknowledged(), 1);
     }
 
     #[test]
