@@ -176,12 +176,12 @@ class DaskBackend:
     def __init__(self, runner: Runner | None, address: str, *, connect_timeout: float = DASK_CONNECT_TIMEOUT_S,
                  retries: int = DASK_RETRIES) -> None:
         try:
-            import distributed
+            import distributed as distributed_module
         except ImportError:
             raise ArqlabError(
                 f"executor {address!r} needs Dask: pip install 'arqlab[dask]' (dask and distributed)"
             ) from None
-        self._distributed = distributed
+        distributed: Any = distributed_module  # untyped library
         self._runner = runner
         self._retries = retries
         runner_name = "core" if runner is None else f"{runner.__module__}.{runner.__qualname__}"
