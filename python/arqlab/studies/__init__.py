@@ -55,6 +55,11 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _progress(done: int, total: int, label: str) -> None:
+    print(f"\r  {done}/{total} runs done ({label})".ljust(100), end="" if done < total else "\n",
+          file=sys.stderr, flush=True)
+
+
 def handler(args: argparse.Namespace) -> int:
     """Run ``arqlab reproduce``: 0 when it ran (whatever the verdicts), 2 on bad input."""
     name = args.study
@@ -84,11 +89,7 @@ def handler(args: argparse.Namespace) -> int:
             return _fail("--dask needs the 'dask' extra (pip install arqlab[dask])")
         executor = Client(args.dask)
     store: Any = args.store
-    progress = None
-    if not args.quiet:
-        def progress(done: int, total: int, label: str) -> None:
-            print(f"\r  {done}/{total} runs done ({label})".ljust(100), end="" if done < total else "\n",
-                  file=sys.stderr, flush=True)
+    progress = None if args.quiet else _progress
     out = args.out or f"reproduce-{name}"
     try:
         study.reproduce(figures=figures, quick=args.quick, out_dir=out, workers=args.workers,

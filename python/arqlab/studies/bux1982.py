@@ -17,7 +17,7 @@ exponential lengths), as the paper plots them.
 
 from __future__ import annotations
 
-import math
+import dataclasses
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -527,7 +527,7 @@ A_FIG11 = Assumption(
     "legend not legible; the text compares Fig. 11 with Fig. 9 direction by direction, so the Fig. 9 link "
     "(error-free case) is the most plausible",
 )
-A_LOADS = Assumption("traffic", "Poisson arrivals on both stations with equal useful load (x)",
+A_LOADS = Assumption("traffic", "Poisson arrivals, the same useful load on both stations",
                      "Section 3.2: 'symmetrical traffic conditions, i.e., the traffic offered to both channels is equal'")
 A_X = Assumption("x grid", "message lengths 100…20000 bit (log axis)",
                  "axis range not legible; covers the window-limited branch, the optimum near 2000 bit and the "
@@ -535,10 +535,6 @@ A_X = Assumption("x grid", "message lengths 100…20000 bit (log axis)",
 
 
 # ----------------------------------------------------------------------------- figures
-
-
-def _tp_over_ti(fd: FigureData) -> float:
-    return 0.0
 
 
 def fig2() -> Figure:
@@ -551,7 +547,6 @@ def fig2() -> Figure:
         ClosedForm("error-free window bound, 48 kbit/s, W=7", lambda x: window_bound(x, h, V_HIGH, T_P_TERRESTRIAL, 7),
                    {"linestyle": ":", "color": "0.3"}),
     )
-    right48 = ("5000", "10000", "20000")
     claims = (
         Claim("fig2.upper_bound", "3.1.1(i)",
               "Maximum throughput has an upper bound given by the ratio of I-field length to total I-frame length "
@@ -566,16 +561,16 @@ def fig2() -> Figure:
         Claim("fig2.48k_below_4k8_short", "3.1.2",
               "Left of the maximum, the 48 kbit/s link has lower throughput efficiency than the 4.8 kbit/s link "
               "(modulus rule: M−1 = 7 outstanding frames reached more often).",
-              both(**{m: rel(2, f"{m}_48k", f"{m}_4k8", left_of(f"abm_48k"), below) for m in ("nrm_p2s", "nrm_s2p", "abm")}),
+              both(**{m: rel(2, f"{m}_48k", f"{m}_4k8", left_of("abm_48k"), below) for m in ("nrm_p2s", "nrm_s2p", "abm")}),
               figure=2),
         Claim("fig2.left_nrm_s2p_ge_p2s", "3.1.2",
               "To the left of the maximum, NRM throughput secondary→primary is constantly higher than primary→secondary.",
               both(**{r: rel(2, f"nrm_s2p_{r}", f"nrm_p2s_{r}", left_of(f"abm_{r}"), lambda a, b: at_least(a, b, TOL_GE))
-                      for r in ("48k", "4k8")}), figure=2, sensitivity=("t1x3",)),
+                      for r in ("48k", "4k8")}), figure=2),
         Claim("fig2.left_abm_ge_nrm", "3.1.2",
               "In the ascending branch, ABM is equal or superior to both directions of NRM.",
               both(**{f"{m}_{r}": rel(2, f"abm_{r}", f"{m}_{r}", left_of(f"abm_{r}"), lambda a, b: at_least(a, b, TOL_GE))
-                      for r in ("48k", "4k8") for m in ("nrm_p2s", "nrm_s2p")}), figure=2),
+                      for r in ("48k", "4k8") for m in ("nrm_p2s", "nrm_s2p")}), figure=2, sensitivity=("t1x3",)),
         Claim("fig2.right_nrm_p2s_highest", "3.1.2",
               "Right of the maximum, primary→secondary shows higher throughput than the reverse direction (and ABM).",
               both(**{f"{m}_{r}": rel(2, f"nrm_p2s_{r}", f"{m}_{r}", right_of(f"abm_{r}"), exceeds)
@@ -597,7 +592,6 @@ def fig2() -> Figure:
                                        lambda e, t: approx_value(e, t, 0.10)),
               ), figure=2),
     )
-    del right48
     sens = (
         Sensitivity("p5e-6", "p_bit = 5e-6 instead of the assumed 1e-5", ("nrm_p2s_48k", "nrm_s2p_48k", "abm_48k"),
                     {"link.bit_error_rate": 5e-6}, xs=(2000, 5000, 10000, 20000), quick_xs=(5000, 10000)),
@@ -688,8 +682,8 @@ def fig3() -> Figure:
     )
 
 
-def _two_way_figure(number: int, title: str, dist: str, *, delay: float, p_bit: float, arm: bool, caption: str,
-                    assumptions: tuple[Assumption, ...]) -> tuple[Scenario, list[Curve]]:
+def _two_way_figure(dist: str, *, delay: float, p_bit: float, arm: bool) -> tuple[Scenario, list[Curve]]:
+    """Two-way saturated flow, modulus 8 and 128 curve sets on one link."""
     base = base_scenario(rate=V_HIGH, delay=delay, p_bit=p_bit, dist=dist)
     curves = (mode_curves("m8", "mod 8", {"protocol.modulus": 8}, COLORS["m8"])
               + mode_curves("m128", "mod 128", {"protocol.modulus": 128}, COLORS["m128"], arm=arm))
@@ -727,8 +721,7 @@ def _fig4_like_claims(n: int, *, prefix: str, sens: tuple[str, ...]) -> list[Cla
 
 
 def fig4() -> Figure:
-    base, curves = _two_way_figure(4, "", "constant", delay=T_P_TERRESTRIAL, p_bit=P_BIT_DEFAULT, arm=True, caption="",
-                                   assumptions=())
+    base, curves = _two_way_figure("constant", delay=T_P_TERRESTRIAL, p_bit=P_BIT_DEFAULT, arm=True)
     claims = _fig4_like_claims(4, prefix="fig4", sens=("t1x3",))
     long_ = xs_where(lambda x: x > 3000, "abm_m128")
     claims += [
@@ -760,8 +753,7 @@ def fig4() -> Figure:
 
 
 def fig5() -> Figure:
-    base, curves = _two_way_figure(5, "", "exponential", delay=T_P_TERRESTRIAL, p_bit=P_BIT_DEFAULT, arm=False, caption="",
-                                   assumptions=())
+    base, curves = _two_way_figure("exponential", delay=T_P_TERRESTRIAL, p_bit=P_BIT_DEFAULT, arm=False)
     claims = _fig4_like_claims(5, prefix="fig5", sens=("t1x3",))
     claims += [
         Claim("fig5.same_when_no_effects", "3.1.3",
@@ -795,8 +787,7 @@ def fig5() -> Figure:
 
 
 def fig6() -> Figure:
-    base, curves = _two_way_figure(6, "", "constant", delay=T_P_SATELLITE, p_bit=P_BIT_SATELLITE, arm=False, caption="",
-                                   assumptions=())
+    base, curves = _two_way_figure("constant", delay=T_P_SATELLITE, p_bit=P_BIT_SATELLITE, arm=False)
     short = xs_where(lambda x: x <= 1000, "abm_m8")
     claims = [
         Claim("fig6.only_left_effects", "3.1.3",
@@ -1007,7 +998,6 @@ def fig10() -> Figure:
         t_i = frame_time(scn, side_of(curve.direction))
         delay = round(x * t_i, 9)
         out = {"link.delay_s": delay}
-        scn2 = dict(scn)
         scn2 = {**scn, "link": {**scn["link"], "delay_s": delay}}
         out.update(derive_run(scn2, curve, params, quick, x))
         return out
@@ -1074,7 +1064,7 @@ def fig10() -> Figure:
 def fig11() -> Figure:
     base = base_scenario(rate=V_HIGH, delay=T_P_TERRESTRIAL, p_bit=0.0, length=L_FIG9, saturated=False)
     curves = mode_curves("p0", "p_bit = 0", {"link.bit_error_rate": 0.0}, COLORS["p0"])
-    curves = [dataclasses_replace_measure(c, "buffer_holding_time_s") for c in curves]
+    curves = [dataclasses.replace(c, measure="buffer_holding_time_s") for c in curves]
     claims = (
         Claim("fig11.nrm_above_abm", "3.2",
               "Buffers have to be held considerably longer (here: >10%) in primary and secondary stations than in combined stations.",
@@ -1107,12 +1097,6 @@ def fig11() -> Figure:
         caption="Buffer-holding time: arrival → positive acknowledgement at the sender.",
         published=("NRM (both stations) ≫ ABM; NRM P→S ≈ NRM S→P.",),
     )
-
-
-def dataclasses_replace_measure(c: Curve, measure: str) -> Curve:
-    import dataclasses
-
-    return dataclasses.replace(c, measure=measure)
 
 
 FIGURE_BUILDERS: dict[int, Callable[[], Figure]] = {

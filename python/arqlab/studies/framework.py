@@ -797,7 +797,7 @@ def write_plot(figure: Figure, frame: pd.DataFrame, out_dir: Path, *, quick: boo
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8.6, 6.4))
+    fig, ax = plt.subplots(figsize=(12.0, 6.6))
     for c in figure.curves:
         if not c.plot:
             continue
@@ -805,7 +805,9 @@ def write_plot(figure: Figure, frame: pd.DataFrame, out_dir: Path, *, quick: boo
         if sub.empty:
             continue
         ax.errorbar(sub["x"], sub["y"], yerr=sub["y_ci95_half_width"].fillna(0.0), label=c.label, **_plot_style(c))
-    for s in figure.sensitivities:
+    markers = ["x", "+", "1", "2", "3", "4"]
+    for i, s in enumerate(figure.sensitivities):
+        labelled = False
         for key in s.curves:
             c = figure.curve(key)
             if not c.plot:
@@ -814,9 +816,10 @@ def write_plot(figure: Figure, frame: pd.DataFrame, out_dir: Path, *, quick: boo
             if sub.empty:
                 continue
             st = _plot_style(c)
-            st.update({"linestyle": "none", "marker": "x", "alpha": 0.8, "markersize": 6})
-            ax.errorbar(sub["x"], sub["y"], yerr=sub["y_ci95_half_width"].fillna(0.0),
-                        label=f"{c.label} [{s.name}]", **st)
+            st.update({"linestyle": "none", "marker": markers[i % len(markers)], "alpha": 0.8, "markersize": 7})
+            label = None if labelled else f"sensitivity '{s.name}': {s.description} (curve colours as above)"
+            labelled = True
+            ax.errorbar(sub["x"], sub["y"], yerr=sub["y_ci95_half_width"].fillna(0.0), label=label, **st)
     xs_all = sorted(set(frame["x"])) if not frame.empty else list(figure.xs)
     if xs_all:
         lo, hi = min(xs_all), max(xs_all)
@@ -835,7 +838,8 @@ def write_plot(figure: Figure, frame: pd.DataFrame, out_dir: Path, *, quick: boo
     mode = "quick (low precision)" if quick else "full precision"
     ax.set_title(f"Fig. {figure.number}. {figure.title}\n[arqlab reproduction, {mode}; bars: 95% CI]", fontsize=9.5)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="best")
+    ax.legend(fontsize=6.5, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    fig.subplots_adjust(right=0.62)
     notes = [figure.caption] if figure.caption else []
     notes += [f"Assumed {a.parameter} = {a.value}" for a in figure.assumptions]
     if notes:
