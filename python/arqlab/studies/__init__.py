@@ -1,0 +1,107 @@
+"""Reproductions of published studies, one module per paper.
+
+``arqlab reproduce STUDY [--figure N]... [--quick] [--out DIR] [--workers N] [--dask ADDR]
+[--store PATH] [--quiet]`` regenerates a paper's figures, writes CSV/PNG/SVG/scenario files
+and ``claims.json``/``claims.md``, and prints each claim of the paper with a computed
+verdict. :func:`register_cli` adds that sub-command to the ``arqlab`` command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from types import ModuleType
+from typing import Any
+
+__all__ = ["STUDIES", "get_study", "register_cli", "handler", "main"]
+
+#: Registry: study name -> module path. Each module provides NAME, TITLE, figures(),
+#: study_claims() and reproduce(...).
+STUDIES: dict[str, str] = {"bux1982": "arqlab.studies.bux1982"}
+
+
+def get_study(name: str) -> ModuleType:
+    """Import a registered study module; KeyError for an unknown name."""
+    if name not in STUDIES:
+        raise KeyError(name)
+    return importlib.import_module(STUDIES[name])
+
+
+def _add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("study", help=f"study to reproduce ({', '.join(sorted(STUDIES))})")
+    p.add_argument("--figure", dest="figures", action="append", default=None, metavar="N",
+                   help="reproduce only figure N (repeatable); default: all figures")
+    p.add_argument("--quick", action="store_true",
+                   help="low-precision pass (few replications, short runs, fewer x points)")
+    p.add_argument("--out", default=None, metavar="DIR", help="output directory (default: ./reproduce-STUDY)")
+    p.add_argument("--workers", type=int, default=None, metavar="N", help="local worker processes (default: CPU count)")
+    p.add_argument("--dask", default=None, metavar="ADDR", help="run on a Dask distributed scheduler at ADDR")
+    p.add_argument("--store", default=None, metavar="PATH", help="SQLite result store (cache and resume)")
+    p.add_argument("--quiet", action="store_true", help="print only the verdict summary")
+
+
+def register_cli(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``reproduce`` to an argparse sub-parser collection; its handler is :func:`handler`."""
+    p = subparsers.add_parser("reproduce", help="reproduce a published study's figures and check its claims",
+                              description=__doc__)
+    _add_arguments(p)
+    p.set_defaults(handler=handler)
+    return p
+
+
+def _fail(message: str) -> int:
+    print(f"arqlab reproduce: {message}", file=sys.stderr)
+    return 2
+
+
+def _progress(done: int, total: int, label: str) -> None:
+    print(f"\r  {done}/{total} runs done ({label})".ljust(100), end="" if done < total else "\n",
+          file=sys.stderr, flush=True)
+
+
+def handler(args: argparse.Namespace) -> int:
+    """Run ``arqlab reproduce``: 0 when it ran (whatever the verdicts), 2 on bad input."""
+    name = args.study
+    if name not in STUDIES:
+        return _fail(f"unknown study {name!r} (known: {', '.join(sorted(STUDIES))})")
+    study = get_study(name)
+    known = sorted(f.number for f in study.figures())
+    figures: list[int] | None = None
+    if args.figures:
+        figures = []
+        for raw in args.figures:
+            try:
+                n = int(str(raw).removeprefix("fig"))
+            except ValueError:
+                return _fail(f"--figure expects a figure number, got {raw!r}")
+            if n not in known:
+                return _fail(f"{name} has no figure {n} (figures: {', '.join(map(str, known))})")
+            if n not in figures:
+                figures.append(n)
+    if args.workers is not None and args.workers < 1:
+        return _fail(f"--workers must be at least 1, got {args.workers}")
+    executor = None
+    if args.dask:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            return _fail("--dask needs the 'dask' extra (pip install arqlab[dask])")
+        executor = Client(args.dask)
+    store: Any = args.store
+    progress = None if args.quiet else _progress
+    out = args.out or f"reproduce-{name}"
+    try:
+        study.reproduce(figures=figures, quick=args.quick, out_dir=out, workers=args.workers,
+                        executor=executor, store=store, progress=progress, quiet=args.quiet)
+    finally:
+        if executor is not None:
+            executor.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Stand-alone entry point equivalent to ``arqlab reproduce ...``."""
+    parser = argparse.ArgumentParser(prog="arqlab-reproduce", description=__doc__)
+    _add_arguments(parser)
+    return handler(parser.parse_args(argv))

@@ -1,0 +1,293 @@
+"""The study framework: verdict logic, outputs, run de-duplication, CLI errors.
+
+These tests need no compiled core: they drive the framework with a synthetic runner.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import math
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+
+from arqlab.studies import framework as fw  # noqa: E402
+from arqlab.studies import handler, main, register_cli  # noqa: E402
+
+H, N, I = fw.Verdict.HOLDS, fw.Verdict.DOES_NOT_HOLD, fw.Verdict.INCONCLUSIVE
+
+
+def E(mean: float, half: float) -> fw.Est:
+    return fw.Est(mean, half, 10)
+
+
+# ----------------------------------------------------------------------------- verdicts
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "tol", "expected"),
+    [
+        (E(1.0, 0.01), E(0.9, 0.01), 0.0, H),  # clearly above
+        (E(0.9, 0.01), E(1.0, 0.01), 0.0, N),  # clearly below
+        (E(1.0, 0.05), E(1.0, 0.05), 0.0, I),  # equal, CI straddles
+        (E(0.99, 0.001), E(1.0, 0.001), 0.02, H),  # short by 1%, within 2% slack
+        (E(0.95, 0.001), E(1.0, 0.001), 0.02, N),  # short by 5%, beyond slack
+    ],
+)
+def test_at_least(a: fw.Est, b: fw.Est, tol: float, expected: fw.Verdict) -> None:
+    assert fw.at_least(a, b, tol) is expected
+
+
+def test_at_most_mirrors_at_least() -> None:
+    assert fw.at_most(E(0.9, 0.01), E(1.0, 0.01)) is H
+    assert fw.at_most(E(1.1, 0.01), E(1.0, 0.01)) is N
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "margin", "expected"),
+    [
+        (E(1.2, 0.05), E(1.0, 0.05), 0.0, H),
+        (E(1.0, 0.05), E(1.0, 0.05), 0.0, I),
+        (E(0.8, 0.05), E(1.0, 0.05), 0.0, N),
+        (E(1.2, 0.01), E(1.0, 0.01), 0.5, N),  # 20% above, claim needs 50%
+        (E(1.7, 0.01), E(1.0, 0.01), 0.5, H),
+    ],
+)
+def test_exceeds(a: fw.Est, b: fw.Est, margin: float, expected: fw.Verdict) -> None:
+    assert fw.exceeds(a, b, margin) is expected
+
+
+def test_below_is_strict_and_signed() -> None:
+    assert fw.below(E(0.5, 0.01), E(1.0, 0.01)) is H
+    assert fw.below(E(1.0, 0.01), E(0.5, 0.01)) is N
+    assert fw.below(E(1.0, 0.1), E(1.05, 0.1)) is I
+    assert fw.below(E(0.8, 0.01), E(1.0, 0.01), 0.25) is N  # 20% below, claim needs 25%
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "tol", "expected"),
+    [
+        (E(1.00, 0.01), E(1.01, 0.01), 0.05, H),  # |D| + h = 0.024 < 0.05
+        (E(1.00, 0.01), E(1.30, 0.01), 0.05, N),  # 26% apart
+        (E(1.00, 0.10), E(1.05, 0.10), 0.05, I),  # too noisy to tell
+    ],
+)
+def test_approx(a: fw.Est, b: fw.Est, tol: float, expected: fw.Verdict) -> None:
+    assert fw.approx(a, b, tol) is expected
+
+
+def test_approx_value_and_within() -> None:
+    assert fw.approx_value(E(2.0, 0.02), 2.05, 0.05) is H
+    assert fw.approx_value(E(2.5, 0.02), 2.0, 0.05) is N
+    assert fw.approx_value(E(2.1, 0.2), 2.0, 0.05) is I
+    assert fw.within(E(1.0, 0.1), 0.5, 2.0) is H
+    assert fw.within(E(3.0, 0.1), 0.5, 2.0) is N
+    assert fw.within(E(1.95, 0.1), 0.5, 2.0) is I
+
+
+def test_invalid_estimates_are_inconclusive() -> None:
+    nan = fw.Est(float("nan"), float("nan"), 0)
+    for fn in (fw.at_least, fw.exceeds, fw.below):
+        assert fn(nan, E(1.0, 0.1)) is I
+    assert fw.approx(nan, E(1.0, 0.1), 0.05) is I
+    assert fw.approx_value(E(1.0, float("inf")), 1.0, 0.05) is I
+
+
+def test_combinators() -> None:
+    assert fw.all_of([H, H]) is H
+    assert fw.all_of([H, I]) is I
+    assert fw.all_of([H, I, N]) is N
+    assert fw.all_of([]) is I
+    assert fw.any_of([N, H]) is H
+    assert fw.any_of([N, N]) is N
+    assert fw.any_of([N, I]) is I
+    out = fw.pointwise([1.0, 2.0], lambda x: H if x < 2 else N)
+    assert out.verdict is N and "x=2:NO" in out.detail
+    assert fw.pointwise([], lambda x: H).verdict is I
+
+
+def test_difference_half_width_combines_in_quadrature() -> None:
+    d = E(3.0, 0.3) - E(1.0, 0.4)
+    assert d.mean == pytest.approx(2.0)
+    assert d.half == pytest.approx(0.5)
+
+
+# ----------------------------------------------------------------------------- scenarios, TOML
+
+
+def test_overrides_and_toml_round_trip() -> None:
+    base = {"link": {"rate_bps": 48000.0, "delay_s": 0.05}, "protocol": {"kind": "hdlc"}}
+    scn = fw.apply_overrides(base, {"link.delay_s": 0.35, "traffic.a.length.mean_bits": 800, "protocol.window": 7})
+    assert base["link"]["delay_s"] == 0.05  # base untouched
+    assert fw.get_dotted(scn, "traffic.a.length.mean_bits") == 800
+    text = fw.to_toml(scn, "a header\nsecond line")
+    assert text.startswith("# a header\n# second line")
+    assert tomllib.loads(text) == scn
+    tricky = {"run": {"precision_measures": ["a_to_b.transfer_time_s"], "x": 1e-05, "flag": True, "s": 'q"uote'}}
+    assert tomllib.loads(fw.to_toml(tricky)) == tricky
+
+
+# ----------------------------------------------------------------------------- a synthetic study
+
+
+def _runner_factory(calls: list[str]) -> Any:
+    """Synthetic simulator: throughput = offset + slope·x per mode; CI ±1%."""
+    def runner(req: fw.RunRequest) -> fw.Metrics:
+        calls.append(req.key)
+        x = float(fw.get_dotted(req.scenario, "traffic.a.length.mean_bits"))
+        mode = fw.get_dotted(req.scenario, "protocol.mode")
+        a = {"fast": 0.5 + x / 10000.0, "slow": 0.3 + x / 10000.0}[mode]
+        b = a * 1.001  # the other direction is (nearly) the same
+        return {
+            "a_to_b": {"throughput_efficiency": {"mean": a, "ci95_half_width": 0.01 * a, "n": 5}},
+            "b_to_a": {"throughput_efficiency": {"mean": b, "ci95_half_width": 0.01 * b, "n": 5}},
+        }
+    return runner
+
+
+def _toy_figure() -> fw.Figure:
+    base = {"link": {"rate_bps": 1000.0}, "protocol": {"mode": "fast"},
+            "traffic": {"a": {"kind": "saturated", "length": {"mean_bits": 100}}}}
+    curves = (
+        fw.Curve("fast_ab", "fast A→B", "a_to_b", {"protocol.mode": "fast"}),
+        fw.Curve("fast_ba", "fast B→A", "b_to_a", {"protocol.mode": "fast"}, plot=False),
+        fw.Curve("slow_ab", "slow A→B", "a_to_b", {"protocol.mode": "slow"}),
+    )
+    claims = (
+        fw.Claim("toy.fast_above_slow", "1", "fast is above slow",
+                 lambda sd: fw.pointwise(sd[1].xs("fast_ab"), lambda x: fw.exceeds(sd[1].est("fast_ab", x), sd[1].est("slow_ab", x))),
+                 figure=1, sensitivity=("slowfast",)),
+        fw.Claim("toy.slow_above_fast", "1", "slow is above fast (false)",
+                 lambda sd: fw.pointwise(sd[1].xs("fast_ab"), lambda x: fw.exceeds(sd[1].est("slow_ab", x), sd[1].est("fast_ab", x))),
+                 figure=1),
+        fw.Claim("toy.symmetric", "1", "both directions equal",
+                 lambda sd: fw.pointwise(sd[1].xs("fast_ab"), lambda x: fw.approx(sd[1].est("fast_ab", x), sd[1].est("fast_ba", x), 0.05)),
+                 figure=1),
+    )
+    sens = (fw.Sensitivity("slowfast", "slow curve run in fast mode", ("slow_ab",), {"protocol.mode": "fast"}, quick_xs=(100.0,)),)
+    return fw.Figure(
+        1, "Toy", base, "length", "efficiency", "throughput_efficiency", (100.0, 1000.0, 2000.0), (100.0, 1000.0),
+        lambda x: {"traffic.a.length.mean_bits": int(x)}, curves,
+        closed_forms=(fw.ClosedForm("line", lambda x: 0.5 + x / 10000.0),),
+        assumptions=(fw.Assumption("p", "0", "toy"),), sensitivities=sens, claims=claims,
+    )
+
+
+class _ToyStudy:
+    NAME = "toy"
+    TITLE = "Toy study"
+
+    @staticmethod
+    def figures() -> list[fw.Figure]:
+        return [_toy_figure()]
+
+    @staticmethod
+    def study_claims() -> list[fw.Claim]:
+        return [fw.Claim("toy.needs_missing", "x", "needs figure 9", lambda sd: fw.Outcome(H), needs=(9,))]
+
+
+def test_reproduce_study_outputs_and_verdicts(tmp_path: Path) -> None:
+    calls: list[str] = []
+    stream = io.StringIO()
+    rep = fw.reproduce_study(_ToyStudy(), quick=True, out_dir=tmp_path, settings=fw.RunSettings(quick=True, replications=3),
+                             runner=_runner_factory(calls), stream=stream)
+    # fast_ab and fast_ba share one run per x; slow_ab its own; the sensitivity duplicates fast at x=100
+    assert len(calls) == len(set(calls)) == 4
+    for name in ("fig1.png", "fig1.svg", "fig1.csv", "claims.json", "claims.md"):
+        assert (tmp_path / name).stat().st_size > 0
+    scen = tmp_path / "fig1_scenarios"
+    assert tomllib.loads((scen / "slow_ab.toml").read_text())["protocol"]["mode"] == "slow"
+    pts = tomllib.loads((scen / "slow_ab.points.toml").read_text())["points"]
+    assert [p["x"] for p in pts] == [100.0, 1000.0]
+    assert (scen / "slow_ab@slowfast.toml").exists()
+    import pandas as pd
+
+    csv = pd.read_csv(tmp_path / "fig1.csv")
+    assert {"x", "mean", "ci95_half_width", "n", "y", "y_ci95_half_width", "variant"} <= set(csv.columns)
+    assert len(csv) == 3 * 2 + 1
+    verdicts = {r.id: r.verdict for r in rep.claims}
+    assert verdicts == {"toy.fast_above_slow": H, "toy.slow_above_fast": N, "toy.symmetric": H}
+    fast = next(r for r in rep.claims if r.id == "toy.fast_above_slow")
+    # under the variant slow == fast at x=100 and differs at 1000 → not a clean 'holds'
+    assert fast.sensitivity and fast.sensitivity[0]["variant"] == "slowfast"
+    assert fast.sensitivity[0]["verdict"] in ("inconclusive", "does not hold")
+    assert rep.skipped_claims == ["toy.needs_missing"]
+    payload = json.loads((tmp_path / "claims.json").read_text())
+    assert payload["counts"]["holds"] == 2 and payload["mode"] == "quick"
+    printed = stream.getvalue()
+    assert "[        holds] toy.fast_above_slow" in printed and "Not evaluated" in printed
+
+
+def test_unknown_figure_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no figure 7"):
+        fw.reproduce_study(_ToyStudy(), figures=[7], out_dir=tmp_path, settings=fw.RunSettings(quick=True),
+                           runner=_runner_factory([]))
+
+
+def test_simulate_runs_executor_path_uses_submit() -> None:
+    class Recorder:
+        def __init__(self) -> None:
+            self.submitted: list[Any] = []
+
+        def submit(self, fn: Any, req: fw.RunRequest) -> Any:
+            self.submitted.append(req.key)
+
+            class Done:
+                def result(self_inner) -> fw.Metrics:
+                    return {"a_to_b": {"m": {"mean": 1.0, "ci95_half_width": 0.0, "n": 1}}}
+            return Done()
+
+    ex = Recorder()
+    reqs = [fw.RunRequest(k, {}, 1, 3, None) for k in ("r1", "r2")]
+    seen: list[tuple[int, int]] = []
+    out = fw.simulate_runs(reqs, executor=ex, progress=lambda d, t, lbl: seen.append((d, t)))
+    assert ex.submitted == ["r1", "r2"] and set(out) == {"r1", "r2"} and seen[-1] == (2, 2)
+
+
+def test_plain_metrics_tolerates_partial_results() -> None:
+    m = fw._plain_metrics({"a_to_b": {"throughput_efficiency": {"mean": 0.5, "ci95_half_width": 0.01, "n": 3}}, "junk": 3})
+    assert m == {"a_to_b": {"throughput_efficiency": {"mean": 0.5, "ci95_half_width": 0.01, "n": 3.0}}}
+
+
+def test_run_key_is_deterministic_and_sensitive() -> None:
+    k1 = fw.run_key({"a": 1, "b": 2}, 1, 3, None)
+    assert k1 == fw.run_key({"b": 2, "a": 1}, 1, 3, None)
+    assert k1 != fw.run_key({"a": 1, "b": 2}, 2, 3, None)
+    assert not math.isnan(float(int(k1, 16)))
+
+
+# ----------------------------------------------------------------------------- CLI
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["nosuchpaper"], "unknown study 'nosuchpaper'"),
+        (["bux1982", "--figure", "1"], "has no figure 1"),
+        (["bux1982", "--figure", "12"], "has no figure 12"),
+        (["bux1982", "--figure", "two"], "expects a figure number"),
+        (["bux1982", "--workers", "0"], "--workers must be at least 1"),
+    ],
+)
+def test_cli_bad_input_exits_2(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1
+
+
+def test_register_cli_adds_reproduce() -> None:
+    parser = argparse.ArgumentParser(prog="arqlab")
+    sub = parser.add_subparsers(dest="command")
+    register_cli(sub)
+    args = parser.parse_args(["reproduce", "bux1982", "--figure", "7", "--figure", "9", "--quick", "--out", "d",
+                              "--workers", "2", "--store", "s.db", "--quiet"])
+    assert args.handler is handler
+    assert args.figures == ["7", "9"] and args.quick and args.out == "d" and args.workers == 2
+    assert args.store == "s.db" and args.quiet and args.dask is None
