@@ -1,5 +1,6 @@
 """The main job (`make demo`): throughput efficiency vs message length for stop-and-wait,
 go-back-N and selective repeat at p_bit = 1e-5, 48 kbit/s, t_p = 50 ms, run as a sweep,
+under the textbook assumptions (immediate NAK, error-free feedback),
 saved as CSV and a PNG with the closed-form curves overlaid, plus a short table.
 
     python -m arqlab.demo [--out DIR] [--workers N] [--quick]
@@ -30,7 +31,8 @@ LABELS = {"stop_and_wait": "stop-and-wait", "go_back_n": "go-back-N (W=7)", "sel
 
 def closed_form(base: dict, kind: str, lengths: Sequence[float]) -> list[float]:
     sc = scenario.load(base, {"protocol.kind": kind})
-    return [theory.efficiency(kind, theory.Params.from_scenario(sc, l=x)) for x in lengths]
+    nak = bool(sc["protocol"]["nak_corrupted"])
+    return [theory.efficiency(kind, theory.Params.from_scenario(sc, l=x), nak=nak) for x in lengths]
 
 
 def run(out: Path, workers: int | None, quick: bool) -> pd.DataFrame:
@@ -63,7 +65,7 @@ def run(out: Path, workers: int | None, quick: bool) -> pd.DataFrame:
     ax.set_xscale("log")
     ax.set_xlabel("message length l (information bits per frame)")
     ax.set_ylabel("throughput efficiency (information bits / capacity)")
-    ax.set_title("Textbook ARQ, 48 kbit/s, $t_p$ = 50 ms, $p_{bit}$ = 1e-5")
+    ax.set_title("Textbook ARQ, 48 kbit/s, $t_p$ = 50 ms, $p_{bit}$ = 1e-5 (A→B), immediate NAK")
     ax.set_ylim(0, 1)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="lower center", ncol=2)

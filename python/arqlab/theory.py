@@ -77,11 +77,16 @@ class Params:
         )
 
 
-def stop_and_wait(x: Params) -> float:
-    """η = t_f / [(t_f + RTT) + P_c/(1−P_c)·(t_f + T_o)] · l/(l+h), where a cycle fails
-    if the frame or its acknowledgement is hit: P_c = 1 − (1−P)(1−P_ack)."""
-    pc = 1.0 - (1.0 - x.P) * (1.0 - x.P_ack)
+def stop_and_wait(x: Params, nak: bool = False) -> float:
+    """Without NAKs (errors found by the timeout T_o, counted from the frame's end):
+    η = t_f / [(t_f + RTT) + P_c/(1−P_c)·(t_f + T_o)] · l/(l+h), where a cycle fails if
+    the frame or its acknowledgement is hit: P_c = 1 − (1−P)(1−P_ack).
+    With an immediate NAK of a corrupted frame and error-free feedback:
+    η = (1−P)·t_f / (t_f + RTT) · l/(l+h)."""
     rtt = 2 * x.tp + x.ta
+    if nak:
+        return x.info * (1 - x.P) * x.tf / (x.tf + rtt)
+    pc = 1.0 - (1.0 - x.P) * (1.0 - x.P_ack)
     return x.info * x.tf / ((x.tf + rtt) + pc / (1.0 - pc) * (x.tf + x.timeout))
 
 
@@ -90,12 +95,18 @@ def window_limit(x: Params) -> float:
     return x.info * min(1.0, x.window / x.loop)
 
 
-def go_back_n(x: Params) -> float:
-    """Go-back-N with error-free feedback: (1−P)/(1 + (K−1)P) if W ≥ K, else
-    W(1−P)/(K(1 − P + WP)), with K = 1 + 2a the loop in frame times."""
+def go_back_n(x: Params, quantized: bool = True) -> float:
+    """Go-back-N with error-free feedback and an immediate NAK of a corrupted frame:
+    (1−P)/(1 + (K−1)P) if W ≥ K, else W(1−P)/(K(1 − P + WP)), K = 1 + 2a.
+
+    `quantized`: a sender cannot abort the frame it is sending, so in the error-limited
+    regime the go-back starts at the next frame boundary after the NAK arrives and an
+    error costs ⌈K⌉ frame times, not K (Bertsekas & Gallager treat K as continuous;
+    the two agree when 1 + 2a is a whole number)."""
     K, W, P = x.loop, x.window, x.P
     if W >= K:
-        return x.info * (1 - P) / (1 + (K - 1) * P)
+        k = math.ceil(K) if quantized else K
+        return x.info * (1 - P) / (1 + (k - 1) * P)
     return x.info * W * (1 - P) / (K * (1 - P + W * P))
 
 
@@ -105,8 +116,12 @@ def selective_repeat(x: Params) -> float:
     return x.info * (1 - P) * min(1.0, W / K)
 
 
-def efficiency(kind: str, x: Params) -> float:
-    return {"stop_and_wait": stop_and_wait, "go_back_n": go_back_n, "selective_repeat": selective_repeat}[kind](x)
+def efficiency(kind: str, x: Params, nak: bool = False) -> float:
+    """The closed form for a textbook protocol; `nak` selects the stop-and-wait variant
+    (go-back-N and selective repeat assume an immediate NAK in any case)."""
+    if kind == "stop_and_wait":
+        return stop_and_wait(x, nak)
+    return {"go_back_n": go_back_n, "selective_repeat": selective_repeat}[kind](x)
 
 
 def upper_bound(x: Params) -> float:

@@ -60,6 +60,16 @@ fn replication_dict<'py>(py: Python<'py>, r: &Replication) -> PyResult<Bound<'py
     d.set_item("wall_s", r.wall_s)?;
     d.set_item("fingerprint", &r.fingerprint)?;
     d.set_item("warmup_s", r.warmup_s)?;
+    let acc = PyDict::new(py);
+    for (dir, a) in &r.accounting {
+        let x = PyDict::new(py);
+        x.set_item("issued", a.issued)?;
+        x.set_item("delivered", a.delivered)?;
+        x.set_item("acknowledged", a.acknowledged)?;
+        x.set_item("unacknowledged", a.unacknowledged)?;
+        acc.set_item(*dir, x)?;
+    }
+    d.set_item("accounting", acc)?;
     if let Some(ok) = r.mser_reliable {
         d.set_item("mser_reliable", ok)?;
     }

@@ -34,9 +34,22 @@ pub struct Replication {
     pub fingerprint: String,
     /// The warm-up deleted (fixed, or chosen by MSER-5).
     pub warmup_s: f64,
+    /// Whole-run message accounting per direction: issued by the source, delivered to
+    /// the receiver's user, acknowledged to the sender, held unacknowledged at the end.
+    pub accounting: BTreeMap<&'static str, Accounting>,
     /// MSER-5 only: false if the truncation point hit the search limit (run too short).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mser_reliable: Option<bool>,
+}
+
+/// Message accounting of one direction over a whole run. The runner has already
+/// checked issued = acknowledged + unacknowledged and acknowledged ≤ delivered ≤ issued.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct Accounting {
+    pub issued: u64,
+    pub delivered: u64,
+    pub acknowledged: u64,
+    pub unacknowledged: u64,
 }
 
 /// Runs `sc` once with the given windows, dispatching on the protocol.
@@ -66,6 +79,11 @@ pub fn replicate(sc: &Scenario, seed: u64, replication: u64) -> Result<Replicati
     let count = if sc.run.method == "batch_means" { sc.run.batches } else { 1 };
     let out = run_windows(sc, seed, replication, &Windows::equal(warmup, end, count))?;
     events += out.events;
+    let accounting = ["a_to_b", "b_to_a"]
+        .into_iter()
+        .zip(out.accounting)
+        .map(|(d, (issued, delivered, acknowledged, unacknowledged))| (d, Accounting { issued, delivered, acknowledged, unacknowledged }))
+        .collect();
     let batches = out
         .windows
         .into_iter()
@@ -78,6 +96,7 @@ pub fn replicate(sc: &Scenario, seed: u64, replication: u64) -> Result<Replicati
         wall_s: started.elapsed().as_secs_f64(),
         fingerprint: format!("{:016x}", out.fingerprint),
         warmup_s: warmup.as_secs_f64(),
+        accounting,
         mser_reliable,
     })
 }
