@@ -13,6 +13,7 @@ from .api import compare, simulate
 from .errors import ArqlabError, ScenarioError, SimulationError
 from .results import Result
 from .scenario import load as load_scenario
+from .sweep import sweep
 
 __version__: str = _core.__version__
 MEASURES: list[str] = list(_core.MEASURES)
@@ -26,14 +27,6 @@ __all__ = [
     "compare",
     "load_scenario",
     "simulate",
+    "sweep",
     "__version__",
 ]
-
-
-def __getattr__(name: str) -> object:
-    # `arqlab.sweep` lives in its own module (it pulls in executors); import on demand.
-    if name == "sweep":
-        from .sweep import sweep
-
-        return sweep
-    raise AttributeError(name)

@@ -1,0 +1,96 @@
+"""Every documented bad-input case gives its message (dotted path, value, what is
+allowed) and exit code 2 — never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import arqlab
+from arqlab.errors import ScenarioError
+
+GOOD = Path("scenarios/go_back_n.toml").read_text()
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "arqlab.cli", *args], capture_output=True, text=True)
+
+
+CASES = [
+    ({"link.rate_bps": -5}, "link.rate_bps = -5: expected a number in [1, 1000000000000]"),
+    ({"link.bit_error_rate": 1.0}, "link.bit_error_rate = 1.0: expected a number in [0, 1)"),
+    ({"link.bit_error_rate": -0.1}, "link.bit_error_rate = -0.1: expected a number in [0, 1)"),
+    ({"protocol.window": 8}, "protocol.window = 8: expected a window in [1, 7] (modulus - 1 for modulus 8)"),
+    ({"protocol.kind": "xyz"}, 'protocol.kind = "xyz": expected one of "stop_and_wait", "go_back_n", "selective_repeat"'),
+    ({"protocol.window": "seven"}, 'protocol.window = "seven": expected a whole number >= 1'),
+    ({"traffic.a.kind": "poisson", "traffic.a.load": 1.0}, "traffic.a.load = 1.0: expected a number in (0, 1)"),
+    ({"traffic.a.length.dist": "gamma"}, 'traffic.a.length.dist = "gamma": expected one of "constant", "exponential", "uniform", "empirical"'),
+    ({"link.speed_bps": 3}, "link.speed_bps = 3: unknown key"),
+    ({"run.warmup_s": 5000.0}, "run.warmup_s = 5000.0: expected a warm-up shorter than run.duration_s (2000)"),
+    ({"traffic.a.kind": "none"}, 'traffic: expected traffic at station a or b (traffic.a.kind or traffic.b.kind other than "none")'),
+]
+
+
+@pytest.mark.parametrize("overrides,message", CASES)
+def test_api_reports_the_problem(overrides: dict[str, object], message: str) -> None:
+    with pytest.raises(ScenarioError) as e:
+        arqlab.load_scenario("scenarios/go_back_n.toml", overrides)
+    assert message in e.value.problems
+
+
+def test_all_problems_at_once_on_the_command_line() -> None:
+    p = cli("run", "scenarios/go_back_n.toml", "--set", "link.rate_bps=-5", "--set", "protocol.window=9", "--set", "bogus.x=1")
+    assert p.returncode == 2
+    assert "Traceback" not in p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 3, p.stderr
+    assert any("link.rate_bps = -5" in x for x in lines)
+    assert any("protocol.window = 9" in x for x in lines)
+    assert any("bogus = {…}: unknown key" in x for x in lines)
+
+
+def test_missing_file() -> None:
+    p = cli("run", "no/such/file.toml")
+    assert p.returncode == 2 and "scenario file not found: no/such/file.toml" in p.stderr
+    with pytest.raises(ScenarioError, match="scenario file not found"):
+        arqlab.simulate(Path("no/such/file.toml"))
+
+
+def test_toml_syntax_error_names_the_line(tmp_path: Path) -> None:
+    f = tmp_path / "bad.toml"
+    f.write_text("[link]\nrate_bps = 48000\ndelay_s = = 0.05\n")
+    p = cli("check", str(f))
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert "TOML syntax error: line 3" in p.stderr
+
+
+def test_bad_set_syntax() -> None:
+    p = cli("run", "scenarios/go_back_n.toml", "--set", "novalue")
+    assert p.returncode == 2 and "expected key=value" in p.stderr
+
+
+def test_api_argument_checks() -> None:
+    with pytest.raises(ScenarioError, match="replications = 0"):
+        arqlab.simulate("scenarios/go_back_n.toml", replications=0)
+    with pytest.raises(ScenarioError, match="precision = 2"):
+        arqlab.simulate("scenarios/go_back_n.toml", precision=2)
+
+
+def test_dict_scenarios_and_toml_strings_are_accepted() -> None:
+    r1 = arqlab.load_scenario(GOOD)
+    r2 = arqlab.load_scenario(arqlab.load_scenario(GOOD))
+    assert r1 == r2, "the resolved scenario is a fixed point"
+
+
+def test_check_prints_the_resolved_scenario() -> None:
+    p = cli("check", "scenarios/go_back_n.toml")
+    assert p.returncode == 0
+    assert "nak_corrupted = false" in p.stdout and "[traffic.b]" in p.stdout
+
+
+def test_version() -> None:
+    p = cli("--version")
+    assert p.returncode == 0 and p.stdout.strip() == f"arqlab {arqlab.__version__}"
