@@ -2,6 +2,8 @@
 
 from typing import Any
 
+__all__ = ["MEASURES", "__version__", "interval", "paired_interval", "precision_status", "resolve", "run_replication", "toml_to_json_text"]
+
 __version__: str
 MEASURES: list[str]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import matplotlib
 
@@ -29,10 +29,10 @@ LENGTHS = [100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600]
 LABELS = {"stop_and_wait": "stop-and-wait", "go_back_n": "go-back-N (W=7)", "selective_repeat": "selective repeat (W=64)"}
 
 
-def closed_form(base: dict, kind: str, lengths: Sequence[float]) -> list[float]:
+def closed_form(base: dict[str, object], kind: str, lengths: Iterable[float]) -> list[float]:
     sc = scenario.load(base, {"protocol.kind": kind})
     nak = bool(sc["protocol"]["nak_corrupted"])
-    return [theory.efficiency(kind, theory.Params.from_scenario(sc, l=x), nak=nak) for x in lengths]
+    return [theory.efficiency(kind, theory.Params.from_scenario(sc, l=float(x)), nak=nak) for x in lengths]
 
 
 def run(out: Path, workers: int | None, quick: bool) -> pd.DataFrame:
