@@ -241,15 +241,26 @@ pub fn parse(t: &mut Table, p: &mut Problems) -> HdlcConfig {
         None
     };
     let secondary_t1_action = if mode == Mode::Arm {
-        Some(
-            match t
-                .choice("secondary_t1_action", "oldest", &["oldest", "go_back"], p)
-                .as_str()
-            {
-                "go_back" => SecondaryT1Action::GoBack,
-                _ => SecondaryT1Action::Oldest,
-            },
-        )
+        // Without any reject, resending only the oldest frame never recovers the frames
+        // the primary discarded after it: each would cost a whole T1, for ever.
+        let default = if reject == Reject::None {
+            "go_back"
+        } else {
+            "oldest"
+        };
+        let action = t.choice("secondary_t1_action", default, &["oldest", "go_back"], p);
+        if action == "oldest" && reject == Reject::None {
+            p.push(
+                t.path_of("secondary_t1_action"),
+                Some(&"oldest".into()),
+                "expected \"go_back\" with reject = \"none\" (resending only the oldest frame cannot recover the frames discarded after it)",
+            );
+        }
+        Some(if action == "go_back" {
+            SecondaryT1Action::GoBack
+        } else {
+            SecondaryT1Action::Oldest
+        })
     } else {
         only_in(t, p, "secondary_t1_action", "arm", mode);
         None
@@ -326,6 +337,11 @@ mod tests {
         );
         let (c, _) = parse_value(&json!({"mode": "arm"}));
         assert_eq!(c.secondary_t1_action, Some(SecondaryT1Action::Oldest));
+        let (c, _) = parse_value(&json!({"mode": "arm", "reject": "none"}));
+        assert_eq!(c.secondary_t1_action, Some(SecondaryT1Action::GoBack));
+        let (_, problems) =
+            parse_value(&json!({"mode": "arm", "reject": "none", "secondary_t1_action": "oldest"}));
+        assert_eq!(problems.len(), 1);
         let (c, _) = parse_value(&json!({"reject": "srej", "modulus": 128}));
         assert_eq!(c.window, 64);
     }

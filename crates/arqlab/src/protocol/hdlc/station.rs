@@ -348,6 +348,14 @@ impl HdlcStation {
         }
     }
 
+    /// ARM primary: an out-of-sequence I frame is answered with RR(V(R)). The secondary
+    /// cannot poll; when its timer resends a frame whose acknowledgement was lost, this
+    /// RR is the only way it can learn the frame arrived (A2). Elsewhere a discarded
+    /// frame is not answered, as in Appendix A1; polls resolve these cases.
+    fn acks_out_of_sequence(&self) -> bool {
+        self.mode == Mode::Arm && self.role == Role::Primary
+    }
+
     fn receive_i(&mut self, now: SimTime, ns: u32, msg: Message) {
         if ns == self.vr {
             self.events.push_back(Event::Delivered(msg));
@@ -369,9 +377,16 @@ impl HdlcStation {
                 if !self.rej_condition {
                     self.rej_condition = true;
                     self.rej_pending = true;
+                } else if self.acks_out_of_sequence() {
+                    self.set_ack_pending(now);
                 }
             }
-            Reject::None => self.counters.out_of_sequence_discarded += 1,
+            Reject::None => {
+                self.counters.out_of_sequence_discarded += 1;
+                if self.acks_out_of_sequence() {
+                    self.set_ack_pending(now);
+                }
+            }
             Reject::Srej => {
                 let d = self.m.distance(self.vr, ns) as usize;
                 if d >= self.k {
@@ -413,7 +428,9 @@ impl HdlcStation {
         // Timer recovery: query the peer's status with a supervisory command, P = 1.
         if self.send_p
             && self.role != Role::Secondary
-            && !(self.t1_action == T1Action::GoBack && self.next == 0 && self.can_send_i(false))
+            && !(self.t1_action == T1Action::GoBack
+                && self.next < self.sent
+                && self.can_send_i(true))
         {
             return Some((self.supervisory(self.status_kind(), self.vr, true), Pf::Set));
         }
@@ -545,11 +562,6 @@ impl HdlcStation {
                 self.counters.rejects_sent += 1;
             }
             _ => self.counters.s_frames_sent += 1,
-        }
-        match f.kind {
-            FrameKind::REJ => self.rej_pending = false,
-            FrameKind::RR | FrameKind::RNR => self.busy_report_pending = false,
-            _ => {}
         }
         if f.kind != FrameKind::SREJ && f.nr == self.vr {
             self.ack_pending = false;
@@ -692,7 +704,7 @@ impl Entity for HdlcStation {
             self.t2_deadline = None;
             self.t2_expired = true;
         }
-        if !self.t1_deadline.is_some_and(|d| d <= now) {
+        if self.t1_deadline.is_none_or(|d| d > now) {
             return;
         }
         self.t1_deadline = None;
@@ -726,6 +738,13 @@ impl Entity for HdlcStation {
             return None;
         }
         let (mut f, pf) = self.choose()?;
+        // The status a supervisory frame reports is no longer pending; cleared before
+        // the P/F decision, which asks whether anything is left to send.
+        match f.kind {
+            FrameKind::REJ => self.rej_pending = false,
+            FrameKind::RR | FrameKind::RNR => self.busy_report_pending = false,
+            _ => {}
+        }
         f.pf = self.decide_pf(&f, pf);
         self.sent_frame(now, &f);
         Some(f)
