@@ -242,6 +242,17 @@ impl HdlcStation {
             || (self.unacked.len() < self.k && (!with_queue || !self.queue.is_empty()))
     }
 
+    /// The first single-frame retransmission that may go now. Requests for frames
+    /// acknowledged meanwhile are void; under RNR only the frame at V(A) may go, the
+    /// others wait for the busy condition to clear (each SREJ is sent only once).
+    fn single_ready(&self) -> Option<usize> {
+        self.single.iter().position(|&(abs, _)| {
+            abs >= self.va_abs
+                && abs < self.va_abs + self.sent as u64
+                && (!self.peer_busy || abs == self.va_abs)
+        })
+    }
+
     /// RR, or RNR while busy, or REJ while one is due: the status a supervisory frame
     /// reports.
     fn status_kind(&self) -> FrameKind {
@@ -295,6 +306,8 @@ impl HdlcStation {
             }
             self.va = nr;
             self.va_abs += n as u64;
+            let va_abs = self.va_abs;
+            self.single.retain(|&(abs, _)| abs >= va_abs);
             self.sent -= n;
             self.next = self.next.saturating_sub(n);
             if self.async_timer() {
@@ -451,22 +464,16 @@ impl HdlcStation {
             };
             return Some((self.supervisory(kind, self.vr, command), Pf::Rule));
         }
-        while let Some((abs, cause)) = self.single.pop_front() {
-            let idx = abs.wrapping_sub(self.va_abs) as usize;
-            if abs < self.va_abs || idx >= self.sent || (self.peer_busy && idx != 0) {
-                continue;
-            }
-            if let Some(&msg) = self.unacked.get(idx) {
-                self.counters.count_retransmission(cause);
-                let ns = self.m.add(self.va, idx as u32);
-                let f = Frame::information(ns, self.vr, false, msg, self.overhead_bits);
-                return Some((
-                    Frame {
-                        command: self.role != Role::Secondary,
-                        ..f
-                    },
-                    Pf::Rule,
-                ));
+        if let Some(pos) = self.single_ready() {
+            if let Some((abs, cause)) = self.single.remove(pos) {
+                let idx = (abs - self.va_abs) as usize;
+                if let Some(&msg) = self.unacked.get(idx) {
+                    self.counters.count_retransmission(cause);
+                    let ns = self.m.add(self.va, idx as u32);
+                    let f = Frame::information(ns, self.vr, false, msg, self.overhead_bits);
+                    let command = self.role != Role::Secondary;
+                    return Some((Frame { command, ..f }, Pf::Rule));
+                }
             }
         }
         if self.can_send_i(true) {
@@ -527,7 +534,7 @@ impl HdlcStation {
         let more_s = (self.rej_pending && !self.withholding())
             || !self.srej_queue.is_empty()
             || self.busy_report_pending
-            || !self.single.is_empty();
+            || self.single_ready().is_some();
         !more_s && !self.can_send_i(f.kind != FrameKind::I)
     }
 
