@@ -14,6 +14,7 @@
 //! transmission, and a go-back-N of W frames leaves one frame at a time.
 
 pub mod frame;
+pub mod hdlc;
 pub mod seq;
 pub mod textbook;
 

@@ -1,0 +1,1051 @@
+//! Unit tests, frame in → frame out at explicit times, one per rule of Appendix A1/A2,
+//! and property tests on a small lossy two-station harness.
+
+use super::*;
+use crate::engine::{Duration, SimTime};
+use crate::protocol::textbook::LineInfo;
+use crate::protocol::{Entity, Event, Frame, FrameKind, Message, Station};
+use std::collections::VecDeque;
+
+const LINE: LineInfo = LineInfo { rate_bps: 48_000.0 };
+
+fn ms(x: u64) -> SimTime {
+    SimTime(x * 1_000_000_000)
+}
+
+fn msg(id: u64) -> Message {
+    Message {
+        id,
+        bits: 1000,
+        arrival: SimTime::ZERO,
+    }
+}
+
+fn cfg(mode: Mode, modulus: u32) -> HdlcConfig {
+    HdlcConfig::defaults(mode, modulus)
+}
+
+fn station(c: &HdlcConfig, s: Station, messages: u64) -> HdlcStation {
+    let mut st = HdlcStation::new(c, s, LINE);
+    for i in 0..messages {
+        st.handle_submit(SimTime::ZERO, msg(i));
+    }
+    st
+}
+
+/// An I frame as the peer would send it.
+fn i_frame(ns: u32, nr: u32, pf: bool, command: bool) -> Frame {
+    Frame {
+        command,
+        ..Frame::information(ns, nr, pf, msg(ns as u64), 48)
+    }
+}
+
+fn s_frame(kind: FrameKind, nr: u32, pf: bool, command: bool) -> Frame {
+    Frame {
+        command,
+        ..Frame::supervisory(kind, nr, pf, 48)
+    }
+}
+
+/// (kind, N(S), N(R), P/F) of a frame, for compact assertions.
+fn brief(f: &Frame) -> (FrameKind, u32, u32, bool) {
+    (f.kind, f.ns, f.nr, f.pf)
+}
+
+fn events(st: &mut HdlcStation) -> (Vec<u64>, Vec<u64>) {
+    let (mut delivered, mut acked) = (vec![], vec![]);
+    while let Some(e) = st.poll_event() {
+        match e {
+            Event::Delivered(m) => delivered.push(m.id),
+            Event::Acknowledged(m) => acked.push(m.id),
+        }
+    }
+    (delivered, acked)
+}
+
+/// Sends `n` frames in a row (the line being idle each time) and returns them.
+fn send(st: &mut HdlcStation, now: SimTime, n: usize) -> Vec<Frame> {
+    (0..n).filter_map(|_| st.poll_transmit(now)).collect()
+}
+
+/// A combined (ABM) station with frames 0..n sent.
+fn abm_outstanding(n: usize) -> HdlcStation {
+    let mut a = station(&cfg(Mode::Abm, 8), Station::A, 10);
+    assert_eq!(send(&mut a, SimTime::ZERO, n).len(), n);
+    a
+}
+
+// ---- ABM ------------------------------------------------------------------------------
+
+#[test]
+fn test_abm_idle_submit_sends_commands_without_p_up_to_window() {
+    let mut a = station(&cfg(Mode::Abm, 8), Station::A, 10);
+    let fs = send(&mut a, SimTime::ZERO, 8);
+    assert_eq!(
+        fs.len(),
+        7,
+        "k = M−1 = 7 outstanding, then the modulus rule stops I frames"
+    );
+    for (i, f) in fs.iter().enumerate() {
+        assert_eq!(
+            brief(f),
+            (FrameKind::I, i as u32, 0, false),
+            "P only after a timeout in ABM"
+        );
+        assert!(f.command, "ABM I frames are commands");
+    }
+    assert_eq!(a.outstanding(), 7);
+    // Timer started when the first frame's last bit left: 1048 bits at 48 kbit/s + T1.
+    assert_eq!(
+        a.poll_timeout(),
+        Some(SimTime::ZERO + Duration::transmission(1048, 48_000.0) + Duration::from_secs_f64(1.0))
+    );
+}
+
+#[test]
+fn test_abm_window_full_mod8_rr_reopens() {
+    let mut a = abm_outstanding(7);
+    assert!(a.poll_transmit(ms(10)).is_none());
+    a.handle_frame(ms(200), &s_frame(FrameKind::RR, 2, false, false));
+    assert_eq!(events(&mut a).1, vec![0, 1]);
+    assert_eq!(
+        a.poll_timeout(),
+        Some(ms(200) + Duration::from_secs_f64(1.0)),
+        "restarted by a new acknowledgement"
+    );
+    let fs = send(&mut a, ms(200), 3);
+    assert_eq!(
+        fs.iter().map(|f| f.ns).collect::<Vec<_>>(),
+        vec![7, 0],
+        "N(S) wraps modulo 8; 7 outstanding again"
+    );
+    assert_eq!(fs.len(), 2);
+}
+
+#[test]
+fn test_abm_window_full_mod128() {
+    let mut a = station(&cfg(Mode::Abm, 128), Station::A, 300);
+    let fs = send(&mut a, SimTime::ZERO, 300);
+    assert_eq!(fs.len(), 127);
+    assert_eq!(fs[126].ns, 126);
+    assert_eq!(
+        fs[0].bits,
+        1000 + 56,
+        "extended control field: 56 overhead bits"
+    );
+    a.handle_frame(ms(500), &s_frame(FrameKind::RR, 100, false, false));
+    let fs = send(&mut a, ms(500), 200);
+    assert_eq!(fs.len(), 100);
+    assert_eq!((fs[0].ns, fs[1].ns, fs[99].ns), (127, 0, 98));
+}
+
+#[test]
+fn test_abm_receiver_out_of_sequence_sends_rej_once() {
+    let mut b = station(&cfg(Mode::Abm, 8), Station::B, 0);
+    b.handle_frame(ms(1), &i_frame(0, 0, false, true));
+    assert_eq!(
+        brief(&b.poll_transmit(ms(1)).unwrap()),
+        (FrameKind::RR, 0, 1, false)
+    );
+    // Frame 1 lost; 2 and 3 arrive: one REJ(1), a response, then silence.
+    b.handle_frame(ms(2), &i_frame(2, 0, false, true));
+    b.handle_frame(ms(3), &i_frame(3, 0, false, true));
+    let f = b.poll_transmit(ms(3)).unwrap();
+    assert_eq!(brief(&f), (FrameKind::REJ, 0, 1, false));
+    assert!(!f.command);
+    assert!(b.reject_condition());
+    b.handle_frame(ms(4), &i_frame(4, 0, false, true));
+    assert!(
+        b.poll_transmit(ms(4)).is_none(),
+        "no second REJ for the same gap"
+    );
+    assert_eq!(b.counters().rejects_sent, 1);
+    assert_eq!(b.counters().out_of_sequence_discarded, 3);
+    // The requested frame clears the condition; a new gap gets a new REJ.
+    b.handle_frame(ms(5), &i_frame(1, 0, false, true));
+    assert!(!b.reject_condition());
+    assert_eq!(
+        brief(&b.poll_transmit(ms(5)).unwrap()),
+        (FrameKind::RR, 0, 2, false)
+    );
+    b.handle_frame(ms(6), &i_frame(3, 0, false, true));
+    assert_eq!(
+        brief(&b.poll_transmit(ms(6)).unwrap()),
+        (FrameKind::REJ, 0, 2, false)
+    );
+    assert_eq!(events(&mut b).0, vec![0, 1]);
+}
+
+#[test]
+fn test_abm_outstanding_rej_goes_back_to_nr() {
+    let mut a = abm_outstanding(5);
+    a.handle_frame(ms(100), &s_frame(FrameKind::REJ, 2, false, false));
+    assert_eq!(events(&mut a).1, vec![0, 1]);
+    let fs = send(&mut a, ms(100), 4);
+    assert_eq!(
+        fs.iter().map(|f| f.ns).collect::<Vec<_>>(),
+        vec![2, 3, 4, 5],
+        "2..4 again, then new frame 5"
+    );
+    assert_eq!(a.counters().retransmitted_reject, 3);
+}
+
+#[test]
+fn test_abm_rej_condition_retransmitted_frame_lost_waits_for_timeout() {
+    // Receiver side: the retransmission of 1 is lost, 2 (retransmitted) arrives: the
+    // reject condition still exists, so no REJ is repeated (A1.3).
+    let mut b = station(&cfg(Mode::Abm, 8), Station::B, 0);
+    b.handle_frame(ms(1), &i_frame(0, 0, false, true));
+    b.handle_frame(ms(2), &i_frame(2, 0, false, true));
+    send(&mut b, ms(2), 2);
+    b.handle_frame(ms(3), &i_frame(2, 0, false, true));
+    assert!(
+        b.poll_transmit(ms(3)).is_none(),
+        "REJ recovery is not repeated"
+    );
+    // Sender side: only the timer recovers; on expiry it polls with RR command P=1.
+    let mut a = abm_outstanding(3);
+    a.handle_frame(ms(100), &s_frame(FrameKind::REJ, 1, false, false));
+    send(&mut a, ms(100), 2); // 1 and 2 again; the copy of 1 is lost
+    let t1 = a.poll_timeout().unwrap();
+    a.handle_timeout(SimTime(t1.0 - 1));
+    assert_eq!(a.counters().timeouts, 0, "an early wake-up is harmless");
+    a.handle_timeout(t1);
+    a.handle_timeout(t1);
+    assert_eq!(a.counters().timeouts, 1, "idempotent");
+    let f = a.poll_transmit(t1).unwrap();
+    assert_eq!(brief(&f), (FrameKind::RR, 0, 0, true));
+    assert!(f.command && a.p_outstanding());
+    // The F=1 response says N(R)=1: checkpoint retransmission from 1, counted as timeout.
+    a.handle_frame(
+        t1 + Duration::from_secs_f64(0.1),
+        &s_frame(FrameKind::RR, 1, true, false),
+    );
+    assert!(!a.p_outstanding());
+    let fs = send(&mut a, t1 + Duration::from_secs_f64(0.1), 2);
+    assert_eq!(
+        fs.iter().map(|f| (f.ns, f.pf)).collect::<Vec<_>>(),
+        vec![(1, false), (2, false)]
+    );
+    assert_eq!(a.counters().retransmitted_timeout, 2);
+}
+
+#[test]
+fn test_abm_rej_lost_recovered_by_timeout_poll() {
+    // The REJ never arrives: the sender's timer expires, it polls, the F response with
+    // N(R) = 2 makes it go back.
+    let mut a = abm_outstanding(4);
+    let t1 = a.poll_timeout().unwrap();
+    a.handle_timeout(t1);
+    assert_eq!(
+        brief(&a.poll_transmit(t1).unwrap()),
+        (FrameKind::RR, 0, 0, true)
+    );
+    a.handle_frame(
+        t1 + Duration::from_secs_f64(0.1),
+        &s_frame(FrameKind::REJ, 2, true, false),
+    );
+    let fs = send(&mut a, t1 + Duration::from_secs_f64(0.1), 3);
+    assert_eq!(fs.iter().map(|f| f.ns).collect::<Vec<_>>(), vec![2, 3, 4]);
+    assert_eq!(
+        a.counters().retransmitted_timeout,
+        2,
+        "one go-back for a REJ with F=1"
+    );
+    assert_eq!(a.counters().retransmitted_reject, 0);
+}
+
+#[test]
+fn test_abm_command_with_p_is_answered_by_response_with_f() {
+    let mut b = station(&cfg(Mode::Abm, 8), Station::B, 3);
+    b.handle_frame(ms(1), &s_frame(FrameKind::RR, 0, true, true));
+    let f = b.poll_transmit(ms(1)).unwrap();
+    assert_eq!(brief(&f), (FrameKind::RR, 0, 0, true));
+    assert!(!f.command, "F in a response, before any queued I frame");
+    assert_eq!(b.poll_transmit(ms(2)).unwrap().kind, FrameKind::I);
+    // A P never triggers retransmission in ABM: checkpointing on F only.
+    let mut a = abm_outstanding(3);
+    a.handle_frame(ms(100), &s_frame(FrameKind::RR, 0, true, true));
+    assert_eq!(
+        brief(&a.poll_transmit(ms(100)).unwrap()),
+        (FrameKind::RR, 0, 0, true)
+    );
+    assert!(
+        a.poll_transmit(ms(100)).is_some_and(|f| f.ns == 3),
+        "new frame, not a go-back"
+    );
+}
+
+#[test]
+fn test_abm_p_cycle_rej_already_retransmitted_inhibits_checkpoint() {
+    let mut a = abm_outstanding(4);
+    let t1 = a.poll_timeout().unwrap();
+    a.handle_timeout(t1);
+    a.poll_transmit(t1); // RR P=1
+    a.handle_frame(t1 + Duration(1), &s_frame(FrameKind::REJ, 1, false, false));
+    send(&mut a, t1 + Duration(1), 3); // 1, 2, 3 again
+                                       // The F=1 response was sent before the retransmitted 1 arrived: N(R) = 1.
+    a.handle_frame(t1 + Duration(2), &s_frame(FrameKind::RR, 1, true, false));
+    let f = a.poll_transmit(t1 + Duration(2)).unwrap();
+    assert_eq!(
+        f.ns, 4,
+        "no checkpoint retransmission: the REJ already caused it"
+    );
+    assert_eq!(
+        a.counters().retransmitted_checkpoint + a.counters().retransmitted_timeout,
+        0
+    );
+}
+
+#[test]
+fn test_abm_invalid_nr_is_ignored_and_counted() {
+    let mut a = abm_outstanding(2);
+    a.handle_frame(ms(5), &s_frame(FrameKind::RR, 5, false, false));
+    a.handle_frame(ms(5), &s_frame(FrameKind::REJ, 9, false, false));
+    a.handle_frame(ms(5), &s_frame(FrameKind::SREJ, 4, false, false));
+    assert_eq!(a.invalid_nr_received(), 3);
+    assert_eq!(a.unacknowledged(), 10);
+    assert_eq!(a.poll_transmit(ms(5)).unwrap().ns, 2);
+}
+
+#[test]
+fn test_abm_corrupted_frame_is_only_counted() {
+    let mut b = station(&cfg(Mode::Abm, 8), Station::B, 0);
+    b.handle_frame_in_error(ms(1), &i_frame(0, 0, true, true));
+    assert!(b.poll_transmit(ms(1)).is_none());
+    assert_eq!(b.counters().frames_in_error_received, 1);
+    assert_eq!(b.vr(), 0);
+}
+
+#[test]
+fn test_abm_t2_delays_rr_for_piggyback() {
+    let mut c = cfg(Mode::Abm, 8);
+    c.t2_s = 0.01;
+    let mut b = station(&c, Station::B, 0);
+    b.handle_frame(ms(1), &i_frame(0, 0, false, true));
+    assert!(b.poll_transmit(ms(1)).is_none(), "waits T2 for an I frame");
+    assert_eq!(b.poll_timeout(), Some(ms(11)));
+    b.handle_timeout(ms(11));
+    assert_eq!(
+        brief(&b.poll_transmit(ms(11)).unwrap()),
+        (FrameKind::RR, 0, 1, false)
+    );
+    assert_eq!(b.poll_timeout(), None);
+}
+
+// ---- NRM ------------------------------------------------------------------------------
+
+#[test]
+fn test_nrm_primary_polls_as_often_as_possible() {
+    let mut a = station(&cfg(Mode::Nrm, 8), Station::A, 3);
+    let fs = send(&mut a, SimTime::ZERO, 3);
+    assert_eq!(
+        fs.iter()
+            .map(|f| (f.ns, f.pf, f.command))
+            .collect::<Vec<_>>(),
+        vec![(0, true, true), (1, false, true), (2, false, true)]
+    );
+    // Annex B timer: started when the P frame has left.
+    assert_eq!(
+        a.poll_timeout(),
+        Some(SimTime::ZERO + Duration::transmission(1048, 48_000.0) + Duration::from_secs_f64(1.0))
+    );
+    assert!(
+        a.poll_transmit(ms(30)).is_none(),
+        "one P outstanding, nothing else to send"
+    );
+    // F=0 restarts the timer, F=1 stops it; then the next poll goes out at once.
+    a.handle_frame(ms(100), &s_frame(FrameKind::RR, 1, false, false));
+    assert_eq!(a.poll_timeout(), Some(ms(1100)));
+    a.handle_frame(ms(110), &s_frame(FrameKind::RR, 3, true, false));
+    assert_eq!(a.poll_timeout(), None);
+    assert_eq!(events(&mut a).1, vec![0, 1, 2]);
+    let f = a.poll_transmit(ms(110)).unwrap();
+    assert_eq!(
+        brief(&f),
+        (FrameKind::RR, 0, 0, true),
+        "supervisory poll when no I frame can carry P"
+    );
+}
+
+#[test]
+fn test_nrm_polling_cycle_secondary_waits_for_p_and_ends_with_f() {
+    let mut b = station(&cfg(Mode::Nrm, 8), Station::B, 2);
+    assert!(
+        b.poll_transmit(SimTime::ZERO).is_none(),
+        "NRM secondary: no transmission without P"
+    );
+    b.handle_frame(ms(50), &s_frame(FrameKind::RR, 0, true, true));
+    assert!(b.polled());
+    let fs = send(&mut b, ms(50), 4);
+    // Two I frames, then (nothing left) an RR with F=1 ends the response.
+    assert_eq!(
+        fs.iter().map(brief).collect::<Vec<_>>(),
+        vec![
+            (FrameKind::I, 0, 0, false),
+            (FrameKind::I, 1, 0, false),
+            (FrameKind::RR, 0, 0, true),
+        ]
+    );
+    assert!(
+        fs.iter().all(|f| !f.command),
+        "the secondary sends responses"
+    );
+    assert!(!b.polled());
+    b.handle_submit(ms(60), msg(2));
+    assert!(
+        b.poll_transmit(ms(60)).is_none(),
+        "after F the secondary waits for the next P"
+    );
+}
+
+#[test]
+fn test_nrm_secondary_window_full_sets_f_in_last_i_frame() {
+    let mut b = station(&cfg(Mode::Nrm, 8), Station::B, 20);
+    b.handle_frame(ms(50), &i_frame(0, 0, true, true));
+    let fs = send(&mut b, ms(50), 10);
+    assert_eq!(fs.len(), 7);
+    assert!(fs[..6].iter().all(|f| !f.pf));
+    assert_eq!(
+        brief(&fs[6]),
+        (FrameKind::I, 6, 1, true),
+        "F in the 7th I frame: M−1 outstanding"
+    );
+    assert_eq!(fs[0].nr, 1, "N(R) acknowledges the polling I frame");
+}
+
+#[test]
+fn test_nrm_secondary_checkpoint_retransmission_on_p() {
+    // The collapse mechanism of Fig. 3: REJ recovery failed, the secondary fills its
+    // window, sets F, and only the next P makes it retransmit.
+    let mut b = station(&cfg(Mode::Nrm, 8), Station::B, 20);
+    b.handle_frame(ms(50), &s_frame(FrameKind::RR, 0, true, true));
+    assert_eq!(
+        send(&mut b, ms(50), 5).len(),
+        5,
+        "0..4, the response goes on"
+    );
+    // The primary lost 2 and rejects it (its REJ is a command without P).
+    b.handle_frame(ms(100), &s_frame(FrameKind::REJ, 2, false, true));
+    let fs = send(&mut b, ms(100), 8);
+    assert_eq!(
+        fs.iter().map(|f| (f.ns, f.pf)).collect::<Vec<_>>(),
+        vec![
+            (2, false),
+            (3, false),
+            (4, false),
+            (5, false),
+            (6, false),
+            (7, false),
+            (0, true)
+        ],
+        "2..4 again, new frames up to 7 outstanding, F in the last"
+    );
+    assert!(b.poll_transmit(ms(101)).is_none());
+    // The retransmitted 2 was lost too: nothing more happens until the next P, N(R) = 2.
+    b.handle_frame(ms(300), &s_frame(FrameKind::RR, 2, true, true));
+    let fs = send(&mut b, ms(300), 8);
+    assert_eq!(
+        fs.iter().map(|f| f.ns).collect::<Vec<_>>(),
+        vec![2, 3, 4, 5, 6, 7, 0]
+    );
+    assert!(fs[6].pf);
+    assert_eq!(
+        (
+            b.counters().retransmitted_reject,
+            b.counters().retransmitted_checkpoint
+        ),
+        (3, 7)
+    );
+}
+
+#[test]
+fn test_nrm_primary_checkpoint_retransmission_on_f() {
+    let mut a = station(&cfg(Mode::Nrm, 8), Station::A, 10);
+    let fs = send(&mut a, SimTime::ZERO, 4); // 0 (P), 1, 2, 3
+    assert!(fs[0].pf);
+    // The F=1 response reports N(R) = 1: everything sent up to the P frame arrived.
+    a.handle_frame(ms(120), &s_frame(FrameKind::RR, 1, true, false));
+    let f = a.poll_transmit(ms(120)).unwrap();
+    assert_eq!(
+        (f.ns, f.pf),
+        (4, true),
+        "no retransmission; the next frame carries the next P"
+    );
+    // Frames 1..4 sent before this P; the F says N(R) = 2: go back to 2.
+    a.handle_frame(ms(240), &s_frame(FrameKind::RR, 2, true, false));
+    let fs = send(&mut a, ms(240), 3);
+    assert_eq!(
+        fs.iter().map(|f| (f.ns, f.pf)).collect::<Vec<_>>(),
+        vec![(2, true), (3, false), (4, false)]
+    );
+    assert_eq!(a.counters().retransmitted_checkpoint, 3);
+}
+
+#[test]
+fn test_nrm_primary_rej_with_f_is_one_checkpoint_retransmission() {
+    let mut a = station(&cfg(Mode::Nrm, 8), Station::A, 10);
+    send(&mut a, SimTime::ZERO, 3);
+    a.handle_frame(ms(120), &s_frame(FrameKind::REJ, 0, true, false));
+    let fs = send(&mut a, ms(120), 4);
+    assert_eq!(
+        fs.iter().map(|f| f.ns).collect::<Vec<_>>(),
+        vec![0, 1, 2, 3]
+    );
+    assert_eq!(
+        (
+            a.counters().retransmitted_checkpoint,
+            a.counters().retransmitted_reject
+        ),
+        (3, 0)
+    );
+}
+
+#[test]
+fn test_nrm_primary_timeout_queries_with_supervisory_p() {
+    let mut a = station(&cfg(Mode::Nrm, 8), Station::A, 2);
+    send(&mut a, SimTime::ZERO, 2); // 0 with P (lost), 1
+    let t1 = a.poll_timeout().unwrap();
+    a.handle_timeout(t1);
+    let f = a.poll_transmit(t1).unwrap();
+    assert_eq!(brief(&f), (FrameKind::RR, 0, 0, true));
+    assert_eq!(
+        a.poll_timeout(),
+        Some(t1 + Duration::transmission(48, 48_000.0) + Duration::from_secs_f64(1.0))
+    );
+    // The response says nothing arrived: everything goes again, counted as timeout.
+    a.handle_frame(
+        t1 + Duration::from_secs_f64(0.1),
+        &s_frame(FrameKind::RR, 0, true, false),
+    );
+    let fs = send(&mut a, t1 + Duration::from_secs_f64(0.1), 3);
+    assert_eq!(
+        fs.iter().map(|f| (f.ns, f.pf)).collect::<Vec<_>>(),
+        vec![(0, true), (1, false)]
+    );
+    assert_eq!(a.counters().retransmitted_timeout, 2);
+}
+
+#[test]
+fn test_nrm_primary_window_full_withholds_acknowledgements() {
+    let mut a = station(&cfg(Mode::Nrm, 8), Station::A, 10);
+    send(&mut a, SimTime::ZERO, 7); // 7 outstanding, P on frame 0
+    a.handle_frame(ms(100), &i_frame(0, 0, false, false));
+    assert_eq!(events(&mut a).0, vec![0]);
+    assert!(
+        a.poll_transmit(ms(100)).is_none(),
+        "M−1 outstanding: no RR (Section 3.1.3)"
+    );
+    a.handle_frame(ms(110), &i_frame(2, 0, false, false));
+    assert!(a.poll_transmit(ms(110)).is_none(), "REJ deferred too");
+    // The secondary's F ends the wait; the poll carries the deferred REJ.
+    a.handle_frame(ms(120), &i_frame(3, 0, true, false));
+    let f = a.poll_transmit(ms(120)).unwrap();
+    assert_eq!(
+        brief(&f),
+        (FrameKind::I, 0, 1, true),
+        "checkpoint: frame 0 again, with P"
+    );
+    // Without the strategy the RR goes out at once.
+    let mut c = cfg(Mode::Nrm, 8);
+    c.withhold_ack_at_window = Some(false);
+    let mut a = station(&c, Station::A, 10);
+    send(&mut a, SimTime::ZERO, 7);
+    a.handle_frame(ms(100), &i_frame(0, 0, false, false));
+    assert_eq!(
+        brief(&a.poll_transmit(ms(100)).unwrap()),
+        (FrameKind::RR, 0, 1, false)
+    );
+}
+
+#[test]
+fn test_nrm_secondary_rej_sent_only_when_polled() {
+    let mut b = station(&cfg(Mode::Nrm, 8), Station::B, 0);
+    b.handle_frame(ms(1), &i_frame(0, 0, true, true));
+    assert_eq!(
+        brief(&b.poll_transmit(ms(1)).unwrap()),
+        (FrameKind::RR, 0, 1, true)
+    );
+    b.handle_frame(ms(2), &i_frame(2, 0, false, true));
+    assert!(b.poll_transmit(ms(2)).is_none(), "the REJ waits for a P");
+    b.handle_frame(ms(3), &i_frame(3, 0, true, true));
+    assert_eq!(
+        brief(&b.poll_transmit(ms(3)).unwrap()),
+        (FrameKind::REJ, 0, 1, true),
+        "REJ ends the response"
+    );
+    assert!(b.poll_transmit(ms(3)).is_none());
+}
+
+#[test]
+fn test_nrm_poll_idle_sets_p_only_when_no_i_frame_can_go() {
+    let mut c = cfg(Mode::Nrm, 8);
+    c.poll = Poll::Idle;
+    let mut a = station(&c, Station::A, 10);
+    let fs = send(&mut a, SimTime::ZERO, 8);
+    assert!(fs[..7].iter().all(|f| f.kind == FrameKind::I && !f.pf));
+    assert_eq!(brief(&fs[7]), (FrameKind::RR, 0, 0, true));
+}
+
+// ---- ARM ------------------------------------------------------------------------------
+
+#[test]
+fn test_arm_secondary_transmits_without_p_and_its_timer_resends_the_oldest() {
+    let mut b = station(&cfg(Mode::Arm, 8), Station::B, 3);
+    let fs = send(&mut b, SimTime::ZERO, 3);
+    assert_eq!(
+        fs.iter()
+            .map(|f| (f.ns, f.pf, f.command))
+            .collect::<Vec<_>>(),
+        vec![(0, false, false), (1, false, false), (2, false, false)]
+    );
+    b.handle_frame(ms(100), &s_frame(FrameKind::RR, 1, false, true));
+    let t1 = b.poll_timeout().unwrap();
+    assert_eq!(t1, ms(1100));
+    b.handle_timeout(t1);
+    let f = b.poll_transmit(t1).unwrap();
+    assert_eq!(
+        (f.ns, f.pf),
+        (1, false),
+        "only the unacknowledged frame with the least N(S)"
+    );
+    assert!(
+        b.poll_transmit(t1).is_none(),
+        "V(S) unchanged: 1 and 2 were sent"
+    );
+    assert_eq!(b.counters().retransmitted_timeout, 1);
+}
+
+#[test]
+fn test_arm_secondary_answers_p_with_f_and_checkpoints_on_p() {
+    let mut b = station(&cfg(Mode::Arm, 8), Station::B, 5);
+    b.handle_frame(ms(1), &s_frame(FrameKind::RR, 0, true, true));
+    let f = b.poll_transmit(ms(1)).unwrap();
+    assert_eq!(
+        brief(&f),
+        (FrameKind::I, 0, 0, true),
+        "F on the next frame, an I frame response"
+    );
+    send(&mut b, ms(2), 2); // 1, 2
+                            // The next P says N(R) = 0: frame 0 (sent up to the last F) is retransmitted.
+    b.handle_frame(ms(200), &s_frame(FrameKind::RR, 0, true, true));
+    let fs = send(&mut b, ms(200), 4);
+    assert_eq!(
+        fs.iter().map(|f| (f.ns, f.pf)).collect::<Vec<_>>(),
+        vec![(0, true), (1, false), (2, false), (3, false)]
+    );
+    assert_eq!(b.counters().retransmitted_checkpoint, 3);
+}
+
+#[test]
+fn test_arm_primary_behaves_as_combined_station() {
+    let mut a = station(&cfg(Mode::Arm, 8), Station::A, 3);
+    let fs = send(&mut a, SimTime::ZERO, 3);
+    assert!(
+        fs.iter().all(|f| f.command && !f.pf),
+        "P only after a timeout"
+    );
+    let t1 = a.poll_timeout().unwrap();
+    a.handle_timeout(t1);
+    assert_eq!(
+        brief(&a.poll_transmit(t1).unwrap()),
+        (FrameKind::RR, 0, 0, true)
+    );
+}
+
+// ---- SREJ and RNR ---------------------------------------------------------------------
+
+fn srej_cfg(mode: Mode, buffer: u32) -> HdlcConfig {
+    let mut c = cfg(mode, 8);
+    c.reject = Reject::Srej;
+    c.window = 4;
+    c.receive_buffer_frames = buffer;
+    c
+}
+
+#[test]
+fn test_srej_receiver_holds_and_requests_each_missing_frame_once() {
+    let mut b = station(&srej_cfg(Mode::Abm, 0), Station::B, 0);
+    b.handle_frame(ms(1), &i_frame(0, 0, false, true));
+    b.poll_transmit(ms(1));
+    // 1 and 2 lost, 3 arrives: SREJ(1), SREJ(2); 3 is held.
+    b.handle_frame(ms(2), &i_frame(3, 0, false, true));
+    let fs = send(&mut b, ms(2), 3);
+    assert_eq!(
+        fs.iter().map(brief).collect::<Vec<_>>(),
+        vec![
+            (FrameKind::SREJ, 0, 1, false),
+            (FrameKind::SREJ, 0, 2, false)
+        ]
+    );
+    assert_eq!(b.receive_buffer_bits(), 1000);
+    b.handle_frame(ms(3), &i_frame(3, 0, false, true));
+    assert!(
+        b.poll_transmit(ms(3)).is_none(),
+        "a duplicate of a held frame: no new SREJ"
+    );
+    b.handle_frame(ms(4), &i_frame(1, 0, false, true));
+    b.handle_frame(ms(5), &i_frame(2, 0, false, true));
+    assert_eq!(events(&mut b).0, vec![0, 1, 2, 3]);
+    assert_eq!(
+        brief(&b.poll_transmit(ms(5)).unwrap()),
+        (FrameKind::RR, 0, 4, false)
+    );
+    assert_eq!(b.receive_buffer_bits(), 0);
+}
+
+#[test]
+fn test_srej_sender_retransmits_only_the_requested_frame() {
+    let mut a = station(&srej_cfg(Mode::Abm, 0), Station::A, 10);
+    send(&mut a, SimTime::ZERO, 4);
+    a.handle_frame(ms(100), &s_frame(FrameKind::SREJ, 1, false, false));
+    assert!(events(&mut a).1.is_empty(), "SREJ acknowledges nothing");
+    let f = a.poll_transmit(ms(100)).unwrap();
+    assert_eq!(f.ns, 1);
+    assert!(a.poll_transmit(ms(100)).is_none(), "window of 4 still full");
+    a.handle_frame(ms(200), &s_frame(FrameKind::RR, 4, false, false));
+    assert_eq!(a.poll_transmit(ms(200)).unwrap().ns, 4);
+    assert_eq!(a.counters().retransmitted_reject, 1);
+}
+
+#[test]
+fn test_srej_buffer_limit_sends_rnr_and_rr_when_cleared() {
+    let mut b = station(&srej_cfg(Mode::Abm, 2), Station::B, 0);
+    b.handle_frame(ms(2), &i_frame(2, 0, false, true));
+    b.handle_frame(ms(3), &i_frame(3, 0, false, true));
+    assert!(b.own_busy());
+    let fs = send(&mut b, ms(3), 4);
+    assert_eq!(
+        fs.iter().map(|f| f.kind).collect::<Vec<_>>(),
+        vec![FrameKind::SREJ, FrameKind::SREJ, FrameKind::RNR]
+    );
+    b.handle_frame(ms(4), &i_frame(0, 0, false, true));
+    b.handle_frame(ms(5), &i_frame(1, 0, false, true));
+    assert!(!b.own_busy());
+    assert_eq!(
+        brief(&b.poll_transmit(ms(5)).unwrap()),
+        (FrameKind::RR, 0, 4, false)
+    );
+    // Sender side: RNR stops new I frames; the frame at V(A) may still be recovered.
+    let mut a = station(&srej_cfg(Mode::Abm, 2), Station::A, 10);
+    send(&mut a, SimTime::ZERO, 3);
+    a.handle_frame(ms(100), &s_frame(FrameKind::RNR, 0, false, false));
+    assert!(a.peer_busy());
+    assert!(a.poll_transmit(ms(100)).is_none());
+    a.handle_frame(ms(101), &s_frame(FrameKind::SREJ, 0, false, false));
+    assert_eq!(a.poll_transmit(ms(101)).unwrap().ns, 0);
+    a.handle_frame(ms(200), &s_frame(FrameKind::RR, 3, false, false));
+    assert!(!a.peer_busy());
+    assert_eq!(a.poll_transmit(ms(200)).unwrap().ns, 3);
+}
+
+#[test]
+fn test_nrm_secondary_rnr_at_buffer_limit_in_response() {
+    let mut b = station(&srej_cfg(Mode::Nrm, 1), Station::B, 0);
+    b.handle_frame(ms(2), &i_frame(1, 0, true, true));
+    assert!(b.own_busy());
+    let fs = send(&mut b, ms(2), 3);
+    assert_eq!(
+        fs.iter().map(brief).collect::<Vec<_>>(),
+        vec![(FrameKind::SREJ, 0, 0, false), (FrameKind::RNR, 0, 0, true)]
+    );
+}
+
+// ---- A lossy two-station harness for property tests ------------------------------------
+
+/// Two stations on a full-duplex line with delay; frames are lost by `lose`.
+struct Harness {
+    st: [HdlcStation; 2],
+    busy_until: [SimTime; 2],
+    flight: [VecDeque<(SimTime, Frame, bool)>; 2],
+    delay: Duration,
+    now: SimTime,
+    /// Messages of station s delivered (at the peer), in delivery order.
+    delivered: [Vec<u64>; 2],
+    /// Messages of station s acknowledged, in order.
+    acked: [Vec<u64>; 2],
+    frames: u64,
+}
+
+impl Harness {
+    fn new(c: &HdlcConfig, delay_s: f64, messages: [u64; 2], bits: u32) -> Harness {
+        let mut st = [
+            HdlcStation::new(c, Station::A, LINE),
+            HdlcStation::new(c, Station::B, LINE),
+        ];
+        for (s, &n) in messages.iter().enumerate() {
+            for id in 0..n {
+                st[s].handle_submit(
+                    SimTime::ZERO,
+                    Message {
+                        id,
+                        bits: bits + (id as u32 * 37) % 500,
+                        arrival: SimTime::ZERO,
+                    },
+                );
+            }
+        }
+        Harness {
+            st,
+            busy_until: [SimTime::ZERO; 2],
+            flight: [VecDeque::new(), VecDeque::new()],
+            delay: Duration::from_secs_f64(delay_s),
+            now: SimTime::ZERO,
+            delivered: [vec![], vec![]],
+            acked: [vec![], vec![]],
+            frames: 0,
+        }
+    }
+
+    fn drain(&mut self, s: usize) {
+        while let Some(e) = self.st[s].poll_event() {
+            match e {
+                Event::Delivered(m) => self.delivered[1 - s].push(m.id),
+                Event::Acknowledged(m) => self.acked[s].push(m.id),
+            }
+        }
+    }
+
+    /// Runs until `end`; `lose(direction, now)` decides whether a frame is corrupted.
+    fn run(&mut self, end: SimTime, lose: &mut dyn FnMut(usize, SimTime) -> bool) {
+        loop {
+            for s in 0..2 {
+                self.drain(s);
+                if self.busy_until[s] <= self.now {
+                    if let Some(f) = self.st[s].poll_transmit(self.now) {
+                        let done = self.now + Duration::transmission(f.bits as u64, LINE.rate_bps);
+                        self.busy_until[s] = done;
+                        let err = lose(s, self.now);
+                        self.flight[s].push_back((done + self.delay, f, err));
+                        self.frames += 1;
+                    }
+                }
+            }
+            let mut next = SimTime::MAX;
+            for s in 0..2 {
+                if self.busy_until[s] > self.now {
+                    next = next.min(self.busy_until[s]);
+                }
+                if let Some(&(t, _, _)) = self.flight[s].front() {
+                    next = next.min(t);
+                }
+                if let Some(t) = self.st[s].poll_timeout() {
+                    next = next.min(t.max(self.now));
+                }
+            }
+            if next > end {
+                self.now = end;
+                return;
+            }
+            self.now = next;
+            for s in 0..2 {
+                while self.flight[s]
+                    .front()
+                    .is_some_and(|&(t, _, _)| t <= self.now)
+                {
+                    if let Some((_, f, err)) = self.flight[s].pop_front() {
+                        if err {
+                            self.st[1 - s].handle_frame_in_error(self.now, &f);
+                        } else {
+                            self.st[1 - s].handle_frame(self.now, &f);
+                        }
+                    }
+                }
+                if self.st[s].poll_timeout().is_some_and(|t| t <= self.now) {
+                    self.st[s].handle_timeout(self.now);
+                }
+            }
+        }
+    }
+}
+
+/// A small deterministic generator for loss patterns (SplitMix64).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+fn assert_complete(h: &mut Harness, messages: [u64; 2], what: &str) {
+    h.drain(0);
+    h.drain(1);
+    for (s, &n) in messages.iter().enumerate() {
+        let want: Vec<u64> = (0..n).collect();
+        assert_eq!(
+            h.delivered[s], want,
+            "{what}: delivery of station {s}'s messages"
+        );
+        assert_eq!(
+            h.acked[s], want,
+            "{what}: acknowledgement of station {s}'s messages"
+        );
+        assert_eq!(h.st[s].unacknowledged(), 0, "{what}");
+        let c = h.st[s].counters();
+        assert_eq!(
+            c.i_frames_retransmitted,
+            c.retransmitted_reject + c.retransmitted_checkpoint + c.retransmitted_timeout
+        );
+        assert_eq!(
+            c.i_frames_sent,
+            n + c.i_frames_retransmitted,
+            "{what}: each message sent once new"
+        );
+        assert_eq!(c.frames_sent, c.i_frames_sent + c.s_frames_sent);
+        assert_eq!(
+            h.st[s].invalid_nr_received(),
+            0,
+            "{what}: a correct peer never sends an invalid N(R)"
+        );
+    }
+}
+
+#[test]
+fn test_error_free_saturated_two_way_all_modes_deliver_everything() {
+    for mode in [Mode::Nrm, Mode::Abm, Mode::Arm] {
+        for modulus in [8, 128] {
+            let c = cfg(mode, modulus);
+            let mut h = Harness::new(&c, 0.05, [300, 300], 800);
+            h.run(SimTime::from_secs_f64(60.0), &mut |_, _| false);
+            assert_complete(&mut h, [300, 300], &format!("{mode:?} mod {modulus}"));
+            for s in 0..2 {
+                assert_eq!(
+                    h.st[s].counters().i_frames_retransmitted,
+                    0,
+                    "{mode:?}: no spurious retransmission"
+                );
+            }
+        }
+    }
+}
+
+/// Two deliberate losses in the NRM secondary→primary direction with modulus 128: the
+/// REJ recovery fails (the retransmission is lost too), and the error is recovered only
+/// when the secondary has 127 frames outstanding, sets F and is polled (Section 3.1.2).
+#[test]
+fn test_nrm_mod128_failed_rej_recovery_waits_for_window_full() {
+    let c = cfg(Mode::Nrm, 128);
+    let mut h = Harness::new(&c, 0.05, [0, 400], 3000);
+    let mut i_frames_b = 0;
+    h.run(SimTime::from_secs_f64(600.0), &mut |dir, _| {
+        if dir == 1 {
+            i_frames_b += 1;
+            // Lose B's 20th frame, then the first frame after the REJ comes back.
+            return i_frames_b == 20 || i_frames_b == 24;
+        }
+        false
+    });
+    assert_complete(&mut h, [0, 400], "nrm mod 128");
+    let c = h.st[1].counters();
+    assert_eq!(
+        c.retransmitted_checkpoint, 127,
+        "everything outstanding went again after the P"
+    );
+    assert_eq!(
+        h.st[0].counters().rejects_sent,
+        1,
+        "REJ recovery is not repeated"
+    );
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    pub(super) fn config(
+        mode: u8,
+        modulus: bool,
+        reject: u8,
+        window: u32,
+        alt: u8,
+        t1_s: f64,
+        buffer: u32,
+    ) -> HdlcConfig {
+        let mode = [Mode::Nrm, Mode::Abm, Mode::Arm][mode as usize % 3];
+        let modulus = if modulus { 128 } else { 8 };
+        let mut c = HdlcConfig::defaults(mode, modulus);
+        c.reject = [Reject::Rej, Reject::Srej, Reject::None][reject as usize % 3];
+        let limit = if c.reject == Reject::Srej {
+            modulus / 2
+        } else {
+            modulus - 1
+        };
+        c.window = 1 + window % limit;
+        c.t1_s = t1_s;
+        if c.reject == Reject::Srej {
+            c.receive_buffer_frames = buffer % (c.window + 1);
+        }
+        // Alternative strategies, one bit each.
+        if alt & 1 != 0 {
+            c.t1_action = T1Action::GoBack;
+        }
+        if alt & 2 != 0 {
+            c.poll = if mode == Mode::Nrm {
+                Poll::Idle
+            } else {
+                Poll::Asap
+            };
+        }
+        if alt & 4 != 0 {
+            c.withhold_ack_at_window = c.withhold_ack_at_window.map(|_| false);
+            c.secondary_t1_action = c.secondary_t1_action.map(|_| SecondaryT1Action::GoBack);
+        }
+        if alt & 8 != 0 {
+            c.t2_s = t1_s / 4.0;
+        }
+        if c.reject == Reject::None && mode == Mode::Arm {
+            c.secondary_t1_action = Some(SecondaryT1Action::GoBack);
+        }
+        c
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+
+        /// Random frame errors (independent, or in bursts) for a while, then none:
+        /// every message is delivered exactly once and in order, and acknowledged,
+        /// within a bounded time after the errors stop (no deadlock).
+        #[test]
+        fn prop_exactly_once_in_order_no_deadlock(
+            mode in 0u8..3, modulus in any::<bool>(), reject in 0u8..3, window in 0u32..200,
+            alt in 0u8..16, t1_s in 0.3f64..2.0, buffer in 0u32..8,
+            two_way in any::<bool>(), reverse in any::<bool>(), n in 1u64..80,
+            p_loss in 0.0f64..0.5, burst in any::<bool>(), seed in any::<u64>(),
+            delay_s in 0.0f64..0.3, bits in 100u32..3000,
+        ) {
+            let c = config(mode, modulus, reject, window, alt, t1_s, buffer);
+            let messages = if two_way { [n, n / 2 + 1] } else if reverse { [0, n] } else { [n, 0] };
+            let mut h = Harness::new(&c, delay_s, messages, bits);
+            let errors_end = SimTime::from_secs_f64(30.0);
+            let mut rng = Rng(seed);
+            let mut bad = false;
+            h.run(errors_end, &mut |_, _| {
+                if burst {
+                    // Gilbert-like: lose everything while in the bad state.
+                    if rng.next() < if bad { 0.3 } else { p_loss / 5.0 } { bad = !bad; }
+                    bad
+                } else {
+                    rng.next() < p_loss
+                }
+            });
+            // After the errors stop: at most a few timer periods plus every frame's
+            // round trip, with margin.
+            let frame_s = (bits as f64 + 600.0) / LINE.rate_bps;
+            let round = frame_s + 2.0 * delay_s + 0.01;
+            let mut bound = 10.0 * t1_s + (messages[0] + messages[1] + 2 * c.window as u64) as f64 * round * 2.0;
+            if c.secondary_t1_action == Some(SecondaryT1Action::Oldest) {
+                // A2's literal rule resends one frame per expiry: once the secondary has
+                // nothing new to send (no later frame exposes the gap to a REJ), each
+                // outstanding frame may cost a whole T1.
+                bound += c.window as f64 * (t1_s + c.t2_s + round);
+            }
+            h.run(errors_end + Duration::from_secs_f64(bound), &mut |_, _| false);
+            assert_complete(&mut h, messages, &format!("{c:?}"));
+        }
+    }
+}
