@@ -11,6 +11,7 @@ pub use fields::{Problem, Problems, Range, Table};
 pub use link::{DirectionConfig, LinkConfig};
 pub use run::{RunConfig, MEASURES};
 
+use crate::protocol::hdlc::HdlcConfig;
 use crate::protocol::textbook::TextbookConfig;
 use crate::traffic::TrafficConfig;
 use serde::Serialize;
@@ -24,13 +25,18 @@ pub enum ProtocolConfig {
     StopAndWait(TextbookConfig),
     GoBackN(TextbookConfig),
     SelectiveRepeat(TextbookConfig),
+    /// HDLC NRM / ABM / ARM (Bux, Kümmerle & Truong 1982).
+    Hdlc(HdlcConfig),
 }
 
-pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat"];
+pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat", "hdlc"];
 
 impl ProtocolConfig {
     fn parse(t: &mut Table, p: &mut Problems) -> ProtocolConfig {
         let kind = t.choice("kind", "go_back_n", PROTOCOL_KINDS, p);
+        if kind == "hdlc" {
+            return ProtocolConfig::Hdlc(crate::protocol::hdlc::parse(t, p));
+        }
         let c = TextbookConfig::parse(&kind, t, p);
         match kind.as_str() {
             "stop_and_wait" => ProtocolConfig::StopAndWait(c),
@@ -44,6 +50,7 @@ impl ProtocolConfig {
             ProtocolConfig::StopAndWait(_) => "stop_and_wait",
             ProtocolConfig::GoBackN(_) => "go_back_n",
             ProtocolConfig::SelectiveRepeat(_) => "selective_repeat",
+            ProtocolConfig::Hdlc(_) => "hdlc",
         }
     }
 }

@@ -13,6 +13,7 @@ pub use runner::{RunOutput, SimError, Windows};
 pub use summary::{summarize, Metrics};
 
 use crate::engine::SimTime;
+use crate::protocol::hdlc::HdlcStation;
 use crate::protocol::textbook::{GoBackN, LineInfo, SelectiveRepeat};
 use crate::scenario::{ProtocolConfig, Scenario};
 use serde::Serialize;
@@ -60,6 +61,7 @@ pub fn run_windows(sc: &Scenario, seed: u64, replication: u64, w: &Windows) -> R
             runner::run(sc, seed, replication, w, |_| GoBackN::new(c, line))
         }
         ProtocolConfig::SelectiveRepeat(c) => runner::run(sc, seed, replication, w, |_| SelectiveRepeat::new(c, line)),
+        ProtocolConfig::Hdlc(c) => runner::run(sc, seed, replication, w, |s| HdlcStation::new(c, s, line)),
     }
 }
 
