@@ -78,15 +78,15 @@ TOL_CLOSED_FORM = 0.05
 TOL_ORDER_TP = 0.30  # "approximately equal to t_p"
 
 #: Run lengths: I-frames per replication (saturated) or messages per replication (Poisson).
-FRAMES_QUICK, FRAMES_FULL = 1200, 4000
-MESSAGES_QUICK, MESSAGES_FULL = 1000, 3000
-QUICK_REPLICATIONS = 3
+FRAMES_QUICK, FRAMES_FULL = 20000, 40000
+MESSAGES_QUICK, MESSAGES_FULL = 10000, 20000
+QUICK_REPLICATIONS = 5
 FULL_PRECISION = 0.025
 FULL_MIN_REPLICATIONS = 10
 FULL_MAX_REPLICATIONS = 40
 
 LENGTHS = (100, 200, 500, 1000, 2000, 3000, 5000, 10000, 20000)
-LENGTHS_QUICK = (200, 1000, 2000, 5000, 10000)
+LENGTHS_QUICK = (200, 500, 1000, 2000, 3000, 5000, 10000, 20000)
 LOADS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 LOADS_QUICK = (0.1, 0.3, 0.5, 0.7)
 LOADS_800 = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
@@ -195,10 +195,10 @@ def derive_run(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bo
 
     * T1 = ``t1_factor`` × :func:`t1_rule` (factor 1 unless a sensitivity variant says).
     * Saturated flow: warm-up 20 window cycles (T_I + 2 t_p); length = warm-up + N frames at
-      the slower of the line rate and the error-free window rate (N = 1200 quick, 4000 full).
+      the slower of the line rate and the error-free window rate (N = 20000 quick, 40000 full).
     * Poisson flow: warm-up (50 + 10/(1−ρ)²)·T_I + 40·t_p, ρ = Y_u·(l+h)/l the line
       utilization (M/D/1 relaxation grows like 1/(1−ρ)²); measured length N/(1−ρ) messages
-      of the direction (N = 1000 quick, 3000 full).
+      of the direction (N = 10000 quick, 20000 full).
     """
     side = side_of(curve.direction)
     t_i = frame_time(scn, side)
