@@ -28,7 +28,7 @@ def test_identical_in_two_processes() -> None:
     outs = [json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout) for _ in range(2)]
     assert outs[0]["metrics"] == outs[1]["metrics"]
     here = arqlab.simulate(SC, seed=5, replications=2, overrides={"run.duration_s": 200})
-    assert json.loads(json.dumps(here.metrics)) == outs[0]["metrics"]
+    assert here.to_dict()["metrics"] == outs[0]["metrics"]
 
 
 def test_identical_with_one_or_two_workers(tmp_path: object) -> None:

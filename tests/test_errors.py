@@ -24,14 +24,35 @@ CASES = [
     ({"link.bit_error_rate": 1.0}, "link.bit_error_rate = 1.0: expected a number in [0, 1)"),
     ({"link.bit_error_rate": -0.1}, "link.bit_error_rate = -0.1: expected a number in [0, 1)"),
     ({"protocol.window": 8}, "protocol.window = 8: expected a window in [1, 7] (modulus - 1 for modulus 8)"),
-    ({"protocol.kind": "xyz"}, 'protocol.kind = "xyz": expected one of "stop_and_wait", "go_back_n", "selective_repeat"'),
-    ({"protocol.window": "seven"}, 'protocol.window = "seven": expected a whole number >= 1'),
+    ({"protocol.kind": "xyz"}, 'protocol.kind = "xyz": expected one of "stop_and_wait", "go_back_n", "selective_repeat", "hdlc"'),
+    ({"protocol.window": "seven"}, 'protocol.window = "seven": expected a whole number in [1, 1048576]'),
     ({"traffic.a.kind": "poisson", "traffic.a.load": 1.0}, "traffic.a.load = 1.0: expected a number in (0, 1)"),
     ({"traffic.a.length.dist": "gamma"}, 'traffic.a.length.dist = "gamma": expected one of "constant", "exponential", "uniform", "empirical"'),
     ({"link.speed_bps": 3}, "link.speed_bps = 3: unknown key"),
     ({"run.warmup_s": 5000.0}, "run.warmup_s = 5000.0: expected a warm-up shorter than run.duration_s (2000)"),
     ({"traffic.a.kind": "none"}, 'traffic: expected traffic at station a or b (traffic.a.kind or traffic.b.kind other than "none")'),
 ]
+
+
+HDLC = "scenarios/hdlc_nrm.toml"
+HDLC_CASES = [
+    ({"protocol.mode": "xyz"}, 'protocol.mode = "xyz": expected one of "nrm", "abm", "arm"'),
+    ({"protocol.modulus": 16}, "protocol.modulus = 16: expected 8 or 128"),
+    ({"protocol.mode": "abm", "protocol.secondary_t1_action": "oldest"}, 'protocol.secondary_t1_action = "oldest": only with mode = "arm" (mode is "abm")'),
+]
+
+
+@pytest.mark.parametrize("overrides,message", HDLC_CASES)
+def test_hdlc_bad_input(overrides: dict[str, object], message: str) -> None:
+    with pytest.raises(ScenarioError) as e:
+        arqlab.load_scenario(HDLC, overrides)
+    assert message in e.value.problems
+
+
+def test_every_example_scenario_is_valid_and_runs() -> None:
+    for path in sorted(Path("scenarios").glob("*.toml")):
+        r = arqlab.simulate(path, replications=1, overrides={"run.duration_s": 20.0, "run.warmup_s": 1.0})
+        assert r.events > 0, path
 
 
 @pytest.mark.parametrize("overrides,message", CASES)
@@ -93,4 +114,30 @@ def test_check_prints_the_resolved_scenario() -> None:
 
 def test_version() -> None:
     p = cli("--version")
-    assert p.returncode == 0 and p.stdout.strip() == f"arqlab {arqlab.__version__}"
+    assert p.returncode == 0 and p.stdout.strip() == f"arqlab {arqlab.__version__} (model {arqlab.MODEL_VERSION})"
+
+
+def test_help_works_for_every_command() -> None:
+    assert cli("--help").returncode == 0
+    for command in ("run", "check", "sweep", "store", "report", "reproduce"):
+        p = cli(command, "--help")
+        assert p.returncode == 0, (command, p.stderr)
+
+
+def test_json_output_is_strict_json() -> None:
+    import json
+
+    p = cli("run", "scenarios/go_back_n.toml", "--json", "--no-store", "--replications", "2", "--set", "run.duration_s=50")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+    assert out["metrics"]["b_to_a"]["transfer_time_s"]["mean"] is None  # undefined: no traffic b→a
+
+
+def test_replications_and_precision_together_are_refused() -> None:
+    with pytest.raises(ScenarioError, match="either replications or precision"):
+        arqlab.simulate("scenarios/go_back_n.toml", replications=5, precision=0.05)
+
+
+def test_huge_window_is_an_error_not_a_truncation() -> None:
+    with pytest.raises(ScenarioError, match="protocol.window = 4294967297"):
+        arqlab.load_scenario("scenarios/go_back_n.toml", {"protocol.window": 4294967297})

@@ -16,11 +16,14 @@ from .scenario import load as load_scenario
 from .sweep import sweep
 
 __version__: str = _core.__version__
+#: The package version plus a hash of the simulator's source; results are stored under it.
+MODEL_VERSION: str = _core.MODEL_VERSION
 MEASURES: list[str] = list(_core.MEASURES)
 
 __all__ = [
     "ArqlabError",
     "MEASURES",
+    "MODEL_VERSION",
     "Result",
     "ScenarioError",
     "SimulationError",

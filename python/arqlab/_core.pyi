@@ -2,9 +2,10 @@
 
 from typing import Any
 
-__all__ = ["MEASURES", "__version__", "interval", "paired_interval", "precision_status", "resolve", "run_replication", "toml_to_json_text"]
+__all__ = ["MEASURES", "MODEL_VERSION", "__version__", "interval", "paired_interval", "precision_status", "resolve", "run_replication", "toml_to_json_text"]
 
 __version__: str
+MODEL_VERSION: str
 MEASURES: list[str]
 
 def toml_to_json_text(text: str) -> str: ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from . import _core, scenario
-from .errors import SimulationError
+from .errors import ScenarioError, SimulationError
 from .results import Result, is_batch_means, stopping_n, summarize
 
 Record = dict[str, Any]
@@ -27,6 +27,11 @@ def simulate(
     replications: int | None = None,
     precision: float | None = None,
     overrides: Mapping[str, Any] | None = None,
+    store: Any = False,
+    executor: str | None = None,
+    workers: int | None = None,
+    reuse_any_version: bool = False,
+    progress: Any = None,
 ) -> Result:
     """Simulates a scenario (a TOML path, a TOML string or a dict).
 
@@ -34,28 +39,38 @@ def simulate(
     - `precision`: a relative half-width target γ (e.g. 0.025): replications are added
       after `run.min_replications` until every watched measure's 95% half-width is
       within γ/(1+γ) of its mean, or `run.max_replications` is reached
-      (`Result.precision_reached` says which).
+      (`Result.precision_reached` says which). The answer is the smallest such n.
     - `overrides`: dotted keys, e.g. `{"link.bit_error_rate": 1e-5}`.
+    - `store`: False (default) computes in this process and keeps nothing; None uses the
+      default result store (`$ARQLAB_STORE` or `./arqlab-results/store.sqlite`); a path
+      or `arqlab.store.Store` uses that store. With a store, replications already stored
+      for this scenario, seed and model version are reused, not recomputed.
+    - `executor`: None/"serial" in process, "local" a process pool of `workers`, or a
+      Dask scheduler address "tcp://host:port".
 
     Replication r always uses the random streams of (seed, r), so results do not depend
-    on how replications are executed.
+    on how or where replications are executed.
     """
     resolved = scenario.load(source, overrides)
-    if replications is not None and int(replications) < 1:
-        from .errors import ScenarioError
-
-        raise ScenarioError([f"replications = {replications}: expected a whole number >= 1"])
-    batch_means = is_batch_means(resolved)
-    gamma = precision if precision is not None else resolved["run"].get("precision")
+    errors: list[str] = []
+    if replications is not None and (isinstance(replications, bool) or int(replications) < 1):
+        errors.append(f"replications = {replications}: expected a whole number >= 1")
     if precision is not None and not 0.0 < float(precision) < 1.0:
-        from .errors import ScenarioError
+        errors.append(f"precision = {precision}: expected a number in (0, 1)")
+    if precision is not None and replications is not None:
+        errors.append("give either replications or precision, not both")
+    if errors:
+        raise ScenarioError(errors)
+    batch_means = is_batch_means(resolved)
+    if batch_means:
+        replications, precision = 1, None
+    if store is not False or executor not in (None, "serial"):
+        return _simulate_with(resolved, seed, replications, precision, store, executor, workers, reuse_any_version, progress)
 
-        raise ScenarioError([f"precision = {precision}: expected a number in (0, 1)"])
+    gamma = precision if precision is not None else (None if replications is not None else resolved["run"].get("precision"))
     records: list[Record] = []
     reached: bool | None = None
-    if batch_means:
-        records.append(run_replication(resolved, seed, 0))
-    elif gamma is None:
+    if gamma is None:
         n = int(replications if replications is not None else resolved["run"]["replications"])
         records = [run_replication(resolved, seed, r) for r in range(n)]
     else:
@@ -68,12 +83,27 @@ def simulate(
             if ok or n >= cap:
                 records, reached = records[:n], ok
                 break
+    return Result(metrics=summarize(records, batch_means), scenario=resolved, seed=seed, records=records, precision_reached=reached)
+
+
+def _simulate_with(
+    resolved: dict[str, Any], seed: int, replications: int | None, precision: float | None,
+    store: Any, executor: str | None, workers: int | None, reuse_any_version: bool, progress: Any,
+) -> Result:
+    """`simulate` through the shared execution layer (store, process pool or Dask)."""
+    from .execution import PointSpec, run_points_detailed
+
+    spec = PointSpec(resolved=resolved, seed=seed, replications=replications, precision=precision)
+    (outcome,) = run_points_detailed(
+        [spec], executor=executor, workers=workers, store=store, progress=progress, reuse_any_version=reuse_any_version
+    )
+    records = list(outcome.records)
     return Result(
-        metrics=summarize(records, batch_means),
+        metrics=summarize(records, is_batch_means(resolved)),
         scenario=resolved,
         seed=seed,
         records=records,
-        precision_reached=reached,
+        precision_reached=outcome.precision_reached,
     )
 
 
@@ -94,7 +124,9 @@ def compare(
     independent intervals.
     """
     ra = simulate(a, seed=seed, replications=replications, overrides=overrides_a)
-    rb = simulate(b, seed=seed, replications=replications or ra.replications, overrides=overrides_b)
+    rb = simulate(b, seed=seed, replications=ra.replications, overrides=overrides_b)
+    if ra.replications != rb.replications:
+        raise ScenarioError([f"compare: variants ran {ra.replications} and {rb.replications} replications; pairing needs equal counts"])
     out: dict[str, dict[str, dict[str, float]]] = {}
     from .results import observations
 

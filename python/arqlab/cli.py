@@ -18,7 +18,7 @@ import math
 import sys
 from typing import Any, Callable, Sequence
 
-from . import __version__, scenario
+from . import MODEL_VERSION, __version__, scenario
 from .api import simulate
 from .errors import ArqlabError, ScenarioError, SimulationError
 
@@ -78,10 +78,26 @@ def print_table(metrics: dict[str, dict[str, dict[str, float]]], directions: lis
 
 def cmd_run(args: argparse.Namespace) -> int:
     overrides = parse_sets(args.sets)
-    result = simulate(args.scenario, seed=args.seed, replications=args.replications, precision=args.precision, overrides=overrides)
+    from .progress import Progress
+
+    store: Any = False if args.no_store else args.store  # None: the default store
+    result = simulate(
+        args.scenario,
+        seed=args.seed,
+        replications=args.replications,
+        precision=args.precision,
+        overrides=overrides,
+        store=store,
+        executor=args.dask or ("local" if args.workers else "serial"),
+        workers=args.workers,
+        reuse_any_version=args.reuse_any_version,
+        progress=Progress(quiet=args.json or args.quiet),
+    )
     if args.json:
-        json.dump(result.to_dict(), sys.stdout, indent=2, allow_nan=True)
+        json.dump(result.to_dict(), sys.stdout, indent=2, allow_nan=False)
         print()
+        for w in result.warnings:
+            print(f"arqlab: warning: {w}", file=sys.stderr)
         return 0
     sc = result.scenario
     loaded = [d for s, d in (("a", "a_to_b"), ("b", "b_to_a")) if sc["traffic"][s]["kind"] != "none"]
@@ -90,6 +106,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     print_table(result.metrics, loaded)
     if result.precision_reached is not None:
         print(f"precision target {'reached' if result.precision_reached else 'NOT reached (replication cap hit)'}")
+    for w in result.warnings:
+        print(f"arqlab: warning: {w}", file=sys.stderr)
     rate = result.events / result.wall_s if result.wall_s > 0 else float("nan")
     print(f"{result.events} events, {result.simulated_s:.6g} simulated s in {result.wall_s:.3f} wall s ({rate / 1e6:.1f} M events/s)")
     return 0
@@ -108,15 +126,21 @@ PLUGINS = ["arqlab.sweep", "arqlab.store", "arqlab.report", "arqlab.studies"]
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arqlab", description="A protocol performance laboratory.")
-    parser.add_argument("--version", action="version", version=f"arqlab {__version__}")
+    parser.add_argument("--version", action="version", version=f"arqlab {__version__} (model {MODEL_VERSION})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("run", help="simulate a scenario and print its measures with 95% CIs")
+    p = sub.add_parser("run", help="simulate a scenario and print its measures with 95%% CIs")
     add_scenario_args(p)
     p.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
     p.add_argument("--replications", type=int, help="independent replications (default: run.replications)")
     p.add_argument("--precision", type=float, help="relative half-width target, e.g. 0.025 for ±2.5%%")
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
+    p.add_argument("--store", metavar="PATH", help="result store (default $ARQLAB_STORE or ./arqlab-results/store.sqlite)")
+    p.add_argument("--no-store", action="store_true", help="do not read or write the result store")
+    p.add_argument("--reuse-any-version", action="store_true", help="reuse stored results of other model versions")
+    p.add_argument("--workers", type=int, metavar="N", help="run replications on N local worker processes")
+    p.add_argument("--dask", metavar="tcp://HOST:PORT", help="run replications on this Dask distributed scheduler")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or summary line")
     p.set_defaults(handler=cmd_run)
 
     p = sub.add_parser("check", help="validate a scenario and print it with every default filled in")

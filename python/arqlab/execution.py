@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from arqlab.errors import ArqlabError
+from arqlab.errors import ArqlabError, SimulationError
 from arqlab.progress import Progress
 from arqlab.store import Store, canonical_hash, current_version
 
@@ -103,8 +103,9 @@ class Backend(Protocol):
     def close(self) -> None: ...
 
 
-class TaskFailed(ArqlabError):
-    """A replication raised; the message names scenario hash, seed and replication."""
+class TaskFailed(SimulationError):
+    """A replication raised; the message names scenario hash, seed and replication.
+    A simulation failure (exit code 1), like `SimulationError` from an in-process run."""
 
 
 def _failure(key: TaskKey, exc: BaseException) -> TaskFailed:
@@ -299,7 +300,10 @@ def _plan(index: int, spec: PointSpec) -> _Point:
     fixed_n: int | None = None
     check: dict[str, Any] | None = None
     min_n = max_n = 0
-    if spec.replications is not None:
+    if run.get("method") == "batch_means":
+        # Batch means is one long run: its batches are the observations.
+        fixed_n = 1
+    elif spec.replications is not None:
         fixed_n = int(spec.replications)
     elif precision is None:
         fixed_n = _int_setting(run, "replications", 1)

@@ -100,6 +100,17 @@ def frame(metrics: Metrics, extra: Mapping[str, Any] | None = None) -> pd.DataFr
     return pd.DataFrame(rows, columns=[*(extra or {}).keys(), "direction", "measure", "mean", "ci95_half_width", "n"])
 
 
+def _nan_to_none(x: Any) -> Any:
+    """Strict JSON has no NaN: an undefined measure becomes null."""
+    if isinstance(x, float) and math.isnan(x):
+        return None
+    if isinstance(x, dict):
+        return {k: _nan_to_none(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_nan_to_none(v) for v in x]
+    return x
+
+
 @dataclass
 class Result:
     """The outcome of `arqlab.simulate`."""
@@ -126,13 +137,28 @@ class Result:
     def replications(self) -> int:
         return len(self.records)
 
+    @property
+    def warnings(self) -> list[str]:
+        """Things the user should know about the quality of these numbers."""
+        out: list[str] = []
+        unreliable = [i for i, r in enumerate(self.records) if r.get("mser_reliable") is False]
+        if unreliable:
+            out.append(
+                f"MSER-5 truncation hit its limit (half the run) in {len(unreliable)} of {len(self.records)} "
+                f"replication(s) {unreliable[:5]}: the warm-up may not be over; run longer (run.duration_s)"
+            )
+        if self.precision_reached is False:
+            out.append("the precision target was not reached before run.max_replications")
+        return out
+
     def to_frame(self) -> pd.DataFrame:
         return frame(self.metrics)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON structure of `arqlab run --json`."""
+        """The JSON structure of `arqlab run --json` (undefined values are None/null)."""
         return {
-            "metrics": self.metrics,
+            "metrics": _nan_to_none(self.metrics),
+            "warnings": self.warnings,
             "events": self.events,
             "simulated_s": self.simulated_s,
             "wall_s": self.wall_s,

@@ -115,10 +115,12 @@ _TABLES = {"arqlab_meta", "scenarios", "replications", "studies", "sweeps", "cla
 
 
 def current_version() -> str:
-    """The arqlab version results are recorded under."""
+    """The version results are recorded under: the package version plus a hash of the
+    simulator's source compiled into the extension, so a model change never reuses
+    results computed by another model even if the package version was not bumped."""
     import arqlab
 
-    version = getattr(arqlab, "__version__", None)
+    version = getattr(arqlab, "MODEL_VERSION", None) or getattr(arqlab, "__version__", None)
     if isinstance(version, str) and version:
         return version
     try:

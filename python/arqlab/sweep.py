@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from arqlab.errors import ArqlabError
+from arqlab.errors import ArqlabError, SimulationError
 from arqlab.execution import PointSpec, Runner, run_points_detailed, summarize_point
 from arqlab.progress import Progress
 from arqlab.store import Store, flatten
@@ -418,6 +418,9 @@ def sweep_command(args: argparse.Namespace, runner: Runner | None = None) -> int
         if args.plot:
             plot_sweep(df, keys, args.plot, measures=measures, title=Path(args.scenario).stem)
         _print_table(df, keys, measures, sys.stdout)
+    except SimulationError as exc:
+        report_error("sweep", exc)
+        return 1
     except ArqlabError as exc:
         report_error("sweep", exc)
         return 2

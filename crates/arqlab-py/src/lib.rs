@@ -139,6 +139,8 @@ fn paired_interval(a: Vec<f64>, b: Vec<f64>) -> PyResult<(f64, f64, u64)> {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // Package version + a hash of the simulator's source: the key results are stored under.
+    m.add("MODEL_VERSION", concat!(env!("CARGO_PKG_VERSION"), "+", env!("ARQLAB_MODEL_HASH")))?;
     m.add("MEASURES", arqlab::sim::measure::MEASURES.to_vec())?;
     m.add_function(wrap_pyfunction!(toml_to_json_text, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;

@@ -116,8 +116,11 @@ mod tests {
         let t = d.start(SimTime::ZERO, f);
         assert_eq!(t.end, SimTime(1_000_000_000));
         assert_eq!(t.arrival, SimTime(51_000_000_000));
-        for bits in [1u32, 47, 48, 1048, 5048, 100_000] {
-            assert_eq!(d.transmission_time(bits), Duration::transmission(bits as u64, 48_000.0));
+        for rate in [1200.0, 4800.0, 9600.0, 48_000.0, 64_000.0, 1_544_000.0, 4e6, 33_333.3] {
+            let d: Direction<Frame> = Direction::new(rate, Duration::ZERO, ErrorModel::None, stream(1, 0, "x"));
+            for bits in [1u32, 47, 48, 56, 1048, 5048, 8056, 100_000, 3_999_999] {
+                assert_eq!(d.transmission_time(bits), Duration::transmission(bits as u64, rate), "{bits} bits at {rate}");
+            }
         }
         assert!(d.is_busy(SimTime(999_999_999)));
         assert!(!d.is_busy(t.end));

@@ -61,7 +61,10 @@ impl Duration {
     /// (at least 1 ps, so a frame always takes time).
     #[inline]
     pub fn transmission(bits: u64, rate_bps: f64) -> Duration {
-        Duration::from_secs_f64(bits as f64 / rate_bps).max(Duration(1))
+        // The same arithmetic as `Direction::transmission_time` (picoseconds per bit,
+        // times bits), so a timer computed from it and the link agree to the picosecond.
+        let ps_per_bit = PS_PER_S as f64 / rate_bps;
+        Duration(((bits as f64 * ps_per_bit + 0.5) as u64).max(1))
     }
 }
 

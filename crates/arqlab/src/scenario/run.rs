@@ -23,6 +23,8 @@ pub struct RunConfig {
     /// Relative half-width target γ (sequential precision), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub precision: Option<f64>,
+    /// n₀ of the sequential rule: Law & Kelton recommend ≥ 10 (the default); as few as
+    /// 2 are accepted for quick exploratory runs.
     pub min_replications: u64,
     pub max_replications: u64,
     /// Measures the precision applies to, "direction.measure"; empty = throughput
@@ -36,7 +38,8 @@ impl RunConfig {
         let warmup_s = t.f64("warmup_s", 0.0, Range::NonNegative, p);
         let warmup = t.choice("warmup", "fixed", &["fixed", "mser5"], p);
         let method = t.choice("method", "replications", &["replications", "batch_means"], p);
-        let batches = t.u64("batches", 20, 2, 10_000, p);
+        // 40 batches leave room to merge twice (40 → 20 → 10) while lag-1 ≥ 0.1.
+        let batches = t.u64("batches", 40, 2, 10_000, p);
         let replications = t.u64("replications", 10, 1, 1_000_000, p);
         let precision = t.opt_f64("precision", Range::Open(0.0, 1.0), p);
         let min_replications = t.u64("min_replications", 10, 2, 1_000_000, p);

@@ -103,8 +103,9 @@ pub fn replicate(sc: &Scenario, seed: u64, replication: u64) -> Result<Replicati
     })
 }
 
-/// MSER-5 on the pilot's per-interval mean transfer time of the first loaded direction
-/// (throughput where no message was timed). Returns the truncation time.
+/// MSER-5 on the pilot's per-interval mean transfer time of the first loaded direction;
+/// an interval in which no message was timed repeats the previous value (0 before the
+/// first). Returns the truncation time.
 fn mser_warmup(sc: &Scenario, pilot: &RunOutput, end: SimTime) -> (SimTime, bool) {
     let d = if sc.loaded(0) { 0 } else { 1 };
     let mut last = 0.0;

@@ -47,7 +47,7 @@ impl TextbookConfig {
         }
         let modulus = t.u64("modulus", if kind == "selective_repeat" { 128 } else { 8 }, 2, 1 << 20, p) as u32;
         let default_w = if kind == "selective_repeat" { modulus / 2 } else { modulus - 1 };
-        let window = t.u64("window", default_w as u64, 1, u64::MAX, p) as u32;
+        let window = t.u64("window", default_w as u64, 1, 1 << 20, p) as u32;
         let limit = if kind == "selective_repeat" { modulus / 2 } else { modulus - 1 };
         if window > limit {
             let what = if kind == "selective_repeat" { "modulus/2" } else { "modulus - 1" };
