@@ -69,54 +69,49 @@ pub enum RetransmitCause {
     Timeout,
 }
 
-/// Plain counters every entity keeps (quinn-style `Copy` stats).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counters {
+/// Declares the counters once: the struct and the field-wise window difference.
+macro_rules! counters {
+    ($($(#[doc = $doc:literal])* $name:ident),* $(,)?) => {
+        /// Plain counters every entity keeps (quinn-style `Copy` stats).
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct Counters {
+            $($(#[doc = $doc])* pub $name: u64,)*
+        }
+
+        impl Counters {
+            /// Field-wise difference `self - earlier` (for measurement windows).
+            pub fn since(&self, earlier: &Counters) -> Counters {
+                Counters { $($name: self.$name - earlier.$name,)* }
+            }
+        }
+    };
+}
+
+counters! {
     /// Frames of any kind handed to the line.
-    pub frames_sent: u64,
+    frames_sent,
     /// Information frames handed to the line (first copies and retransmissions).
-    pub i_frames_sent: u64,
+    i_frames_sent,
     /// Information frames sent again, all causes.
-    pub i_frames_retransmitted: u64,
-    pub retransmitted_reject: u64,
-    pub retransmitted_checkpoint: u64,
-    pub retransmitted_timeout: u64,
+    i_frames_retransmitted,
+    retransmitted_reject,
+    retransmitted_checkpoint,
+    retransmitted_timeout,
     /// Supervisory / acknowledgement frames sent.
-    pub s_frames_sent: u64,
+    s_frames_sent,
     /// Rejects (REJ, SREJ, NAK) sent.
-    pub rejects_sent: u64,
+    rejects_sent,
     /// Timer expiries acted on.
-    pub timeouts: u64,
+    timeouts,
     /// Error-free I frames received out of sequence and discarded.
-    pub out_of_sequence_discarded: u64,
+    out_of_sequence_discarded,
     /// Error-free I frames received that were duplicates of delivered ones.
-    pub duplicates_discarded: u64,
+    duplicates_discarded,
     /// Frames received with a failed FCS.
-    pub frames_in_error_received: u64,
+    frames_in_error_received,
 }
 
 impl Counters {
-    /// Field-wise difference `self - earlier` (for measurement windows).
-    pub fn since(&self, earlier: &Counters) -> Counters {
-        Counters {
-            frames_sent: self.frames_sent - earlier.frames_sent,
-            i_frames_sent: self.i_frames_sent - earlier.i_frames_sent,
-            i_frames_retransmitted: self.i_frames_retransmitted - earlier.i_frames_retransmitted,
-            retransmitted_reject: self.retransmitted_reject - earlier.retransmitted_reject,
-            retransmitted_checkpoint: self.retransmitted_checkpoint
-                - earlier.retransmitted_checkpoint,
-            retransmitted_timeout: self.retransmitted_timeout - earlier.retransmitted_timeout,
-            s_frames_sent: self.s_frames_sent - earlier.s_frames_sent,
-            rejects_sent: self.rejects_sent - earlier.rejects_sent,
-            timeouts: self.timeouts - earlier.timeouts,
-            out_of_sequence_discarded: self.out_of_sequence_discarded
-                - earlier.out_of_sequence_discarded,
-            duplicates_discarded: self.duplicates_discarded - earlier.duplicates_discarded,
-            frames_in_error_received: self.frames_in_error_received
-                - earlier.frames_in_error_received,
-        }
-    }
-
     pub fn count_retransmission(&mut self, cause: RetransmitCause) {
         self.i_frames_retransmitted += 1;
         match cause {
