@@ -123,3 +123,16 @@ def test_reference_go_back_n_scenario() -> None:
     # retransmission waits for T1.
     x = theory.Params.from_scenario(r.scenario)
     assert eff["mean"] < theory.go_back_n(x)
+
+
+def test_a_timer_shorter_than_the_recovery_loop_fires_spuriously() -> None:
+    # 25600-bit frames take 0.53 s: recovering a lost frame (NAK, then the retransmission
+    # and its acknowledgement) takes ≈ 2 t_f + RTT = 1.17 s from the last acknowledgement.
+    # With T1 = 1 s the timer expires during the retransmission and forces a redundant
+    # go-back, so efficiency falls below the closed form (which assumes no timeouts);
+    # with T1 = 3 s it matches.
+    short, x, _ = run("go_back_n", 7, 8, 25600, 1e-5, 0.05, **{"protocol.timeout_s": 1.0})
+    long, _, _ = run("go_back_n", 7, 8, 25600, 1e-5, 0.05, **{"protocol.timeout_s": 3.0})
+    expected = theory.go_back_n(x)
+    assert_close(long, expected, "go-back-N l=25600, T1 = 3 s")
+    assert short["mean"] + short["ci95_half_width"] < long["mean"] - long["ci95_half_width"]

@@ -54,7 +54,7 @@ def run(out: Path, workers: int | None, quick: bool) -> pd.DataFrame:
     ]
     eff.to_csv(out / "demo.csv", index=False)
 
-    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    fig, ax = plt.subplots(figsize=(7.5, 5.8))
     xs = np.geomspace(min(LENGTHS), max(LENGTHS), 200)
     for i, kind in enumerate(KINDS):
         sub = eff[eff["protocol.kind"] == kind].sort_values("traffic.a.length.mean_bits")
@@ -68,7 +68,7 @@ def run(out: Path, workers: int | None, quick: bool) -> pd.DataFrame:
     ax.set_title("Textbook ARQ, 48 kbit/s, $t_p$ = 50 ms, $p_{bit}$ = 1e-5 (A→B), immediate NAK")
     ax.set_ylim(0, 1)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="lower center", ncol=2)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
     fig.tight_layout()
     fig.savefig(out / "demo.png", dpi=130)
     plt.close(fig)
