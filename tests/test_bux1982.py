@@ -128,7 +128,7 @@ def test_quick_plan_is_small() -> None:
     runs: dict[str, fw.RunRequest] = {}
     for f in bux.figures():
         runs.update(fw.plan_figure(f, settings)[1])
-    assert len(runs) <= 330
+    assert len(runs) <= 400  # 352 runs take ~15 s on 2 cores; the budget is 3 min
     assert all(r.replications == bux.QUICK_REPLICATIONS and r.precision is None for r in runs.values())
     full = bux.settings_for(False)
     assert full.precision == 0.025 and full.replications is None
