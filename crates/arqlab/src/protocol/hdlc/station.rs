@@ -577,11 +577,17 @@ impl HdlcStation {
         }
         let vs_abs = self.va_abs + self.next as u64;
         if f.pf && f.command {
+            // A re-poll on timer expiry while a P is still outstanding (A1.2(2): only
+            // in time-out recovery) keeps the checkpoint mark of the first P: the F that
+            // comes back may answer that one, and frames sent since are in flight, not
+            // lost (X.25 §2.4.5.9: x = V(S) when timer recovery began).
+            if !self.p_outstanding {
+                self.p_mark = vs_abs;
+                self.rej_cover = None;
+            }
             self.p_outstanding = true;
             self.p_for_timeout = self.send_p;
             self.send_p = false;
-            self.p_mark = vs_abs;
-            self.rej_cover = None;
             if self.async_timer() {
                 self.t1_deadline.get_or_insert(end + self.t1);
             } else {

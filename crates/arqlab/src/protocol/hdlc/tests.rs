@@ -1049,3 +1049,48 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn test_abm_repoll_keeps_checkpoint_mark_of_first_timeout_poll() {
+    // A spurious timeout: the acknowledgement is merely late (behind a long peer frame).
+    // T1 runs out again before the F response to the first poll arrives, so a second
+    // P goes out while the first is outstanding (timer recovery, A1.2(2)). Frames 3..4
+    // are sent in between. The F answering the first poll carries N(R) = 3: everything
+    // sent before that poll arrived. Frames 3 and 4 are still in flight, not lost; the
+    // checkpoint must refer to the poll that started the recovery (X.25 §2.4.5.9: the
+    // mark x is V(S) at the first expiry), not to the re-poll, or they are resent for
+    // nothing and the duplicates start a REJ cascade on an error-free channel.
+    let mut a = abm_outstanding(3);
+    let t1 = a.poll_timeout().unwrap();
+    a.handle_timeout(t1);
+    assert_eq!(brief(&a.poll_transmit(t1).unwrap()), (FrameKind::RR, 0, 0, true));
+    let fs = send(&mut a, t1, 2);
+    assert_eq!(fs.iter().map(|f| f.ns).collect::<Vec<_>>(), vec![3, 4]);
+    let t1b = a.poll_timeout().unwrap();
+    a.handle_timeout(t1b);
+    assert_eq!(brief(&a.poll_transmit(t1b).unwrap()), (FrameKind::RR, 0, 0, true));
+    a.handle_frame(t1b + Duration(1), &s_frame(FrameKind::RR, 3, true, false));
+    let f = a.poll_transmit(t1b + Duration(1)).unwrap();
+    assert_eq!(f.ns, 5, "no go-back: frames 3 and 4 were sent after the poll answered");
+    assert_eq!(a.counters().i_frames_retransmitted, 0);
+}
+
+#[test]
+fn test_nrm_primary_repoll_keeps_checkpoint_mark_of_first_poll() {
+    // The same for the NRM primary (Annex B timer): a response longer than T1 makes the
+    // primary poll again; the F ending the first response acknowledges all frames sent
+    // before the first P and must not send back frames sent after it.
+    let mut a = station(&cfg(Mode::Nrm, 8), Station::A, 10);
+    let f0 = a.poll_transmit(SimTime::ZERO).unwrap();
+    assert_eq!(brief(&f0), (FrameKind::I, 0, 0, true));
+    let fs = send(&mut a, SimTime::ZERO, 2);
+    assert_eq!(fs.iter().map(|f| (f.ns, f.pf)).collect::<Vec<_>>(), vec![(1, false), (2, false)]);
+    let t1 = a.poll_timeout().unwrap();
+    a.handle_timeout(t1);
+    assert_eq!(brief(&a.poll_transmit(t1).unwrap()), (FrameKind::RR, 0, 0, true));
+    // F of the first response: N(R) = 1 acknowledges frame 0, the one sent with the first P.
+    a.handle_frame(t1 + Duration(1), &s_frame(FrameKind::RR, 1, true, false));
+    let f = a.poll_transmit(t1 + Duration(1)).unwrap();
+    assert_eq!(f.ns, 3, "frames 1 and 2 were sent after the first P: no go-back");
+    assert_eq!(a.counters().i_frames_retransmitted, 0);
+}
