@@ -11,7 +11,7 @@ RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.lock
 PY_SOURCES := $(shell find python -name '*.py' -o -name '*.pyi') pyproject.toml
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test venv build rust-test py-test bench bench-report reproduce lint clean
+.PHONY: demo test venv build rust-test py-test bench bench-report reproduce clean
 
 demo: build
 	$(PY) -m arqlab.demo --out demo-out
@@ -36,6 +36,8 @@ rust-test:
 	cargo test --workspace --exclude arqlab-py --locked -q
 
 py-test: build
+	$(VENV)/bin/mypy
+	$(VENV)/bin/python -m mypy.stubtest arqlab._core
 	$(VENV)/bin/pytest -q
 
 bench: build

@@ -231,24 +231,25 @@ def test_unknown_figure_is_an_error(tmp_path: Path) -> None:
                            runner=_runner_factory([]))
 
 
-def test_simulate_runs_executor_path_uses_submit() -> None:
-    class Recorder:
-        def __init__(self) -> None:
-            self.submitted: list[Any] = []
+def test_simulate_runs_goes_through_the_store_and_reuses_it(tmp_path: Path) -> None:
+    pytest.importorskip("arqlab._core")
+    from arqlab.store import Store
 
-        def submit(self, fn: Any, req: fw.RunRequest) -> Any:
-            self.submitted.append(req.key)
-
-            class Done:
-                def result(self_inner) -> fw.Metrics:
-                    return {"a_to_b": {"m": {"mean": 1.0, "ci95_half_width": 0.0, "n": 1}}}
-            return Done()
-
-    ex = Recorder()
-    reqs = [fw.RunRequest(k, {}, 1, 3, None) for k in ("r1", "r2")]
-    seen: list[tuple[int, int]] = []
-    out = fw.simulate_runs(reqs, executor=ex, progress=lambda d, t, lbl: seen.append((d, t)))
-    assert ex.submitted == ["r1", "r2"] and set(out) == {"r1", "r2"} and seen[-1] == (2, 2)
+    sc = {
+        "run": {"duration_s": 30.0, "warmup_s": 1.0},
+        "link": {"rate_bps": 48000.0, "delay_s": 0.01, "bit_error_rate": 1e-5},
+        "protocol": {"kind": "hdlc", "mode": "abm"},
+        "traffic": {"a": {"kind": "saturated", "length": {"dist": "constant", "mean_bits": 1000}}},
+    }
+    reqs = [fw.RunRequest("r1", sc, 1, 3, None), fw.RunRequest("r2", {**sc, "link": {**sc["link"], "delay_s": 0.05}}, 1, 3, None)]
+    path = tmp_path / "store.sqlite"
+    first = fw.simulate_runs(reqs, workers=1, store=path)
+    with Store(path) as st:
+        assert st.count() == 6
+    again = fw.simulate_runs(reqs, workers=1, store=path)
+    # As JSON text: undefined measures are NaN, which is not equal to itself.
+    assert json.dumps(again, sort_keys=True) == json.dumps(first, sort_keys=True)
+    assert first["r1"]["a_to_b"]["throughput_efficiency"]["n"] == 3
 
 
 def test_plain_metrics_tolerates_partial_results() -> None:

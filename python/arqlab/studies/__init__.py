@@ -37,7 +37,10 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=None, metavar="DIR", help="output directory (default: ./reproduce-STUDY)")
     p.add_argument("--workers", type=int, default=None, metavar="N", help="local worker processes (default: CPU count)")
     p.add_argument("--dask", default=None, metavar="ADDR", help="run on a Dask distributed scheduler at ADDR")
-    p.add_argument("--store", default=None, metavar="PATH", help="SQLite result store (cache and resume)")
+    p.add_argument("--store", default=None, metavar="PATH",
+                   help="SQLite result store for cache, resume and the report (default $ARQLAB_STORE or ./arqlab-results/store.sqlite)")
+    p.add_argument("--no-store", action="store_true", help="do not read or write the result store")
+    p.add_argument("--reuse-any-version", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--quiet", action="store_true", help="print only the verdict summary")
 
 
@@ -81,22 +84,24 @@ def handler(args: argparse.Namespace) -> int:
                 figures.append(n)
     if args.workers is not None and args.workers < 1:
         return _fail(f"--workers must be at least 1, got {args.workers}")
-    executor = None
-    if args.dask:
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            return _fail("--dask needs the 'dask' extra (pip install arqlab[dask])")
-        executor = Client(args.dask)
-    store: Any = args.store
+    executor: str | None = args.dask or None
+    store: Any = False if getattr(args, "no_store", False) else args.store  # None: the default store
     progress = None if args.quiet else _progress
     out = args.out or f"reproduce-{name}"
+    from ..errors import ArqlabError, SimulationError
+
     try:
-        study.reproduce(figures=figures, quick=args.quick, out_dir=out, workers=args.workers,
-                        executor=executor, store=store, progress=progress, quiet=args.quiet)
-    finally:
-        if executor is not None:
-            executor.close()
+        rep = study.reproduce(figures=figures, quick=args.quick, out_dir=out, workers=args.workers,
+                              executor=executor, store=store, progress=progress, quiet=args.quiet)
+        if store is not False:
+            from .publish import publish
+
+            publish(rep, study, store, quick=args.quick)
+    except SimulationError as e:
+        print(f"arqlab reproduce: {e}", file=sys.stderr)
+        return 1
+    except ArqlabError as e:
+        return _fail(str(e))
     return 0
 
 

@@ -224,10 +224,10 @@ def derive_run(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bo
         l = float(get_dotted(scn, f"traffic.{side}.length.mean_bits"))
         rho = min(load * (l + overhead_bits(scn)) / l, 0.97)
         warm = (50.0 + 10.0 / (1.0 - rho) ** 2) * t_i + 40.0 * t_p
-        n = (MESSAGES_QUICK if quick else MESSAGES_FULL) / (1.0 - rho)
+        n_msgs = (MESSAGES_QUICK if quick else MESSAGES_FULL) / (1.0 - rho)
         rate_msgs = load * v / l
         out["run.warmup_s"] = round(warm, 3)
-        out["run.duration_s"] = round(warm + n / rate_msgs, 3)
+        out["run.duration_s"] = round(warm + n_msgs / rate_msgs, 3)
         out["run.precision_measures"] = [f"{d}.{m}" for d in loaded for m in ("transfer_time_s", "buffer_holding_time_s")]
     return out
 
@@ -1043,8 +1043,13 @@ def fig10() -> Figure:
             fd = sd[10]
             xs = [x for x in fd.xs(c.key) if x <= 1.0]
             trend = linear_trend(c.key)(fd)
-            parts[c.key] = pointwise(xs[2:], lambda x, k=c.key, tr=trend: approx_value(fd.est(k, x), tr(x), 0.10),
-                                     describe=lambda x, k=c.key, tr=trend: f"{fd.est(k, x)} vs line {tr(x):.4g}")
+            def near_line(x: float, k: str = c.key, tr: Callable[[float], float] = trend) -> Verdict:
+                return approx_value(fd.est(k, x), tr(x), 0.10)
+
+            def show(x: float, k: str = c.key, tr: Callable[[float], float] = trend) -> str:
+                return f"{fd.est(k, x)} vs line {tr(x):.4g}"
+
+            parts[c.key] = pointwise(xs[2:], near_line, describe=show)
         return conjunction(parts)
 
     def bends(sd: StudyData) -> Outcome:

@@ -29,7 +29,6 @@ numbers and are therefore positively correlated):
 
 from __future__ import annotations
 
-import concurrent.futures
 import copy
 import dataclasses
 import hashlib
@@ -500,33 +499,6 @@ def _plain_metrics(metrics: Mapping[str, Any]) -> Metrics:
     return out
 
 
-def _sweep_one(req: RunRequest, *, executor: Any, workers: int | None, store: Any) -> Metrics:
-    """Run one request through ``arqlab.sweep`` (one-point grid) so it lands in the store."""
-    import arqlab
-
-    duration = float(get_dotted(req.scenario, "run.duration_s", 1000.0))
-    frame = arqlab.sweep(
-        req.scenario,
-        {"run.duration_s": [duration]},
-        seed=req.seed,
-        replications=req.replications,
-        precision=req.precision,
-        executor=executor,
-        workers=workers,
-        store=store,
-        name=req.label or req.key,
-    )
-    out: Metrics = {}
-    for row in frame.itertuples(index=False):
-        d = getattr(row, "direction")
-        out.setdefault(d, {})[getattr(row, "measure")] = {
-            "mean": float(getattr(row, "mean")),
-            "ci95_half_width": float(getattr(row, "ci95_half_width")),
-            "n": float(getattr(row, "n")),
-        }
-    return out
-
-
 def simulate_runs(
     runs: Sequence[RunRequest],
     *,
@@ -538,12 +510,14 @@ def simulate_runs(
 ) -> dict[str, Metrics]:
     """Run every request and return ``{run key: metrics}``. The one place that simulates.
 
-    * ``store`` given: each run goes through ``arqlab.sweep`` (one-point grid) with the
-      store, executor and workers, so finished replications are cached and a re-run is free.
-    * ``executor`` given (``concurrent.futures.Executor`` or a ``dask.distributed.Client``):
-      one ``arqlab.simulate`` task per run is submitted to it.
-    * otherwise a local process pool of ``workers`` processes (default: CPU count) runs
-      ``arqlab.simulate`` per run; ``workers=1`` runs in this process.
+    All runs go through the shared execution layer (:func:`arqlab.execution.run_points_detailed`)
+    in one batch: replications are the tasks, so both cores (or a whole Dask cluster) stay
+    busy to the end, and every finished replication is read from and written to the
+    result store — an interrupted reproduction resumes, a re-run costs nothing.
+
+    * ``store``: None (the default store), a path or ``Store``, or False for none.
+    * ``executor``: None (a local pool of ``workers``; ``workers=1`` in this process),
+      "serial", "local", or a Dask scheduler address "tcp://host:port".
 
     ``runner`` replaces the per-run simulation function (tests use it to run the framework
     without the compiled core); it is called in this process.
@@ -560,31 +534,21 @@ def simulate_runs(
             results[req.key] = runner(req)
             tick(i, req)
         return results
-    if store is not None:
-        for i, req in enumerate(runs, 1):
-            results[req.key] = _sweep_one(req, executor=executor, workers=workers, store=store)
-            tick(i, req)
-        return results
-    if executor is not None:
-        futures = [(req, executor.submit(_simulate_one, req)) for req in runs]
-        for i, (req, fut) in enumerate(futures, 1):
-            results[req.key] = fut.result()
-            tick(i, req)
-        return results
-    n_workers = workers if workers is not None else (os.cpu_count() or 1)
-    if n_workers <= 1 or total <= 1:
-        for i, req in enumerate(runs, 1):
-            results[req.key] = _simulate_one(req)
-            tick(i, req)
-        return results
-    # Longest runs first keeps both cores busy to the end.
-    order = sorted(runs, key=lambda r: -float(get_dotted(r.scenario, "run.duration_s", 0.0) or 0.0))
-    with concurrent.futures.ProcessPoolExecutor(max_workers=n_workers) as pool:
-        fmap = {pool.submit(_simulate_one, req): req for req in order}
-        for i, fut in enumerate(concurrent.futures.as_completed(fmap), 1):
-            req = fmap[fut]
-            results[req.key] = fut.result()
-            tick(i, req)
+    from arqlab import scenario as scenario_mod
+    from arqlab.execution import PointSpec, run_points_detailed
+    from arqlab.results import summarize
+
+    if executor is None:
+        executor = "serial" if workers == 1 else "local"
+    specs = [
+        PointSpec(resolved=scenario_mod.load(req.scenario), seed=req.seed, replications=req.replications, precision=req.precision)
+        for req in runs
+    ]
+    outcomes = run_points_detailed(specs, executor=executor, workers=workers, store=store)
+    for i, (req, spec, outcome) in enumerate(zip(runs, specs, outcomes), 1):
+        batch_means = spec.resolved["run"]["method"] == "batch_means"
+        results[req.key] = _plain_metrics(summarize(outcome.records, batch_means))
+        tick(i, req)
     return results
 
 
@@ -636,9 +600,9 @@ def plan_figure(figure: Figure, settings: RunSettings) -> tuple[list[Point], dic
             c = figure.curve(key)
             params = {**c.params, **s.params}
             variants.append((s.name, c, params, s.overrides, _variant_xs(figure, s, c, settings.quick)))
-    for variant, c, params, extra, xs in variants:
+    for variant, c, vparams, extra, xs in variants:
         for x in xs:
-            ov = point_overrides(figure, c, x, settings.quick, params, extra)
+            ov = point_overrides(figure, c, x, settings.quick, vparams, extra)
             scn = apply_overrides(figure.base, ov)
             key = run_key(scn, settings.seed, settings.replications, settings.precision)
             label = f"fig{figure.number}/{c.key}{'@' + variant if variant else ''}/x={x:g}"
@@ -991,31 +955,32 @@ def reproduce_study(
     results: list[ClaimResult] = []
     skipped: list[str] = []
     for n in wanted:
-        fig_results = []
+        fig_results: list[ClaimResult] = []
         for claim in all_figs[n].claims:
-            r = evaluate_claim(claim, data)
-            if r is None:
+            res = evaluate_claim(claim, data)
+            if res is None:
                 skipped.append(claim.id)
             else:
-                fig_results.append(r)
+                fig_results.append(res)
         results += fig_results
         if not quiet:
             print_claims(f"Fig. {n}: {all_figs[n].title}", fig_results, stream)
-    tail = []
+    tail: list[ClaimResult] = []
     for claim in study.study_claims():
-        r = evaluate_claim(claim, data)
-        if r is None:
+        res = evaluate_claim(claim, data)
+        if res is None:
             skipped.append(claim.id)
         else:
-            tail.append(r)
+            tail.append(res)
     results += tail
     if not quiet:
         if tail:
             print_claims("Conclusions and appendix A2", tail, stream)
         if skipped:
             print(f"Not evaluated (need figures that were not run): {', '.join(skipped)}", file=stream or sys.stdout)
-        counts = {v: sum(r.verdict is v for r in results) for v in Verdict}
-        print("Verdicts: " + ", ".join(f"{counts[v]} {v.value}" for v in Verdict) + f"; outputs in {out}",
-              file=stream or sys.stdout)
+    # The one line --quiet keeps.
+    counts = {v: sum(r.verdict is v for r in results) for v in Verdict}
+    print("Verdicts: " + ", ".join(f"{counts[v]} {v.value}" for v in Verdict) + f"; outputs in {out}",
+          file=stream or sys.stdout)
     files += list(write_claims(results, out, title=study.TITLE, quick=quick))
     return Reproduction(out, data, results, files, skipped)
