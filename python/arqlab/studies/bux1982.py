@@ -58,6 +58,10 @@ from .framework import (
 
 NAME = "bux1982"
 TITLE = "Bux, Kümmerle & Truong (1982), Data Link-Control Performance: HDLC NRM vs ABM"
+CITATION = (
+    "W. Bux, K. Kümmerle and H.L. Truong, \"Data Link-Control Performance: Results Comparing HDLC "
+    "Operational Modes\", Computer Networks 6 (1982) 37–51"
+)
 
 # ----------------------------------------------------------------------------- constants
 
