@@ -141,3 +141,18 @@ def test_replications_and_precision_together_are_refused() -> None:
 def test_huge_window_is_an_error_not_a_truncation() -> None:
     with pytest.raises(ScenarioError, match="protocol.window = 4294967297"):
         arqlab.load_scenario("scenarios/go_back_n.toml", {"protocol.window": 4294967297})
+
+
+def test_a_closed_pipe_is_not_a_traceback() -> None:
+    p = subprocess.Popen(
+        [sys.executable, "-m", "arqlab.cli", "run", "scenarios/go_back_n.toml", "--json", "--no-store", "--replications", "2",
+         "--set", "run.duration_s=50"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read()
+    p.stderr.close()
+    p.wait(timeout=60)
+    assert "Traceback" not in err, err

@@ -15,6 +15,7 @@ import argparse
 import importlib
 import json
 import math
+import os
 import sys
 from typing import Any, Callable, Sequence
 
@@ -182,6 +183,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("arqlab: interrupted (finished replications are kept in the store, if one is used)", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`arqlab run ... | head`): stop quietly, as a shell tool
+        # killed by SIGPIPE would; silence the flush at exit too.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":
