@@ -35,7 +35,7 @@ from typing import Any, Literal, Protocol
 
 from arqlab.errors import ArqlabError, SimulationError
 from arqlab.progress import Progress
-from arqlab.store import Store, canonical_hash, current_version
+from arqlab.store import Store, canonical_hash, current_version, open_store
 
 Runner = Callable[[str, int, int], dict[str, Any]]
 """``(resolved_json, seed, replication) -> record``, like ``_core.run_replication``."""
@@ -433,13 +433,7 @@ def run_points_detailed(
     """Like :func:`run_points`, with each point's precision verdict and scenario hash."""
     planned = [_plan(i, spec) for i, spec in enumerate(points)]
     own_store = store is not False and not isinstance(store, Store)
-    the_store: Store | None
-    if store is False:
-        the_store = None
-    elif isinstance(store, Store):
-        the_store = store
-    else:
-        the_store = Store(store)
+    the_store = None if store is False else open_store(store)
     prog = progress if progress is not None else Progress(quiet=True)
     try:
         backend = make_backend(executor, workers, runner)

@@ -115,3 +115,12 @@ def get_path(tree: Mapping[str, Any], dotted: str) -> Any:
             raise KeyError(dotted)
         node = node[part]
     return node
+
+
+def has_path(tree: Mapping[str, Any], dotted: str) -> bool:
+    """Whether a dotted key names a value in the (nested) tree."""
+    try:
+        get_path(tree, dotted)
+    except KeyError:
+        return False
+    return True

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from arqlab.errors import ArqlabError, SimulationError
 from arqlab.execution import PointSpec, Runner, run_points_detailed, summarize_point
 from arqlab.progress import Progress
-from arqlab.store import Store, flatten
+from arqlab import scenario as scenario_mod
+from arqlab.store import Store, flatten, open_store
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,16 +46,6 @@ class GridError(ArqlabError):
         super().__init__("\n".join(self.problems))
 
 
-def has_key(resolved: Mapping[str, Any], dotted: str) -> bool:
-    """Whether ``dotted`` names a value in the (nested) resolved scenario."""
-    node: Any = resolved
-    for part in dotted.split("."):
-        if not isinstance(node, Mapping) or part not in node:
-            return False
-        node = node[part]
-    return True
-
-
 def _check_grid(grid: Mapping[str, Sequence[Any]], resolved: Mapping[str, Any]) -> list[str]:
     problems: list[str] = []
     if not isinstance(grid, Mapping) or not grid:
@@ -65,7 +56,7 @@ def _check_grid(grid: Mapping[str, Sequence[Any]], resolved: Mapping[str, Any]) 
         if not isinstance(key, str) or not key:
             problems.append(f"grid key {key!r}: expected a dotted scenario key such as 'link.rate_bps'")
             continue
-        if not has_key(resolved, key):
+        if not scenario_mod.has_path(resolved, key):
             close = difflib.get_close_matches(key, known, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             problems.append(f"grid key {key!r} is not in the resolved scenario{hint}")
@@ -114,7 +105,6 @@ def sweep(
     under ``name`` for ``arqlab report``."""
     import pandas as pd
 
-    from arqlab import scenario as scenario_mod
 
     base_overrides = dict(overrides or {})
     source = scenario if isinstance(scenario, Mapping) else str(scenario)
@@ -143,15 +133,8 @@ def sweep(
         prog = None
     else:
         prog = progress
-    the_store: Store | None
-    own_store = False
-    if store is False:
-        the_store = None
-    elif isinstance(store, Store):
-        the_store = store
-    else:
-        the_store = Store(store)
-        own_store = True
+    own_store = store is not False and not isinstance(store, Store)
+    the_store = None if store is False else open_store(store)
     try:
         outcomes = run_points_detailed(
             specs,
@@ -292,7 +275,6 @@ def plot_sweep(
 def parse_value(text: str) -> Any:
     """A command-line value, parsed as ``arqlab run --set`` parses it: a TOML literal
     (``1e-5``, ``true``, ``"x"``, ``7``) or else the bare string."""
-    from arqlab import scenario as scenario_mod
 
     return scenario_mod.parse_value(text.strip())
 
@@ -405,7 +387,6 @@ def sweep_command(args: argparse.Namespace, runner: Runner | None = None) -> int
         if unknown:
             raise GridError([f"--measure {m}: not a measure of this scenario" for m in unknown])
         if args.out:
-            from arqlab import scenario as scenario_mod
 
             out = Path(args.out)
             try:

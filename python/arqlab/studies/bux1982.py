@@ -83,11 +83,11 @@ TOL_ORDER_TP = 0.30  # "approximately equal to t_p"
 
 #: Run lengths: I-frames per replication (saturated) or messages per replication (Poisson).
 FRAMES_QUICK, FRAMES_FULL = 20000, 40000
-MESSAGES_QUICK, MESSAGES_FULL = 10000, 20000
+MESSAGES_QUICK, MESSAGES_FULL = 10000, 40000
 QUICK_REPLICATIONS = 5
 FULL_PRECISION = 0.025
 FULL_MIN_REPLICATIONS = 10
-FULL_MAX_REPLICATIONS = 40
+FULL_MAX_REPLICATIONS = 2500
 
 LENGTHS = (100, 200, 500, 1000, 2000, 3000, 5000, 10000, 20000)
 LENGTHS_QUICK = (200, 500, 1000, 2000, 3000, 5000, 10000, 20000)
@@ -202,7 +202,7 @@ def derive_run(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bo
       the slower of the line rate and the error-free window rate (N = 20000 quick, 40000 full).
     * Poisson flow: warm-up (50 + 10/(1−ρ)²)·T_I + 40·t_p, ρ = Y_u·(l+h)/l the line
       utilization (M/D/1 relaxation grows like 1/(1−ρ)²); measured length N/(1−ρ) messages
-      of the direction (N = 10000 quick, 20000 full).
+      of the direction (N = 10000 quick, 40000 full).
     """
     side = side_of(curve.direction)
     t_i = frame_time(scn, side)

@@ -369,12 +369,12 @@ def set_dotted(tree: dict[str, Any], key: str, value: Any) -> None:
 
 
 def get_dotted(tree: Mapping[str, Any], key: str, default: Any = None) -> Any:
-    node: Any = tree
-    for p in key.split("."):
-        if not isinstance(node, Mapping) or p not in node:
-            return default
-        node = node[p]
-    return node
+    from arqlab.scenario import get_path
+
+    try:
+        return get_path(tree, key)
+    except KeyError:
+        return default
 
 
 def apply_overrides(base: Mapping[str, Any], overrides: Mapping[str, Any]) -> Scenario:
