@@ -978,9 +978,23 @@ def reproduce_study(
             print_claims("Conclusions and appendix A2", tail, stream)
         if skipped:
             print(f"Not evaluated (need figures that were not run): {', '.join(skipped)}", file=stream or sys.stdout)
-    # The one line --quiet keeps.
+    # The lines --quiet keeps.
     counts = {v: sum(r.verdict is v for r in results) for v in Verdict}
     print("Verdicts: " + ", ".join(f"{counts[v]} {v.value}" for v in Verdict) + f"; outputs in {out}",
           file=stream or sys.stdout)
+    if settings.precision is not None:
+        short = [
+            f"fig{n} {row.curve}{'@' + row.variant if isinstance(row.variant, str) and row.variant else ''} x={row.x:g} "
+            f"(±{100 * row.rel_half_width:.1f}%, n={int(row.n)})"
+            for n, fd in sorted(fdata.items())
+            for row in fd.frame.itertuples(index=False)
+            if row.rel_half_width > settings.precision
+        ]
+        total = sum(len(fd.frame) for fd in fdata.values())
+        if short:
+            print(f"Precision: {total - len(short)} of {total} points within ±{100 * settings.precision:g}%; "
+                  f"at the replication cap: " + "; ".join(short), file=stream or sys.stdout)
+        else:
+            print(f"Precision: all {total} points within ±{100 * settings.precision:g}%", file=stream or sys.stdout)
     files += list(write_claims(results, out, title=study.TITLE, quick=quick))
     return Reproduction(out, data, results, files, skipped)
