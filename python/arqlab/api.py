@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from . import _core, scenario
 from .errors import ScenarioError, SimulationError
-from .results import Result, is_batch_means, stopping_n, summarize
+from .results import Result, is_batch_means, summarize
 
 Record = dict[str, Any]
 
@@ -64,33 +64,16 @@ def simulate(
     batch_means = is_batch_means(resolved)
     if batch_means:
         replications, precision = 1, None
-    if store is not False or executor not in (None, "serial"):
-        return _simulate_with(resolved, seed, replications, precision, store, executor, workers, reuse_any_version, progress)
-
-    gamma = precision if precision is not None else (None if replications is not None else resolved["run"].get("precision"))
-    records: list[Record] = []
-    reached: bool | None = None
-    if gamma is None:
-        n = int(replications if replications is not None else resolved["run"]["replications"])
-        records = [run_replication(resolved, seed, r) for r in range(n)]
-    else:
-        cap = int(resolved["run"]["max_replications"])
-        while True:
-            records.append(run_replication(resolved, seed, len(records)))
-            if len(records) < int(resolved["run"]["min_replications"]):
-                continue
-            n, ok = stopping_n(records, resolved, float(gamma))
-            if ok or n >= cap:
-                records, reached = records[:n], ok
-                break
-    return Result(metrics=summarize(records, batch_means), scenario=resolved, seed=seed, records=records, precision_reached=reached)
+    return _simulate_with(resolved, seed, replications, precision, store, executor or "serial", workers,
+                          reuse_any_version, progress)
 
 
 def _simulate_with(
     resolved: dict[str, Any], seed: int, replications: int | None, precision: float | None,
     store: Any, executor: str | None, workers: int | None, reuse_any_version: bool, progress: Any,
 ) -> Result:
-    """`simulate` through the shared execution layer (store, process pool or Dask)."""
+    """`simulate` through the shared execution layer: the one implementation of the
+    sequential rule, the store and the executors (serial by default)."""
     from .execution import PointSpec, run_points_detailed
 
     spec = PointSpec(resolved=resolved, seed=seed, replications=replications, precision=precision)

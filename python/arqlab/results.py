@@ -74,22 +74,6 @@ def precision_reached(metrics: Metrics, resolved: Mapping[str, Any], precision: 
     return precision_status(metrics, resolved, float(p)) == "reached"
 
 
-def stopping_n(records: Sequence[Record], resolved: Mapping[str, Any], precision: float) -> tuple[int, bool]:
-    """The smallest n ≥ n₀ at which the first n records meet the precision, or the cap.
-
-    Returns (n, reached). If neither happens within the records given, returns
-    (len(records), False) and the caller must run more."""
-    run = resolved["run"]
-    n0, cap = int(run["min_replications"]), int(run["max_replications"])
-    for n in range(n0, min(len(records), cap) + 1):
-        status = precision_status(summarize(records[:n]), resolved, precision)
-        if status == "reached":
-            return n, True
-        if status == "cap_reached" or n >= cap:
-            return n, False
-    return len(records), False
-
-
 def frame(metrics: Metrics, extra: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """Tidy table: one row per direction × measure."""
     rows = [

@@ -126,30 +126,27 @@ def at_most(a: Est, b: Est, tol: float = 0.0) -> Verdict:
     return at_least(b, a, tol)
 
 
-def exceeds(a: Est, b: Est, margin: float = 0.0) -> Verdict:
-    """A > B·(1 + margin): strict, significant at 95%."""
-    if not (a.valid and b.valid):
-        return Verdict.INCONCLUSIVE
-    d = a - b
-    threshold = margin * abs(b.mean)
+def _above(d: Est, threshold: float) -> Verdict:
+    """D > threshold, significant at 95%: holds if its whole interval is above."""
     if d.lo > threshold:
         return Verdict.HOLDS
     if d.hi <= threshold:
         return Verdict.DOES_NOT_HOLD
     return Verdict.INCONCLUSIVE
+
+
+def exceeds(a: Est, b: Est, margin: float = 0.0) -> Verdict:
+    """A > B·(1 + margin): strict, significant at 95%."""
+    if not (a.valid and b.valid):
+        return Verdict.INCONCLUSIVE
+    return _above(a - b, margin * abs(b.mean))
 
 
 def below(a: Est, b: Est, margin: float = 0.0) -> Verdict:
     """A < B·(1 − margin): strict, significant at 95%."""
     if not (a.valid and b.valid):
         return Verdict.INCONCLUSIVE
-    d = b - a
-    threshold = margin * abs(b.mean)
-    if d.lo > threshold:
-        return Verdict.HOLDS
-    if d.hi <= threshold:
-        return Verdict.DOES_NOT_HOLD
-    return Verdict.INCONCLUSIVE
+    return _above(b - a, margin * abs(b.mean))
 
 
 def approx(a: Est, b: Est, tol: float) -> Verdict:

@@ -94,6 +94,10 @@ pub struct HdlcStation {
     rej_pending: bool,
     /// SREJ: frames held beyond V(R), by offset from V(R) (offset 0 is always empty).
     held: VecDeque<Option<Message>>,
+    /// Frames and information bits in `held`, kept as running totals so the per-event
+    /// buffer statistics and the RNR check do not rescan the window.
+    held_frames: usize,
+    held_bits: u64,
     /// SREJ: offsets already requested (one SREJ per missing frame).
     srej_sent: VecDeque<bool>,
     srej_queue: VecDeque<u32>,
@@ -159,6 +163,8 @@ impl HdlcStation {
             rej_condition: false,
             rej_pending: false,
             held: VecDeque::from(vec![None; held]),
+            held_frames: 0,
+            held_bits: 0,
             srej_sent: VecDeque::from(vec![false; held]),
             srej_queue: VecDeque::new(),
             own_busy: false,
@@ -342,7 +348,10 @@ impl HdlcStation {
     fn advance_vr(&mut self) {
         self.vr = self.m.next(self.vr);
         if !self.held.is_empty() {
-            self.held.pop_front();
+            if let Some(Some(m)) = self.held.pop_front() {
+                self.held_frames -= 1;
+                self.held_bits -= m.bits as u64;
+            }
             self.held.push_back(None);
             self.srej_sent.pop_front();
             self.srej_sent.push_back(false);
@@ -350,7 +359,7 @@ impl HdlcStation {
     }
 
     fn held_count(&self) -> usize {
-        self.held.iter().filter(|h| h.is_some()).count()
+        self.held_frames
     }
 
     fn update_busy(&mut self) {
@@ -415,6 +424,8 @@ impl HdlcStation {
                     self.counters.out_of_sequence_discarded += 1;
                 } else {
                     self.held[d] = Some(msg);
+                    self.held_frames += 1;
+                    self.held_bits += msg.bits as u64;
                 }
                 for j in 0..d {
                     if self.held[j].is_none() && !self.srej_sent[j] {
@@ -787,6 +798,6 @@ impl Entity for HdlcStation {
     }
 
     fn receive_buffer_bits(&self) -> u64 {
-        self.held.iter().flatten().map(|m| m.bits as u64).sum()
+        self.held_bits
     }
 }

@@ -48,6 +48,8 @@ pub struct SelectiveRepeat {
     rx: VecDeque<Option<Message>>,
     /// Frames of the receive window already asked for with SREJ.
     srej_sent: VecDeque<bool>,
+    /// Information bits held in `rx`, a running total (read after every event).
+    held_bits: u64,
     replies: VecDeque<Frame>,
 
     events: VecDeque<Event>,
@@ -72,6 +74,7 @@ impl SelectiveRepeat {
             vr: 0,
             rx: VecDeque::from(vec![None; w]),
             srej_sent: VecDeque::from(vec![false; w]),
+            held_bits: 0,
             replies: VecDeque::new(),
             events: VecDeque::new(),
             counters: Counters::default(),
@@ -122,6 +125,7 @@ impl SelectiveRepeat {
             self.counters.duplicates_discarded += 1;
         } else {
             self.rx[i] = Some(msg);
+            self.held_bits += msg.bits as u64;
         }
         if self.reject {
             for j in 0..i {
@@ -135,6 +139,7 @@ impl SelectiveRepeat {
         }
         while let Some(Some(m)) = self.rx.front().copied() {
             self.rx.pop_front();
+            self.held_bits -= m.bits as u64;
             self.srej_sent.pop_front();
             self.rx.push_back(None);
             self.srej_sent.push_back(false);
@@ -265,7 +270,7 @@ impl Entity for SelectiveRepeat {
     }
 
     fn receive_buffer_bits(&self) -> u64 {
-        self.rx.iter().flatten().map(|m| m.bits as u64).sum()
+        self.held_bits
     }
 }
 
