@@ -41,6 +41,13 @@ pub struct SelectiveRepeat {
     // Sender. `slots[i]` carries N(S) = V(A) + i.
     va: u32,
     slots: VecDeque<Slot>,
+    /// (deadline, N(S)) of every timer started, in start order. Frames leave one at a
+    /// time on one line, so deadlines only grow along the queue: the earliest live
+    /// timer is the first entry still matching its slot (entries of acknowledged or
+    /// re-armed frames are dropped lazily). Keeps timers O(1) per event, not O(W).
+    timers: VecDeque<(SimTime, u32)>,
+    /// Slots marked for retransmission.
+    resend_pending: usize,
     queue: VecDeque<Message>,
 
     // Receiver. `rx[i]` holds the frame N(S) = V(R) + i once received.
@@ -70,6 +77,8 @@ impl SelectiveRepeat {
             rate_bps: line.rate_bps,
             va: 0,
             slots: VecDeque::with_capacity(w),
+            timers: VecDeque::with_capacity(2 * w),
+            resend_pending: 0,
             queue: VecDeque::new(),
             vr: 0,
             rx: VecDeque::from(vec![None; w]),
@@ -109,7 +118,25 @@ impl SelectiveRepeat {
         if let Some(s) = self.slot_of(n) {
             s.acked = true;
             s.deadline = None;
-            s.resend = None;
+            if s.resend.take().is_some() {
+                self.resend_pending -= 1;
+            }
+        }
+    }
+
+    /// True if the timer entry (deadline, N(S)) is still that frame's running timer.
+    fn live(&self, (deadline, ns): (SimTime, u32)) -> bool {
+        let i = self.m.distance(self.va, ns) as usize;
+        self.slots.get(i).is_some_and(|s| s.deadline == Some(deadline))
+    }
+
+    /// Drops stale timer entries from the front, so the front is the earliest live one.
+    fn prune_timers(&mut self) {
+        while let Some(&e) = self.timers.front() {
+            if self.live(e) {
+                break;
+            }
+            self.timers.pop_front();
         }
     }
 
@@ -181,11 +208,13 @@ impl Entity for SelectiveRepeat {
                     if !s.acked && s.resend.is_none() {
                         s.resend = Some(RetransmitCause::Reject);
                         s.deadline = None;
+                        self.resend_pending += 1;
                     }
                 }
             }
             FrameKind::REJ | FrameKind::RNR => {}
         }
+        self.prune_timers();
     }
 
     fn handle_frame_in_error(&mut self, _now: SimTime, f: &Frame) {
@@ -203,13 +232,22 @@ impl Entity for SelectiveRepeat {
     }
 
     fn handle_timeout(&mut self, now: SimTime) {
-        for s in self.slots.iter_mut() {
-            if s.deadline.is_some_and(|d| d <= now) {
-                s.deadline = None;
-                s.resend = Some(RetransmitCause::Timeout);
+        // Every expired live timer is in the front run of entries with deadline ≤ now.
+        while let Some(&(deadline, ns)) = self.timers.front() {
+            if deadline > now {
+                break;
+            }
+            self.timers.pop_front();
+            if self.live((deadline, ns)) {
+                if let Some(s) = self.slot_of(ns) {
+                    s.deadline = None;
+                    s.resend = Some(RetransmitCause::Timeout);
+                }
+                self.resend_pending += 1;
                 self.counters.timeouts += 1;
             }
         }
+        self.prune_timers();
     }
 
     fn poll_transmit(&mut self, now: SimTime) -> Option<Frame> {
@@ -219,11 +257,17 @@ impl Entity for SelectiveRepeat {
             return Some(r);
         }
         let (va, m, overhead, t1, rate) = (self.va, self.m, self.overhead_bits, self.t1, self.rate_bps);
-        let arm = |s: &mut Slot, bits: u32| s.deadline = Some(now + Duration::transmission(bits as u64, rate) + t1);
-        if let Some((i, s)) = self.slots.iter_mut().enumerate().find(|(_, s)| s.resend.is_some()) {
+        let deadline = |bits: u32| now + Duration::transmission(bits as u64, rate) + t1;
+        let found = if self.resend_pending > 0 { self.slots.iter_mut().enumerate().find(|(_, s)| s.resend.is_some()) } else { None };
+        if let Some((i, s)) = found {
             let cause = s.resend.take().unwrap_or(RetransmitCause::Timeout);
-            let f = Frame::information(m.add(va, i as u32), 0, false, s.msg, overhead);
-            arm(s, f.bits);
+            let ns = m.add(va, i as u32);
+            let f = Frame::information(ns, 0, false, s.msg, overhead);
+            let d = deadline(f.bits);
+            s.deadline = Some(d);
+            self.resend_pending -= 1;
+            self.timers.push_back((d, ns));
+            self.prune_timers();
             self.counters.count_retransmission(cause);
             self.counters.frames_sent += 1;
             self.counters.i_frames_sent += 1;
@@ -231,10 +275,11 @@ impl Entity for SelectiveRepeat {
         }
         if self.slots.len() < self.window as usize {
             if let Some(msg) = self.queue.pop_front() {
-                let f = Frame::information(m.add(va, self.slots.len() as u32), 0, false, msg, overhead);
-                let mut s = Slot { msg, acked: false, resend: None, deadline: None };
-                arm(&mut s, f.bits);
-                self.slots.push_back(s);
+                let ns = m.add(va, self.slots.len() as u32);
+                let f = Frame::information(ns, 0, false, msg, overhead);
+                let d = deadline(f.bits);
+                self.slots.push_back(Slot { msg, acked: false, resend: None, deadline: Some(d) });
+                self.timers.push_back((d, ns));
                 self.counters.frames_sent += 1;
                 self.counters.i_frames_sent += 1;
                 return Some(f);
@@ -244,7 +289,9 @@ impl Entity for SelectiveRepeat {
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
-        self.slots.iter().filter_map(|s| s.deadline).min()
+        let earliest = self.timers.front().map(|&(d, _)| d);
+        debug_assert_eq!(earliest, self.slots.iter().filter_map(|s| s.deadline).min());
+        earliest
     }
 
     fn poll_event(&mut self) -> Option<Event> {
@@ -265,7 +312,7 @@ impl Entity for SelectiveRepeat {
 
     fn wants_transmit(&self) -> bool {
         !self.replies.is_empty()
-            || self.slots.iter().any(|s| s.resend.is_some())
+            || self.resend_pending > 0
             || (!self.queue.is_empty() && self.slots.len() < self.window as usize)
     }
 
