@@ -225,6 +225,17 @@ def test_reproduce_study_outputs_and_verdicts(tmp_path: Path) -> None:
     assert "[        holds] toy.fast_above_slow" in printed and "Not evaluated" in printed
 
 
+def test_full_pass_reports_points_short_of_the_precision_target(tmp_path: Path) -> None:
+    # The toy runner's intervals are ±1%: within a 2.5% target, short of a 0.5% one.
+    # Full mode: 3 x values × 3 curves plus the sensitivity variant's 3 points.
+    for target, expected in ((0.025, "Precision: all 12 points within ±2.5%"),
+                             (0.005, "Precision: 0 of 12 points within ±0.5%; at the replication cap: fig1 fast_ab x=100 (±1.0%, n=5)")):
+        stream = io.StringIO()
+        fw.reproduce_study(_ToyStudy(), out_dir=tmp_path / str(target), settings=fw.RunSettings(quick=False, precision=target),
+                           runner=_runner_factory([]), stream=stream, quiet=True)
+        assert expected in stream.getvalue(), stream.getvalue()
+
+
 def test_unknown_figure_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no figure 7"):
         fw.reproduce_study(_ToyStudy(), figures=[7], out_dir=tmp_path, settings=fw.RunSettings(quick=True),
