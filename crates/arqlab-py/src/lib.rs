@@ -5,6 +5,7 @@
 //! single argument is the list of problems; a model failure or a Rust panic is a
 //! `RuntimeError` naming the scenario, seed and replication. A panic never aborts Python.
 
+use arqlab::engine::SimTime;
 use arqlab::scenario::{toml_to_json, Scenario, ScenarioError};
 use arqlab::sim::{replicate, Measures, Replication};
 use arqlab::stats::{paired_difference, select_batches, student_t, Interval, Precision, Status};
@@ -18,8 +19,8 @@ fn scenario_error(e: ScenarioError) -> PyErr {
 }
 
 fn parse_resolved(json: &str) -> PyResult<Scenario> {
-    let v: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| PyValueError::new_err((vec![format!("scenario is not valid JSON: {e}")],)))?;
+    let v: serde_json::Value = serde_json::from_str(json)
+        .map_err(|e| PyValueError::new_err((vec![format!("scenario is not valid JSON: {e}")],)))?;
     Scenario::from_value(&v).map_err(scenario_error)
 }
 
@@ -77,26 +78,77 @@ fn replication_dict<'py>(py: Python<'py>, r: &Replication) -> PyResult<Bound<'py
 }
 
 /// Runs one replication entirely in Rust, with the GIL released.
-#[pyfunction]
-fn run_replication<'py>(py: Python<'py>, resolved_json: &str, seed: u64, replication: u64) -> PyResult<Bound<'py, PyDict>> {
-    let sc = parse_resolved(resolved_json)?;
-    let outcome = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| replicate(&sc, seed, replication))));
+/// Runs `f` on the scenario with the GIL released; a model failure or a panic becomes a
+/// `RuntimeError` naming the scenario, seed and replication.
+fn guarded<T: Send>(
+    py: Python<'_>,
+    sc: &Scenario,
+    seed: u64,
+    replication: u64,
+    f: impl FnOnce() -> Result<T, arqlab::sim::SimError> + Send,
+) -> PyResult<T> {
+    let outcome = py.allow_threads(|| catch_unwind(AssertUnwindSafe(f)));
     let context = || {
-        let title = if sc.title.is_empty() { sc.protocol.kind().to_string() } else { sc.title.clone() };
+        let title = if sc.title.is_empty() {
+            sc.protocol.kind().to_string()
+        } else {
+            sc.title.clone()
+        };
         format!("scenario {title:?}, seed {seed}, replication {replication}")
     };
     match outcome {
-        Ok(Ok(r)) => replication_dict(py, &r),
-        Ok(Err(e)) => Err(PyRuntimeError::new_err(format!("simulation failed ({}): {e}", context()))),
+        Ok(Ok(r)) => Ok(r),
+        Ok(Err(e)) => Err(PyRuntimeError::new_err(format!(
+            "simulation failed ({}): {e}",
+            context()
+        ))),
         Err(panic) => {
             let msg = panic
                 .downcast_ref::<String>()
                 .cloned()
                 .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_else(|| "unknown panic".into());
-            Err(PyRuntimeError::new_err(format!("internal error in the simulator ({}): {msg}", context())))
+            Err(PyRuntimeError::new_err(format!(
+                "internal error in the simulator ({}): {msg}",
+                context()
+            )))
         }
     }
+}
+
+#[pyfunction]
+fn run_replication<'py>(
+    py: Python<'py>,
+    resolved_json: &str,
+    seed: u64,
+    replication: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let sc = parse_resolved(resolved_json)?;
+    let r = guarded(py, &sc, seed, replication, || {
+        replicate(&sc, seed, replication)
+    })?;
+    replication_dict(py, &r)
+}
+
+/// The frame-level trace of one replication between `from_s` and `to_s` seconds, as
+/// JSON text: {"records": [...], "dropped": n}.
+#[pyfunction]
+fn trace(
+    py: Python<'_>,
+    resolved_json: &str,
+    seed: u64,
+    replication: u64,
+    from_s: f64,
+    to_s: f64,
+    limit: usize,
+) -> PyResult<String> {
+    let sc = parse_resolved(resolved_json)?;
+    let (from, to) = (SimTime::from_secs_f64(from_s), SimTime::from_secs_f64(to_s));
+    let t = guarded(py, &sc, seed, replication, || {
+        arqlab::sim::trace(&sc, seed, replication, from, to, limit)
+    })?;
+    let v = serde_json::json!({"records": t.records, "dropped": t.dropped});
+    Ok(v.to_string())
 }
 
 fn interval_tuple(iv: Interval) -> (f64, f64, u64) {
@@ -120,9 +172,25 @@ fn interval(values: Vec<f64>, batch_means: bool) -> (f64, f64, u64) {
 /// The sequential stopping rule over (mean, half-width, n) intervals:
 /// "continue" | "reached" | "cap_reached".
 #[pyfunction]
-fn precision_status(intervals: Vec<(f64, f64, u64)>, relative: f64, min_n: u64, max_n: u64) -> &'static str {
-    let rule = Precision { relative, min_n, max_n };
-    let ivs: Vec<Interval> = intervals.into_iter().map(|(mean, half_width, n)| Interval { mean, half_width, n }).collect();
+fn precision_status(
+    intervals: Vec<(f64, f64, u64)>,
+    relative: f64,
+    min_n: u64,
+    max_n: u64,
+) -> &'static str {
+    let rule = Precision {
+        relative,
+        min_n,
+        max_n,
+    };
+    let ivs: Vec<Interval> = intervals
+        .into_iter()
+        .map(|(mean, half_width, n)| Interval {
+            mean,
+            half_width,
+            n,
+        })
+        .collect();
     match rule.status(&ivs) {
         Status::Continue => "continue",
         Status::Reached => "reached",
@@ -133,18 +201,24 @@ fn precision_status(intervals: Vec<(f64, f64, u64)>, relative: f64, min_n: u64, 
 /// Paired-t interval of a − b over replications run with common random numbers.
 #[pyfunction]
 fn paired_interval(a: Vec<f64>, b: Vec<f64>) -> PyResult<(f64, f64, u64)> {
-    paired_difference(&a, &b, 0.95).map(interval_tuple).map_err(|e| PyValueError::new_err(e.to_string()))
+    paired_difference(&a, &b, 0.95)
+        .map(interval_tuple)
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // Package version + a hash of the simulator's source: the key results are stored under.
-    m.add("MODEL_VERSION", concat!(env!("CARGO_PKG_VERSION"), "+", env!("ARQLAB_MODEL_HASH")))?;
+    m.add(
+        "MODEL_VERSION",
+        concat!(env!("CARGO_PKG_VERSION"), "+", env!("ARQLAB_MODEL_HASH")),
+    )?;
     m.add("MEASURES", arqlab::sim::measure::MEASURES.to_vec())?;
     m.add_function(wrap_pyfunction!(toml_to_json_text, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
     m.add_function(wrap_pyfunction!(run_replication, m)?)?;
+    m.add_function(wrap_pyfunction!(trace, m)?)?;
     m.add_function(wrap_pyfunction!(interval, m)?)?;
     m.add_function(wrap_pyfunction!(precision_status, m)?)?;
     m.add_function(wrap_pyfunction!(paired_interval, m)?)?;

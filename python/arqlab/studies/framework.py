@@ -614,6 +614,8 @@ def plan_figure(figure: Figure, settings: RunSettings) -> tuple[list[Point], dic
 POINT_COLUMNS = [
     "figure", "curve", "label", "variant", "x", "direction", "measure", "mean", "ci95_half_width", "n",
     "norm", "y", "y_ci95_half_width", "rel_half_width", "run",
+    # Filled by check_capacity for points that missed the precision target.
+    "capacity", "capacity_ci95_half_width", "steady_state",
 ]
 
 
@@ -631,6 +633,7 @@ def tabulate(figure: Figure, points: Sequence[Point], metrics: Mapping[str, Metr
             "x": p.x, "direction": p.direction, "measure": p.measure, "mean": mean, "ci95_half_width": half,
             "n": n, "norm": norm, "y": mean / norm, "y_ci95_half_width": half / norm,
             "rel_half_width": half / abs(mean) if mean else float("nan"), "run": p.run,
+            "capacity": float("nan"), "capacity_ci95_half_width": float("nan"), "steady_state": "",
         })
     return pd.DataFrame(rows, columns=POINT_COLUMNS)
 
@@ -881,6 +884,102 @@ def print_claims(header: str, results: Sequence[ClaimResult], stream: TextIO | N
             print(f"  {'':>15}   under {s['variant']}: {s['verdict']}", file=out)
 
 
+# --------------------------------------------------------------------------- capacity
+
+
+CAPACITY_REPLICATIONS = 10
+# Relative shortfall of carried against offered load that marks a point without a
+# steady state when the run asks for no precision (quick passes).
+SHORTFALL = 0.025
+
+
+def capacity_request(req: RunRequest, side: str) -> RunRequest | None:
+    """The saturated counterpart of a Poisson run: the same scenario with every Poisson
+    source made saturated (same lengths, same run length), 10 replications. Its throughput
+    efficiency is the capacity the offered load is compared with; None if `side` is not
+    a Poisson source."""
+    if get_dotted(req.scenario, f"traffic.{side}.kind") != "poisson":
+        return None
+    scn = copy.deepcopy(dict(req.scenario))
+    for s in ("a", "b"):
+        src = scn.get("traffic", {}).get(s)
+        if isinstance(src, dict) and src.get("kind") == "poisson":
+            src["kind"] = "saturated"
+            src.pop("load", None)
+    run = scn.setdefault("run", {})
+    for k in ("precision", "precision_measures", "min_replications", "max_replications"):
+        run.pop(k, None)
+    run["replications"] = CAPACITY_REPLICATIONS
+    key = "capacity:" + run_key(scn, req.seed, CAPACITY_REPLICATIONS, None)
+    return RunRequest(key, scn, req.seed, CAPACITY_REPLICATIONS, None, f"capacity of {req.label}")
+
+
+def check_capacity(
+    frames: Mapping[int, pd.DataFrame],
+    runs: Mapping[str, RunRequest],
+    metrics: Mapping[str, Metrics],
+    precision: float | None,
+    simulate: Callable[[list[RunRequest]], dict[str, Metrics]],
+) -> None:
+    """Marks which Poisson points have a steady state (column `steady_state`).
+
+    * Every Poisson point: "no" if the link carried less than was offered by more than
+      the precision asked of the study (`SHORTFALL` without one): (offered − carried
+      − CI half-width) / offered > precision. The queue grew through the run, and its
+      mean transfer time only says how long the run was. (Smaller shortfalls, significant
+      only because n is large, come from the warm-up ending before an almost saturated
+      queue has reached its steady backlog.)
+    * A point that missed the precision target (`precision`) also gets the capacity of
+      its direction measured (saturated throughput under the same scenario, columns
+      `capacity`, `capacity_ci95_half_width`): "no" if the offered load is within the
+      capacity's CI or above it — no number of replications reaches a target there.
+    """
+    wanted: dict[str, RunRequest] = {}
+    todo: list[tuple[pd.DataFrame, Any, str, str]] = []
+    for frame in frames.values():
+        for idx, row in frame.iterrows():
+            if row.run not in runs:
+                continue
+            side = "a" if row.direction == "a_to_b" else "b"
+            scn = runs[row.run].scenario
+            if get_dotted(scn, f"traffic.{side}.kind") != "poisson":
+                continue
+            offered = float(get_dotted(scn, f"traffic.{side}.load", float("nan")))
+            carried = metrics.get(row.run, {}).get(row.direction, {}).get("throughput_efficiency", {})
+            upper = float(carried.get("mean", float("nan"))) + float(carried.get("ci95_half_width", float("nan")))
+            shortfall = (offered - upper) / offered
+            frame.loc[idx, "steady_state"] = "no" if shortfall > (precision or SHORTFALL) else "yes"
+            if precision is None or not row.rel_half_width > precision:
+                continue
+            cap = capacity_request(runs[row.run], side)
+            if cap is not None:
+                wanted.setdefault(cap.key, cap)
+                todo.append((frame, idx, cap.key, side))
+    if not wanted:
+        return
+    metrics = simulate(list(wanted.values()))
+    for frame, idx, key, side in todo:
+        row = frame.loc[idx]
+        stat = metrics.get(key, {}).get(row.direction, {}).get("throughput_efficiency", {})
+        c, h = float(stat.get("mean", float("nan"))), float(stat.get("ci95_half_width", float("nan")))
+        load = float(get_dotted(runs[row.run].scenario, f"traffic.{side}.load", float("nan")))
+        frame.loc[idx, "capacity"] = c
+        frame.loc[idx, "capacity_ci95_half_width"] = h
+        if load >= c - h:
+            frame.loc[idx, "steady_state"] = "no"
+
+
+def short_point_note(n: int, row: Any) -> str:
+    """How the precision line names a point that missed the target."""
+    variant = "@" + row.variant if isinstance(row.variant, str) and row.variant else ""
+    note = f"fig{n} {row.curve}{variant} x={row.x:g} (±{100 * row.rel_half_width:.1f}%, n={int(row.n)}"
+    cap = getattr(row, "capacity", float("nan"))
+    if cap == cap:  # measured
+        verdict = "at or beyond capacity: no steady state" if row.steady_state == "no" else "below capacity"
+        note += f"; capacity {cap:.4f} ± {row.capacity_ci95_half_width:.4f}, {verdict}"
+    return note + ")"
+
+
 # --------------------------------------------------------------------------- studies
 
 
@@ -936,12 +1035,15 @@ def reproduce_study(
             runs.setdefault(k, r)
     metrics = simulate_runs(list(runs.values()), workers=workers, executor=executor, store=store,
                             progress=progress, runner=runner)
+    frames = {n: tabulate(all_figs[n], plans[n][0], metrics) for n in wanted}
+    check_capacity(frames, runs, metrics, settings.precision,
+                   lambda reqs: simulate_runs(reqs, workers=workers, executor=executor, store=store, runner=runner))
     files: list[Path] = []
     fdata: dict[int, FigureData] = {}
     for n in wanted:
         fig = all_figs[n]
-        points, _, log = plans[n]
-        frame = tabulate(fig, points, metrics)
+        _, _, log = plans[n]
+        frame = frames[n]
         csv = out / f"fig{n}.csv"
         frame.to_csv(csv, index=False)
         files.append(csv)
@@ -979,18 +1081,32 @@ def reproduce_study(
     counts = {v: sum(r.verdict is v for r in results) for v in Verdict}
     print("Verdicts: " + ", ".join(f"{counts[v]} {v.value}" for v in Verdict) + f"; outputs in {out}",
           file=stream or sys.stdout)
+    unsteady = [
+        f"fig{n} {row.curve}{'@' + row.variant if isinstance(row.variant, str) and row.variant else ''} x={row.x:g}"
+        for n, fd in sorted(fdata.items())
+        for row in fd.frame.itertuples(index=False)
+        if row.steady_state == "no"
+    ]
+    if unsteady:
+        print(f"No steady state (the link carried more than the precision target less than offered; "
+              f"the mean grows with the run): "
+              f"{len(unsteady)} points: " + "; ".join(unsteady), file=stream or sys.stdout)
     if settings.precision is not None:
         short = [
-            f"fig{n} {row.curve}{'@' + row.variant if isinstance(row.variant, str) and row.variant else ''} x={row.x:g} "
-            f"(±{100 * row.rel_half_width:.1f}%, n={int(row.n)})"
+            short_point_note(n, row)
             for n, fd in sorted(fdata.items())
             for row in fd.frame.itertuples(index=False)
             if row.rel_half_width > settings.precision
         ]
         total = sum(len(fd.frame) for fd in fdata.values())
+        unstable = sum(
+            int(((fd.frame["steady_state"] == "no") & (fd.frame["rel_half_width"] > settings.precision)).sum())
+            for fd in fdata.values()
+        )
         if short:
+            stable = f" ({len(short) - unstable} of them with a steady state)" if unstable else ""
             print(f"Precision: {total - len(short)} of {total} points within ±{100 * settings.precision:g}%; "
-                  f"at the replication cap: " + "; ".join(short), file=stream or sys.stdout)
+                  f"at the replication cap{stable}: " + "; ".join(short), file=stream or sys.stdout)
         else:
             print(f"Precision: all {total} points within ±{100 * settings.precision:g}%", file=stream or sys.stdout)
     files += list(write_claims(results, out, title=study.TITLE, quick=quick))

@@ -55,7 +55,15 @@ pub struct Frame {
 
 impl Frame {
     pub fn supervisory(kind: FrameKind, nr: u32, pf: bool, bits: u32) -> Frame {
-        Frame { kind, ns: 0, nr, pf, command: false, bits, msg: None }
+        Frame {
+            kind,
+            ns: 0,
+            nr,
+            pf,
+            command: false,
+            bits,
+            msg: None,
+        }
     }
 
     pub fn information(ns: u32, nr: u32, pf: bool, msg: Message, overhead_bits: u32) -> Frame {
@@ -75,8 +83,8 @@ impl Frame {
 pub trait LinkFrame: Clone {
     /// Length on the line in bits.
     fn bits(&self) -> u32;
-    /// A small code for the trajectory fingerprint and traces.
-    fn kind_code(&self) -> u8;
+    /// The header fields a trace shows.
+    fn trace(&self) -> crate::trace::TraceFrame;
 }
 
 impl LinkFrame for Frame {
@@ -84,8 +92,15 @@ impl LinkFrame for Frame {
     fn bits(&self) -> u32 {
         self.bits
     }
-    #[inline]
-    fn kind_code(&self) -> u8 {
-        self.kind as u8
+    fn trace(&self) -> crate::trace::TraceFrame {
+        crate::trace::TraceFrame {
+            kind: self.kind.name(),
+            ns: (self.kind == FrameKind::I).then_some(self.ns),
+            nr: self.nr,
+            pf: self.pf,
+            command: self.command,
+            bits: self.bits,
+            message: self.msg.map(|m| m.id),
+        }
     }
 }

@@ -65,6 +65,8 @@ measures! {
     frames_in_error,
     /// Error-free I frames discarded by the receiver as out of sequence.
     out_of_sequence_discarded,
+    /// Rejects (REJ, SREJ, NAK) sent by the receiver of this direction.
+    rejects_sent,
     /// Timer expiries at the sender.
     timeouts,
     /// Time-average of the receiver's resequencing buffer (octets).
@@ -132,7 +134,12 @@ impl DirectionMeter {
     #[inline]
     pub fn delivered(&mut self, now: SimTime, m: &Message) -> Result<(), OrderViolation> {
         if m.id != self.next_id {
-            return Err(OrderViolation { direction: self.name, expected: self.next_id, got: m.id, at: now });
+            return Err(OrderViolation {
+                direction: self.name,
+                expected: self.next_id,
+                got: m.id,
+                at: now,
+            });
         }
         self.next_id += 1;
         self.delivered_total += 1;
@@ -171,7 +178,13 @@ impl DirectionMeter {
     }
 
     /// Starts a window at `now`, discarding what was accumulated.
-    pub fn open(&mut self, now: SimTime, sender: Counters, receiver: Counters, line: DirectionCounters) {
+    pub fn open(
+        &mut self,
+        now: SimTime,
+        sender: Counters,
+        receiver: Counters,
+        line: DirectionCounters,
+    ) {
         self.window_start = now;
         self.measure_from.get_or_insert(now);
         self.bits = 0;
@@ -186,13 +199,24 @@ impl DirectionMeter {
     }
 
     /// Closes the window at `now` and returns its measures.
-    pub fn close(&self, now: SimTime, rate_bps: f64, sender: Counters, receiver: Counters, line: DirectionCounters) -> Measures {
+    pub fn close(
+        &self,
+        now: SimTime,
+        rate_bps: f64,
+        sender: Counters,
+        receiver: Counters,
+        line: DirectionCounters,
+    ) -> Measures {
         let span = (now - self.window_start).as_secs_f64();
         let s = sender.since(&self.sender_at_start);
         let r = receiver.since(&self.receiver_at_start);
         let frames_on_line = line.frames_transmitted - self.line_at_start.frames_transmitted;
         let nan_if_empty = |t: &Tally| if t.n() == 0 { f64::NAN } else { t.mean() };
-        let throughput_bps = if span > 0.0 { self.bits as f64 / span } else { f64::NAN };
+        let throughput_bps = if span > 0.0 {
+            self.bits as f64 / span
+        } else {
+            f64::NAN
+        };
         Measures {
             throughput_efficiency: throughput_bps / rate_bps,
             throughput_bps,
@@ -207,10 +231,15 @@ impl DirectionMeter {
             retransmitted_timeout: s.retransmitted_timeout as f64,
             frames_in_error: (line.frames_in_error - self.line_at_start.frames_in_error) as f64,
             out_of_sequence_discarded: r.out_of_sequence_discarded as f64,
+            rejects_sent: r.rejects_sent as f64,
             timeouts: s.timeouts as f64,
             receive_buffer_octets_mean: self.rx_buffer.mean(now.as_secs_f64()),
             receive_buffer_octets_max: self.rx_buffer.max(),
-            network_efficiency: if frames_on_line > 0 { self.delivered as f64 / frames_on_line as f64 } else { f64::NAN },
+            network_efficiency: if frames_on_line > 0 {
+                self.delivered as f64 / frames_on_line as f64
+            } else {
+                f64::NAN
+            },
         }
     }
 }

@@ -16,6 +16,7 @@ use crate::engine::SimTime;
 use crate::protocol::hdlc::HdlcStation;
 use crate::protocol::textbook::{GoBackN, LineInfo, SelectiveRepeat};
 use crate::scenario::{ProtocolConfig, Scenario};
+use crate::trace::Tracer;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -54,15 +55,61 @@ pub struct Accounting {
 }
 
 /// Runs `sc` once with the given windows, dispatching on the protocol.
-pub fn run_windows(sc: &Scenario, seed: u64, replication: u64, w: &Windows) -> Result<RunOutput, SimError> {
-    let line = LineInfo { rate_bps: sc.link.rate_bps };
+pub fn run_windows(
+    sc: &Scenario,
+    seed: u64,
+    replication: u64,
+    w: &Windows,
+) -> Result<RunOutput, SimError> {
+    run_dispatch(sc, seed, replication, w, None)
+}
+
+fn run_dispatch(
+    sc: &Scenario,
+    seed: u64,
+    replication: u64,
+    w: &Windows,
+    t: Option<Tracer>,
+) -> Result<RunOutput, SimError> {
+    let line = LineInfo {
+        rate_bps: sc.link.rate_bps,
+    };
     match &sc.protocol {
         ProtocolConfig::StopAndWait(c) | ProtocolConfig::GoBackN(c) => {
-            runner::run(sc, seed, replication, w, |_| GoBackN::new(c, line))
+            runner::run(sc, seed, replication, w, t, |_| GoBackN::new(c, line))
         }
-        ProtocolConfig::SelectiveRepeat(c) => runner::run(sc, seed, replication, w, |_| SelectiveRepeat::new(c, line)),
-        ProtocolConfig::Hdlc(c) => runner::run(sc, seed, replication, w, |s| HdlcStation::new(c, s, line)),
+        ProtocolConfig::SelectiveRepeat(c) => runner::run(sc, seed, replication, w, t, |_| {
+            SelectiveRepeat::new(c, line)
+        }),
+        ProtocolConfig::Hdlc(c) => runner::run(sc, seed, replication, w, t, |s| {
+            HdlcStation::new(c, s, line)
+        }),
     }
+}
+
+/// The frame-level trace of replication `replication` of `sc` between `from` and `to`
+/// (at most `limit` records). The run stops at `to`; up to there it is the same
+/// trajectory as [`replicate`] with a fixed warm-up (measurement windows do not change
+/// what the stations do).
+pub fn trace(
+    sc: &Scenario,
+    seed: u64,
+    replication: u64,
+    from: SimTime,
+    to: SimTime,
+    limit: usize,
+) -> Result<Tracer, SimError> {
+    let w = Windows {
+        boundaries: vec![from.min(to), to],
+    };
+    let out = run_dispatch(
+        sc,
+        seed,
+        replication,
+        &w,
+        Some(Tracer::new(from, to, limit)),
+    )?;
+    Ok(out.trace.unwrap_or_else(|| Tracer::new(from, to, limit)))
 }
 
 /// Runs replication `replication` of `sc` with master seed `seed`.
@@ -71,20 +118,39 @@ pub fn replicate(sc: &Scenario, seed: u64, replication: u64) -> Result<Replicati
     let end = SimTime::from_secs_f64(sc.run.duration_s);
     let mut events = 0;
     let (warmup, mser_reliable) = if sc.run.warmup == "mser5" {
-        let pilot = run_windows(sc, seed, replication, &Windows::equal(SimTime::ZERO, end, MSER_INTERVALS))?;
+        let pilot = run_windows(
+            sc,
+            seed,
+            replication,
+            &Windows::equal(SimTime::ZERO, end, MSER_INTERVALS),
+        )?;
         events += pilot.events;
         let (t, reliable) = mser_warmup(sc, &pilot, end);
         (t, Some(reliable))
     } else {
         (SimTime::from_secs_f64(sc.run.warmup_s), None)
     };
-    let count = if sc.run.method == "batch_means" { sc.run.batches } else { 1 };
+    let count = if sc.run.method == "batch_means" {
+        sc.run.batches
+    } else {
+        1
+    };
     let out = run_windows(sc, seed, replication, &Windows::equal(warmup, end, count))?;
     events += out.events;
     let accounting = ["a_to_b", "b_to_a"]
         .into_iter()
         .zip(out.accounting)
-        .map(|(d, (issued, delivered, acknowledged, unacknowledged))| (d, Accounting { issued, delivered, acknowledged, unacknowledged }))
+        .map(|(d, (issued, delivered, acknowledged, unacknowledged))| {
+            (
+                d,
+                Accounting {
+                    issued,
+                    delivered,
+                    acknowledged,
+                    unacknowledged,
+                },
+            )
+        })
         .collect();
     let batches = out
         .windows
@@ -114,7 +180,11 @@ fn mser_warmup(sc: &Scenario, pilot: &RunOutput, end: SimTime) -> (SimTime, bool
         .iter()
         .map(|w| {
             let x = &w[d];
-            let v = if x.transfer_time_s.is_finite() { x.transfer_time_s } else { last };
+            let v = if x.transfer_time_s.is_finite() {
+                x.transfer_time_s
+            } else {
+                last
+            };
             last = v;
             v
         })

@@ -13,6 +13,7 @@ use crate::channel::{BitErrors, Direction, ErrorModel, GilbertElliott};
 use crate::engine::{stream, Duration, EventCode, EventQueue, SchedulePastError, SimTime};
 use crate::protocol::{Entity, Event, LinkFrame, Station};
 use crate::scenario::{DirectionConfig, Scenario};
+use crate::trace::{TraceKind, Tracer};
 use crate::traffic::{MessageIds, Source};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,7 +81,9 @@ impl Windows {
     /// `count` equal windows after `warmup`, up to `end`.
     pub fn equal(warmup: SimTime, end: SimTime, count: u64) -> Windows {
         let span = end.0 - warmup.0;
-        let boundaries = (0..=count).map(|k| SimTime(warmup.0 + (span as u128 * k as u128 / count as u128) as u64)).collect();
+        let boundaries = (0..=count)
+            .map(|k| SimTime(warmup.0 + (span as u128 * k as u128 / count as u128) as u64))
+            .collect();
         Windows { boundaries }
     }
 }
@@ -96,6 +99,8 @@ pub struct RunOutput {
     pub fingerprint: u64,
     /// Whole-run message accounting per direction: (issued, delivered, acknowledged, unacknowledged at end).
     pub accounting: [(u64, u64, u64, u64); 2],
+    /// The trace, if one was asked for.
+    pub trace: Option<Tracer>,
 }
 
 struct Sim<P: Entity> {
@@ -112,25 +117,39 @@ struct Sim<P: Entity> {
     rate_bps: f64,
     events: u64,
     fingerprint: u64,
+    trace: Option<Tracer>,
 }
 
 fn error_model(cfg: &DirectionConfig, rng: &mut crate::engine::Stream) -> ErrorModel {
     match *cfg {
         DirectionConfig::None => ErrorModel::None,
-        DirectionConfig::Bit { bit_error_rate } if bit_error_rate > 0.0 => ErrorModel::Bit(BitErrors::new(bit_error_rate, rng)),
-        DirectionConfig::Bit { .. } => ErrorModel::None,
-        DirectionConfig::GilbertElliott { good_ber, bad_ber, mean_good_bits, mean_bad_bits } => {
-            ErrorModel::GilbertElliott(GilbertElliott::new(good_ber, bad_ber, mean_good_bits, mean_bad_bits, rng))
+        DirectionConfig::Bit { bit_error_rate } if bit_error_rate > 0.0 => {
+            ErrorModel::Bit(BitErrors::new(bit_error_rate, rng))
         }
+        DirectionConfig::Bit { .. } => ErrorModel::None,
+        DirectionConfig::GilbertElliott {
+            good_ber,
+            bad_ber,
+            mean_good_bits,
+            mean_bad_bits,
+        } => ErrorModel::GilbertElliott(GilbertElliott::new(
+            good_ber,
+            bad_ber,
+            mean_good_bits,
+            mean_bad_bits,
+            rng,
+        )),
     }
 }
 
-/// Runs one replication of `sc` with entities made by `make`.
+/// Runs one replication of `sc` with entities made by `make`, recording a frame-level
+/// trace into `trace` if given (the trajectory is the same either way).
 pub fn run<P: Entity>(
     sc: &Scenario,
     seed: u64,
     replication: u64,
     windows: &Windows,
+    trace: Option<Tracer>,
     make: impl Fn(Station) -> P,
 ) -> Result<RunOutput, SimError> {
     let delay = Duration::from_secs_f64(sc.link.delay_s);
@@ -159,6 +178,7 @@ pub fn run<P: Entity>(
         rate_bps: sc.link.rate_bps,
         events: 0,
         fingerprint: 0xcbf2_9ce4_8422_2325,
+        trace,
     };
     sim.start(windows)?;
     sim.run(windows)
@@ -168,7 +188,8 @@ impl<P: Entity> Sim<P> {
     fn start(&mut self, windows: &Windows) -> Result<(), SimError> {
         let n = windows.boundaries.len();
         for (k, &b) in windows.boundaries.iter().enumerate() {
-            self.q.schedule(b, if k + 1 == n { Ev::End } else { Ev::Boundary })?;
+            self.q
+                .schedule(b, if k + 1 == n { Ev::End } else { Ev::Boundary })?;
         }
         for s in 0..2 {
             if let Some(gap) = self.src[s].next_gap() {
@@ -185,7 +206,8 @@ impl<P: Entity> Sim<P> {
         let mut end = SimTime::ZERO;
         while let Some((now, ev)) = self.q.pop() {
             self.events += 1;
-            self.fingerprint = (self.fingerprint ^ now.0).wrapping_mul(0x0000_0100_0000_01b3) ^ ev.encode() as u64;
+            self.fingerprint =
+                (self.fingerprint ^ now.0).wrapping_mul(0x0000_0100_0000_01b3) ^ ev.encode() as u64;
             match ev {
                 Ev::TxEnd(s) => {
                     self.tx_wake[s as usize] = false;
@@ -195,6 +217,14 @@ impl<P: Entity> Sim<P> {
                     let s = s as usize;
                     let r = 1 - s;
                     if let Some((frame, in_error)) = self.line[s].take_arrival() {
+                        if self.trace.is_some() {
+                            let kind = if in_error {
+                                TraceKind::ReceiveInError
+                            } else {
+                                TraceKind::Receive
+                            };
+                            self.record(now, r, kind, Some(&frame));
+                        }
                         if in_error {
                             self.st[r].handle_frame_in_error(now, &frame);
                         } else {
@@ -208,7 +238,11 @@ impl<P: Entity> Sim<P> {
                     if self.wake[s] == Some(now) {
                         self.wake[s] = None;
                     }
+                    let before = self.st[s].counters().timeouts;
                     self.st[s].handle_timeout(now);
+                    if self.trace.is_some() && self.st[s].counters().timeouts > before {
+                        self.record(now, s, TraceKind::Timeout, None);
+                    }
                     self.after_input(s, now)?;
                 }
                 Ev::Message(s) => {
@@ -237,7 +271,12 @@ impl<P: Entity> Sim<P> {
         let mut accounting = [(0, 0, 0, 0); 2];
         for s in 0..2 {
             let m = &self.meter[s];
-            let acc = (self.ids[s].issued(), m.delivered_total, m.acknowledged_total, self.st[s].unacknowledged() as u64);
+            let acc = (
+                self.ids[s].issued(),
+                m.delivered_total,
+                m.acknowledged_total,
+                self.st[s].unacknowledged() as u64,
+            );
             // Every message issued is either acknowledged or still held by its sender,
             // and nothing is acknowledged before it is delivered.
             if acc.0 != acc.2 + acc.3 || acc.2 > acc.1 || acc.1 > acc.0 {
@@ -248,7 +287,29 @@ impl<P: Entity> Sim<P> {
             }
             accounting[s] = acc;
         }
-        Ok(RunOutput { windows: out, events: self.events, simulated: end, fingerprint: self.fingerprint, accounting })
+        Ok(RunOutput {
+            windows: out,
+            events: self.events,
+            simulated: end,
+            fingerprint: self.fingerprint,
+            accounting,
+            trace: self.trace,
+        })
+    }
+
+    #[cold]
+    fn record(&mut self, now: SimTime, s: usize, kind: TraceKind, frame: Option<&P::Frame>) {
+        let (queued, unacknowledged) = (self.st[s].backlog(), self.st[s].unacknowledged());
+        if let Some(t) = self.trace.as_mut() {
+            t.push(
+                now,
+                s,
+                kind,
+                frame.map(|f| f.trace()),
+                queued,
+                unacknowledged,
+            );
+        }
     }
 
     fn open(&mut self, now: SimTime) {
@@ -259,7 +320,13 @@ impl<P: Entity> Sim<P> {
     }
 
     fn close(&self, d: usize, now: SimTime) -> Measures {
-        self.meter[d].close(now, self.rate_bps, self.st[d].counters(), self.st[1 - d].counters(), self.line[d].counters)
+        self.meter[d].close(
+            now,
+            self.rate_bps,
+            self.st[d].counters(),
+            self.st[1 - d].counters(),
+            self.line[d].counters,
+        )
     }
 
     /// A saturated source always has a message waiting.
@@ -288,6 +355,9 @@ impl<P: Entity> Sim<P> {
             self.top_up(s, now);
             if let Some(f) = self.st[s].poll_transmit(now) {
                 debug_assert!(f.bits() > 0);
+                if self.trace.is_some() {
+                    self.record(now, s, TraceKind::Send, Some(&f));
+                }
                 let tx = self.line[s].start(now, f);
                 self.q.schedule(tx.arrival, Ev::Arrival(s as u8))?;
                 self.top_up(s, now);
@@ -296,7 +366,8 @@ impl<P: Entity> Sim<P> {
         // Wake the station when its line frees only if it has something to send then;
         // otherwise the next input to it will find the line free (or schedule this).
         if !self.tx_wake[s] && self.line[s].is_busy(now) && self.st[s].wants_transmit() {
-            self.q.schedule(self.line[s].busy_until(), Ev::TxEnd(s as u8))?;
+            self.q
+                .schedule(self.line[s].busy_until(), Ev::TxEnd(s as u8))?;
             self.tx_wake[s] = true;
         }
         if let Some(d) = self.st[s].poll_timeout() {

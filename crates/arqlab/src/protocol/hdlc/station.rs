@@ -82,6 +82,10 @@ pub struct HdlcStation {
     f_mark: u64,
     /// Frames a REJ sent back for since our last P/F: a checkpoint does not repeat them.
     rej_cover: Option<(u64, u64)>,
+    /// Absolute number of the frame the last checkpoint or time-out retransmission
+    /// started from: a REJ asking for the same frame is inhibited (the converse of
+    /// `rej_cover`, ISO 4335 REJ recovery).
+    recovery_from: Option<u64>,
     /// A P was received and the F response is owed (combined, ARM secondary).
     f_pending: bool,
     /// NRM secondary: polled and the response not yet ended by F.
@@ -156,6 +160,7 @@ impl HdlcStation {
             p_mark: 0,
             f_mark: 0,
             rej_cover: None,
+            recovery_from: None,
             f_pending: false,
             polled: false,
             vr: 0,
@@ -293,6 +298,9 @@ impl HdlcStation {
         if self.sent > 0 {
             self.next = 0;
             self.cause = cause;
+            if cause != RetransmitCause::Reject {
+                self.recovery_from = Some(self.va_abs);
+            }
         }
     }
 
@@ -382,7 +390,11 @@ impl HdlcStation {
         if ns == self.vr {
             self.events.push_back(Event::Delivered(msg));
             self.advance_vr();
+            // The gap is filled: the reject condition ends, and a REJ still waiting for
+            // its turn (an NRM secondary waits for a poll) is void. Sent late it would
+            // ask for frames a checkpoint retransmission is already resending.
             self.rej_condition = false;
+            self.rej_pending = false;
             while let Some(Some(m)) = self.held.front().copied() {
                 self.events.push_back(Event::Delivered(m));
                 self.advance_vr();
@@ -609,7 +621,13 @@ impl HdlcStation {
         if f.pf && !f.command {
             self.f_pending = false;
             self.f_mark = vs_abs;
-            self.rej_cover = None;
+            // A secondary checkpoints on the next P, against this F. A combined
+            // station's checkpoint is against its own P, so its F leaves the cover of
+            // that cycle alone (clearing it here made a REJ retransmission repeat when
+            // the F for our P came back: duplicates, then a REJ cycle).
+            if self.role == Role::Secondary {
+                self.rej_cover = None;
+            }
             if self.mode == Mode::Nrm {
                 self.polled = false;
             }
@@ -669,7 +687,12 @@ impl Entity for HdlcStation {
                     if answers_p {
                         // A REJ with F = 1 is the checkpoint response: one go-back.
                         self.go_back(checkpoint_cause);
-                    } else if self.sent > 0 {
+                    } else if self.sent > 0 && self.recovery_from != Some(self.va_abs) {
+                        // A REJ for the frame a checkpoint or time-out retransmission
+                        // already started from was sent before that retransmission
+                        // reached the peer: going back again would only send
+                        // duplicates, and each duplicate is a sequence error that draws
+                        // a new REJ — a go-back cycle that never ends under load.
                         self.rej_cover = Some((self.va_abs, self.va_abs + self.sent as u64));
                         self.go_back(RetransmitCause::Reject);
                     }

@@ -299,6 +299,61 @@ fn test_abm_p_cycle_rej_already_retransmitted_inhibits_checkpoint() {
 }
 
 #[test]
+fn test_abm_f_sent_for_peer_poll_keeps_rej_cover_of_own_poll() {
+    // As above, but between the REJ and the F for our P we answer the peer's own P
+    // with an F. That F belongs to the peer's checkpoint cycle, not to ours: the REJ
+    // still covers frames 1..3, so the F for our poll must not send them again (it did,
+    // and the duplicates drew REJs that drew go-backs: a cycle that kept the Fig. 9
+    // ABM link at half throughput for a minute at load 0.7).
+    let mut a = abm_outstanding(4);
+    let t1 = a.poll_timeout().unwrap();
+    a.handle_timeout(t1);
+    a.poll_transmit(t1); // RR P=1
+    a.handle_frame(t1 + Duration(1), &s_frame(FrameKind::REJ, 1, false, false));
+    send(&mut a, t1 + Duration(1), 2); // 1, 2 again
+    a.handle_frame(t1 + Duration(2), &s_frame(FrameKind::RR, 1, true, true)); // peer's P
+    let f = a.poll_transmit(t1 + Duration(2)).unwrap();
+    assert_eq!(
+        (f.kind, f.pf, f.command),
+        (FrameKind::RR, true, false),
+        "our F"
+    );
+    a.handle_frame(t1 + Duration(3), &s_frame(FrameKind::RR, 1, true, false)); // F for our P
+    let fs = send(&mut a, t1 + Duration(3), 2);
+    assert_eq!(
+        fs.iter().map(|f| f.ns).collect::<Vec<_>>(),
+        vec![3, 4],
+        "the REJ retransmission goes on; no second go-back"
+    );
+    assert_eq!(
+        a.counters().i_frames_retransmitted,
+        3,
+        "1, 2 and 3 once each"
+    );
+}
+
+#[test]
+fn test_abm_rej_for_frame_a_checkpoint_already_resent_is_inhibited() {
+    // The converse order: the F for our timeout poll arrives first (N(R) = 1) and the
+    // checkpoint retransmission starts at 1; then the peer's REJ(1), sent before that
+    // retransmission reached it, arrives. Retransmission from 1 has already begun, so
+    // the REJ is not acted on again (ISO 4335, REJ recovery).
+    let mut a = abm_outstanding(4);
+    let t1 = a.poll_timeout().unwrap();
+    a.handle_timeout(t1);
+    a.poll_transmit(t1); // RR P=1
+    a.handle_frame(t1 + Duration(1), &s_frame(FrameKind::RR, 1, true, false));
+    send(&mut a, t1 + Duration(1), 2); // 1, 2 again
+    a.handle_frame(t1 + Duration(2), &s_frame(FrameKind::REJ, 1, false, false));
+    let fs = send(&mut a, t1 + Duration(2), 2);
+    assert_eq!(fs.iter().map(|f| f.ns).collect::<Vec<_>>(), vec![3, 4]);
+    assert_eq!(a.counters().retransmitted_reject, 0);
+    // A REJ for a later frame is a new gap and is acted on.
+    a.handle_frame(t1 + Duration(3), &s_frame(FrameKind::REJ, 3, false, false));
+    assert_eq!(a.poll_transmit(t1 + Duration(3)).unwrap().ns, 3);
+}
+
+#[test]
 fn test_abm_invalid_nr_is_ignored_and_counted() {
     let mut a = abm_outstanding(2);
     a.handle_frame(ms(5), &s_frame(FrameKind::RR, 5, false, false));
@@ -576,6 +631,33 @@ fn test_nrm_secondary_rej_sent_only_when_polled() {
         "REJ ends the response"
     );
     assert!(b.poll_transmit(ms(3)).is_none());
+}
+
+#[test]
+fn test_nrm_secondary_pending_rej_is_void_once_the_gap_is_filled() {
+    // Frame 1 lost, 2 arrives: a REJ(1) is due but waits for a P. The primary's
+    // checkpoint retransmission brings 1 (with P) before the REJ could go: the gap is
+    // filled, so no REJ is sent — a REJ(2) now would ask for frames that the same
+    // checkpoint retransmission is already resending, and the duplicates would draw
+    // more REJs.
+    let mut b = station(&cfg(Mode::Nrm, 8), Station::B, 0);
+    b.handle_frame(ms(1), &i_frame(0, 0, false, true));
+    b.handle_frame(ms(2), &i_frame(2, 0, false, true));
+    assert!(b.reject_condition());
+    b.handle_frame(ms(3), &i_frame(1, 0, true, true));
+    assert!(!b.reject_condition());
+    assert_eq!(
+        brief(&b.poll_transmit(ms(3)).unwrap()),
+        (FrameKind::RR, 0, 2, true),
+        "F response is an RR, not a REJ"
+    );
+    b.handle_frame(ms(4), &i_frame(2, 0, true, true));
+    assert_eq!(
+        brief(&b.poll_transmit(ms(4)).unwrap()),
+        (FrameKind::RR, 0, 3, true)
+    );
+    assert_eq!(b.counters().rejects_sent, 0);
+    assert_eq!(events(&mut b).0, vec![0, 1, 2]);
 }
 
 #[test]
@@ -1063,15 +1145,24 @@ fn test_abm_repoll_keeps_checkpoint_mark_of_first_timeout_poll() {
     let mut a = abm_outstanding(3);
     let t1 = a.poll_timeout().unwrap();
     a.handle_timeout(t1);
-    assert_eq!(brief(&a.poll_transmit(t1).unwrap()), (FrameKind::RR, 0, 0, true));
+    assert_eq!(
+        brief(&a.poll_transmit(t1).unwrap()),
+        (FrameKind::RR, 0, 0, true)
+    );
     let fs = send(&mut a, t1, 2);
     assert_eq!(fs.iter().map(|f| f.ns).collect::<Vec<_>>(), vec![3, 4]);
     let t1b = a.poll_timeout().unwrap();
     a.handle_timeout(t1b);
-    assert_eq!(brief(&a.poll_transmit(t1b).unwrap()), (FrameKind::RR, 0, 0, true));
+    assert_eq!(
+        brief(&a.poll_transmit(t1b).unwrap()),
+        (FrameKind::RR, 0, 0, true)
+    );
     a.handle_frame(t1b + Duration(1), &s_frame(FrameKind::RR, 3, true, false));
     let f = a.poll_transmit(t1b + Duration(1)).unwrap();
-    assert_eq!(f.ns, 5, "no go-back: frames 3 and 4 were sent after the poll answered");
+    assert_eq!(
+        f.ns, 5,
+        "no go-back: frames 3 and 4 were sent after the poll answered"
+    );
     assert_eq!(a.counters().i_frames_retransmitted, 0);
 }
 
@@ -1084,13 +1175,22 @@ fn test_nrm_primary_repoll_keeps_checkpoint_mark_of_first_poll() {
     let f0 = a.poll_transmit(SimTime::ZERO).unwrap();
     assert_eq!(brief(&f0), (FrameKind::I, 0, 0, true));
     let fs = send(&mut a, SimTime::ZERO, 2);
-    assert_eq!(fs.iter().map(|f| (f.ns, f.pf)).collect::<Vec<_>>(), vec![(1, false), (2, false)]);
+    assert_eq!(
+        fs.iter().map(|f| (f.ns, f.pf)).collect::<Vec<_>>(),
+        vec![(1, false), (2, false)]
+    );
     let t1 = a.poll_timeout().unwrap();
     a.handle_timeout(t1);
-    assert_eq!(brief(&a.poll_transmit(t1).unwrap()), (FrameKind::RR, 0, 0, true));
+    assert_eq!(
+        brief(&a.poll_transmit(t1).unwrap()),
+        (FrameKind::RR, 0, 0, true)
+    );
     // F of the first response: N(R) = 1 acknowledges frame 0, the one sent with the first P.
     a.handle_frame(t1 + Duration(1), &s_frame(FrameKind::RR, 1, true, false));
     let f = a.poll_transmit(t1 + Duration(1)).unwrap();
-    assert_eq!(f.ns, 3, "frames 1 and 2 were sent after the first P: no go-back");
+    assert_eq!(
+        f.ns, 3,
+        "frames 1 and 2 were sent after the first P: no go-back"
+    );
     assert_eq!(a.counters().i_frames_retransmitted, 0);
 }

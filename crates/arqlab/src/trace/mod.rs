@@ -1,0 +1,117 @@
+//! Frame-level traces: what each station sent and received, and when, over a window of
+//! one replication. For debugging a model and for explaining a result (why did this
+//! replication's transfer time jump?), not for the hot path: a run without a trace pays
+//! one `Option` test per frame.
+//!
+//! Records are kept in memory up to a limit; the run itself is the same trajectory as
+//! the untraced replication (same scenario, seed and replication number).
+
+use crate::engine::SimTime;
+use serde::Serialize;
+
+/// A frame as a trace shows it: the protocol-independent header fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct TraceFrame {
+    /// I, RR, RNR, REJ or SREJ.
+    pub kind: &'static str,
+    /// N(S) (I frames only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ns: Option<u32>,
+    /// N(R).
+    pub nr: u32,
+    /// The P/F bit.
+    pub pf: bool,
+    /// Command (true) or response (false).
+    pub command: bool,
+    /// Length on the line.
+    pub bits: u32,
+    /// Id of the message carried (I frames only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<u64>,
+}
+
+/// What happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceKind {
+    /// The station started transmitting the frame.
+    Send,
+    /// The frame arrived with a correct FCS.
+    Receive,
+    /// The frame arrived with a failed FCS (its contents are not acted on).
+    ReceiveInError,
+    /// The station's retransmission timer expired.
+    Timeout,
+}
+
+/// One line of a trace.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct TraceRecord {
+    /// Seconds since the start of the run.
+    pub time_s: f64,
+    /// "A" or "B": the station that sent, received or timed out.
+    pub station: &'static str,
+    pub event: TraceKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frame: Option<TraceFrame>,
+    /// Messages queued at the station, never yet sent, after the event.
+    pub queued: usize,
+    /// Messages submitted to the station and not yet acknowledged, after the event.
+    pub unacknowledged: usize,
+}
+
+/// Collects records between `from` and `to` (inclusive), at most `limit` of them.
+#[derive(Clone, Debug)]
+pub struct Tracer {
+    pub from: SimTime,
+    pub to: SimTime,
+    pub limit: usize,
+    pub records: Vec<TraceRecord>,
+    /// Records dropped because the limit was reached.
+    pub dropped: u64,
+}
+
+impl Tracer {
+    pub fn new(from: SimTime, to: SimTime, limit: usize) -> Tracer {
+        Tracer {
+            from,
+            to,
+            limit,
+            records: Vec::new(),
+            dropped: 0,
+        }
+    }
+
+    /// True if an event at `now` belongs in the trace.
+    #[inline]
+    pub fn covers(&self, now: SimTime) -> bool {
+        self.from <= now && now <= self.to
+    }
+
+    pub fn push(
+        &mut self,
+        now: SimTime,
+        station: usize,
+        event: TraceKind,
+        frame: Option<TraceFrame>,
+        queued: usize,
+        unacknowledged: usize,
+    ) {
+        if !self.covers(now) {
+            return;
+        }
+        if self.records.len() >= self.limit {
+            self.dropped += 1;
+            return;
+        }
+        let station = if station == 0 { "A" } else { "B" };
+        self.records.push(TraceRecord {
+            time_s: now.as_secs_f64(),
+            station,
+            event,
+            frame,
+            queued,
+            unacknowledged,
+        });
+    }
+}
