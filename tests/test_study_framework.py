@@ -303,3 +303,49 @@ def test_register_cli_adds_reproduce() -> None:
     assert args.handler is handler
     assert args.figures == ["7", "9"] and args.quick and args.out == "d" and args.workers == 2
     assert args.store == "s.db" and args.quiet and args.dask is None
+
+
+def _poisson_point(key: str, load: float, carried: float, rel_half_width: float) -> tuple[fw.RunRequest, dict[str, Any]]:
+    scn = {"traffic": {"a": {"kind": "poisson", "load": load, "length": {"mean_bits": 800}},
+                       "b": {"kind": "poisson", "load": load, "length": {"mean_bits": 800}}},
+           "run": {"duration_s": 100.0, "precision": 0.025, "max_replications": 2000}}
+    req = fw.RunRequest(key, scn, 1, None, 0.025, key)
+    row = {"curve": key, "variant": "", "x": load, "direction": "a_to_b", "run": key, "rel_half_width": rel_half_width,
+           "capacity": float("nan"), "capacity_ci95_half_width": float("nan"), "steady_state": "", "n": 2000}
+    return req, {"a_to_b": {"throughput_efficiency": {"mean": carried, "ci95_half_width": 0.001, "n": 10}}} | {"row": row}
+
+
+def test_check_capacity_marks_points_without_a_steady_state() -> None:
+    import pandas as pd
+
+    cases = {
+        "stable": _poisson_point("stable", 0.5, 0.5, 0.01),  # carried = offered, precise
+        "overloaded": _poisson_point("overloaded", 0.7, 0.46, 0.01),  # carried 34% short
+        "warmup": _poisson_point("warmup", 0.8, 0.797, 0.01),  # 0.25% short: not flagged
+        "at_capacity": _poisson_point("at_capacity", 0.8, 0.7995, 0.04),  # missed the target
+        "near_capacity": _poisson_point("near_capacity", 0.7, 0.6995, 0.04),  # missed, below capacity
+    }
+    runs = {k: req for k, (req, _) in cases.items()}
+    metrics = {k: {"a_to_b": m["a_to_b"]} for k, (_, m) in cases.items()}
+    frame = pd.DataFrame([m["row"] for _, m in cases.values()])
+    asked: list[fw.RunRequest] = []
+
+    def simulate(reqs: list[fw.RunRequest]) -> dict[str, fw.Metrics]:
+        asked.extend(reqs)
+        # The saturated counterpart carries 0.8005 ± 0.002 whatever the load.
+        return {r.key: {"a_to_b": {"throughput_efficiency": {"mean": 0.8005, "ci95_half_width": 0.002, "n": 10}}} for r in reqs}
+
+    fw.check_capacity({1: frame}, runs, metrics, 0.025, simulate)
+    state = dict(zip(frame.curve, frame.steady_state))
+    assert state == {"stable": "yes", "overloaded": "no", "warmup": "yes", "at_capacity": "no", "near_capacity": "yes"}
+    # Only the two points short of the target need a capacity, and they share one saturated
+    # run: without the load their scenarios are the same.
+    assert [r.label for r in asked] == ["capacity of at_capacity"]
+    sat = asked[0].scenario
+    assert sat["traffic"]["a"]["kind"] == sat["traffic"]["b"]["kind"] == "saturated" and "load" not in sat["traffic"]["a"]
+    assert sat["run"]["replications"] == fw.CAPACITY_REPLICATIONS and "precision" not in sat["run"]
+    assert runs["at_capacity"].scenario["traffic"]["a"]["kind"] == "poisson", "the original run is not modified"
+    cap = frame.set_index("curve").loc["at_capacity"]
+    assert cap.capacity == 0.8005 and cap.capacity_ci95_half_width == 0.002
+    row = next(frame[frame.curve == "at_capacity"].itertuples(index=False))
+    assert fw.short_point_note(1, row) == "fig1 at_capacity x=0.8 (±4.0%, n=2000; capacity 0.8005 ± 0.0020, at or beyond capacity: no steady state)"

@@ -969,10 +969,15 @@ def check_capacity(
             frame.loc[idx, "steady_state"] = "no"
 
 
+def point_name(n: int, row: Any) -> str:
+    """A point as the summary lines name it: `fig7 abm_p1e5@t1x3 x=0.8`."""
+    variant = "@" + row.variant if isinstance(row.variant, str) and row.variant else ""
+    return f"fig{n} {row.curve}{variant} x={row.x:g}"
+
+
 def short_point_note(n: int, row: Any) -> str:
     """How the precision line names a point that missed the target."""
-    variant = "@" + row.variant if isinstance(row.variant, str) and row.variant else ""
-    note = f"fig{n} {row.curve}{variant} x={row.x:g} (±{100 * row.rel_half_width:.1f}%, n={int(row.n)}"
+    note = f"{point_name(n, row)} (±{100 * row.rel_half_width:.1f}%, n={int(row.n)}"
     cap = getattr(row, "capacity", float("nan"))
     if cap == cap:  # measured
         verdict = "at or beyond capacity: no steady state" if row.steady_state == "no" else "below capacity"
@@ -1082,7 +1087,7 @@ def reproduce_study(
     print("Verdicts: " + ", ".join(f"{counts[v]} {v.value}" for v in Verdict) + f"; outputs in {out}",
           file=stream or sys.stdout)
     unsteady = [
-        f"fig{n} {row.curve}{'@' + row.variant if isinstance(row.variant, str) and row.variant else ''} x={row.x:g}"
+        point_name(n, row)
         for n, fd in sorted(fdata.items())
         for row in fd.frame.itertuples(index=False)
         if row.steady_state == "no"

@@ -238,9 +238,10 @@ impl<P: Entity> Sim<P> {
                     if self.wake[s] == Some(now) {
                         self.wake[s] = None;
                     }
-                    let before = self.st[s].counters().timeouts;
+                    // Only a traced run reads the counters to see whether the timer fired.
+                    let before = self.trace.is_some().then(|| self.st[s].counters().timeouts);
                     self.st[s].handle_timeout(now);
-                    if self.trace.is_some() && self.st[s].counters().timeouts > before {
+                    if before.is_some_and(|b| self.st[s].counters().timeouts > b) {
                         self.record(now, s, TraceKind::Timeout, None);
                     }
                     self.after_input(s, now)?;
