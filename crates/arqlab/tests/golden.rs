@@ -1,0 +1,144 @@
+//! Golden trajectories: every shipped scenario (and variants that reach every protocol
+//! mode, error model, traffic kind and statistics method) gives exactly the results
+//! recorded in `tests/golden/trajectories.json` — fingerprint, event count, every measure
+//! of every window to the last bit, the message accounting and a frame-level trace.
+//!
+//! The file was written by the two-station runner before the core was generalised to
+//! stacks and topologies; the generalised runner must reproduce it bit for bit. Re-pin
+//! deliberately, never to make a change pass: `ARQLAB_BLESS=1 cargo test --test golden`.
+
+use arqlab::engine::SimTime;
+use arqlab::scenario::{apply_override, toml_to_json, Scenario};
+use arqlab::sim::{replicate, trace};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// (name, scenario file, overrides)
+fn cases() -> Vec<(String, String, Vec<(&'static str, Value)>)> {
+    let short = |d: f64, w: f64| vec![("run.duration_s", json!(d)), ("run.warmup_s", json!(w))];
+    let mut out = vec![];
+    for f in ["go_back_n", "selective_repeat", "stop_and_wait", "hdlc_nrm", "hdlc_abm_poisson", "demo"] {
+        out.push((f.to_string(), format!("scenarios/{f}.toml"), short(400.0, 20.0)));
+    }
+    for n in 2..=11 {
+        let mut o = short(300.0, 20.0);
+        o.push(("protocol.t1_s", json!(1.5)));
+        out.push((format!("bux1982/fig{n}"), format!("scenarios/bux1982/fig{n}.toml"), o));
+    }
+    let hdlc = "scenarios/hdlc_nrm.toml";
+    for mode in ["nrm", "abm", "arm"] {
+        for modulus in [8, 128] {
+            let mut o = short(300.0, 20.0);
+            o.extend([
+                ("protocol.mode", json!(mode)),
+                ("protocol.modulus", json!(modulus)),
+                ("traffic.a.kind", json!("poisson")),
+                ("traffic.a.load", json!(0.4)),
+                ("traffic.b.kind", json!("poisson")),
+                ("traffic.b.load", json!(0.3)),
+                ("traffic.b.length.dist", json!("exponential")),
+                ("traffic.b.length.mean_bits", json!(800)),
+                ("link.bit_error_rate", json!(5e-5)),
+            ]);
+            out.push((format!("hdlc-{mode}-{modulus}-poisson"), hdlc.to_string(), o));
+        }
+    }
+    let mut ge = short(300.0, 20.0);
+    ge.extend([
+        ("link.a_to_b.error_model", json!("gilbert_elliott")),
+        ("link.a_to_b.good_ber", json!(1e-6)),
+        ("link.a_to_b.bad_ber", json!(1e-2)),
+        ("link.a_to_b.mean_good_bits", json!(50000)),
+        ("link.a_to_b.mean_bad_bits", json!(2000)),
+        ("traffic.b.kind", json!("saturated")),
+    ]);
+    out.push(("sr-gilbert-elliott-both-ways".into(), "scenarios/selective_repeat.toml".into(), ge));
+    let mut bm = short(2000.0, 50.0);
+    bm.extend([("run.method", json!("batch_means")), ("run.batches", json!(10))]);
+    out.push(("gbn-batch-means".into(), "scenarios/go_back_n.toml".into(), bm));
+    let mut mser = short(600.0, 0.0);
+    mser.extend([
+        ("run.warmup", json!("mser5")),
+        ("traffic.a.kind", json!("poisson")),
+        ("traffic.a.load", json!(0.7)),
+        ("traffic.a.length", json!({"dist": "uniform", "min_bits": 200, "max_bits": 1800})),
+    ]);
+    out.push(("gbn-mser5-uniform".into(), "scenarios/go_back_n.toml".into(), mser));
+    let mut emp = short(300.0, 10.0);
+    emp.extend([
+        ("traffic.a.length", json!({"dist": "empirical", "values_bits": [200, 1000, 4000], "weights": [3, 2, 1]})),
+        ("protocol.nak_corrupted", json!(true)),
+    ]);
+    out.push(("sr-empirical-nak".into(), "scenarios/selective_repeat.toml".into(), emp));
+    out
+}
+
+fn scenario(file: &str, overrides: &[(&'static str, Value)]) -> Scenario {
+    let text = std::fs::read_to_string(root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let mut v = toml_to_json(&text).unwrap();
+    for (k, x) in overrides {
+        apply_override(&mut v, k, x.clone()).unwrap();
+    }
+    Scenario::from_value(&v).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+/// Everything a replication produced except its wall time, with floats as exact bits.
+fn record(sc: &Scenario, seed: u64, rep: u64) -> Value {
+    let r = replicate(sc, seed, rep).unwrap_or_else(|e| panic!("{e}"));
+    let bits = |x: f64| format!("{:016x}", x.to_bits());
+    let batches: Vec<Value> = r
+        .batches
+        .iter()
+        .map(|b| {
+            b.iter()
+                .map(|(d, m)| (d.to_string(), m.iter().map(|(k, x)| (k.to_string(), json!(bits(x)))).collect::<serde_json::Map<_, _>>().into()))
+                .collect::<serde_json::Map<String, Value>>()
+                .into()
+        })
+        .collect();
+    json!({
+        "fingerprint": r.fingerprint,
+        "events": r.events,
+        "simulated_s": bits(r.simulated_s),
+        "warmup_s": bits(r.warmup_s),
+        "mser_reliable": r.mser_reliable,
+        "accounting": serde_json::to_value(&r.accounting).unwrap(),
+        "batches": batches,
+    })
+}
+
+fn traced(sc: &Scenario) -> Value {
+    let t = trace(sc, 3, 1, SimTime::from_secs_f64(30.0), SimTime::from_secs_f64(31.5), 400).unwrap();
+    serde_json::to_value(&t.records).unwrap()
+}
+
+#[test]
+fn every_scenario_reproduces_its_pinned_trajectory() {
+    let path = root().join("crates/arqlab/tests/golden/trajectories.json");
+    let mut got = serde_json::Map::new();
+    for (name, file, o) in cases() {
+        let sc = scenario(&file, &o);
+        got.insert(
+            name,
+            json!({ "rep0": record(&sc, 1, 0), "rep1": record(&sc, 7, 1), "trace": traced(&sc) }),
+        );
+    }
+    let got = Value::Object(got);
+    if std::env::var_os("ARQLAB_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, serde_json::to_string_pretty(&got).unwrap() + "\n").unwrap();
+        return;
+    }
+    let want: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("golden file")).unwrap();
+    let (Value::Object(w), Value::Object(g)) = (&want, &got) else { unreachable!() };
+    assert_eq!(w.keys().collect::<Vec<_>>(), g.keys().collect::<Vec<_>>(), "case list changed");
+    for (k, wv) in w {
+        for part in ["rep0", "rep1", "trace"] {
+            assert!(wv[part] == g[k][part], "{k}/{part} differs from the pinned trajectory:\nwant {}\n got {}", wv[part], g[k][part]);
+        }
+    }
+}
