@@ -7,7 +7,7 @@
 
 use arqlab::engine::SimTime;
 use arqlab::scenario::{toml_to_json, Scenario, ScenarioError};
-use arqlab::sim::{replicate, Measures, Replication};
+use arqlab::sim::{replicate, MeasureSet, Replication};
 use arqlab::stats::{paired_difference, select_batches, student_t, Interval, Precision, Status};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -37,7 +37,7 @@ fn resolve(json: &str) -> PyResult<String> {
     Ok(parse_resolved(json)?.to_value().to_string())
 }
 
-fn measures_dict<'py>(py: Python<'py>, m: &Measures) -> PyResult<Bound<'py, PyDict>> {
+fn measures_dict<'py>(py: Python<'py>, m: &MeasureSet) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     for (k, v) in m.iter() {
         d.set_item(k, v)?;
@@ -50,7 +50,7 @@ fn replication_dict<'py>(py: Python<'py>, r: &Replication) -> PyResult<Bound<'py
     for b in &r.batches {
         let bd = PyDict::new(py);
         for (dir, m) in b {
-            bd.set_item(*dir, measures_dict(py, m)?)?;
+            bd.set_item(dir.as_str(), measures_dict(py, m)?)?;
         }
         batches.append(bd)?;
     }
@@ -68,7 +68,7 @@ fn replication_dict<'py>(py: Python<'py>, r: &Replication) -> PyResult<Bound<'py
         x.set_item("delivered", a.delivered)?;
         x.set_item("acknowledged", a.acknowledged)?;
         x.set_item("unacknowledged", a.unacknowledged)?;
-        acc.set_item(*dir, x)?;
+        acc.set_item(dir.as_str(), x)?;
     }
     d.set_item("accounting", acc)?;
     if let Some(ok) = r.mser_reliable {

@@ -11,6 +11,7 @@ pub mod channel;
 pub mod engine;
 pub mod protocol;
 pub mod scenario;
+pub mod schema;
 pub mod sim;
 pub mod stats;
 pub mod trace;

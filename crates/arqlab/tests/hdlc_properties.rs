@@ -5,7 +5,6 @@
 
 use arqlab::engine::SimTime;
 use arqlab::protocol::hdlc::{HdlcConfig, HdlcStation, Mode, Reject};
-use arqlab::protocol::textbook::LineInfo;
 use arqlab::scenario::Scenario;
 use arqlab::sim::runner::{run, RunOutput, Windows};
 
@@ -37,12 +36,9 @@ fn saturated(bits: u32) -> String {
 const NONE: &str = "kind = \"none\"";
 
 fn simulate(sc: &Scenario, c: &HdlcConfig, seed: u64) -> RunOutput {
-    let line = LineInfo {
-        rate_bps: sc.link.rate_bps,
-    };
     let end = SimTime::from_secs_f64(sc.run.duration_s);
     let w = Windows::equal(SimTime::from_secs_f64(10.0), end, 1);
-    run(sc, seed, 0, &w, None, |s| HdlcStation::new(c, s, line))
+    run(sc, seed, 0, &w, None, |_, s| HdlcStation::new(c, s))
         .unwrap_or_else(|e| panic!("{c:?}: {e}"))
 }
 
@@ -71,7 +67,7 @@ fn runner_accepts_every_mode_modulus_and_reject_under_heavy_errors() {
                         }
                         seed += 1;
                         let out = simulate(&sc, &c, seed);
-                        let delivered: u64 = out.accounting.iter().map(|x| x.1).sum();
+                        let delivered: u64 = out.accounting.iter().map(|x| x.1.delivered).sum();
                         assert!(delivered > 100, "{c:?}: only {delivered} delivered");
                     }
                 }
@@ -84,7 +80,7 @@ fn runner_accepts_every_mode_modulus_and_reject_under_heavy_errors() {
 /// by (reject, checkpoint, timeout).
 fn measure(sc: &Scenario, c: &HdlcConfig, dir: usize) -> (f64, [f64; 3]) {
     let out = simulate(sc, c, 7);
-    let m = &out.windows[0][dir];
+    let m = &out.flow_windows[0][dir];
     (
         m.throughput_efficiency,
         [
@@ -167,19 +163,14 @@ fn rejects_are_explained_by_frames_in_error() {
         &poisson(0.7, 800),
         1000.0,
     );
-    let line = LineInfo {
-        rate_bps: sc.link.rate_bps,
-    };
     let w = Windows::equal(SimTime::ZERO, SimTime::from_secs_f64(1000.0), 1);
     for mode in [Mode::Abm, Mode::Nrm] {
         let mut c = HdlcConfig::defaults(mode, 8);
         c.t1_s = 0.2045;
         for replication in [8, 0, 1, 2] {
-            let out = run(&sc, 1, replication, &w, None, |s| {
-                HdlcStation::new(&c, s, line)
-            })
-            .unwrap_or_else(|e| panic!("{e}"));
-            let [ab, ba] = &out.windows[0];
+            let out = run(&sc, 1, replication, &w, None, |_, s| HdlcStation::new(&c, s))
+                .unwrap_or_else(|e| panic!("{e}"));
+            let [ab, ba] = &out.flow_windows[0][..] else { panic!("two flows") };
             let rejects = ab.rejects_sent + ba.rejects_sent;
             let errors = ab.frames_in_error + ba.frames_in_error;
             assert!(

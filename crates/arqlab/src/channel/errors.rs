@@ -5,7 +5,7 @@
 //! bits costs one draw per error, not L. With p = 1e-5 and 1000-bit frames that is one
 //! draw every ~100 frames.
 
-use crate::engine::Stream;
+use crate::engine::{SimTime, Stream};
 use rand::Rng;
 
 /// Draws the number of error-free bits before the next error bit: Geometric(p) on
@@ -128,21 +128,72 @@ impl GilbertElliott {
     }
 }
 
-/// The error model of one link direction (enum dispatch: no `dyn` on the hot path).
+/// Independent bit errors whose probability changes with time: a piecewise-constant
+/// schedule of bit-error rates (a fading channel's slow variation, a planned outage).
+/// A frame is judged with the rate in force when it starts. The gap to the next error
+/// is redrawn when the rate changes, which is exact because the process is memoryless.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    /// (start, ln(1 − p)) per segment, starts increasing, the first at time 0.
+    segments: Vec<(SimTime, f64)>,
+    current: usize,
+    gap: u64,
+}
+
+impl Schedule {
+    /// `times[i]` is when `bers[i]` takes effect (`times[0]` must be 0).
+    pub fn new(times: &[SimTime], bers: &[f64], rng: &mut Stream) -> Schedule {
+        let segments: Vec<(SimTime, f64)> = times.iter().zip(bers).map(|(&t, &p)| (t, (-p).ln_1p())).collect();
+        let gap = geometric(rng, segments[0].1);
+        Schedule { segments, current: 0, gap }
+    }
+
+    #[inline]
+    pub fn frame_in_error(&mut self, now: SimTime, bits: u64, rng: &mut Stream) -> bool {
+        let mut moved = false;
+        while self.current + 1 < self.segments.len() && self.segments[self.current + 1].0 <= now {
+            self.current += 1;
+            moved = true;
+        }
+        let ln_q = self.segments[self.current].1;
+        if moved {
+            self.gap = geometric(rng, ln_q);
+        }
+        let mut b = BitErrors { ln_q, gap: self.gap };
+        let e = b.frame_in_error(bits, rng);
+        self.gap = b.gap;
+        e
+    }
+}
+
+/// The error model of one lane (enum dispatch: no `dyn` on the hot path). Models may
+/// depend on the time a frame starts and on its transmission mode.
 #[derive(Clone, Debug)]
 pub enum ErrorModel {
     None,
     Bit(BitErrors),
     GilbertElliott(GilbertElliott),
+    Schedule(Schedule),
+    /// One model per transmission mode (an adaptive modem's data rates); a mode beyond
+    /// the table uses its last entry.
+    PerMode(Vec<ErrorModel>),
 }
 
 impl ErrorModel {
     #[inline]
-    pub fn frame_in_error(&mut self, bits: u64, rng: &mut Stream) -> bool {
+    pub fn frame_in_error(&mut self, now: SimTime, bits: u64, mode: u8, rng: &mut Stream) -> bool {
         match self {
             ErrorModel::None => false,
             ErrorModel::Bit(b) => b.frame_in_error(bits, rng),
             ErrorModel::GilbertElliott(g) => g.frame_in_error(bits, rng),
+            ErrorModel::Schedule(s) => s.frame_in_error(now, bits, rng),
+            ErrorModel::PerMode(models) => {
+                let last = models.len().saturating_sub(1);
+                match models.get_mut((mode as usize).min(last)) {
+                    Some(m) => m.frame_in_error(now, bits, 0, rng),
+                    None => false,
+                }
+            }
         }
     }
 }
@@ -153,7 +204,25 @@ mod tests {
     use crate::engine::stream;
 
     fn frame_error_rate(model: &mut ErrorModel, bits: u64, n: u64, rng: &mut Stream) -> f64 {
-        (0..n).filter(|_| model.frame_in_error(bits, rng)).count() as f64 / n as f64
+        (0..n).filter(|_| model.frame_in_error(SimTime::ZERO, bits, 0, rng)).count() as f64 / n as f64
+    }
+
+    #[test]
+    fn schedule_follows_the_rate_in_force_and_per_mode_picks_the_table() {
+        let mut rng = stream(9, 0, "t");
+        let t = |s: f64| SimTime::from_secs_f64(s);
+        let mut m = ErrorModel::Schedule(Schedule::new(&[t(0.0), t(10.0), t(20.0)], &[0.0, 1e-3, 0.0], &mut rng));
+        let n = 100_000;
+        let rate = |m: &mut ErrorModel, at: f64, rng: &mut Stream| (0..n).filter(|_| m.frame_in_error(t(at), 500, 0, rng)).count() as f64 / n as f64;
+        assert_eq!(rate(&mut m, 5.0, &mut rng), 0.0);
+        let want = 1.0 - (1.0f64 - 1e-3).powi(500);
+        let got = rate(&mut m, 15.0, &mut rng);
+        assert!((got - want).abs() < 4.0 * (want * (1.0 - want) / n as f64).sqrt(), "{got} vs {want}");
+        assert_eq!(rate(&mut m, 25.0, &mut rng), 0.0, "back to error free");
+        let mut pm = ErrorModel::PerMode(vec![ErrorModel::None, ErrorModel::Bit(BitErrors::new(0.5, &mut rng))]);
+        assert!(!(0..100).any(|_| pm.frame_in_error(SimTime::ZERO, 100, 0, &mut rng)));
+        assert!((0..100).all(|_| pm.frame_in_error(SimTime::ZERO, 100, 1, &mut rng)));
+        assert!((0..100).all(|_| pm.frame_in_error(SimTime::ZERO, 100, 7, &mut rng)), "beyond the table: last entry");
     }
 
     #[test]

@@ -1,14 +1,16 @@
-//! A full-duplex point-to-point link: two independent directions, each with a rate,
-//! a one-way delay t_p (processing + propagation) and an error model.
+//! One direction of a medium (a *lane*): a transmitter with a rate, a one-way delay t_p
+//! (processing + propagation) and an error model. A full-duplex link is two independent
+//! lanes; a half-duplex radio is two lanes behind one [`super::Radio`] gate.
 //!
-//! A frame occupies its direction's transmitter for bits/rate and arrives t_p after its
-//! last bit leaves. Because t_p is constant per direction, frames arrive in the order
-//! they were sent, so a direction keeps its frames in flight in a FIFO and the event
-//! queue only carries "the next arrival on this direction" — no payload in events.
+//! A frame occupies its lane's transmitter for lead + bits/rate (the lead is a radio's
+//! preamble, zero on a line) and arrives t_p after its last bit leaves. Because t_p is
+//! constant per lane, frames arrive in the order they were sent, so a lane keeps its
+//! frames in flight in a FIFO and the event queue only carries "the next arrival on this
+//! lane" — no payload in events.
 
 use super::errors::ErrorModel;
 use crate::engine::{Duration, SimTime, Stream};
-use crate::protocol::LinkFrame;
+use crate::protocol::Pdu;
 use std::collections::VecDeque;
 
 /// Counters of one direction.
@@ -17,6 +19,8 @@ pub struct DirectionCounters {
     pub frames_transmitted: u64,
     pub frames_in_error: u64,
     pub bits_transmitted: u64,
+    /// Time the transmitter was busy (picoseconds), preambles included.
+    pub busy_ps: u64,
 }
 
 /// One direction of the link.
@@ -28,8 +32,17 @@ pub struct Direction<F> {
     errors: ErrorModel,
     rng: Stream,
     busy_until: SimTime,
-    in_flight: VecDeque<(F, bool)>,
+    in_flight: VecDeque<InFlight<F>>,
     pub counters: DirectionCounters,
+}
+
+/// A frame on its way: the frame, the node it is addressed to, and whether the channel
+/// corrupted it.
+#[derive(Clone, Debug)]
+pub struct InFlight<F> {
+    pub frame: F,
+    pub dst: u32,
+    pub in_error: bool,
 }
 
 /// What `start` tells the caller to schedule.
@@ -42,7 +55,7 @@ pub struct Transmission {
     pub in_error: bool,
 }
 
-impl<F: LinkFrame> Direction<F> {
+impl<F: Pdu> Direction<F> {
     pub fn new(rate_bps: f64, delay: Duration, errors: ErrorModel, rng: Stream) -> Self {
         Direction {
             rate_bps,
@@ -74,25 +87,27 @@ impl<F: LinkFrame> Direction<F> {
         Duration(((bits as f64 * self.ps_per_bit + 0.5) as u64).max(1))
     }
 
-    /// Starts transmitting `frame` at `now`. The error outcome is drawn now from this
-    /// direction's own stream, so it does not depend on anything else in the run.
+    /// Starts transmitting `frame`, addressed to node `dst`, at `now` after a lead time
+    /// (a preamble; zero on a line). The error outcome is drawn now from this lane's own
+    /// stream, so it does not depend on anything else in the run.
     #[inline]
-    pub fn start(&mut self, now: SimTime, frame: F) -> Transmission {
+    pub fn start(&mut self, now: SimTime, lead: Duration, frame: F, dst: u32) -> Transmission {
         debug_assert!(!self.is_busy(now));
         let bits = frame.bits();
-        let end = now + self.transmission_time(bits);
-        let in_error = self.errors.frame_in_error(bits as u64, &mut self.rng);
+        let end = now + lead + self.transmission_time(bits);
+        let in_error = self.errors.frame_in_error(now, bits as u64, frame.mode(), &mut self.rng);
         self.busy_until = end;
         self.counters.frames_transmitted += 1;
         self.counters.bits_transmitted += bits as u64;
         self.counters.frames_in_error += u64::from(in_error);
-        self.in_flight.push_back((frame, in_error));
+        self.counters.busy_ps += end.0 - now.0;
+        self.in_flight.push_back(InFlight { frame, dst, in_error });
         Transmission { end, arrival: end + self.delay, in_error }
     }
 
-    /// The frame whose arrival is due now (FIFO), with its error flag.
+    /// The frame whose arrival is due now (FIFO).
     #[inline]
-    pub fn take_arrival(&mut self) -> Option<(F, bool)> {
+    pub fn take_arrival(&mut self) -> Option<InFlight<F>> {
         self.in_flight.pop_front()
     }
 
@@ -112,8 +127,8 @@ mod tests {
     fn frames_arrive_after_transmission_plus_delay_in_order() {
         let mut d: Direction<Frame> =
             Direction::new(48_000.0, Duration::from_secs_f64(0.05), ErrorModel::None, stream(1, 0, "x"));
-        let f = Frame::supervisory(FrameKind::RR, 3, false, 48);
-        let t = d.start(SimTime::ZERO, f);
+        let f: Frame = Frame::supervisory(FrameKind::RR, 3, false, 48);
+        let t = d.start(SimTime::ZERO, Duration::ZERO, f, 1);
         assert_eq!(t.end, SimTime(1_000_000_000));
         assert_eq!(t.arrival, SimTime(51_000_000_000));
         for rate in [1200.0, 4800.0, 9600.0, 48_000.0, 64_000.0, 1_544_000.0, 4e6, 33_333.3] {
@@ -124,10 +139,10 @@ mod tests {
         }
         assert!(d.is_busy(SimTime(999_999_999)));
         assert!(!d.is_busy(t.end));
-        let g = Frame::supervisory(FrameKind::REJ, 4, false, 48);
-        d.start(t.end, g);
-        assert_eq!(d.take_arrival().unwrap().0.nr, 3);
-        assert_eq!(d.take_arrival().unwrap().0.nr, 4);
+        let g: Frame = Frame::supervisory(FrameKind::REJ, 4, false, 48);
+        d.start(t.end, Duration::ZERO, g, 1);
+        assert_eq!(d.take_arrival().unwrap().frame.nr, 3);
+        assert_eq!(d.take_arrival().unwrap().frame.nr, 4);
         assert!(d.take_arrival().is_none());
     }
 }

@@ -1,7 +1,12 @@
-//! Channels: the full-duplex point-to-point link and its bit-error models.
+//! Media and relays: lanes (one direction of a medium, with its error model), the
+//! half-duplex radio gate, and store-and-forward relays.
 
 pub mod errors;
 pub mod link;
+pub mod radio;
+pub mod relay;
 
-pub use errors::{BitErrors, ErrorModel, GilbertElliott};
-pub use link::{Direction, DirectionCounters, Transmission};
+pub use errors::{BitErrors, ErrorModel, GilbertElliott, Schedule};
+pub use link::{Direction, DirectionCounters, InFlight, Transmission};
+pub use radio::Radio;
+pub use relay::{Admission, Forwarding, PortCounters, Relay};

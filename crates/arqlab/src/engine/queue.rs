@@ -1,40 +1,48 @@
 //! The future event list: a binary heap ordered by (time, insertion number).
 //!
 //! Equal times keep FIFO order (the insertion number breaks ties), which makes a run
-//! reproducible bit for bit. Events are one-byte codes: an entry is a single `u128`
-//! key — time in the high 64 bits, the insertion number in the next 56, the event in
-//! the low 8 — so the heap compares and moves one integer. Payloads that travel with an
-//! event (frames on a link) are kept by their owner, not in the queue.
+//! reproducible bit for bit. Events are 24-bit codes (a kind and an element index, so
+//! a topology may have millions of elements): an entry is a single `u128` key — time in
+//! the high 64 bits, the insertion number in the next 40, the event in the low 24 — so
+//! the heap compares and moves one integer. Payloads that travel with an event (frames
+//! on a lane) are kept by their owner, not in the queue. 2^40 insertions (about 10^12,
+//! hours of wall time at tens of millions of events per second) bound one run; running
+//! out is an error, never a silent wrap that would reorder ties.
 
 use super::time::SimTime;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// An event that fits in one byte.
+/// An event that fits in 24 bits.
 pub trait EventCode: Copy {
-    fn encode(self) -> u8;
-    fn decode(code: u8) -> Self;
+    fn encode(self) -> u32;
+    fn decode(code: u32) -> Self;
 }
 
-impl EventCode for u8 {
-    fn encode(self) -> u8 {
+impl EventCode for u32 {
+    fn encode(self) -> u32 {
         self
     }
-    fn decode(code: u8) -> u8 {
+    fn decode(code: u32) -> u32 {
         code
     }
 }
 
-/// Error returned when an event is scheduled in the past. Fatal for the run: it is
-/// always a model bug, never a user error.
+/// Why an event could not be scheduled. Fatal for the run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("event scheduled at {at} before the current time {now}")]
-pub struct SchedulePastError {
-    pub at: SimTime,
-    pub now: SimTime,
+#[non_exhaustive]
+pub enum ScheduleError {
+    /// Always a model bug.
+    #[error("event scheduled at {at} before the current time {now}")]
+    Past { at: SimTime, now: SimTime },
+    /// The run scheduled 2^40 events: split it (shorter replications).
+    #[error("the run scheduled 2^40 events, more than one queue orders; use shorter replications")]
+    Exhausted,
 }
 
-const SEQ_BITS: u32 = 56;
+/// Code bits of a key.
+pub const CODE_BITS: u32 = 24;
+const SEQ_BITS: u32 = 40;
 
 pub struct EventQueue<E> {
     heap: BinaryHeap<Reverse<u128>>,
@@ -69,14 +77,18 @@ impl<E: EventCode> EventQueue<E> {
 
     /// Schedules `event` at `time`; events at equal times pop in scheduling order.
     #[inline]
-    pub fn schedule(&mut self, time: SimTime, event: E) -> Result<(), SchedulePastError> {
+    pub fn schedule(&mut self, time: SimTime, event: E) -> Result<(), ScheduleError> {
         if time < self.now {
-            return Err(SchedulePastError { at: time, now: self.now });
+            return Err(ScheduleError::Past { at: time, now: self.now });
         }
-        // 2^56 insertions is beyond any run (years of wall time at 10^9 events/s).
-        let key = ((time.0 as u128) << 64) | ((self.next_seq as u128) << 8) | event.encode() as u128;
+        if self.next_seq >> SEQ_BITS != 0 {
+            return Err(ScheduleError::Exhausted);
+        }
+        let code = event.encode();
+        debug_assert!(code >> CODE_BITS == 0);
+        let key = ((time.0 as u128) << 64) | ((self.next_seq as u128) << CODE_BITS) | code as u128;
         self.heap.push(Reverse(key));
-        self.next_seq = (self.next_seq + 1) & ((1 << SEQ_BITS) - 1);
+        self.next_seq += 1;
         Ok(())
     }
 
@@ -85,7 +97,7 @@ impl<E: EventCode> EventQueue<E> {
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
         let Reverse(key) = self.heap.pop()?;
         self.now = SimTime((key >> 64) as u64);
-        Some((self.now, E::decode(key as u8)))
+        Some((self.now, E::decode(key as u32 & ((1 << CODE_BITS) - 1))))
     }
 
     /// Time of the next event without removing it.
@@ -100,13 +112,13 @@ mod tests {
 
     #[test]
     fn equal_times_pop_in_insertion_order() {
-        let mut q = EventQueue::<u8>::new();
-        for i in 0..100u8 {
+        let mut q = EventQueue::<u32>::new();
+        for i in 0..100u32 {
             q.schedule(SimTime(5), 99 - i).unwrap();
         }
         q.schedule(SimTime(1), 200).unwrap();
         assert_eq!(q.pop(), Some((SimTime(1), 200)));
-        for i in 0..100u8 {
+        for i in 0..100u32 {
             assert_eq!(q.pop(), Some((SimTime(5), 99 - i)));
         }
         assert!(q.pop().is_none());
@@ -114,7 +126,7 @@ mod tests {
 
     #[test]
     fn times_order_before_insertion() {
-        let mut q = EventQueue::<u8>::new();
+        let mut q = EventQueue::<u32>::new();
         q.schedule(SimTime(u64::MAX - 1), 1).unwrap();
         q.schedule(SimTime(3), 2).unwrap();
         q.schedule(SimTime(2), 3).unwrap();
@@ -126,10 +138,19 @@ mod tests {
 
     #[test]
     fn scheduling_in_the_past_is_an_error() {
-        let mut q = EventQueue::<u8>::new();
+        let mut q = EventQueue::<u32>::new();
         q.schedule(SimTime(10), 0).unwrap();
         q.pop();
-        assert_eq!(q.schedule(SimTime(9), 0), Err(SchedulePastError { at: SimTime(9), now: SimTime(10) }));
+        assert_eq!(q.schedule(SimTime(9), 0), Err(ScheduleError::Past { at: SimTime(9), now: SimTime(10) }));
         assert!(q.schedule(SimTime(10), 0).is_ok());
+    }
+
+    #[test]
+    fn running_out_of_insertion_numbers_is_an_error_not_a_wrap() {
+        let mut q = EventQueue::<u32>::new();
+        q.next_seq = (1 << SEQ_BITS) - 1;
+        assert!(q.schedule(SimTime(1), 0xff_ffff).is_ok(), "the last number and the widest code fit");
+        assert_eq!(q.pop(), Some((SimTime(1), 0xff_ffff)));
+        assert_eq!(q.schedule(SimTime(2), 1), Err(ScheduleError::Exhausted));
     }
 }

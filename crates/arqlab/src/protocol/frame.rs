@@ -1,15 +1,6 @@
 //! Frames as metadata: type, sequence numbers, P/F, length. No bytes on the hot path.
 
-/// An upper-layer message (one per I frame).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Message {
-    /// Per-sender sequential id, from 0: delivery order is checked against it.
-    pub id: u64,
-    /// Information bits.
-    pub bits: u32,
-    /// When the message arrived at the sender (picoseconds).
-    pub arrival: crate::engine::SimTime,
-}
+use super::layer::{Payload, Pdu, Sdu};
 
 /// Frame types. HDLC names are used for the textbook protocols too: an individual
 /// acknowledgement is an RR whose N(R) names the frame acknowledged plus one, a negative
@@ -35,9 +26,9 @@ impl FrameKind {
     }
 }
 
-/// A data-link frame.
+/// A data-link frame carrying a payload `P`: an [`Sdu`], or the PDU of a layer above.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Frame {
+pub struct Frame<P = Sdu> {
     pub kind: FrameKind,
     /// N(S): send sequence number (I frames).
     pub ns: u32,
@@ -49,12 +40,12 @@ pub struct Frame {
     pub command: bool,
     /// Total length on the line in bits (header + information + FCS + flags).
     pub bits: u32,
-    /// The message carried (I frames).
-    pub msg: Option<Message>,
+    /// The information field (I frames).
+    pub msg: Option<P>,
 }
 
-impl Frame {
-    pub fn supervisory(kind: FrameKind, nr: u32, pf: bool, bits: u32) -> Frame {
+impl<P: Payload> Frame<P> {
+    pub fn supervisory(kind: FrameKind, nr: u32, pf: bool, bits: u32) -> Frame<P> {
         Frame {
             kind,
             ns: 0,
@@ -66,28 +57,30 @@ impl Frame {
         }
     }
 
-    pub fn information(ns: u32, nr: u32, pf: bool, msg: Message, overhead_bits: u32) -> Frame {
+    pub fn information(ns: u32, nr: u32, pf: bool, msg: P, overhead_bits: u32) -> Frame<P> {
         Frame {
             kind: FrameKind::I,
             ns,
             nr,
             pf,
             command: false,
-            bits: msg.bits + overhead_bits,
+            bits: msg.bits() + overhead_bits,
             msg: Some(msg),
         }
     }
 }
 
-/// What the link needs to know about any protocol's frame.
-pub trait LinkFrame: Clone {
-    /// Length on the line in bits.
-    fn bits(&self) -> u32;
-    /// The header fields a trace shows.
-    fn trace(&self) -> crate::trace::TraceFrame;
+impl<P: Payload> Payload for Frame<P> {
+    #[inline]
+    fn bits(&self) -> u32 {
+        self.bits
+    }
+    fn sdu_id(&self) -> Option<u64> {
+        self.msg.and_then(|m| m.sdu_id())
+    }
 }
 
-impl LinkFrame for Frame {
+impl<P: Payload> Pdu for Frame<P> {
     #[inline]
     fn bits(&self) -> u32 {
         self.bits
@@ -100,7 +93,7 @@ impl LinkFrame for Frame {
             pf: self.pf,
             command: self.command,
             bits: self.bits,
-            message: self.msg.map(|m| m.id),
+            message: self.msg.and_then(|m| m.sdu_id()),
         }
     }
 }

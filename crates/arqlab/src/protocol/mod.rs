@@ -1,27 +1,25 @@
-//! Protocol entities: sans-IO state machines.
+//! Protocol layers: sans-IO state machines behind one interface ([`Layer`]), composed
+//! statically into a node's stack ([`Stacked`]), multiplexed over connections ([`mux`]).
 //!
-//! An entity never sees the event queue or a clock. The simulation feeds it inputs with
-//! the current time through `handle_*` and pulls outputs through `poll_*`:
-//!
-//! 1. `handle_submit` (a message from the upper layer), `handle_frame` (a frame received
-//!    without error), `handle_frame_in_error` (a frame whose FCS failed),
-//!    `handle_timeout` (the clock reached a deadline given by `poll_timeout`; idempotent,
-//!    so a stale wake-up is harmless).
-//! 2. After any input the caller drains `poll_event` (deliveries, acknowledgements), asks
-//!    `poll_transmit` if the line is idle, and re-reads `poll_timeout`.
-//!
-//! Pulling matters for ARQ: N(R) and the P/F bit are decided when a frame *starts*
-//! transmission, and a go-back-N of W frames leaves one frame at a time.
+//! A layer never sees the event queue or a clock. The runner feeds it inputs with the
+//! current time through `handle_*` and pulls outputs through `poll_*`; after any input it
+//! drains `poll_event` (deliveries, acknowledgements), asks `poll_transmit` if the medium
+//! grants a transmission, and re-reads `poll_timeout`.
 
+pub mod any;
+pub mod datagram;
 pub mod frame;
 pub mod hdlc;
+pub mod layer;
+pub mod mux;
 pub mod seq;
+pub mod stacked;
 pub mod textbook;
 
-pub use frame::{Frame, FrameKind, LinkFrame, Message};
+pub use frame::{Frame, FrameKind};
+pub use layer::{Event, Grant, Layer, Payload, Pdu, Sdu, Service};
 pub use seq::Modulus;
-
-use crate::engine::SimTime;
+pub use stacked::Stacked;
 
 /// The two ends of a point-to-point link. In HDLC NRM/ARM, A is the primary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -49,15 +47,6 @@ impl Station {
     }
 }
 
-/// Something an entity reports to its user.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Event {
-    /// A message from the peer delivered to the upper layer (error free, in order).
-    Delivered(Message),
-    /// The peer positively acknowledged one of our messages: its buffer is freed.
-    Acknowledged(Message),
-}
-
 /// Why an I frame was sent again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RetransmitCause {
@@ -82,6 +71,11 @@ macro_rules! counters {
             /// Field-wise difference `self - earlier` (for measurement windows).
             pub fn since(&self, earlier: &Counters) -> Counters {
                 Counters { $($name: self.$name - earlier.$name,)* }
+            }
+
+            /// Field-wise sum (a multiplexing layer's connections together).
+            pub fn plus(&self, other: &Counters) -> Counters {
+                Counters { $($name: self.$name + other.$name,)* }
             }
         }
     };
@@ -119,44 +113,5 @@ impl Counters {
             RetransmitCause::Checkpoint => self.retransmitted_checkpoint += 1,
             RetransmitCause::Timeout => self.retransmitted_timeout += 1,
         }
-    }
-}
-
-/// A protocol entity at one end of a link.
-pub trait Entity {
-    /// What this protocol puts on the line.
-    type Frame: LinkFrame;
-
-    /// A message from the upper layer, queued without limit.
-    fn handle_submit(&mut self, now: SimTime, msg: Message);
-    /// A frame received with a correct FCS.
-    fn handle_frame(&mut self, now: SimTime, frame: &Self::Frame);
-    /// A frame received with a failed FCS. Its contents must not be trusted; HDLC-style
-    /// receivers only count it.
-    fn handle_frame_in_error(&mut self, now: SimTime, frame: &Self::Frame);
-    /// The clock reached (or passed) a deadline. Must be idempotent.
-    fn handle_timeout(&mut self, now: SimTime);
-    /// The line is idle: the next frame to start transmission now, if any.
-    fn poll_transmit(&mut self, now: SimTime) -> Option<Self::Frame>;
-    /// The earliest pending deadline.
-    fn poll_timeout(&self) -> Option<SimTime>;
-    /// The next event for the user, if any.
-    fn poll_event(&mut self) -> Option<Event>;
-    /// Messages submitted but never yet transmitted (for saturated sources).
-    fn backlog(&self) -> usize;
-    /// Messages submitted and not yet acknowledged (queued + outstanding).
-    fn unacknowledged(&self) -> usize;
-    /// Counters since the start of the run.
-    fn counters(&self) -> Counters;
-    /// True if `poll_transmit` could return a frame now were the line idle. A hint that
-    /// lets the engine skip waking an idle station at the end of each transmission; the
-    /// default (always true) is correct, just slower.
-    fn wants_transmit(&self) -> bool {
-        true
-    }
-    /// Information bits held at the receiver waiting for a gap to fill (selective
-    /// retransmission); in-sequence receivers hold nothing.
-    fn receive_buffer_bits(&self) -> u64 {
-        0
     }
 }

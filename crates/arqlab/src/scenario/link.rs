@@ -1,6 +1,6 @@
 //! `[link]`: the full-duplex point-to-point link.
 
-use super::fields::{Problems, Range, Table};
+use crate::schema::{Problems, Range, Table};
 use serde::Serialize;
 
 /// One direction's error model (`[link.a_to_b]` / `[link.b_to_a]`).
@@ -12,6 +12,52 @@ pub enum DirectionConfig {
     Bit { bit_error_rate: f64 },
     /// Gilbert–Elliott two-state bursts.
     GilbertElliott { good_ber: f64, bad_ber: f64, mean_good_bits: f64, mean_bad_bits: f64 },
+    /// Independent bit errors at a rate that changes at given times.
+    Schedule { times_s: Vec<f64>, bit_error_rates: Vec<f64> },
+}
+
+/// Reads one direction's error model table (`[link.a_to_b]`, a medium's `forward`).
+pub fn parse_direction(d: &mut Table, default_ber: f64, p: &mut Problems) -> DirectionConfig {
+    let model = d.choice("error_model", "bit", &["none", "bit", "gilbert_elliott", "schedule"], p);
+    match model.as_str() {
+        "none" => DirectionConfig::None,
+        "gilbert_elliott" => DirectionConfig::GilbertElliott {
+            good_ber: d.f64("good_ber", 0.0, BER, p),
+            bad_ber: d.f64("bad_ber", 0.01, BER, p),
+            mean_good_bits: d.f64("mean_good_bits", 1e6, Range::Closed(1.0, 1e15), p),
+            mean_bad_bits: d.f64("mean_bad_bits", 1e3, Range::Closed(1.0, 1e15), p),
+        },
+        "schedule" => {
+            let times_s = numbers(d, "times_s", p);
+            let bit_error_rates = numbers(d, "bit_error_rates", p);
+            if times_s.first() != Some(&0.0) || times_s.windows(2).any(|w| w[1] <= w[0]) {
+                p.push(d.path_of("times_s"), None, "expected increasing times in seconds starting at 0");
+            } else if times_s.len() != bit_error_rates.len() {
+                p.push(d.path_of("bit_error_rates"), None, format!("expected {} rates, one per entry of times_s", times_s.len()));
+            } else if let Some(x) = bit_error_rates.iter().find(|x| !(0.0..1.0).contains(*x)) {
+                p.push(d.path_of("bit_error_rates"), Some(&(*x).into()), "expected bit-error rates in [0, 1)");
+            }
+            DirectionConfig::Schedule { times_s, bit_error_rates }
+        }
+        _ => DirectionConfig::Bit { bit_error_rate: d.f64("bit_error_rate", default_ber, BER, p) },
+    }
+}
+
+fn numbers(t: &mut Table, key: &str, p: &mut Problems) -> Vec<f64> {
+    let path = t.path_of(key);
+    match t.raw(key) {
+        Some(serde_json::Value::Array(xs)) if xs.iter().all(|x| x.as_f64().is_some_and(f64::is_finite)) => {
+            xs.iter().filter_map(|x| x.as_f64()).collect()
+        }
+        Some(v) => {
+            p.push(path, Some(v), "expected a list of numbers");
+            vec![]
+        }
+        None => {
+            p.push(path, None, "missing (expected a list of numbers)");
+            vec![]
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -40,17 +86,7 @@ impl LinkConfig {
                 return None;
             }
             let mut d = t.table(key, p);
-            let model = d.choice("error_model", "bit", &["none", "bit", "gilbert_elliott"], p);
-            let c = match model.as_str() {
-                "none" => DirectionConfig::None,
-                "gilbert_elliott" => DirectionConfig::GilbertElliott {
-                    good_ber: d.f64("good_ber", 0.0, BER, p),
-                    bad_ber: d.f64("bad_ber", 0.01, BER, p),
-                    mean_good_bits: d.f64("mean_good_bits", 1e6, Range::Closed(1.0, 1e15), p),
-                    mean_bad_bits: d.f64("mean_bad_bits", 1e3, Range::Closed(1.0, 1e15), p),
-                },
-                _ => DirectionConfig::Bit { bit_error_rate: d.f64("bit_error_rate", bit_error_rate, BER, p) },
-            };
+            let c = parse_direction(&mut d, bit_error_rate, p);
             d.finish(p);
             Some(c)
         };

@@ -3,14 +3,18 @@
 //! are errors; defaults are filled in, and the *resolved* scenario (every default
 //! explicit) serializes back to JSON for storage, hashing and `arqlab check`.
 
-pub mod fields;
+pub use crate::schema::fields;
 pub mod link;
 pub mod run;
+pub mod topology;
 
-pub use fields::{Problem, Problems, Range, Table};
+pub use crate::schema::{Problem, Problems, Range, Table};
 pub use link::{DirectionConfig, LinkConfig};
-pub use run::{RunConfig, MEASURES};
+pub use crate::schema::MEASURES;
+pub use run::RunConfig;
+pub use topology::{NetworkConfig, Topology};
 
+use crate::protocol::datagram::DatagramConfig;
 use crate::protocol::hdlc::HdlcConfig;
 use crate::protocol::textbook::TextbookConfig;
 use crate::traffic::TrafficConfig;
@@ -27,15 +31,20 @@ pub enum ProtocolConfig {
     SelectiveRepeat(TextbookConfig),
     /// HDLC NRM / ABM / ARM (Bux, Kümmerle & Truong 1982).
     Hdlc(HdlcConfig),
+    /// Best effort: one frame per SDU, no recovery.
+    Datagram(DatagramConfig),
 }
 
-pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat", "hdlc"];
+pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat", "hdlc", "datagram"];
 
 impl ProtocolConfig {
-    fn parse(t: &mut Table, p: &mut Problems) -> ProtocolConfig {
+    pub fn parse(t: &mut Table, p: &mut Problems) -> ProtocolConfig {
         let kind = t.choice("kind", "go_back_n", PROTOCOL_KINDS, p);
         if kind == "hdlc" {
             return ProtocolConfig::Hdlc(crate::protocol::hdlc::parse(t, p));
+        }
+        if kind == "datagram" {
+            return ProtocolConfig::Datagram(DatagramConfig::parse(t, p));
         }
         let c = TextbookConfig::parse(&kind, t, p);
         match kind.as_str() {
@@ -51,6 +60,7 @@ impl ProtocolConfig {
             ProtocolConfig::GoBackN(_) => "go_back_n",
             ProtocolConfig::SelectiveRepeat(_) => "selective_repeat",
             ProtocolConfig::Hdlc(_) => "hdlc",
+            ProtocolConfig::Datagram(_) => "datagram",
         }
     }
 }
@@ -73,6 +83,13 @@ pub struct Scenario {
     pub link: LinkConfig,
     pub protocol: ProtocolConfig,
     pub traffic: Traffic,
+    /// The explicit form (`[stack.*]`, `[[medium]]`, `[[relay]]`, `[[node]]`,
+    /// `[[flow]]`); `None` for the pair shorthand, whose resolved form is unchanged.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub network: Option<NetworkConfig>,
+    /// The wired topology either form describes.
+    #[serde(skip)]
+    pub topology: Topology,
 }
 
 /// Why a scenario could not be built.
@@ -119,25 +136,47 @@ impl Scenario {
         let run = RunConfig::parse(&mut t, &mut p);
         t.finish(&mut p);
 
-        let mut t = root.table("link", &mut p);
-        let link = LinkConfig::parse(&mut t, &mut p);
-        t.finish(&mut p);
+        let explicit = ["node", "medium", "flow", "stack", "relay"].iter().any(|k| root.has(k));
+        let (link, protocol, traffic, network) = if explicit {
+            for key in ["link", "protocol", "traffic"] {
+                if root.has(key) {
+                    let v = root.raw(key).cloned();
+                    p.push(key, v.as_ref(), "not allowed with [[node]]/[[medium]]/[[flow]] (the explicit form names stacks, media and flows instead)");
+                }
+            }
+            let net = NetworkConfig::parse(&mut root, &mut p);
+            let none = TrafficConfig { kind: "none".into(), load: None, length: crate::traffic::LengthConfig::Constant { mean_bits: 1000.0 } };
+            let link = LinkConfig { rate_bps: 48_000.0, delay_s: 0.0, bit_error_rate: 0.0, a_to_b: None, b_to_a: None };
+            let protocol = net.stack.values().next().and_then(|s| s.layers.first().cloned()).unwrap_or(ProtocolConfig::Datagram(DatagramConfig { overhead_bits: 0 }));
+            (link, protocol, Traffic { a: none.clone(), b: none }, Some(net))
+        } else {
+            let mut t = root.table("link", &mut p);
+            let link = LinkConfig::parse(&mut t, &mut p);
+            t.finish(&mut p);
 
-        let mut t = root.table("protocol", &mut p);
-        let protocol = ProtocolConfig::parse(&mut t, &mut p);
-        t.finish(&mut p);
+            let mut t = root.table("protocol", &mut p);
+            let protocol = ProtocolConfig::parse(&mut t, &mut p);
+            t.finish(&mut p);
 
-        let mut tt = root.table("traffic", &mut p);
-        let mut ta = tt.table("a", &mut p);
-        let a = TrafficConfig::parse(&mut ta, &mut p);
-        ta.finish(&mut p);
-        let mut tb = tt.table("b", &mut p);
-        let b = TrafficConfig::parse(&mut tb, &mut p);
-        tb.finish(&mut p);
-        tt.finish(&mut p);
-        root.finish(&mut p);
-
-        let sc = Scenario { title, description, run, link, protocol, traffic: Traffic { a, b } };
+            let mut tt = root.table("traffic", &mut p);
+            let mut ta = tt.table("a", &mut p);
+            let a = TrafficConfig::parse(&mut ta, &mut p);
+            ta.finish(&mut p);
+            let mut tb = tt.table("b", &mut p);
+            let b = TrafficConfig::parse(&mut tb, &mut p);
+            tb.finish(&mut p);
+            tt.finish(&mut p);
+            root.finish(&mut p);
+            (link, protocol, Traffic { a, b }, None)
+        };
+        let topology = match &network {
+            Some(net) => net.wire(&mut p),
+            None => Some(Topology::pair(&link, &protocol, &traffic.a, &traffic.b)),
+        };
+        let Some(topology) = topology else {
+            return Err(ScenarioError::Invalid(p));
+        };
+        let sc = Scenario { title, description, run, link, protocol, traffic, network, topology };
         sc.cross_check(&mut p);
         if p.is_empty() {
             Ok(sc)
@@ -148,10 +187,25 @@ impl Scenario {
 
     /// Checks that involve more than one section.
     fn cross_check(&self, p: &mut Problems) {
-        if !self.traffic.a.is_active() && !self.traffic.b.is_active() {
-            p.push("traffic", None, "expected traffic at station a or b (traffic.a.kind or traffic.b.kind other than \"none\")");
+        if !self.topology.flows.iter().any(|f| f.traffic.is_active()) {
+            if self.network.is_none() {
+                p.push("traffic", None, "expected traffic at station a or b (traffic.a.kind or traffic.b.kind other than \"none\")");
+            } else {
+                p.push("flow", None, "expected a flow with traffic (flow.traffic.kind other than \"none\")");
+            }
         }
-        for (name, tr) in [("a", &self.traffic.a), ("b", &self.traffic.b)] {
+        let scopes = self.scopes();
+        for (i, m) in self.run.precision_measures.iter().enumerate() {
+            let ok = m.rsplit_once('.').is_some_and(|(d, name)| scopes.iter().any(|s| s == d) && MEASURES.contains(&name));
+            if !ok {
+                p.push(
+                    format!("run.precision_measures[{i}]"),
+                    Some(&m.as_str().into()),
+                    format!("expected \"<flow>.<measure>\" with a flow among {} and a known measure name", scopes.join(", ")),
+                );
+            }
+        }
+        for (name, tr) in self.topology.flows.iter().map(|f| (f.stream.as_str(), &f.traffic)) {
             let max_bits = match &tr.length {
                 crate::traffic::LengthConfig::Constant { mean_bits } => *mean_bits,
                 crate::traffic::LengthConfig::Exponential { mean_bits } => *mean_bits * 40.0,
@@ -164,14 +218,26 @@ impl Scenario {
         }
     }
 
-    /// The resolved scenario as JSON (every default explicit).
+    /// The resolved scenario as JSON (every default explicit). The explicit form has
+    /// no `[link]`/`[protocol]`/`[traffic]`.
     pub fn to_value(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
+        let mut v = serde_json::to_value(self).unwrap_or(Value::Null);
+        if let (Some(_), Value::Object(m)) = (&self.network, &mut v) {
+            for key in ["link", "protocol", "traffic"] {
+                m.remove(key);
+            }
+        }
+        v
     }
 
-    /// True if station `a` (index 0) or `b` (1) offers traffic.
-    pub fn loaded(&self, station: usize) -> bool {
-        [&self.traffic.a, &self.traffic.b][station].is_active()
+    /// True if flow `i` (pair form: 0 = a→b, 1 = b→a) offers traffic.
+    pub fn loaded(&self, flow: usize) -> bool {
+        self.topology.flows.get(flow).is_some_and(|f| f.traffic.is_active())
+    }
+
+    /// The flow scope names, in flow order (`a_to_b`, `b_to_a` for the pair form).
+    pub fn scopes(&self) -> Vec<String> {
+        self.topology.flows.iter().map(|f| f.scope.clone()).collect()
     }
 }
 

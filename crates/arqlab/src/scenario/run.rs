@@ -1,10 +1,9 @@
 //! `[run]`: how long, how many replications, how precise.
 
-use super::fields::{Problems, Range, Table};
+use crate::schema::{Problems, Range, Table};
 use super::Scenario;
 use serde::Serialize;
 
-pub use crate::sim::measure::MEASURES;
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct RunConfig {
@@ -58,18 +57,6 @@ impl RunConfig {
         if precision.is_some() && method == "batch_means" {
             p.push(t.path_of("precision"), precision.map(Into::into).as_ref(), "sequential precision needs run.method = \"replications\"");
         }
-        for (i, m) in precision_measures.iter().enumerate() {
-            let ok = m
-                .split_once('.')
-                .is_some_and(|(d, name)| (d == "a_to_b" || d == "b_to_a") && MEASURES.contains(&name));
-            if !ok {
-                p.push(
-                    format!("{}[{i}]", t.path_of("precision_measures")),
-                    Some(&m.as_str().into()),
-                    "expected \"a_to_b.<measure>\" or \"b_to_a.<measure>\" with a known measure name",
-                );
-            }
-        }
         RunConfig {
             duration_s,
             warmup_s,
@@ -90,11 +77,9 @@ impl RunConfig {
             return self.precision_measures.clone();
         }
         let mut out = vec![];
-        for (i, d) in ["a_to_b", "b_to_a"].iter().enumerate() {
-            if sc.loaded(i) {
-                out.push(format!("{d}.throughput_efficiency"));
-                out.push(format!("{d}.transfer_time_s"));
-            }
+        for f in sc.topology.flows.iter().filter(|f| f.traffic.is_active()) {
+            out.push(format!("{}.throughput_efficiency", f.scope));
+            out.push(format!("{}.transfer_time_s", f.scope));
         }
         out
     }

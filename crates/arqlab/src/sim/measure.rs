@@ -3,85 +3,15 @@
 
 use crate::channel::DirectionCounters;
 use crate::engine::SimTime;
-use crate::protocol::{Counters, Message};
+use crate::protocol::{Counters, Sdu, Service};
 use crate::stats::{LogHistogram, Tally, TimeAverage};
-use serde::Serialize;
-
-/// Declares the measures once: the struct, the list of names and name-based access
-/// cannot drift apart.
-macro_rules! measures {
-    ($($(#[doc = $doc:literal])* $name:ident),* $(,)?) => {
-        /// The measures of one direction over one window (names from DESIGN.md). Counts
-        /// are over the window; times in seconds; NaN where undefined (nothing timed).
-        #[derive(Clone, Debug, Default, Serialize, PartialEq)]
-        pub struct Measures {
-            $($(#[doc = $doc])* pub $name: f64,)*
-        }
-
-        /// Every measure name, in declaration order.
-        pub const MEASURES: &[&str] = &[$(stringify!($name)),*];
-
-        impl Measures {
-            /// (name, value) pairs in declaration order.
-            pub fn iter(&self) -> impl Iterator<Item = (&'static str, f64)> {
-                [$((stringify!($name), self.$name)),*].into_iter()
-            }
-
-            /// The value of the measure called `name`.
-            pub fn get(&self, name: &str) -> Option<f64> {
-                match name {
-                    $(stringify!($name) => Some(self.$name),)*
-                    _ => None,
-                }
-            }
-        }
-    };
-}
-
-measures! {
-    /// Information bits delivered / (link rate × window length).
-    throughput_efficiency,
-    /// Information bits delivered per second.
-    throughput_bps,
-    /// Mean time from message arrival at the sender to in-order delivery.
-    transfer_time_s,
-    /// 95th percentile of the transfer time (log histogram, relative error ≤ 2^-8).
-    transfer_time_p95_s,
-    /// Mean time from message arrival to its positive acknowledgement at the sender.
-    buffer_holding_time_s,
-    /// Messages delivered in the window.
-    messages_delivered,
-    /// Frames of any kind sent by the sender of this direction.
-    frames_sent,
-    /// I frames sent again, all causes.
-    frames_retransmitted,
-    /// … because of a reject (REJ/SREJ).
-    retransmitted_reject,
-    /// … because of P/F checkpointing.
-    retransmitted_checkpoint,
-    /// … because a timer expired.
-    retransmitted_timeout,
-    /// Frames corrupted on this direction.
-    frames_in_error,
-    /// Error-free I frames discarded by the receiver as out of sequence.
-    out_of_sequence_discarded,
-    /// Rejects (REJ, SREJ, NAK) sent by the receiver of this direction.
-    rejects_sent,
-    /// Timer expiries at the sender.
-    timeouts,
-    /// Time-average of the receiver's resequencing buffer (octets).
-    receive_buffer_octets_mean,
-    /// Maximum of the receiver's resequencing buffer (octets).
-    receive_buffer_octets_max,
-    /// Messages delivered / frames transmitted on this direction.
-    network_efficiency,
-}
+pub use crate::schema::measures::{Measures, MEASURES};
 
 /// A delivery that broke the exactly-once, in-order contract: always a model bug.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{direction}: message {got} delivered at {at} when {expected} was expected (lost, duplicated or out of order)")]
 pub struct OrderViolation {
-    pub direction: &'static str,
+    pub direction: String,
     pub expected: u64,
     pub got: u64,
     pub at: SimTime,
@@ -89,7 +19,7 @@ pub struct OrderViolation {
 
 /// Accumulates one direction's measures.
 pub struct DirectionMeter {
-    pub name: &'static str,
+    pub name: String,
     /// Next message id the receiver must deliver.
     next_id: u64,
     pub delivered_total: u64,
@@ -110,7 +40,7 @@ pub struct DirectionMeter {
 }
 
 impl DirectionMeter {
-    pub fn new(name: &'static str) -> Self {
+    pub fn new(name: String) -> Self {
         DirectionMeter {
             name,
             next_id: 0,
@@ -131,20 +61,26 @@ impl DirectionMeter {
         }
     }
 
+    /// A delivery to the flow's receiver, checked against the flow's service: in order,
+    /// exactly once; or (best effort) never duplicated nor reordered, gaps allowed.
     #[inline]
-    pub fn delivered(&mut self, now: SimTime, m: &Message) -> Result<(), OrderViolation> {
-        if m.id != self.next_id {
+    pub fn delivered(&mut self, now: SimTime, m: &Sdu, service: Service) -> Result<(), OrderViolation> {
+        let ok = match service {
+            Service::InOrder => m.id == self.next_id,
+            Service::BestEffort => m.id >= self.next_id,
+        };
+        if !ok {
             return Err(OrderViolation {
-                direction: self.name,
+                direction: self.name.clone(),
                 expected: self.next_id,
                 got: m.id,
                 at: now,
             });
         }
-        self.next_id += 1;
+        self.next_id = m.id + 1;
         self.delivered_total += 1;
         if self.timed(m) {
-            let t = (now - m.arrival).as_secs_f64();
+            let t = (now - m.born).as_secs_f64();
             self.transfer.add(t);
             self.transfer_hist.add(t);
         }
@@ -154,19 +90,24 @@ impl DirectionMeter {
     }
 
     #[inline]
-    pub fn acknowledged(&mut self, now: SimTime, m: &Message) {
+    pub fn acknowledged(&mut self, now: SimTime, m: &Sdu) {
         self.acknowledged_total += 1;
         if self.timed(m) {
-            self.holding.add((now - m.arrival).as_secs_f64());
+            self.holding.add((now - m.born).as_secs_f64());
         }
+    }
+
+    /// When the current window opened.
+    pub fn window_start(&self) -> SimTime {
+        self.window_start
     }
 
     /// Messages that arrived during the warm-up are not timed: their transfer times
     /// would carry the initial transient into the measurements. Messages that straddle
     /// a batch boundary are timed in the batch that delivers them.
     #[inline]
-    fn timed(&self, m: &Message) -> bool {
-        self.measure_from.is_some_and(|t| m.arrival >= t)
+    fn timed(&self, m: &Sdu) -> bool {
+        self.measure_from.is_some_and(|t| m.born >= t)
     }
 
     #[inline]

@@ -5,6 +5,7 @@
 pub mod experiment;
 pub mod measure;
 pub mod runner;
+pub mod scope;
 pub mod summary;
 
 pub use experiment::{run_experiment, Experiment};
@@ -12,9 +13,14 @@ pub use measure::Measures;
 pub use runner::{RunOutput, SimError, Windows};
 pub use summary::{summarize, Metrics};
 
+pub use scope::MeasureSet;
+
 use crate::engine::SimTime;
+use crate::protocol::any::AnyLayer;
+use crate::protocol::datagram::Datagram;
 use crate::protocol::hdlc::HdlcStation;
-use crate::protocol::textbook::{GoBackN, LineInfo, SelectiveRepeat};
+use crate::protocol::textbook::{GoBackN, SelectiveRepeat};
+use crate::protocol::{Frame, Sdu, Stacked};
 use crate::scenario::{ProtocolConfig, Scenario};
 use crate::trace::Tracer;
 use serde::Serialize;
@@ -27,8 +33,8 @@ pub const MSER_INTERVALS: u64 = 500;
 #[derive(Clone, Debug, Serialize)]
 pub struct Replication {
     /// One entry per measurement window (1 for independent replications, `batches` for
-    /// batch means): direction → measures.
-    pub batches: Vec<BTreeMap<&'static str, Measures>>,
+    /// batch means): scope (`a_to_b`, `flow.a->b`, `link.l1.a->r`, …) → measures.
+    pub batches: Vec<BTreeMap<String, MeasureSet>>,
     pub events: u64,
     pub simulated_s: f64,
     pub wall_s: f64,
@@ -38,7 +44,7 @@ pub struct Replication {
     pub warmup_s: f64,
     /// Whole-run message accounting per direction: issued by the source, delivered to
     /// the receiver's user, acknowledged to the sender, held unacknowledged at the end.
-    pub accounting: BTreeMap<&'static str, Accounting>,
+    pub accounting: BTreeMap<String, Accounting>,
     /// MSER-5 only: false if the truncation point hit the search limit (run too short).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mser_reliable: Option<bool>,
@@ -64,25 +70,32 @@ pub fn run_windows(
     run_dispatch(sc, seed, replication, w, None)
 }
 
-fn run_dispatch(
-    sc: &Scenario,
-    seed: u64,
-    replication: u64,
-    w: &Windows,
-    t: Option<Tracer>,
-) -> Result<RunOutput, SimError> {
-    let line = LineInfo {
-        rate_bps: sc.link.rate_bps,
-    };
-    match &sc.protocol {
-        ProtocolConfig::StopAndWait(c) | ProtocolConfig::GoBackN(c) => {
-            runner::run(sc, seed, replication, w, t, |_| GoBackN::new(c, line))
-        }
-        ProtocolConfig::SelectiveRepeat(c) => runner::run(sc, seed, replication, w, t, |_| {
-            SelectiveRepeat::new(c, line)
+fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>) -> Result<RunOutput, SimError> {
+    // Validation gave every node a stack of the same layer kinds: the first node's
+    // shape picks the monomorphised loop.
+    let shape = &sc.topology.nodes[0].stack;
+    if shape.len() > 1 {
+        return runner::run(sc, seed, replication, w, t, |n, s| {
+            Stacked::new(AnyLayer::<Sdu>::new(&n.stack[0], s), AnyLayer::<Frame<Sdu>>::new(&n.stack[1], s))
+        });
+    }
+    // Same shape everywhere, so the `else` arms below are unreachable.
+    match &shape[0] {
+        ProtocolConfig::StopAndWait(_) | ProtocolConfig::GoBackN(_) => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
+            ProtocolConfig::StopAndWait(c) | ProtocolConfig::GoBackN(c) => GoBackN::new(c),
+            other => unreachable!("stack shapes validated: {}", other.kind()),
         }),
-        ProtocolConfig::Hdlc(c) => runner::run(sc, seed, replication, w, t, |s| {
-            HdlcStation::new(c, s, line)
+        ProtocolConfig::SelectiveRepeat(_) => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
+            ProtocolConfig::SelectiveRepeat(c) => SelectiveRepeat::new(c),
+            other => unreachable!("stack shapes validated: {}", other.kind()),
+        }),
+        ProtocolConfig::Hdlc(_) => runner::run(sc, seed, replication, w, t, |n, s| match &n.stack[0] {
+            ProtocolConfig::Hdlc(c) => HdlcStation::new(c, s),
+            other => unreachable!("stack shapes validated: {}", other.kind()),
+        }),
+        ProtocolConfig::Datagram(_) => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
+            ProtocolConfig::Datagram(c) => Datagram::new(c),
+            other => unreachable!("stack shapes validated: {}", other.kind()),
         }),
     }
 }
@@ -137,26 +150,12 @@ pub fn replicate(sc: &Scenario, seed: u64, replication: u64) -> Result<Replicati
     };
     let out = run_windows(sc, seed, replication, &Windows::equal(warmup, end, count))?;
     events += out.events;
-    let accounting = ["a_to_b", "b_to_a"]
+    let accounting = out
+        .accounting
         .into_iter()
-        .zip(out.accounting)
-        .map(|(d, (issued, delivered, acknowledged, unacknowledged))| {
-            (
-                d,
-                Accounting {
-                    issued,
-                    delivered,
-                    acknowledged,
-                    unacknowledged,
-                },
-            )
-        })
+        .map(|(d, a)| (d, Accounting { issued: a.issued, delivered: a.delivered, acknowledged: a.acknowledged, unacknowledged: a.unacknowledged }))
         .collect();
-    let batches = out
-        .windows
-        .into_iter()
-        .map(|[a, b]| BTreeMap::from([("a_to_b", a), ("b_to_a", b)]))
-        .collect();
+    let batches = out.windows.into_iter().map(|w| w.into_iter().collect()).collect();
     Ok(Replication {
         batches,
         events,
@@ -173,10 +172,10 @@ pub fn replicate(sc: &Scenario, seed: u64, replication: u64) -> Result<Replicati
 /// an interval in which no message was timed repeats the previous value (0 before the
 /// first). Returns the truncation time.
 fn mser_warmup(sc: &Scenario, pilot: &RunOutput, end: SimTime) -> (SimTime, bool) {
-    let d = if sc.loaded(0) { 0 } else { 1 };
+    let d = (0..sc.topology.flows.len()).find(|&f| sc.loaded(f)).unwrap_or(0);
     let mut last = 0.0;
     let series: Vec<f64> = pilot
-        .windows
+        .flow_windows
         .iter()
         .map(|w| {
             let x = &w[d];

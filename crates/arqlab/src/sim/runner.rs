@@ -1,72 +1,92 @@
-//! One replication: two protocol entities, a duplex link and two traffic sources
-//! driven by one event queue. Generic over the protocol, so each protocol gets its own
-//! monomorphised loop (no dynamic dispatch on the hot path).
+//! One replication of a topology: nodes with protocol stacks, lanes of media, relays and
+//! traffic sources, driven by one event queue. Generic over the stack shape `L`, so each
+//! shape gets its own monomorphised loop (no dynamic dispatch on the hot path); elements
+//! live in dense arrays per kind and an event names (kind, index).
 //!
-//! Order of work after any input to station `s` (documented because results depend on
-//! it): drain `poll_event` into the meters; if `s`'s transmitter is idle, top up a
-//! saturated source, ask `poll_transmit` and top up again; if the transmitter is busy
-//! and the station `wants_transmit`, make sure it is woken when the line frees;
-//! re-read `poll_timeout`.
+//! Order of work after any input to node `n` (documented because results depend on it):
+//! drain `poll_event` into the flow meters; if `n`'s lane may start a transmission, top
+//! up a saturated source, ask `poll_transmit` with the medium's grant and top up again;
+//! if the lane is not free and the stack `wants_transmit`, make sure `n` is woken when
+//! it frees (one pending wake per node); re-read `poll_timeout` (one pending timer wake
+//! per node: the minimum over its layers; a stale wake is harmless).
 
 use super::measure::{DirectionMeter, Measures, OrderViolation};
-use crate::channel::{BitErrors, Direction, ErrorModel, GilbertElliott};
-use crate::engine::{stream, Duration, EventCode, EventQueue, SchedulePastError, SimTime};
-use crate::protocol::{Entity, Event, LinkFrame, Station};
-use crate::scenario::{DirectionConfig, Scenario};
+use super::scope::{lane_measures, port_measures, MeasureSet};
+use crate::channel::{BitErrors, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, PortCounters, Radio, Relay, Schedule};
+use crate::engine::{stream, Duration, EventCode, EventQueue, ScheduleError, SimTime, Stream};
+use crate::protocol::{Event, Grant, Layer, Pdu, Sdu, Service, Station};
+use crate::scenario::link::DirectionConfig;
+use crate::scenario::topology::{DelayConfig, End, MediumKind, NodeSpec, Topology};
+use crate::scenario::Scenario;
 use crate::trace::{TraceKind, Tracer};
 use crate::traffic::{MessageIds, Source};
 
+/// Event kinds; an event is (kind, element index).
+const TX_END: u32 = 0; // a node's or relay port's lane may be free (index: port)
+const ARRIVAL: u32 = 1; // the next frame in flight on a lane arrives (index: lane)
+const TIMER: u32 = 2; // a node's deadline may have been reached (index: node)
+const MESSAGE: u32 = 3; // a Poisson SDU arrives at a flow's source (index: flow)
+const RELAY_READY: u32 = 4; // a relay's next frame has been forwarded (index: relay)
+const BOUNDARY: u32 = 5; // a measurement window boundary
+const END: u32 = 6; // the end of the run
+const INDEX_BITS: u32 = 21;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ev {
-    /// Station's transmitter finished a frame.
-    TxEnd(u8),
-    /// The next frame sent by station `.0` has been fully received by its peer.
-    Arrival(u8),
-    /// A deadline of station `.0` may have been reached.
-    Timer(u8),
-    /// A Poisson message arrives at station `.0`.
-    Message(u8),
-    /// A measurement window boundary (end of warm-up, end of a batch).
-    Boundary,
-    /// The end of the run.
-    End,
+struct Ev(u32);
+
+impl Ev {
+    #[inline]
+    fn new(kind: u32, index: usize) -> Ev {
+        Ev(kind << INDEX_BITS | index as u32)
+    }
+    #[inline]
+    fn kind(self) -> u32 {
+        self.0 >> INDEX_BITS
+    }
+    #[inline]
+    fn index(self) -> usize {
+        (self.0 & ((1 << INDEX_BITS) - 1)) as usize
+    }
+    /// The code the trajectory fingerprint hashes. The first two elements of the four
+    /// per-element kinds keep the two-station runner's codes (so pinned fingerprints
+    /// stay valid); everything else gets a code of its own.
+    #[inline]
+    fn fingerprint_code(self) -> u64 {
+        match (self.kind(), self.index()) {
+            (k @ 0..=3, i @ 0..=1) => (2 * k + i as u32) as u64,
+            (BOUNDARY, _) => 8,
+            (END, _) => 9,
+            (k, i) => 16 + ((k as u64) << 32 | i as u64),
+        }
+    }
 }
 
 impl EventCode for Ev {
     #[inline]
-    fn encode(self) -> u8 {
-        match self {
-            Ev::TxEnd(s) => s,
-            Ev::Arrival(s) => 2 + s,
-            Ev::Timer(s) => 4 + s,
-            Ev::Message(s) => 6 + s,
-            Ev::Boundary => 8,
-            Ev::End => 9,
-        }
+    fn encode(self) -> u32 {
+        self.0
     }
     #[inline]
-    fn decode(code: u8) -> Ev {
-        match code {
-            0 | 1 => Ev::TxEnd(code),
-            2 | 3 => Ev::Arrival(code - 2),
-            4 | 5 => Ev::Timer(code - 4),
-            6 | 7 => Ev::Message(code - 6),
-            8 => Ev::Boundary,
-            _ => Ev::End,
-        }
+    fn decode(code: u32) -> Ev {
+        Ev(code)
     }
 }
 
-/// Why a replication failed. Both are model bugs, reported with context, never panics.
+/// Largest element index an event can name (per kind).
+pub const MAX_ELEMENTS: usize = 1 << INDEX_BITS;
+
+/// Why a replication failed. Model bugs, reported with context, never panics.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SimError {
     #[error("invariant violated: {0}")]
     Order(#[from] OrderViolation),
     #[error("engine error: {0}")]
-    Schedule(#[from] SchedulePastError),
+    Schedule(#[from] ScheduleError),
     #[error("counters do not balance: {0}")]
     Balance(String),
+    #[error("topology too large: {0} (at most {MAX_ELEMENTS} of each kind)")]
+    TooLarge(String),
 }
 
 /// Where measurement windows start and end.
@@ -81,101 +101,235 @@ impl Windows {
     /// `count` equal windows after `warmup`, up to `end`.
     pub fn equal(warmup: SimTime, end: SimTime, count: u64) -> Windows {
         let span = end.0 - warmup.0;
-        let boundaries = (0..=count)
-            .map(|k| SimTime(warmup.0 + (span as u128 * k as u128 / count as u128) as u64))
-            .collect();
+        let boundaries = (0..=count).map(|k| SimTime(warmup.0 + (span as u128 * k as u128 / count as u128) as u64)).collect();
         Windows { boundaries }
     }
+}
+
+/// Whole-run accounting of one flow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlowAccounting {
+    pub issued: u64,
+    pub delivered: u64,
+    pub acknowledged: u64,
+    pub unacknowledged: u64,
 }
 
 /// What one run produced.
 #[derive(Clone, Debug)]
 pub struct RunOutput {
-    /// One entry per window: measures of a→b and b→a.
-    pub windows: Vec<[Measures; 2]>,
+    /// One entry per window: (scope, measures), flows first in flow order, then lanes
+    /// and relay ports (explicit topologies only).
+    pub windows: Vec<Vec<(String, MeasureSet)>>,
+    /// The flows' own measures per window (for warm-up detection).
+    pub flow_windows: Vec<Vec<Measures>>,
     pub events: u64,
     pub simulated: SimTime,
     /// Hash of the event trajectory (times and kinds).
     pub fingerprint: u64,
-    /// Whole-run message accounting per direction: (issued, delivered, acknowledged, unacknowledged at end).
-    pub accounting: [(u64, u64, u64, u64); 2],
+    /// Per flow, in flow order, with its scope name.
+    pub accounting: Vec<(String, FlowAccounting)>,
     /// The trace, if one was asked for.
     pub trace: Option<Tracer>,
 }
 
-struct Sim<P: Entity> {
+struct Node<L> {
+    stack: L,
+    lane: u32,
+    peer: u32,
+    /// The flow whose receive buffer this node's stack holds.
+    rx_flow: Option<u32>,
+    /// Saturated flows this node sources.
+    saturated: Vec<u32>,
+    /// Time of the timer wake-up the node has in the queue, if any.
+    wake: Option<SimTime>,
+    /// A TxEnd wake-up is in the queue for the node.
+    tx_wake: bool,
+}
+
+struct Flow {
+    src: u32,
+    dst: u32,
+    source: Source,
+    ids: MessageIds,
+    meter: DirectionMeter,
+    service: Service,
+}
+
+/// A lane and what gates it.
+struct Lane<F> {
+    dir: Direction<F>,
+    /// Half-duplex radio gate and this lane's side of it.
+    radio: Option<(u32, u8)>,
+    target: Target,
+    at_open: DirectionCounters,
+}
+
+#[derive(Clone, Copy)]
+enum Target {
+    Node(u32),
+    /// (relay, port)
+    Port(u32, u32),
+}
+
+struct Sim<L: Layer> {
     q: EventQueue<Ev>,
-    st: [P; 2],
-    line: [Direction<P::Frame>; 2],
-    src: [Source; 2],
-    ids: [MessageIds; 2],
-    /// Time of the timer wake-up each station has in the queue, if any.
-    wake: [Option<SimTime>; 2],
-    /// A TxEnd wake-up is in the queue for the station.
-    tx_wake: [bool; 2],
-    meter: [DirectionMeter; 2],
-    rate_bps: f64,
+    nodes: Vec<Node<L>>,
+    lanes: Vec<Lane<L::Pdu>>,
+    radios: Vec<Radio>,
+    relays: Vec<Relay<L::Pdu>>,
+    /// Global port of relay r's port 0 (node ports come first: port n = node n).
+    relay_port0: Vec<u32>,
+    port_owner: Vec<(u32, u32)>,
+    port_at_open: Vec<PortCounters>,
+    flows: Vec<Flow>,
+    /// Extra scopes (lanes, relay ports) are measured: explicit topologies.
+    extra_scopes: bool,
+    lane_scopes: Vec<String>,
+    port_scopes: Vec<String>,
     events: u64,
     fingerprint: u64,
     trace: Option<Tracer>,
 }
 
-fn error_model(cfg: &DirectionConfig, rng: &mut crate::engine::Stream) -> ErrorModel {
-    match *cfg {
+fn error_model(cfg: &DirectionConfig, rng: &mut Stream) -> ErrorModel {
+    match cfg {
         DirectionConfig::None => ErrorModel::None,
-        DirectionConfig::Bit { bit_error_rate } if bit_error_rate > 0.0 => {
-            ErrorModel::Bit(BitErrors::new(bit_error_rate, rng))
-        }
+        &DirectionConfig::Bit { bit_error_rate } if bit_error_rate > 0.0 => ErrorModel::Bit(BitErrors::new(bit_error_rate, rng)),
         DirectionConfig::Bit { .. } => ErrorModel::None,
-        DirectionConfig::GilbertElliott {
-            good_ber,
-            bad_ber,
-            mean_good_bits,
-            mean_bad_bits,
-        } => ErrorModel::GilbertElliott(GilbertElliott::new(
-            good_ber,
-            bad_ber,
-            mean_good_bits,
-            mean_bad_bits,
-            rng,
-        )),
+        &DirectionConfig::GilbertElliott { good_ber, bad_ber, mean_good_bits, mean_bad_bits } => {
+            ErrorModel::GilbertElliott(GilbertElliott::new(good_ber, bad_ber, mean_good_bits, mean_bad_bits, rng))
+        }
+        DirectionConfig::Schedule { times_s, bit_error_rates } => {
+            let times: Vec<SimTime> = times_s.iter().map(|&t| SimTime::from_secs_f64(t)).collect();
+            ErrorModel::Schedule(Schedule::new(&times, bit_error_rates, rng))
+        }
     }
 }
 
-/// Runs one replication of `sc` with entities made by `make`, recording a frame-level
-/// trace into `trace` if given (the trajectory is the same either way).
-pub fn run<P: Entity>(
+fn forwarding(d: &DelayConfig) -> Forwarding {
+    match *d {
+        DelayConfig::Constant { mean_s } => Forwarding::Constant(Duration::from_secs_f64(mean_s)),
+        DelayConfig::Exponential { mean_s } => Forwarding::Exponential(mean_s),
+        DelayConfig::Uniform { min_s, max_s } => Forwarding::Uniform(min_s, max_s),
+    }
+}
+
+/// Runs one replication of `sc` with stacks made by `make` (given each node's spec and
+/// its station letter: A for the lower index of a pair), recording a frame-level trace
+/// into `trace` if given (the trajectory is the same either way).
+pub fn run<L: Layer<Sdu = Sdu>>(
     sc: &Scenario,
     seed: u64,
     replication: u64,
     windows: &Windows,
     trace: Option<Tracer>,
-    make: impl Fn(Station) -> P,
+    make: impl Fn(&NodeSpec, Station) -> L,
 ) -> Result<RunOutput, SimError> {
-    let delay = Duration::from_secs_f64(sc.link.delay_s);
-    let dir = |i: usize, name: &str| {
-        let mut rng = stream(seed, replication, name);
-        let em = error_model(&sc.link.direction(i), &mut rng);
-        Direction::new(sc.link.rate_bps, delay, em, rng)
-    };
-    let src = |cfg, name: &str| {
-        Source::new(
-            cfg,
-            sc.link.rate_bps,
-            stream(seed, replication, &format!("traffic.{name}.arrivals")),
-            stream(seed, replication, &format!("traffic.{name}.lengths")),
-        )
-    };
+    let topo: &Topology = &sc.topology;
+    for (what, n) in [("nodes", topo.nodes.len()), ("lanes", topo.lanes()), ("flows", topo.flows.len()), ("relays", topo.relays.len())] {
+        if n >= MAX_ELEMENTS {
+            return Err(SimError::TooLarge(format!("{n} {what}")));
+        }
+    }
+    let mut radios = vec![];
+    let mut lanes = Vec::with_capacity(topo.lanes());
+    for (m, spec) in topo.media.iter().enumerate() {
+        let c = &spec.config;
+        let radio = match c.kind {
+            MediumKind::DuplexLink => None,
+            MediumKind::HalfDuplexRadio { turnaround_s, preamble_s } => {
+                radios.push(Radio::new(Duration::from_secs_f64(turnaround_s), Duration::from_secs_f64(preamble_s)));
+                Some(radios.len() as u32 - 1)
+            }
+        };
+        for side in 0..2 {
+            let mut rng = stream(seed, replication, &spec.lane_streams[side]);
+            let em = error_model(&c.lane_errors(side), &mut rng);
+            let lane = (2 * m + side) as u32;
+            let target = match topo.lane_target(lane) {
+                End::Node(n) => Target::Node(n),
+                End::Relay(r) => Target::Port(r, topo.relays[r as usize].media.iter().position(|&x| x as usize == m).unwrap_or(0) as u32),
+            };
+            lanes.push(Lane {
+                dir: Direction::new(c.rate_bps, Duration::from_secs_f64(c.delay_s), em, rng),
+                radio: radio.map(|r| (r, side as u8)),
+                target,
+                at_open: DirectionCounters::default(),
+            });
+        }
+    }
+    let mut flows: Vec<Flow> = topo
+        .flows
+        .iter()
+        .map(|f| {
+            let rate = topo.media[topo.nodes[f.src as usize].lane as usize / 2].config.rate_bps;
+            Flow {
+                src: f.src,
+                dst: f.dst,
+                source: Source::new(
+                    &f.traffic,
+                    rate,
+                    stream(seed, replication, &format!("traffic.{}.arrivals", f.stream)),
+                    stream(seed, replication, &format!("traffic.{}.lengths", f.stream)),
+                ),
+                ids: MessageIds::default(),
+                meter: DirectionMeter::new(f.scope.clone()),
+                service: Service::InOrder,
+            }
+        })
+        .collect();
+    let nodes: Vec<Node<L>> = topo
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| {
+            let stack = make(spec, if spec.first { Station::A } else { Station::B });
+            Node {
+                lane: spec.lane,
+                peer: spec.peer,
+                rx_flow: topo.flows.iter().position(|f| f.dst as usize == i).map(|x| x as u32),
+                saturated: (0..flows.len()).filter(|&f| flows[f].src as usize == i && flows[f].source.is_saturated()).map(|f| f as u32).collect(),
+                wake: None,
+                tx_wake: false,
+                stack,
+            }
+        })
+        .collect();
+    for f in flows.iter_mut() {
+        f.service = nodes[f.src as usize].stack.service();
+    }
+    let mut relay_port0 = vec![];
+    let mut port_owner = vec![];
+    let mut port_scopes = vec![];
+    let relays = topo
+        .relays
+        .iter()
+        .enumerate()
+        .map(|(r, spec)| {
+            relay_port0.push((nodes.len() + port_owner.len()) as u32);
+            for k in 0..spec.lanes.len() {
+                port_owner.push((r as u32, k as u32));
+            }
+            port_scopes.extend(spec.port_scopes.iter().cloned());
+            let cap = spec.config.buffer_octets.map(|o| (o * 8.0) as u64);
+            let rng = stream(seed, replication, &format!("relay.{}.delay", spec.config.name));
+            Relay::new(spec.lanes.clone(), cap, forwarding(&spec.config.delay), spec.routes.clone(), rng)
+        })
+        .collect();
     let mut sim = Sim {
         q: EventQueue::new(),
-        st: [make(Station::A), make(Station::B)],
-        line: [dir(0, "link.a_to_b.errors"), dir(1, "link.b_to_a.errors")],
-        src: [src(&sc.traffic.a, "a"), src(&sc.traffic.b, "b")],
-        ids: [MessageIds::default(), MessageIds::default()],
-        wake: [None, None],
-        tx_wake: [false, false],
-        meter: [DirectionMeter::new("a_to_b"), DirectionMeter::new("b_to_a")],
-        rate_bps: sc.link.rate_bps,
+        port_at_open: vec![PortCounters::default(); port_owner.len()],
+        nodes,
+        lanes,
+        radios,
+        relays,
+        relay_port0,
+        port_owner,
+        flows,
+        extra_scopes: !topo.pair,
+        lane_scopes: topo.media.iter().flat_map(|m| m.lane_scopes.iter().cloned()).collect(),
+        port_scopes,
         events: 0,
         fingerprint: 0xcbf2_9ce4_8422_2325,
         trace,
@@ -184,84 +338,83 @@ pub fn run<P: Entity>(
     sim.run(windows)
 }
 
-impl<P: Entity> Sim<P> {
+impl<L: Layer<Sdu = Sdu>> Sim<L> {
     fn start(&mut self, windows: &Windows) -> Result<(), SimError> {
         let n = windows.boundaries.len();
         for (k, &b) in windows.boundaries.iter().enumerate() {
-            self.q
-                .schedule(b, if k + 1 == n { Ev::End } else { Ev::Boundary })?;
+            self.q.schedule(b, Ev::new(if k + 1 == n { END } else { BOUNDARY }, 0))?;
         }
-        for s in 0..2 {
-            if let Some(gap) = self.src[s].next_gap() {
-                self.q.schedule(SimTime::ZERO + gap, Ev::Message(s as u8))?;
+        for node in 0..self.nodes.len() {
+            for f in 0..self.flows.len() {
+                if self.flows[f].src as usize == node {
+                    if let Some(gap) = self.flows[f].source.next_gap() {
+                        self.q.schedule(SimTime::ZERO + gap, Ev::new(MESSAGE, f))?;
+                    }
+                }
             }
-            self.after_input(s, SimTime::ZERO)?;
+            self.after_input(node, SimTime::ZERO)?;
         }
         Ok(())
     }
 
     fn run(mut self, windows: &Windows) -> Result<RunOutput, SimError> {
         let mut out = Vec::with_capacity(windows.boundaries.len());
+        let mut flow_windows = Vec::with_capacity(windows.boundaries.len());
         let mut boundary = 0usize;
         let mut end = SimTime::ZERO;
         while let Some((now, ev)) = self.q.pop() {
             self.events += 1;
-            self.fingerprint =
-                (self.fingerprint ^ now.0).wrapping_mul(0x0000_0100_0000_01b3) ^ ev.encode() as u64;
-            match ev {
-                Ev::TxEnd(s) => {
-                    self.tx_wake[s as usize] = false;
-                    self.after_input(s as usize, now)?
+            self.fingerprint = (self.fingerprint ^ now.0).wrapping_mul(0x0000_0100_0000_01b3) ^ ev.fingerprint_code();
+            let i = ev.index();
+            match ev.kind() {
+                TX_END if i < self.nodes.len() => {
+                    self.nodes[i].tx_wake = false;
+                    self.after_input(i, now)?
                 }
-                Ev::Arrival(s) => {
-                    let s = s as usize;
-                    let r = 1 - s;
-                    if let Some((frame, in_error)) = self.line[s].take_arrival() {
-                        if self.trace.is_some() {
-                            let kind = if in_error {
-                                TraceKind::ReceiveInError
-                            } else {
-                                TraceKind::Receive
-                            };
-                            self.record(now, r, kind, Some(&frame));
-                        }
-                        if in_error {
-                            self.st[r].handle_frame_in_error(now, &frame);
-                        } else {
-                            self.st[r].handle_frame(now, &frame);
-                        }
-                    }
-                    self.after_input(r, now)?;
+                TX_END => {
+                    let (r, k) = self.port_owner[i - self.nodes.len()];
+                    self.relays[r as usize].release(now, k as usize);
+                    self.send_from_port(r as usize, k as usize, now)?;
                 }
-                Ev::Timer(s) => {
-                    let s = s as usize;
-                    if self.wake[s] == Some(now) {
-                        self.wake[s] = None;
+                ARRIVAL => self.arrival(i, now)?,
+                TIMER => {
+                    let traced = self.trace.is_some();
+                    let node = &mut self.nodes[i];
+                    if node.wake == Some(now) {
+                        node.wake = None;
                     }
                     // Only a traced run reads the counters to see whether the timer fired.
-                    let before = self.trace.is_some().then(|| self.st[s].counters().timeouts);
-                    self.st[s].handle_timeout(now);
-                    if before.is_some_and(|b| self.st[s].counters().timeouts > b) {
-                        self.record(now, s, TraceKind::Timeout, None);
+                    let before = traced.then(|| node.stack.counters().timeouts);
+                    node.stack.handle_timeout(now);
+                    if before.is_some_and(|b| self.nodes[i].stack.counters().timeouts > b) {
+                        self.record(now, i, TraceKind::Timeout, None);
                     }
-                    self.after_input(s, now)?;
+                    self.after_input(i, now)?;
                 }
-                Ev::Message(s) => {
-                    let s = s as usize;
-                    let bits = self.src[s].next_length();
-                    let m = self.ids[s].next(bits, now);
-                    self.st[s].handle_submit(now, m);
-                    if let Some(gap) = self.src[s].next_gap() {
-                        self.q.schedule(now + gap, Ev::Message(s as u8))?;
+                MESSAGE => {
+                    let f = &mut self.flows[i];
+                    let bits = f.source.next_length();
+                    let m = f.ids.next(bits, now, i as u32);
+                    let src = f.src as usize;
+                    let gap = f.source.next_gap();
+                    self.nodes[src].stack.handle_submit(now, m);
+                    if let Some(gap) = gap {
+                        self.q.schedule(now + gap, Ev::new(MESSAGE, i))?;
                     }
-                    self.after_input(s, now)?;
+                    self.after_input(src, now)?;
                 }
-                Ev::Boundary | Ev::End => {
+                RELAY_READY => {
+                    if let Some(k) = self.relays[i].ready() {
+                        self.send_from_port(i, k, now)?;
+                    }
+                }
+                kind => {
                     if boundary > 0 {
-                        out.push([self.close(0, now), self.close(1, now)]);
+                        flow_windows.push(self.flows.iter().map(|f| self.close_flow(f, now)).collect::<Vec<_>>());
+                        out.push(self.close(now, flow_windows.last().map(Vec::as_slice).unwrap_or(&[])));
                     }
                     boundary += 1;
-                    if ev == Ev::End {
+                    if kind == END {
                         end = now;
                         break;
                     }
@@ -269,113 +422,228 @@ impl<P: Entity> Sim<P> {
                 }
             }
         }
-        let mut accounting = [(0, 0, 0, 0); 2];
-        for s in 0..2 {
-            let m = &self.meter[s];
-            let acc = (
-                self.ids[s].issued(),
-                m.delivered_total,
-                m.acknowledged_total,
-                self.st[s].unacknowledged() as u64,
-            );
-            // Every message issued is either acknowledged or still held by its sender,
-            // and nothing is acknowledged before it is delivered.
-            if acc.0 != acc.2 + acc.3 || acc.2 > acc.1 || acc.1 > acc.0 {
+        let mut accounting = Vec::with_capacity(self.flows.len());
+        for f in &self.flows {
+            let m = &f.meter;
+            let unacknowledged = if f.service == Service::InOrder { self.nodes[f.src as usize].stack.unacknowledged() as u64 } else { 0 };
+            let acc = FlowAccounting { issued: f.ids.issued(), delivered: m.delivered_total, acknowledged: m.acknowledged_total, unacknowledged };
+            // In order: every SDU issued is either acknowledged or still held by its
+            // sender, and nothing is acknowledged before it is delivered. Best effort:
+            // nothing is delivered that was not issued.
+            let balanced = match f.service {
+                Service::InOrder => acc.issued == acc.acknowledged + acc.unacknowledged && acc.acknowledged <= acc.delivered && acc.delivered <= acc.issued,
+                Service::BestEffort => acc.delivered <= acc.issued,
+            };
+            if !balanced {
                 return Err(SimError::Balance(format!(
                     "{}: issued {} delivered {} acknowledged {} unacknowledged {}",
-                    m.name, acc.0, acc.1, acc.2, acc.3
+                    m.name, acc.issued, acc.delivered, acc.acknowledged, acc.unacknowledged
                 )));
             }
-            accounting[s] = acc;
+            accounting.push((m.name.clone(), acc));
         }
-        Ok(RunOutput {
-            windows: out,
-            events: self.events,
-            simulated: end,
-            fingerprint: self.fingerprint,
-            accounting,
-            trace: self.trace,
-        })
+        Ok(RunOutput { windows: out, flow_windows, events: self.events, simulated: end, fingerprint: self.fingerprint, accounting, trace: self.trace })
+    }
+
+    fn arrival(&mut self, l: usize, now: SimTime) -> Result<(), SimError> {
+        let lane = &mut self.lanes[l];
+        let target = lane.target;
+        let w = lane.dir.take_arrival();
+        match target {
+            Target::Node(n) => {
+                let n = n as usize;
+                if let Some(w) = w {
+                    if self.trace.is_some() {
+                        let kind = if w.in_error { TraceKind::ReceiveInError } else { TraceKind::Receive };
+                        self.record(now, n, kind, Some(&w.frame));
+                    }
+                    let stack = &mut self.nodes[n].stack;
+                    if w.in_error {
+                        stack.handle_receive_in_error(now, &w.frame);
+                    } else if w.dst as usize == n {
+                        stack.handle_receive(now, &w.frame);
+                    }
+                }
+                self.after_input(n, now)
+            }
+            Target::Port(r, k) => {
+                if let Some(w) = w {
+                    let bits = w.frame.bits();
+                    if let crate::channel::Admission::Forward(at) = self.relays[r as usize].arrive(now, k as usize, w.frame, bits, w.dst, w.in_error) {
+                        self.q.schedule(at, Ev::new(RELAY_READY, r as usize))?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Relay `r`'s port `k` sends its next ready frame if its lane is free, and asks to
+    /// be woken when the lane frees (to release the frame from the buffer).
+    fn send_from_port(&mut self, r: usize, k: usize, now: SimTime) -> Result<(), SimError> {
+        let lane = self.relays[r].ports[k].lane as usize;
+        if !self.lane_free(lane, now) || self.relays[r].ports[k].sending.is_some() {
+            return Ok(());
+        }
+        let Some((frame, dst)) = self.relays[r].ports[k].queue.pop_front() else { return Ok(()) };
+        let bits = frame.bits();
+        let lead = self.lead(lane, now);
+        let tx = self.transmit(lane, now, lead, frame, dst);
+        self.relays[r].ports[k].sending = Some(bits);
+        self.q.schedule(tx.arrival, Ev::new(ARRIVAL, lane))?;
+        self.q.schedule(tx.end, Ev::new(TX_END, (self.relay_port0[r] as usize) + k))?;
+        Ok(())
+    }
+
+    /// True if a transmission may start on `lane` at `now`.
+    #[inline]
+    fn lane_free(&self, lane: usize, now: SimTime) -> bool {
+        let l = &self.lanes[lane];
+        !l.dir.is_busy(now) && l.radio.is_none_or(|(r, side)| self.radios[r as usize].ready_at(side) <= now)
+    }
+
+    /// When `lane` may next start.
+    #[inline]
+    fn lane_ready_at(&self, lane: usize) -> SimTime {
+        let l = &self.lanes[lane];
+        match l.radio {
+            None => l.dir.busy_until(),
+            Some((r, side)) => l.dir.busy_until().max(self.radios[r as usize].ready_at(side)),
+        }
+    }
+
+    #[inline]
+    fn lead(&self, lane: usize, now: SimTime) -> Duration {
+        match self.lanes[lane].radio {
+            None => Duration::ZERO,
+            Some((r, side)) => self.radios[r as usize].lead(side, now),
+        }
+    }
+
+    #[inline]
+    fn transmit(&mut self, lane: usize, now: SimTime, lead: Duration, frame: L::Pdu, dst: u32) -> crate::channel::Transmission {
+        let l = &mut self.lanes[lane];
+        let tx = l.dir.start(now, lead, frame, dst);
+        if let Some((r, side)) = l.radio {
+            self.radios[r as usize].started(side, tx.end, l.dir.delay);
+        }
+        tx
     }
 
     #[cold]
-    fn record(&mut self, now: SimTime, s: usize, kind: TraceKind, frame: Option<&P::Frame>) {
-        let (queued, unacknowledged) = (self.st[s].backlog(), self.st[s].unacknowledged());
+    fn record(&mut self, now: SimTime, n: usize, kind: TraceKind, frame: Option<&L::Pdu>) {
+        let st = &self.nodes[n].stack;
+        let (queued, unacknowledged) = (st.backlog(), st.unacknowledged());
         if let Some(t) = self.trace.as_mut() {
-            t.push(
-                now,
-                s,
-                kind,
-                frame.map(|f| f.trace()),
-                queued,
-                unacknowledged,
-            );
+            t.push(now, n, kind, frame.map(|f| f.trace()), queued, unacknowledged);
         }
     }
 
     fn open(&mut self, now: SimTime) {
-        for d in 0..2 {
-            let (sender, receiver) = (self.st[d].counters(), self.st[1 - d].counters());
-            self.meter[d].open(now, sender, receiver, self.line[d].counters);
+        for f in self.flows.iter_mut() {
+            let (sender, receiver) = (self.nodes[f.src as usize].stack.counters(), self.nodes[f.dst as usize].stack.counters());
+            let line = self.lanes[self.nodes[f.src as usize].lane as usize].dir.counters;
+            f.meter.open(now, sender, receiver, line);
         }
-    }
-
-    fn close(&self, d: usize, now: SimTime) -> Measures {
-        self.meter[d].close(
-            now,
-            self.rate_bps,
-            self.st[d].counters(),
-            self.st[1 - d].counters(),
-            self.line[d].counters,
-        )
-    }
-
-    /// A saturated source always has a message waiting.
-    #[inline]
-    fn top_up(&mut self, s: usize, now: SimTime) {
-        if self.src[s].is_saturated() && self.st[s].backlog() == 0 {
-            let bits = self.src[s].next_length();
-            let m = self.ids[s].next(bits, now);
-            self.st[s].handle_submit(now, m);
-        }
-    }
-
-    /// After any input to station `s`: report events, transmit if idle, re-arm timers.
-    #[inline]
-    fn after_input(&mut self, s: usize, now: SimTime) -> Result<(), SimError> {
-        while let Some(e) = self.st[s].poll_event() {
-            match e {
-                // A delivery at `s` is a message of the direction peer → s.
-                Event::Delivered(m) => self.meter[1 - s].delivered(now, &m)?,
-                Event::Acknowledged(m) => self.meter[s].acknowledged(now, &m),
+        if self.extra_scopes {
+            for l in self.lanes.iter_mut() {
+                l.at_open = l.dir.counters;
+            }
+            for (p, &(r, k)) in self.port_owner.iter().enumerate() {
+                let port = &mut self.relays[r as usize].ports[k as usize];
+                self.port_at_open[p] = port.counters;
+                port.occupancy.reset(now.as_secs_f64());
             }
         }
-        let rb = self.st[s].receive_buffer_bits();
-        self.meter[1 - s].receive_buffer(now, rb);
-        if !self.line[s].is_busy(now) {
-            self.top_up(s, now);
-            if let Some(f) = self.st[s].poll_transmit(now) {
+    }
+
+    fn close_flow(&self, f: &Flow, now: SimTime) -> Measures {
+        let src = &self.nodes[f.src as usize];
+        let lane = &self.lanes[src.lane as usize].dir;
+        f.meter.close(now, lane.rate_bps, src.stack.counters(), self.nodes[f.dst as usize].stack.counters(), lane.counters)
+    }
+
+    fn close(&self, now: SimTime, flows: &[Measures]) -> Vec<(String, MeasureSet)> {
+        let mut out: Vec<(String, MeasureSet)> = self.flows.iter().zip(flows).map(|(f, m)| (f.meter.name.clone(), MeasureSet::from(m))).collect();
+        if self.extra_scopes {
+            let start = self.flows.first().map_or(now, |f| f.meter.window_start());
+            let span = (now - start).as_secs_f64();
+            for (l, name) in self.lanes.iter().zip(&self.lane_scopes) {
+                out.push((name.clone(), lane_measures(&l.dir.counters, &l.at_open, l.dir.rate_bps, span)));
+            }
+            for (p, &(r, k)) in self.port_owner.iter().enumerate() {
+                let port = &self.relays[r as usize].ports[k as usize];
+                out.push((self.port_scopes[p].clone(), port_measures(port, &self.port_at_open[p], now)));
+            }
+        }
+        out
+    }
+
+    /// A saturated source always has an SDU waiting.
+    #[inline]
+    fn top_up(&mut self, n: usize, now: SimTime) {
+        for i in 0..self.nodes[n].saturated.len() {
+            let f = self.nodes[n].saturated[i] as usize;
+            if self.nodes[n].stack.backlog() == 0 {
+                let flow = &mut self.flows[f];
+                let bits = flow.source.next_length();
+                let m = flow.ids.next(bits, now, f as u32);
+                self.nodes[n].stack.handle_submit(now, m);
+            }
+        }
+    }
+
+    #[inline]
+    fn deliver(&mut self, now: SimTime, e: Event<Sdu>) -> Result<(), SimError> {
+        match e {
+            Event::Delivered(m) => {
+                let f = &mut self.flows[m.flow as usize];
+                f.meter.delivered(now, &m, f.service)?
+            }
+            Event::Acknowledged(m) => self.flows[m.flow as usize].meter.acknowledged(now, &m),
+        }
+        Ok(())
+    }
+
+    /// After any input to node `n`: report events, transmit if granted, re-arm wakes.
+    #[inline]
+    fn after_input(&mut self, n: usize, now: SimTime) -> Result<(), SimError> {
+        while let Some(e) = self.nodes[n].stack.poll_event() {
+            self.deliver(now, e)?;
+        }
+        let node = &self.nodes[n];
+        if let Some(rf) = node.rx_flow {
+            let rb = node.stack.receive_buffer_bits();
+            self.flows[rf as usize].meter.receive_buffer(now, rb);
+        }
+        let lane = self.nodes[n].lane as usize;
+        if self.lane_free(lane, now) {
+            self.top_up(n, now);
+            let lead = self.lead(lane, now);
+            let grant = Grant { rate_bps: self.lanes[lane].dir.rate_bps, lead, mtu_bits: u32::MAX };
+            if let Some(f) = self.nodes[n].stack.poll_transmit(now, &grant) {
                 debug_assert!(f.bits() > 0);
                 if self.trace.is_some() {
-                    self.record(now, s, TraceKind::Send, Some(&f));
+                    self.record(now, n, TraceKind::Send, Some(&f));
                 }
-                let tx = self.line[s].start(now, f);
-                self.q.schedule(tx.arrival, Ev::Arrival(s as u8))?;
-                self.top_up(s, now);
+                let dst = f.dst().unwrap_or(self.nodes[n].peer);
+                let tx = self.transmit(lane, now, lead, f, dst);
+                self.q.schedule(tx.arrival, Ev::new(ARRIVAL, lane))?;
+                self.top_up(n, now);
             }
         }
-        // Wake the station when its line frees only if it has something to send then;
-        // otherwise the next input to it will find the line free (or schedule this).
-        if !self.tx_wake[s] && self.line[s].is_busy(now) && self.st[s].wants_transmit() {
-            self.q
-                .schedule(self.line[s].busy_until(), Ev::TxEnd(s as u8))?;
-            self.tx_wake[s] = true;
+        // Wake the node when its lane frees only if it has something to send then;
+        // otherwise the next input to it will find the lane free (or schedule this).
+        if !self.nodes[n].tx_wake && !self.lane_free(lane, now) && self.nodes[n].stack.wants_transmit() {
+            self.q.schedule(self.lane_ready_at(lane), Ev::new(TX_END, n))?;
+            self.nodes[n].tx_wake = true;
         }
-        if let Some(d) = self.st[s].poll_timeout() {
+        let node = &mut self.nodes[n];
+        if let Some(d) = node.stack.poll_timeout() {
             let at = d.max(now);
-            if self.wake[s].is_none_or(|w| at < w) {
-                self.q.schedule(at, Ev::Timer(s as u8))?;
-                self.wake[s] = Some(at);
+            if node.wake.is_none_or(|w| at < w) {
+                self.q.schedule(at, Ev::new(TIMER, n))?;
+                node.wake = Some(at);
             }
         }
         Ok(())

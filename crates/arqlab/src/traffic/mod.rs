@@ -10,7 +10,7 @@
 //! an empirical table. Buffers are unlimited.
 
 use crate::engine::{Duration, SimTime, Stream};
-use crate::scenario::{Problems, Range, Table};
+use crate::schema::{Problems, Range, Table};
 use rand::Rng;
 use serde::Serialize;
 
@@ -233,10 +233,10 @@ impl Source {
 pub struct MessageIds(u64);
 
 impl MessageIds {
-    pub fn next(&mut self, bits: u32, now: SimTime) -> crate::protocol::Message {
+    pub fn next(&mut self, bits: u32, now: SimTime, flow: u32) -> crate::protocol::Sdu {
         let id = self.0;
         self.0 += 1;
-        crate::protocol::Message { id, bits, arrival: now }
+        crate::protocol::Sdu { id, bits, flow, born: now }
     }
     pub fn issued(&self) -> u64 {
         self.0

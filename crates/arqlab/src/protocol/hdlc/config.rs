@@ -5,7 +5,7 @@
 //! are `Option`s that are present only in their mode, so the resolved configuration
 //! serializes back to a table that parses to itself.
 
-use crate::scenario::{Problems, Range, Table};
+use crate::schema::{Problems, Range, Table};
 use serde::Serialize;
 
 /// HDLC operational mode. In NRM and ARM station A is the primary, B the secondary.

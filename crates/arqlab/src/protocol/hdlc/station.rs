@@ -10,10 +10,7 @@
 
 use super::config::{HdlcConfig, Mode, Poll, Reject, SecondaryT1Action, T1Action};
 use crate::engine::{Duration, SimTime};
-use crate::protocol::textbook::LineInfo;
-use crate::protocol::{
-    Counters, Entity, Event, Frame, FrameKind, Message, Modulus, RetransmitCause, Station,
-};
+use crate::protocol::{Counters, Event, Frame, FrameKind, Grant, Layer, Modulus, Payload, RetransmitCause, Sdu, Service, Station};
 use std::collections::VecDeque;
 
 /// The station's part in its mode.
@@ -37,7 +34,7 @@ enum Pf {
 }
 
 /// An HDLC primary, secondary or combined station.
-pub struct HdlcStation {
+pub struct HdlcStation<P: Payload = Sdu> {
     mode: Mode,
     role: Role,
     m: Modulus,
@@ -52,18 +49,17 @@ pub struct HdlcStation {
     t1_action: T1Action,
     withhold_ack: bool,
     secondary_t1_action: SecondaryT1Action,
-    rate_bps: f64,
 
     // Send side. `unacked[0]` carries N(S) = V(A).
     va: u32,
     va_abs: u64,
-    unacked: VecDeque<Message>,
+    unacked: VecDeque<P>,
     /// Index in `unacked` of the next frame to send: V(S) = V(A) + next.
     next: usize,
     /// Frames of `unacked` sent at least once (a send below it is a retransmission).
     sent: usize,
     cause: RetransmitCause,
-    queue: VecDeque<Message>,
+    queue: VecDeque<P>,
     /// Single-frame retransmissions (SREJ, ARM secondary timer): absolute numbers.
     single: VecDeque<(u64, RetransmitCause)>,
     /// The peer sent RNR.
@@ -97,7 +93,7 @@ pub struct HdlcStation {
     rej_condition: bool,
     rej_pending: bool,
     /// SREJ: frames held beyond V(R), by offset from V(R) (offset 0 is always empty).
-    held: VecDeque<Option<Message>>,
+    held: VecDeque<Option<P>>,
     /// Frames and information bits in `held`, kept as running totals so the per-event
     /// buffer statistics and the RNR check do not rescan the window.
     held_frames: usize,
@@ -112,13 +108,13 @@ pub struct HdlcStation {
     t2_deadline: Option<SimTime>,
     t2_expired: bool,
 
-    events: VecDeque<Event>,
+    events: VecDeque<Event<P>>,
     counters: Counters,
     invalid_nr: u64,
 }
 
-impl HdlcStation {
-    pub fn new(cfg: &HdlcConfig, station: Station, line: LineInfo) -> HdlcStation {
+impl<P: Payload> HdlcStation<P> {
+    pub fn new(cfg: &HdlcConfig, station: Station) -> Self {
         let role = match (cfg.mode, station) {
             (Mode::Abm, _) => Role::Combined,
             (_, Station::A) => Role::Primary,
@@ -144,7 +140,6 @@ impl HdlcStation {
                 && role == Role::Primary
                 && cfg.withhold_ack_at_window.unwrap_or(true),
             secondary_t1_action: cfg.secondary_t1_action.unwrap_or(SecondaryT1Action::Oldest),
-            rate_bps: line.rate_bps,
             va: 0,
             va_abs: 0,
             unacked: VecDeque::new(),
@@ -276,7 +271,7 @@ impl HdlcStation {
         }
     }
 
-    fn supervisory(&self, kind: FrameKind, nr: u32, command: bool) -> Frame {
+    fn supervisory(&self, kind: FrameKind, nr: u32, command: bool) -> Frame<P> {
         Frame {
             kind,
             ns: 0,
@@ -358,7 +353,7 @@ impl HdlcStation {
         if !self.held.is_empty() {
             if let Some(Some(m)) = self.held.pop_front() {
                 self.held_frames -= 1;
-                self.held_bits -= m.bits as u64;
+                self.held_bits -= m.bits() as u64;
             }
             self.held.push_back(None);
             self.srej_sent.pop_front();
@@ -386,7 +381,7 @@ impl HdlcStation {
         self.mode == Mode::Arm && self.role == Role::Primary
     }
 
-    fn receive_i(&mut self, now: SimTime, ns: u32, msg: Message) {
+    fn receive_i(&mut self, now: SimTime, ns: u32, msg: P) {
         if ns == self.vr {
             self.events.push_back(Event::Delivered(msg));
             self.advance_vr();
@@ -437,7 +432,7 @@ impl HdlcStation {
                 } else {
                     self.held[d] = Some(msg);
                     self.held_frames += 1;
-                    self.held_bits += msg.bits as u64;
+                    self.held_bits += msg.bits() as u64;
                 }
                 for j in 0..d {
                     if self.held[j].is_none() && !self.srej_sent[j] {
@@ -451,7 +446,7 @@ impl HdlcStation {
     }
 
     /// Picks the next frame without its P/F bit, advancing the send state.
-    fn choose(&mut self) -> Option<(Frame, Pf)> {
+    fn choose(&mut self) -> Option<(Frame<P>, Pf)> {
         let withholding = self.withholding();
         let command = self.s_command();
         // ABM: a P is answered at once by a supervisory response with F = 1.
@@ -553,7 +548,7 @@ impl HdlcStation {
     /// the window is then full (Section 3.1.2); any frame ends it when nothing else
     /// could follow. With more messages merely possible later, the response is ended by
     /// an RR with F = 1 once the line is idle and nothing is left.
-    fn response_ends_with(&self, f: &Frame) -> bool {
+    fn response_ends_with(&self, f: &Frame<P>) -> bool {
         let more_s = (self.rej_pending && !self.withholding())
             || !self.srej_queue.is_empty()
             || self.busy_report_pending
@@ -561,7 +556,7 @@ impl HdlcStation {
         !more_s && !self.can_send_i(f.kind != FrameKind::I)
     }
 
-    fn decide_pf(&self, f: &Frame, pf: Pf) -> bool {
+    fn decide_pf(&self, f: &Frame<P>, pf: Pf) -> bool {
         if pf == Pf::Set {
             return true;
         }
@@ -582,8 +577,8 @@ impl HdlcStation {
     }
 
     /// Bookkeeping once a frame starts transmission.
-    fn sent_frame(&mut self, now: SimTime, f: &Frame) {
-        let end = now + Duration::transmission(f.bits as u64, self.rate_bps);
+    fn sent_frame(&mut self, now: SimTime, grant: &Grant, f: &Frame<P>) {
+        let end = now + grant.transmission(f.bits);
         self.counters.frames_sent += 1;
         match f.kind {
             FrameKind::I => self.counters.i_frames_sent += 1,
@@ -638,14 +633,18 @@ impl HdlcStation {
     }
 }
 
-impl Entity for HdlcStation {
-    type Frame = Frame;
+impl<P: Payload> Layer for HdlcStation<P> {
+    type Sdu = P;
+    type Pdu = Frame<P>;
+    fn service(&self) -> Service {
+        Service::InOrder
+    }
 
-    fn handle_submit(&mut self, _now: SimTime, msg: Message) {
+    fn handle_submit(&mut self, _now: SimTime, msg: P) {
         self.queue.push_back(msg);
     }
 
-    fn handle_frame(&mut self, now: SimTime, f: &Frame) {
+    fn handle_receive(&mut self, now: SimTime, f: &Frame<P>) {
         // P is meaningful only in commands, F only in responses.
         let p_bit = f.pf && f.command && self.role != Role::Primary;
         let f_bit = f.pf && !f.command && self.role != Role::Secondary;
@@ -742,7 +741,7 @@ impl Entity for HdlcStation {
         }
     }
 
-    fn handle_frame_in_error(&mut self, _now: SimTime, _f: &Frame) {
+    fn handle_receive_in_error(&mut self, _now: SimTime, _f: &Frame<P>) {
         self.counters.frames_in_error_received += 1;
     }
 
@@ -780,7 +779,7 @@ impl Entity for HdlcStation {
         }
     }
 
-    fn poll_transmit(&mut self, now: SimTime) -> Option<Frame> {
+    fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Frame<P>> {
         if self.mode == Mode::Nrm && self.role == Role::Secondary && !self.polled {
             return None;
         }
@@ -793,7 +792,7 @@ impl Entity for HdlcStation {
             _ => {}
         }
         f.pf = self.decide_pf(&f, pf);
-        self.sent_frame(now, &f);
+        self.sent_frame(now, grant, &f);
         Some(f)
     }
 
@@ -804,7 +803,7 @@ impl Entity for HdlcStation {
         }
     }
 
-    fn poll_event(&mut self) -> Option<Event> {
+    fn poll_event(&mut self) -> Option<Event<P>> {
         self.events.pop_front()
     }
 

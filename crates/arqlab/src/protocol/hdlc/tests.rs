@@ -3,21 +3,21 @@
 
 use super::*;
 use crate::engine::{Duration, SimTime};
-use crate::protocol::textbook::LineInfo;
-use crate::protocol::{Entity, Event, Frame, FrameKind, Message, Station};
+use crate::protocol::{Event, Frame, FrameKind, Grant, Layer, Sdu, Station};
 use std::collections::VecDeque;
 
-const LINE: LineInfo = LineInfo { rate_bps: 48_000.0 };
+const LINE: Grant = Grant::line(48_000.0);
 
 fn ms(x: u64) -> SimTime {
     SimTime(x * 1_000_000_000)
 }
 
-fn msg(id: u64) -> Message {
-    Message {
+fn msg(id: u64) -> Sdu {
+    Sdu {
         id,
         bits: 1000,
-        arrival: SimTime::ZERO,
+        flow: 0,
+        born: SimTime::ZERO,
     }
 }
 
@@ -26,7 +26,7 @@ fn cfg(mode: Mode, modulus: u32) -> HdlcConfig {
 }
 
 fn station(c: &HdlcConfig, s: Station, messages: u64) -> HdlcStation {
-    let mut st = HdlcStation::new(c, s, LINE);
+    let mut st = HdlcStation::new(c, s);
     for i in 0..messages {
         st.handle_submit(SimTime::ZERO, msg(i));
     }
@@ -66,7 +66,7 @@ fn events(st: &mut HdlcStation) -> (Vec<u64>, Vec<u64>) {
 
 /// Sends `n` frames in a row (the line being idle each time) and returns them.
 fn send(st: &mut HdlcStation, now: SimTime, n: usize) -> Vec<Frame> {
-    (0..n).filter_map(|_| st.poll_transmit(now)).collect()
+    (0..n).filter_map(|_| st.poll_transmit(now, &LINE)).collect()
 }
 
 /// A combined (ABM) station with frames 0..n sent.
@@ -106,8 +106,8 @@ fn test_abm_idle_submit_sends_commands_without_p_up_to_window() {
 #[test]
 fn test_abm_window_full_mod8_rr_reopens() {
     let mut a = abm_outstanding(7);
-    assert!(a.poll_transmit(ms(10)).is_none());
-    a.handle_frame(ms(200), &s_frame(FrameKind::RR, 2, false, false));
+    assert!(a.poll_transmit(ms(10), &LINE).is_none());
+    a.handle_receive(ms(200), &s_frame(FrameKind::RR, 2, false, false));
     assert_eq!(events(&mut a).1, vec![0, 1]);
     assert_eq!(
         a.poll_timeout(),
@@ -134,7 +134,7 @@ fn test_abm_window_full_mod128() {
         1000 + 56,
         "extended control field: 56 overhead bits"
     );
-    a.handle_frame(ms(500), &s_frame(FrameKind::RR, 100, false, false));
+    a.handle_receive(ms(500), &s_frame(FrameKind::RR, 100, false, false));
     let fs = send(&mut a, ms(500), 200);
     assert_eq!(fs.len(), 100);
     assert_eq!((fs[0].ns, fs[1].ns, fs[99].ns), (127, 0, 98));
@@ -143,35 +143,35 @@ fn test_abm_window_full_mod128() {
 #[test]
 fn test_abm_receiver_out_of_sequence_sends_rej_once() {
     let mut b = station(&cfg(Mode::Abm, 8), Station::B, 0);
-    b.handle_frame(ms(1), &i_frame(0, 0, false, true));
+    b.handle_receive(ms(1), &i_frame(0, 0, false, true));
     assert_eq!(
-        brief(&b.poll_transmit(ms(1)).unwrap()),
+        brief(&b.poll_transmit(ms(1), &LINE).unwrap()),
         (FrameKind::RR, 0, 1, false)
     );
     // Frame 1 lost; 2 and 3 arrive: one REJ(1), a response, then silence.
-    b.handle_frame(ms(2), &i_frame(2, 0, false, true));
-    b.handle_frame(ms(3), &i_frame(3, 0, false, true));
-    let f = b.poll_transmit(ms(3)).unwrap();
+    b.handle_receive(ms(2), &i_frame(2, 0, false, true));
+    b.handle_receive(ms(3), &i_frame(3, 0, false, true));
+    let f = b.poll_transmit(ms(3), &LINE).unwrap();
     assert_eq!(brief(&f), (FrameKind::REJ, 0, 1, false));
     assert!(!f.command);
     assert!(b.reject_condition());
-    b.handle_frame(ms(4), &i_frame(4, 0, false, true));
+    b.handle_receive(ms(4), &i_frame(4, 0, false, true));
     assert!(
-        b.poll_transmit(ms(4)).is_none(),
+        b.poll_transmit(ms(4), &LINE).is_none(),
         "no second REJ for the same gap"
     );
     assert_eq!(b.counters().rejects_sent, 1);
     assert_eq!(b.counters().out_of_sequence_discarded, 3);
     // The requested frame clears the condition; a new gap gets a new REJ.
-    b.handle_frame(ms(5), &i_frame(1, 0, false, true));
+    b.handle_receive(ms(5), &i_frame(1, 0, false, true));
     assert!(!b.reject_condition());
     assert_eq!(
-        brief(&b.poll_transmit(ms(5)).unwrap()),
+        brief(&b.poll_transmit(ms(5), &LINE).unwrap()),
         (FrameKind::RR, 0, 2, false)
     );
-    b.handle_frame(ms(6), &i_frame(3, 0, false, true));
+    b.handle_receive(ms(6), &i_frame(3, 0, false, true));
     assert_eq!(
-        brief(&b.poll_transmit(ms(6)).unwrap()),
+        brief(&b.poll_transmit(ms(6), &LINE).unwrap()),
         (FrameKind::REJ, 0, 2, false)
     );
     assert_eq!(events(&mut b).0, vec![0, 1]);
@@ -180,7 +180,7 @@ fn test_abm_receiver_out_of_sequence_sends_rej_once() {
 #[test]
 fn test_abm_outstanding_rej_goes_back_to_nr() {
     let mut a = abm_outstanding(5);
-    a.handle_frame(ms(100), &s_frame(FrameKind::REJ, 2, false, false));
+    a.handle_receive(ms(100), &s_frame(FrameKind::REJ, 2, false, false));
     assert_eq!(events(&mut a).1, vec![0, 1]);
     let fs = send(&mut a, ms(100), 4);
     assert_eq!(
@@ -196,17 +196,17 @@ fn test_abm_rej_condition_retransmitted_frame_lost_waits_for_timeout() {
     // Receiver side: the retransmission of 1 is lost, 2 (retransmitted) arrives: the
     // reject condition still exists, so no REJ is repeated (A1.3).
     let mut b = station(&cfg(Mode::Abm, 8), Station::B, 0);
-    b.handle_frame(ms(1), &i_frame(0, 0, false, true));
-    b.handle_frame(ms(2), &i_frame(2, 0, false, true));
+    b.handle_receive(ms(1), &i_frame(0, 0, false, true));
+    b.handle_receive(ms(2), &i_frame(2, 0, false, true));
     send(&mut b, ms(2), 2);
-    b.handle_frame(ms(3), &i_frame(2, 0, false, true));
+    b.handle_receive(ms(3), &i_frame(2, 0, false, true));
     assert!(
-        b.poll_transmit(ms(3)).is_none(),
+        b.poll_transmit(ms(3), &LINE).is_none(),
         "REJ recovery is not repeated"
     );
     // Sender side: only the timer recovers; on expiry it polls with RR command P=1.
     let mut a = abm_outstanding(3);
-    a.handle_frame(ms(100), &s_frame(FrameKind::REJ, 1, false, false));
+    a.handle_receive(ms(100), &s_frame(FrameKind::REJ, 1, false, false));
     send(&mut a, ms(100), 2); // 1 and 2 again; the copy of 1 is lost
     let t1 = a.poll_timeout().unwrap();
     a.handle_timeout(SimTime(t1.0 - 1));
@@ -214,11 +214,11 @@ fn test_abm_rej_condition_retransmitted_frame_lost_waits_for_timeout() {
     a.handle_timeout(t1);
     a.handle_timeout(t1);
     assert_eq!(a.counters().timeouts, 1, "idempotent");
-    let f = a.poll_transmit(t1).unwrap();
+    let f = a.poll_transmit(t1, &LINE).unwrap();
     assert_eq!(brief(&f), (FrameKind::RR, 0, 0, true));
     assert!(f.command && a.p_outstanding());
     // The F=1 response says N(R)=1: checkpoint retransmission from 1, counted as timeout.
-    a.handle_frame(
+    a.handle_receive(
         t1 + Duration::from_secs_f64(0.1),
         &s_frame(FrameKind::RR, 1, true, false),
     );
@@ -239,10 +239,10 @@ fn test_abm_rej_lost_recovered_by_timeout_poll() {
     let t1 = a.poll_timeout().unwrap();
     a.handle_timeout(t1);
     assert_eq!(
-        brief(&a.poll_transmit(t1).unwrap()),
+        brief(&a.poll_transmit(t1, &LINE).unwrap()),
         (FrameKind::RR, 0, 0, true)
     );
-    a.handle_frame(
+    a.handle_receive(
         t1 + Duration::from_secs_f64(0.1),
         &s_frame(FrameKind::REJ, 2, true, false),
     );
@@ -259,20 +259,20 @@ fn test_abm_rej_lost_recovered_by_timeout_poll() {
 #[test]
 fn test_abm_command_with_p_is_answered_by_response_with_f() {
     let mut b = station(&cfg(Mode::Abm, 8), Station::B, 3);
-    b.handle_frame(ms(1), &s_frame(FrameKind::RR, 0, true, true));
-    let f = b.poll_transmit(ms(1)).unwrap();
+    b.handle_receive(ms(1), &s_frame(FrameKind::RR, 0, true, true));
+    let f = b.poll_transmit(ms(1), &LINE).unwrap();
     assert_eq!(brief(&f), (FrameKind::RR, 0, 0, true));
     assert!(!f.command, "F in a response, before any queued I frame");
-    assert_eq!(b.poll_transmit(ms(2)).unwrap().kind, FrameKind::I);
+    assert_eq!(b.poll_transmit(ms(2), &LINE).unwrap().kind, FrameKind::I);
     // A P never triggers retransmission in ABM: checkpointing on F only.
     let mut a = abm_outstanding(3);
-    a.handle_frame(ms(100), &s_frame(FrameKind::RR, 0, true, true));
+    a.handle_receive(ms(100), &s_frame(FrameKind::RR, 0, true, true));
     assert_eq!(
-        brief(&a.poll_transmit(ms(100)).unwrap()),
+        brief(&a.poll_transmit(ms(100), &LINE).unwrap()),
         (FrameKind::RR, 0, 0, true)
     );
     assert!(
-        a.poll_transmit(ms(100)).is_some_and(|f| f.ns == 3),
+        a.poll_transmit(ms(100), &LINE).is_some_and(|f| f.ns == 3),
         "new frame, not a go-back"
     );
 }
@@ -282,12 +282,12 @@ fn test_abm_p_cycle_rej_already_retransmitted_inhibits_checkpoint() {
     let mut a = abm_outstanding(4);
     let t1 = a.poll_timeout().unwrap();
     a.handle_timeout(t1);
-    a.poll_transmit(t1); // RR P=1
-    a.handle_frame(t1 + Duration(1), &s_frame(FrameKind::REJ, 1, false, false));
+    a.poll_transmit(t1, &LINE); // RR P=1
+    a.handle_receive(t1 + Duration(1), &s_frame(FrameKind::REJ, 1, false, false));
     send(&mut a, t1 + Duration(1), 3); // 1, 2, 3 again
                                        // The F=1 response was sent before the retransmitted 1 arrived: N(R) = 1.
-    a.handle_frame(t1 + Duration(2), &s_frame(FrameKind::RR, 1, true, false));
-    let f = a.poll_transmit(t1 + Duration(2)).unwrap();
+    a.handle_receive(t1 + Duration(2), &s_frame(FrameKind::RR, 1, true, false));
+    let f = a.poll_transmit(t1 + Duration(2), &LINE).unwrap();
     assert_eq!(
         f.ns, 4,
         "no checkpoint retransmission: the REJ already caused it"
@@ -308,17 +308,17 @@ fn test_abm_f_sent_for_peer_poll_keeps_rej_cover_of_own_poll() {
     let mut a = abm_outstanding(4);
     let t1 = a.poll_timeout().unwrap();
     a.handle_timeout(t1);
-    a.poll_transmit(t1); // RR P=1
-    a.handle_frame(t1 + Duration(1), &s_frame(FrameKind::REJ, 1, false, false));
+    a.poll_transmit(t1, &LINE); // RR P=1
+    a.handle_receive(t1 + Duration(1), &s_frame(FrameKind::REJ, 1, false, false));
     send(&mut a, t1 + Duration(1), 2); // 1, 2 again
-    a.handle_frame(t1 + Duration(2), &s_frame(FrameKind::RR, 1, true, true)); // peer's P
-    let f = a.poll_transmit(t1 + Duration(2)).unwrap();
+    a.handle_receive(t1 + Duration(2), &s_frame(FrameKind::RR, 1, true, true)); // peer's P
+    let f = a.poll_transmit(t1 + Duration(2), &LINE).unwrap();
     assert_eq!(
         (f.kind, f.pf, f.command),
         (FrameKind::RR, true, false),
         "our F"
     );
-    a.handle_frame(t1 + Duration(3), &s_frame(FrameKind::RR, 1, true, false)); // F for our P
+    a.handle_receive(t1 + Duration(3), &s_frame(FrameKind::RR, 1, true, false)); // F for our P
     let fs = send(&mut a, t1 + Duration(3), 2);
     assert_eq!(
         fs.iter().map(|f| f.ns).collect::<Vec<_>>(),
@@ -341,34 +341,34 @@ fn test_abm_rej_for_frame_a_checkpoint_already_resent_is_inhibited() {
     let mut a = abm_outstanding(4);
     let t1 = a.poll_timeout().unwrap();
     a.handle_timeout(t1);
-    a.poll_transmit(t1); // RR P=1
-    a.handle_frame(t1 + Duration(1), &s_frame(FrameKind::RR, 1, true, false));
+    a.poll_transmit(t1, &LINE); // RR P=1
+    a.handle_receive(t1 + Duration(1), &s_frame(FrameKind::RR, 1, true, false));
     send(&mut a, t1 + Duration(1), 2); // 1, 2 again
-    a.handle_frame(t1 + Duration(2), &s_frame(FrameKind::REJ, 1, false, false));
+    a.handle_receive(t1 + Duration(2), &s_frame(FrameKind::REJ, 1, false, false));
     let fs = send(&mut a, t1 + Duration(2), 2);
     assert_eq!(fs.iter().map(|f| f.ns).collect::<Vec<_>>(), vec![3, 4]);
     assert_eq!(a.counters().retransmitted_reject, 0);
     // A REJ for a later frame is a new gap and is acted on.
-    a.handle_frame(t1 + Duration(3), &s_frame(FrameKind::REJ, 3, false, false));
-    assert_eq!(a.poll_transmit(t1 + Duration(3)).unwrap().ns, 3);
+    a.handle_receive(t1 + Duration(3), &s_frame(FrameKind::REJ, 3, false, false));
+    assert_eq!(a.poll_transmit(t1 + Duration(3), &LINE).unwrap().ns, 3);
 }
 
 #[test]
 fn test_abm_invalid_nr_is_ignored_and_counted() {
     let mut a = abm_outstanding(2);
-    a.handle_frame(ms(5), &s_frame(FrameKind::RR, 5, false, false));
-    a.handle_frame(ms(5), &s_frame(FrameKind::REJ, 9, false, false));
-    a.handle_frame(ms(5), &s_frame(FrameKind::SREJ, 4, false, false));
+    a.handle_receive(ms(5), &s_frame(FrameKind::RR, 5, false, false));
+    a.handle_receive(ms(5), &s_frame(FrameKind::REJ, 9, false, false));
+    a.handle_receive(ms(5), &s_frame(FrameKind::SREJ, 4, false, false));
     assert_eq!(a.invalid_nr_received(), 3);
     assert_eq!(a.unacknowledged(), 10);
-    assert_eq!(a.poll_transmit(ms(5)).unwrap().ns, 2);
+    assert_eq!(a.poll_transmit(ms(5), &LINE).unwrap().ns, 2);
 }
 
 #[test]
 fn test_abm_corrupted_frame_is_only_counted() {
     let mut b = station(&cfg(Mode::Abm, 8), Station::B, 0);
-    b.handle_frame_in_error(ms(1), &i_frame(0, 0, true, true));
-    assert!(b.poll_transmit(ms(1)).is_none());
+    b.handle_receive_in_error(ms(1), &i_frame(0, 0, true, true));
+    assert!(b.poll_transmit(ms(1), &LINE).is_none());
     assert_eq!(b.counters().frames_in_error_received, 1);
     assert_eq!(b.vr(), 0);
 }
@@ -378,12 +378,12 @@ fn test_abm_t2_delays_rr_for_piggyback() {
     let mut c = cfg(Mode::Abm, 8);
     c.t2_s = 0.01;
     let mut b = station(&c, Station::B, 0);
-    b.handle_frame(ms(1), &i_frame(0, 0, false, true));
-    assert!(b.poll_transmit(ms(1)).is_none(), "waits T2 for an I frame");
+    b.handle_receive(ms(1), &i_frame(0, 0, false, true));
+    assert!(b.poll_transmit(ms(1), &LINE).is_none(), "waits T2 for an I frame");
     assert_eq!(b.poll_timeout(), Some(ms(11)));
     b.handle_timeout(ms(11));
     assert_eq!(
-        brief(&b.poll_transmit(ms(11)).unwrap()),
+        brief(&b.poll_transmit(ms(11), &LINE).unwrap()),
         (FrameKind::RR, 0, 1, false)
     );
     assert_eq!(b.poll_timeout(), None);
@@ -407,16 +407,16 @@ fn test_nrm_primary_polls_as_often_as_possible() {
         Some(SimTime::ZERO + Duration::transmission(1048, 48_000.0) + Duration::from_secs_f64(1.0))
     );
     assert!(
-        a.poll_transmit(ms(30)).is_none(),
+        a.poll_transmit(ms(30), &LINE).is_none(),
         "one P outstanding, nothing else to send"
     );
     // F=0 restarts the timer, F=1 stops it; then the next poll goes out at once.
-    a.handle_frame(ms(100), &s_frame(FrameKind::RR, 1, false, false));
+    a.handle_receive(ms(100), &s_frame(FrameKind::RR, 1, false, false));
     assert_eq!(a.poll_timeout(), Some(ms(1100)));
-    a.handle_frame(ms(110), &s_frame(FrameKind::RR, 3, true, false));
+    a.handle_receive(ms(110), &s_frame(FrameKind::RR, 3, true, false));
     assert_eq!(a.poll_timeout(), None);
     assert_eq!(events(&mut a).1, vec![0, 1, 2]);
-    let f = a.poll_transmit(ms(110)).unwrap();
+    let f = a.poll_transmit(ms(110), &LINE).unwrap();
     assert_eq!(
         brief(&f),
         (FrameKind::RR, 0, 0, true),
@@ -428,10 +428,10 @@ fn test_nrm_primary_polls_as_often_as_possible() {
 fn test_nrm_polling_cycle_secondary_waits_for_p_and_ends_with_f() {
     let mut b = station(&cfg(Mode::Nrm, 8), Station::B, 2);
     assert!(
-        b.poll_transmit(SimTime::ZERO).is_none(),
+        b.poll_transmit(SimTime::ZERO, &LINE).is_none(),
         "NRM secondary: no transmission without P"
     );
-    b.handle_frame(ms(50), &s_frame(FrameKind::RR, 0, true, true));
+    b.handle_receive(ms(50), &s_frame(FrameKind::RR, 0, true, true));
     assert!(b.polled());
     let fs = send(&mut b, ms(50), 4);
     // Two I frames, then (nothing left) an RR with F=1 ends the response.
@@ -450,7 +450,7 @@ fn test_nrm_polling_cycle_secondary_waits_for_p_and_ends_with_f() {
     assert!(!b.polled());
     b.handle_submit(ms(60), msg(2));
     assert!(
-        b.poll_transmit(ms(60)).is_none(),
+        b.poll_transmit(ms(60), &LINE).is_none(),
         "after F the secondary waits for the next P"
     );
 }
@@ -458,7 +458,7 @@ fn test_nrm_polling_cycle_secondary_waits_for_p_and_ends_with_f() {
 #[test]
 fn test_nrm_secondary_window_full_sets_f_in_last_i_frame() {
     let mut b = station(&cfg(Mode::Nrm, 8), Station::B, 20);
-    b.handle_frame(ms(50), &i_frame(0, 0, true, true));
+    b.handle_receive(ms(50), &i_frame(0, 0, true, true));
     let fs = send(&mut b, ms(50), 10);
     assert_eq!(fs.len(), 7);
     assert!(fs[..6].iter().all(|f| !f.pf));
@@ -475,14 +475,14 @@ fn test_nrm_secondary_checkpoint_retransmission_on_p() {
     // The collapse mechanism of Fig. 3: REJ recovery failed, the secondary fills its
     // window, sets F, and only the next P makes it retransmit.
     let mut b = station(&cfg(Mode::Nrm, 8), Station::B, 20);
-    b.handle_frame(ms(50), &s_frame(FrameKind::RR, 0, true, true));
+    b.handle_receive(ms(50), &s_frame(FrameKind::RR, 0, true, true));
     assert_eq!(
         send(&mut b, ms(50), 5).len(),
         5,
         "0..4, the response goes on"
     );
     // The primary lost 2 and rejects it (its REJ is a command without P).
-    b.handle_frame(ms(100), &s_frame(FrameKind::REJ, 2, false, true));
+    b.handle_receive(ms(100), &s_frame(FrameKind::REJ, 2, false, true));
     let fs = send(&mut b, ms(100), 8);
     assert_eq!(
         fs.iter().map(|f| (f.ns, f.pf)).collect::<Vec<_>>(),
@@ -497,9 +497,9 @@ fn test_nrm_secondary_checkpoint_retransmission_on_p() {
         ],
         "2..4 again, new frames up to 7 outstanding, F in the last"
     );
-    assert!(b.poll_transmit(ms(101)).is_none());
+    assert!(b.poll_transmit(ms(101), &LINE).is_none());
     // The retransmitted 2 was lost too: nothing more happens until the next P, N(R) = 2.
-    b.handle_frame(ms(300), &s_frame(FrameKind::RR, 2, true, true));
+    b.handle_receive(ms(300), &s_frame(FrameKind::RR, 2, true, true));
     let fs = send(&mut b, ms(300), 8);
     assert_eq!(
         fs.iter().map(|f| f.ns).collect::<Vec<_>>(),
@@ -521,15 +521,15 @@ fn test_nrm_primary_checkpoint_retransmission_on_f() {
     let fs = send(&mut a, SimTime::ZERO, 4); // 0 (P), 1, 2, 3
     assert!(fs[0].pf);
     // The F=1 response reports N(R) = 1: everything sent up to the P frame arrived.
-    a.handle_frame(ms(120), &s_frame(FrameKind::RR, 1, true, false));
-    let f = a.poll_transmit(ms(120)).unwrap();
+    a.handle_receive(ms(120), &s_frame(FrameKind::RR, 1, true, false));
+    let f = a.poll_transmit(ms(120), &LINE).unwrap();
     assert_eq!(
         (f.ns, f.pf),
         (4, true),
         "no retransmission; the next frame carries the next P"
     );
     // Frames 1..4 sent before this P; the F says N(R) = 2: go back to 2.
-    a.handle_frame(ms(240), &s_frame(FrameKind::RR, 2, true, false));
+    a.handle_receive(ms(240), &s_frame(FrameKind::RR, 2, true, false));
     let fs = send(&mut a, ms(240), 3);
     assert_eq!(
         fs.iter().map(|f| (f.ns, f.pf)).collect::<Vec<_>>(),
@@ -542,7 +542,7 @@ fn test_nrm_primary_checkpoint_retransmission_on_f() {
 fn test_nrm_primary_rej_with_f_is_one_checkpoint_retransmission() {
     let mut a = station(&cfg(Mode::Nrm, 8), Station::A, 10);
     send(&mut a, SimTime::ZERO, 3);
-    a.handle_frame(ms(120), &s_frame(FrameKind::REJ, 0, true, false));
+    a.handle_receive(ms(120), &s_frame(FrameKind::REJ, 0, true, false));
     let fs = send(&mut a, ms(120), 4);
     assert_eq!(
         fs.iter().map(|f| f.ns).collect::<Vec<_>>(),
@@ -563,14 +563,14 @@ fn test_nrm_primary_timeout_queries_with_supervisory_p() {
     send(&mut a, SimTime::ZERO, 2); // 0 with P (lost), 1
     let t1 = a.poll_timeout().unwrap();
     a.handle_timeout(t1);
-    let f = a.poll_transmit(t1).unwrap();
+    let f = a.poll_transmit(t1, &LINE).unwrap();
     assert_eq!(brief(&f), (FrameKind::RR, 0, 0, true));
     assert_eq!(
         a.poll_timeout(),
         Some(t1 + Duration::transmission(48, 48_000.0) + Duration::from_secs_f64(1.0))
     );
     // The response says nothing arrived: everything goes again, counted as timeout.
-    a.handle_frame(
+    a.handle_receive(
         t1 + Duration::from_secs_f64(0.1),
         &s_frame(FrameKind::RR, 0, true, false),
     );
@@ -586,17 +586,17 @@ fn test_nrm_primary_timeout_queries_with_supervisory_p() {
 fn test_nrm_primary_window_full_withholds_acknowledgements() {
     let mut a = station(&cfg(Mode::Nrm, 8), Station::A, 10);
     send(&mut a, SimTime::ZERO, 7); // 7 outstanding, P on frame 0
-    a.handle_frame(ms(100), &i_frame(0, 0, false, false));
+    a.handle_receive(ms(100), &i_frame(0, 0, false, false));
     assert_eq!(events(&mut a).0, vec![0]);
     assert!(
-        a.poll_transmit(ms(100)).is_none(),
+        a.poll_transmit(ms(100), &LINE).is_none(),
         "M−1 outstanding: no RR (Section 3.1.3)"
     );
-    a.handle_frame(ms(110), &i_frame(2, 0, false, false));
-    assert!(a.poll_transmit(ms(110)).is_none(), "REJ deferred too");
+    a.handle_receive(ms(110), &i_frame(2, 0, false, false));
+    assert!(a.poll_transmit(ms(110), &LINE).is_none(), "REJ deferred too");
     // The secondary's F ends the wait; the poll carries the deferred REJ.
-    a.handle_frame(ms(120), &i_frame(3, 0, true, false));
-    let f = a.poll_transmit(ms(120)).unwrap();
+    a.handle_receive(ms(120), &i_frame(3, 0, true, false));
+    let f = a.poll_transmit(ms(120), &LINE).unwrap();
     assert_eq!(
         brief(&f),
         (FrameKind::I, 0, 1, true),
@@ -607,9 +607,9 @@ fn test_nrm_primary_window_full_withholds_acknowledgements() {
     c.withhold_ack_at_window = Some(false);
     let mut a = station(&c, Station::A, 10);
     send(&mut a, SimTime::ZERO, 7);
-    a.handle_frame(ms(100), &i_frame(0, 0, false, false));
+    a.handle_receive(ms(100), &i_frame(0, 0, false, false));
     assert_eq!(
-        brief(&a.poll_transmit(ms(100)).unwrap()),
+        brief(&a.poll_transmit(ms(100), &LINE).unwrap()),
         (FrameKind::RR, 0, 1, false)
     );
 }
@@ -617,20 +617,20 @@ fn test_nrm_primary_window_full_withholds_acknowledgements() {
 #[test]
 fn test_nrm_secondary_rej_sent_only_when_polled() {
     let mut b = station(&cfg(Mode::Nrm, 8), Station::B, 0);
-    b.handle_frame(ms(1), &i_frame(0, 0, true, true));
+    b.handle_receive(ms(1), &i_frame(0, 0, true, true));
     assert_eq!(
-        brief(&b.poll_transmit(ms(1)).unwrap()),
+        brief(&b.poll_transmit(ms(1), &LINE).unwrap()),
         (FrameKind::RR, 0, 1, true)
     );
-    b.handle_frame(ms(2), &i_frame(2, 0, false, true));
-    assert!(b.poll_transmit(ms(2)).is_none(), "the REJ waits for a P");
-    b.handle_frame(ms(3), &i_frame(3, 0, true, true));
+    b.handle_receive(ms(2), &i_frame(2, 0, false, true));
+    assert!(b.poll_transmit(ms(2), &LINE).is_none(), "the REJ waits for a P");
+    b.handle_receive(ms(3), &i_frame(3, 0, true, true));
     assert_eq!(
-        brief(&b.poll_transmit(ms(3)).unwrap()),
+        brief(&b.poll_transmit(ms(3), &LINE).unwrap()),
         (FrameKind::REJ, 0, 1, true),
         "REJ ends the response"
     );
-    assert!(b.poll_transmit(ms(3)).is_none());
+    assert!(b.poll_transmit(ms(3), &LINE).is_none());
 }
 
 #[test]
@@ -641,19 +641,19 @@ fn test_nrm_secondary_pending_rej_is_void_once_the_gap_is_filled() {
     // checkpoint retransmission is already resending, and the duplicates would draw
     // more REJs.
     let mut b = station(&cfg(Mode::Nrm, 8), Station::B, 0);
-    b.handle_frame(ms(1), &i_frame(0, 0, false, true));
-    b.handle_frame(ms(2), &i_frame(2, 0, false, true));
+    b.handle_receive(ms(1), &i_frame(0, 0, false, true));
+    b.handle_receive(ms(2), &i_frame(2, 0, false, true));
     assert!(b.reject_condition());
-    b.handle_frame(ms(3), &i_frame(1, 0, true, true));
+    b.handle_receive(ms(3), &i_frame(1, 0, true, true));
     assert!(!b.reject_condition());
     assert_eq!(
-        brief(&b.poll_transmit(ms(3)).unwrap()),
+        brief(&b.poll_transmit(ms(3), &LINE).unwrap()),
         (FrameKind::RR, 0, 2, true),
         "F response is an RR, not a REJ"
     );
-    b.handle_frame(ms(4), &i_frame(2, 0, true, true));
+    b.handle_receive(ms(4), &i_frame(2, 0, true, true));
     assert_eq!(
-        brief(&b.poll_transmit(ms(4)).unwrap()),
+        brief(&b.poll_transmit(ms(4), &LINE).unwrap()),
         (FrameKind::RR, 0, 3, true)
     );
     assert_eq!(b.counters().rejects_sent, 0);
@@ -682,18 +682,18 @@ fn test_arm_secondary_transmits_without_p_and_its_timer_resends_the_oldest() {
             .collect::<Vec<_>>(),
         vec![(0, false, false), (1, false, false), (2, false, false)]
     );
-    b.handle_frame(ms(100), &s_frame(FrameKind::RR, 1, false, true));
+    b.handle_receive(ms(100), &s_frame(FrameKind::RR, 1, false, true));
     let t1 = b.poll_timeout().unwrap();
     assert_eq!(t1, ms(1100));
     b.handle_timeout(t1);
-    let f = b.poll_transmit(t1).unwrap();
+    let f = b.poll_transmit(t1, &LINE).unwrap();
     assert_eq!(
         (f.ns, f.pf),
         (1, false),
         "only the unacknowledged frame with the least N(S)"
     );
     assert!(
-        b.poll_transmit(t1).is_none(),
+        b.poll_transmit(t1, &LINE).is_none(),
         "V(S) unchanged: 1 and 2 were sent"
     );
     assert_eq!(b.counters().retransmitted_timeout, 1);
@@ -702,8 +702,8 @@ fn test_arm_secondary_transmits_without_p_and_its_timer_resends_the_oldest() {
 #[test]
 fn test_arm_secondary_answers_p_with_f_and_checkpoints_on_p() {
     let mut b = station(&cfg(Mode::Arm, 8), Station::B, 5);
-    b.handle_frame(ms(1), &s_frame(FrameKind::RR, 0, true, true));
-    let f = b.poll_transmit(ms(1)).unwrap();
+    b.handle_receive(ms(1), &s_frame(FrameKind::RR, 0, true, true));
+    let f = b.poll_transmit(ms(1), &LINE).unwrap();
     assert_eq!(
         brief(&f),
         (FrameKind::I, 0, 0, true),
@@ -711,7 +711,7 @@ fn test_arm_secondary_answers_p_with_f_and_checkpoints_on_p() {
     );
     send(&mut b, ms(2), 2); // 1, 2
                             // The next P says N(R) = 0: frame 0 (sent up to the last F) is retransmitted.
-    b.handle_frame(ms(200), &s_frame(FrameKind::RR, 0, true, true));
+    b.handle_receive(ms(200), &s_frame(FrameKind::RR, 0, true, true));
     let fs = send(&mut b, ms(200), 4);
     assert_eq!(
         fs.iter().map(|f| (f.ns, f.pf)).collect::<Vec<_>>(),
@@ -731,7 +731,7 @@ fn test_arm_primary_behaves_as_combined_station() {
     let t1 = a.poll_timeout().unwrap();
     a.handle_timeout(t1);
     assert_eq!(
-        brief(&a.poll_transmit(t1).unwrap()),
+        brief(&a.poll_transmit(t1, &LINE).unwrap()),
         (FrameKind::RR, 0, 0, true)
     );
 }
@@ -749,10 +749,10 @@ fn srej_cfg(mode: Mode, buffer: u32) -> HdlcConfig {
 #[test]
 fn test_srej_receiver_holds_and_requests_each_missing_frame_once() {
     let mut b = station(&srej_cfg(Mode::Abm, 0), Station::B, 0);
-    b.handle_frame(ms(1), &i_frame(0, 0, false, true));
-    b.poll_transmit(ms(1));
+    b.handle_receive(ms(1), &i_frame(0, 0, false, true));
+    b.poll_transmit(ms(1), &LINE);
     // 1 and 2 lost, 3 arrives: SREJ(1), SREJ(2); 3 is held.
-    b.handle_frame(ms(2), &i_frame(3, 0, false, true));
+    b.handle_receive(ms(2), &i_frame(3, 0, false, true));
     let fs = send(&mut b, ms(2), 3);
     assert_eq!(
         fs.iter().map(brief).collect::<Vec<_>>(),
@@ -762,16 +762,16 @@ fn test_srej_receiver_holds_and_requests_each_missing_frame_once() {
         ]
     );
     assert_eq!(b.receive_buffer_bits(), 1000);
-    b.handle_frame(ms(3), &i_frame(3, 0, false, true));
+    b.handle_receive(ms(3), &i_frame(3, 0, false, true));
     assert!(
-        b.poll_transmit(ms(3)).is_none(),
+        b.poll_transmit(ms(3), &LINE).is_none(),
         "a duplicate of a held frame: no new SREJ"
     );
-    b.handle_frame(ms(4), &i_frame(1, 0, false, true));
-    b.handle_frame(ms(5), &i_frame(2, 0, false, true));
+    b.handle_receive(ms(4), &i_frame(1, 0, false, true));
+    b.handle_receive(ms(5), &i_frame(2, 0, false, true));
     assert_eq!(events(&mut b).0, vec![0, 1, 2, 3]);
     assert_eq!(
-        brief(&b.poll_transmit(ms(5)).unwrap()),
+        brief(&b.poll_transmit(ms(5), &LINE).unwrap()),
         (FrameKind::RR, 0, 4, false)
     );
     assert_eq!(b.receive_buffer_bits(), 0);
@@ -781,51 +781,51 @@ fn test_srej_receiver_holds_and_requests_each_missing_frame_once() {
 fn test_srej_sender_retransmits_only_the_requested_frame() {
     let mut a = station(&srej_cfg(Mode::Abm, 0), Station::A, 10);
     send(&mut a, SimTime::ZERO, 4);
-    a.handle_frame(ms(100), &s_frame(FrameKind::SREJ, 1, false, false));
+    a.handle_receive(ms(100), &s_frame(FrameKind::SREJ, 1, false, false));
     assert!(events(&mut a).1.is_empty(), "SREJ acknowledges nothing");
-    let f = a.poll_transmit(ms(100)).unwrap();
+    let f = a.poll_transmit(ms(100), &LINE).unwrap();
     assert_eq!(f.ns, 1);
-    assert!(a.poll_transmit(ms(100)).is_none(), "window of 4 still full");
-    a.handle_frame(ms(200), &s_frame(FrameKind::RR, 4, false, false));
-    assert_eq!(a.poll_transmit(ms(200)).unwrap().ns, 4);
+    assert!(a.poll_transmit(ms(100), &LINE).is_none(), "window of 4 still full");
+    a.handle_receive(ms(200), &s_frame(FrameKind::RR, 4, false, false));
+    assert_eq!(a.poll_transmit(ms(200), &LINE).unwrap().ns, 4);
     assert_eq!(a.counters().retransmitted_reject, 1);
 }
 
 #[test]
 fn test_srej_buffer_limit_sends_rnr_and_rr_when_cleared() {
     let mut b = station(&srej_cfg(Mode::Abm, 2), Station::B, 0);
-    b.handle_frame(ms(2), &i_frame(2, 0, false, true));
-    b.handle_frame(ms(3), &i_frame(3, 0, false, true));
+    b.handle_receive(ms(2), &i_frame(2, 0, false, true));
+    b.handle_receive(ms(3), &i_frame(3, 0, false, true));
     assert!(b.own_busy());
     let fs = send(&mut b, ms(3), 4);
     assert_eq!(
         fs.iter().map(|f| f.kind).collect::<Vec<_>>(),
         vec![FrameKind::SREJ, FrameKind::SREJ, FrameKind::RNR]
     );
-    b.handle_frame(ms(4), &i_frame(0, 0, false, true));
-    b.handle_frame(ms(5), &i_frame(1, 0, false, true));
+    b.handle_receive(ms(4), &i_frame(0, 0, false, true));
+    b.handle_receive(ms(5), &i_frame(1, 0, false, true));
     assert!(!b.own_busy());
     assert_eq!(
-        brief(&b.poll_transmit(ms(5)).unwrap()),
+        brief(&b.poll_transmit(ms(5), &LINE).unwrap()),
         (FrameKind::RR, 0, 4, false)
     );
     // Sender side: RNR stops new I frames; the frame at V(A) may still be recovered.
     let mut a = station(&srej_cfg(Mode::Abm, 2), Station::A, 10);
     send(&mut a, SimTime::ZERO, 3);
-    a.handle_frame(ms(100), &s_frame(FrameKind::RNR, 0, false, false));
+    a.handle_receive(ms(100), &s_frame(FrameKind::RNR, 0, false, false));
     assert!(a.peer_busy());
-    assert!(a.poll_transmit(ms(100)).is_none());
-    a.handle_frame(ms(101), &s_frame(FrameKind::SREJ, 0, false, false));
-    assert_eq!(a.poll_transmit(ms(101)).unwrap().ns, 0);
-    a.handle_frame(ms(200), &s_frame(FrameKind::RR, 3, false, false));
+    assert!(a.poll_transmit(ms(100), &LINE).is_none());
+    a.handle_receive(ms(101), &s_frame(FrameKind::SREJ, 0, false, false));
+    assert_eq!(a.poll_transmit(ms(101), &LINE).unwrap().ns, 0);
+    a.handle_receive(ms(200), &s_frame(FrameKind::RR, 3, false, false));
     assert!(!a.peer_busy());
-    assert_eq!(a.poll_transmit(ms(200)).unwrap().ns, 3);
+    assert_eq!(a.poll_transmit(ms(200), &LINE).unwrap().ns, 3);
 }
 
 #[test]
 fn test_nrm_secondary_rnr_at_buffer_limit_in_response() {
     let mut b = station(&srej_cfg(Mode::Nrm, 1), Station::B, 0);
-    b.handle_frame(ms(2), &i_frame(1, 0, true, true));
+    b.handle_receive(ms(2), &i_frame(1, 0, true, true));
     assert!(b.own_busy());
     let fs = send(&mut b, ms(2), 3);
     assert_eq!(
@@ -853,17 +853,18 @@ struct Harness {
 impl Harness {
     fn new(c: &HdlcConfig, delay_s: f64, messages: [u64; 2], bits: u32) -> Harness {
         let mut st = [
-            HdlcStation::new(c, Station::A, LINE),
-            HdlcStation::new(c, Station::B, LINE),
+            HdlcStation::new(c, Station::A),
+            HdlcStation::new(c, Station::B),
         ];
         for (s, &n) in messages.iter().enumerate() {
             for id in 0..n {
                 st[s].handle_submit(
                     SimTime::ZERO,
-                    Message {
+                    Sdu {
                         id,
                         bits: bits + (id as u32 * 37) % 500,
-                        arrival: SimTime::ZERO,
+                        flow: 0,
+        born: SimTime::ZERO,
                     },
                 );
             }
@@ -895,7 +896,7 @@ impl Harness {
             for s in 0..2 {
                 self.drain(s);
                 if self.busy_until[s] <= self.now {
-                    if let Some(f) = self.st[s].poll_transmit(self.now) {
+                    if let Some(f) = self.st[s].poll_transmit(self.now, &LINE) {
                         let done = self.now + Duration::transmission(f.bits as u64, LINE.rate_bps);
                         self.busy_until[s] = done;
                         let err = lose(s, self.now);
@@ -928,9 +929,9 @@ impl Harness {
                 {
                     if let Some((_, f, err)) = self.flight[s].pop_front() {
                         if err {
-                            self.st[1 - s].handle_frame_in_error(self.now, &f);
+                            self.st[1 - s].handle_receive_in_error(self.now, &f);
                         } else {
-                            self.st[1 - s].handle_frame(self.now, &f);
+                            self.st[1 - s].handle_receive(self.now, &f);
                         }
                     }
                 }
@@ -1146,7 +1147,7 @@ fn test_abm_repoll_keeps_checkpoint_mark_of_first_timeout_poll() {
     let t1 = a.poll_timeout().unwrap();
     a.handle_timeout(t1);
     assert_eq!(
-        brief(&a.poll_transmit(t1).unwrap()),
+        brief(&a.poll_transmit(t1, &LINE).unwrap()),
         (FrameKind::RR, 0, 0, true)
     );
     let fs = send(&mut a, t1, 2);
@@ -1154,11 +1155,11 @@ fn test_abm_repoll_keeps_checkpoint_mark_of_first_timeout_poll() {
     let t1b = a.poll_timeout().unwrap();
     a.handle_timeout(t1b);
     assert_eq!(
-        brief(&a.poll_transmit(t1b).unwrap()),
+        brief(&a.poll_transmit(t1b, &LINE).unwrap()),
         (FrameKind::RR, 0, 0, true)
     );
-    a.handle_frame(t1b + Duration(1), &s_frame(FrameKind::RR, 3, true, false));
-    let f = a.poll_transmit(t1b + Duration(1)).unwrap();
+    a.handle_receive(t1b + Duration(1), &s_frame(FrameKind::RR, 3, true, false));
+    let f = a.poll_transmit(t1b + Duration(1), &LINE).unwrap();
     assert_eq!(
         f.ns, 5,
         "no go-back: frames 3 and 4 were sent after the poll answered"
@@ -1172,7 +1173,7 @@ fn test_nrm_primary_repoll_keeps_checkpoint_mark_of_first_poll() {
     // primary poll again; the F ending the first response acknowledges all frames sent
     // before the first P and must not send back frames sent after it.
     let mut a = station(&cfg(Mode::Nrm, 8), Station::A, 10);
-    let f0 = a.poll_transmit(SimTime::ZERO).unwrap();
+    let f0 = a.poll_transmit(SimTime::ZERO, &LINE).unwrap();
     assert_eq!(brief(&f0), (FrameKind::I, 0, 0, true));
     let fs = send(&mut a, SimTime::ZERO, 2);
     assert_eq!(
@@ -1182,12 +1183,12 @@ fn test_nrm_primary_repoll_keeps_checkpoint_mark_of_first_poll() {
     let t1 = a.poll_timeout().unwrap();
     a.handle_timeout(t1);
     assert_eq!(
-        brief(&a.poll_transmit(t1).unwrap()),
+        brief(&a.poll_transmit(t1, &LINE).unwrap()),
         (FrameKind::RR, 0, 0, true)
     );
     // F of the first response: N(R) = 1 acknowledges frame 0, the one sent with the first P.
-    a.handle_frame(t1 + Duration(1), &s_frame(FrameKind::RR, 1, true, false));
-    let f = a.poll_transmit(t1 + Duration(1)).unwrap();
+    a.handle_receive(t1 + Duration(1), &s_frame(FrameKind::RR, 1, true, false));
+    let f = a.poll_transmit(t1 + Duration(1), &LINE).unwrap();
     assert_eq!(
         f.ns, 3,
         "frames 1 and 2 were sent after the first P: no go-back"

@@ -1,6 +1,6 @@
 //! Configuration shared by the textbook protocols.
 
-use crate::scenario::{Problems, Range, Table};
+use crate::schema::{Problems, Range, Table};
 use serde::Serialize;
 
 /// Parameters of stop-and-wait, go-back-N and selective repeat.
@@ -60,11 +60,4 @@ impl TextbookConfig {
         let reject = t.bool("reject", true, p);
         TextbookConfig { window: window.min(limit).max(1), modulus, overhead_bits, ack_bits, timeout_s, reject, nak_corrupted }
     }
-}
-
-/// What a textbook entity needs to know about its line: to start the timeout when the
-/// frame's last bit has left, it needs the transmission time.
-#[derive(Clone, Copy, Debug)]
-pub struct LineInfo {
-    pub rate_bps: f64,
 }

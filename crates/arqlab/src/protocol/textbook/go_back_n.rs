@@ -18,12 +18,12 @@
 //! restarted when an acknowledgement frees something, stopped when nothing is
 //! outstanding. On expiry the sender goes back to V(A).
 
-use super::config::{LineInfo, TextbookConfig};
+use super::config::TextbookConfig;
 use crate::engine::{Duration, SimTime};
-use crate::protocol::{Counters, Entity, Event, Frame, FrameKind, Message, Modulus, RetransmitCause};
+use crate::protocol::{Counters, Event, Frame, FrameKind, Grant, Layer, Modulus, Payload, RetransmitCause, Sdu, Service};
 use std::collections::VecDeque;
 
-pub struct GoBackN {
+pub struct GoBackN<P: Payload = Sdu> {
     m: Modulus,
     window: u32,
     overhead_bits: u32,
@@ -31,17 +31,16 @@ pub struct GoBackN {
     t1: Duration,
     reject: bool,
     nak_corrupted: bool,
-    rate_bps: f64,
 
     // Sender. `unacked[0]` carries N(S) = V(A).
     va: u32,
-    unacked: VecDeque<Message>,
+    unacked: VecDeque<P>,
     /// Index in `unacked` of the next frame to transmit: V(S) = V(A) + next.
     next: usize,
     /// Frames of `unacked` transmitted at least once (a send below it is a retransmission).
     sent: usize,
     cause: RetransmitCause,
-    queue: VecDeque<Message>,
+    queue: VecDeque<P>,
     t1_deadline: Option<SimTime>,
 
     // Receiver.
@@ -50,12 +49,12 @@ pub struct GoBackN {
     rej_pending: bool,
     rej_condition: bool,
 
-    events: VecDeque<Event>,
+    events: VecDeque<Event<P>>,
     counters: Counters,
 }
 
-impl GoBackN {
-    pub fn new(cfg: &TextbookConfig, line: LineInfo) -> GoBackN {
+impl<P: Payload> GoBackN<P> {
+    pub fn new(cfg: &TextbookConfig) -> Self {
         GoBackN {
             m: Modulus(cfg.modulus),
             window: cfg.window,
@@ -64,7 +63,6 @@ impl GoBackN {
             t1: Duration::from_secs_f64(cfg.timeout_s),
             reject: cfg.reject,
             nak_corrupted: cfg.nak_corrupted,
-            rate_bps: line.rate_bps,
             va: 0,
             unacked: VecDeque::new(),
             next: 0,
@@ -113,7 +111,7 @@ impl GoBackN {
         self.cause = cause;
     }
 
-    fn receive_i(&mut self, ns: u32, msg: Message) {
+    fn receive_i(&mut self, ns: u32, msg: P) {
         if ns == self.vr {
             self.vr = self.m.next(self.vr);
             self.rej_condition = false;
@@ -136,14 +134,18 @@ impl GoBackN {
     }
 }
 
-impl Entity for GoBackN {
-    type Frame = Frame;
+impl<P: Payload> Layer for GoBackN<P> {
+    type Sdu = P;
+    type Pdu = Frame<P>;
+    fn service(&self) -> Service {
+        Service::InOrder
+    }
 
-    fn handle_submit(&mut self, _now: SimTime, msg: Message) {
+    fn handle_submit(&mut self, _now: SimTime, msg: P) {
         self.queue.push_back(msg);
     }
 
-    fn handle_frame(&mut self, now: SimTime, f: &Frame) {
+    fn handle_receive(&mut self, now: SimTime, f: &Frame<P>) {
         match f.kind {
             FrameKind::I => {
                 self.acknowledge(now, f.nr);
@@ -162,7 +164,7 @@ impl Entity for GoBackN {
         }
     }
 
-    fn handle_frame_in_error(&mut self, _now: SimTime, f: &Frame) {
+    fn handle_receive_in_error(&mut self, _now: SimTime, f: &Frame<P>) {
         self.counters.frames_in_error_received += 1;
         // Textbook assumption: the receiver knows which frame was hit and NAKs the
         // expected one every time it is corrupted (stop-and-wait included).
@@ -184,7 +186,7 @@ impl Entity for GoBackN {
         }
     }
 
-    fn poll_transmit(&mut self, now: SimTime) -> Option<Frame> {
+    fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Frame<P>> {
         if self.rej_pending {
             self.rej_pending = false;
             self.ack_pending = false;
@@ -213,7 +215,7 @@ impl Entity for GoBackN {
             let frame = Frame::information(ns, self.vr, false, msg, self.overhead_bits);
             // T1 starts when the last bit has left; a running T1 is not restarted by sends.
             if self.t1_deadline.is_none() {
-                self.t1_deadline = Some(now + Duration::transmission(frame.bits as u64, self.rate_bps) + self.t1);
+                self.t1_deadline = Some(now + grant.transmission(frame.bits) + self.t1);
             }
             return Some(frame);
         }
@@ -230,7 +232,7 @@ impl Entity for GoBackN {
         self.t1_deadline
     }
 
-    fn poll_event(&mut self) -> Option<Event> {
+    fn poll_event(&mut self) -> Option<Event<P>> {
         self.events.pop_front()
     }
 
@@ -261,14 +263,14 @@ mod tests {
     fn cfg(window: u32, modulus: u32) -> TextbookConfig {
         TextbookConfig { window, modulus, overhead_bits: 48, ack_bits: 48, timeout_s: 1.0, reject: true, nak_corrupted: false }
     }
-    const LINE: LineInfo = LineInfo { rate_bps: 48_000.0 };
+    const LINE: Grant = Grant::line(48_000.0);
 
-    fn msg(id: u64) -> Message {
-        Message { id, bits: 1000, arrival: SimTime::ZERO }
+    fn msg(id: u64) -> Sdu {
+        Sdu { id, bits: 1000, flow: 0, born: SimTime::ZERO }
     }
 
     fn sender_with(n: u64, window: u32) -> GoBackN {
-        let mut s = GoBackN::new(&cfg(window, 8), LINE);
+        let mut s = GoBackN::new(&cfg(window, 8));
         for i in 0..n {
             s.handle_submit(SimTime::ZERO, msg(i));
         }
@@ -288,9 +290,9 @@ mod tests {
     #[test]
     fn test_idle_submit_sends_up_to_the_window() {
         let mut s = sender_with(10, 7);
-        let ns: Vec<u32> = (0..7).map(|_| s.poll_transmit(SimTime::ZERO).unwrap().ns).collect();
+        let ns: Vec<u32> = (0..7).map(|_| s.poll_transmit(SimTime::ZERO, &LINE).unwrap().ns).collect();
         assert_eq!(ns, vec![0, 1, 2, 3, 4, 5, 6]);
-        assert!(s.poll_transmit(SimTime::ZERO).is_none(), "window of 7 is full");
+        assert!(s.poll_transmit(SimTime::ZERO, &LINE).is_none(), "window of 7 is full");
         assert_eq!(s.poll_timeout(), Some(SimTime(21_833_333_333) + Duration::from_secs_f64(1.0)));
     }
 
@@ -298,30 +300,30 @@ mod tests {
     fn test_window_full_rr_frees_and_resumes() {
         let mut s = sender_with(10, 7);
         for _ in 0..7 {
-            s.poll_transmit(SimTime::ZERO);
+            s.poll_transmit(SimTime::ZERO, &LINE);
         }
-        s.handle_frame(SimTime(5), &Frame::supervisory(FrameKind::RR, 3, false, 48));
+        s.handle_receive(SimTime(5), &Frame::supervisory(FrameKind::RR, 3, false, 48));
         assert_eq!(acked(&mut s), vec![0, 1, 2]);
-        assert_eq!(s.poll_transmit(SimTime(5)).unwrap().ns, 7);
-        assert_eq!(s.poll_transmit(SimTime(5)).unwrap().ns, 0, "sequence numbers wrap modulo 8");
-        assert_eq!(s.poll_transmit(SimTime(5)).unwrap().ns, 1);
-        assert!(s.poll_transmit(SimTime(5)).is_none());
+        assert_eq!(s.poll_transmit(SimTime(5), &LINE).unwrap().ns, 7);
+        assert_eq!(s.poll_transmit(SimTime(5), &LINE).unwrap().ns, 0, "sequence numbers wrap modulo 8");
+        assert_eq!(s.poll_transmit(SimTime(5), &LINE).unwrap().ns, 1);
+        assert!(s.poll_transmit(SimTime(5), &LINE).is_none());
     }
 
     #[test]
     fn test_outstanding_rej_goes_back_to_nr() {
         let mut s = sender_with(10, 7);
         for _ in 0..5 {
-            s.poll_transmit(SimTime::ZERO);
+            s.poll_transmit(SimTime::ZERO, &LINE);
         }
-        s.handle_frame(SimTime(9), &Frame::supervisory(FrameKind::REJ, 2, false, 48));
+        s.handle_receive(SimTime(9), &Frame::supervisory(FrameKind::REJ, 2, false, 48));
         assert_eq!(acked(&mut s), vec![0, 1]);
-        let f = s.poll_transmit(SimTime(9)).unwrap();
+        let f = s.poll_transmit(SimTime(9), &LINE).unwrap();
         assert_eq!((f.ns, f.msg.unwrap().id), (2, 2));
         assert_eq!(s.counters().retransmitted_reject, 1);
-        assert_eq!(s.poll_transmit(SimTime(9)).unwrap().ns, 3);
-        assert_eq!(s.poll_transmit(SimTime(9)).unwrap().ns, 4);
-        assert_eq!(s.poll_transmit(SimTime(9)).unwrap().ns, 5, "new frames after the go-back");
+        assert_eq!(s.poll_transmit(SimTime(9), &LINE).unwrap().ns, 3);
+        assert_eq!(s.poll_transmit(SimTime(9), &LINE).unwrap().ns, 4);
+        assert_eq!(s.poll_transmit(SimTime(9), &LINE).unwrap().ns, 5, "new frames after the go-back");
         assert_eq!(s.counters().i_frames_retransmitted, 3);
     }
 
@@ -329,7 +331,7 @@ mod tests {
     fn test_outstanding_timeout_goes_back_and_is_idempotent() {
         let mut s = sender_with(3, 7);
         for _ in 0..3 {
-            s.poll_transmit(SimTime::ZERO);
+            s.poll_transmit(SimTime::ZERO, &LINE);
         }
         let d = s.poll_timeout().unwrap();
         s.handle_timeout(SimTime(d.0 - 1));
@@ -337,43 +339,43 @@ mod tests {
         s.handle_timeout(d);
         s.handle_timeout(d);
         assert_eq!(s.counters().timeouts, 1);
-        assert_eq!(s.poll_transmit(d).unwrap().ns, 0);
+        assert_eq!(s.poll_transmit(d, &LINE).unwrap().ns, 0);
         assert_eq!(s.counters().retransmitted_timeout, 1);
     }
 
     #[test]
     fn test_receiver_out_of_sequence_sends_one_rej_per_gap() {
-        let mut r = GoBackN::new(&cfg(7, 8), LINE);
-        r.handle_frame(SimTime(1), &Frame::information(0, 0, false, msg(0), 48));
-        assert_eq!(r.poll_transmit(SimTime(1)).unwrap().kind, FrameKind::RR);
+        let mut r = GoBackN::new(&cfg(7, 8));
+        r.handle_receive(SimTime(1), &Frame::information(0, 0, false, msg(0), 48));
+        assert_eq!(r.poll_transmit(SimTime(1), &LINE).unwrap().kind, FrameKind::RR);
         // Frame 1 lost; 2 and 3 arrive.
-        r.handle_frame(SimTime(2), &Frame::information(2, 0, false, msg(2), 48));
-        r.handle_frame(SimTime(3), &Frame::information(3, 0, false, msg(3), 48));
-        let f = r.poll_transmit(SimTime(3)).unwrap();
+        r.handle_receive(SimTime(2), &Frame::information(2, 0, false, msg(2), 48));
+        r.handle_receive(SimTime(3), &Frame::information(3, 0, false, msg(3), 48));
+        let f = r.poll_transmit(SimTime(3), &LINE).unwrap();
         assert_eq!((f.kind, f.nr), (FrameKind::REJ, 1));
-        assert!(r.poll_transmit(SimTime(3)).is_none(), "one REJ per gap; it carries N(R) = V(R)");
-        r.handle_frame(SimTime(4), &Frame::information(4, 0, false, msg(4), 48));
-        assert_eq!(r.poll_transmit(SimTime(4)).unwrap().kind, FrameKind::RR);
+        assert!(r.poll_transmit(SimTime(3), &LINE).is_none(), "one REJ per gap; it carries N(R) = V(R)");
+        r.handle_receive(SimTime(4), &Frame::information(4, 0, false, msg(4), 48));
+        assert_eq!(r.poll_transmit(SimTime(4), &LINE).unwrap().kind, FrameKind::RR);
         assert_eq!(r.counters().out_of_sequence_discarded, 3);
         // The requested frame clears the condition; a later gap gets its own REJ.
-        r.handle_frame(SimTime(5), &Frame::information(1, 0, false, msg(1), 48));
-        r.handle_frame(SimTime(6), &Frame::information(3, 0, false, msg(3), 48));
-        let f = r.poll_transmit(SimTime(6)).unwrap();
+        r.handle_receive(SimTime(5), &Frame::information(1, 0, false, msg(1), 48));
+        r.handle_receive(SimTime(6), &Frame::information(3, 0, false, msg(3), 48));
+        let f = r.poll_transmit(SimTime(6), &LINE).unwrap();
         assert_eq!((f.kind, f.nr), (FrameKind::REJ, 2));
     }
 
     #[test]
     fn test_receiver_duplicate_is_acknowledged_again() {
-        let mut r = GoBackN::new(&cfg(7, 8), LINE);
-        r.handle_frame(SimTime(1), &Frame::information(0, 0, false, msg(0), 48));
-        r.poll_transmit(SimTime(1));
-        r.handle_frame(SimTime(2), &Frame::information(0, 0, false, msg(0), 48));
+        let mut r = GoBackN::new(&cfg(7, 8));
+        r.handle_receive(SimTime(1), &Frame::information(0, 0, false, msg(0), 48));
+        r.poll_transmit(SimTime(1), &LINE);
+        r.handle_receive(SimTime(2), &Frame::information(0, 0, false, msg(0), 48));
         // Out of sequence with no reject condition: REJ(V(R)), which acknowledges frame 0
         // again; a further copy under the reject condition gets RR(V(R)).
-        let f = r.poll_transmit(SimTime(2)).unwrap();
+        let f = r.poll_transmit(SimTime(2), &LINE).unwrap();
         assert_eq!((f.kind, f.nr), (FrameKind::REJ, 1));
-        r.handle_frame(SimTime(3), &Frame::information(0, 0, false, msg(0), 48));
-        let f = r.poll_transmit(SimTime(3)).unwrap();
+        r.handle_receive(SimTime(3), &Frame::information(0, 0, false, msg(0), 48));
+        let f = r.poll_transmit(SimTime(3), &LINE).unwrap();
         assert_eq!((f.kind, f.nr), (FrameKind::RR, 1));
         let mut delivered = 0;
         while let Some(e) = r.poll_event() {
@@ -386,23 +388,23 @@ mod tests {
     fn test_receiver_nak_corrupted_rejects_every_corrupted_copy_of_the_expected_frame() {
         let mut c = cfg(7, 8);
         c.nak_corrupted = true;
-        let mut r = GoBackN::new(&c, LINE);
+        let mut r = GoBackN::new(&c);
         let f1 = Frame::information(0, 0, false, msg(0), 48);
-        r.handle_frame_in_error(SimTime(1), &f1);
-        let f = r.poll_transmit(SimTime(1)).unwrap();
+        r.handle_receive_in_error(SimTime(1), &f1);
+        let f = r.poll_transmit(SimTime(1), &LINE).unwrap();
         assert_eq!((f.kind, f.nr), (FrameKind::REJ, 0));
-        r.handle_frame_in_error(SimTime(2), &f1);
-        assert_eq!(r.poll_transmit(SimTime(2)).unwrap().kind, FrameKind::REJ, "again for the retransmission");
+        r.handle_receive_in_error(SimTime(2), &f1);
+        assert_eq!(r.poll_transmit(SimTime(2), &LINE).unwrap().kind, FrameKind::REJ, "again for the retransmission");
         // A corrupted frame beyond the expected one is left to the go-back.
-        r.handle_frame_in_error(SimTime(3), &Frame::information(1, 0, false, msg(1), 48));
-        assert!(r.poll_transmit(SimTime(3)).is_none());
+        r.handle_receive_in_error(SimTime(3), &Frame::information(1, 0, false, msg(1), 48));
+        assert!(r.poll_transmit(SimTime(3), &LINE).is_none());
     }
 
     #[test]
     fn test_invalid_nr_is_ignored() {
         let mut s = sender_with(3, 7);
-        s.poll_transmit(SimTime::ZERO);
-        s.handle_frame(SimTime(1), &Frame::supervisory(FrameKind::RR, 5, false, 48));
+        s.poll_transmit(SimTime::ZERO, &LINE);
+        s.handle_receive(SimTime(1), &Frame::supervisory(FrameKind::RR, 5, false, 48));
         assert!(acked(&mut s).is_empty());
         assert_eq!(s.unacknowledged(), 3);
     }

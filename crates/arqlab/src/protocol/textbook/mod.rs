@@ -6,6 +6,6 @@ pub mod config;
 pub mod go_back_n;
 pub mod selective_repeat;
 
-pub use config::{LineInfo, TextbookConfig};
+pub use config::TextbookConfig;
 pub use go_back_n::GoBackN;
 pub use selective_repeat::SelectiveRepeat;

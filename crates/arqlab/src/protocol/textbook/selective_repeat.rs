@@ -14,21 +14,21 @@
 //! frame of the gap not yet asked for gets one SREJ (if `reject`); a frame behind V(R)
 //! is a duplicate after a lost acknowledgement and is acknowledged again. W ≤ M/2.
 
-use super::config::{LineInfo, TextbookConfig};
+use super::config::TextbookConfig;
 use crate::engine::{Duration, SimTime};
-use crate::protocol::{Counters, Entity, Event, Frame, FrameKind, Message, Modulus, RetransmitCause};
+use crate::protocol::{Counters, Event, Frame, FrameKind, Grant, Layer, Modulus, Payload, RetransmitCause, Sdu, Service};
 use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug)]
-struct Slot {
-    msg: Message,
+struct Slot<P> {
+    msg: P,
     acked: bool,
     /// Set by SREJ or timeout; cleared when the copy is sent.
     resend: Option<RetransmitCause>,
     deadline: Option<SimTime>,
 }
 
-pub struct SelectiveRepeat {
+pub struct SelectiveRepeat<P: Payload = Sdu> {
     m: Modulus,
     window: u32,
     overhead_bits: u32,
@@ -36,11 +36,10 @@ pub struct SelectiveRepeat {
     t1: Duration,
     reject: bool,
     nak_corrupted: bool,
-    rate_bps: f64,
 
     // Sender. `slots[i]` carries N(S) = V(A) + i.
     va: u32,
-    slots: VecDeque<Slot>,
+    slots: VecDeque<Slot<P>>,
     /// (deadline, N(S)) of every timer started, in start order. Frames leave one at a
     /// time on one line, so deadlines only grow along the queue: the earliest live
     /// timer is the first entry still matching its slot (entries of acknowledged or
@@ -48,23 +47,23 @@ pub struct SelectiveRepeat {
     timers: VecDeque<(SimTime, u32)>,
     /// Slots marked for retransmission.
     resend_pending: usize,
-    queue: VecDeque<Message>,
+    queue: VecDeque<P>,
 
     // Receiver. `rx[i]` holds the frame N(S) = V(R) + i once received.
     vr: u32,
-    rx: VecDeque<Option<Message>>,
+    rx: VecDeque<Option<P>>,
     /// Frames of the receive window already asked for with SREJ.
     srej_sent: VecDeque<bool>,
     /// Information bits held in `rx`, a running total (read after every event).
     held_bits: u64,
-    replies: VecDeque<Frame>,
+    replies: VecDeque<Frame<P>>,
 
-    events: VecDeque<Event>,
+    events: VecDeque<Event<P>>,
     counters: Counters,
 }
 
-impl SelectiveRepeat {
-    pub fn new(cfg: &TextbookConfig, line: LineInfo) -> SelectiveRepeat {
+impl<P: Payload> SelectiveRepeat<P> {
+    pub fn new(cfg: &TextbookConfig) -> Self {
         let w = cfg.window as usize;
         SelectiveRepeat {
             m: Modulus(cfg.modulus),
@@ -74,7 +73,6 @@ impl SelectiveRepeat {
             t1: Duration::from_secs_f64(cfg.timeout_s),
             reject: cfg.reject,
             nak_corrupted: cfg.nak_corrupted,
-            rate_bps: line.rate_bps,
             va: 0,
             slots: VecDeque::with_capacity(w),
             timers: VecDeque::with_capacity(2 * w),
@@ -98,7 +96,7 @@ impl SelectiveRepeat {
         }
     }
 
-    fn slot_of(&mut self, n: u32) -> Option<&mut Slot> {
+    fn slot_of(&mut self, n: u32) -> Option<&mut Slot<P>> {
         let i = self.m.distance(self.va, n) as usize;
         self.slots.get_mut(i)
     }
@@ -140,7 +138,7 @@ impl SelectiveRepeat {
         }
     }
 
-    fn receive_i(&mut self, ns: u32, msg: Message) {
+    fn receive_i(&mut self, ns: u32, msg: P) {
         let i = self.m.distance(self.vr, ns) as usize;
         if i >= self.window as usize {
             // Behind the window: a duplicate whose acknowledgement was lost.
@@ -152,7 +150,7 @@ impl SelectiveRepeat {
             self.counters.duplicates_discarded += 1;
         } else {
             self.rx[i] = Some(msg);
-            self.held_bits += msg.bits as u64;
+            self.held_bits += msg.bits() as u64;
         }
         if self.reject {
             for j in 0..i {
@@ -166,7 +164,7 @@ impl SelectiveRepeat {
         }
         while let Some(Some(m)) = self.rx.front().copied() {
             self.rx.pop_front();
-            self.held_bits -= m.bits as u64;
+            self.held_bits -= m.bits() as u64;
             self.srej_sent.pop_front();
             self.rx.push_back(None);
             self.srej_sent.push_back(false);
@@ -177,14 +175,18 @@ impl SelectiveRepeat {
     }
 }
 
-impl Entity for SelectiveRepeat {
-    type Frame = Frame;
+impl<P: Payload> Layer for SelectiveRepeat<P> {
+    type Sdu = P;
+    type Pdu = Frame<P>;
+    fn service(&self) -> Service {
+        Service::InOrder
+    }
 
-    fn handle_submit(&mut self, _now: SimTime, msg: Message) {
+    fn handle_submit(&mut self, _now: SimTime, msg: P) {
         self.queue.push_back(msg);
     }
 
-    fn handle_frame(&mut self, _now: SimTime, f: &Frame) {
+    fn handle_receive(&mut self, _now: SimTime, f: &Frame<P>) {
         match f.kind {
             FrameKind::I => {
                 if let Some(msg) = f.msg {
@@ -217,7 +219,7 @@ impl Entity for SelectiveRepeat {
         self.prune_timers();
     }
 
-    fn handle_frame_in_error(&mut self, _now: SimTime, f: &Frame) {
+    fn handle_receive_in_error(&mut self, _now: SimTime, f: &Frame<P>) {
         self.counters.frames_in_error_received += 1;
         // Textbook assumption: the receiver knows which frame was hit and asks for it
         // again at once, every time.
@@ -250,14 +252,14 @@ impl Entity for SelectiveRepeat {
         self.prune_timers();
     }
 
-    fn poll_transmit(&mut self, now: SimTime) -> Option<Frame> {
+    fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Frame<P>> {
         if let Some(r) = self.replies.pop_front() {
             self.counters.frames_sent += 1;
             self.counters.s_frames_sent += 1;
             return Some(r);
         }
-        let (va, m, overhead, t1, rate) = (self.va, self.m, self.overhead_bits, self.t1, self.rate_bps);
-        let deadline = |bits: u32| now + Duration::transmission(bits as u64, rate) + t1;
+        let (va, m, overhead, t1) = (self.va, self.m, self.overhead_bits, self.t1);
+        let deadline = |bits: u32| now + grant.transmission(bits) + t1;
         let found = if self.resend_pending > 0 { self.slots.iter_mut().enumerate().find(|(_, s)| s.resend.is_some()) } else { None };
         if let Some((i, s)) = found {
             let cause = s.resend.take().unwrap_or(RetransmitCause::Timeout);
@@ -294,7 +296,7 @@ impl Entity for SelectiveRepeat {
         earliest
     }
 
-    fn poll_event(&mut self) -> Option<Event> {
+    fn poll_event(&mut self) -> Option<Event<P>> {
         self.events.pop_front()
     }
 
@@ -325,6 +327,8 @@ impl Entity for SelectiveRepeat {
 mod tests {
     use super::*;
 
+    const LINE: Grant = Grant::line(48_000.0);
+
     fn entity() -> SelectiveRepeat {
         let cfg = TextbookConfig {
             window: 4,
@@ -335,10 +339,10 @@ mod tests {
             reject: true,
             nak_corrupted: false,
         };
-        SelectiveRepeat::new(&cfg, LineInfo { rate_bps: 48_000.0 })
+        SelectiveRepeat::new(&cfg)
     }
-    fn msg(id: u64) -> Message {
-        Message { id, bits: 1000, arrival: SimTime::ZERO }
+    fn msg(id: u64) -> Sdu {
+        Sdu { id, bits: 1000, flow: 0, born: SimTime::ZERO }
     }
 
     #[test]
@@ -348,41 +352,41 @@ mod tests {
             s.handle_submit(SimTime::ZERO, msg(i));
         }
         for k in 0..4 {
-            assert_eq!(s.poll_transmit(SimTime::ZERO).unwrap().ns, k);
+            assert_eq!(s.poll_transmit(SimTime::ZERO, &LINE).unwrap().ns, k);
         }
-        assert!(s.poll_transmit(SimTime::ZERO).is_none(), "window of 4");
+        assert!(s.poll_transmit(SimTime::ZERO, &LINE).is_none(), "window of 4");
         // Frame 1 arrived (individual ack, N(S) = 1), frame 0 did not (cumulative N(R) = 0).
         let mut rr1 = Frame::supervisory(FrameKind::RR, 0, false, 48);
         rr1.ns = 1;
-        s.handle_frame(SimTime(1), &rr1);
-        s.handle_frame(SimTime(1), &Frame::supervisory(FrameKind::SREJ, 0, false, 48));
-        let f = s.poll_transmit(SimTime(1)).unwrap();
+        s.handle_receive(SimTime(1), &rr1);
+        s.handle_receive(SimTime(1), &Frame::supervisory(FrameKind::SREJ, 0, false, 48));
+        let f = s.poll_transmit(SimTime(1), &LINE).unwrap();
         assert_eq!((f.ns, f.msg.unwrap().id), (0, 0));
-        assert!(s.poll_transmit(SimTime(1)).is_none(), "frame 0 still holds the window");
+        assert!(s.poll_transmit(SimTime(1), &LINE).is_none(), "frame 0 still holds the window");
         let mut rr0 = Frame::supervisory(FrameKind::RR, 2, false, 48);
         rr0.ns = 0;
-        s.handle_frame(SimTime(2), &rr0);
+        s.handle_receive(SimTime(2), &rr0);
         let acked: Vec<u64> = std::iter::from_fn(|| s.poll_event())
             .filter_map(|e| if let Event::Acknowledged(m) = e { Some(m.id) } else { None })
             .collect();
         assert_eq!(acked, vec![0, 1]);
-        assert_eq!(s.poll_transmit(SimTime(2)).unwrap().ns, 4);
-        assert_eq!(s.poll_transmit(SimTime(2)).unwrap().ns, 5);
+        assert_eq!(s.poll_transmit(SimTime(2), &LINE).unwrap().ns, 4);
+        assert_eq!(s.poll_transmit(SimTime(2), &LINE).unwrap().ns, 5);
         assert_eq!(s.counters().retransmitted_reject, 1);
     }
 
     #[test]
     fn test_receiver_buffers_out_of_order_and_delivers_in_order() {
         let mut r = entity();
-        r.handle_frame(SimTime(1), &Frame::information(1, 0, false, msg(1), 48));
-        r.handle_frame(SimTime(2), &Frame::information(2, 0, false, msg(2), 48));
+        r.handle_receive(SimTime(1), &Frame::information(1, 0, false, msg(1), 48));
+        r.handle_receive(SimTime(2), &Frame::information(2, 0, false, msg(2), 48));
         assert!(r.poll_event().is_none());
         assert_eq!(r.receive_buffer_bits(), 2000);
         let replies: Vec<(FrameKind, u32, u32)> =
-            std::iter::from_fn(|| r.poll_transmit(SimTime(2))).map(|f| (f.kind, f.ns, f.nr)).collect();
+            std::iter::from_fn(|| r.poll_transmit(SimTime(2), &LINE)).map(|f| (f.kind, f.ns, f.nr)).collect();
         // (kind, N(S) acknowledged, N(R)): SREJ for the gap, RRs for 1 and 2 with V(R) = 0.
         assert_eq!(replies, vec![(FrameKind::SREJ, 0, 0), (FrameKind::RR, 1, 0), (FrameKind::RR, 2, 0)]);
-        r.handle_frame(SimTime(3), &Frame::information(0, 0, false, msg(0), 48));
+        r.handle_receive(SimTime(3), &Frame::information(0, 0, false, msg(0), 48));
         let delivered: Vec<u64> = std::iter::from_fn(|| r.poll_event())
             .filter_map(|e| if let Event::Delivered(m) = e { Some(m.id) } else { None })
             .collect();
@@ -395,12 +399,12 @@ mod tests {
         let mut s = entity();
         for i in 0..3 {
             s.handle_submit(SimTime::ZERO, msg(i));
-            s.poll_transmit(SimTime::ZERO);
+            s.poll_transmit(SimTime::ZERO, &LINE);
         }
         // The RR for frame 0 was lost; the RR for frame 1 says N(R) = 2.
         let mut rr = Frame::supervisory(FrameKind::RR, 2, false, 48);
         rr.ns = 1;
-        s.handle_frame(SimTime(1), &rr);
+        s.handle_receive(SimTime(1), &rr);
         assert_eq!(s.unacknowledged(), 1);
     }
 
@@ -408,12 +412,12 @@ mod tests {
     fn test_outstanding_timeout_retransmits_the_expired_frame() {
         let mut s = entity();
         s.handle_submit(SimTime::ZERO, msg(0));
-        s.poll_transmit(SimTime::ZERO);
+        s.poll_transmit(SimTime::ZERO, &LINE);
         let d = s.poll_timeout().unwrap();
         s.handle_timeout(d);
         s.handle_timeout(d);
         assert_eq!(s.counters().timeouts, 1);
-        assert_eq!(s.poll_transmit(d).unwrap().ns, 0);
+        assert_eq!(s.poll_transmit(d, &LINE).unwrap().ns, 0);
         assert_eq!(s.counters().retransmitted_timeout, 1);
     }
 }

@@ -146,6 +146,53 @@ impl<'a> Table<'a> {
         }
     }
 
+    /// An array of tables (`[[node]]`); missing → empty. Elements are named `key[i]`.
+    pub fn tables(&mut self, key: &str, p: &mut Problems) -> Vec<Table<'a>> {
+        let path = self.path_of(key);
+        match self.raw(key) {
+            None => vec![],
+            Some(Value::Array(xs)) => xs
+                .iter()
+                .enumerate()
+                .map(|(i, x)| {
+                    let path = format!("{path}[{i}]");
+                    match x {
+                        Value::Object(m) => Table { path, map: Some(m), used: vec![] },
+                        other => {
+                            p.push(path.clone(), Some(other), "expected a table");
+                            Table { path, map: None, used: vec![] }
+                        }
+                    }
+                })
+                .collect(),
+            Some(other) => {
+                p.push(path, Some(other), "expected an array of tables ([[...]])");
+                vec![]
+            }
+        }
+    }
+
+    /// A required string; missing or not a string is reported (returns "").
+    pub fn string(&mut self, key: &str, p: &mut Problems) -> String {
+        let path = self.path_of(key);
+        match self.raw(key) {
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => {
+                p.push(path, Some(other), "expected a string");
+                String::new()
+            }
+            None => {
+                p.push(path, None, "missing (expected a string)");
+                String::new()
+            }
+        }
+    }
+
+    /// The keys of this table, in order (for tables of named entries such as `[stack.x]`).
+    pub fn keys(&self) -> Vec<String> {
+        self.map.map(|m| m.keys().cloned().collect()).unwrap_or_default()
+    }
+
     /// A number with a default and a range.
     pub fn f64(&mut self, key: &str, default: f64, range: Range, p: &mut Problems) -> f64 {
         let path = self.path_of(key);

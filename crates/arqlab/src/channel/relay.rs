@@ -1,0 +1,219 @@
+//! Store-and-forward relays: a bridge between rings, a switch between links, or — with
+//! unlimited buffers and a (possibly random) forwarding delay — a packet network seen
+//! as a transit delay between its access points.
+//!
+//! A frame fully received on a port is routed by its destination node to an output port
+//! (a frame whose destination lies behind the port it came in on is filtered, as a
+//! bridge filters local traffic; a corrupted frame is discarded, as its FCS fails). It is
+//! admitted to the output port's drop-tail buffer if the buffer has room for all its
+//! octets, becomes ready for transmission after the forwarding time, and leaves the
+//! buffer when its last bit has been sent. Ready frames leave in the order they became
+//! ready, one at a time, when the output port's lane is free.
+
+use crate::engine::{Duration, SimTime, Stream};
+use crate::stats::TimeAverage;
+use rand::Rng;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+/// The forwarding (or transit) delay of a relay.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Forwarding {
+    Constant(Duration),
+    /// Exponential with the given mean.
+    Exponential(f64),
+    /// Uniform on [lo, hi] seconds.
+    Uniform(f64, f64),
+}
+
+impl Forwarding {
+    #[inline]
+    fn sample(&self, rng: &mut Stream) -> Duration {
+        match *self {
+            Forwarding::Constant(d) => d,
+            Forwarding::Exponential(mean) => Duration::from_secs_f64(-(1.0 - rng.random::<f64>()).ln() * mean),
+            Forwarding::Uniform(lo, hi) => Duration::from_secs_f64(lo + (hi - lo) * rng.random::<f64>()),
+        }
+    }
+}
+
+/// Counters of one output port.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PortCounters {
+    /// Frames routed to this port (admitted or dropped).
+    pub frames_offered: u64,
+    pub frames_forwarded: u64,
+    /// Dropped because the buffer had no room.
+    pub frames_dropped: u64,
+}
+
+/// One port of a relay: its output queue and buffer.
+pub struct RelayPort<F> {
+    /// The lane this port transmits on.
+    pub lane: u32,
+    /// Frames ready to leave, in order, with their destination node.
+    pub queue: VecDeque<(F, u32)>,
+    /// Bits of the frame being sent, released from the buffer when it has left.
+    pub sending: Option<u32>,
+    /// Bits held: admitted and not yet sent.
+    pub buffered_bits: u64,
+    pub occupancy: TimeAverage,
+    pub counters: PortCounters,
+}
+
+/// A relay's state: ports, the frames inside their forwarding delay, the routes.
+pub struct Relay<F> {
+    pub ports: Vec<RelayPort<F>>,
+    /// Buffer per output port, in bits (`None`: unlimited).
+    pub capacity_bits: Option<u64>,
+    pub forwarding: Forwarding,
+    rng: Stream,
+    /// Frames being forwarded: (ready at, arrival order) → slot in `forwarding_slots`.
+    pending: BinaryHeap<Reverse<(SimTime, u64, usize)>>,
+    slots: Vec<Option<(F, u32, usize)>>,
+    free_slots: Vec<usize>,
+    order: u64,
+    /// Destination node → output port (`None`: not reachable through this relay).
+    pub routes: Vec<Option<usize>>,
+    /// Frames discarded because they arrived corrupted.
+    pub frames_in_error: u64,
+    /// Frames filtered (destination behind the arrival port, or unknown).
+    pub frames_filtered: u64,
+}
+
+/// What a relay did with an arriving frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admission {
+    /// Ready for its output port at this time.
+    Forward(SimTime),
+    Dropped,
+    Filtered,
+    Corrupted,
+}
+
+impl<F> Relay<F> {
+    pub fn new(lanes: Vec<u32>, capacity_bits: Option<u64>, forwarding: Forwarding, routes: Vec<Option<usize>>, rng: Stream) -> Relay<F> {
+        let ports = lanes
+            .into_iter()
+            .map(|lane| RelayPort {
+                lane,
+                queue: VecDeque::new(),
+                sending: None,
+                buffered_bits: 0,
+                occupancy: TimeAverage::new(0.0),
+                counters: PortCounters::default(),
+            })
+            .collect();
+        Relay {
+            ports,
+            capacity_bits,
+            forwarding,
+            rng,
+            pending: BinaryHeap::new(),
+            slots: vec![],
+            free_slots: vec![],
+            order: 0,
+            routes,
+            frames_in_error: 0,
+            frames_filtered: 0,
+        }
+    }
+
+    /// A frame of `bits` bits for node `dst` arrived on port `from` at `now`.
+    pub fn arrive(&mut self, now: SimTime, from: usize, frame: F, bits: u32, dst: u32, in_error: bool) -> Admission {
+        if in_error {
+            self.frames_in_error += 1;
+            return Admission::Corrupted;
+        }
+        let out = match self.routes.get(dst as usize).copied().flatten() {
+            Some(out) if out != from => out,
+            _ => {
+                self.frames_filtered += 1;
+                return Admission::Filtered;
+            }
+        };
+        let port = &mut self.ports[out];
+        port.counters.frames_offered += 1;
+        if self.capacity_bits.is_some_and(|cap| port.buffered_bits + bits as u64 > cap) {
+            port.counters.frames_dropped += 1;
+            return Admission::Dropped;
+        }
+        port.buffered_bits += bits as u64;
+        port.occupancy.update(now.as_secs_f64(), port.buffered_bits as f64 / 8.0);
+        let ready = now + self.forwarding.sample(&mut self.rng);
+        let slot = self.free_slots.pop().unwrap_or_else(|| {
+            self.slots.push(None);
+            self.slots.len() - 1
+        });
+        self.slots[slot] = Some((frame, dst, out));
+        self.pending.push(Reverse((ready, self.order, slot)));
+        self.order += 1;
+        Admission::Forward(ready)
+    }
+
+    /// The frame whose forwarding delay ends first, moved to its output port's queue.
+    /// Returns the port.
+    pub fn ready(&mut self) -> Option<usize> {
+        let Reverse((_, _, slot)) = self.pending.pop()?;
+        let (frame, dst, out) = self.slots[slot].take()?;
+        self.free_slots.push(slot);
+        self.ports[out].queue.push_back((frame, dst));
+        Some(out)
+    }
+
+    /// Port `k`'s transmission (if any) has ended at `now`: its frame leaves the buffer.
+    pub fn release(&mut self, now: SimTime, k: usize) {
+        let port = &mut self.ports[k];
+        if let Some(bits) = port.sending.take() {
+            port.buffered_bits -= bits as u64;
+            port.counters.frames_forwarded += 1;
+            port.occupancy.update(now.as_secs_f64(), port.buffered_bits as f64 / 8.0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::stream;
+
+    #[test]
+    fn drop_tail_in_octets_routing_and_forwarding_order() {
+        // Port 0 leads to node 0, port 1 to nodes 1 and 2.
+        let routes = vec![Some(0), Some(1), Some(1)];
+        let mut r: Relay<u32> = Relay::new(vec![10, 11], Some(3000), Forwarding::Constant(Duration(5)), routes, stream(1, 0, "r"));
+        assert_eq!(r.arrive(SimTime(0), 0, 1, 1000, 1, false), Admission::Forward(SimTime(5)));
+        assert_eq!(r.arrive(SimTime(1), 0, 2, 1500, 2, false), Admission::Forward(SimTime(6)));
+        assert_eq!(r.arrive(SimTime(2), 0, 3, 1000, 1, false), Admission::Dropped, "2500 + 1000 bits > 3000");
+        assert_eq!(r.arrive(SimTime(2), 0, 4, 500, 1, false), Admission::Forward(SimTime(7)), "500 more still fits");
+        assert_eq!(r.arrive(SimTime(3), 1, 5, 100, 1, false), Admission::Filtered, "destination behind the arrival port");
+        assert_eq!(r.arrive(SimTime(3), 0, 6, 100, 1, true), Admission::Corrupted);
+        assert_eq!(r.arrive(SimTime(3), 0, 7, 100, 9, false), Admission::Filtered, "unknown destination");
+        assert_eq!((r.ready(), r.ready(), r.ready(), r.ready()), (Some(1), Some(1), Some(1), None));
+        assert_eq!(r.ports[1].queue.iter().map(|x| x.0).collect::<Vec<_>>(), vec![1, 2, 4]);
+        assert_eq!(r.ports[1].buffered_bits, 3000);
+        r.ports[1].sending = Some(1000);
+        r.release(SimTime(9), 1);
+        assert_eq!(r.ports[1].buffered_bits, 2000);
+        assert_eq!(r.ports[1].counters, PortCounters { frames_offered: 4, frames_forwarded: 1, frames_dropped: 1 });
+        assert_eq!((r.frames_filtered, r.frames_in_error), (2, 1));
+    }
+
+    #[test]
+    fn random_transit_delays_reorder_by_ready_time() {
+        let mut r: Relay<u32> = Relay::new(vec![0, 1], None, Forwarding::Exponential(1.0), vec![Some(0), Some(1)], stream(3, 0, "r"));
+        let mut ready = vec![];
+        for i in 0..200u32 {
+            if let Admission::Forward(t) = r.arrive(SimTime(i as u64), 0, i, 8, 1, false) {
+                ready.push((t, i));
+            }
+        }
+        ready.sort();
+        while r.ready().is_some() {}
+        let order: Vec<u32> = r.ports[1].queue.iter().map(|x| x.0).collect();
+        assert_eq!(order, ready.iter().map(|x| x.1).collect::<Vec<_>>());
+        assert_ne!(order, (0..200).collect::<Vec<_>>(), "random delays overtake");
+        let mean = ready.iter().map(|(t, i)| t.0 as f64 - *i as f64).sum::<f64>() / 200.0 / 1e12;
+        assert!((mean - 1.0).abs() < 0.25, "mean transit {mean}");
+    }
+}

@@ -1,0 +1,171 @@
+//! The layer interface: one protocol layer of a node's stack, sans-IO on both faces.
+//!
+//! ```text
+//!            handle_submit(Sdu)   ▲ poll_event: Delivered(Sdu) / Acknowledged(Sdu)
+//!                  │              │
+//!            ┌─────▼──────────────┴─────┐  handle_timeout(now)   (idempotent)
+//!            │          Layer           │  poll_timeout() -> next deadline
+//!            └─────┬──────────────▲─────┘  accepts(), wants_transmit()
+//!                  │              │
+//!   poll_transmit(now, &Grant)    handle_receive(Pdu) / handle_receive_in_error(Pdu)
+//!                  ▼              │
+//!          the layer below, or a medium
+//! ```
+//!
+//! A layer never sees the event queue or a clock: inputs come with the current time,
+//! outputs are pulled. Pulling is what ARQ needs — N(R), the P/F bit or a TCP
+//! acknowledgement number is decided when a PDU *starts* transmission, and a go-back-N
+//! of W frames leaves one frame at a time. The medium says how it grants the
+//! transmission ([`Grant`]): a layer never computes the end of its own transmission from
+//! a fixed line rate, which would be wrong behind a token wait or a radio preamble.
+//!
+//! SDUs are small `Copy` values that carry when they were born and which flow they
+//! belong to, so any layer (and the runner) can time end-to-end delay; PDUs are passed
+//! by reference on receipt.
+
+use crate::engine::{Duration, SimTime};
+use crate::trace::TraceFrame;
+
+/// A service data unit offered by a traffic source (a message, a datagram, a TSDU).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sdu {
+    /// Per-flow sequential id, from 0: delivery order is checked against it.
+    pub id: u64,
+    /// Information bits.
+    pub bits: u32,
+    /// The flow it belongs to (an index into the run's flows).
+    pub flow: u32,
+    /// When it was offered to the top of the sender's stack.
+    pub born: SimTime,
+}
+
+/// What a layer can carry as the information field of its PDUs: an [`Sdu`], or the PDU
+/// of the layer above (a frame inside a frame).
+pub trait Payload: Copy + std::fmt::Debug {
+    /// Length in bits.
+    fn bits(&self) -> u32;
+    /// The id of the SDU inside, for traces.
+    fn sdu_id(&self) -> Option<u64> {
+        None
+    }
+}
+
+impl Payload for Sdu {
+    #[inline]
+    fn bits(&self) -> u32 {
+        self.bits
+    }
+    fn sdu_id(&self) -> Option<u64> {
+        Some(self.id)
+    }
+}
+
+/// What a medium (and a relay) needs to know about the PDU of a node's lowest layer.
+pub trait Pdu: Clone {
+    /// Length on the medium in bits.
+    fn bits(&self) -> u32;
+    /// The transmission mode (e.g. an adaptive modem's data rate index) for error models
+    /// that depend on it; 0 when the medium has one mode.
+    fn mode(&self) -> u8 {
+        0
+    }
+    /// The node it is addressed to, when the sending layer talks to more than one peer
+    /// (a multiplexing layer); `None` sends it to the node's one peer.
+    #[inline]
+    fn dst(&self) -> Option<u32> {
+        None
+    }
+    /// The header fields a trace shows.
+    fn trace(&self) -> TraceFrame;
+}
+
+/// A medium's permission to transmit now: at what rate, after what lead time (a radio's
+/// preamble), and how much may be sent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Grant {
+    pub rate_bps: f64,
+    /// Time on the medium before the first bit of the PDU (preamble, synchronisation).
+    pub lead: Duration,
+    /// Largest PDU the medium takes, in bits.
+    pub mtu_bits: u32,
+}
+
+impl Grant {
+    /// A plain line: no lead time, no size limit.
+    pub const fn line(rate_bps: f64) -> Grant {
+        Grant { rate_bps, lead: Duration::ZERO, mtu_bits: u32::MAX }
+    }
+
+    /// Time from the grant until the last bit of a `bits`-bit PDU has left.
+    #[inline]
+    pub fn transmission(&self, bits: u32) -> Duration {
+        self.lead + Duration::transmission(bits as u64, self.rate_bps)
+    }
+}
+
+/// Something a layer reports to the layer (or user) above.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event<S> {
+    /// An SDU from the peer delivered upward (error free; in order for ARQ layers).
+    Delivered(S),
+    /// The peer positively acknowledged one of our SDUs: its buffer is freed.
+    Acknowledged(S),
+}
+
+/// What a flow's receiver may expect from the stack that carries it; it chooses the
+/// invariant checks the runner makes on every delivery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Service {
+    /// Every SDU delivered exactly once, in order (ARQ). A gap, a duplicate or a
+    /// reordering is a model bug.
+    InOrder,
+    /// SDUs may be lost (a relay dropped them, a frame was corrupted), never duplicated
+    /// or reordered.
+    BestEffort,
+}
+
+/// One protocol layer. `Sdu` is what it takes from above and delivers upward; `Pdu` is
+/// what it hands to the layer below (or the medium) and receives from it.
+pub trait Layer {
+    type Sdu: Payload;
+    type Pdu: Pdu + Payload;
+
+    /// The service this layer gives the layer above.
+    fn service(&self) -> Service;
+
+    /// An SDU from above. Layers queue without limit unless they refuse via `accepts`.
+    fn handle_submit(&mut self, now: SimTime, sdu: Self::Sdu);
+    /// A PDU received with a correct FCS.
+    fn handle_receive(&mut self, now: SimTime, pdu: &Self::Pdu);
+    /// A PDU received with a failed FCS: its contents must not be trusted.
+    fn handle_receive_in_error(&mut self, now: SimTime, pdu: &Self::Pdu);
+    /// The clock reached (or passed) a deadline. Must be idempotent.
+    fn handle_timeout(&mut self, now: SimTime);
+    /// The medium grants a transmission now: the PDU to start, if any.
+    fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Self::Pdu>;
+    /// The earliest pending deadline.
+    fn poll_timeout(&self) -> Option<SimTime>;
+    /// The next event for the layer above, if any.
+    fn poll_event(&mut self) -> Option<Event<Self::Sdu>>;
+    /// Back-pressure: false while the layer takes no more SDUs.
+    fn accepts(&self) -> bool {
+        true
+    }
+    /// True if `poll_transmit` could return a PDU now were the medium free. A hint that
+    /// lets the runner skip waking an idle node; the default (always true) is correct,
+    /// just slower.
+    fn wants_transmit(&self) -> bool {
+        true
+    }
+    /// SDUs submitted but never yet transmitted (for saturated sources).
+    fn backlog(&self) -> usize;
+    /// SDUs submitted and not yet acknowledged (queued + outstanding).
+    fn unacknowledged(&self) -> usize;
+    /// Counters since the start of the run.
+    fn counters(&self) -> super::Counters;
+    /// Information bits held at the receiver waiting for a gap to fill (selective
+    /// retransmission); in-sequence receivers hold nothing.
+    fn receive_buffer_bits(&self) -> u64 {
+        0
+    }
+}

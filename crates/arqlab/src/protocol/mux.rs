@@ -1,0 +1,231 @@
+//! A multiplexing layer: one node talks to several peers (or runs several connections
+//! to one peer) through one interface, each connection its own protocol state machine,
+//! owned by handle like quinn-proto's `Endpoint` owns `Connection`s. X.25 virtual
+//! circuits, LLC2 service access points and TCP connections are this shape.
+//!
+//! Every PDU is tagged with its connection id (shared by both ends) and the node it is
+//! addressed to, so a relay can route it and the receiving mux can find the state
+//! machine it belongs to. The medium is served round robin over the connections that
+//! have something to send, one PDU per grant.
+
+use super::{Counters, Event, Grant, Layer, Payload, Pdu, Sdu, Service};
+use crate::engine::SimTime;
+use crate::trace::TraceFrame;
+use std::collections::VecDeque;
+
+/// A PDU of connection `conn`, addressed to node `dst`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tagged<P> {
+    pub conn: u32,
+    pub dst: u32,
+    pub pdu: P,
+}
+
+impl<P: Payload> Payload for Tagged<P> {
+    #[inline]
+    fn bits(&self) -> u32 {
+        self.pdu.bits()
+    }
+    fn sdu_id(&self) -> Option<u64> {
+        self.pdu.sdu_id()
+    }
+}
+
+impl<P: Pdu> Pdu for Tagged<P> {
+    #[inline]
+    fn bits(&self) -> u32 {
+        self.pdu.bits()
+    }
+    fn mode(&self) -> u8 {
+        self.pdu.mode()
+    }
+    #[inline]
+    fn dst(&self) -> Option<u32> {
+        Some(self.dst)
+    }
+    fn trace(&self) -> TraceFrame {
+        self.pdu.trace()
+    }
+}
+
+/// One connection: its id (the same at both ends), the peer node and its state machine.
+pub struct Connection<L> {
+    pub id: u32,
+    pub peer: u32,
+    pub layer: L,
+}
+
+pub struct Mux<L: Layer<Sdu = Sdu>> {
+    conns: Vec<Connection<L>>,
+    /// Flow index → connection handle (index into `conns`).
+    by_flow: Vec<Option<usize>>,
+    /// Next handle to offer the medium to (round robin).
+    next: usize,
+    events: VecDeque<Event<Sdu>>,
+}
+
+impl<L: Layer<Sdu = Sdu>> Mux<L> {
+    /// `conns` in handle order; `by_flow[f]` is the handle that carries flow `f`'s SDUs
+    /// from this node.
+    pub fn new(conns: Vec<Connection<L>>, by_flow: Vec<Option<usize>>) -> Self {
+        Mux { conns, by_flow, next: 0, events: VecDeque::new() }
+    }
+
+    pub fn connection(&self, handle: usize) -> &Connection<L> {
+        &self.conns[handle]
+    }
+
+    pub fn connections(&self) -> usize {
+        self.conns.len()
+    }
+
+    fn collect(&mut self, h: usize) {
+        while let Some(e) = self.conns[h].layer.poll_event() {
+            self.events.push_back(e);
+        }
+    }
+}
+
+impl<L: Layer<Sdu = Sdu>> Layer for Mux<L> {
+    type Sdu = Sdu;
+    type Pdu = Tagged<L::Pdu>;
+    fn service(&self) -> Service {
+        self.conns.first().map_or(Service::InOrder, |c| c.layer.service())
+    }
+
+    /// An SDU of a flow this node does not send is a wiring bug; it is dropped.
+    fn handle_submit(&mut self, now: SimTime, sdu: Sdu) {
+        if let Some(&Some(h)) = self.by_flow.get(sdu.flow as usize) {
+            self.conns[h].layer.handle_submit(now, sdu);
+        }
+    }
+
+    /// A PDU of a connection this node does not have is discarded (as a real
+    /// multiplexer discards a frame for an unknown circuit).
+    fn handle_receive(&mut self, now: SimTime, pdu: &Self::Pdu) {
+        if let Some(h) = self.conns.iter().position(|c| c.id == pdu.conn) {
+            self.conns[h].layer.handle_receive(now, &pdu.pdu);
+            self.collect(h);
+        }
+    }
+
+    fn handle_receive_in_error(&mut self, now: SimTime, pdu: &Self::Pdu) {
+        // The tag is as untrustworthy as the rest: every connection is told.
+        for h in 0..self.conns.len() {
+            self.conns[h].layer.handle_receive_in_error(now, &pdu.pdu);
+            self.collect(h);
+        }
+    }
+
+    fn handle_timeout(&mut self, now: SimTime) {
+        for h in 0..self.conns.len() {
+            if self.conns[h].layer.poll_timeout().is_some_and(|d| d <= now) {
+                self.conns[h].layer.handle_timeout(now);
+                self.collect(h);
+            }
+        }
+    }
+
+    fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Self::Pdu> {
+        let n = self.conns.len();
+        for i in 0..n {
+            let h = (self.next + i) % n;
+            if !self.conns[h].layer.wants_transmit() {
+                continue;
+            }
+            if let Some(pdu) = self.conns[h].layer.poll_transmit(now, grant) {
+                self.next = (h + 1) % n;
+                self.collect(h);
+                let c = &self.conns[h];
+                return Some(Tagged { conn: c.id, dst: c.peer, pdu });
+            }
+        }
+        None
+    }
+
+    fn poll_timeout(&self) -> Option<SimTime> {
+        self.conns.iter().filter_map(|c| c.layer.poll_timeout()).min()
+    }
+
+    fn poll_event(&mut self) -> Option<Event<Sdu>> {
+        self.events.pop_front()
+    }
+
+    fn accepts(&self) -> bool {
+        self.conns.iter().all(|c| c.layer.accepts())
+    }
+
+    fn wants_transmit(&self) -> bool {
+        self.conns.iter().any(|c| c.layer.wants_transmit())
+    }
+
+    fn backlog(&self) -> usize {
+        self.conns.iter().map(|c| c.layer.backlog()).sum()
+    }
+
+    fn unacknowledged(&self) -> usize {
+        self.conns.iter().map(|c| c.layer.unacknowledged()).sum()
+    }
+
+    fn counters(&self) -> Counters {
+        self.conns.iter().fold(Counters::default(), |acc, c| acc.plus(&c.layer.counters()))
+    }
+
+    fn receive_buffer_bits(&self) -> u64 {
+        self.conns.iter().map(|c| c.layer.receive_buffer_bits()).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::textbook::{GoBackN, TextbookConfig};
+
+    fn gbn() -> GoBackN {
+        GoBackN::new(&TextbookConfig { window: 2, modulus: 8, overhead_bits: 8, ack_bits: 8, timeout_s: 1.0, reject: true, nak_corrupted: false })
+    }
+
+    fn sdu(flow: u32, id: u64) -> Sdu {
+        Sdu { id, bits: 100, flow, born: SimTime::ZERO }
+    }
+
+    #[test]
+    fn test_connections_are_served_round_robin_and_routed_by_tag() {
+        let g = Grant::line(1e4);
+        // Node 0 has connections 7 (to node 1, flow 0) and 9 (to node 2, flow 1).
+        let mut hub = Mux::new(
+            vec![Connection { id: 7, peer: 1, layer: gbn() }, Connection { id: 9, peer: 2, layer: gbn() }],
+            vec![Some(0), Some(1)],
+        );
+        let mut n1 = Mux::new(vec![Connection { id: 7, peer: 0, layer: gbn() }], vec![None, None]);
+        let mut n2 = Mux::new(vec![Connection { id: 9, peer: 0, layer: gbn() }], vec![None, None]);
+        for id in 0..3 {
+            hub.handle_submit(SimTime::ZERO, sdu(0, id));
+            hub.handle_submit(SimTime::ZERO, sdu(1, id));
+        }
+        assert_eq!(hub.backlog(), 6);
+        let out: Vec<_> = std::iter::from_fn(|| hub.poll_transmit(SimTime::ZERO, &g)).collect();
+        // Window 2 per connection, alternating.
+        assert_eq!(out.iter().map(|t| (t.conn, t.dst, t.pdu.ns)).collect::<Vec<_>>(), vec![(7, 1, 0), (9, 2, 0), (7, 1, 1), (9, 2, 1)]);
+        assert_eq!(out[0].dst(), Some(1));
+        for t in &out {
+            if t.dst == 1 { n1.handle_receive(SimTime(1), t) } else { n2.handle_receive(SimTime(1), t) }
+        }
+        let delivered = |m: &mut Mux<GoBackN>| std::iter::from_fn(|| m.poll_event()).filter(|e| matches!(e, Event::Delivered(_))).count();
+        assert_eq!((delivered(&mut n1), delivered(&mut n2)), (2, 2));
+        // An acknowledgement on connection 9 frees only that connection's window.
+        let ack = n2.poll_transmit(SimTime(2), &g).unwrap();
+        assert_eq!((ack.conn, ack.dst), (9, 0));
+        hub.handle_receive(SimTime(3), &ack);
+        let acked: Vec<_> = std::iter::from_fn(|| hub.poll_event()).collect();
+        assert_eq!(acked, vec![Event::Acknowledged(sdu(1, 0)), Event::Acknowledged(sdu(1, 1))]);
+        let next = hub.poll_transmit(SimTime(3), &g).unwrap();
+        assert_eq!((next.conn, next.pdu.ns), (9, 2));
+        assert!(hub.poll_transmit(SimTime(3), &g).is_none(), "connection 7 is still window-blocked");
+        // A PDU for an unknown connection is discarded.
+        n1.handle_receive(SimTime(4), &Tagged { conn: 99, ..out[0] });
+        assert_eq!(delivered(&mut n1), 0);
+        assert_eq!(hub.counters().i_frames_sent, 5);
+        assert_eq!(hub.connections(), 2);
+    }
+}

@@ -1,0 +1,172 @@
+//! Static composition: `Stacked<Upper, Lower>` is itself a layer, whose PDUs are the
+//! lower layer's and whose SDUs are the upper layer's. The upper layer's PDUs travel as
+//! the lower layer's SDUs (a frame inside a frame).
+//!
+//! Pulling stays end to end: the upper layer is asked for a PDU only when the lower one
+//! has nothing queued and is granted the medium, so the upper PDU's fields (an N(R), a
+//! TCP acknowledgement number) are fixed at the moment the frame that carries it starts,
+//! not when it was queued. Deliveries and acknowledgements of the lower layer are
+//! consumed inside the stack: a lower delivery is the upper layer's receipt.
+//!
+//! The upper layer sees the same [`Grant`] as the lower one: its transmission-end time
+//! (a timer start) ignores the lower layer's header bits, an error of at most
+//! `lower overhead / rate` per PDU.
+
+use super::{Counters, Event, Grant, Layer, Service};
+use crate::engine::SimTime;
+
+pub struct Stacked<U: Layer, L: Layer<Sdu = U::Pdu>> {
+    pub upper: U,
+    pub lower: L,
+}
+
+impl<U: Layer, L: Layer<Sdu = U::Pdu>> Stacked<U, L> {
+    pub fn new(upper: U, lower: L) -> Self {
+        Stacked { upper, lower }
+    }
+
+    /// Hands the lower layer's deliveries to the upper layer.
+    #[inline]
+    fn pump_up(&mut self, now: SimTime) {
+        while let Some(e) = self.lower.poll_event() {
+            if let Event::Delivered(p) = e {
+                self.upper.handle_receive(now, &p);
+            }
+        }
+    }
+
+    /// True if the lower layer would take an upper PDU now.
+    #[inline]
+    fn lower_hungry(&self) -> bool {
+        self.lower.backlog() == 0 && self.lower.accepts()
+    }
+}
+
+impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
+    type Sdu = U::Sdu;
+    type Pdu = L::Pdu;
+    /// The stack gives what its top layer gives.
+    fn service(&self) -> Service {
+        self.upper.service()
+    }
+
+    fn handle_submit(&mut self, now: SimTime, sdu: U::Sdu) {
+        self.upper.handle_submit(now, sdu);
+    }
+
+    fn handle_receive(&mut self, now: SimTime, pdu: &L::Pdu) {
+        self.lower.handle_receive(now, pdu);
+        self.pump_up(now);
+    }
+
+    fn handle_receive_in_error(&mut self, now: SimTime, pdu: &L::Pdu) {
+        self.lower.handle_receive_in_error(now, pdu);
+        self.pump_up(now);
+    }
+
+    fn handle_timeout(&mut self, now: SimTime) {
+        self.lower.handle_timeout(now);
+        self.upper.handle_timeout(now);
+        self.pump_up(now);
+    }
+
+    fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<L::Pdu> {
+        if self.lower_hungry() {
+            if let Some(p) = self.upper.poll_transmit(now, grant) {
+                self.lower.handle_submit(now, p);
+            }
+        }
+        let out = self.lower.poll_transmit(now, grant);
+        self.pump_up(now);
+        out
+    }
+
+    fn poll_timeout(&self) -> Option<SimTime> {
+        match (self.upper.poll_timeout(), self.lower.poll_timeout()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn poll_event(&mut self) -> Option<Event<U::Sdu>> {
+        self.upper.poll_event()
+    }
+
+    fn accepts(&self) -> bool {
+        self.upper.accepts()
+    }
+
+    fn wants_transmit(&self) -> bool {
+        self.lower.wants_transmit() || (self.lower_hungry() && self.upper.wants_transmit())
+    }
+
+    fn backlog(&self) -> usize {
+        self.upper.backlog()
+    }
+
+    /// End to end: SDUs the upper layer holds unacknowledged.
+    fn unacknowledged(&self) -> usize {
+        self.upper.unacknowledged()
+    }
+
+    /// The lower layer's counters: what the stack put on the medium. The upper layer's
+    /// own are in `self.upper.counters()`.
+    fn counters(&self) -> Counters {
+        self.lower.counters()
+    }
+
+    fn receive_buffer_bits(&self) -> u64 {
+        self.upper.receive_buffer_bits() + self.lower.receive_buffer_bits()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::datagram::{Datagram, DatagramConfig};
+    use crate::protocol::textbook::{GoBackN, TextbookConfig};
+    use crate::protocol::{Frame, Pdu, Sdu};
+
+    type Arq = Stacked<GoBackN<Sdu>, Datagram<Frame<Sdu>>>;
+
+    fn arq_over_datagram() -> Arq {
+        let c = TextbookConfig { window: 3, modulus: 8, overhead_bits: 40, ack_bits: 40, timeout_s: 1.0, reject: true, nak_corrupted: false };
+        Stacked::new(GoBackN::new(&c), Datagram::new(&DatagramConfig { overhead_bits: 24 }))
+    }
+
+    #[test]
+    fn test_upper_frames_ride_in_lower_frames_and_losses_are_recovered_end_to_end() {
+        let g = Grant::line(10_000.0);
+        let (mut a, mut b) = (arq_over_datagram(), arq_over_datagram());
+        for id in 0..4 {
+            a.handle_submit(SimTime::ZERO, Sdu { id, bits: 200, flow: 0, born: SimTime::ZERO });
+        }
+        assert!(a.wants_transmit());
+        // Three I frames (window 3), each an upper frame inside a datagram.
+        let sent: Vec<_> = std::iter::from_fn(|| a.poll_transmit(SimTime::ZERO, &g)).collect();
+        assert_eq!(sent.len(), 3, "the upper window binds");
+        assert!(sent.iter().all(|f| f.bits() == 200 + 40 + 24));
+        // The first is corrupted: the datagram layer drops it, the upper receiver sees a gap.
+        b.handle_receive_in_error(SimTime(1), &sent[0]);
+        b.handle_receive(SimTime(2), &sent[1]);
+        b.handle_receive(SimTime(3), &sent[2]);
+        assert!(b.poll_event().is_none(), "nothing delivered past the gap");
+        let rej = b.poll_transmit(SimTime(3), &g).unwrap();
+        assert_eq!(rej.msg.unwrap().kind, crate::protocol::FrameKind::REJ);
+        a.handle_receive(SimTime(4), &rej);
+        let again: Vec<_> = std::iter::from_fn(|| a.poll_transmit(SimTime(4), &g)).collect();
+        assert_eq!(again.iter().map(|f| f.msg.unwrap().ns).collect::<Vec<_>>(), vec![0, 1, 2]);
+        for f in &again {
+            b.handle_receive(SimTime(5), f);
+        }
+        let got: Vec<u64> = std::iter::from_fn(|| b.poll_event())
+            .filter_map(|e| if let Event::Delivered(s) = e { Some(s.id) } else { None })
+            .collect();
+        assert_eq!(got, vec![0, 1, 2]);
+        assert_eq!(a.backlog(), 1);
+        assert_eq!(a.unacknowledged(), 4);
+        assert_eq!(a.counters().frames_sent, 6, "lower counters: frames on the medium");
+        assert_eq!(a.upper.counters().i_frames_retransmitted, 3);
+        assert!(a.poll_timeout().is_some(), "the upper T1 runs");
+    }
+}

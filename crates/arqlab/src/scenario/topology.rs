@@ -1,0 +1,588 @@
+//! Topologies: nodes with protocol stacks, attached to media, joined by relays, and the
+//! flows of traffic between them.
+//!
+//! Two forms. The *pair* shorthand (`[link]`, `[protocol]`, `[traffic.a]`,
+//! `[traffic.b]`) expands to two nodes `a` and `b` on one duplex link with flows a→b and
+//! b→a, measured under the scope names `a_to_b` and `b_to_a` and drawing from the random
+//! streams they always had, so every existing result is unchanged. The *explicit* form:
+//!
+//! ```toml
+//! [stack.arq]                 # a named stack: one protocol table, or
+//! kind = "go_back_n"          # layers = [{ kind = "go_back_n" }, { kind = "datagram" }]
+//! [[medium]]
+//! name = "l1"
+//! kind = "duplex_link"        # or "half_duplex_radio" (turnaround_s, preamble_s)
+//! ends = ["a", "r"]
+//! rate_bps = 48000
+//! [[relay]]
+//! name = "r"                  # kind = "store_and_forward" (buffer_octets, forwarding_time_s)
+//! [[node]]                    #     or "transit_network" (transit_delay = {dist, ...})
+//! name = "a"
+//! stack = "arq"
+//! [[flow]]
+//! from = "a"
+//! to = "b"
+//! traffic = { kind = "poisson", load = 0.5 }
+//! ```
+//!
+//! Validation reports every dangling name, a node with no or several interfaces, a relay
+//! with fewer than two ports, relays joined in a loop, flows without a path and stacks
+//! whose layers do not fit, each with its path.
+
+use super::link::{parse_direction, DirectionConfig, LinkConfig};
+use super::ProtocolConfig;
+use crate::schema::{Problems, Range, Table};
+use crate::traffic::TrafficConfig;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The kind of a medium.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MediumKind {
+    DuplexLink,
+    HalfDuplexRadio { turnaround_s: f64, preamble_s: f64 },
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct MediumConfig {
+    pub name: String,
+    #[serde(flatten)]
+    pub kind: MediumKind,
+    pub ends: Vec<String>,
+    pub rate_bps: f64,
+    pub delay_s: f64,
+    pub bit_error_rate: f64,
+    /// Error model of the lane ends[0] → ends[1] (default: bit errors at `bit_error_rate`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forward: Option<DirectionConfig>,
+    /// Error model of the lane ends[1] → ends[0].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reverse: Option<DirectionConfig>,
+}
+
+impl MediumConfig {
+    /// The error model of lane 0 (forward) or 1 (reverse).
+    pub fn lane_errors(&self, i: usize) -> DirectionConfig {
+        let link = LinkConfig { rate_bps: self.rate_bps, delay_s: self.delay_s, bit_error_rate: self.bit_error_rate, a_to_b: self.forward.clone(), b_to_a: self.reverse.clone() };
+        link.direction(i)
+    }
+}
+
+/// A relay's forwarding or transit delay.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(tag = "dist", rename_all = "snake_case")]
+pub enum DelayConfig {
+    Constant { mean_s: f64 },
+    Exponential { mean_s: f64 },
+    Uniform { min_s: f64, max_s: f64 },
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RelayConfig {
+    pub name: String,
+    /// "store_and_forward" or "transit_network".
+    pub kind: String,
+    /// Drop-tail buffer per output port (octets); absent = unlimited.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buffer_octets: Option<f64>,
+    pub delay: DelayConfig,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct NodeConfig {
+    pub name: String,
+    pub stack: String,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FlowConfig {
+    pub from: String,
+    pub to: String,
+    pub traffic: TrafficConfig,
+}
+
+/// A stack: its layers, top first.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct StackConfig {
+    pub layers: Vec<ProtocolConfig>,
+}
+
+/// The explicit form as written (resolved: every default explicit).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct NetworkConfig {
+    pub stack: BTreeMap<String, StackConfig>,
+    pub medium: Vec<MediumConfig>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub relay: Vec<RelayConfig>,
+    pub node: Vec<NodeConfig>,
+    pub flow: Vec<FlowConfig>,
+}
+
+/// One end of a medium.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    Node(u32),
+    Relay(u32),
+}
+
+/// A wired topology, indices instead of names. Lane `2m` of medium `m` runs
+/// ends[0] → ends[1], lane `2m + 1` the other way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Topology {
+    pub nodes: Vec<NodeSpec>,
+    pub media: Vec<MediumSpec>,
+    pub relays: Vec<RelaySpec>,
+    pub flows: Vec<FlowSpec>,
+    /// The two-node shorthand: legacy scope and stream names.
+    pub pair: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeSpec {
+    pub name: String,
+    /// Layers, top first.
+    pub stack: Vec<ProtocolConfig>,
+    /// The lane this node transmits on.
+    pub lane: u32,
+    /// The node its PDUs go to.
+    pub peer: u32,
+    /// Lower index of the pair: station A (HDLC primary in NRM/ARM).
+    pub first: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MediumSpec {
+    pub config: MediumConfig,
+    pub ends: [End; 2],
+    /// Random stream and scope name of each lane.
+    pub lane_streams: [String; 2],
+    pub lane_scopes: [String; 2],
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RelaySpec {
+    pub config: RelayConfig,
+    /// Port k is attached to medium `media[k]` and transmits on `lanes[k]`.
+    pub media: Vec<u32>,
+    pub lanes: Vec<u32>,
+    /// Destination node → output port.
+    pub routes: Vec<Option<usize>>,
+    pub port_scopes: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlowSpec {
+    /// Scope name of the flow's measures.
+    pub scope: String,
+    pub src: u32,
+    pub dst: u32,
+    pub traffic: TrafficConfig,
+    /// Prefix of its random streams (`traffic.<x>.arrivals`).
+    pub stream: String,
+}
+
+impl Topology {
+    /// The pair shorthand: nodes a (0) and b (1) on one duplex link.
+    pub fn pair(link: &LinkConfig, protocol: &ProtocolConfig, a: &TrafficConfig, b: &TrafficConfig) -> Topology {
+        let medium = MediumConfig {
+            name: "link".into(),
+            kind: MediumKind::DuplexLink,
+            ends: vec!["a".into(), "b".into()],
+            rate_bps: link.rate_bps,
+            delay_s: link.delay_s,
+            bit_error_rate: link.bit_error_rate,
+            forward: Some(link.direction(0)),
+            reverse: Some(link.direction(1)),
+        };
+        let node = |name: &str, lane, peer| NodeSpec { name: name.into(), stack: vec![protocol.clone()], lane, peer, first: lane == 0 };
+        let flow = |scope: &str, src, dst, t: &TrafficConfig, s: &str| FlowSpec { scope: scope.into(), src, dst, traffic: t.clone(), stream: s.into() };
+        Topology {
+            nodes: vec![node("a", 0, 1), node("b", 1, 0)],
+            media: vec![MediumSpec {
+                config: medium,
+                ends: [End::Node(0), End::Node(1)],
+                lane_streams: ["link.a_to_b.errors".into(), "link.b_to_a.errors".into()],
+                lane_scopes: ["link.a_to_b".into(), "link.b_to_a".into()],
+            }],
+            relays: vec![],
+            flows: vec![flow("a_to_b", 0, 1, a, "a"), flow("b_to_a", 1, 0, b, "b")],
+            pair: true,
+        }
+    }
+
+    /// Number of lanes (two per medium).
+    pub fn lanes(&self) -> usize {
+        2 * self.media.len()
+    }
+
+    /// The end a lane delivers to.
+    pub fn lane_target(&self, lane: u32) -> End {
+        let m = &self.media[lane as usize / 2];
+        m.ends[1 - lane as usize % 2]
+    }
+}
+
+impl NetworkConfig {
+    pub fn parse(root: &mut Table, p: &mut Problems) -> NetworkConfig {
+        let mut stack = BTreeMap::new();
+        let mut st = root.table("stack", p);
+        for name in st.keys() {
+            let mut t = st.table(&name, p);
+            let layers = if t.has("layers") {
+                let layers: Vec<ProtocolConfig> = t
+                    .tables("layers", p)
+                    .into_iter()
+                    .map(|mut l| {
+                        let c = ProtocolConfig::parse(&mut l, p);
+                        l.finish(p);
+                        c
+                    })
+                    .collect();
+                if layers.is_empty() {
+                    p.push(t.path_of("layers"), None, "expected at least one layer");
+                }
+                layers
+            } else {
+                vec![ProtocolConfig::parse(&mut t, p)]
+            };
+            t.finish(p);
+            stack.insert(name, StackConfig { layers });
+        }
+        st.finish(p);
+
+        let medium = root
+            .tables("medium", p)
+            .into_iter()
+            .map(|mut t| {
+                let name = t.string("name", p);
+                let kind = match t.choice("kind", "duplex_link", &["duplex_link", "half_duplex_radio"], p).as_str() {
+                    "half_duplex_radio" => MediumKind::HalfDuplexRadio {
+                        turnaround_s: t.f64("turnaround_s", 0.0, Range::Closed(0.0, 1e6), p),
+                        preamble_s: t.f64("preamble_s", 0.0, Range::Closed(0.0, 1e6), p),
+                    },
+                    _ => MediumKind::DuplexLink,
+                };
+                let ends = t.strings("ends", p);
+                let rate_bps = t.f64("rate_bps", 48_000.0, Range::Closed(1.0, 1e12), p);
+                let delay_s = t.f64("delay_s", 0.0, Range::Closed(0.0, 1e6), p);
+                let bit_error_rate = t.f64("bit_error_rate", 0.0, Range::HalfOpen(0.0, 1.0), p);
+                let mut dir = |key: &str| {
+                    if !t.has(key) {
+                        return None;
+                    }
+                    let mut d = t.table(key, p);
+                    let c = parse_direction(&mut d, bit_error_rate, p);
+                    d.finish(p);
+                    Some(c)
+                };
+                let (forward, reverse) = (dir("forward"), dir("reverse"));
+                t.finish(p);
+                MediumConfig { name, kind, ends, rate_bps, delay_s, bit_error_rate, forward, reverse }
+            })
+            .collect();
+
+        let relay = root
+            .tables("relay", p)
+            .into_iter()
+            .map(|mut t| {
+                let name = t.string("name", p);
+                let kind = t.choice("kind", "store_and_forward", &["store_and_forward", "transit_network"], p);
+                let (buffer_octets, delay) = if kind == "transit_network" {
+                    let mut d = t.table("transit_delay", p);
+                    let delay = parse_delay(&mut d, p);
+                    d.finish(p);
+                    (None, delay)
+                } else {
+                    let b = t.opt_f64("buffer_octets", Range::Closed(1.0, 1e15), p);
+                    (b, DelayConfig::Constant { mean_s: t.f64("forwarding_time_s", 0.0, Range::Closed(0.0, 1e6), p) })
+                };
+                t.finish(p);
+                RelayConfig { name, kind, buffer_octets, delay }
+            })
+            .collect();
+
+        let node = root
+            .tables("node", p)
+            .into_iter()
+            .map(|mut t| {
+                let c = NodeConfig { name: t.string("name", p), stack: t.string("stack", p) };
+                t.finish(p);
+                c
+            })
+            .collect();
+
+        let flow = root
+            .tables("flow", p)
+            .into_iter()
+            .map(|mut t| {
+                let from = t.string("from", p);
+                let to = t.string("to", p);
+                let mut tt = t.table("traffic", p);
+                let traffic = TrafficConfig::parse(&mut tt, p);
+                tt.finish(p);
+                t.finish(p);
+                FlowConfig { from, to, traffic }
+            })
+            .collect();
+        NetworkConfig { stack, medium, relay, node, flow }
+    }
+
+    /// Checks names and shapes and wires the topology.
+    pub fn wire(&self, p: &mut Problems) -> Option<Topology> {
+        let before = p.0.len();
+        let mut names: BTreeMap<&str, End> = BTreeMap::new();
+        for (i, n) in self.node.iter().enumerate() {
+            if names.insert(&n.name, End::Node(i as u32)).is_some() {
+                p.push(format!("node[{i}].name"), Some(&n.name.as_str().into()), "expected a name not used by another node or relay");
+            }
+            if !self.stack.contains_key(&n.stack) {
+                let known = self.stack.keys().cloned().collect::<Vec<_>>().join(", ");
+                p.push(format!("node[{i}].stack"), Some(&n.stack.as_str().into()), format!("expected the name of a [stack.<name>] table (known: {known})"));
+            }
+        }
+        for (i, r) in self.relay.iter().enumerate() {
+            if names.insert(&r.name, End::Relay(i as u32)).is_some() {
+                p.push(format!("relay[{i}].name"), Some(&r.name.as_str().into()), "expected a name not used by another node or relay");
+            }
+        }
+        if self.node.len() < 2 {
+            p.push("node", None, "expected at least two [[node]] tables");
+        }
+        let known = || names.keys().copied().collect::<Vec<_>>().join(", ");
+        let mut media = vec![];
+        let mut attached: Vec<Vec<u32>> = vec![vec![]; self.node.len()];
+        let mut relay_media: Vec<Vec<u32>> = vec![vec![]; self.relay.len()];
+        for (m, c) in self.medium.iter().enumerate() {
+            if c.ends.len() != 2 {
+                p.push(format!("medium[{m}].ends"), None, format!("expected two names (got {})", c.ends.len()));
+                continue;
+            }
+            let mut ends = [End::Node(0); 2];
+            let mut ok = true;
+            for (k, e) in c.ends.iter().enumerate() {
+                match names.get(e.as_str()) {
+                    Some(&x) => ends[k] = x,
+                    None => {
+                        ok = false;
+                        p.push(format!("medium[{m}].ends[{k}]"), Some(&e.as_str().into()), format!("expected the name of a [[node]] or [[relay]] (known: {})", known()));
+                    }
+                }
+            }
+            if ok && ends[0] == ends[1] {
+                p.push(format!("medium[{m}].ends"), None, "expected two different ends");
+                ok = false;
+            }
+            if !ok {
+                continue;
+            }
+            for (k, e) in ends.iter().enumerate() {
+                match *e {
+                    End::Node(n) => attached[n as usize].push(2 * m as u32 + k as u32),
+                    End::Relay(r) => relay_media[r as usize].push(m as u32),
+                }
+            }
+            let lane = |a: &str, b: &str| format!("{}.{a}->{b}", c.name);
+            media.push(MediumSpec {
+                config: c.clone(),
+                ends,
+                lane_streams: [format!("medium.{}.errors", lane(&c.ends[0], &c.ends[1])), format!("medium.{}.errors", lane(&c.ends[1], &c.ends[0]))],
+                lane_scopes: [format!("link.{}", lane(&c.ends[0], &c.ends[1])), format!("link.{}", lane(&c.ends[1], &c.ends[0]))],
+            });
+        }
+        for (i, a) in attached.iter().enumerate() {
+            match a.len() {
+                1 => {}
+                0 => p.push(format!("node[{i}]"), Some(&self.node[i].name.as_str().into()), "not attached to any medium (name it in the ends of a [[medium]])"),
+                n => p.push(format!("node[{i}]"), Some(&self.node[i].name.as_str().into()), format!("attached to {n} media; a node has one interface (join media with a [[relay]])")),
+            }
+        }
+        for (r, ms) in relay_media.iter().enumerate() {
+            if ms.len() < 2 {
+                p.push(format!("relay[{r}]"), Some(&self.relay[r].name.as_str().into()), format!("expected at least two media attached (ports), found {}", ms.len()));
+            }
+        }
+        for (s, st) in &self.stack {
+            check_stack(s, st, p);
+        }
+        if p.0.len() > before {
+            return None;
+        }
+        // Relays form a forest with the media: a loop would let frames circulate.
+        let graph = Graph { media: &media, relay_media: &relay_media, node_lane: &attached };
+        if let Some(r) = graph.relay_loop() {
+            p.push(format!("relay[{r}]"), Some(&self.relay[r].name.as_str().into()), "relays joined in a loop (frames could circulate); remove a medium to break it");
+            return None;
+        }
+        let mut flows = vec![];
+        let mut peer: Vec<Option<u32>> = vec![None; self.node.len()];
+        for (f, c) in self.flow.iter().enumerate() {
+            let mut ends = [0u32; 2];
+            for (k, (key, name)) in [("from", &c.from), ("to", &c.to)].into_iter().enumerate() {
+                match names.get(name.as_str()) {
+                    Some(End::Node(n)) => ends[k] = *n,
+                    _ => p.push(format!("flow[{f}].{key}"), Some(&name.as_str().into()), format!("expected the name of a [[node]] (known: {})", self.node.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(", "))),
+                }
+            }
+            if p.0.len() > before {
+                continue;
+            }
+            if ends[0] == ends[1] {
+                p.push(format!("flow[{f}].to"), Some(&c.to.as_str().into()), "expected a node other than flow.from");
+                continue;
+            }
+            if !graph.reachable(ends[0], ends[1]) {
+                p.push(format!("flow[{f}]"), None, format!("no path from {} to {} through media and relays", c.from, c.to));
+                continue;
+            }
+            for (me, other) in [(ends[0], ends[1]), (ends[1], ends[0])] {
+                match peer[me as usize] {
+                    Some(x) if x != other => p.push(
+                        format!("flow[{f}]"),
+                        None,
+                        format!("node {} already talks to {}; its stack is point-to-point (one peer per node)", self.node[me as usize].name, self.node[x as usize].name),
+                    ),
+                    _ => peer[me as usize] = Some(other),
+                }
+            }
+            flows.push(FlowSpec { scope: format!("flow.{}->{}", c.from, c.to), src: ends[0], dst: ends[1], traffic: c.traffic.clone(), stream: format!("flow.{}->{}", c.from, c.to) });
+        }
+        if self.flow.is_empty() {
+            p.push("flow", None, "expected at least one [[flow]]");
+        }
+        let shape = |n: &NodeConfig| self.stack[&n.stack].layers.iter().map(|l| l.kind()).collect::<Vec<_>>();
+        for (i, n) in self.node.iter().enumerate().skip(1) {
+            if shape(n) != shape(&self.node[0]) {
+                p.push(format!("node[{i}].stack"), Some(&n.stack.as_str().into()), format!("expected a stack of the same layer kinds as node {} ({:?}): one run has one stack shape", self.node[0].name, shape(&self.node[0])));
+            }
+        }
+        for (i, x) in peer.iter().enumerate() {
+            if x.is_none() && p.0.len() == before {
+                p.push(format!("node[{i}]"), Some(&self.node[i].name.as_str().into()), "takes part in no [[flow]]");
+            }
+        }
+        if p.0.len() > before {
+            return None;
+        }
+        let nodes = self
+            .node
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let peer = peer[i].unwrap_or(0);
+                NodeSpec { name: n.name.clone(), stack: self.stack[&n.stack].layers.clone(), lane: attached[i][0], peer, first: (i as u32) < peer }
+            })
+            .collect();
+        let relays = self
+            .relay
+            .iter()
+            .enumerate()
+            .map(|(r, c)| {
+                let ms = &relay_media[r];
+                let lanes: Vec<u32> = ms.iter().map(|&m| 2 * m + u32::from(media[m as usize].ends[1] == End::Relay(r as u32))).collect();
+                let routes = (0..self.node.len() as u32).map(|n| ms.iter().position(|&m| graph.behind(r as u32, m, n))).collect();
+                let port_scopes = ms.iter().map(|&m| format!("node.{}.{}", c.name, media[m as usize].config.name)).collect();
+                RelaySpec { config: c.clone(), media: ms.clone(), lanes, routes, port_scopes }
+            })
+            .collect();
+        Some(Topology { nodes, media, relays, flows, pair: false })
+    }
+}
+
+fn parse_delay(d: &mut Table, p: &mut Problems) -> DelayConfig {
+    let s = Range::Closed(0.0, 1e6);
+    match d.choice("dist", "constant", &["constant", "exponential", "uniform"], p).as_str() {
+        "exponential" => DelayConfig::Exponential { mean_s: d.f64("mean_s", 0.235, s, p) },
+        "uniform" => {
+            let lo = d.f64("min_s", 0.0, s, p);
+            let hi = d.f64("max_s", lo, s, p);
+            if hi < lo {
+                p.push(d.path_of("max_s"), Some(&hi.into()), format!("expected a number >= min_s ({lo})"));
+            }
+            DelayConfig::Uniform { min_s: lo, max_s: hi.max(lo) }
+        }
+        _ => DelayConfig::Constant { mean_s: d.f64("mean_s", 0.235, s, p) },
+    }
+}
+
+/// Layers fit when there are at most two and link-only protocols sit at the bottom.
+fn check_stack(name: &str, st: &StackConfig, p: &mut Problems) {
+    let path = format!("stack.{name}");
+    if st.layers.len() > 2 {
+        p.push(format!("{path}.layers"), None, format!("expected at most 2 layers (got {}): deeper stacks are not wired yet", st.layers.len()));
+    }
+    for (i, l) in st.layers.iter().enumerate() {
+        let bottom = i + 1 == st.layers.len();
+        if !bottom && matches!(l, ProtocolConfig::Hdlc(_) | ProtocolConfig::Datagram(_)) {
+            p.push(
+                format!("{path}.layers[{i}].kind"),
+                Some(&l.kind().into()),
+                "expected it as the lowest layer: it sends on a medium, not over another protocol",
+            );
+        }
+    }
+}
+
+/// Adjacency of the wired media.
+struct Graph<'a> {
+    media: &'a [MediumSpec],
+    relay_media: &'a [Vec<u32>],
+    node_lane: &'a [Vec<u32>],
+}
+
+impl Graph<'_> {
+    fn across(&self, m: u32, from: End) -> End {
+        let e = self.media[m as usize].ends;
+        if e[0] == from { e[1] } else { e[0] }
+    }
+
+    /// True if node `n` is reached from relay `r` by leaving through medium `m`.
+    fn behind(&self, r: u32, m: u32, n: u32) -> bool {
+        let mut stack = vec![(self.across(m, End::Relay(r)), m)];
+        while let Some((e, via)) = stack.pop() {
+            match e {
+                End::Node(x) if x == n => return true,
+                End::Node(_) => {}
+                End::Relay(q) => {
+                    for &m2 in &self.relay_media[q as usize] {
+                        if m2 != via {
+                            stack.push((self.across(m2, End::Relay(q)), m2));
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    fn reachable(&self, a: u32, b: u32) -> bool {
+        let m = self.node_lane[a as usize][0] / 2;
+        match self.across(m, End::Node(a)) {
+            End::Node(x) => x == b,
+            End::Relay(r) => self.relay_media[r as usize].iter().any(|&m2| m2 != m && self.behind(r, m2, b)),
+        }
+    }
+
+    /// A relay on a cycle of relays and media, if any (union–find over relay–relay media).
+    fn relay_loop(&self) -> Option<usize> {
+        let mut parent: Vec<usize> = (0..self.relay_media.len()).collect();
+        fn find(p: &mut [usize], x: usize) -> usize {
+            let mut x = x;
+            while p[x] != x {
+                p[x] = p[p[x]];
+                x = p[x];
+            }
+            x
+        }
+        for m in self.media {
+            if let [End::Relay(a), End::Relay(b)] = m.ends {
+                let (ra, rb) = (find(&mut parent, a as usize), find(&mut parent, b as usize));
+                if ra == rb {
+                    return Some(a as usize);
+                }
+                parent[ra] = rb;
+            }
+        }
+        None
+    }
+}
