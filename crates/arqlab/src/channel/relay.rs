@@ -119,18 +119,23 @@ impl<F> Relay<F> {
         }
     }
 
-    /// A frame of `bits` bits for node `dst` arrived on port `from` at `now`.
+    /// The output port for a frame to node `dst` that came in on port `from`.
+    #[inline]
+    pub fn route(&self, from: usize, dst: u32) -> Option<usize> {
+        self.routes.get(dst as usize).copied().flatten().filter(|&out| out != from)
+    }
+
+    /// A frame of `bits` bits for node `dst` arrived on port `from` at `now`. The caller
+    /// has released a frame whose transmission ended at `now` (it left the buffer
+    /// before this one came in).
     pub fn arrive(&mut self, now: SimTime, from: usize, frame: F, bits: u32, dst: u32, in_error: bool) -> Admission {
         if in_error {
             self.frames_in_error += 1;
             return Admission::Corrupted;
         }
-        let out = match self.routes.get(dst as usize).copied().flatten() {
-            Some(out) if out != from => out,
-            _ => {
-                self.frames_filtered += 1;
-                return Admission::Filtered;
-            }
+        let Some(out) = self.route(from, dst) else {
+            self.frames_filtered += 1;
+            return Admission::Filtered;
         };
         let port = &mut self.ports[out];
         port.counters.frames_offered += 1;

@@ -469,6 +469,13 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             Target::Port(r, k) => {
                 if let Some(w) = w {
                     let bits = w.frame.bits();
+                    // A frame whose last bit leaves the output port now is out of the buffer
+                    // before this one is admitted (its TxEnd may be later in the queue).
+                    if let Some(out) = self.relays[r as usize].route(k as usize, w.dst) {
+                        if self.lane_free(self.relays[r as usize].ports[out].lane as usize, now) {
+                            self.relays[r as usize].release(now, out);
+                        }
+                    }
                     if let crate::channel::Admission::Forward(at) = self.relays[r as usize].arrive(now, k as usize, w.frame, bits, w.dst, w.in_error) {
                         self.q.schedule(at, Ev::new(RELAY_READY, r as usize))?;
                     }
