@@ -67,10 +67,12 @@ def _fmt(x: float) -> str:
 
 
 def print_table(metrics: dict[str, dict[str, dict[str, float]]], directions: list[str]) -> None:
-    width = max(len(m) for m in SHOWN)
+    width = max(len(m) for ms in [SHOWN, *metrics.values()] for m in ms)
     for d in directions:
         print(f"{d}:")
-        for m in SHOWN:
+        # Flows show the usual measures; lanes and relay ports all of theirs.
+        shown = SHOWN if not d.startswith(("link.", "node.")) else list(metrics.get(d, {}))
+        for m in shown:
             v = metrics.get(d, {}).get(m)
             if v is None:
                 continue
@@ -101,8 +103,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(f"arqlab: warning: {w}", file=sys.stderr)
         return 0
     sc = result.scenario
-    loaded = [d for s, d in (("a", "a_to_b"), ("b", "b_to_a")) if sc["traffic"][s]["kind"] != "none"]
-    title = sc.get("title") or f"{sc['protocol']['kind']} at {sc['link']['rate_bps']:g} bit/s"
+    loaded = [d for d, active in scenario.flows(sc) if active]
+    loaded += [k for k in result.metrics if k.startswith(("link.", "node."))]
+    title = sc.get("title") or scenario.describe(sc)
     print(f"{title} — seed {result.seed}, {result.replications} replication(s), 95% confidence intervals")
     print_table(result.metrics, loaded)
     if result.precision_reached is not None:

@@ -13,6 +13,7 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 
 from . import _core
+from .scenario import flows
 
 Metrics = dict[str, dict[str, dict[str, float]]]
 Record = Mapping[str, Any]
@@ -50,9 +51,9 @@ def watched_measures(resolved: Mapping[str, Any]) -> list[str]:
     if run.get("precision_measures"):
         return list(run["precision_measures"])
     out: list[str] = []
-    for station, direction in (("a", "a_to_b"), ("b", "b_to_a")):
-        if resolved["traffic"][station]["kind"] != "none":
-            out += [f"{direction}.throughput_efficiency", f"{direction}.transfer_time_s"]
+    for scope, active in flows(resolved):
+        if active:
+            out += [f"{scope}.throughput_efficiency", f"{scope}.transfer_time_s"]
     return out
 
 
@@ -61,7 +62,7 @@ def precision_status(metrics: Metrics, resolved: Mapping[str, Any], precision: f
     run = resolved["run"]
     ivs = []
     for dm in watched_measures(resolved):
-        direction, name = dm.split(".", 1)
+        direction, name = dm.rsplit(".", 1)  # scopes have dots (flow.a->b), measures none
         m = metrics.get(direction, {}).get(name)
         ivs.append((m["mean"], m["ci95_half_width"], int(m["n"])) if m else (math.nan, math.nan, 0))
     return str(_core.precision_status(ivs, precision, int(run["min_replications"]), int(run["max_replications"])))

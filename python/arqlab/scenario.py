@@ -124,3 +124,19 @@ def has_path(tree: Mapping[str, Any], dotted: str) -> bool:
     except KeyError:
         return False
     return True
+
+
+def flows(resolved: Mapping[str, Any]) -> list[tuple[str, bool]]:
+    """The flow scopes of a resolved scenario with whether each offers traffic: the pair
+    form's ``a_to_b``/``b_to_a``, or ``flow.<from>-><to>`` of the explicit form."""
+    if "flow" in resolved:
+        return [(f"flow.{f['from']}->{f['to']}", f["traffic"]["kind"] != "none") for f in resolved["flow"]]
+    return [(d, resolved["traffic"][s]["kind"] != "none") for s, d in (("a", "a_to_b"), ("b", "b_to_a"))]
+
+
+def describe(resolved: Mapping[str, Any]) -> str:
+    """A one-line title for a scenario without one."""
+    if "flow" in resolved:
+        kinds = "/".join(sorted({ly["kind"] for s in resolved["stack"].values() for ly in s["layers"]}))
+        return f"{kinds} on {len(resolved['node'])} nodes, {len(resolved['medium'])} media"
+    return f"{resolved['protocol']['kind']} at {resolved['link']['rate_bps']:g} bit/s"

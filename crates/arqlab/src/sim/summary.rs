@@ -63,7 +63,8 @@ pub fn precision_status(metrics: &Metrics, sc: &Scenario, rule: &Precision) -> S
         .watched_measures(sc)
         .iter()
         .map(|dm| {
-            let (d, m) = dm.split_once('.').unwrap_or(("", ""));
+            // Scopes contain dots (`flow.a->b`); measure names do not.
+            let (d, m) = dm.rsplit_once('.').unwrap_or(("", ""));
             metrics.get(d).and_then(|x| x.get(m)).copied().unwrap_or(Interval { mean: f64::NAN, half_width: f64::NAN, n: 0 })
         })
         .collect();
