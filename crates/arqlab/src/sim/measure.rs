@@ -78,6 +78,13 @@ impl DirectionMeter {
             });
         }
         self.next_id = m.id + 1;
+        self.record(now, m);
+        Ok(())
+    }
+
+    /// Measures a delivery without checking its order (the pooled scope of all flows).
+    #[inline]
+    pub fn record(&mut self, now: SimTime, m: &Sdu) {
         self.delivered_total += 1;
         if self.timed(m) {
             let t = (now - m.born).as_secs_f64();
@@ -86,7 +93,6 @@ impl DirectionMeter {
         }
         self.bits += m.bits as u64;
         self.delivered += 1;
-        Ok(())
     }
 
     #[inline]

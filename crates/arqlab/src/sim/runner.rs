@@ -14,7 +14,7 @@ use super::measure::{DirectionMeter, Measures, OrderViolation};
 use super::scope::{lane_measures, port_measures, MeasureSet};
 use crate::channel::{BitErrors, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, PortCounters, Radio, Relay, Schedule};
 use crate::engine::{stream, Duration, EventCode, EventQueue, ScheduleError, SimTime, Stream};
-use crate::protocol::{Event, Grant, Layer, Pdu, Sdu, Service, Station};
+use crate::protocol::{Counters, Event, Grant, Layer, Pdu, Sdu, Service, Station};
 use crate::scenario::link::DirectionConfig;
 use crate::scenario::topology::{DelayConfig, End, MediumKind, NodeSpec, Topology};
 use crate::scenario::Scenario;
@@ -185,6 +185,8 @@ struct Sim<L: Layer> {
     flows: Vec<Flow>,
     /// Extra scopes (lanes, relay ports) are measured: explicit topologies.
     extra_scopes: bool,
+    /// All flows together (`flow.*`): explicit topologies with several flows.
+    pooled: Option<DirectionMeter>,
     lane_scopes: Vec<String>,
     port_scopes: Vec<String>,
     events: u64,
@@ -205,6 +207,26 @@ fn error_model(cfg: &DirectionConfig, rng: &mut Stream) -> ErrorModel {
             ErrorModel::Schedule(Schedule::new(&times, bit_error_rates, rng))
         }
     }
+}
+
+/// The pooled scope's counters: senders' and receivers' stacks and the senders' lanes
+/// summed over all flows, and the senders' rates summed (the capacity the pooled
+/// throughput efficiency is relative to).
+fn pooled_counters<L: Layer>(nodes: &[Node<L>], flows: &[Flow], lanes: &[Lane<L::Pdu>]) -> (Counters, Counters, DirectionCounters, f64) {
+    let mut acc = (Counters::default(), Counters::default(), DirectionCounters::default(), 0.0);
+    for f in flows {
+        let src = &nodes[f.src as usize];
+        let lane = &lanes[src.lane as usize].dir;
+        acc.0 = acc.0.plus(&src.stack.counters());
+        acc.1 = acc.1.plus(&nodes[f.dst as usize].stack.counters());
+        let c = &lane.counters;
+        acc.2.frames_transmitted += c.frames_transmitted;
+        acc.2.frames_in_error += c.frames_in_error;
+        acc.2.bits_transmitted += c.bits_transmitted;
+        acc.2.busy_ps += c.busy_ps;
+        acc.3 += lane.rate_bps;
+    }
+    acc
 }
 
 fn forwarding(d: &DelayConfig) -> Forwarding {
@@ -328,6 +350,7 @@ pub fn run<L: Layer<Sdu = Sdu>>(
         port_owner,
         flows,
         extra_scopes: !topo.pair,
+        pooled: (!topo.pair && topo.flows.len() > 1).then(|| DirectionMeter::new("flow.*".into())),
         lane_scopes: topo.media.iter().flat_map(|m| m.lane_scopes.iter().cloned()).collect(),
         port_scopes,
         events: 0,
@@ -552,6 +575,10 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             let line = self.lanes[self.nodes[f.src as usize].lane as usize].dir.counters;
             f.meter.open(now, sender, receiver, line);
         }
+        if let Some(p) = self.pooled.as_mut() {
+            let (sender, receiver, line, _) = pooled_counters(&self.nodes, &self.flows, &self.lanes);
+            p.open(now, sender, receiver, line);
+        }
         if self.extra_scopes {
             for l in self.lanes.iter_mut() {
                 l.at_open = l.dir.counters;
@@ -572,6 +599,10 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
 
     fn close(&self, now: SimTime, flows: &[Measures]) -> Vec<(String, MeasureSet)> {
         let mut out: Vec<(String, MeasureSet)> = self.flows.iter().zip(flows).map(|(f, m)| (f.meter.name.clone(), MeasureSet::from(m))).collect();
+        if let Some(p) = &self.pooled {
+            let (sender, receiver, line, rate) = pooled_counters(&self.nodes, &self.flows, &self.lanes);
+            out.push((p.name.clone(), MeasureSet::from(&p.close(now, rate, sender, receiver, line))));
+        }
         if self.extra_scopes {
             let start = self.flows.first().map_or(now, |f| f.meter.window_start());
             let span = (now - start).as_secs_f64();
@@ -605,9 +636,17 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         match e {
             Event::Delivered(m) => {
                 let f = &mut self.flows[m.flow as usize];
-                f.meter.delivered(now, &m, f.service)?
+                f.meter.delivered(now, &m, f.service)?;
+                if let Some(p) = self.pooled.as_mut() {
+                    p.record(now, &m);
+                }
             }
-            Event::Acknowledged(m) => self.flows[m.flow as usize].meter.acknowledged(now, &m),
+            Event::Acknowledged(m) => {
+                self.flows[m.flow as usize].meter.acknowledged(now, &m);
+                if let Some(p) = self.pooled.as_mut() {
+                    p.acknowledged(now, &m);
+                }
+            }
         }
         Ok(())
     }
