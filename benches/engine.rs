@@ -28,5 +28,37 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// K independent two-node links (the reference link each) in one run: the cost per
+/// event may grow only with log K (the heap); `benches/scaling.py` adds memory per K.
+fn scaling(c: &mut Criterion) {
+    let mut g = c.benchmark_group("independent_links");
+    g.sample_size(10);
+    for k in [1usize, 10, 100, 1000] {
+        let mut v = serde_json::json!({
+            "run": { "duration_s": (2000.0 / k as f64).max(2.0), "warmup_s": 0.0 },
+            "stack": { "gbn": { "kind": "go_back_n", "window": 7, "modulus": 8, "timeout_s": 1.0 } },
+            "medium": [], "node": [], "flow": [],
+        });
+        for i in 0..k {
+            v["medium"].as_array_mut().unwrap().push(serde_json::json!({
+                "name": format!("l{i}"), "ends": [format!("n{i}a"), format!("n{i}b")],
+                "rate_bps": 48000.0, "delay_s": 0.05, "bit_error_rate": 1e-5,
+            }));
+            for s in ["a", "b"] {
+                v["node"].as_array_mut().unwrap().push(serde_json::json!({ "name": format!("n{i}{s}"), "stack": "gbn" }));
+            }
+            v["flow"].as_array_mut().unwrap().push(serde_json::json!({
+                "from": format!("n{i}a"), "to": format!("n{i}b"),
+                "traffic": { "kind": "saturated", "length": { "dist": "constant", "mean_bits": 1000 } },
+            }));
+        }
+        let sc = Scenario::from_value(&v).expect("scaling scenario is valid");
+        let events = replicate(&sc, 1, 0).expect("runs").events;
+        g.throughput(Throughput::Elements(events));
+        g.bench_function(format!("k{k}"), |b| b.iter(|| replicate(&sc, 1, 0).expect("runs")));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, scaling);
 criterion_main!(benches);

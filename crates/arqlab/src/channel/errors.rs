@@ -148,7 +148,8 @@ impl Schedule {
         Schedule { segments, current: 0, gap }
     }
 
-    #[inline]
+    /// Out of line: keeps the plain models' dispatch small enough to inline.
+    #[inline(never)]
     pub fn frame_in_error(&mut self, now: SimTime, bits: u64, rng: &mut Stream) -> bool {
         let mut moved = false;
         while self.current + 1 < self.segments.len() && self.segments[self.current + 1].0 <= now {
@@ -180,21 +181,27 @@ pub enum ErrorModel {
 }
 
 impl ErrorModel {
-    #[inline]
+    /// Called once per frame: always inlined (the plain models' dispatch is small).
+    #[inline(always)]
     pub fn frame_in_error(&mut self, now: SimTime, bits: u64, mode: u8, rng: &mut Stream) -> bool {
         match self {
             ErrorModel::None => false,
             ErrorModel::Bit(b) => b.frame_in_error(bits, rng),
             ErrorModel::GilbertElliott(g) => g.frame_in_error(bits, rng),
             ErrorModel::Schedule(s) => s.frame_in_error(now, bits, rng),
-            ErrorModel::PerMode(models) => {
-                let last = models.len().saturating_sub(1);
-                match models.get_mut((mode as usize).min(last)) {
-                    Some(m) => m.frame_in_error(now, bits, 0, rng),
-                    None => false,
-                }
-            }
+            ErrorModel::PerMode(models) => per_mode(models, now, bits, mode, rng),
         }
+    }
+}
+
+/// The model of `mode` (out of line: the recursion would stop the dispatch above from
+/// being inlined on the hot path).
+#[inline(never)]
+fn per_mode(models: &mut [ErrorModel], now: SimTime, bits: u64, mode: u8, rng: &mut Stream) -> bool {
+    let last = models.len().saturating_sub(1);
+    match models.get_mut((mode as usize).min(last)) {
+        Some(m) => m.frame_in_error(now, bits, 0, rng),
+        None => false,
     }
 }
 

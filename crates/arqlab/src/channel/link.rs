@@ -111,6 +111,19 @@ impl<F: Pdu> Direction<F> {
         self.in_flight.pop_front()
     }
 
+    /// The frame whose arrival is due now, by reference (then `drop_arrival`): a
+    /// receiver that only reads it need not copy it out.
+    #[inline]
+    pub fn next_arrival(&self) -> Option<&InFlight<F>> {
+        self.in_flight.front()
+    }
+
+    /// Removes the frame `next_arrival` returned.
+    #[inline]
+    pub fn drop_arrival(&mut self) {
+        self.in_flight.pop_front();
+    }
+
     /// Frames sent but not yet arrived.
     pub fn in_flight(&self) -> usize {
         self.in_flight.len()

@@ -466,6 +466,13 @@ impl NetworkConfig {
         if self.flow.is_empty() {
             p.push("flow", None, "expected at least one [[flow]]");
         }
+        // A saturated source keeps its node's queue topped up to one SDU: two on one node
+        // would compete for that one place.
+        for (f, c) in self.flow.iter().enumerate() {
+            if c.traffic.kind == "saturated" && self.flow[..f].iter().any(|o| o.from == c.from && o.traffic.kind == "saturated") {
+                p.push(format!("flow[{f}].traffic.kind"), Some(&"saturated".into()), format!("expected at most one saturated flow from node {} (use poisson traffic for the others)", c.from));
+            }
+        }
         let shape = |n: &NodeConfig| self.stack[&n.stack].layers.iter().map(|l| l.kind()).collect::<Vec<_>>();
         for (i, n) in self.node.iter().enumerate().skip(1) {
             if shape(n) != shape(&self.node[0]) {

@@ -52,11 +52,15 @@ impl Ev {
     /// stay valid); everything else gets a code of its own.
     #[inline]
     fn fingerprint_code(self) -> u64 {
-        match (self.kind(), self.index()) {
-            (k @ 0..=3, i @ 0..=1) => (2 * k + i as u32) as u64,
-            (BOUNDARY, _) => 8,
-            (END, _) => 9,
-            (k, i) => 16 + ((k as u64) << 32 | i as u64),
+        let (k, i) = (self.kind() as u64, self.index() as u64);
+        if k <= 3 && i <= 1 {
+            2 * k + i
+        } else if k == BOUNDARY as u64 {
+            8
+        } else if k == END as u64 {
+            9
+        } else {
+            16 + (k << 32 | i)
         }
     }
 }
@@ -139,8 +143,8 @@ struct Node<L> {
     peer: u32,
     /// The flow whose receive buffer this node's stack holds.
     rx_flow: Option<u32>,
-    /// Saturated flows this node sources.
-    saturated: Vec<u32>,
+    /// The saturated flow this node sources, if any (validation allows one).
+    saturated: Option<u32>,
     /// Time of the timer wake-up the node has in the queue, if any.
     wake: Option<SimTime>,
     /// A TxEnd wake-up is in the queue for the node.
@@ -311,7 +315,7 @@ pub fn run<L: Layer<Sdu = Sdu>>(
                 lane: spec.lane,
                 peer: spec.peer,
                 rx_flow: topo.flows.iter().position(|f| f.dst as usize == i).map(|x| x as u32),
-                saturated: (0..flows.len()).filter(|&f| flows[f].src as usize == i && flows[f].source.is_saturated()).map(|f| f as u32).collect(),
+                saturated: (0..flows.len()).find(|&f| flows[f].src as usize == i && flows[f].source.is_saturated()).map(|f| f as u32),
                 wake: None,
                 tx_wake: false,
                 stack,
@@ -390,6 +394,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             self.fingerprint = (self.fingerprint ^ now.0).wrapping_mul(0x0000_0100_0000_01b3) ^ ev.fingerprint_code();
             let i = ev.index();
             match ev.kind() {
+                ARRIVAL => self.arrival(i, now)?,
                 TX_END if i < self.nodes.len() => {
                     self.nodes[i].tx_wake = false;
                     self.after_input(i, now)?
@@ -399,7 +404,6 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     self.relays[r as usize].release(now, k as usize);
                     self.send_from_port(r as usize, k as usize, now)?;
                 }
-                ARRIVAL => self.arrival(i, now)?,
                 TIMER => {
                     let traced = self.trace.is_some();
                     let node = &mut self.nodes[i];
@@ -469,28 +473,29 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
     }
 
     fn arrival(&mut self, l: usize, now: SimTime) -> Result<(), SimError> {
-        let lane = &mut self.lanes[l];
-        let target = lane.target;
-        let w = lane.dir.take_arrival();
-        match target {
+        match self.lanes[l].target {
             Target::Node(n) => {
                 let n = n as usize;
-                if let Some(w) = w {
-                    if self.trace.is_some() {
+                // Handled in place, then dropped: the frame is not copied out of the lane.
+                let Sim { lanes, nodes, trace, .. } = self;
+                let lane = &mut lanes[l].dir;
+                if let Some(w) = lane.next_arrival() {
+                    if trace.is_some() {
                         let kind = if w.in_error { TraceKind::ReceiveInError } else { TraceKind::Receive };
-                        self.record(now, n, kind, Some(&w.frame));
+                        record(trace, now, n, kind, Some(&w.frame), &nodes[n].stack);
                     }
-                    let stack = &mut self.nodes[n].stack;
+                    let stack = &mut nodes[n].stack;
                     if w.in_error {
                         stack.handle_receive_in_error(now, &w.frame);
                     } else if w.dst as usize == n {
                         stack.handle_receive(now, &w.frame);
                     }
+                    lane.drop_arrival();
                 }
                 self.after_input(n, now)
             }
             Target::Port(r, k) => {
-                if let Some(w) = w {
+                if let Some(w) = self.lanes[l].dir.take_arrival() {
                     let bits = w.frame.bits();
                     // A frame whose last bit leaves the output port now is out of the buffer
                     // before this one is admitted (its TxEnd may be later in the queue).
@@ -512,13 +517,13 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
     /// be woken when the lane frees (to release the frame from the buffer).
     fn send_from_port(&mut self, r: usize, k: usize, now: SimTime) -> Result<(), SimError> {
         let lane = self.relays[r].ports[k].lane as usize;
-        if !self.lane_free(lane, now) || self.relays[r].ports[k].sending.is_some() {
+        let Some(lead) = gate(&self.lanes[lane], &self.radios, now) else { return Ok(()) };
+        if self.relays[r].ports[k].sending.is_some() {
             return Ok(());
         }
         let Some((frame, dst)) = self.relays[r].ports[k].queue.pop_front() else { return Ok(()) };
         let bits = frame.bits();
-        let lead = self.lead(lane, now);
-        let tx = self.transmit(lane, now, lead, frame, dst);
+        let tx = transmit(&mut self.lanes[lane], &mut self.radios, now, lead, frame, dst);
         self.relays[r].ports[k].sending = Some(bits);
         self.q.schedule(tx.arrival, Ev::new(ARRIVAL, lane))?;
         self.q.schedule(tx.end, Ev::new(TX_END, (self.relay_port0[r] as usize) + k))?;
@@ -528,45 +533,12 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
     /// True if a transmission may start on `lane` at `now`.
     #[inline]
     fn lane_free(&self, lane: usize, now: SimTime) -> bool {
-        let l = &self.lanes[lane];
-        !l.dir.is_busy(now) && l.radio.is_none_or(|(r, side)| self.radios[r as usize].ready_at(side) <= now)
-    }
-
-    /// When `lane` may next start.
-    #[inline]
-    fn lane_ready_at(&self, lane: usize) -> SimTime {
-        let l = &self.lanes[lane];
-        match l.radio {
-            None => l.dir.busy_until(),
-            Some((r, side)) => l.dir.busy_until().max(self.radios[r as usize].ready_at(side)),
-        }
-    }
-
-    #[inline]
-    fn lead(&self, lane: usize, now: SimTime) -> Duration {
-        match self.lanes[lane].radio {
-            None => Duration::ZERO,
-            Some((r, side)) => self.radios[r as usize].lead(side, now),
-        }
-    }
-
-    #[inline]
-    fn transmit(&mut self, lane: usize, now: SimTime, lead: Duration, frame: L::Pdu, dst: u32) -> crate::channel::Transmission {
-        let l = &mut self.lanes[lane];
-        let tx = l.dir.start(now, lead, frame, dst);
-        if let Some((r, side)) = l.radio {
-            self.radios[r as usize].started(side, tx.end, l.dir.delay);
-        }
-        tx
+        gate(&self.lanes[lane], &self.radios, now).is_some()
     }
 
     #[cold]
     fn record(&mut self, now: SimTime, n: usize, kind: TraceKind, frame: Option<&L::Pdu>) {
-        let st = &self.nodes[n].stack;
-        let (queued, unacknowledged) = (st.backlog(), st.unacknowledged());
-        if let Some(t) = self.trace.as_mut() {
-            t.push(now, n, kind, frame.map(|f| f.trace()), queued, unacknowledged);
-        }
+        record(&mut self.trace, now, n, kind, frame, &self.nodes[n].stack);
     }
 
     fn open(&mut self, now: SimTime) {
@@ -617,81 +589,122 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         out
     }
 
-    /// A saturated source always has an SDU waiting.
-    #[inline]
-    fn top_up(&mut self, n: usize, now: SimTime) {
-        for i in 0..self.nodes[n].saturated.len() {
-            let f = self.nodes[n].saturated[i] as usize;
-            if self.nodes[n].stack.backlog() == 0 {
-                let flow = &mut self.flows[f];
-                let bits = flow.source.next_length();
-                let m = flow.ids.next(bits, now, f as u32);
-                self.nodes[n].stack.handle_submit(now, m);
-            }
-        }
-    }
-
-    #[inline]
-    fn deliver(&mut self, now: SimTime, e: Event<Sdu>) -> Result<(), SimError> {
-        match e {
-            Event::Delivered(m) => {
-                let f = &mut self.flows[m.flow as usize];
-                f.meter.delivered(now, &m, f.service)?;
-                if let Some(p) = self.pooled.as_mut() {
-                    p.record(now, &m);
-                }
-            }
-            Event::Acknowledged(m) => {
-                self.flows[m.flow as usize].meter.acknowledged(now, &m);
-                if let Some(p) = self.pooled.as_mut() {
-                    p.acknowledged(now, &m);
-                }
-            }
-        }
-        Ok(())
-    }
-
     /// After any input to node `n`: report events, transmit if granted, re-arm wakes.
+    /// (Borrows the runner's parts separately: one bounds check per element.)
     #[inline]
     fn after_input(&mut self, n: usize, now: SimTime) -> Result<(), SimError> {
-        while let Some(e) = self.nodes[n].stack.poll_event() {
-            self.deliver(now, e)?;
+        let Sim { q, nodes, lanes, radios, flows, pooled, trace, .. } = self;
+        let node = &mut nodes[n];
+        while let Some(e) = node.stack.poll_event() {
+            deliver(flows, pooled, now, e)?;
         }
-        let node = &self.nodes[n];
         if let Some(rf) = node.rx_flow {
-            let rb = node.stack.receive_buffer_bits();
-            self.flows[rf as usize].meter.receive_buffer(now, rb);
+            flows[rf as usize].meter.receive_buffer(now, node.stack.receive_buffer_bits());
         }
-        let lane = self.nodes[n].lane as usize;
-        if self.lane_free(lane, now) {
-            self.top_up(n, now);
-            let lead = self.lead(lane, now);
-            let grant = Grant { rate_bps: self.lanes[lane].dir.rate_bps, lead, mtu_bits: u32::MAX };
-            if let Some(f) = self.nodes[n].stack.poll_transmit(now, &grant) {
+        let l = node.lane as usize;
+        let lane = &mut lanes[l];
+        if let Some(lead) = gate(lane, radios, now) {
+            top_up(node, flows, now);
+            let grant = Grant { rate_bps: lane.dir.rate_bps, lead, mtu_bits: u32::MAX };
+            if let Some(f) = node.stack.poll_transmit(now, &grant) {
                 debug_assert!(f.bits() > 0);
-                if self.trace.is_some() {
-                    self.record(now, n, TraceKind::Send, Some(&f));
+                if trace.is_some() {
+                    record(trace, now, n, TraceKind::Send, Some(&f), &node.stack);
                 }
-                let dst = f.dst().unwrap_or(self.nodes[n].peer);
-                let tx = self.transmit(lane, now, lead, f, dst);
-                self.q.schedule(tx.arrival, Ev::new(ARRIVAL, lane))?;
-                self.top_up(n, now);
+                let dst = f.dst().unwrap_or(node.peer);
+                let tx = transmit(lane, radios, now, lead, f, dst);
+                q.schedule(tx.arrival, Ev::new(ARRIVAL, l))?;
+                top_up(node, flows, now);
             }
         }
         // Wake the node when its lane frees only if it has something to send then;
         // otherwise the next input to it will find the lane free (or schedule this).
-        if !self.nodes[n].tx_wake && !self.lane_free(lane, now) && self.nodes[n].stack.wants_transmit() {
-            self.q.schedule(self.lane_ready_at(lane), Ev::new(TX_END, n))?;
-            self.nodes[n].tx_wake = true;
+        if !node.tx_wake && gate(lane, radios, now).is_none() && node.stack.wants_transmit() {
+            q.schedule(ready_at(lane, radios), Ev::new(TX_END, n))?;
+            node.tx_wake = true;
         }
-        let node = &mut self.nodes[n];
         if let Some(d) = node.stack.poll_timeout() {
             let at = d.max(now);
             if node.wake.is_none_or(|w| at < w) {
-                self.q.schedule(at, Ev::new(TIMER, n))?;
+                q.schedule(at, Ev::new(TIMER, n))?;
                 node.wake = Some(at);
             }
         }
         Ok(())
+    }
+}
+
+/// The lead time of a transmission starting on `lane` at `now`, if one may start.
+#[inline]
+fn gate<F: Pdu>(lane: &Lane<F>, radios: &[Radio], now: SimTime) -> Option<Duration> {
+    if lane.dir.is_busy(now) {
+        return None;
+    }
+    match lane.radio {
+        None => Some(Duration::ZERO),
+        Some((r, side)) => {
+            let radio = &radios[r as usize];
+            (radio.ready_at(side) <= now).then(|| radio.lead(side, now))
+        }
+    }
+}
+
+/// When `lane` may next start.
+#[inline]
+fn ready_at<F: Pdu>(lane: &Lane<F>, radios: &[Radio]) -> SimTime {
+    match lane.radio {
+        None => lane.dir.busy_until(),
+        Some((r, side)) => lane.dir.busy_until().max(radios[r as usize].ready_at(side)),
+    }
+}
+
+#[inline]
+fn transmit<F: Pdu>(lane: &mut Lane<F>, radios: &mut [Radio], now: SimTime, lead: Duration, frame: F, dst: u32) -> crate::channel::Transmission {
+    let tx = lane.dir.start(now, lead, frame, dst);
+    if let Some((r, side)) = lane.radio {
+        radios[r as usize].started(side, tx.end, lane.dir.delay);
+    }
+    tx
+}
+
+/// A saturated source always has an SDU waiting.
+#[inline]
+fn top_up<L: Layer<Sdu = Sdu>>(node: &mut Node<L>, flows: &mut [Flow], now: SimTime) {
+    if let Some(f) = node.saturated {
+        if node.stack.backlog() == 0 {
+            let flow = &mut flows[f as usize];
+            let bits = flow.source.next_length();
+            let m = flow.ids.next(bits, now, f);
+            node.stack.handle_submit(now, m);
+        }
+    }
+}
+
+/// A delivery or acknowledgement into its flow's meter (and the pooled one).
+#[inline]
+fn deliver(flows: &mut [Flow], pooled: &mut Option<DirectionMeter>, now: SimTime, e: Event<Sdu>) -> Result<(), SimError> {
+    match e {
+        Event::Delivered(m) => {
+            let f = &mut flows[m.flow as usize];
+            f.meter.delivered(now, &m, f.service)?;
+            if let Some(p) = pooled.as_mut() {
+                p.record(now, &m);
+            }
+        }
+        Event::Acknowledged(m) => {
+            flows[m.flow as usize].meter.acknowledged(now, &m);
+            if let Some(p) = pooled.as_mut() {
+                p.acknowledged(now, &m);
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cold]
+fn record<L: Layer>(trace: &mut Option<Tracer>, now: SimTime, n: usize, kind: TraceKind, frame: Option<&L::Pdu>, stack: &L) {
+    let (queued, unacknowledged) = (stack.backlog(), stack.unacknowledged());
+    if let Some(t) = trace.as_mut() {
+        t.push(now, n, kind, frame.map(|f| f.trace()), queued, unacknowledged);
     }
 }
