@@ -183,6 +183,8 @@ def _toy_figure() -> fw.Figure:
 class _ToyStudy:
     NAME = "toy"
     TITLE = "Toy study"
+    SOURCE = "Toy (2024)"
+    STUDY_CLAIMS_HEADING = "Toy conclusions"
 
     @staticmethod
     def figures() -> list[fw.Figure]:
