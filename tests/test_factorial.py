@@ -112,6 +112,19 @@ def test_effect_is_difference_of_means_with_unequal_replication() -> None:
     assert fx.effect("AB").half == pytest.approx(2.364624251592785 * math.sqrt(var))  # t(7), 0.975
 
 
+def test_allocation_of_variation() -> None:
+    # Full 2^3, equal replication: the seven effects and the error explain all the variation.
+    d = FractionalDesign.full("ABC")
+    fx = FactorialEffects.estimate(d, _responses(d, {"A": 2.0, "B": -1.0}, 0.5))
+    # SST = 16·(2² + 1²) + 8·2·0.5² = 84 (each coefficient β contributes N·n·β²)
+    assert fx.effect("A") == fx.effects[0].est
+    assert fx.effects[0].variation == pytest.approx(64 / 84)
+    assert fx.effects[1].variation == pytest.approx(16 / 84)
+    assert fx.error_variation == pytest.approx(4 / 84)
+    assert sum(e.variation for e in fx.effects) + fx.error_variation == pytest.approx(1.0)
+    assert fx.to_frame()["variation_fraction"].iloc[2] == pytest.approx(0.0)
+
+
 def test_ci_coverage_is_95_percent() -> None:
     rng = np.random.default_rng(20240501)
     d = FractionalDesign.full("ABC")

@@ -14,7 +14,11 @@ Estimation (Montgomery, *Design and Analysis of Experiments*, ch. 6–8): with r
 ȳ_i over n_i replications and contrast column c (±1, the product of the effect's factor
 columns), the effect is ``Σ c_i ȳ_i / (N/2)`` (mean response at + minus mean at −). Its
 variance is ``(4/N²) Σ s²/n_i`` with ``s²`` the replication variance pooled over runs,
-``Σ (n_i − 1)`` degrees of freedom; the 95% CI uses Student's t on those.
+``Σ (n_i − 1)`` degrees of freedom; the 95% CI uses Student's t on those. The
+**fraction of variation** an effect explains is its contrast sum of squares
+``(Σ c_i ȳ_i)² / Σ (1/n_i)`` over the total sum of squares of all observations (with
+equal replication the effects of a full factorial and the replication error add up to 1);
+it is how some papers rank features (e.g. Johnson's HF ARQ study).
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from ..verdicts import Est
 Word = frozenset[str]
 Signed = tuple[int, Word]
 
-EFFECT_COLUMNS = ["effect", "order", "estimate", "ci95_half_width", "lo", "hi", "df", "aliases"]
+EFFECT_COLUMNS = ["effect", "order", "estimate", "ci95_half_width", "lo", "hi", "df", "variation_fraction", "aliases"]
 
 
 def _multiply(a: Signed, b: Signed) -> Signed:
@@ -158,6 +162,7 @@ class Effect:
     order: int
     est: Est
     aliases: tuple[str, ...]
+    variation: float = math.nan  # fraction of the total sum of squares
 
 
 @dataclass(frozen=True)
@@ -169,6 +174,7 @@ class FactorialEffects:
     effects: tuple[Effect, ...]
     mean: Est
     df: int
+    error_variation: float = math.nan  # fraction of the total sum of squares within runs
 
     @classmethod
     def estimate(cls, design: FractionalDesign, responses: Sequence[Sequence[float]], *,
@@ -184,7 +190,10 @@ class FactorialEffects:
         if df < 1:
             raise ValueError("responses: no run is replicated, so there is no variance estimate for the CIs")
         ybar = np.array([r.mean() for r in reps])
-        s2 = sum(float(((r - r.mean()) ** 2).sum()) for r in reps) / df
+        sse = sum(float(((r - r.mean()) ** 2).sum()) for r in reps)
+        s2 = sse / df
+        everything = np.concatenate(reps)
+        sst = float(((everything - everything.mean()) ** 2).sum())
         inv_n = np.array([1.0 / r.size for r in reps])
         t = t95(df)
         n_total = sum(r.size for r in reps)
@@ -203,10 +212,11 @@ class FactorialEffects:
                 seen.add(word)
                 seen.update(w for _, w in chain)
                 c = design.column(word)
-                value = float(c @ ybar) / (n / 2)
+                contrast = float(c @ ybar)
                 names = tuple(design.name(w, s) for s, w in chain)
-                effects.append(Effect(design.name(word), order, Est(value, half, n_total), names))
-        return cls(design, response, tuple(effects), mean, df)
+                frac = contrast ** 2 / float(inv_n.sum()) / sst if sst > 0 else math.nan
+                effects.append(Effect(design.name(word), order, Est(contrast / (n / 2), half, n_total), names, frac))
+        return cls(design, response, tuple(effects), mean, df, sse / sst if sst > 0 else math.nan)
 
     def effect(self, name: str) -> Est:
         """The estimate of an effect, named by itself or by any of its aliases (``BCD`` for
@@ -224,7 +234,8 @@ class FactorialEffects:
     def to_frame(self) -> pd.DataFrame:
         """One row per estimable effect, with its CI and its alias chain."""
         rows = [{"effect": e.name, "order": e.order, "estimate": e.est.mean, "ci95_half_width": e.est.half,
-                 "lo": e.est.lo, "hi": e.est.hi, "df": self.df, "aliases": " = ".join(e.aliases)}
+                 "lo": e.est.lo, "hi": e.est.hi, "df": self.df, "variation_fraction": e.variation,
+                 "aliases": " = ".join(e.aliases)}
                 for e in self.effects]
         return pd.DataFrame(rows, columns=EFFECT_COLUMNS)
 
