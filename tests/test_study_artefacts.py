@@ -178,3 +178,29 @@ def test_write_artefact(tmp_path: Path) -> None:
     assert [p.name for p in paths] == ["offered.csv", "offered.png", "offered.svg"]
     assert all(p.stat().st_size > 0 for p in paths)
     assert (tmp_path / "offered.csv").read_text().startswith("curve,label,nominal,x,")
+
+
+def test_figure_data_is_an_artefact(tmp_path: Path) -> None:
+    from arqlab.studies import framework as fw
+
+    fig = fw.Figure(
+        1, "Toy", {"traffic": {"a": {"load": 0.1}}}, "load", "y", "throughput_efficiency", (0.1, 0.5), (0.1, 0.5),
+        lambda x: {"traffic.a.load": x}, (fw.Curve("c", "curve c", "a_to_b"),),
+        closed_forms=(fw.ClosedForm("y = x", lambda x: x),),
+    )
+    points, runs, _ = fw.plan_figure(fig, fw.RunSettings(quick=True, replications=3))
+    metrics: fw.Metrics = {
+        key: {"a_to_b": {"throughput_efficiency": {"mean": 0.9 * r.scenario["traffic"]["a"]["load"],
+                                                   "ci95_half_width": 0.01, "n": 3}}}
+        for key, r in runs.items()
+    }
+    fd = fw.FigureData(fig, fw.tabulate(fig, points, metrics))
+    assert fd.est("c", 0.5) == Est(0.45, 0.01, 3)
+    assert list(fd.to_frame()["y"]) == pytest.approx([0.09, 0.45])
+    fig_, ax = _axes()
+    fd.plot(ax)
+    assert [line.get_label() for line in ax.get_lines()][-1] == "y = x"  # the closed form over the curve
+    assert ax.get_xlabel() == "load" and len(ax.containers) == 1
+    paths = write_artefact(fd, tmp_path, "fig1")
+    assert (tmp_path / "fig1.csv").read_text().splitlines()[0].startswith("figure,curve,label,variant,x,")
+    assert len(paths) == 3

@@ -74,7 +74,7 @@ from .plan import (
     tabulate,
 )
 from .reproduce import Reproduction, Study, reproduce_study
-from .run import ProgressFn, _plain_metrics, simulate_runs
+from .run import ProgressFn, plain_metrics, simulate_runs
 from .spec import Assumption, Claim, ClosedForm, Curve, Figure, Metrics, Scenario, Sensitivity
 from .verdicts import (
     Est,
@@ -98,12 +98,12 @@ __all__ = [
     "CAPACITY_REPLICATIONS", "POINT_COLUMNS", "SHORTFALL", "Artefact", "Assumption", "Check", "Claim", "ClaimResult",
     "ClosedForm", "Curve", "Effect", "Est", "FactorialEffects", "Figure", "FigureData", "FractionalDesign",
     "MeasuredXCurve", "Metrics", "Outcome", "Point", "ProgressFn", "Region", "Relation", "Reproduction", "RunRequest",
-    "RunSettings", "Scenario", "Sensitivity", "Study", "StudyData", "Table", "Verdict", "_plain_metrics", "all_of",
+    "RunSettings", "Scenario", "Sensitivity", "Study", "StudyData", "Table", "Verdict", "all_of",
     "any_of", "apply_overrides", "approx", "approx_value", "at_least", "at_most", "base_argmax", "below", "both",
     "canonical_json", "capacity_request", "check_capacity", "conjunction", "curve_scenario", "curves_relation",
     "departs_before", "departs_within", "departure", "evaluate_claim", "every", "exceeds", "fixed_ref",
     "gap_vs_value", "get_dotted", "left_of", "linear_trend", "monotone_up", "plan_figure", "point_name",
-    "point_overrides", "pointwise", "print_claims", "reproduce_study", "rel", "right_of", "right_of_latest",
+    "plain_metrics", "point_overrides", "pointwise", "print_claims", "reproduce_study", "rel", "right_of", "right_of_latest",
     "run_key", "set_dotted", "short_point_note", "significant", "simulate_runs", "tabulate", "to_toml", "vs_value",
     "within", "write_artefact", "write_claims", "write_plot", "write_scenarios", "xs_where", "xy_relation",
 ]

@@ -11,7 +11,9 @@ from .spec import Metrics
 ProgressFn = Callable[[int, int, str], None]
 
 
-def _plain_metrics(metrics: Mapping[str, Any]) -> Metrics:
+def plain_metrics(metrics: Mapping[str, Any]) -> Metrics:
+    """``{direction: {measure: {mean, ci95_half_width, n}}}`` as floats, skipping anything
+    that is not a direction's table of measures."""
     out: Metrics = {}
     for direction, measures in metrics.items():
         if not isinstance(measures, Mapping):
@@ -75,6 +77,6 @@ def simulate_runs(
     outcomes = run_points_detailed(specs, executor=executor, workers=workers, store=store)
     for i, (req, spec, outcome) in enumerate(zip(runs, specs, outcomes), 1):
         batch_means = spec.resolved["run"]["method"] == "batch_means"
-        results[req.key] = _plain_metrics(summarize(outcome.records, batch_means))
+        results[req.key] = plain_metrics(summarize(outcome.records, batch_means))
         tick(i, req)
     return results
