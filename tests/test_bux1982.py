@@ -265,4 +265,4 @@ def test_quick_reproduction_robust_claims_hold(tmp_path: Path) -> None:
     fd = rep.data[8] if hasattr(rep, "data") else None
     if fd is not None:
         e = fd.est("abm_p0", 0.7)
-        assert e.mean < 1.06 * bux._ideal(5000.0, "exponential")(0.7)
+        assert e.mean < 1.06 * bux.ideal_transfer(5000.0, "exponential")(0.7)

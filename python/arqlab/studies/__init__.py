@@ -1,4 +1,4 @@
-"""Reproductions of published studies, one module per paper.
+"""Reproductions of published studies, one package per paper (docs/studies/README.md).
 
 ``arqlab reproduce STUDY [--figure N]... [--quick] [--out DIR] [--workers N] [--dask ADDR]
 [--store PATH] [--quiet]`` regenerates a paper's figures, writes CSV/PNG/SVG/scenario files
@@ -16,8 +16,8 @@ from typing import Any
 
 __all__ = ["STUDIES", "get_study", "register_cli", "handler", "main"]
 
-#: Registry: study name -> module path. Each module provides NAME, TITLE, figures(),
-#: study_claims() and reproduce(...).
+#: Registry: study name -> package path. Each package provides NAME, TITLE, CITATION,
+#: figures(), study_claims() and reproduce(...).
 STUDIES: dict[str, str] = {"bux1982": "arqlab.studies.bux1982"}
 
 

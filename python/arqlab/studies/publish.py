@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..store import Store, open_store
-from .framework import Reproduction
+from .reproduce import Reproduction
 
 
 def _claims_of_figure(rep: Reproduction, number: int | None) -> list[dict[str, Any]]:

@@ -1,0 +1,121 @@
+"""Curves of a figure: the artefact every figure of a study produces.
+
+:class:`FigureData` is a figure's tidy per-point frame (one row per curve × variant × x,
+see :data:`~arqlab.studies.plan.POINT_COLUMNS`) with estimates looked up by curve and x
+in plot units; claims read it through :meth:`FigureData.est`. :func:`draw_curves` draws
+it in the paper's axes: each curve with 95% CI bars, sensitivity variants as markers,
+and the figure's closed forms.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..spec import Curve, Figure
+from ..verdicts import Est
+
+
+class FigureData:
+    """Tidy results of one figure, with estimates looked up by curve and x (in plot units)."""
+
+    def __init__(self, figure: Figure, frame: pd.DataFrame, variant: str = "") -> None:
+        self.figure = figure
+        self.frame = frame
+        self.variant = variant
+        base = frame[frame["variant"] == ""]
+        if variant:
+            sub = frame[frame["variant"] == variant]
+            replaced = set(sub["curve"])
+            base = pd.concat([base[~base["curve"].isin(replaced)], sub], ignore_index=True)
+        self._view = base
+        self._index: dict[tuple[str, float], Est] = {}
+        for row in base.itertuples(index=False):
+            self._index[(str(row.curve), float(row.x))] = Est(float(row.y), float(row.y_ci95_half_width), int(row.n))
+
+    def has(self, curve: str) -> bool:
+        return any(k[0] == curve for k in self._index)
+
+    def xs(self, curve: str) -> list[float]:
+        return sorted(x for (c, x) in self._index if c == curve)
+
+    def common_xs(self, *curves: str) -> list[float]:
+        sets = [set(self.xs(c)) for c in curves]
+        return sorted(set.intersection(*sets)) if sets else []
+
+    def est(self, curve: str, x: float) -> Est:
+        return self._index.get((curve, float(x)), Est(float("nan"), float("nan"), 0))
+
+    def argmax(self, curve: str) -> float | None:
+        xs = self.xs(curve)
+        if not xs:
+            return None
+        vals = [self.est(curve, x).mean for x in xs]
+        finite = [(v, x) for v, x in zip(vals, xs) if math.isfinite(v)]
+        return max(finite)[1] if finite else None
+
+    def variants(self) -> list[str]:
+        return sorted(v for v in set(self.frame["variant"]) if v)
+
+    def with_variant(self, variant: str) -> FigureData:
+        return FigureData(self.figure, self.frame, variant)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The tidy per-point frame (every variant)."""
+        return self.frame
+
+    def plot(self, ax: Any) -> None:
+        """Draw the figure's curves, variants and closed forms on a matplotlib axis."""
+        draw_curves(ax, self.figure, self.frame)
+
+
+def _plot_style(curve: Curve) -> dict[str, Any]:
+    style: dict[str, Any] = {"linewidth": 1.4, "marker": "o", "markersize": 3.5, "capsize": 2}
+    if curve.extension:
+        style.update({"linestyle": ":", "marker": "^"})
+    style.update(curve.style)
+    return style
+
+
+def draw_curves(ax: Any, figure: Figure, frame: pd.DataFrame) -> None:
+    """Curves with 95% CI bars, sensitivity variants, closed forms, scales and axis labels."""
+    for c in figure.curves:
+        if not c.plot:
+            continue
+        sub = frame[(frame["curve"] == c.key) & (frame["variant"] == "")].sort_values("x")
+        if sub.empty:
+            continue
+        ax.errorbar(sub["x"], sub["y"], yerr=sub["y_ci95_half_width"].fillna(0.0), label=c.label, **_plot_style(c))
+    markers = ["x", "+", "1", "2", "3", "4"]
+    for i, s in enumerate(figure.sensitivities):
+        labelled = False
+        for key in s.curves:
+            c = figure.curve(key)
+            if not c.plot:
+                continue
+            sub = frame[(frame["curve"] == key) & (frame["variant"] == s.name)].sort_values("x")
+            if sub.empty:
+                continue
+            st = _plot_style(c)
+            st.update({"linestyle": "none", "marker": markers[i % len(markers)], "alpha": 0.8, "markersize": 7})
+            label = None if labelled else f"sensitivity '{s.name}': {s.description} (curve colours as above)"
+            labelled = True
+            ax.errorbar(sub["x"], sub["y"], yerr=sub["y_ci95_half_width"].fillna(0.0), label=label, **st)
+    xs_all = sorted(set(frame["x"])) if not frame.empty else list(figure.xs)
+    if xs_all:
+        lo, hi = min(xs_all), max(xs_all)
+        grid = np.geomspace(max(lo, 1e-12), hi, 200) if figure.x_scale == "log" else np.linspace(lo, hi, 200)
+        for cf in figure.closed_forms:
+            ys = np.array([cf.fn(float(x)) for x in grid], dtype=float)
+            st = {"color": "0.45", "linewidth": 1.0, "linestyle": (0, (6, 2, 1, 2))}
+            st.update(cf.style)
+            ax.plot(grid, ys, label=cf.label, **st)
+    ax.set_xscale(figure.x_scale)
+    ax.set_yscale(figure.y_scale)
+    if figure.y_limits is not None:
+        ax.set_ylim(*figure.y_limits)
+    ax.set_xlabel(figure.x_label)
+    ax.set_ylabel(figure.y_label)

@@ -1,0 +1,252 @@
+"""Two-level factorial experiments: designs, alias structure, effects with 95% CIs.
+
+A 2^(k−p) fractional factorial runs N = 2^(k−p) combinations of k two-level factors
+(levels −1/+1): k−p *base* factors in full factorial (standard, Yates, order: the first
+factor alternates fastest) and p *generated* factors set to products of base columns,
+e.g. ``D = ABC``. Each generator is a word of the **defining relation** (``I = ABCD``);
+the relation is the group those words generate. An effect is **aliased** with its
+product with every word of the relation (``A = BCD``, ``AB = CD``): their contrast
+columns are identical, so the experiment estimates their sum. The **resolution** is the
+length of the shortest word (III: main effects aliased with two-factor interactions; IV:
+main effects clear of them, two-factor interactions aliased with each other).
+
+Estimation (Montgomery, *Design and Analysis of Experiments*, ch. 6–8): with run means
+ȳ_i over n_i replications and contrast column c (±1, the product of the effect's factor
+columns), the effect is ``Σ c_i ȳ_i / (N/2)`` (mean response at + minus mean at −). Its
+variance is ``(4/N²) Σ s²/n_i`` with ``s²`` the replication variance pooled over runs,
+``Σ (n_i − 1)`` degrees of freedom; the 95% CI uses Student's t on those. The
+**fraction of variation** an effect explains is its contrast sum of squares
+``(Σ c_i ȳ_i)² / Σ (1/n_i)`` over the total sum of squares of all observations (with
+equal replication the effects of a full factorial and the replication error add up to 1);
+it is how some papers rank features (e.g. Johnson's HF ARQ study).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..student_t import t95
+from ..verdicts import Est
+
+Word = frozenset[str]
+Signed = tuple[int, Word]
+
+EFFECT_COLUMNS = ["effect", "order", "estimate", "ci95_half_width", "lo", "hi", "df", "variation_fraction", "aliases"]
+
+
+def _multiply(a: Signed, b: Signed) -> Signed:
+    """Product of two signed words: squares cancel (A·A = I), signs multiply."""
+    return a[0] * b[0], a[1] ^ b[1]
+
+
+@dataclass(frozen=True)
+class FractionalDesign:
+    """A two-level design: factor names, ±1 design matrix, and its defining relation."""
+
+    factors: tuple[str, ...]
+    matrix: np.ndarray
+    relation: tuple[Signed, ...]
+
+    @property
+    def runs(self) -> int:
+        return int(self.matrix.shape[0])
+
+    @classmethod
+    def full(cls, factors: Sequence[str]) -> FractionalDesign:
+        """The 2^k full factorial in standard order (no aliases)."""
+        return cls.fraction(factors, {})
+
+    @classmethod
+    def fraction(cls, base: Sequence[str], generators: Mapping[str, str]) -> FractionalDesign:
+        """A 2^(k−p) fraction: ``base`` factors in full factorial, each generated factor
+        the product of the base factors in its word (``{"D": "ABC"}``, ``{"E": "-AC"}``;
+        ``"window*timeout"`` when names are longer than one character)."""
+        base = tuple(base)
+        if len(set(base)) != len(base) or not base:
+            raise ValueError(f"base factors must be distinct and non-empty, got {list(base)}")
+        gens: list[tuple[str, Signed]] = []
+        for name, text in generators.items():
+            if name in base:
+                raise ValueError(f"generated factor {name!r} is also a base factor")
+            sign, word = parse_word(text, base)
+            if len(word) < 2:
+                raise ValueError(f"generator {name} = {text!r} must be a product of at least two base factors")
+            gens.append((name, (sign, word)))
+        factors = base + tuple(name for name, _ in gens)
+        n = 2 ** len(base)
+        levels = np.array([[1 if (i >> j) & 1 else -1 for j in range(len(base))] for i in range(n)], dtype=int)
+        cols = {f: levels[:, j] for j, f in enumerate(base)}
+        for name, (sign, word) in gens:
+            cols[name] = sign * np.prod([cols[f] for f in sorted(word)], axis=0)
+        matrix = np.column_stack([cols[f] for f in factors])
+        words = [(sign, word | {name}) for name, (sign, word) in gens]
+        group: set[Signed] = set()
+        for r in range(1, len(words) + 1):
+            for combo in itertools.combinations(words, r):
+                prod: Signed = (1, frozenset())
+                for w in combo:
+                    prod = _multiply(prod, w)
+                group.add(prod)
+        return cls(factors, matrix, tuple(sorted(group, key=lambda sw: _order_key(sw[1], factors))))
+
+    @classmethod
+    def from_matrix(cls, factors: Sequence[str], matrix: Any) -> FractionalDesign:
+        """A design given by its ±1 matrix; the defining relation is read off its columns
+        (every product of factor columns that is constant, +1 or −1)."""
+        factors = tuple(factors)
+        m = np.asarray(matrix, dtype=int)
+        if m.ndim != 2 or m.shape[1] != len(factors):
+            raise ValueError(f"design matrix must have one column per factor ({len(factors)}), got shape {m.shape}")
+        if not np.isin(m, (-1, 1)).all():
+            raise ValueError("design matrix entries must be -1 or +1")
+        relation: list[Signed] = []
+        for r in range(1, len(factors) + 1):
+            for combo in itertools.combinations(factors, r):
+                col = np.prod([m[:, factors.index(f)] for f in combo], axis=0)
+                if abs(int(col.sum())) == m.shape[0]:
+                    relation.append((int(col[0]), frozenset(combo)))
+        return cls(factors, m, tuple(relation))
+
+    def column(self, word: Word) -> np.ndarray:
+        """The contrast column of an effect: the product of its factors' columns."""
+        out = np.ones(self.runs, dtype=int)
+        for f in word:
+            out = out * self.matrix[:, self.factors.index(f)]
+        return out
+
+    def resolution(self) -> int | None:
+        """Length of the shortest word of the defining relation; None for a full factorial."""
+        return min((len(w) for _, w in self.relation), default=None)
+
+    def aliases(self, effect: str | Word) -> list[Signed]:
+        """Every effect aliased with ``effect`` (its product with each defining word)."""
+        word = parse_word(effect, self.factors)[1] if isinstance(effect, str) else effect
+        out = [_multiply((1, word), w) for w in self.relation]
+        return sorted(out, key=lambda sw: _order_key(sw[1], self.factors))
+
+    def name(self, word: Word, sign: int = 1) -> str:
+        """``AB``, ``-CD``, or ``window*timeout`` when a factor name is longer than a character."""
+        ordered = sorted(word, key=self.factors.index)
+        sep = "" if all(len(f) == 1 for f in self.factors) else "*"
+        return ("-" if sign < 0 else "") + (sep.join(ordered) or "I")
+
+
+def parse_word(text: str, factors: Sequence[str]) -> Signed:
+    """``"-ABC"`` → (−1, {A, B, C}); names joined by ``*`` when longer than one character."""
+    body = text.strip()
+    sign = -1 if body.startswith("-") else 1
+    body = body.lstrip("+-")
+    parts = body.split("*") if "*" in body or any(len(f) > 1 for f in factors) else list(body)
+    unknown = [p for p in parts if p not in factors]
+    if unknown or not parts or len(set(parts)) != len(parts):
+        raise ValueError(f"effect {text!r}: expected distinct factors from {list(factors)}")
+    return sign, frozenset(parts)
+
+
+def _order_key(word: Word, factors: Sequence[str]) -> tuple[int, list[int]]:
+    return len(word), sorted(factors.index(f) for f in word)
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One estimable effect: its name, order, estimate with CI, and the effects aliased with it."""
+
+    name: str
+    order: int
+    est: Est
+    aliases: tuple[str, ...]
+    variation: float = math.nan  # fraction of the total sum of squares
+
+
+@dataclass(frozen=True)
+class FactorialEffects:
+    """Main effects and interactions of a (fractional) factorial experiment, each with a CI."""
+
+    design: FractionalDesign
+    response: str
+    effects: tuple[Effect, ...]
+    mean: Est
+    df: int
+    error_variation: float = math.nan  # fraction of the total sum of squares within runs
+
+    @classmethod
+    def estimate(cls, design: FractionalDesign, responses: Sequence[Sequence[float]], *,
+                 response: str = "y", max_order: int = 2) -> FactorialEffects:
+        """Effects up to ``max_order`` from per-run replicated responses (``responses[i]``:
+        the replications of run i, in the design's row order; at least one run needs two)."""
+        if len(responses) != design.runs:
+            raise ValueError(f"responses: expected one list per run ({design.runs}), got {len(responses)}")
+        reps = [np.asarray(r, dtype=float) for r in responses]
+        if any(r.size == 0 for r in reps):
+            raise ValueError("responses: every run needs at least one replication")
+        df = sum(r.size - 1 for r in reps)
+        if df < 1:
+            raise ValueError("responses: no run is replicated, so there is no variance estimate for the CIs")
+        ybar = np.array([r.mean() for r in reps])
+        sse = sum(float(((r - r.mean()) ** 2).sum()) for r in reps)
+        s2 = sse / df
+        everything = np.concatenate(reps)
+        sst = float(((everything - everything.mean()) ** 2).sum())
+        inv_n = np.array([1.0 / r.size for r in reps])
+        t = t95(df)
+        n_total = sum(r.size for r in reps)
+        n = design.runs
+        mean = Est(float(ybar.mean()), t * math.sqrt(s2 * inv_n.sum()) / n, n_total)
+        half = t * math.sqrt(4.0 / n ** 2 * s2 * inv_n.sum())  # the same for every contrast
+        effects: list[Effect] = []
+        seen: set[Word] = set()
+        confounded = {w for _, w in design.relation}
+        for order in range(1, max_order + 1):
+            for combo in itertools.combinations(design.factors, order):
+                word = frozenset(combo)
+                if word in seen or word in confounded:
+                    continue
+                chain = design.aliases(word)
+                seen.add(word)
+                seen.update(w for _, w in chain)
+                c = design.column(word)
+                contrast = float(c @ ybar)
+                names = tuple(design.name(w, s) for s, w in chain)
+                frac = contrast ** 2 / float(inv_n.sum()) / sst if sst > 0 else math.nan
+                effects.append(Effect(design.name(word), order, Est(contrast / (n / 2), half, n_total), names, frac))
+        return cls(design, response, tuple(effects), mean, df, sse / sst if sst > 0 else math.nan)
+
+    def effect(self, name: str) -> Est:
+        """The estimate of an effect, named by itself or by any of its aliases (``BCD`` for
+        ``A`` when ``I = ABCD``; a negative alias ``-BCD`` gives the negated estimate)."""
+        sign, word = parse_word(name, self.design.factors)
+        for e in self.effects:
+            if parse_word(e.name, self.design.factors)[1] == word:
+                return e.est.scaled(sign)
+            for a in e.aliases:
+                s, w = parse_word(a, self.design.factors)
+                if w == word:
+                    return e.est.scaled(sign * s)
+        raise KeyError(f"no estimated effect is {name!r} or aliased with it")
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per estimable effect, with its CI and its alias chain."""
+        rows = [{"effect": e.name, "order": e.order, "estimate": e.est.mean, "ci95_half_width": e.est.half,
+                 "lo": e.est.lo, "hi": e.est.hi, "df": self.df, "variation_fraction": e.variation,
+                 "aliases": " = ".join(e.aliases)}
+                for e in self.effects]
+        return pd.DataFrame(rows, columns=EFFECT_COLUMNS)
+
+    def plot(self, ax: Any) -> None:
+        """Effects sorted by magnitude, as points with horizontal 95% CI bars around zero."""
+        order = sorted(self.effects, key=lambda e: abs(e.est.mean))
+        ys = np.arange(len(order))
+        ax.errorbar([e.est.mean for e in order], ys, xerr=[e.est.half for e in order], fmt="o", capsize=3)
+        ax.axvline(0.0, color="0.4", linewidth=0.8)
+        ax.set_yticks(ys)
+        ax.set_yticklabels([e.name + (f" (= {', '.join(e.aliases)})" if e.aliases else "") for e in order], fontsize=7)
+        ax.set_xlabel(f"effect on {self.response} (95% CI, {self.df} df)")
+        res = self.design.resolution()
+        ax.set_title(f"Factorial effects, {self.design.runs} runs" + (f", resolution {res}" if res else ""), fontsize=9.5)

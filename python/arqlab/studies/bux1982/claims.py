@@ -1,0 +1,199 @@
+"""Bux 1982 study-level claims: Conclusions (1)–(6), which draw on several figures.
+
+The claims of Sections 3.1–3.2 and the ARM conjectures of Appendix A2 belong to the
+figure they are about and are declared with it (:mod:`.figures_throughput`,
+:mod:`.figures_delay`); :func:`all_claim_ids` lists both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from ..claims import both, every, rel, xs_where
+from ..data import StudyData
+from ..spec import Claim
+from ..verdicts import (
+    Est,
+    Outcome,
+    Verdict,
+    all_of,
+    any_of,
+    approx,
+    approx_value,
+    at_least,
+    at_most,
+    conjunction,
+    exceeds,
+    pointwise,
+    within,
+)
+from .figures import figures
+from .params import L_FIG7, T_P_TERRESTRIAL, TOL_APPROX, TOL_CLOSED_FORM, V_HIGH
+from .theory import ideal_transfer
+
+def _present(sd: StudyData, figs: Iterable[int]) -> list[int]:
+    return [n for n in figs if n in sd]
+
+
+def _conc1_abm_at_least(sd: StudyData) -> Outcome:
+    parts: dict[str, Outcome] = {}
+    for n in _present(sd, (2, 3, 4, 5, 6)):
+        fd = sd[n]
+        for c in fd.figure.curves:
+            if c.key.startswith("nrm_"):
+                tag = c.key.split("_", 2)[2]
+                parts[f"fig{n}.{c.key}"] = rel(n, f"abm_{tag}", c.key, every(c.key), lambda a, b: at_least(a, b, TOL_APPROX))(sd)
+    for n in _present(sd, (7, 8, 9, 10, 11)):
+        fd = sd[n]
+        for c in fd.figure.curves:
+            if c.key.startswith("nrm_"):
+                tag = c.key.split("_", 2)[2]
+                ref = f"abm_{tag}" if c.direction == "a_to_b" else f"abm_ba_{tag}"
+                parts[f"fig{n}.{c.key}"] = rel(n, ref, c.key, every(c.key), lambda a, b: at_most(a, b, TOL_APPROX))(sd)
+    return conjunction(parts)
+
+
+def _conc1_equivalence(sd: StudyData) -> Outcome:
+    total = eq = neq = 0
+    for n in _present(sd, (2, 3, 4, 5, 6, 7, 8, 9, 10, 11)):
+        fd = sd[n]
+        for c in fd.figure.curves:
+            if not c.key.startswith("nrm_"):
+                continue
+            tag = c.key.split("_", 2)[2]
+            ref = f"abm_{tag}" if (c.direction == "a_to_b" or n <= 6) else f"abm_ba_{tag}"
+            for x in fd.common_xs(c.key, ref):
+                v = approx(fd.est(c.key, x), fd.est(ref, x), TOL_APPROX)
+                total += 1
+                eq += v is Verdict.HOLDS
+                neq += v is Verdict.DOES_NOT_HOLD
+    if total == 0:
+        return Outcome(Verdict.INCONCLUSIVE, "no comparable points")
+    if eq / total >= 0.25:
+        v = Verdict.HOLDS
+    elif (total - neq) / total < 0.25:
+        v = Verdict.DOES_NOT_HOLD
+    else:
+        v = Verdict.INCONCLUSIVE
+    return Outcome(v, f"{eq}/{total} NRM-vs-ABM points equivalent within {TOL_APPROX:.0%}, {neq} clearly different "
+                      f"(claim: at least a quarter equivalent)")
+
+
+def _conc3_symmetric(sd: StudyData) -> Outcome:
+    parts: dict[str, Outcome] = {}
+    for n in _present(sd, (4, 5, 6, 7, 8, 9, 10, 11)):
+        fd = sd[n]
+        for c in fd.figure.curves:
+            if c.key.startswith("abm_ba_"):
+                tag = c.key[len("abm_ba_"):]
+                parts[f"fig{n}.{tag}"] = rel(n, f"abm_{tag}", c.key, every(c.key), lambda a, b: approx(a, b, TOL_APPROX))(sd)
+    return conjunction(parts)
+
+
+def _conc3_nrm_differs(sd: StudyData) -> Outcome:
+    parts: dict[str, Outcome] = {}
+    if 2 in sd:
+        parts["fig2.48k"] = rel(2, "nrm_s2p_48k", "nrm_p2s_48k", every("abm_48k"), lambda a, b: exceeds(a, b, 0.10),
+                                combine=any_of)(sd)
+    if 7 in sd:
+        parts["fig7.p0"] = rel(7, "nrm_s2p_p0", "nrm_p2s_p0", every("abm_p0"), lambda a, b: exceeds(a, b, 0.10), combine=any_of)(sd)
+    if 9 in sd:
+        parts["fig9.p0"] = rel(9, "nrm_s2p_p0", "nrm_p2s_p0", every("abm_p0"), lambda a, b: exceeds(a, b, 0.10), combine=any_of)(sd)
+    verdict = any_of(o.verdict for o in parts.values())
+    return Outcome(verdict, " | ".join(f"{k}: {o.verdict}" for k, o in parts.items()))
+
+
+def _conc2_mod8_enough(sd: StudyData) -> Outcome:
+    """"can be too small in the case of NRM" (Conclusion 2) is existential: one Fig. 9 load
+    (≤ 0.4) where ABM sits on M/D/1 (±5%) and NRM P→S is >10% above it."""
+    fd = sd[9]
+    ideal = ideal_transfer(800.0, "constant")
+    xs = [x for x in fd.xs("abm_p0") if x <= 0.4 and x in set(fd.xs("nrm_p2s_p0"))]
+
+    def at(x: float) -> Verdict:
+        return all_of([approx_value(fd.est("abm_p0", x), ideal(x), TOL_CLOSED_FORM),
+                       exceeds(fd.est("nrm_p2s_p0", x), Est(ideal(x), 0.0), 0.10)])
+    return pointwise(xs, at, combine=any_of,
+                     describe=lambda x: f"ABM {fd.est('abm_p0', x)}, NRM P→S {fd.est('nrm_p2s_p0', x)} vs M/D/1 {ideal(x):.4g}")
+
+
+def _from_figure_claim(number: int, claim_id: str) -> Callable[[StudyData], Outcome]:
+    def check(sd: StudyData) -> Outcome:
+        for c in sd[number].figure.claims:
+            if c.id == claim_id:
+                return c.check(sd)
+        raise KeyError(claim_id)
+    return check
+
+
+def study_claims() -> list[Claim]:
+    """Conclusions (1)–(6): claims that draw on several figures."""
+    long_ = xs_where(lambda x: x > 3000, "abm_m128")
+    return [
+        Claim("conc1.abm_at_least_nrm", "(1)",
+              "The link operated in ABM performs better than, or at least as well as, the link under NRM (throughput ≥, "
+              "transfer and buffer-holding time ≤, within 5%, at every point of Figs. 2–11).",
+              _conc1_abm_at_least, needs=(2, 3, 4, 5, 6, 7, 8, 9, 10, 11)),
+        Claim("conc1.broad_equivalence", "(1)",
+              "There is a relatively broad range of parameters where the performance of both modes is equivalent.",
+              _conc1_equivalence, needs=(2, 3, 4, 5, 6, 7, 8, 9, 10, 11)),
+        Claim("conc2.modulus_earlier_in_nrm", "(2)",
+              "In NRM the modulus affects performance at significantly smaller t_p than in ABM (Fig. 9 departure from "
+              "M/D/1, Fig. 10 departure from linearity).",
+              both(fig9=_from_figure_claim(9, "fig9.nrm_p2s_departs_before_abm"),
+                   fig10=_from_figure_claim(10, "fig10.nrm_bends_before_abm")), needs=(9, 10)),
+        Claim("conc2.mod8_enough_for_abm", "(2)",
+              "Modulus 8 might be sufficient on a higher-speed terrestrial link with ABM but can be too small with NRM "
+              "(Fig. 9: at some load ≤ 0.4, where the paper has ABM on the M/D/1 curve, ABM is within 5% of M/D/1 while "
+              "NRM P→S is more than 10% above it).",
+              _conc2_mod8_enough, needs=(9,)),
+        Claim("conc3.abm_symmetric", "(3)",
+              "ABM yields equal performance in both directions of the link (every two-way figure, within 5%).",
+              _conc3_symmetric, needs=(4,)),
+        Claim("conc3.nrm_directions_differ", "(3)",
+              "Throughput and delay of the NRM link can be significantly different for both directions (>10% somewhere "
+              "in Fig. 2, 7 or 9).",
+              _conc3_nrm_differs, needs=(7,)),
+        Claim("conc4.long_delay_nrm_degrades", "(4)(i)",
+              "Long propagation and processing delays: the modulus rule with polling degrades NRM throughput (Fig. 6, "
+              "modulus 8, where the window limits: ABM above both NRM directions).",
+              _from_figure_claim(6, "fig6.abm_above_nrm_mod8"), needs=(6,)),
+        Claim("conc4.high_error_nrm_degrades", "(4)(ii)",
+              "High block-error probabilities: NRM suffers long recovery delays when REJ recovery fails, ABM recovers "
+              "by time-out (modulus 128, l > 3000 bit: ABM above NRM S→P in Fig. 3, above both NRM directions in Fig. 4).",
+              both(fig3=rel(3, "abm_m128", "nrm_s2p_m128", long_, exceeds),
+                   fig4_s2p=rel(4, "abm_m128", "nrm_s2p_m128", long_, exceeds),
+                   fig4_p2s=rel(4, "abm_m128", "nrm_p2s_m128", long_, exceeds)), needs=(3, 4)),
+        Claim("conc5.abm_eq_nrm_p2s_transfer", "(5)",
+              "Both directions of ABM and NRM primary→secondary have comparable transfer times while the modulus has no "
+              "impact (Figs. 7 and 8, error-free, within 5%; Fig. 8 up to load 0.6 — above it the modulus-8 window "
+              "binds with exponential lengths, see fig8.errfree_abm_mg1 and its m128 variant).",
+              both(fig7=rel(7, "abm_p0", "nrm_p2s_p0", every("abm_p0"), lambda a, b: approx(a, b, TOL_APPROX)),
+                   fig7_ba=rel(7, "abm_ba_p0", "nrm_p2s_p0", every("abm_p0"), lambda a, b: approx(a, b, TOL_APPROX)),
+                   fig8=rel(8, "abm_p0", "nrm_p2s_p0", xs_where(lambda x: x <= 0.6, "abm_p0"),
+                            lambda a, b: approx(a, b, TOL_APPROX))),
+              needs=(7, 8)),
+        Claim("conc5.s2p_extra_order_tp", "(5)",
+              "NRM secondary→primary suffers an additional polling delay whose mean is of the order of t_p "
+              "(Fig. 7 error-free: gap between 0.5 and 2 t_p at every load).",
+              lambda sd: pointwise(sd[7].common_xs("nrm_s2p_p0", "nrm_p2s_p0"),
+                                   lambda x: within((sd[7].est("nrm_s2p_p0", x) - sd[7].est("nrm_p2s_p0", x))
+                                                    .scaled(((L_FIG7 + 48.0) / V_HIGH) / T_P_TERRESTRIAL), 0.5, 2.0)),
+              needs=(7,)),
+        Claim("conc5.modulus_stronger_in_nrm", "(5)",
+              "The modulus can have a much stronger delay-increasing effect in NRM than in ABM (Fig. 9, loads ≥ 0.4: NRM "
+              "P→S transfer time more than 20% above ABM).",
+              rel(9, "nrm_p2s_p0", "abm_p0", xs_where(lambda x: x >= 0.4, "abm_p0"), lambda a, b: exceeds(a, b, 0.20)),
+              needs=(9,)),
+        Claim("conc6.nrm_bht_equal", "(6)",
+              "Buffer-holding time in NRM is almost equal for primary and secondary stations.",
+              _from_figure_claim(11, "fig11.nrm_directions_equal"), needs=(11,)),
+        Claim("conc6.nrm_bht_above_abm", "(6)",
+              "With relatively long processing and propagation delays, NRM buffer-holding times can be considerably higher "
+              "than in ABM.",
+              _from_figure_claim(11, "fig11.nrm_above_abm"), needs=(11,)),
+    ]
+
+
+def all_claim_ids() -> list[str]:
+    return [c.id for f in figures() for c in f.claims] + [c.id for c in study_claims()]

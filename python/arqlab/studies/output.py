@@ -1,0 +1,142 @@
+"""A reproduction's files: each figure's plot (PNG, SVG), its scenario files, and the
+claims with their verdicts (``claims.json``, ``claims.md``, and the printed summary)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import pandas as pd
+
+from .artefacts import Artefact
+from .artefacts.curves import draw_curves
+from .data import ClaimResult
+from .overrides import to_toml, toml_value
+from .plan import RunSettings, curve_scenario
+from .spec import Curve, Figure
+from .verdicts import Verdict
+
+
+def write_plot(figure: Figure, frame: pd.DataFrame, out_dir: Path, *, quick: bool) -> list[Path]:
+    """Draw the figure in the paper's axes: curves with 95% CI bars, closed forms, notes."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(12.0, 6.6))
+    draw_curves(ax, figure, frame)
+    mode = "quick (low precision)" if quick else "full precision"
+    ax.set_title(f"Fig. {figure.number}. {figure.title}\n[arqlab reproduction, {mode}; bars: 95% CI]", fontsize=9.5)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=6.5, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    fig.subplots_adjust(right=0.62)
+    notes = [figure.caption] if figure.caption else []
+    notes += [f"Assumed {a.parameter} = {a.value}" for a in figure.assumptions]
+    if notes:
+        fig.text(0.01, 0.005, "\n".join(notes), fontsize=6.5, va="bottom", ha="left", wrap=True)
+        fig.subplots_adjust(bottom=0.1 + 0.022 * len(notes))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = [out_dir / f"fig{figure.number}.png", out_dir / f"fig{figure.number}.svg"]
+    fig.savefig(paths[0], dpi=130)
+    fig.savefig(paths[1])
+    plt.close(fig)
+    return paths
+
+
+def write_scenarios(figure: Figure, log: Sequence[Mapping[str, Any]], out_dir: Path, settings: RunSettings,
+                    *, source: str) -> Path:
+    """``figN_scenarios/``: each curve's base scenario (TOML) and its per-point overrides.
+
+    ``source`` opens every file's header (the study's short citation, ASCII).
+    """
+    d = out_dir / f"fig{figure.number}_scenarios"
+    d.mkdir(parents=True, exist_ok=True)
+    variants: list[tuple[str, Curve, Mapping[str, Any]]] = [("", c, {}) for c in figure.curves]
+    variants += [(s.name, figure.curve(k), s.overrides) for s in figure.sensitivities for k in s.curves]
+    for variant, c, extra in variants:
+        name = c.key + (f"@{variant}" if variant else "")
+        header = (
+            f"{source}, Fig. {figure.number}: {figure.title}\n"
+            f"Curve: {c.label} (direction {c.direction}, measure {c.measure or figure.measure})"
+            + (f"\nSensitivity variant {variant}" if variant else "")
+            + f"\nBase scenario of the curve; every point adds the overrides in {name}.points.toml\n"
+            f"(x axis: {figure.x_label}). Run with seed {settings.seed}"
+            + (f", {settings.replications} replications" if settings.replications else "")
+            + (f", sequential precision {settings.precision}" if settings.precision else "") + "."
+        )
+        (d / f"{name}.toml").write_text(to_toml(curve_scenario(figure, c, extra), header))
+        pts = [e for e in log if e["curve"] == c.key and e["variant"] == variant]
+        lines = [f"# Per-point overrides (dotted scenario keys) of {name}, Fig. {figure.number}", ""]
+        for e in pts:
+            lines.append("[[points]]")
+            lines.append(f"x = {toml_value(float(e['x']))}")
+            lines.append(f"run = {toml_value(e['run'])}")
+            lines.append("[points.overrides]")
+            for k, v in e["overrides"].items():
+                lines.append(f"{json.dumps(k)} = {toml_value(v)}")
+            lines.append("")
+        (d / f"{name}.points.toml").write_text("\n".join(lines))
+    return d
+
+
+def write_claims(results: Sequence[ClaimResult], out_dir: Path, *, title: str, quick: bool) -> tuple[Path, Path]:
+    """``claims.json`` and ``claims.md`` with every evaluated claim and its verdict."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    jpath, mpath = out_dir / "claims.json", out_dir / "claims.md"
+    payload = {
+        "study": title,
+        "mode": "quick" if quick else "full",
+        "counts": {v.value: sum(r.verdict is v for r in results) for v in Verdict},
+        "claims": [r.to_json() for r in results],
+    }
+    jpath.write_text(json.dumps(payload, indent=2) + "\n")
+    lines = [f"# Claims: {title} ({'quick' if quick else 'full'} run)", "",
+             "| id | section | statement | verdict | sensitivity |", "|---|---|---|---|---|"]
+    for r in results:
+        sens = "; ".join(f"{s['variant']}: {s['verdict']}" for s in r.sensitivity) or ""
+        stmt = r.statement.replace("|", "\\|")
+        lines.append(f"| `{r.id}` | {r.section} | {stmt} | **{r.verdict.value}** | {sens} |")
+    lines += ["", "## Details", ""]
+    for r in results:
+        lines.append(f"- `{r.id}` — {r.verdict.value}: {r.detail}")
+        for s in r.sensitivity:
+            lines.append(f"  - under `{s['variant']}`: {s['verdict']}: {s['detail']}")
+    mpath.write_text("\n".join(lines) + "\n")
+    return jpath, mpath
+
+
+def print_claims(header: str, results: Sequence[ClaimResult], stream: TextIO | None = None) -> None:
+    out = stream or sys.stdout
+    print(header, file=out)
+    for r in results:
+        print(f"  [{r.verdict.value:>13}] {r.id}: {r.statement}", file=out)
+        for s in r.sensitivity:
+            print(f"  {'':>15}   under {s['variant']}: {s['verdict']}", file=out)
+
+
+
+def write_artefact(artefact: Artefact, out_dir: Path, name: str, *, title: str = "",
+                   figsize: tuple[float, float] = (8.0, 5.0)) -> list[Path]:
+    """``name.csv`` (the tidy frame), ``name.png`` and ``name.svg`` (the plot) of any artefact."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    csv = out_dir / f"{name}.csv"
+    artefact.to_frame().to_csv(csv, index=False)
+    fig, ax = plt.subplots(figsize=figsize)
+    artefact.plot(ax)
+    if title:
+        fig.suptitle(title, fontsize=9.5)
+    fig.tight_layout()
+    paths = [csv, out_dir / f"{name}.png", out_dir / f"{name}.svg"]
+    fig.savefig(paths[1], dpi=130)
+    fig.savefig(paths[2])
+    plt.close(fig)
+    return paths

@@ -1,0 +1,165 @@
+"""Reproducing a study: plan every figure, simulate, tabulate, check capacity, write the
+outputs, evaluate the claims and print the summary.
+
+A study is anything that satisfies :class:`Study` (a package such as
+``arqlab.studies.bux1982`` exposes its figures and study-level claims through one).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, TextIO
+
+from .artefacts.curves import FigureData
+from .capacity import check_capacity, point_name, short_point_note
+from .data import ClaimResult, StudyData, evaluate_claim
+from .output import print_claims, write_claims, write_plot, write_scenarios
+from .plan import RunRequest, RunSettings, plan_figure, tabulate
+from .run import ProgressFn, simulate_runs
+from .spec import Claim, Figure, Metrics
+from .verdicts import Verdict
+
+
+class Study(Protocol):
+    """What a study provides (``arqlab.studies.bux1982`` is one).
+
+    ``SOURCE`` is the short ASCII citation that heads its scenario files;
+    ``STUDY_CLAIMS_HEADING`` heads the printed claims that draw on several figures.
+    """
+
+    NAME: str
+    TITLE: str
+    SOURCE: str
+    STUDY_CLAIMS_HEADING: str
+
+    def figures(self) -> list[Figure]: ...
+
+    def study_claims(self) -> list[Claim]: ...
+
+
+@dataclass
+class Reproduction:
+    """Everything a reproduction produced."""
+
+    out_dir: Path
+    data: StudyData
+    claims: list[ClaimResult]
+    files: list[Path]
+    skipped_claims: list[str]
+
+
+def _evaluate(claims: Sequence[Claim], data: StudyData, skipped: list[str]) -> list[ClaimResult]:
+    """Evaluate claims; the ids of those whose figures were not run go to ``skipped``."""
+    out: list[ClaimResult] = []
+    for claim in claims:
+        res = evaluate_claim(claim, data)
+        if res is None:
+            skipped.append(claim.id)
+        else:
+            out.append(res)
+    return out
+
+
+def _print_summary(results: Sequence[ClaimResult], fdata: dict[int, FigureData], out: Path,
+                   precision: float | None, stream: TextIO) -> None:
+    """The lines --quiet keeps: verdict counts, points without a steady state, precision."""
+    counts = {v: sum(r.verdict is v for r in results) for v in Verdict}
+    print("Verdicts: " + ", ".join(f"{counts[v]} {v.value}" for v in Verdict) + f"; outputs in {out}", file=stream)
+    unsteady = [
+        point_name(n, row)
+        for n, fd in sorted(fdata.items())
+        for row in fd.frame.itertuples(index=False)
+        if row.steady_state == "no"
+    ]
+    if unsteady:
+        print(f"No steady state (the link carried more than the precision target less than offered; "
+              f"the mean grows with the run): "
+              f"{len(unsteady)} points: " + "; ".join(unsteady), file=stream)
+    if precision is None:
+        return
+    short = [
+        short_point_note(n, row)
+        for n, fd in sorted(fdata.items())
+        for row in fd.frame.itertuples(index=False)
+        if row.rel_half_width > precision
+    ]
+    total = sum(len(fd.frame) for fd in fdata.values())
+    unstable = sum(
+        int(((fd.frame["steady_state"] == "no") & (fd.frame["rel_half_width"] > precision)).sum())
+        for fd in fdata.values()
+    )
+    if short:
+        stable = f" ({len(short) - unstable} of them with a steady state)" if unstable else ""
+        print(f"Precision: {total - len(short)} of {total} points within ±{100 * precision:g}%; "
+              f"at the replication cap{stable}: " + "; ".join(short), file=stream)
+    else:
+        print(f"Precision: all {total} points within ±{100 * precision:g}%", file=stream)
+
+
+def reproduce_study(
+    study: Study,
+    *,
+    figures: Sequence[int] | None = None,
+    quick: bool = False,
+    out_dir: str | os.PathLike[str] = ".",
+    settings: RunSettings,
+    workers: int | None = None,
+    executor: Any = None,
+    store: Any = None,
+    progress: ProgressFn | None = None,
+    runner: Callable[[RunRequest], Metrics] | None = None,
+    stream: TextIO | None = None,
+    quiet: bool = False,
+) -> Reproduction:
+    """Run the chosen figures of a study, write every output and print the claims."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    sink = stream or sys.stdout
+    all_figs = {f.number: f for f in study.figures()}
+    wanted = list(all_figs) if figures is None else list(figures)
+    unknown = [n for n in wanted if n not in all_figs]
+    if unknown:
+        raise ValueError(f"{study.NAME} has no figure {unknown[0]} (figures: {', '.join(map(str, sorted(all_figs)))})")
+    plans = {n: plan_figure(all_figs[n], settings) for n in wanted}
+    runs: dict[str, RunRequest] = {}
+    for _, rmap, _ in plans.values():
+        for k, r in rmap.items():
+            runs.setdefault(k, r)
+    metrics = simulate_runs(list(runs.values()), workers=workers, executor=executor, store=store,
+                            progress=progress, runner=runner)
+    frames = {n: tabulate(all_figs[n], plans[n][0], metrics) for n in wanted}
+    check_capacity(frames, runs, metrics, settings.precision,
+                   lambda reqs: simulate_runs(reqs, workers=workers, executor=executor, store=store, runner=runner))
+    files: list[Path] = []
+    fdata: dict[int, FigureData] = {}
+    for n in wanted:
+        fig = all_figs[n]
+        frame = frames[n]
+        csv = out / f"fig{n}.csv"
+        frame.to_csv(csv, index=False)
+        files.append(csv)
+        files += write_plot(fig, frame, out, quick=quick)
+        files.append(write_scenarios(fig, plans[n][2], out, settings, source=study.SOURCE))
+        fdata[n] = FigureData(fig, frame)
+    data = StudyData(fdata)
+    results: list[ClaimResult] = []
+    skipped: list[str] = []
+    for n in wanted:
+        fig_results = _evaluate(all_figs[n].claims, data, skipped)
+        results += fig_results
+        if not quiet:
+            print_claims(f"Fig. {n}: {all_figs[n].title}", fig_results, sink)
+    tail = _evaluate(study.study_claims(), data, skipped)
+    results += tail
+    if not quiet:
+        if tail:
+            print_claims(study.STUDY_CLAIMS_HEADING, tail, sink)
+        if skipped:
+            print(f"Not evaluated (need figures that were not run): {', '.join(skipped)}", file=sink)
+    _print_summary(results, fdata, out, settings.precision, sink)
+    files += list(write_claims(results, out, title=study.TITLE, quick=quick))
+    return Reproduction(out, data, results, files, skipped)

@@ -1,0 +1,131 @@
+"""What a study declares: figures, their curves, closed forms, assumptions, sensitivity
+variants and claims. These are specifications (what to run and check); the results they
+produce are read through :mod:`.data` and the artefact types of :mod:`.artefacts`.
+
+A :class:`Figure` has a base scenario, an x-axis (a function from an x value to scenario
+overrides), a set of :class:`Curve` objects (each curve = base scenario + overrides, read
+on one direction and one measure), optional closed forms drawn over it, the
+:class:`Assumption` s made where the paper is silent, optional :class:`Sensitivity`
+variants, and the paper's :class:`Claim` s about it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .verdicts import Outcome
+
+if TYPE_CHECKING:
+    from .data import StudyData
+
+Scenario = dict[str, Any]
+#: ``{direction: {measure: {"mean", "ci95_half_width", "n"}}}`` of one run.
+Metrics = dict[str, dict[str, dict[str, float]]]
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """A parameter the paper does not state, the value chosen and why."""
+
+    parameter: str
+    value: str
+    justification: str
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One plotted line: the figure's base scenario + ``overrides``, read on ``direction``.
+
+    ``measure`` defaults to the figure's. ``params`` are study-specific knobs read by the
+    figure's ``derive`` function (e.g. a timeout multiplier). ``xs`` restricts the x grid.
+    ``plot=False`` curves are run and checked but not drawn (e.g. the second direction of
+    a symmetric mode). ``extension`` marks curves that are not in the paper (drawn dotted).
+    """
+
+    key: str
+    label: str
+    direction: str
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    style: Mapping[str, Any] = field(default_factory=dict)
+    measure: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    xs: tuple[float, ...] | None = None
+    quick_xs: tuple[float, ...] | None = None
+    plot: bool = True
+    extension: bool = False
+
+
+@dataclass(frozen=True)
+class Sensitivity:
+    """A variant of some curves with changed parameters, to show how claims depend on them."""
+
+    name: str
+    description: str
+    curves: tuple[str, ...]
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = field(default_factory=dict)
+    xs: tuple[float, ...] | None = None
+    quick_xs: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class ClosedForm:
+    """An exact or bounding formula drawn over the figure, y as a function of x."""
+
+    label: str
+    fn: Callable[[float], float]
+    style: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One statement of the paper, with a computed verdict.
+
+    ``check`` receives a :class:`StudyData` and returns an :class:`Outcome`. ``needs``
+    lists the figures whose data it reads; ``sensitivity`` names variants (of the claim's
+    own figure) under which the claim is re-evaluated.
+    """
+
+    id: str
+    section: str
+    statement: str
+    check: Callable[[StudyData], Outcome]
+    needs: tuple[int, ...] = ()
+    sensitivity: tuple[str, ...] = ()
+    figure: int | None = None
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure of the paper: axes, curves, x grid, assumptions, reference values, claims."""
+
+    number: int
+    title: str
+    base: Scenario
+    x_label: str
+    y_label: str
+    measure: str
+    xs: tuple[float, ...]
+    quick_xs: tuple[float, ...]
+    x_overrides: Callable[[float], dict[str, Any]]
+    curves: tuple[Curve, ...]
+    derive: Callable[[Scenario, Curve, Mapping[str, Any], bool, float], dict[str, Any]] | None = None
+    normalize: Callable[[Scenario, Curve], float] | None = None
+    x_scale: str = "linear"
+    y_scale: str = "linear"
+    y_limits: tuple[float | None, float | None] | None = None
+    closed_forms: tuple[ClosedForm, ...] = ()
+    assumptions: tuple[Assumption, ...] = ()
+    published: tuple[str, ...] = ()
+    sensitivities: tuple[Sensitivity, ...] = ()
+    claims: tuple[Claim, ...] = ()
+    caption: str = ""
+
+    def curve(self, key: str) -> Curve:
+        for c in self.curves:
+            if c.key == key:
+                return c
+        raise KeyError(f"figure {self.number} has no curve {key!r}")
+

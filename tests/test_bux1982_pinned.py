@@ -1,0 +1,101 @@
+"""Pins the Bux 1982 study so that no refactoring changes it silently.
+
+`arqlab reproduce bux1982` (quick and full) must give the same results before and after
+any change to the study framework or the study package. The simulation core has its own
+golden tests; these pin the Python side, which decides *what* is simulated and *how the
+results are read*:
+
+* the plan: every point (figure, curve, variant, x, direction, measure, normalisation)
+  and the key of the run feeding it — a hash of the resolved scenario, seed,
+  replications and precision — for the quick and the full pass;
+* the outputs of a reproduction of Figs. 2, 7, 9 and 10 on closed-form data (jittered by
+  a fixed factor per run, so that some claims sit near their tolerances):
+  claims.md, claims.json, the figure CSVs and every scenario file, byte for byte.
+
+The digests were recorded with the single-module `bux1982.py` before it became a package
+(and checked equal after). If a change is *meant* to alter the study (a new curve, a
+corrected parameter, a new claim), recompute them with the code below, say so in the
+commit message, and update docs/studies/bux1982.md where the change shows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+
+from arqlab.studies import bux1982 as bux  # noqa: E402
+from arqlab.studies import framework as fw  # noqa: E402
+
+PLAN = {
+    # quick: (points, distinct runs, sha256 of the point lines)
+    True: (624, 354, "e39a3d4e41935f919307b8b644fae57baf5a179d5d1d543f0f0884189e6be0eb"),
+    False: (834, 475, "f0a0658c1970cd56105029c3e6234dd673d770a241bb4d6ba2b4d7229c00b9d8"),
+}
+
+OUTPUTS = {
+    # glob: (files, sha256 over their relative paths and bytes)
+    "claims.md": (1, "68310731a7b7a2936afb9df8be6ffcb292389821a4cb2e9e338d451ada0c6ec6"),
+    "claims.json": (1, "f494ee36c883660b79376e61c1acc90548720b7dd6e29c57cf656556a4e1cacc"),
+    "*.csv": (4, "6147106eb9b920e706a44c2b0270f2c4304d4052c5b46b46b808d1c19c888727"),
+    "*_scenarios/*.toml": (96, "ee626c7be8f5b3135f6dcf1ed2656d4be60ad69617c05b500b086ba178b14725"),
+}
+
+
+def _plan_digest(quick: bool) -> tuple[int, int, str]:
+    settings = bux.settings_for(quick)
+    lines: list[str] = []
+    runs: set[str] = set()
+    for f in bux.figures():
+        points, rmap, _ = fw.plan_figure(f, settings)
+        runs |= set(rmap)
+        lines += [f"{p.figure}|{p.curve}|{p.variant}|{p.x!r}|{p.direction}|{p.measure}|{p.norm!r}|{p.run}" for p in points]
+    return len(lines), len(runs), hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_plan_is_pinned(quick: bool) -> None:
+    assert _plan_digest(quick) == PLAN[quick]
+
+
+def _closed_form_runner(req: fw.RunRequest) -> fw.Metrics:
+    """Window bound × clean-copy factor (saturated) and M/D/1 (Poisson), jittered, ±1% CIs."""
+    s = req.scenario
+    v, t_p, p = (fw.get_dotted(s, k) for k in ("link.rate_bps", "link.delay_s", "link.bit_error_rate"))
+    out: fw.Metrics = {}
+    for side, d in (("a", "a_to_b"), ("b", "b_to_a")):
+        kind = fw.get_dotted(s, f"traffic.{side}.kind")
+        if kind == "none":
+            continue
+        l, h = float(fw.get_dotted(s, f"traffic.{side}.length.mean_bits")), bux.overhead_bits(s)
+        if kind == "saturated":
+            w = int(fw.get_dotted(s, "protocol.modulus")) - 1
+            m = {"throughput_efficiency": bux.window_bound(l, h, v, t_p, w) * (1 - p) ** (l + h)}
+        else:
+            load = float(fw.get_dotted(s, f"traffic.{side}.load"))
+            t = bux.md1_transfer_over_ti(load, l, h, v, t_p) * (l + h) / v
+            m = {"throughput_efficiency": load, "transfer_time_s": t, "buffer_holding_time_s": t + t_p}
+        out[d] = {k: {"mean": x * _jitter(req.key, d), "ci95_half_width": 0.01 * abs(x), "n": 3} for k, x in m.items()}
+    return out
+
+
+def _jitter(key: str, direction: str) -> float:
+    """A fixed factor in [0.92, 1.08] per run and direction, so that some claims sit near
+    their tolerances and a changed tolerance changes a verdict."""
+    u = int(hashlib.sha256(f"{key}/{direction}".encode()).hexdigest()[:8], 16) / 0xFFFFFFFF
+    return 0.92 + 0.16 * u
+
+
+def test_outputs_are_pinned(tmp_path: Path) -> None:
+    bux.reproduce(figures=[2, 7, 9, 10], quick=True, out_dir=tmp_path, runner=_closed_form_runner, quiet=True)
+    for pattern, (count, digest) in OUTPUTS.items():
+        files = sorted(tmp_path.glob(pattern))
+        h = hashlib.sha256()
+        for f in files:
+            h.update(f.relative_to(tmp_path).as_posix().encode())
+            h.update(f.read_bytes())
+        assert (len(files), h.hexdigest()) == (count, digest), pattern
