@@ -100,6 +100,7 @@ impl LinkFrame for Frame {
             pf: self.pf,
             command: self.command,
             bits: self.bits,
+            info_bits: self.msg.map_or(0, |m| m.bits),
             message: self.msg.map(|m| m.id),
         }
     }
