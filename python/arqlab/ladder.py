@@ -80,6 +80,8 @@ def ladder(
 
 def draw(frames: list[dict[str, Any]], expiries: list[dict[str, Any]], resolved: Mapping[str, Any],
          start: float, end: float, ax: Any = None) -> Any:
+    from matplotlib.patches import FancyArrowPatch
+
     if ax is None:
         from matplotlib.figure import Figure
 
@@ -87,19 +89,17 @@ def draw(frames: list[dict[str, Any]], expiries: list[dict[str, Any]], resolved:
         ax = fig.add_subplot(1, 1, 1)
     fig = ax.figure
     last = max([f["arrived_s"] for f in frames] + [end])
-    for name, x in STATIONS.items():
+    for x in STATIONS.values():
         ax.axvline(x, color="black", linewidth=1.2)
-        ax.text(x, start, name, ha="center", va="bottom", fontsize=11, fontweight="bold",
-                transform=ax.transData, clip_on=False)
     for i, f in enumerate(frames):
         xs, xr = STATIONS[f["sender"]], 1.0 - STATIONS[f["sender"]]
         width = f["tx_end_s"] - f["sent_s"]
         color = "tab:red" if f["in_error"] else ("tab:blue" if f["frame"]["kind"] == "I" else "tab:green")
         ax.fill([xs, xr, xr, xs], [f["sent_s"], f["arrived_s"] - width, f["arrived_s"], f["tx_end_s"]],
-                color=color, alpha=0.12, linewidth=0, gid=f"band-{i}")
-        ax.annotate("", xy=(xr, f["arrived_s"]), xytext=(xs, f["sent_s"]), gid=f"frame-{i}",
-                    arrowprops={"arrowstyle": "-" if f["in_error"] else "-|>", "color": color, "lw": 1.0,
-                                "shrinkA": 0, "shrinkB": 0})
+                color=color, alpha=0.08, linewidth=0, gid=f"band-{i}")
+        ax.add_patch(FancyArrowPatch((xs, f["sent_s"]), (xr, f["arrived_s"]), gid=f"frame-{i}",
+                                     arrowstyle="-" if f["in_error"] else "-|>", mutation_scale=10, color=color,
+                                     linewidth=1.0, shrinkA=0, shrinkB=0))
         if f["in_error"]:
             ax.plot([xr], [f["arrived_s"]], marker="x", markersize=9, markeredgewidth=2, color="tab:red",
                     gid=f"cross-{i}")
@@ -121,12 +121,13 @@ def draw(frames: list[dict[str, Any]], expiries: list[dict[str, Any]], resolved:
                     gid=f"timer-{i}")
     ax.set_xlim(-0.35, 1.35)
     ax.set_ylim(last + 0.02 * (last - start), start)
-    ax.set_xticks([])
+    ax.xaxis.tick_top()
+    ax.set_xticks(list(STATIONS.values()), [f"station {n}" for n in STATIONS], fontweight="bold")
     ax.set_ylabel("time (s)")
     for spine in ("top", "right", "bottom"):
         ax.spines[spine].set_visible(False)
     title = resolved.get("title") or resolved["protocol"]["kind"]
-    ax.set_title(f"{title}: {len(frames)} frames, {start:g}–{end:g} s", fontsize=9)
+    ax.set_title(f"{title}: {len(frames)} frames, {start:g}–{end:g} s", fontsize=9, pad=22)
     return fig
 
 
