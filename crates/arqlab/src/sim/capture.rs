@@ -106,16 +106,27 @@ pub fn flights(
     for r in &records {
         if let (TraceKind::Receive | TraceKind::ReceiveInError, Some(seq)) = (r.event, r.seq) {
             let lane = 1 - side(r.station);
-            arrivals.insert((lane, seq), (r.time_s, r.event == TraceKind::ReceiveInError));
+            arrivals.insert(
+                (lane, seq),
+                (r.time_s, r.event == TraceKind::ReceiveInError),
+            );
         }
     }
     let to_s = to.as_secs_f64();
-    let mut out = Flights { from_s: from.as_secs_f64(), to_s, flights: vec![], expiries: vec![] };
+    let mut out = Flights {
+        from_s: from.as_secs_f64(),
+        to_s,
+        flights: vec![],
+        expiries: vec![],
+    };
     for r in records.iter().filter(|r| r.time_s <= to_s) {
         match (r.event, r.frame, r.seq) {
             (TraceKind::Send, Some(frame), Some(seq)) => {
                 let Some(&(arrived_s, in_error)) = arrivals.get(&(side(r.station), seq)) else {
-                    let msg = format!("frame {seq} from {} sent at {} s never arrived", r.station, r.time_s);
+                    let msg = format!(
+                        "frame {seq} from {} sent at {} s never arrived",
+                        r.station, r.time_s
+                    );
                     return Err(CaptureError::Input(msg));
                 };
                 out.flights.push(Flight {
@@ -128,7 +139,10 @@ pub fn flights(
                     frame,
                 });
             }
-            (TraceKind::Timeout, _, _) => out.expiries.push(Expiry { station: r.station, time_s: r.time_s }),
+            (TraceKind::Timeout, _, _) => out.expiries.push(Expiry {
+                station: r.station,
+                time_s: r.time_s,
+            }),
             _ => {}
         }
     }
@@ -138,20 +152,29 @@ pub fn flights(
 /// The encoder registered for `sc`'s protocol.
 pub fn encoder(sc: &Scenario) -> Result<Box<dyn Wire>, String> {
     let table = serde_json::to_value(&sc.protocol).map_err(|e| e.to_string())?;
-    ENCODERS
-        .iter()
-        .find_map(|w| w(&table))
-        .unwrap_or_else(|| Err(format!("protocol.kind = {}: no frame encoder registered", table["kind"])))
+    ENCODERS.iter().find_map(|w| w(&table)).unwrap_or_else(|| {
+        Err(format!(
+            "protocol.kind = {}: no frame encoder registered",
+            table["kind"]
+        ))
+    })
 }
 
 /// One capture per observed interface: (interface name, pcap file). A two-station
 /// scenario has one interface, "link": the line at station A (the DTE), on which A's
 /// frames are sent and B's received; each frame is as its receiver got it (a
 /// corrupted frame carries a failing FCS), stamped with its start of transmission.
-pub fn pcap(flights: &Flights, sc: &Scenario, link: LinkType) -> Result<Vec<(String, Vec<u8>)>, String> {
+pub fn pcap(
+    flights: &Flights,
+    sc: &Scenario,
+    link: LinkType,
+) -> Result<Vec<(String, Vec<u8>)>, String> {
     let wire = encoder(sc)?;
     if !link.carries(wire.family()) {
-        return Err(format!("pcap link type {link:?} cannot carry {:?} frames", wire.family()));
+        return Err(format!(
+            "pcap link type {link:?} cannot carry {:?} frames",
+            wire.family()
+        ));
     }
     let mut packets = Vec::with_capacity(flights.flights.len());
     for f in &flights.flights {

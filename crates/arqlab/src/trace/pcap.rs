@@ -48,7 +48,10 @@ impl LinkType {
 
     /// True if this link type carries frames of `family`.
     pub fn carries(self, family: Family) -> bool {
-        matches!((self, family), (LinkType::Sita | LinkType::LapbWithDir, Family::Hdlc))
+        matches!(
+            (self, family),
+            (LinkType::Sita | LinkType::LapbWithDir, Family::Hdlc)
+        )
     }
 
     /// The pseudo-header of a frame `sent` by the capturing station (else received),
@@ -86,7 +89,8 @@ const SNAPLEN: u32 = 262_144;
 
 /// The whole file for `packets` (in order) under `link`.
 pub fn write(link: LinkType, packets: &[Packet]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(24 + packets.iter().map(|p| 24 + p.bytes.len()).sum::<usize>());
+    let mut out =
+        Vec::with_capacity(24 + packets.iter().map(|p| 24 + p.bytes.len()).sum::<usize>());
     out.extend_from_slice(&MAGIC_NS.to_le_bytes());
     out.extend_from_slice(&2u16.to_le_bytes()); // version 2.4
     out.extend_from_slice(&4u16.to_le_bytes());
@@ -115,17 +119,27 @@ mod tests {
 
     #[test]
     fn header_and_records_have_the_classic_layout() {
-        let p = Packet { time_ns: 2_500_000_001, sent: false, crc_error: true, bytes: vec![1, 2, 3] };
+        let p = Packet {
+            time_ns: 2_500_000_001,
+            sent: false,
+            crc_error: true,
+            bytes: vec![1, 2, 3],
+        };
         let f = write(LinkType::Sita, &[p.clone()]);
         assert_eq!(&f[0..4], &[0x4D, 0x3C, 0xB2, 0xA1]);
         assert_eq!(u32::from_le_bytes(f[20..24].try_into().unwrap()), 196);
         assert_eq!(u32::from_le_bytes(f[24..28].try_into().unwrap()), 2);
-        assert_eq!(u32::from_le_bytes(f[28..32].try_into().unwrap()), 500_000_001);
+        assert_eq!(
+            u32::from_le_bytes(f[28..32].try_into().unwrap()),
+            500_000_001
+        );
         assert_eq!(u32::from_le_bytes(f[32..36].try_into().unwrap()), 8);
         assert_eq!(&f[40..48], &[1, 0x1F, 0, 0x40, 1, 1, 2, 3]);
         let g = write(LinkType::LapbWithDir, &[Packet { sent: true, ..p }]);
         assert_eq!(u32::from_le_bytes(g[20..24].try_into().unwrap()), 207);
         assert_eq!(&g[40..44], &[1, 1, 2, 3]);
-        assert!(LinkType::parse("ether").unwrap_err().contains("sita, lapb_with_dir"));
+        assert!(LinkType::parse("ether")
+            .unwrap_err()
+            .contains("sita, lapb_with_dir"));
     }
 }

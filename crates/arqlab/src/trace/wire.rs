@@ -37,7 +37,11 @@ pub fn fcs16(data: &[u8]) -> u16 {
     for &b in data {
         crc ^= b as u16;
         for _ in 0..8 {
-            crc = if crc & 1 != 0 { (crc >> 1) ^ 0x8408 } else { crc >> 1 };
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0x8408
+            } else {
+                crc >> 1
+            };
         }
     }
     !crc
@@ -56,7 +60,11 @@ fn s_bits(kind: &str) -> Result<u8, String> {
         "RNR" => 1,
         "REJ" => 2,
         "SREJ" => 3,
-        other => return Err(format!("frame type {other:?} has no HDLC supervisory encoding")),
+        other => {
+            return Err(format!(
+                "frame type {other:?} has no HDLC supervisory encoding"
+            ))
+        }
     })
 }
 
@@ -66,7 +74,10 @@ fn s_bits(kind: &str) -> Result<u8, String> {
 pub fn hdlc_control(f: &TraceFrame, modulus: u32) -> Result<Vec<u8>, String> {
     let ns = f.ns.unwrap_or(0);
     if f.nr >= modulus || ns >= modulus {
-        return Err(format!("N(S) = {ns}, N(R) = {} do not fit modulus {modulus}", f.nr));
+        return Err(format!(
+            "N(S) = {ns}, N(R) = {} do not fit modulus {modulus}",
+            f.nr
+        ));
     }
     let pf = u8::from(f.pf);
     let (nr, ns) = (f.nr as u8, ns as u8);
@@ -127,7 +138,16 @@ mod tests {
     use super::*;
 
     fn frame(kind: &'static str, ns: Option<u32>, nr: u32, pf: bool) -> TraceFrame {
-        TraceFrame { kind, ns, nr, pf, command: true, bits: 0, info_bits: 0, message: None }
+        TraceFrame {
+            kind,
+            ns,
+            nr,
+            pf,
+            command: true,
+            bits: 0,
+            info_bits: 0,
+            message: None,
+        }
     }
 
     #[test]
@@ -149,19 +169,42 @@ mod tests {
     #[test]
     fn basic_control_fields_match_iso_4335() {
         // I(ns=3, nr=5, P): N(R)=101, P=1, N(S)=011, 0 → 1011_0110.
-        assert_eq!(hdlc_control(&frame("I", Some(3), 5, true), 8).unwrap(), vec![0xB6]);
-        assert_eq!(hdlc_control(&frame("RR", None, 4, true), 8).unwrap(), vec![0x91]);
-        assert_eq!(hdlc_control(&frame("RNR", None, 0, false), 8).unwrap(), vec![0x05]);
-        assert_eq!(hdlc_control(&frame("REJ", None, 2, false), 8).unwrap(), vec![0x49]);
-        assert_eq!(hdlc_control(&frame("SREJ", None, 7, false), 8).unwrap(), vec![0xED]);
+        assert_eq!(
+            hdlc_control(&frame("I", Some(3), 5, true), 8).unwrap(),
+            vec![0xB6]
+        );
+        assert_eq!(
+            hdlc_control(&frame("RR", None, 4, true), 8).unwrap(),
+            vec![0x91]
+        );
+        assert_eq!(
+            hdlc_control(&frame("RNR", None, 0, false), 8).unwrap(),
+            vec![0x05]
+        );
+        assert_eq!(
+            hdlc_control(&frame("REJ", None, 2, false), 8).unwrap(),
+            vec![0x49]
+        );
+        assert_eq!(
+            hdlc_control(&frame("SREJ", None, 7, false), 8).unwrap(),
+            vec![0xED]
+        );
     }
 
     #[test]
     fn extended_control_fields_carry_seven_bit_numbers() {
-        assert_eq!(hdlc_control(&frame("I", Some(100), 77, true), 128).unwrap(), vec![200, 155]);
-        assert_eq!(hdlc_control(&frame("REJ", None, 127, false), 128).unwrap(), vec![0x09, 254]);
+        assert_eq!(
+            hdlc_control(&frame("I", Some(100), 77, true), 128).unwrap(),
+            vec![200, 155]
+        );
+        assert_eq!(
+            hdlc_control(&frame("REJ", None, 127, false), 128).unwrap(),
+            vec![0x09, 254]
+        );
         assert!(hdlc_control(&frame("I", Some(8), 0, false), 8).is_err());
-        assert!(hdlc_control(&frame("I", Some(1), 0, false), 256).unwrap_err().contains("256"));
+        assert!(hdlc_control(&frame("I", Some(1), 0, false), 256)
+            .unwrap_err()
+            .contains("256"));
     }
 
     #[test]

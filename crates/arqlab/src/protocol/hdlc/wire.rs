@@ -53,16 +53,29 @@ mod tests {
     use serde_json::json;
 
     fn rr(command: bool) -> TraceFrame {
-        TraceFrame { kind: "RR", ns: None, nr: 3, pf: true, command, bits: 48, info_bits: 0, message: None }
+        TraceFrame {
+            kind: "RR",
+            ns: None,
+            nr: 3,
+            pf: true,
+            command,
+            bits: 48,
+            info_bits: 0,
+            message: None,
+        }
     }
 
     #[test]
     fn abm_uses_lapb_addresses_and_nrm_the_secondarys() {
-        let abm = wire_for(&json!({"kind": "hdlc", "mode": "abm", "modulus": 8})).unwrap().unwrap();
+        let abm = wire_for(&json!({"kind": "hdlc", "mode": "abm", "modulus": 8}))
+            .unwrap()
+            .unwrap();
         assert_eq!(abm.encode(&rr(true), 0).unwrap()[0], 0x01);
         assert_eq!(abm.encode(&rr(true), 1).unwrap()[0], 0x03);
         assert_eq!(abm.encode(&rr(false), 1).unwrap()[0], 0x01);
-        let nrm = wire_for(&json!({"kind": "hdlc", "mode": "nrm", "modulus": 128})).unwrap().unwrap();
+        let nrm = wire_for(&json!({"kind": "hdlc", "mode": "nrm", "modulus": 128}))
+            .unwrap()
+            .unwrap();
         let bytes = nrm.encode(&rr(false), 1).unwrap();
         assert_eq!(bytes[..3], [0x01, 0x01, 0x07]);
         assert_eq!(bytes.len(), 5);

@@ -21,7 +21,11 @@ impl Wire for TextbookWire {
     }
 
     fn encode(&self, f: &TraceFrame, sender: usize) -> Result<Vec<u8>, String> {
-        let control_modulus = if self.modulus <= 8 { 8 } else { self.modulus.max(128) };
+        let control_modulus = if self.modulus <= 8 {
+            8
+        } else {
+            self.modulus.max(128)
+        };
         hdlc_frame(lapb_address(sender, f.kind == "I"), f, control_modulus)
     }
 }
@@ -48,13 +52,28 @@ mod tests {
 
     #[test]
     fn i_frames_are_commands_and_acks_responses() {
-        let w = wire_for(&json!({"kind": "go_back_n", "modulus": 8})).unwrap().unwrap();
-        let i = TraceFrame { kind: "I", ns: Some(2), nr: 0, pf: false, command: false, bits: 1048, info_bits: 1000, message: Some(0) };
+        let w = wire_for(&json!({"kind": "go_back_n", "modulus": 8}))
+            .unwrap()
+            .unwrap();
+        let i = TraceFrame {
+            kind: "I",
+            ns: Some(2),
+            nr: 0,
+            pf: false,
+            command: false,
+            bits: 1048,
+            info_bits: 1000,
+            message: Some(0),
+        };
         let bytes = w.encode(&i, 1).unwrap();
         assert_eq!(bytes[..2], [0x03, 0x04]);
         assert_eq!(bytes.len(), 2 + 125 + 2);
-        let sr = wire_for(&json!({"kind": "selective_repeat", "modulus": 32})).unwrap().unwrap();
+        let sr = wire_for(&json!({"kind": "selective_repeat", "modulus": 32}))
+            .unwrap()
+            .unwrap();
         assert_eq!(sr.encode(&i, 0).unwrap()[..3], [0x01, 0x04, 0x00]);
-        assert!(wire_for(&json!({"kind": "go_back_n", "modulus": 256})).unwrap().is_err());
+        assert!(wire_for(&json!({"kind": "go_back_n", "modulus": 256}))
+            .unwrap()
+            .is_err());
     }
 }
