@@ -98,15 +98,13 @@ def cmd_trace(args: argparse.Namespace) -> int:
             print(f"capture written to {p} (link type {args.linktype})", file=sys.stderr)
     df = trace(args.scenario, start_s=args.start, end_s=args.end, seed=args.seed, replication=args.replication,
                overrides=parse_sets(args.sets), limit=args.limit)
-    if args.pcap and not args.csv:
-        pass
-    elif args.csv:
+    if args.csv:
         try:
             df.to_csv(args.csv, index=False)
         except OSError as e:
             raise ScenarioError([f"--csv {args.csv}: cannot write: {e}"]) from None
         print(f"{len(df)} events written to {args.csv}", file=sys.stderr)
-    else:
+    elif not args.pcap:
         print(f"# {'time_s':>12}  station  event  frame  queued unacked=queued+outstanding"
               f" (seed {args.seed}, replication {args.replication})")
         for row in df.to_dict("records"):
