@@ -11,7 +11,7 @@ RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.lock
 PY_SOURCES := $(shell find python -name '*.py' -o -name '*.pyi') pyproject.toml
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test venv build rust-test py-test bench bench-report reproduce clean
+.PHONY: demo test venv build rust-test py-test bench bench-report reproduce clean docs-figures
 
 demo: build
 	$(PY) -m arqlab.demo --out demo-out
@@ -43,6 +43,10 @@ py-test: build
 bench: build
 	cargo bench -p arqlab --bench engine
 	$(PY) benches/report.py
+
+# Generated documentation figures (the HDLC ladder diagrams in docs/models/img/).
+docs-figures: build
+	$(PY) docs/figures.py
 
 bench-report: build
 	$(PY) benches/report.py

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from . import _core
 from .api import compare, simulate
+from .capture import pcap
 from .errors import ArqlabError, ScenarioError, SimulationError
 from .results import Result
+from .ladder import ladder
 from .scenario import load as load_scenario
 from .sweep import sweep
 
@@ -28,7 +30,9 @@ __all__ = [
     "ScenarioError",
     "SimulationError",
     "compare",
+    "ladder",
     "load_scenario",
+    "pcap",
     "simulate",
     "sweep",
     "__version__",

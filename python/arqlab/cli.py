@@ -2,7 +2,7 @@
 
     arqlab run SCENARIO [--set key=value]... [--seed N] [--replications N] [--precision X] [--json]
     arqlab check SCENARIO [--set key=value]...
-    arqlab sweep | reproduce | store | report | trace ...   (see `arqlab COMMAND --help`)
+    arqlab sweep | reproduce | store | report | trace | ladder ...   (see `arqlab COMMAND --help`)
 
 Exit codes: 0 success, 2 bad input (one message per problem, no traceback), 1 a
 simulation failure (a model invariant broke; the message names scenario, seed and
@@ -125,7 +125,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 # Subcommands contributed by other modules: (module, attribute that registers them).
-PLUGINS = ["arqlab.sweep", "arqlab.store", "arqlab.report", "arqlab.studies", "arqlab.trace"]
+PLUGINS = ["arqlab.sweep", "arqlab.store", "arqlab.report", "arqlab.studies", "arqlab.trace", "arqlab.ladder"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,6 +2,7 @@
 window of one replication.
 
     arqlab trace SCENARIO --from 790 --to 800 [--replication 8] [--seed 1] [--csv FILE]
+                          [--pcap FILE [--linktype sita|lapb_with_dir]]
 
 The trace is the same trajectory as replication N of `arqlab run` with the same
 scenario and seed (up to the window's end, where the traced run stops), so a
@@ -88,6 +89,13 @@ def format_line(row: Mapping[str, Any]) -> str:
 def cmd_trace(args: argparse.Namespace) -> int:
     from .cli import parse_sets
 
+    if args.pcap:
+        from .capture import pcap
+
+        paths = pcap(args.scenario, args.start, args.end, args.pcap, seed=args.seed, replication=args.replication,
+                     overrides=parse_sets(args.sets), linktype=args.linktype, limit=args.limit)
+        for p in paths:
+            print(f"capture written to {p} (link type {args.linktype})", file=sys.stderr)
     df = trace(args.scenario, start_s=args.start, end_s=args.end, seed=args.seed, replication=args.replication,
                overrides=parse_sets(args.sets), limit=args.limit)
     if args.csv:
@@ -96,8 +104,9 @@ def cmd_trace(args: argparse.Namespace) -> int:
         except OSError as e:
             raise ScenarioError([f"--csv {args.csv}: cannot write: {e}"]) from None
         print(f"{len(df)} events written to {args.csv}", file=sys.stderr)
-    else:
-        print(f"# {'time_s':>12}  station  event  frame  state-after (seed {args.seed}, replication {args.replication})")
+    elif not args.pcap:
+        print(f"# {'time_s':>12}  station  event  frame  queued unacked=queued+outstanding"
+              f" (seed {args.seed}, replication {args.replication})")
         for row in df.to_dict("records"):
             print(format_line(row))
     if df.attrs["dropped"]:
@@ -117,4 +126,7 @@ def register_cli(sub: Any) -> None:
     p.add_argument("--replication", type=int, default=0, help="replication number (default 0)")
     p.add_argument("--limit", type=int, default=DEFAULT_LIMIT, help=f"at most this many events (default {DEFAULT_LIMIT})")
     p.add_argument("--csv", metavar="FILE", help="write the events as CSV instead of printing them")
+    p.add_argument("--pcap", metavar="FILE", help="write the frames sent in the window as a pcap capture (Wireshark)")
+    p.add_argument("--linktype", choices=["sita", "lapb_with_dir"], default="sita",
+                   help="pcap link type (default sita: the one Wireshark reads as LAPB with a direction)")
     p.set_defaults(handler=cmd_trace)

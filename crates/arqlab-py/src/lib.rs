@@ -11,7 +11,7 @@ use arqlab::sim::{replicate, MeasureSet, Replication};
 use arqlab::stats::{paired_difference, select_batches, student_t, Interval, Precision, Status};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 fn scenario_error(e: ScenarioError) -> PyErr {
@@ -151,6 +151,66 @@ fn trace(
     Ok(v.to_string())
 }
 
+fn capture_flights(
+    py: Python<'_>,
+    sc: &Scenario,
+    seed: u64,
+    replication: u64,
+    (from_s, to_s): (f64, f64),
+    limit: usize,
+) -> PyResult<arqlab::sim::capture::Flights> {
+    use arqlab::sim::capture::{flights, CaptureError};
+    let (from, to) = (SimTime::from_secs_f64(from_s), SimTime::from_secs_f64(to_s));
+    let r = guarded(py, sc, seed, replication, || {
+        match flights(sc, seed, replication, from, to, limit) {
+            Err(CaptureError::Sim(e)) => Err(e),
+            other => Ok(other),
+        }
+    })?;
+    r.map_err(|e| PyValueError::new_err((vec![e.to_string()],)))
+}
+
+/// The frames sent in a window with their arrivals and FCS outcomes, and the timer
+/// expiries, as JSON text (`arqlab::sim::capture::Flights`).
+#[pyfunction]
+fn flights(
+    py: Python<'_>,
+    resolved_json: &str,
+    seed: u64,
+    replication: u64,
+    from_s: f64,
+    to_s: f64,
+    limit: usize,
+) -> PyResult<String> {
+    let sc = parse_resolved(resolved_json)?;
+    let f = capture_flights(py, &sc, seed, replication, (from_s, to_s), limit)?;
+    serde_json::to_string(&f).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// pcap captures of the frames sent in a window: one (interface, file bytes) per
+/// observed interface, under link type `linktype` ("sita" | "lapb_with_dir").
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn pcap<'py>(
+    py: Python<'py>,
+    resolved_json: &str,
+    seed: u64,
+    replication: u64,
+    from_s: f64,
+    to_s: f64,
+    limit: usize,
+    linktype: &str,
+) -> PyResult<Vec<(String, Bound<'py, PyBytes>)>> {
+    let input = |e: String| PyValueError::new_err((vec![e],));
+    let link = arqlab::trace::pcap::LinkType::parse(linktype).map_err(input)?;
+    let sc = parse_resolved(resolved_json)?;
+    // Refuse an unencodable protocol before running anything.
+    arqlab::sim::capture::encoder(&sc).map_err(input)?;
+    let f = capture_flights(py, &sc, seed, replication, (from_s, to_s), limit)?;
+    let files = arqlab::sim::capture::pcap(&f, &sc, link).map_err(input)?;
+    Ok(files.into_iter().map(|(name, bytes)| (name, PyBytes::new(py, &bytes))).collect())
+}
+
 fn interval_tuple(iv: Interval) -> (f64, f64, u64) {
     (iv.mean, iv.half_width, iv.n)
 }
@@ -219,6 +279,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
     m.add_function(wrap_pyfunction!(run_replication, m)?)?;
     m.add_function(wrap_pyfunction!(trace, m)?)?;
+    m.add_function(wrap_pyfunction!(flights, m)?)?;
+    m.add_function(wrap_pyfunction!(pcap, m)?)?;
     m.add_function(wrap_pyfunction!(interval, m)?)?;
     m.add_function(wrap_pyfunction!(precision_status, m)?)?;
     m.add_function(wrap_pyfunction!(paired_interval, m)?)?;

@@ -93,6 +93,7 @@ impl<P: Payload> Pdu for Frame<P> {
             pf: self.pf,
             command: self.command,
             bits: self.bits,
+            info_bits: self.msg.map_or(0, |m| m.bits()),
             message: self.msg.and_then(|m| m.sdu_id()),
         }
     }

@@ -2,6 +2,7 @@
 //! replications with an optional sequential stopping rule ([`experiment`]), and the
 //! summary of replications into measures with confidence intervals ([`summary`]).
 
+pub mod capture;
 pub mod experiment;
 pub mod measure;
 pub mod runner;

@@ -6,6 +6,9 @@
 //! Records are kept in memory up to a limit; the run itself is the same trajectory as
 //! the untraced replication (same scenario, seed and replication number).
 
+pub mod pcap;
+pub mod wire;
+
 use crate::engine::SimTime;
 use serde::Serialize;
 
@@ -25,6 +28,9 @@ pub struct TraceFrame {
     pub command: bool,
     /// Length on the line.
     pub bits: u32,
+    /// Information-field bits (the message carried; 0 for S frames). For encoders
+    /// (`trace::wire`): `bits - info_bits` is the protocol's overhead.
+    pub info_bits: u32,
     /// Id of the message carried (I frames only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<u64>,
@@ -52,6 +58,12 @@ pub struct TraceRecord {
     /// "A" or "B": the station that sent, received or timed out.
     pub station: &'static str,
     pub event: TraceKind,
+    /// Frame number on its direction of the link, counted from 0 at the start of the
+    /// run (frames events only): a `Send` and the `Receive`/`ReceiveInError` of the same
+    /// frame share it, which pairs them across the window (the link is FIFO and loses
+    /// no frame).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub frame: Option<TraceFrame>,
     /// Messages queued at the station, never yet sent, after the event.
@@ -69,6 +81,10 @@ pub struct Tracer {
     pub records: Vec<TraceRecord>,
     /// Records dropped because the limit was reached.
     pub dropped: u64,
+    /// Frames started by station A, B so far (whole run, not only the window).
+    sent: [u64; 2],
+    /// Frames arrived at station A, B so far (whole run).
+    arrived: [u64; 2],
 }
 
 impl Tracer {
@@ -79,6 +95,8 @@ impl Tracer {
             limit,
             records: Vec::new(),
             dropped: 0,
+            sent: [0; 2],
+            arrived: [0; 2],
         }
     }
 
@@ -97,6 +115,12 @@ impl Tracer {
         queued: usize,
         unacknowledged: usize,
     ) {
+        // Frames are numbered over the whole run, so count before the window test.
+        let seq = match event {
+            TraceKind::Send => Some(bump(&mut self.sent[station])),
+            TraceKind::Receive | TraceKind::ReceiveInError => Some(bump(&mut self.arrived[station])),
+            TraceKind::Timeout => None,
+        };
         if !self.covers(now) {
             return;
         }
@@ -109,9 +133,17 @@ impl Tracer {
             time_s: now.as_secs_f64(),
             station,
             event,
+            seq,
             frame,
             queued,
             unacknowledged,
         });
     }
+}
+
+/// Returns `*n` and increments it.
+fn bump(n: &mut u64) -> u64 {
+    let v = *n;
+    *n += 1;
+    v
 }

@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod station;
+pub mod wire;
 
 pub use config::{
     parse, HdlcConfig, Mode, Poll, Reject, SecondaryT1Action, T1Action, DEFAULT_T1_S,

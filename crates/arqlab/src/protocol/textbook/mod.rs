@@ -5,6 +5,7 @@
 pub mod config;
 pub mod go_back_n;
 pub mod selective_repeat;
+pub mod wire;
 
 pub use config::TextbookConfig;
 pub use go_back_n::GoBackN;
