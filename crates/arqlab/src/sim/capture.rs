@@ -80,6 +80,11 @@ pub fn flights(
     to: SimTime,
     limit: usize,
 ) -> Result<Flights, CaptureError> {
+    if !sc.topology.pair {
+        return Err(CaptureError::Input(
+            "captures and ladder diagrams cover the two-node form ([link], [protocol], [traffic]) for now".into(),
+        ));
+    }
     let run = |end: SimTime| -> Result<Vec<TraceRecord>, CaptureError> {
         let t = trace(sc, seed, replication, from, end, limit)?;
         if t.dropped > 0 {
@@ -102,10 +107,11 @@ pub fn flights(
         records = run(SimTime::from_secs_f64(last + 1e-6))?;
     }
     let side = |s: &str| usize::from(s == "B");
+    let name = |s: &str| if s == "B" { "B" } else { "A" };
     let mut arrivals: HashMap<(usize, u64), (f64, bool)> = HashMap::new();
     for r in &records {
         if let (TraceKind::Receive | TraceKind::ReceiveInError, Some(seq)) = (r.event, r.seq) {
-            let lane = 1 - side(r.station);
+            let lane = 1 - side(&r.station);
             arrivals.insert(
                 (lane, seq),
                 (r.time_s, r.event == TraceKind::ReceiveInError),
@@ -122,7 +128,7 @@ pub fn flights(
     for r in records.iter().filter(|r| r.time_s <= to_s) {
         match (r.event, r.frame, r.seq) {
             (TraceKind::Send, Some(frame), Some(seq)) => {
-                let Some(&(arrived_s, in_error)) = arrivals.get(&(side(r.station), seq)) else {
+                let Some(&(arrived_s, in_error)) = arrivals.get(&(side(&r.station), seq)) else {
                     let msg = format!(
                         "frame {seq} from {} sent at {} s never arrived",
                         r.station, r.time_s
@@ -131,7 +137,7 @@ pub fn flights(
                 };
                 out.flights.push(Flight {
                     seq,
-                    sender: r.station,
+                    sender: name(&r.station),
                     sent_s: r.time_s,
                     tx_end_s: r.time_s + tx(&frame),
                     arrived_s,
@@ -140,7 +146,7 @@ pub fn flights(
                 });
             }
             (TraceKind::Timeout, _, _) => out.expiries.push(Expiry {
-                station: r.station,
+                station: name(&r.station),
                 time_s: r.time_s,
             }),
             _ => {}

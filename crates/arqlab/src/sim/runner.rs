@@ -361,6 +361,9 @@ pub fn run<L: Layer<Sdu = Sdu>>(
         fingerprint: 0xcbf2_9ce4_8422_2325,
         trace,
     };
+    if let (Some(t), false) = (sim.trace.as_mut(), topo.pair) {
+        t.set_names(topo.nodes.iter().map(|n| n.name.clone()).collect());
+    }
     sim.start(windows)?;
     sim.run(windows)
 }
@@ -480,15 +483,17 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 let Sim { lanes, nodes, trace, .. } = self;
                 let lane = &mut lanes[l].dir;
                 if let Some(w) = lane.next_arrival() {
-                    if trace.is_some() {
-                        let kind = if w.in_error { TraceKind::ReceiveInError } else { TraceKind::Receive };
-                        record(trace, now, n, kind, Some(&w.frame), &nodes[n].stack);
-                    }
                     let stack = &mut nodes[n].stack;
                     if w.in_error {
                         stack.handle_receive_in_error(now, &w.frame);
                     } else if w.dst as usize == n {
                         stack.handle_receive(now, &w.frame);
+                    }
+                    // Recorded after the frame is handled: the state columns are the
+                    // state the frame left behind.
+                    if trace.is_some() {
+                        let kind = if w.in_error { TraceKind::ReceiveInError } else { TraceKind::Receive };
+                        record(trace, now, n, kind, Some(&w.frame), &nodes[n].stack);
                     }
                     lane.drop_arrival();
                 }

@@ -51,12 +51,13 @@ pub enum TraceKind {
 }
 
 /// One line of a trace.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TraceRecord {
     /// Seconds since the start of the run.
     pub time_s: f64,
-    /// "A" or "B": the station that sent, received or timed out.
-    pub station: &'static str,
+    /// The node that sent, received or timed out: "A" or "B" in the pair form, the
+    /// node's name in an explicit topology.
+    pub station: String,
     pub event: TraceKind,
     /// Frame number on its direction of the link, counted from 0 at the start of the
     /// run (frames events only): a `Send` and the `Receive`/`ReceiveInError` of the same
@@ -81,10 +82,12 @@ pub struct Tracer {
     pub records: Vec<TraceRecord>,
     /// Records dropped because the limit was reached.
     pub dropped: u64,
-    /// Frames started by station A, B so far (whole run, not only the window).
-    sent: [u64; 2],
-    /// Frames arrived at station A, B so far (whole run).
-    arrived: [u64; 2],
+    /// Frames started by each node so far (whole run, not only the window).
+    sent: Vec<u64>,
+    /// Frames arrived at each node so far (whole run).
+    arrived: Vec<u64>,
+    /// Node names by index.
+    names: Vec<String>,
 }
 
 impl Tracer {
@@ -95,9 +98,17 @@ impl Tracer {
             limit,
             records: Vec::new(),
             dropped: 0,
-            sent: [0; 2],
-            arrived: [0; 2],
+            sent: vec![0; 2],
+            arrived: vec![0; 2],
+            names: vec!["A".into(), "B".into()],
         }
+    }
+
+    /// Names the nodes (an explicit topology; the pair form keeps "A" and "B").
+    pub fn set_names(&mut self, names: Vec<String>) {
+        self.sent.resize(names.len(), 0);
+        self.arrived.resize(names.len(), 0);
+        self.names = names;
     }
 
     /// True if an event at `now` belongs in the trace.
@@ -128,7 +139,7 @@ impl Tracer {
             self.dropped += 1;
             return;
         }
-        let station = if station == 0 { "A" } else { "B" };
+        let station = self.names.get(station).cloned().unwrap_or_else(|| station.to_string());
         self.records.push(TraceRecord {
             time_s: now.as_secs_f64(),
             station,
