@@ -11,7 +11,7 @@ RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.lock
 PY_SOURCES := $(shell find python -name '*.py' -o -name '*.pyi') pyproject.toml
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test venv build rust-test py-test bench bench-report reproduce clean docs-figures
+.PHONY: demo test venv build rust-test py-test bench bench-report reproduce mutants mutants-rust mutants-python clean docs-figures
 
 demo: build
 	$(PY) -m arqlab.demo --out demo-out
@@ -54,5 +54,25 @@ bench-report: build
 reproduce: build
 	$(VENV)/bin/arqlab reproduce bux1982 --out reproduce-out
 
+# Mutation score (a benchmark, not a CI step; see docs/guide/testing.md). Scoped to the
+# protocol state machines and the estimators (Rust) and the closed forms and claim logic
+# (Python). MUTANTS_FILES / MUTANTS_TIMEOUT narrow or widen the Rust pass.
+MUTANTS_FILES ?= -f 'crates/arqlab/src/protocol/textbook/*.rs' -f crates/arqlab/src/protocol/seq.rs -f 'crates/arqlab/src/stats/*.rs'
+MUTANTS_TIMEOUT ?= 300
+# 742 mutants in this scope at ~30–60 s each (rebuild + tests) on two shared cores: the
+# default runs one deterministic eighth (~90 mutants, under an hour); MUTANTS_SHARD=k/8
+# for k = 0..7 covers all of them.
+MUTANTS_SHARD ?= 0/8
+mutants: mutants-rust mutants-python
+
+mutants-rust:
+	command -v cargo-mutants >/dev/null || cargo install cargo-mutants --version 27.1.0 --locked
+	nice -n 15 cargo mutants -p arqlab $(MUTANTS_FILES) --jobs 1 --shard $(MUTANTS_SHARD) --timeout $(MUTANTS_TIMEOUT) --output mutants-out -- --lib --test textbook_liveness --test safety_net
+
+mutants-python: venv
+	rm -rf mutants
+	nice -n 15 $(VENV)/bin/mutmut run "arqlab.theory*" "arqlab.studies.framework.x_*" "arqlab.studies.bux1982.x_*"; \
+	$(VENV)/bin/mutmut results > mutants-python.txt; cat mutants-python.txt
+
 clean:
-	rm -rf $(VENV) target demo-out
+	rm -rf $(VENV) target demo-out mutants mutants-out

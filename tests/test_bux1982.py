@@ -222,6 +222,58 @@ def test_synthetic_reproduction_writes_everything(tmp_path: Path) -> None:
     assert "conc1.abm_at_least_nrm" in rep.skipped_claims  # needs every figure
 
 
+# The verdict of every claim on the synthetic data above, all figures (quick grid): a pin of
+# the claim logic, not of the model. Synthetic data are the idealised forms (window bound ×
+# clean-copy factor, M/D/1), so claims about effects the forms lack (collapse with modulus
+# 128, NRM S→P extra t_p, …) do not hold or are inconclusive. A change here means a claim
+# helper or a claim's wiring changed: check it was meant.
+SYNTHETIC_HOLDS = (
+    "fig2.interior_optimum", "fig2.48k_below_4k8_short", "fig2.left_nrm_s2p_ge_p2s", "fig2.left_abm_ge_nrm",
+    "fig2.right_abm_approx_nrm_s2p", "fig2.mod8_limits_48k", "fig3.mod128_helps_short", "fig3.abm_mod128_no_collapse",
+    "a2.arm_left_throughput_eq_abm", "fig4.left_nrm_directions_equal_mod8", "fig4.optimum_and_right_equivalent_mod8",
+    "fig4.abm_mod128_no_collapse", "fig4.abm_directions_equal", "a2.arm_two_way_no_collapse",
+    "fig5.left_nrm_directions_equal_mod8", "fig5.optimum_and_right_equivalent_mod8", "fig5.abm_mod128_no_collapse",
+    "fig5.same_when_no_effects", "fig6.only_left_effects", "fig6.mod128_drastic_short",
+    "fig6.nrm_directions_roughly_equal_mod8", "fig7.errfree_abm_md1", "fig7.errfree_nrm_p2s_md1",
+    "fig7.errfree_abm_eq_nrm_p2s", "fig9.abm_md1_to_0_4", "a2.arm_transfer_similar_abm", "fig10.linear_small_tp",
+    "fig11.nrm_directions_equal", "conc1.abm_at_least_nrm", "conc1.broad_equivalence", "conc3.abm_symmetric",
+    "conc5.abm_eq_nrm_p2s_transfer", "conc6.nrm_bht_equal",
+)
+SYNTHETIC_DOES_NOT_HOLD = (
+    "fig3.nrm_s2p_mod128_dramatic", "fig7.errfree_nrm_s2p_extra_tp", "fig8.errfree_abm_mg1", "fig8.relations_as_fig7",
+    "fig9.abm_leaves_md1_above_0_4", "fig9.nrm_p2s_leaves_md1_near_0_2", "fig9.nrm_p2s_steep_beyond_0_3",
+    "fig10.s2p_extra_order_tp", "fig11.nrm_above_abm", "conc2.mod8_enough_for_abm", "conc3.nrm_directions_differ",
+    "conc5.s2p_extra_order_tp", "conc5.modulus_stronger_in_nrm", "conc6.nrm_bht_above_abm",
+)
+SYNTHETIC_INCONCLUSIVE = (
+    "fig2.upper_bound", "fig2.right_nrm_p2s_highest", "fig3.nrm_s2p_mod128_collapse", "fig3.nrm_p2s_mod128_above_s2p",
+    "a2.arm_right_throughput_similar_abm", "fig4.left_abm_above_nrm_mod8", "fig4.nrm_s2p_mod128_collapse",
+    "fig4.nrm_p2s_mod128_worse", "fig5.left_abm_above_nrm_mod8", "fig5.nrm_s2p_mod128_collapse",
+    "fig5.nrm_p2s_mod128_worse", "fig5.modulus_broader", "fig5.errors_stronger_long", "fig6.abm_above_nrm_mod8",
+    "fig7.errors_longer", "fig7.errors_nrm_p2s_below_abm", "fig8.longer_than_constant",
+    "fig9.nrm_p2s_departs_before_abm", "fig9.nrm_s2p_above_p2s", "fig10.nrm_bends_before_abm", "fig11.vs_fig9",
+    "conc2.modulus_earlier_in_nrm", "conc4.long_delay_nrm_degrades", "conc4.high_error_nrm_degrades",
+)
+
+
+def test_synthetic_verdicts_of_every_claim_are_pinned() -> None:
+    settings = fw.RunSettings(quick=True)
+    data = {}
+    for fig in bux.figures():
+        points, runs, _ = fw.plan_figure(fig, settings)
+        metrics = {k: _synthetic(r) for k, r in runs.items()}
+        data[fig.number] = fw.FigureData(fig, fw.tabulate(fig, points, metrics))
+    sd = fw.StudyData(data)
+    claims = [c for fig in bux.figures() for c in fig.claims] + bux.study_claims()
+    results = {c.id: fw.evaluate_claim(c, sd) for c in claims}
+    got = {k: r.verdict for k, r in results.items() if r is not None}
+    assert len(got) == len(claims) == 71
+    expected = {**{k: fw.Verdict.HOLDS for k in SYNTHETIC_HOLDS}, **{k: fw.Verdict.DOES_NOT_HOLD for k in SYNTHETIC_DOES_NOT_HOLD},
+                **{k: fw.Verdict.INCONCLUSIVE for k in SYNTHETIC_INCONCLUSIVE}}
+    changed = {k: f"{expected.get(k)} -> {v}" for k, v in got.items() if expected.get(k) is not v}
+    assert not changed, changed
+
+
 # ----------------------------------------------------------------------------- with the real core
 
 

@@ -52,7 +52,17 @@ def test_hdlc_bad_input(overrides: dict[str, object], message: str) -> None:
 def test_every_example_scenario_is_valid_and_runs() -> None:
     for path in sorted(Path("scenarios").glob("*.toml")):
         r = arqlab.simulate(path, replications=1, overrides={"run.duration_s": 20.0, "run.warmup_s": 1.0})
-        assert r.events > 0, path
+        sc = r.scenario
+        for side, direction in (("a", "a_to_b"), ("b", "b_to_a")):
+            acc = r.records[0]["accounting"][direction]
+            assert acc["issued"] == acc["acknowledged"] + acc["unacknowledged"], (path, direction, acc)
+            m = r.metrics[direction]
+            if sc["traffic"][side]["kind"] == "none":
+                assert acc["issued"] == 0 and m["messages_delivered"]["mean"] == 0, (path, direction)
+            else:
+                # Every loaded direction carries traffic, and no more than the link can.
+                assert m["messages_delivered"]["mean"] >= 5, (path, direction, acc)
+                assert 0 < m["throughput_efficiency"]["mean"] <= 1, (path, direction)
 
 
 @pytest.mark.parametrize("overrides,message", CASES)

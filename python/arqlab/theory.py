@@ -62,6 +62,8 @@ class Params:
             own = link.get(direction)
             if own is None:
                 return float(link["bit_error_rate"])
+            if own["error_model"] == "none":
+                return 0.0
             return float(own.get("bit_error_rate", 0.0)) if own["error_model"] == "bit" else math.nan
 
         return cls(
@@ -87,6 +89,8 @@ def stop_and_wait(x: Params, nak: bool = False) -> float:
     if nak:
         return x.info * (1 - x.P) * x.tf / (x.tf + rtt)
     pc = 1.0 - (1.0 - x.P) * (1.0 - x.P_ack)
+    if pc >= 1.0:
+        return 0.0  # no cycle ever succeeds
     return x.info * x.tf / ((x.tf + rtt) + pc / (1.0 - pc) * (x.tf + x.timeout))
 
 

@@ -2,9 +2,16 @@
 //! delivery and counter balance itself (a violation is a `SimError`). The scenario's
 //! `[protocol]` is a textbook kind only because the lead wires `kind = "hdlc"` later; the
 //! entities come from the maker closure.
+//!
+//! `prop_hdlc_recovers_after_errors_stop`: random losses and corruptions both ways
+//! (acknowledgements, polls and rejects included) for a while, then a bounded error-free
+//! drain after which every message is delivered and acknowledged (the liveness pattern
+//! of `textbook_liveness.rs`, through the real runner).
+
+mod common;
 
 use arqlab::engine::SimTime;
-use arqlab::protocol::hdlc::{HdlcConfig, HdlcStation, Mode, Reject};
+use arqlab::protocol::hdlc::{HdlcConfig, HdlcStation, Mode, Poll, Reject, SecondaryT1Action, T1Action};
 use arqlab::scenario::Scenario;
 use arqlab::sim::runner::{run, RunOutput, Windows};
 
@@ -177,6 +184,99 @@ fn rejects_are_explained_by_frames_in_error() {
                 rejects <= errors,
                 "{mode:?} replication {replication}: {rejects} REJs for {errors} frames in error"
             );
+        }
+    }
+}
+
+/// A configuration from raw draws: every mode, modulus, reject kind and alternative
+/// strategy (one bit each), as in the unit-level harness of `protocol/hdlc/tests.rs`.
+#[allow(clippy::too_many_arguments)]
+fn hdlc_config(mode: u8, big: bool, reject: u8, window: u32, alt: u8, t1_s: f64, buffer: u32) -> HdlcConfig {
+    let mode = [Mode::Nrm, Mode::Abm, Mode::Arm][mode as usize % 3];
+    let modulus = if big { 128 } else { 8 };
+    let mut c = HdlcConfig::defaults(mode, modulus);
+    c.reject = [Reject::Rej, Reject::Srej, Reject::None][reject as usize % 3];
+    let limit = if c.reject == Reject::Srej { modulus / 2 } else { modulus - 1 };
+    c.window = 1 + window % limit;
+    c.t1_s = t1_s;
+    if c.reject == Reject::Srej {
+        c.receive_buffer_frames = buffer % (c.window + 1);
+    }
+    if alt & 1 != 0 {
+        c.t1_action = T1Action::GoBack;
+    }
+    if alt & 2 != 0 {
+        c.poll = if mode == Mode::Nrm { Poll::Idle } else { Poll::Asap };
+    }
+    if alt & 4 != 0 {
+        c.withhold_ack_at_window = c.withhold_ack_at_window.map(|_| false);
+        c.secondary_t1_action = c.secondary_t1_action.map(|_| SecondaryT1Action::GoBack);
+    }
+    if alt & 8 != 0 {
+        c.t2_s = t1_s / 4.0;
+    }
+    if c.reject == Reject::None && mode == Mode::Arm {
+        c.secondary_t1_action = Some(SecondaryT1Action::GoBack);
+    }
+    c
+}
+
+mod liveness {
+    use super::common::{self, acc, Log, Loss, Lossy};
+    use super::*;
+    use proptest::prelude::*;
+    use std::rc::Rc;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+
+        #[test]
+        fn prop_hdlc_recovers_after_errors_stop(
+            mode in 0u8..3, big in any::<bool>(), reject in 0u8..3, window in 0u32..200,
+            alt in 0u8..16, t1_factor in 1.1f64..4.0, buffer in 0u32..8,
+            a in 0u8..3, b in 0u8..3, bits in 50u32..4000, delay_s in 0.0f64..0.3,
+            p_data in 0.0f64..0.5, p_ack in 0.0f64..0.5, burst in any::<bool>(), vanish in 0.0f64..1.0,
+            errors_s in 20.0f64..50.0, seed in any::<u64>(),
+        ) {
+            let frame_s = (bits as f64 + 56.0) / 48_000.0;
+            // T1 above a frame each way plus the round trip, as a real configuration would be.
+            let round = 2.0 * frame_s + 2.0 * delay_s + 0.01;
+            let c = hdlc_config(mode, big, reject, window, alt, t1_factor * round, buffer);
+            let load = 0.2 * (c.window as f64 * frame_s / (frame_s + 2.0 * delay_s)).min(1.0);
+            let traffic = |k: u8| match k % 3 {
+                0 => common::NONE.to_string(),
+                1 => common::saturated(bits),
+                _ => common::poisson(load, bits),
+            };
+            let (ta, tb) = if a % 3 == 0 && b % 3 == 0 { (traffic(1), traffic(0)) } else { (traffic(a), traffic(b)) };
+            let sc = common::scenario(delay_s, &ta, &tb);
+            let errors_end = SimTime::from_secs_f64(errors_s);
+            let loss = Loss { p_data, p_ack, burst, vanish };
+            let logs = [Rc::new(Log::default()), Rc::new(Log::default())];
+            let end = SimTime::from_secs_f64(errors_s + 3000.0);
+            let w = Windows::equal(SimTime::ZERO, end, 1);
+            let out = run(&sc, seed, 0, &w, None, |_, s| {
+                let i = s.index();
+                Lossy::new(HdlcStation::new(&c, s), loss, seed ^ (i as u64 + 1) * 0x5851_f42d, errors_end, logs[i].clone())
+            })
+            .unwrap_or_else(|e| panic!("{c:?}: {e}"));
+            for d in 0..2 {
+                let (issued, delivered, acked, unacked) = acc(&out, d);
+                let held = logs[d].held.get();
+                prop_assert_eq!(delivered, issued - held, "{:?}: direction {}: {:?}", c, d, out.accounting);
+                prop_assert_eq!(acked, delivered, "{:?}: direction {}: {:?}", c, d, out.accounting);
+                prop_assert_eq!(unacked, held);
+            }
+            // A few timer periods, then at most one round per message and window left;
+            // A2's literal ARM rule may cost a T1 per outstanding frame.
+            let left = logs[0].left_at_end.get() + logs[1].left_at_end.get();
+            let mut bound = 2.0 * (10.0 * (c.t1_s + c.t2_s) + (left + 2 * c.window as u64 + 2) as f64 * round);
+            if c.secondary_t1_action == Some(SecondaryT1Action::Oldest) {
+                bound += 2.0 * c.window as f64 * (c.t1_s + c.t2_s + round);
+            }
+            let last = logs[0].last_event.get().max(logs[1].last_event.get());
+            let took = last.as_secs_f64() - errors_s;
+            prop_assert!(took <= bound, "{:?}: drained {:.3} s after the errors stopped, bound {:.3} s for {} messages", c, took, bound, left);
         }
     }
 }

@@ -711,7 +711,12 @@ traffic = { kind = "saturated" }
         assert!(problems(&mixed)[0].starts_with("link = "), "{:?}", problems(&mixed));
         let two = BASE.replace("ends = [\"r\", \"b\"]", "ends = [\"a\", \"b\"]");
         assert!(problems(&two).contains(&"node[0] = \"a\": attached to 2 media; a node has one interface (join media with a [[relay]])".to_string()), "{:?}", problems(&two));
-        let star = format!("{BASE}\n[[node]]\nname = \"c\"\nstack = \"s\"\n[[medium]]\nname = \"l3\"\nends = [\"r\", \"c\"]\n[[flow]]\nfrom = \"a\"\nto = \"c\"\ntraffic = {{ kind = \"saturated\" }}\n");
+        let star = format!("{BASE}\n[[node]]\nname = \"c\"\nstack = \"s\"\n[[medium]]\nname = \"l3\"\nends = [\"r\", \"c\"]\n[[flow]]\nfrom = \"a\"\nto = \"c\"\ntraffic = {{ kind = \"poisson\" }}\n");
         assert_eq!(problems(&star), vec!["flow[1]: node a already talks to b; its stack is point-to-point (one peer per node)"]);
+        let twice = format!("{BASE}\n[[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ kind = \"saturated\" }}\n");
+        assert_eq!(
+            problems(&twice),
+            vec!["flow[1].traffic.kind = \"saturated\": expected at most one saturated flow from node a (use poisson traffic for the others)"]
+        );
     }
 }

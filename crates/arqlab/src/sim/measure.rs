@@ -7,14 +7,37 @@ use crate::protocol::{Counters, Sdu, Service};
 use crate::stats::{LogHistogram, Tally, TimeAverage};
 pub use crate::schema::measures::{Measures, MEASURES};
 
-/// A delivery that broke the exactly-once, in-order contract: always a model bug.
+/// A delivery (or acknowledgement) that broke the flow's contract: always a model bug.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{direction}: message {got} delivered at {at} when {expected} was expected (lost, duplicated or out of order)")]
 pub struct OrderViolation {
     pub direction: String,
+    /// The next message id the receiver was to be given.
     pub expected: u64,
     pub got: u64,
     pub at: SimTime,
+    /// "delivered" or "acknowledged".
+    pub what: &'static str,
+}
+
+impl std::fmt::Display for OrderViolation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (d, got, at, next) = (&self.direction, self.got, self.at, self.expected);
+        if self.what == "acknowledged" {
+            write!(f, "{d}: message {got} acknowledged at {at} before it was delivered (next to deliver: {next})")
+        } else {
+            write!(f, "{d}: message {got} delivered at {at} when {next} was expected (lost, duplicated or out of order)")
+        }
+    }
+}
+
+impl OrderViolation {
+    fn delivered(direction: &str, got: u64, expected: u64, at: SimTime) -> OrderViolation {
+        OrderViolation { direction: direction.to_string(), expected, got, at, what: "delivered" }
+    }
+
+    fn acknowledged_early(direction: &str, got: u64, expected: u64, at: SimTime) -> OrderViolation {
+        OrderViolation { direction: direction.to_string(), expected, got, at, what: "acknowledged" }
+    }
 }
 
 /// Accumulates one direction's measures.
@@ -70,12 +93,7 @@ impl DirectionMeter {
             Service::BestEffort => m.id >= self.next_id,
         };
         if !ok {
-            return Err(OrderViolation {
-                direction: self.name.clone(),
-                expected: self.next_id,
-                got: m.id,
-                at: now,
-            });
+            return Err(OrderViolation::delivered(&self.name, m.id, self.next_id, now));
         }
         self.next_id = m.id + 1;
         self.record(now, m);
@@ -95,8 +113,20 @@ impl DirectionMeter {
         self.delivered += 1;
     }
 
+    /// A positive acknowledgement at the flow's sender. An SDU acknowledged before it
+    /// was delivered is a violation of the in-order contract, reported when it happens.
     #[inline]
-    pub fn acknowledged(&mut self, now: SimTime, m: &Sdu) {
+    pub fn acknowledged(&mut self, now: SimTime, m: &Sdu) -> Result<(), OrderViolation> {
+        if m.id >= self.next_id {
+            return Err(OrderViolation::acknowledged_early(&self.name, m.id, self.next_id, now));
+        }
+        self.count_acknowledged(now, m);
+        Ok(())
+    }
+
+    /// Measures an acknowledgement without checking it (the pooled scope of all flows).
+    #[inline]
+    pub fn count_acknowledged(&mut self, now: SimTime, m: &Sdu) {
         self.acknowledged_total += 1;
         if self.timed(m) {
             self.holding.add((now - m.born).as_secs_f64());

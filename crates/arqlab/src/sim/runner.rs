@@ -697,9 +697,9 @@ fn deliver(flows: &mut [Flow], pooled: &mut Option<DirectionMeter>, now: SimTime
             }
         }
         Event::Acknowledged(m) => {
-            flows[m.flow as usize].meter.acknowledged(now, &m);
+            flows[m.flow as usize].meter.acknowledged(now, &m)?;
             if let Some(p) = pooled.as_mut() {
-                p.acknowledged(now, &m);
+                p.count_acknowledged(now, &m);
             }
         }
     }
