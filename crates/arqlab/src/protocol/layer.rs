@@ -168,4 +168,17 @@ pub trait Layer {
     fn receive_buffer_bits(&self) -> u64 {
         0
     }
+    /// The part of `counters()` that concerns flow `flow`: all of it, except in a
+    /// multiplexing layer (the flow's connection).
+    fn counters_of(&self, _flow: u32) -> super::Counters {
+        self.counters()
+    }
+    /// `backlog()` for flow `flow` (see `counters_of`).
+    fn backlog_of(&self, _flow: u32) -> usize {
+        self.backlog()
+    }
+    /// `unacknowledged()` for flow `flow` (see `counters_of`).
+    fn unacknowledged_of(&self, _flow: u32) -> usize {
+        self.unacknowledged()
+    }
 }

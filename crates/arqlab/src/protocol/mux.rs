@@ -57,7 +57,8 @@ pub struct Connection<L> {
 
 pub struct Mux<L: Layer<Sdu = Sdu>> {
     conns: Vec<Connection<L>>,
-    /// Flow index → connection handle (index into `conns`).
+    /// Flow index → connection handle (index into `conns`) for the flows this node
+    /// sends or receives.
     by_flow: Vec<Option<usize>>,
     /// Next handle to offer the medium to (round robin).
     next: usize,
@@ -65,8 +66,8 @@ pub struct Mux<L: Layer<Sdu = Sdu>> {
 }
 
 impl<L: Layer<Sdu = Sdu>> Mux<L> {
-    /// `conns` in handle order; `by_flow[f]` is the handle that carries flow `f`'s SDUs
-    /// from this node.
+    /// `conns` in handle order; `by_flow[f]` is the handle of the connection that
+    /// carries flow `f` (sent or received here).
     pub fn new(conns: Vec<Connection<L>>, by_flow: Vec<Option<usize>>) -> Self {
         Mux { conns, by_flow, next: 0, events: VecDeque::new() }
     }
@@ -173,6 +174,24 @@ impl<L: Layer<Sdu = Sdu>> Layer for Mux<L> {
 
     fn receive_buffer_bits(&self) -> u64 {
         self.conns.iter().map(|c| c.layer.receive_buffer_bits()).sum()
+    }
+
+    fn counters_of(&self, flow: u32) -> Counters {
+        self.conn_of(flow).map_or_else(Counters::default, |c| c.layer.counters())
+    }
+
+    fn backlog_of(&self, flow: u32) -> usize {
+        self.conn_of(flow).map_or(0, |c| c.layer.backlog())
+    }
+
+    fn unacknowledged_of(&self, flow: u32) -> usize {
+        self.conn_of(flow).map_or(0, |c| c.layer.unacknowledged())
+    }
+}
+
+impl<L: Layer<Sdu = Sdu>> Mux<L> {
+    fn conn_of(&self, flow: u32) -> Option<&Connection<L>> {
+        self.by_flow.get(flow as usize).copied().flatten().map(|h| &self.conns[h])
     }
 }
 

@@ -160,10 +160,18 @@ pub struct NodeSpec {
     pub stack: Vec<ProtocolConfig>,
     /// The lane this node transmits on.
     pub lane: u32,
-    /// The node its PDUs go to.
+    /// The node its PDUs go to (its first peer).
     pub peer: u32,
     /// Lower index of the pair: station A (HDLC primary in NRM/ARM).
     pub first: bool,
+    /// Its index among the nodes.
+    pub index: u32,
+    /// Every node it exchanges flows with, and the connection id of that pair (shared
+    /// by both ends). More than one: the node's stack is multiplexed (`protocol::mux`).
+    pub peers: Vec<(u32, u32)>,
+    /// Flow index → position in `peers` of the connection carrying it (flows this node
+    /// sends or receives).
+    pub flow_conn: Vec<Option<usize>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -210,7 +218,16 @@ impl Topology {
             forward: Some(link.direction(0)),
             reverse: Some(link.direction(1)),
         };
-        let node = |name: &str, lane, peer| NodeSpec { name: name.into(), stack: vec![protocol.clone()], lane, peer, first: lane == 0 };
+        let node = |name: &str, lane: u32, peer| NodeSpec {
+            name: name.into(),
+            stack: vec![protocol.clone()],
+            lane,
+            peer,
+            first: lane == 0,
+            index: lane,
+            peers: vec![(peer, 0)],
+            flow_conn: vec![Some(0), Some(0)],
+        };
         let flow = |scope: &str, src, dst, t: &TrafficConfig, s: &str| FlowSpec { scope: scope.into(), src, dst, traffic: t.clone(), stream: s.into() };
         Topology {
             nodes: vec![node("a", 0, 1), node("b", 1, 0)],
@@ -431,7 +448,8 @@ impl NetworkConfig {
             return None;
         }
         let mut flows = vec![];
-        let mut peer: Vec<Option<u32>> = vec![None; self.node.len()];
+        let mut peers: Vec<Vec<(u32, u32)>> = vec![vec![]; self.node.len()];
+        let mut conns: BTreeMap<(u32, u32), u32> = BTreeMap::new();
         for (f, c) in self.flow.iter().enumerate() {
             let mut ends = [0u32; 2];
             for (k, (key, name)) in [("from", &c.from), ("to", &c.to)].into_iter().enumerate() {
@@ -451,14 +469,11 @@ impl NetworkConfig {
                 p.push(format!("flow[{f}]"), None, format!("no path from {} to {} through media and relays", c.from, c.to));
                 continue;
             }
+            let next = conns.len() as u32;
+            let conn = *conns.entry((ends[0].min(ends[1]), ends[0].max(ends[1]))).or_insert(next);
             for (me, other) in [(ends[0], ends[1]), (ends[1], ends[0])] {
-                match peer[me as usize] {
-                    Some(x) if x != other => p.push(
-                        format!("flow[{f}]"),
-                        None,
-                        format!("node {} already talks to {}; its stack is point-to-point (one peer per node)", self.node[me as usize].name, self.node[x as usize].name),
-                    ),
-                    _ => peer[me as usize] = Some(other),
+                if !peers[me as usize].iter().any(|&(x, _)| x == other) {
+                    peers[me as usize].push((other, conn));
                 }
             }
             flows.push(FlowSpec { scope: format!("flow.{}->{}", c.from, c.to), src: ends[0], dst: ends[1], traffic: c.traffic.clone(), stream: format!("flow.{}->{}", c.from, c.to) });
@@ -479,9 +494,17 @@ impl NetworkConfig {
                 p.push(format!("node[{i}].stack"), Some(&n.stack.as_str().into()), format!("expected a stack of the same layer kinds as node {} ({:?}): one run has one stack shape", self.node[0].name, shape(&self.node[0])));
             }
         }
-        for (i, x) in peer.iter().enumerate() {
-            if x.is_none() && p.0.len() == before {
+        for (i, x) in peers.iter().enumerate() {
+            if x.is_empty() && p.0.len() == before {
                 p.push(format!("node[{i}]"), Some(&self.node[i].name.as_str().into()), "takes part in no [[flow]]");
+            }
+            if x.len() > 1 && self.stack.get(&self.node[i].stack).is_some_and(|s| s.layers.len() > 1) {
+                let names: Vec<&str> = x.iter().map(|&(o, _)| self.node[o as usize].name.as_str()).collect();
+                p.push(
+                    format!("node[{i}].stack"),
+                    Some(&self.node[i].stack.as_str().into()),
+                    format!("node {} talks to {}: several peers need a one-layer stack (multiplexing over two layers is not wired yet)", self.node[i].name, names.join(" and ")),
+                );
             }
         }
         if p.0.len() > before {
@@ -492,8 +515,24 @@ impl NetworkConfig {
             .iter()
             .enumerate()
             .map(|(i, n)| {
-                let peer = peer[i].unwrap_or(0);
-                NodeSpec { name: n.name.clone(), stack: self.stack[&n.stack].layers.clone(), lane: attached[i][0], peer, first: (i as u32) < peer }
+                let peer = peers[i].first().map_or(0, |x| x.0);
+                let flow_conn = flows
+                    .iter()
+                    .map(|f: &FlowSpec| {
+                        let other = if f.src as usize == i { f.dst } else if f.dst as usize == i { f.src } else { return None };
+                        peers[i].iter().position(|&(x, _)| x == other)
+                    })
+                    .collect();
+                NodeSpec {
+                    name: n.name.clone(),
+                    stack: self.stack[&n.stack].layers.clone(),
+                    lane: attached[i][0],
+                    peer,
+                    first: (i as u32) < peer,
+                    index: i as u32,
+                    peers: peers[i].clone(),
+                    flow_conn,
+                }
             })
             .collect();
         let relays = self
@@ -651,6 +690,7 @@ traffic = { kind = "saturated" }
         let t = &sc.topology;
         assert!(!t.pair);
         assert_eq!((t.nodes[0].lane, t.nodes[0].peer, t.nodes[1].lane, t.nodes[1].peer), (0, 1, 3, 0));
+        assert_eq!((t.nodes[0].peers.clone(), t.nodes[1].peers.clone()), (vec![(1, 0)], vec![(0, 0)]));
         assert!(t.nodes[0].first && !t.nodes[1].first);
         let r = &t.relays[0];
         assert_eq!((r.media.clone(), r.lanes.clone()), (vec![0, 1], vec![1, 2]), "r sends on l1 r->a and l2 r->b");
@@ -712,7 +752,12 @@ traffic = { kind = "saturated" }
         let two = BASE.replace("ends = [\"r\", \"b\"]", "ends = [\"a\", \"b\"]");
         assert!(problems(&two).contains(&"node[0] = \"a\": attached to 2 media; a node has one interface (join media with a [[relay]])".to_string()), "{:?}", problems(&two));
         let star = format!("{BASE}\n[[node]]\nname = \"c\"\nstack = \"s\"\n[[medium]]\nname = \"l3\"\nends = [\"r\", \"c\"]\n[[flow]]\nfrom = \"a\"\nto = \"c\"\ntraffic = {{ kind = \"poisson\" }}\n");
-        assert_eq!(problems(&star), vec!["flow[1]: node a already talks to b; its stack is point-to-point (one peer per node)"]);
+        let sc = Scenario::from_toml(&star).unwrap();
+        let a = &sc.topology.nodes[0];
+        assert_eq!((a.peers.clone(), a.flow_conn.clone()), (vec![(1, 0), (2, 1)], vec![Some(0), Some(1)]), "a multiplexes two connections");
+        assert_eq!(sc.topology.nodes[2].flow_conn, vec![None, Some(0)]);
+        let deep = star.replace("[stack.s]\nkind = \"go_back_n\"", "[stack.s]\nlayers = [{ kind = \"go_back_n\" }, { kind = \"datagram\" }]");
+        assert_eq!(problems(&deep), vec!["node[0].stack = \"s\": node a talks to b and c: several peers need a one-layer stack (multiplexing over two layers is not wired yet)"]);
         let twice = format!("{BASE}\n[[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ kind = \"saturated\" }}\n");
         assert_eq!(
             problems(&twice),

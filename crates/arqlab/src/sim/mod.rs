@@ -21,7 +21,8 @@ use crate::protocol::any::AnyLayer;
 use crate::protocol::datagram::Datagram;
 use crate::protocol::hdlc::HdlcStation;
 use crate::protocol::textbook::{GoBackN, SelectiveRepeat};
-use crate::protocol::{Frame, Sdu, Stacked};
+use crate::protocol::mux::{Connection, Mux};
+use crate::protocol::{Frame, Sdu, Stacked, Station};
 use crate::scenario::{ProtocolConfig, Scenario};
 use crate::trace::Tracer;
 use serde::Serialize;
@@ -75,6 +76,20 @@ fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Opti
     // Validation gave every node a stack of the same layer kinds: the first node's
     // shape picks the monomorphised loop.
     let shape = &sc.topology.nodes[0].stack;
+    if sc.topology.nodes.iter().any(|n| n.peers.len() > 1) {
+        // A node with several peers: every node's one layer runs per connection.
+        return runner::run(sc, seed, replication, w, t, |n, _| {
+            let conns = n
+                .peers
+                .iter()
+                .map(|&(peer, id)| {
+                    let station = if n.index < peer { Station::A } else { Station::B };
+                    Connection { id, peer, layer: AnyLayer::<Sdu>::new(&n.stack[0], station) }
+                })
+                .collect();
+            Mux::new(conns, n.flow_conn.clone())
+        });
+    }
     if shape.len() > 1 {
         return runner::run(sc, seed, replication, w, t, |n, s| {
             Stacked::new(AnyLayer::<Sdu>::new(&n.stack[0], s), AnyLayer::<Frame<Sdu>>::new(&n.stack[1], s))

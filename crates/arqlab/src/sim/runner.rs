@@ -218,11 +218,11 @@ fn error_model(cfg: &DirectionConfig, rng: &mut Stream) -> ErrorModel {
 /// throughput efficiency is relative to).
 fn pooled_counters<L: Layer>(nodes: &[Node<L>], flows: &[Flow], lanes: &[Lane<L::Pdu>]) -> (Counters, Counters, DirectionCounters, f64) {
     let mut acc = (Counters::default(), Counters::default(), DirectionCounters::default(), 0.0);
-    for f in flows {
+    for (i, f) in flows.iter().enumerate() {
         let src = &nodes[f.src as usize];
         let lane = &lanes[src.lane as usize].dir;
-        acc.0 = acc.0.plus(&src.stack.counters());
-        acc.1 = acc.1.plus(&nodes[f.dst as usize].stack.counters());
+        acc.0 = acc.0.plus(&src.stack.counters_of(i as u32));
+        acc.1 = acc.1.plus(&nodes[f.dst as usize].stack.counters_of(i as u32));
         let c = &lane.counters;
         acc.2.frames_transmitted += c.frames_transmitted;
         acc.2.frames_in_error += c.frames_in_error;
@@ -440,7 +440,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 }
                 kind => {
                     if boundary > 0 {
-                        flow_windows.push(self.flows.iter().map(|f| self.close_flow(f, now)).collect::<Vec<_>>());
+                        flow_windows.push((0..self.flows.len()).map(|f| self.close_flow(f, now)).collect::<Vec<_>>());
                         out.push(self.close(now, flow_windows.last().map(Vec::as_slice).unwrap_or(&[])));
                     }
                     boundary += 1;
@@ -453,9 +453,9 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             }
         }
         let mut accounting = Vec::with_capacity(self.flows.len());
-        for f in &self.flows {
+        for (fi, f) in self.flows.iter().enumerate() {
             let m = &f.meter;
-            let unacknowledged = if f.service == Service::InOrder { self.nodes[f.src as usize].stack.unacknowledged() as u64 } else { 0 };
+            let unacknowledged = if f.service == Service::InOrder { self.nodes[f.src as usize].stack.unacknowledged_of(fi as u32) as u64 } else { 0 };
             let acc = FlowAccounting { issued: f.ids.issued(), delivered: m.delivered_total, acknowledged: m.acknowledged_total, unacknowledged };
             // In order: every SDU issued is either acknowledged or still held by its
             // sender, and nothing is acknowledged before it is delivered. Best effort:
@@ -547,8 +547,9 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
     }
 
     fn open(&mut self, now: SimTime) {
-        for f in self.flows.iter_mut() {
-            let (sender, receiver) = (self.nodes[f.src as usize].stack.counters(), self.nodes[f.dst as usize].stack.counters());
+        for (i, f) in self.flows.iter_mut().enumerate() {
+            let i = i as u32;
+            let (sender, receiver) = (self.nodes[f.src as usize].stack.counters_of(i), self.nodes[f.dst as usize].stack.counters_of(i));
             let line = self.lanes[self.nodes[f.src as usize].lane as usize].dir.counters;
             f.meter.open(now, sender, receiver, line);
         }
@@ -568,10 +569,12 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         }
     }
 
-    fn close_flow(&self, f: &Flow, now: SimTime) -> Measures {
+    fn close_flow(&self, i: usize, now: SimTime) -> Measures {
+        let f = &self.flows[i];
         let src = &self.nodes[f.src as usize];
         let lane = &self.lanes[src.lane as usize].dir;
-        f.meter.close(now, lane.rate_bps, src.stack.counters(), self.nodes[f.dst as usize].stack.counters(), lane.counters)
+        let (sender, receiver) = (src.stack.counters_of(i as u32), self.nodes[f.dst as usize].stack.counters_of(i as u32));
+        f.meter.close(now, lane.rate_bps, sender, receiver, lane.counters)
     }
 
     fn close(&self, now: SimTime, flows: &[Measures]) -> Vec<(String, MeasureSet)> {
@@ -676,7 +679,7 @@ fn transmit<F: Pdu>(lane: &mut Lane<F>, radios: &mut [Radio], now: SimTime, lead
 #[inline]
 fn top_up<L: Layer<Sdu = Sdu>>(node: &mut Node<L>, flows: &mut [Flow], now: SimTime) {
     if let Some(f) = node.saturated {
-        if node.stack.backlog() == 0 {
+        if node.stack.backlog_of(f) == 0 {
             let flow = &mut flows[f as usize];
             let bits = flow.source.next_length();
             let m = flow.ids.next(bits, now, f);
