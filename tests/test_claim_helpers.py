@@ -14,6 +14,9 @@ import pandas as pd
 import pytest
 
 from arqlab.studies import bux1982 as bux
+from arqlab.studies import claims
+from arqlab.studies.bux1982 import figures_delay, figures_throughput
+from arqlab.studies.bux1982 import params as bux_params
 from arqlab.studies import framework as fw
 
 H, N, I = fw.Verdict.HOLDS, fw.Verdict.DOES_NOT_HOLD, fw.Verdict.INCONCLUSIVE
@@ -47,22 +50,22 @@ def peaked(peak_at: float, half: float = 0.001) -> Points:
 def test_regions_are_relative_to_the_base_optimum() -> None:
     fd = figure_data({"a": peaked(1000.0), "b": peaked(500.0)},
                      variants={"v": {"a": [(x, 1.0 if x == 100.0 else 0.1, 0.0) for x in XS]}})
-    assert bux._base_argmax(fd, "a") == 1000.0  # the variant's maximum at 100 is ignored
-    assert bux.left_of("a")(fd) == [100.0, 200.0, 500.0]
-    assert bux.left_of("a", 0.2)(fd) == [100.0, 200.0]
-    assert bux.right_of("a")(fd) == [2000.0, 4000.0]
-    assert bux.right_of("a", 4.0)(fd) == [4000.0]
-    assert bux.right_of_latest(("b", "a"))(fd) == [1000.0, 2000.0, 4000.0]
-    assert bux.right_of_latest(("a", "missing"))(fd) == []
-    assert bux.left_of("missing")(fd) == [] and bux.right_of("missing")(fd) == []
-    assert bux.xs_where(lambda x: 200 <= x <= 1000, "a")(fd) == [200.0, 500.0, 1000.0]
-    assert bux.every("b")(fd) == XS
+    assert claims.base_argmax(fd, "a") == 1000.0  # the variant's maximum at 100 is ignored
+    assert claims.left_of("a")(fd) == [100.0, 200.0, 500.0]
+    assert claims.left_of("a", 0.2)(fd) == [100.0, 200.0]
+    assert claims.right_of("a")(fd) == [2000.0, 4000.0]
+    assert claims.right_of("a", 4.0)(fd) == [4000.0]
+    assert claims.right_of_latest(("b", "a"))(fd) == [1000.0, 2000.0, 4000.0]
+    assert claims.right_of_latest(("a", "missing"))(fd) == []
+    assert claims.left_of("missing")(fd) == [] and claims.right_of("missing")(fd) == []
+    assert claims.xs_where(lambda x: 200 <= x <= 1000, "a")(fd) == [200.0, 500.0, 1000.0]
+    assert claims.every("b")(fd) == XS
 
 
 def test_base_argmax_skips_undefined_points() -> None:
     fd = figure_data({"a": [(1.0, float("nan"), 0.0), (2.0, 0.5, 0.0), (3.0, 0.7, 0.0), (4.0, 0.6, 0.0)]})
-    assert bux._base_argmax(fd, "a") == 3.0
-    assert bux._base_argmax(figure_data({"a": [(1.0, float("nan"), 0.0)]}), "a") is None
+    assert claims.base_argmax(fd, "a") == 3.0
+    assert claims.base_argmax(figure_data({"a": [(1.0, float("nan"), 0.0)]}), "a") is None
 
 
 # ----------------------------------------------------------------------------- relations
@@ -71,43 +74,43 @@ def test_base_argmax_skips_undefined_points() -> None:
 def test_rel_checks_the_relation_over_the_region() -> None:
     a = [(x, 0.8, 0.01) for x in XS]
     above = figure_data({"a": a, "b": [(x, 0.7, 0.01) for x in XS]})
-    assert bux.rel(9, "a", "b", bux.every("a"), fw.exceeds)(study(above)).verdict is H
+    assert claims.rel(9, "a", "b", claims.every("a"), fw.exceeds)(study(above)).verdict is H
     # One point the other way fails the whole region …
     mixed = figure_data({"a": a, "b": [(x, 0.9 if x == 4000.0 else 0.7, 0.01) for x in XS]})
-    out = bux.rel(9, "a", "b", bux.every("a"), fw.exceeds)(study(mixed))
+    out = claims.rel(9, "a", "b", claims.every("a"), fw.exceeds)(study(mixed))
     assert out.verdict is N and "x=4000:NO" in out.detail and "x=100:ok" in out.detail
     # … unless the region leaves it out, or the combination is "any".
-    assert bux.rel(9, "a", "b", bux.xs_where(lambda x: x < 4000, "a"), fw.exceeds)(study(mixed)).verdict is H
-    assert bux.rel(9, "b", "a", bux.every("a"), fw.exceeds, combine=fw.any_of)(study(mixed)).verdict is H
+    assert claims.rel(9, "a", "b", claims.xs_where(lambda x: x < 4000, "a"), fw.exceeds)(study(mixed)).verdict is H
+    assert claims.rel(9, "b", "a", claims.every("a"), fw.exceeds, combine=fw.any_of)(study(mixed)).verdict is H
     # Overlapping intervals: inconclusive.
     close = figure_data({"a": a, "b": [(x, 0.79, 0.01) for x in XS]})
-    assert bux.rel(9, "a", "b", bux.every("a"), fw.exceeds)(study(close)).verdict is I
+    assert claims.rel(9, "a", "b", claims.every("a"), fw.exceeds)(study(close)).verdict is I
     # Only x present in both curves count; none at all is inconclusive.
     sparse = figure_data({"a": a, "b": [(100.0, 0.7, 0.01)]})
-    out = bux.rel(9, "a", "b", bux.every("a"), fw.exceeds)(study(sparse))
+    out = claims.rel(9, "a", "b", claims.every("a"), fw.exceeds)(study(sparse))
     assert out.verdict is H and out.detail.count("x=") == 1
-    assert bux.rel(9, "a", "c", bux.every("a"), fw.exceeds)(study(sparse)).verdict is I
+    assert claims.rel(9, "a", "c", claims.every("a"), fw.exceeds)(study(sparse)).verdict is I
 
 
 def test_rel_across_figures_and_both() -> None:
     sd = fw.StudyData({2: figure_data({"a": [(1.0, 0.8, 0.0)]}), 3: figure_data({"a": [(1.0, 0.5, 0.0)]})})
-    assert bux.rel(2, "a", "a", bux.every("a"), fw.exceeds, fig_b=3)(sd).verdict is H
-    assert bux.rel(3, "a", "a", bux.every("a"), fw.exceeds, fig_b=2)(sd).verdict is N
-    yes = bux.rel(2, "a", "a", bux.every("a"), fw.exceeds, fig_b=3)
-    no = bux.rel(3, "a", "a", bux.every("a"), fw.exceeds, fig_b=2)
-    assert bux.both(x=yes, y=yes)(sd).verdict is H
-    out = bux.both(x=yes, y=no)(sd)
+    assert claims.rel(2, "a", "a", claims.every("a"), fw.exceeds, fig_b=3)(sd).verdict is H
+    assert claims.rel(3, "a", "a", claims.every("a"), fw.exceeds, fig_b=2)(sd).verdict is N
+    yes = claims.rel(2, "a", "a", claims.every("a"), fw.exceeds, fig_b=3)
+    no = claims.rel(3, "a", "a", claims.every("a"), fw.exceeds, fig_b=2)
+    assert claims.both(x=yes, y=yes)(sd).verdict is H
+    out = claims.both(x=yes, y=no)(sd)
     assert out.verdict is N and out.detail.startswith("x: holds") and "y: does not hold" in out.detail
 
 
 def test_vs_value_and_gap_vs_value() -> None:
     fd = figure_data({"a": [(1.0, 2.0, 0.01), (2.0, 4.1, 0.01)], "b": [(1.0, 1.0, 0.01), (2.0, 2.0, 0.01)]})
     target = lambda fd, x: 2.0 * x  # noqa: E731
-    assert bux.vs_value(9, "a", bux.every("a"), target, lambda e, t: fw.approx_value(e, t, 0.1))(study(fd)).verdict is H
-    assert bux.vs_value(9, "a", bux.every("a"), target, lambda e, t: fw.approx_value(e, t, 0.01))(study(fd)).verdict is N
+    assert claims.vs_value(9, "a", claims.every("a"), target, lambda e, t: fw.approx_value(e, t, 0.1))(study(fd)).verdict is H
+    assert claims.vs_value(9, "a", claims.every("a"), target, lambda e, t: fw.approx_value(e, t, 0.01))(study(fd)).verdict is N
     gap = lambda fd, x: x  # noqa: E731  a − b = 1.0 and 2.1
-    assert bux.gap_vs_value(9, "a", "b", bux.every("a"), gap, lambda e, t: fw.approx_value(e, t, 0.1))(study(fd)).verdict is H
-    assert bux.gap_vs_value(9, "a", "b", bux.every("a"), gap, lambda e, t: fw.approx_value(e, t, 0.01))(study(fd)).verdict is N
+    assert claims.gap_vs_value(9, "a", "b", claims.every("a"), gap, lambda e, t: fw.approx_value(e, t, 0.1))(study(fd)).verdict is H
+    assert claims.gap_vs_value(9, "a", "b", claims.every("a"), gap, lambda e, t: fw.approx_value(e, t, 0.01))(study(fd)).verdict is N
 
 
 # ----------------------------------------------------------------------------- departure from M/D/1
@@ -126,24 +129,24 @@ def leaving_at(x0: float, factor: float = 1.3, half: float = 0.005) -> Points:
 
 
 def within(curve: Points, low: float = 0.15, high: float = 0.3) -> fw.Outcome:
-    check = bux.departs_within(9, "c", bux.fixed_ref(md1), bux.TOL_CLOSED_FORM, low, high)
+    check = claims.departs_within(9, "c", claims.fixed_ref(md1), bux_params.TOL_CLOSED_FORM, low, high)
     return check(study(figure_data({"c": curve})))
 
 
 def test_departure_finds_the_first_possible_and_the_first_significant_x() -> None:
     fd = figure_data({"c": leaving_at(0.2)})
-    lo, hi, detail = bux.departure(fd, "c", md1, bux.TOL_CLOSED_FORM)
+    lo, hi, detail = claims.departure(fd, "c", md1, bux_params.TOL_CLOSED_FORM)
     assert (lo, hi) == (0.2, 0.2)
     assert "x=0.1:" in detail and detail.split("; ")[0].endswith(":on") and detail.split("; ")[1].endswith(":above")
     # An uncertain point first: the departure cannot be ruled out there, it is proven later.
     curve = leaving_at(0.4)
     curve[2] = (0.3, md1(0.3) * 1.06, 0.03 * md1(0.3))  # 6% ± 3% against a 5% tolerance
-    lo, hi, _ = bux.departure(figure_data({"c": curve}), "c", md1, bux.TOL_CLOSED_FORM)
+    lo, hi, _ = claims.departure(figure_data({"c": curve}), "c", md1, bux_params.TOL_CLOSED_FORM)
     assert (lo, hi) == (0.3, 0.4)
-    lo, hi, _ = bux.departure(figure_data({"c": leaving_at(9.0)}), "c", md1, bux.TOL_CLOSED_FORM)
+    lo, hi, _ = claims.departure(figure_data({"c": leaving_at(9.0)}), "c", md1, bux_params.TOL_CLOSED_FORM)
     assert (lo, hi) == (None, None)
     # Below the reference is not a departure (upward only).
-    lo, hi, _ = bux.departure(figure_data({"c": leaving_at(0.2, factor=0.7)}), "c", md1, bux.TOL_CLOSED_FORM)
+    lo, hi, _ = claims.departure(figure_data({"c": leaving_at(0.2, factor=0.7)}), "c", md1, bux_params.TOL_CLOSED_FORM)
     assert (lo, hi) == (None, None)
 
 
@@ -159,25 +162,25 @@ def test_departs_within_each_verdict() -> None:
     out = within(vague)
     assert out.verdict is I and "departure in [0.2, 0.5]" in out.detail
     # No points of the curve at all: nothing to decide.
-    empty = bux.departs_within(9, "c", bux.fixed_ref(md1), bux.TOL_CLOSED_FORM, 0.15, 0.3)
+    empty = claims.departs_within(9, "c", claims.fixed_ref(md1), bux_params.TOL_CLOSED_FORM, 0.15, 0.3)
     assert empty(study(figure_data({"other": leaving_at(0.2)}))).verdict is I
 
 
 def test_departs_before() -> None:
     sd = study(figure_data({"early": leaving_at(0.2), "late": leaving_at(0.5)}))
-    check = lambda a, b: bux.departs_before(9, a, b, bux.fixed_ref(md1), bux.fixed_ref(md1), bux.TOL_CLOSED_FORM)(sd).verdict  # noqa: E731
+    check = lambda a, b: claims.departs_before(9, a, b, claims.fixed_ref(md1), claims.fixed_ref(md1), bux_params.TOL_CLOSED_FORM)(sd).verdict  # noqa: E731
     assert check("early", "late") is H
     assert check("late", "early") is N
     assert check("early", "early") is N
     sd2 = study(figure_data({"a": leaving_at(0.3), "b": [(x, md1(x) * 1.06, 0.03 * md1(x)) for x in LOADS]}))
-    assert bux.departs_before(9, "a", "b", bux.fixed_ref(md1), bux.fixed_ref(md1), bux.TOL_CLOSED_FORM)(sd2).verdict is I
+    assert claims.departs_before(9, "a", "b", claims.fixed_ref(md1), claims.fixed_ref(md1), bux_params.TOL_CLOSED_FORM)(sd2).verdict is I
 
 
 def test_linear_trend_is_the_line_through_the_first_two_points() -> None:
     fd = figure_data({"c": [(1.0, 3.0, 0.0), (3.0, 7.0, 0.0), (5.0, 50.0, 0.0)]})
-    line = bux.linear_trend("c")(fd)
+    line = claims.linear_trend("c")(fd)
     assert (line(1.0), line(3.0), line(5.0), line(0.0)) == (3.0, 7.0, 11.0, 1.0)
-    assert math.isnan(bux.linear_trend("c")(figure_data({"c": [(1.0, 3.0, 0.0)]}))(2.0))
+    assert math.isnan(claims.linear_trend("c")(figure_data({"c": [(1.0, 3.0, 0.0)]}))(2.0))
 
 
 # ----------------------------------------------------------------------------- shapes
@@ -186,7 +189,7 @@ def test_linear_trend_is_the_line_through_the_first_two_points() -> None:
 def test_monotone_up() -> None:
     def verdict(ys: list[float], half: float = 0.001, tol: float = 0.0) -> fw.Verdict:
         fd = figure_data({"c": [(float(i), y, half) for i, y in enumerate(ys)]})
-        return bux.monotone_up(9, "c", tol)(study(fd)).verdict
+        return claims.monotone_up(9, "c", tol)(study(fd)).verdict
 
     assert verdict([1.0, 1.5, 2.0, 3.0]) is H
     assert verdict([1.0, 2.0, 1.5, 3.0]) is N
@@ -197,7 +200,7 @@ def test_monotone_up() -> None:
 
 def test_interior_maximum() -> None:
     def outcome(ys: list[float], half: float = 0.001) -> fw.Outcome:
-        return bux._interior_max(figure_data({"c": [(float(i), y, half) for i, y in enumerate(ys)]}), "c")
+        return figures_throughput._interior_max(figure_data({"c": [(float(i), y, half) for i, y in enumerate(ys)]}), "c")
 
     assert outcome([0.5, 0.8, 0.9, 0.7]).verdict is H
     assert outcome([0.5, 0.9, 0.899]).verdict is I  # the end is within the noise of the peak
@@ -211,11 +214,11 @@ def test_interior_maximum() -> None:
                           "(a difference of 0 ± h), so a curve rising to the end is 'inconclusive', never refuted")
 def test_interior_maximum_at_an_end_is_refuted() -> None:
     rising = figure_data({"c": [(float(i), y, 0.001) for i, y in enumerate([0.5, 0.8, 0.9, 0.95])]})
-    assert bux._interior_max(rising, "c").verdict is N
+    assert figures_throughput._interior_max(rising, "c").verdict is N
 
 
 def test_steep_rise_against_the_reference() -> None:
     fd = figure_data({"c": [(0.3, md1(0.3), 0.001), (0.5, md1(0.3) + 3 * (md1(0.5) - md1(0.3)), 0.001)]})
-    assert bux._steep(fd, "c", 0.3, 0.5, md1, 2.0).verdict is H
-    assert bux._steep(fd, "c", 0.3, 0.5, md1, 4.0).verdict is N
-    assert bux._steep(fd, "c", 0.3, 0.7, md1, 2.0).verdict is I
+    assert figures_delay._steep(fd, "c", 0.3, 0.5, md1, 2.0).verdict is H
+    assert figures_delay._steep(fd, "c", 0.3, 0.5, md1, 4.0).verdict is N
+    assert figures_delay._steep(fd, "c", 0.3, 0.7, md1, 2.0).verdict is I
