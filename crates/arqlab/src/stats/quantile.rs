@@ -46,9 +46,13 @@ const ORIGIN: u64 = ((1023 + MIN_EXP) as u64) << SUB_BUCKET_BITS;
 
 /// Log-linear histogram of non-negative values with fixed memory (see the module docs
 /// for the error bound).
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 pub struct LogHistogram {
-    counts: Box<[u64]>,
+    /// Counts of buckets `lo .. lo + counts.len()`: only the range observed so far is
+    /// held (a few hundred buckets in practice, not all 16,512), so a run with many
+    /// flows keeps its memory and its window resets small.
+    counts: Vec<u64>,
+    lo: usize,
     zeros: u64,
     underflow: u64,
     overflow: u64,
@@ -56,6 +60,18 @@ pub struct LogHistogram {
     total: u64,
     min: f64,
     max: f64,
+}
+
+/// Equal when they hold the same observations: the same count in every bucket, whatever
+/// range of buckets each happens to hold.
+impl PartialEq for LogHistogram {
+    fn eq(&self, o: &Self) -> bool {
+        let nonzero = |h: &LogHistogram| h.counts.iter().enumerate().filter(|(_, &c)| c > 0).map(|(i, &c)| (h.lo + i, c)).collect::<Vec<_>>();
+        (self.zeros, self.underflow, self.overflow, self.rejected, self.total) == (o.zeros, o.underflow, o.overflow, o.rejected, o.total)
+            && self.min.to_bits() == o.min.to_bits()
+            && self.max.to_bits() == o.max.to_bits()
+            && nonzero(self) == nonzero(o)
+    }
 }
 
 impl Default for LogHistogram {
@@ -83,7 +99,8 @@ impl LogHistogram {
     #[must_use]
     pub fn new() -> Self {
         Self {
-            counts: vec![0; N_BUCKETS].into_boxed_slice(),
+            counts: Vec::new(),
+            lo: 0,
             zeros: 0,
             underflow: 0,
             overflow: 0,
@@ -100,8 +117,9 @@ impl LogHistogram {
         if x > 0.0 && x < f64::INFINITY {
             // Sign bit is 0, so the top bits are (biased exponent, mantissa prefix).
             let idx = (x.to_bits() >> SHIFT).wrapping_sub(ORIGIN);
-            match self.counts.get_mut(idx as usize) {
+            match self.counts.get_mut((idx as usize).wrapping_sub(self.lo)) {
                 Some(c) => *c += 1,
+                None if (idx as usize) < N_BUCKETS => self.widen(idx as usize),
                 None if x.to_bits() >> SHIFT < ORIGIN => self.underflow += 1,
                 None => self.overflow += 1,
             }
@@ -117,6 +135,24 @@ impl LogHistogram {
     }
 
     /// Records a non-negative integer (e.g. a duration in picoseconds).
+    /// Counts bucket `idx`, outside the range held so far: widens the range to it.
+    #[cold]
+    fn widen(&mut self, idx: usize) {
+        if self.counts.is_empty() {
+            self.lo = idx;
+        } else if idx < self.lo {
+            let mut c = vec![0; self.lo - idx];
+            c.extend_from_slice(&self.counts);
+            self.counts = c;
+            self.lo = idx;
+        }
+        let i = idx - self.lo;
+        if i >= self.counts.len() {
+            self.counts.resize(i + 1, 0);
+        }
+        self.counts[i] += 1;
+    }
+
     #[inline]
     pub fn add_u64(&mut self, x: u64) {
         self.add(x as f64);
@@ -172,7 +208,7 @@ impl LogHistogram {
         for (i, &c) in self.counts.iter().enumerate() {
             cum += c;
             if cum >= k {
-                return Some(clamp(midpoint(i)));
+                return Some(clamp(midpoint(self.lo + i)));
             }
         }
         Some(self.max)
@@ -180,8 +216,17 @@ impl LogHistogram {
 
     /// Adds all observations of `other` to `self` (e.g. across replications).
     pub fn merge(&mut self, other: &LogHistogram) {
-        for (a, b) in self.counts.iter_mut().zip(other.counts.iter()) {
-            *a += *b;
+        for (i, &b) in other.counts.iter().enumerate() {
+            if b > 0 {
+                let idx = other.lo + i;
+                match self.counts.get_mut(idx.wrapping_sub(self.lo)) {
+                    Some(a) => *a += b,
+                    None => {
+                        self.widen(idx);
+                        self.counts[idx - self.lo] += b - 1;
+                    }
+                }
+            }
         }
         self.zeros += other.zeros;
         self.underflow += other.underflow;
@@ -194,7 +239,7 @@ impl LogHistogram {
 
     /// Forgets every observation (e.g. at the end of the warm-up), keeping the memory.
     pub fn clear(&mut self) {
-        self.counts.fill(0);
+        self.counts.fill(0); // keeps the range: the next window sees much the same values
         self.zeros = 0;
         self.underflow = 0;
         self.overflow = 0;
@@ -352,5 +397,37 @@ mod tests {
         assert_eq!(rank(0.5, 3), 2);
         assert_eq!(rank(1e-9, 10), 1);
         assert_eq!(rank(1.0, 10), 10);
+    }
+}
+
+#[cfg(test)]
+mod range_tests {
+    use super::*;
+
+    #[test]
+    fn the_held_range_grows_both_ways_and_quantiles_do_not_depend_on_it() {
+        // Descending then ascending values force growth below and above the range.
+        let xs: Vec<f64> = (1..=200).map(|i| 1.0 / i as f64).chain((1..=200).map(|i| i as f64 * 3.7)).collect();
+        let mut h = LogHistogram::new();
+        for &x in &xs {
+            h.add(x);
+        }
+        // Only the octaves between the smallest and the largest value are held.
+        let octaves = (740.0f64 / (1.0 / 200.0)).log2().ceil() as usize + 1;
+        assert!(h.counts.len() <= octaves * SUBS && h.counts.len() < N_BUCKETS / 7, "holds {} buckets", h.counts.len());
+        let mut sorted = xs.clone();
+        sorted.sort_by(f64::total_cmp);
+        for q in [0.01, 0.1, 0.5, 0.9, 0.99] {
+            let want = sorted[rank(q, sorted.len() as u64) as usize - 1];
+            let got = h.quantile(q).unwrap();
+            assert!((got - want).abs() / want <= RELATIVE_ERROR, "q {q}: {got} vs {want}");
+        }
+        // Merging disjoint ranges equals adding everything to one histogram.
+        let (mut a, mut b) = (LogHistogram::new(), LogHistogram::new());
+        xs[..200].iter().for_each(|&x| a.add(x));
+        xs[200..].iter().for_each(|&x| b.add(x));
+        a.merge(&b);
+        assert_eq!(a, h);
+        assert_eq!(a.quantile(0.95), h.quantile(0.95));
     }
 }
