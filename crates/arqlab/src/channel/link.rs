@@ -64,7 +64,7 @@ impl<F: Pdu> Direction<F> {
             errors,
             rng,
             busy_until: SimTime::ZERO,
-            in_flight: VecDeque::with_capacity(256),
+            in_flight: VecDeque::with_capacity(16),
             counters: DirectionCounters::default(),
         }
     }
