@@ -105,7 +105,8 @@ impl GilbertElliott {
         self.state == 1
     }
 
-    #[inline]
+    /// Out of line: keeps the dispatch in `ErrorModel` small enough to inline.
+    #[inline(never)]
     pub fn frame_in_error(&mut self, bits: u64, rng: &mut Stream) -> bool {
         let mut remaining = bits;
         let mut error = false;

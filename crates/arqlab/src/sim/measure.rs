@@ -31,10 +31,14 @@ impl std::fmt::Display for OrderViolation {
 }
 
 impl OrderViolation {
+    #[cold]
+    #[inline(never)]
     fn delivered(direction: &str, got: u64, expected: u64, at: SimTime) -> OrderViolation {
         OrderViolation { direction: direction.to_string(), expected, got, at, what: "delivered" }
     }
 
+    #[cold]
+    #[inline(never)]
     fn acknowledged_early(direction: &str, got: u64, expected: u64, at: SimTime) -> OrderViolation {
         OrderViolation { direction: direction.to_string(), expected, got, at, what: "acknowledged" }
     }
@@ -101,7 +105,7 @@ impl DirectionMeter {
     }
 
     /// Measures a delivery without checking its order (the pooled scope of all flows).
-    #[inline]
+    #[inline(always)]
     pub fn record(&mut self, now: SimTime, m: &Sdu) {
         self.delivered_total += 1;
         if self.timed(m) {

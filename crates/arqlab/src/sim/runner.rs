@@ -666,7 +666,7 @@ fn ready_at<F: Pdu>(lane: &Lane<F>, radios: &[Radio]) -> SimTime {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn transmit<F: Pdu>(lane: &mut Lane<F>, radios: &mut [Radio], now: SimTime, lead: Duration, frame: F, dst: u32) -> crate::channel::Transmission {
     let tx = lane.dir.start(now, lead, frame, dst);
     if let Some((r, side)) = lane.radio {
@@ -689,7 +689,7 @@ fn top_up<L: Layer<Sdu = Sdu>>(node: &mut Node<L>, flows: &mut [Flow], now: SimT
 }
 
 /// A delivery or acknowledgement into its flow's meter (and the pooled one).
-#[inline]
+#[inline(always)]
 fn deliver(flows: &mut [Flow], pooled: &mut Option<DirectionMeter>, now: SimTime, e: Event<Sdu>) -> Result<(), SimError> {
     match e {
         Event::Delivered(m) => {
