@@ -16,12 +16,14 @@ import importlib
 import json
 import math
 import os
+import signal
 import sys
+import threading
 from typing import Any, Callable, Sequence
 
 from . import MODEL_VERSION, __version__, scenario
-from .api import simulate
-from .errors import ArqlabError, ScenarioError, SimulationError
+from .errors import ArqlabError, ScenarioError, SimulationError, shorten
+from .interrupt import Terminated
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -77,11 +79,20 @@ def print_table(metrics: dict[str, dict[str, dict[str, float]]], directions: lis
             print(f"  {m:<{width}}  {_fmt(v['mean']):>12} ± {_fmt(v['ci95_half_width']):<11} (n={v['n']})")
 
 
+def steady_state_warnings(result: Any) -> list[str]:
+    """`reproduce`'s steady-state check (:mod:`arqlab.steady`) on a run's Poisson directions."""
+    from .steady import warnings
+
+    return warnings(result.scenario, result.metrics)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     overrides = parse_sets(args.sets)
+    from .api import simulate
     from .progress import Progress
 
     store: Any = False if args.no_store else args.store  # None: the default store
+    progress = Progress(quiet=args.json or args.quiet)
     result = simulate(
         args.scenario,
         seed=args.seed,
@@ -92,25 +103,33 @@ def cmd_run(args: argparse.Namespace) -> int:
         executor=args.dask or ("local" if args.workers else "serial"),
         workers=args.workers,
         reuse_any_version=args.reuse_any_version,
-        progress=Progress(quiet=args.json or args.quiet),
+        progress=progress,
     )
+    warnings = [*result.warnings, *steady_state_warnings(result)]
     if args.json:
-        json.dump(result.to_dict(), sys.stdout, indent=2, allow_nan=False)
+        out = result.to_dict()
+        out["warnings"] = warnings
+        json.dump(out, sys.stdout, indent=2, allow_nan=False)
         print()
-        for w in result.warnings:
-            print(f"arqlab: warning: {w}", file=sys.stderr)
+        for w in warnings:
+            print(f"arqlab run: warning: {w}", file=sys.stderr)
         return 0
     sc = result.scenario
     loaded = [d for s, d in (("a", "a_to_b"), ("b", "b_to_a")) if sc["traffic"][s]["kind"] != "none"]
     title = sc.get("title") or f"{sc['protocol']['kind']} at {sc['link']['rate_bps']:g} bit/s"
     print(f"{title} — seed {result.seed}, {result.replications} replication(s), 95% confidence intervals")
+    if overrides:
+        print("  with " + shorten(", ".join(f"{k}={v}" for k, v in overrides.items()), 200))
     print_table(result.metrics, loaded)
     if result.precision_reached is not None:
         print(f"precision target {'reached' if result.precision_reached else 'NOT reached (replication cap hit)'}")
-    for w in result.warnings:
-        print(f"arqlab: warning: {w}", file=sys.stderr)
-    rate = result.events / result.wall_s if result.wall_s > 0 else float("nan")
-    print(f"{result.events} events, {result.simulated_s:.6g} simulated s in {result.wall_s:.3f} wall s ({rate / 1e6:.1f} M events/s)")
+    for w in warnings:
+        print(f"arqlab run: warning: {w}", file=sys.stderr)
+    # The same wall time as the summary line on stderr: elapsed time of the whole run.
+    wall = progress.summary.wall_s if progress.summary is not None else result.wall_s
+    computed = progress.summary.computed if progress.summary is not None else result.replications
+    rate = f" ({result.events / wall / 1e6:.1f} M events/s)" if wall > 0 and computed else ""
+    print(f"{result.events} events, {result.simulated_s:.6g} simulated s in {wall:.3f} wall s{rate}")
     return 0
 
 
@@ -161,6 +180,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -168,21 +191,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    prefix = f"arqlab {args.command}:"
+    if threading.current_thread() is threading.main_thread():
+        # SIGTERM stops like Ctrl-C: finished replications are kept, workers are stopped.
+        signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         return handler(args)
     except ScenarioError as e:
         for line in e.problems:
-            print(f"arqlab: {e.source + ': ' if e.source else ''}{line}", file=sys.stderr)
+            print(f"{prefix} error: {e.source + ': ' if e.source else ''}{line}", file=sys.stderr)
         return 2
     except SimulationError as e:
-        print(f"arqlab: {e}", file=sys.stderr)
+        print(f"{prefix} error: {e}", file=sys.stderr)
         return 1
     except ArqlabError as e:
-        print(f"arqlab: {e}", file=sys.stderr)
+        for line in str(e).splitlines() or [type(e).__name__]:
+            print(f"{prefix} error: {line}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("arqlab: interrupted (finished replications are kept in the store, if one is used)", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:
+        print(f"{prefix} interrupted (finished replications are kept in the store, if one is used)",
+              file=sys.stderr)
+        return 143 if isinstance(e, Terminated) else 130
     except BrokenPipeError:
         # The reader went away (`arqlab run ... | head`): stop quietly, as a shell tool
         # killed by SIGPIPE would; silence the flush at exit too.

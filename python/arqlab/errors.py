@@ -25,3 +25,16 @@ class ScenarioError(ArqlabError, ValueError):
 class SimulationError(ArqlabError, RuntimeError):
     """The simulator failed (a model invariant broke, or an internal error). The message
     names the scenario, seed and replication; results computed before are kept."""
+
+
+SHOWN_MAX_CHARS = 60
+"""Values longer than this are shortened in messages (as the core does)."""
+
+
+def shorten(text: object, limit: int = SHOWN_MAX_CHARS) -> str:
+    """``text`` (as ``str``) cut to ``limit`` characters, saying how long it was: a message
+    names a value, it does not echo a megabyte back."""
+    s = str(text)
+    if len(s) <= limit:
+        return s
+    return f"{s[: limit - 20]}… ({len(s)} characters)"

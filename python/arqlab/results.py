@@ -44,6 +44,11 @@ def summarize(records: Sequence[Record], batch_means: bool = False) -> Metrics:
     return metrics
 
 
+def summarize_point(records: Sequence[Record], resolved: Mapping[str, Any]) -> Metrics:
+    """:func:`summarize` of a point's records, with batch means when the scenario says so."""
+    return summarize(records, batch_means=is_batch_means(resolved))
+
+
 def watched_measures(resolved: Mapping[str, Any]) -> list[str]:
     """The measures the precision rule watches ("direction.measure")."""
     run = resolved["run"]
@@ -149,5 +154,14 @@ class Result:
             "replications": self.replications,
             "seed": self.seed,
             "precision_reached": self.precision_reached,
-            "scenario": self.scenario,
+            "scenario": self._scenario_as_run(),
         }
+
+    def _scenario_as_run(self) -> dict[str, Any]:
+        """The scenario with ``run.replications`` set to the replications actually used
+        (not the file's count, which ``--replications`` or a precision target overrode)."""
+        out = dict(self.scenario)
+        run = out.get("run")
+        if isinstance(run, dict) and self.records:
+            out["run"] = {**run, "replications": self.replications}
+        return out

@@ -22,7 +22,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from arqlab.errors import ArqlabError, SimulationError
-from arqlab.execution import PointSpec, Runner, run_points_detailed, summarize_point
+from arqlab.limits import check_seed
+from arqlab.outputs import PLOT_FORMATS, writable_dir, writable_file
+from arqlab.errors import shorten
+from arqlab.execution import PointSpec, Runner, run_points_detailed
+from arqlab.execution.backends import check_dask_address
+from arqlab.results import summarize_point
 from arqlab.progress import Progress
 from arqlab import scenario as scenario_mod
 from arqlab.store import Store, flatten, open_store
@@ -106,6 +111,7 @@ def sweep(
     import pandas as pd
 
 
+    check_seed(seed)
     base_overrides = dict(overrides or {})
     source = scenario if isinstance(scenario, Mapping) else str(scenario)
     base = scenario_mod.load(source, base_overrides or None)
@@ -193,6 +199,14 @@ def sweep(
             the_store.close()
 
 
+def plot_title(name: str, overrides: Mapping[str, Any] | None) -> str:
+    """A figure title that shows the overrides under the name, so a scenario title such
+    as "p_bit = 1e-5" is never read as describing a run made with another value."""
+    if not overrides:
+        return name
+    return f"{name}\n" + shorten(", ".join(f"{k}={v}" for k, v in overrides.items()), 100)
+
+
 def _default_name(scenario: str | os.PathLike[str] | Mapping[str, Any], keys: Sequence[str]) -> str:
     if isinstance(scenario, Mapping) or "\n" in str(scenario):
         stem = "scenario"
@@ -223,7 +237,7 @@ def plot_sweep(
 ) -> bytes:
     """Plot a sweep table: x = first grid key, one line per combination of the other keys
     per direction, error bars = 95% CI; one panel per measure. Returns the PNG bytes and
-    writes them to ``path`` if given."""
+    writes the plot to ``path`` if given, in the format its extension names (.png, .svg, .pdf)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -257,18 +271,19 @@ def plot_sweep(
     if title:
         fig.suptitle(title)
     fig.tight_layout()
+    target = None if path is None else writable_file(path, "plot", PLOT_FORMATS)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110)
-    plt.close(fig)
-    data = buf.getvalue()
-    if path is not None:
-        target = Path(path)
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-        except OSError as exc:
-            raise ArqlabError(f"plot: cannot write {target}: {exc.strerror or exc}") from None
-    return data
+    try:
+        if target is not None and target.suffix.lower() != ".png":
+            fig.savefig(target, format=target.suffix.lower().lstrip("."), dpi=110)
+        elif target is not None:
+            target.write_bytes(buf.getvalue())
+    except OSError as exc:
+        raise ArqlabError(f"plot: cannot write {target}: {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)
+    return buf.getvalue()
 
 
 # --------------------------------------------------------------------------- CLI
@@ -313,8 +328,10 @@ def register_cli(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
                    help="a dotted scenario key and its values (repeatable; first key is the plot's x axis)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="set",
                    help="override a scenario value for every point (repeatable)")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--replications", type=int, metavar="N")
+    p.add_argument("--seed", type=int, default=1, metavar="N",
+                   help="master seed, the same for every point: common random numbers (default 1)")
+    p.add_argument("--replications", type=int, metavar="N",
+                   help="replications per point (default: the scenario's run.replications)")
     p.add_argument("--precision", type=float, metavar="X", help="relative 95%% half-width target, e.g. 0.025")
     p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: CPU count)")
     p.add_argument("--dask", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler")
@@ -325,7 +342,7 @@ def register_cli(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
                    help="reuse stored results of other arqlab versions")
     p.add_argument("--name", help="name of the sweep in the store and report")
     p.add_argument("--out", metavar="DIR", help="write DIR/sweep.csv and DIR/scenario.json")
-    p.add_argument("--plot", metavar="FILE.png", help="write a plot")
+    p.add_argument("--plot", metavar="FILE", help="write a plot; the extension picks the format (.png, .svg, .pdf)")
     p.add_argument("--measure", action="append", default=[], metavar="NAME",
                    help="measure(s) to plot and print (default: throughput_efficiency)")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary line (the result table is still printed)")
@@ -364,6 +381,17 @@ def sweep_command(args: argparse.Namespace, runner: Runner | None = None) -> int
         overrides = {k: parse_value(v) for k, v in overrides.items()}
         if args.dask and args.workers is not None:
             raise GridError(["--workers applies to the local pool; with --dask the cluster decides"])
+        # Everything the user named is checked before the sweep runs.
+        from arqlab import MEASURES
+
+        unknown = [m for m in args.measure if m not in MEASURES]
+        if unknown:
+            raise GridError([f"--measure {shorten(m)}: not a measure (measures: {', '.join(MEASURES)})"
+                             for m in unknown])
+        out = writable_dir(args.out, "--out") if args.out else None
+        plot = writable_file(args.plot, "--plot", PLOT_FORMATS) if args.plot else None
+        if args.dask:
+            check_dask_address(args.dask)
         progress = Progress(quiet=args.quiet)
         store: Store | str | Literal[False] | None = False if args.no_store else args.store
         df = sweep(
@@ -383,21 +411,18 @@ def sweep_command(args: argparse.Namespace, runner: Runner | None = None) -> int
         )
         keys = list(grid)
         measures = args.measure or default_measures(df)
-        unknown = [m for m in measures if m not in set(df["measure"])]
-        if unknown:
-            raise GridError([f"--measure {m}: not a measure of this scenario" for m in unknown])
-        if args.out:
-
-            out = Path(args.out)
+        absent = [m for m in measures if m not in set(df["measure"])]
+        if absent:
+            raise GridError([f"--measure {m}: not a measure of this scenario" for m in absent])
+        if out is not None:
             try:
-                out.mkdir(parents=True, exist_ok=True)
                 df.to_csv(out / "sweep.csv", index=False)
                 base = scenario_mod.load(args.scenario, overrides or None)
                 (out / "scenario.json").write_text(json.dumps(base, indent=2, sort_keys=True) + "\n")
             except OSError as exc:
                 raise ArqlabError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
-        if args.plot:
-            plot_sweep(df, keys, args.plot, measures=measures, title=Path(args.scenario).stem)
+        if plot is not None:
+            plot_sweep(df, keys, plot, measures=measures, title=plot_title(Path(args.scenario).stem, overrides))
         _print_table(df, keys, measures, sys.stdout)
     except SimulationError as exc:
         report_error("sweep", exc)
@@ -405,7 +430,4 @@ def sweep_command(args: argparse.Namespace, runner: Runner | None = None) -> int
     except ArqlabError as exc:
         report_error("sweep", exc)
         return 2
-    except KeyboardInterrupt:
-        print("arqlab sweep: interrupted; finished replications are kept in the store", file=sys.stderr)
-        return 130
     return 0

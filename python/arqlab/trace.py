@@ -20,6 +20,8 @@ import pandas as pd
 
 from . import _core, scenario
 from .errors import ScenarioError, SimulationError
+from .interrupt import call_interruptibly
+from .limits import index_problem
 
 DEFAULT_LIMIT = 200_000
 COLUMNS = ["time_s", "station", "event", "kind", "ns", "nr", "pf", "command", "bits", "message", "queued", "unacknowledged"]
@@ -38,18 +40,17 @@ def trace(
     """The trace of replication `replication` between `start_s` and `end_s` simulated
     seconds, one row per event (columns `COLUMNS`). `pf` is the P bit in a command and
     the F bit in a response. At most `limit` rows; `df.attrs["dropped"]` counts the rest."""
-    problems = []
+    problems = [p for p in (index_problem(seed, "seed"), index_problem(replication, "replication")) if p]
     if not 0 <= start_s <= end_s:
         problems.append(f"trace window [{start_s}, {end_s}]: expected 0 ≤ start ≤ end")
-    if replication < 0:
-        problems.append(f"replication = {replication}: expected an integer ≥ 0")
     if limit < 1:
         problems.append(f"limit = {limit}: expected an integer ≥ 1")
     if problems:
         raise ScenarioError(problems)
     resolved = scenario.load(source, overrides)
     try:
-        text = _core.trace(scenario.canonical_json(resolved), int(seed), int(replication), float(start_s), float(end_s), int(limit))
+        text = call_interruptibly(_core.trace, scenario.canonical_json(resolved), int(seed), int(replication),
+                                  float(start_s), float(end_s), int(limit))
     except RuntimeError as e:
         raise SimulationError(str(e)) from None
     data = json.loads(text)

@@ -3,6 +3,7 @@
 //! summary of replications into measures with confidence intervals ([`summary`]).
 
 pub mod experiment;
+pub mod interrupt;
 pub mod measure;
 pub mod runner;
 pub mod summary;

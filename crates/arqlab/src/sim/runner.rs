@@ -67,6 +67,9 @@ pub enum SimError {
     Schedule(#[from] SchedulePastError),
     #[error("counters do not balance: {0}")]
     Balance(String),
+    /// Not a model failure: [`super::interrupt::request`] was called (Ctrl-C).
+    #[error("interrupted")]
+    Interrupted,
 }
 
 /// Where measurement windows start and end.
@@ -206,6 +209,9 @@ impl<P: Entity> Sim<P> {
         let mut end = SimTime::ZERO;
         while let Some((now, ev)) = self.q.pop() {
             self.events += 1;
+            if super::interrupt::should_stop(self.events) {
+                return Err(SimError::Interrupted);
+            }
             self.fingerprint =
                 (self.fingerprint ^ now.0).wrapping_mul(0x0000_0100_0000_01b3) ^ ev.encode() as u64;
             match ev {
