@@ -144,8 +144,8 @@ class StoreBase:
     def _open_readonly(self, timeout: float) -> sqlite3.Connection:
         """Open without ever writing: ``mode=ro``, and on a read-only filesystem (where a
         WAL database cannot create its shared-memory file) ``immutable=1``."""
-        if not self.path.is_file():
-            raise ArqlabError(f"result store {self.path}: no such file (nothing has been stored there yet)")
+        if not self.path.is_file() or self.path.stat().st_size == 0:
+            raise ArqlabError(f"result store {self.path}: no such store (nothing has been stored there yet)")
         self._check_header()
         uri = "file:" + urllib.parse.quote(str(self.path.resolve()))
         last: sqlite3.Error | None = None
