@@ -152,9 +152,14 @@ class StoreBase:
         for query in ("?mode=ro", "?mode=ro&immutable=1"):
             try:
                 conn = sqlite3.connect(uri + query, uri=True, timeout=timeout, isolation_level=None)
+            except sqlite3.Error as exc:
+                last = exc
+                continue
+            try:
                 conn.execute("SELECT name FROM sqlite_master LIMIT 1").fetchall()
                 return conn
             except sqlite3.Error as exc:
+                conn.close()
                 last = exc
         assert last is not None
         raise self._error("cannot open read-only", last) from None
