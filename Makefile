@@ -11,7 +11,7 @@ RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.lock
 PY_SOURCES := $(shell find python -name '*.py' -o -name '*.pyi') pyproject.toml
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test venv build rust-test py-test bench bench-report reproduce clean
+.PHONY: demo test venv build rust-test py-test bench bench-report bench-startup reproduce clean
 
 demo: build
 	$(PY) -m arqlab.demo --out demo-out
@@ -43,6 +43,9 @@ py-test: build
 bench: build
 	cargo bench -p arqlab --bench engine
 	$(PY) benches/report.py
+
+bench-startup: build
+	$(VENV)/bin/pytest -q benches/test_startup.py --benchmark-only
 
 bench-report: build
 	$(PY) benches/report.py

@@ -152,20 +152,18 @@ def test_store_key_is_a_hash_prefix_only(key: str, tmp_path: Path) -> None:
 # ---------------------------------------------------------------- item 13: one message per problem
 def test_one_message_for_a_bad_weight() -> None:
     with pytest.raises(ScenarioError) as e:
-        arqlab.load_scenario(SCENARIO, {"traffic.a.length.dist": "empirical",
-                                        "traffic.a.length.values_bits": [100, 200],
-                                        "traffic.a.length.weights": [-1, 2]})
+        arqlab.load_scenario(SCENARIO, {"traffic.a.length": {"dist": "empirical", "values_bits": [100, 200],
+                                                              "weights": [-1, 2]}})
     assert e.value.problems == ["traffic.a.length.weights[0] = -1: expected a number >= 0"]
 
 
 def test_no_complaint_about_a_default_the_user_never_wrote() -> None:
     with pytest.raises(ScenarioError) as e:
-        arqlab.load_scenario(SCENARIO, {"traffic.a.length.dist": "uniform", "traffic.a.length.min_bits": 2000})
+        arqlab.load_scenario(SCENARIO, {"traffic.a.length": {"dist": "uniform", "min_bits": 2000}})
     assert e.value.problems == [
         "traffic.a.length.min_bits = 2000.0: is above the default max_bits (1000): give max_bits as well"]
     with pytest.raises(ScenarioError) as e:
-        arqlab.load_scenario(SCENARIO, {"traffic.a.length.dist": "uniform", "traffic.a.length.min_bits": 2000,
-                                        "traffic.a.length.max_bits": 1500})
+        arqlab.load_scenario(SCENARIO, {"traffic.a.length": {"dist": "uniform", "min_bits": 2000, "max_bits": 1500}})
     assert e.value.problems == ["traffic.a.length.max_bits = 1500.0: expected a number >= min_bits (2000)"]
 
 
@@ -175,7 +173,7 @@ def test_long_values_are_shortened() -> None:
     line = one_error(p, "run")
     assert len(line) < 300 and "(100002 characters)" in line
     line = one_error(cli("sweep", SCENARIO, "--grid", "protocol.window=3", "--measure", long, "--no-store"), "sweep")
-    assert len(line) < 400
+    assert "(100000 characters)" in line and long not in line
 
 
 def test_one_error_prefix_style_across_commands(tmp_path: Path) -> None:

@@ -4,21 +4,47 @@
     >>> r = arqlab.simulate("scenarios/go_back_n.toml", replications=3)   # doctest: +SKIP
     >>> r.metrics["a_to_b"]["throughput_efficiency"]                      # doctest: +SKIP
     {'mean': 0.883..., 'ci95_half_width': 0.002..., 'n': 3}
+
+The public names are imported on first use, so ``import arqlab`` (and ``arqlab --version``,
+``arqlab check``, ``arqlab --help``) does not pay for pandas, matplotlib and friends.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from . import _core
-from .api import compare, simulate
 from .errors import ArqlabError, ScenarioError, SimulationError
-from .results import Result
-from .scenario import load as load_scenario
-from .sweep import sweep
+
+if TYPE_CHECKING:
+    from .api import compare, simulate
+    from .results import Result
+    from .scenario import load as load_scenario
+    from .sweep import sweep
 
 __version__: str = _core.__version__
 #: The package version plus a hash of the simulator's source; results are stored under it.
 MODEL_VERSION: str = _core.MODEL_VERSION
 MEASURES: list[str] = list(_core.MEASURES)
+
+_LAZY = {
+    "compare": ("arqlab.api", "compare"),
+    "simulate": ("arqlab.api", "simulate"),
+    "Result": ("arqlab.results", "Result"),
+    "load_scenario": ("arqlab.scenario", "load"),
+    "sweep": ("arqlab.sweep", "sweep"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        module, attr = _LAZY[name]
+        value = getattr(importlib.import_module(module), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'arqlab' has no attribute {name!r}")
+
 
 __all__ = [
     "ArqlabError",

@@ -140,11 +140,21 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
-# Subcommands contributed by other modules: (module, attribute that registers them).
-PLUGINS = ["arqlab.sweep", "arqlab.store", "arqlab.report", "arqlab.studies", "arqlab.trace"]
+# Subcommands contributed by other modules: name -> (module with register_cli, one-line help).
+# A module is imported only when its command runs (or for `COMMAND --help`), so
+# `arqlab --version`, `--help` and `check` start without pandas, matplotlib or rich.
+PLUGINS: dict[str, tuple[str, str]] = {
+    "sweep": ("arqlab.sweep", "run a scenario over a parameter grid"),
+    "store": ("arqlab.store.cli", "inspect, export and clean the result store"),
+    "report": ("arqlab.report", "build a static HTML report from the result store"),
+    "reproduce": ("arqlab.studies", "reproduce a published study's figures and check its claims"),
+    "trace": ("arqlab.trace", "every frame sent and received in a time window of one replication"),
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = "*") -> argparse.ArgumentParser:
+    """The `arqlab` parser. ``command``: the plugin subcommand to build fully ("*": all;
+    None: none — the others are listed with their help only)."""
     parser = argparse.ArgumentParser(prog="arqlab", description="A protocol performance laboratory.")
     parser.add_argument("--version", action="version", version=f"arqlab {__version__} (model {MODEL_VERSION})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -167,16 +177,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_scenario_args(p)
     p.set_defaults(handler=cmd_check)
 
-    for name in PLUGINS:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name == name:
-                continue
-            raise
-        register: Callable[[Any], None] | None = getattr(module, "register_cli", None)
-        if register is not None:
-            register(sub)
+    for name, (module_name, help_text) in PLUGINS.items():
+        if command != "*" and command != name:
+            sub.add_parser(name, help=help_text, add_help=False)
+            continue
+        register: Callable[[Any], None] = getattr(importlib.import_module(module_name), "register_cli")
+        register(sub)
     return parser
 
 
@@ -185,8 +191,10 @@ def _on_sigterm(signum: int, frame: object) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    command = next((w for w in words if not w.startswith("-")), None)
+    parser = build_parser(command if command in PLUGINS else None)
+    args = parser.parse_args(words)
     handler: Handler | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from . import _core
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Metrics = dict[str, dict[str, dict[str, float]]]
 Record = Mapping[str, Any]
@@ -81,6 +82,8 @@ def precision_reached(metrics: Metrics, resolved: Mapping[str, Any], precision: 
 
 def frame(metrics: Metrics, extra: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """Tidy table: one row per direction × measure."""
+    import pandas as pd
+
     rows = [
         {**(extra or {}), "direction": d, "measure": m, **v}
         for d, ms in metrics.items()

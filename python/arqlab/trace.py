@@ -14,14 +14,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Mapping
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Mapping
 
 from . import _core, scenario
 from .errors import ScenarioError, SimulationError
 from .interrupt import call_interruptibly
 from .limits import index_problem
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DEFAULT_LIMIT = 200_000
 COLUMNS = ["time_s", "station", "event", "kind", "ns", "nr", "pf", "command", "bits", "message", "queued", "unacknowledged"]
@@ -40,6 +41,8 @@ def trace(
     """The trace of replication `replication` between `start_s` and `end_s` simulated
     seconds, one row per event (columns `COLUMNS`). `pf` is the P bit in a command and
     the F bit in a response. At most `limit` rows; `df.attrs["dropped"]` counts the rest."""
+    import pandas as pd
+
     problems = [p for p in (index_problem(seed, "seed"), index_problem(replication, "replication")) if p]
     if not 0 <= start_s <= end_s:
         problems.append(f"trace window [{start_s}, {end_s}]: expected 0 ≤ start ≤ end")
@@ -73,6 +76,8 @@ def trace(
 def format_line(row: Mapping[str, Any]) -> str:
     """One event as a line: time, station, event, then the frame as HDLC writes it
     (`I ns=3 nr=5 P`, `REJ nr=2 F`)."""
+    import pandas as pd
+
     frame = ""
     if isinstance(row.get("kind"), str):
         frame = str(row["kind"])

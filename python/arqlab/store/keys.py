@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import importlib.metadata
 import json
 import os
 from collections.abc import Mapping
@@ -35,6 +34,8 @@ def current_version() -> str:
     version = getattr(arqlab, "MODEL_VERSION", None) or getattr(arqlab, "__version__", None)
     if isinstance(version, str) and version:
         return version
+    import importlib.metadata
+
     try:
         return importlib.metadata.version("arqlab")
     except importlib.metadata.PackageNotFoundError:
