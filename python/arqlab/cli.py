@@ -144,7 +144,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 # A module is imported only when its command runs (or for `COMMAND --help`), so
 # `arqlab --version`, `--help` and `check` start without pandas, matplotlib or rich.
 PLUGINS: dict[str, tuple[str, str]] = {
-    "sweep": ("arqlab.sweep", "run a scenario over a parameter grid"),
+    "sweep": ("arqlab.sweep_cli", "run a scenario over a parameter grid"),
     "store": ("arqlab.store.cli", "inspect, export and clean the result store"),
     "report": ("arqlab.report", "build a static HTML report from the result store"),
     "reproduce": ("arqlab.studies", "reproduce a published study's figures and check its claims"),
