@@ -12,6 +12,8 @@ The public names are imported on first use, so ``import arqlab`` (and ``arqlab -
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 from . import _core
@@ -33,8 +35,23 @@ _LAZY = {
     "simulate": ("arqlab.api", "simulate"),
     "Result": ("arqlab.results", "Result"),
     "load_scenario": ("arqlab.scenario", "load"),
-    "sweep": ("arqlab.sweep", "sweep"),
 }
+
+
+class _Package(types.ModuleType):
+    """``arqlab.sweep`` is the function, although a submodule has the same name: importing
+    the submodule would otherwise replace the package attribute with the module."""
+
+    @property
+    def sweep(self) -> Any:
+        return importlib.import_module("arqlab.sweep").sweep
+
+    @sweep.setter
+    def sweep(self, value: Any) -> None:
+        pass  # the import system setting the submodule; it stays reachable in sys.modules
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str) -> Any:
