@@ -184,3 +184,27 @@ def test_one_error_prefix_style_across_commands(tmp_path: Path) -> None:
     one_error(cli("store", "--store", str(tmp_path / "none.sqlite"), "ls"), "store")
     one_error(cli("report", "--store", str(tmp_path / "none.sqlite"), "--out", str(tmp_path / "r")), "report")
     one_error(cli("reproduce", "nosuch"), "reproduce")
+
+
+# ---------------------------------------------------------------- text that reaches a terminal
+def test_control_characters_never_reach_the_terminal(tmp_path: Path) -> None:
+    path = tmp_path / "esc.toml"
+    text = Path(SCENARIO).read_text()
+    text = text.replace('title = "Go-back-N', 'title = "\\u001b[2J\\u001b[31mowned Go-back-N')
+    path.write_text(text)
+    p = cli("run", str(path), "--replications", "1", "--no-store", *QUICK)
+    assert p.returncode == 0, p.stderr
+    assert "\x1b" not in p.stdout and "\\x1b[2J\\x1b[31mowned" in p.stdout
+    p = cli("run", str(path), "--set", "protocol.kind=\x1b[31mred", "--no-store")
+    assert "\x1b" not in p.stderr
+    p = cli("run", str(path), "--set", "link.delay_s=\x1b[31m", "--set", "title=\x1b]0;pwned\x07", "--no-store",
+            "--replications", "1", *QUICK)
+    assert "\x1b" not in p.stdout + p.stderr and "\x07" not in p.stdout + p.stderr
+
+
+def test_non_finite_trace_window_and_precision() -> None:
+    line = one_error(cli("trace", SCENARIO, "--from", "0", "--to", "inf", timeout=60), "trace")
+    assert "trace window [0.0, inf]: expected finite times in seconds" in line
+    line = one_error(cli("sweep", SCENARIO, "--grid", "protocol.window=1", "--precision", "inf", "--no-store",
+                         timeout=60), "sweep")
+    assert "precision = inf: expected a number in (0, 1)" in line

@@ -22,7 +22,7 @@ import threading
 from typing import Any, Callable, Sequence
 
 from . import MODEL_VERSION, __version__, scenario
-from .errors import ArqlabError, ScenarioError, SimulationError, shorten
+from .errors import ArqlabError, ScenarioError, SimulationError, printable, shorten
 from .interrupt import Terminated
 
 Handler = Callable[[argparse.Namespace], int]
@@ -112,19 +112,19 @@ def cmd_run(args: argparse.Namespace) -> int:
         json.dump(out, sys.stdout, indent=2, allow_nan=False)
         print()
         for w in warnings:
-            print(f"arqlab run: warning: {w}", file=sys.stderr)
+            print(printable(f"arqlab run: warning: {w}"), file=sys.stderr)
         return 0
     sc = result.scenario
     loaded = [d for s, d in (("a", "a_to_b"), ("b", "b_to_a")) if sc["traffic"][s]["kind"] != "none"]
     title = sc.get("title") or f"{sc['protocol']['kind']} at {sc['link']['rate_bps']:g} bit/s"
-    print(f"{title} — seed {result.seed}, {result.replications} replication(s), 95% confidence intervals")
+    print(f"{printable(title)} — seed {result.seed}, {result.replications} replication(s), 95% confidence intervals")
     if overrides:
-        print("  with " + shorten(", ".join(f"{k}={v}" for k, v in overrides.items()), 200))
+        print("  with " + printable(shorten(", ".join(f"{k}={v}" for k, v in overrides.items()), 200)))
     print_table(result.metrics, loaded)
     if result.precision_reached is not None:
         print(f"precision target {'reached' if result.precision_reached else 'NOT reached (replication cap hit)'}")
     for w in warnings:
-        print(f"arqlab run: warning: {w}", file=sys.stderr)
+        print(printable(f"arqlab run: warning: {w}"), file=sys.stderr)
     # The same wall time as the summary line on stderr: elapsed time of the whole run.
     wall = progress.summary.wall_s if progress.summary is not None else result.wall_s
     computed = progress.summary.computed if progress.summary is not None else result.replications
@@ -207,14 +207,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(args)
     except ScenarioError as e:
         for line in e.problems:
-            print(f"{prefix} error: {e.source + ': ' if e.source else ''}{line}", file=sys.stderr)
+            print(printable(f"{prefix} error: {e.source + ': ' if e.source else ''}{line}"), file=sys.stderr)
         return 2
     except SimulationError as e:
-        print(f"{prefix} error: {e}", file=sys.stderr)
+        print(printable(f"{prefix} error: {e}"), file=sys.stderr)
         return 1
     except ArqlabError as e:
         for line in str(e).splitlines() or [type(e).__name__]:
-            print(f"{prefix} error: {line}", file=sys.stderr)
+            print(printable(f"{prefix} error: {line}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt as e:
         print(f"{prefix} interrupted (finished replications are kept in the store, if one is used)",

@@ -38,3 +38,12 @@ def shorten(text: object, limit: int = SHOWN_MAX_CHARS) -> str:
     if len(s) <= limit:
         return s
     return f"{s[: limit - 20]}… ({len(s)} characters)"
+
+
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)]}
+
+
+def printable(text: object) -> str:
+    """``text`` with control characters (escape sequences, carriage returns, newlines)
+    shown as ``\\x1b``: text from a scenario or a store never drives the terminal."""
+    return str(text).translate(_CONTROL)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from arqlab import scenario as scenario_mod
-from arqlab.errors import ArqlabError, SimulationError, shorten
+from arqlab.errors import ArqlabError, SimulationError, printable, shorten
 from arqlab.outputs import PLOT_FORMATS, writable_dir, writable_file
 from arqlab.sweep import GridError, _has_signal, default_measures, plot_sweep, plot_title, sweep
 
@@ -99,14 +99,14 @@ def _print_table(df: pd.DataFrame, keys: Sequence[str], measures: Sequence[str],
                       f"{r['mean']:.6g}", f"{r['ci95_half_width']:.3g}", str(r["n"])])
     widths = [max(len(row[i]) for row in lines) for i in range(len(header))]
     for row in lines:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip(), file=out)
+        print(printable("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()), file=out)
 
 
 def report_error(command: str, exc: BaseException) -> None:
     """One line per problem on stderr."""
     problems = getattr(exc, "problems", None) or str(exc).splitlines() or [type(exc).__name__]
     for problem in problems:
-        print(f"arqlab {command}: error: {problem}", file=sys.stderr)
+        print(printable(f"arqlab {command}: error: {problem}"), file=sys.stderr)
 
 
 def sweep_command(args: argparse.Namespace, runner: Runner | None = None) -> int:

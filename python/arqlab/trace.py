@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -20,6 +21,7 @@ from . import _core, scenario
 from .errors import ScenarioError, SimulationError
 from .interrupt import call_interruptibly
 from .limits import index_problem
+from .outputs import writable_file
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -44,7 +46,9 @@ def trace(
     import pandas as pd
 
     problems = [p for p in (index_problem(seed, "seed"), index_problem(replication, "replication")) if p]
-    if not 0 <= start_s <= end_s:
+    if not (math.isfinite(start_s) and math.isfinite(end_s)):
+        problems.append(f"trace window [{start_s}, {end_s}]: expected finite times in seconds")
+    elif not 0 <= start_s <= end_s:
         problems.append(f"trace window [{start_s}, {end_s}]: expected 0 ≤ start ≤ end")
     if limit < 1:
         problems.append(f"limit = {limit}: expected an integer ≥ 1")
@@ -94,6 +98,8 @@ def format_line(row: Mapping[str, Any]) -> str:
 def cmd_trace(args: argparse.Namespace) -> int:
     from .cli import parse_sets
 
+    if args.csv:
+        writable_file(args.csv, "--csv")  # before the run, not after
     df = trace(args.scenario, start_s=args.start, end_s=args.end, seed=args.seed, replication=args.replication,
                overrides=parse_sets(args.sets), limit=args.limit)
     if args.csv:

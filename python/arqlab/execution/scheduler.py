@@ -96,8 +96,8 @@ def _plan(index: int, spec: PointSpec) -> _Point:
         raise ArqlabError(f"replications = {spec.replications!r}: expected an integer ≥ 1")
     if spec.replications is not None and spec.replications > MAX_INDEX + 1:
         raise ArqlabError(f"replications = {spec.replications}: out of range, expected a whole number in [1, 2^63]")
-    if spec.precision is not None and not (isinstance(spec.precision, (int, float)) and spec.precision > 0):
-        raise ArqlabError(f"precision = {spec.precision!r}: expected a number > 0 (e.g. 0.025 for ±2.5%)")
+    if spec.precision is not None and not (isinstance(spec.precision, (int, float)) and 0 < spec.precision < 1):
+        raise ArqlabError(f"precision = {spec.precision!r}: expected a number in (0, 1) (e.g. 0.025 for ±2.5%)")
     precision = spec.precision
     if precision is None and spec.replications is None and run.get("precision") is not None:
         precision = float(run["precision"])

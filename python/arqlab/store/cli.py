@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Any
 
-from arqlab.errors import ArqlabError
+from arqlab.errors import ArqlabError, printable
 from arqlab.store import Store
 from arqlab.store.keys import DEFAULT_STORE_PATH
 
@@ -42,7 +42,7 @@ def _fmt_time(t: float) -> str:
 
 
 def _clip(text: str, width: int) -> str:
-    text = " ".join(text.split())
+    text = printable(" ".join(text.split()))
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -145,6 +145,6 @@ def store_command(args: argparse.Namespace) -> int:
                 )
     except ArqlabError as exc:
         for line in str(exc).splitlines() or ["error"]:
-            print(f"arqlab store: error: {line}", file=sys.stderr)
+            print(printable(f"arqlab store: error: {line}"), file=sys.stderr)
         return 2
     return 0
