@@ -128,7 +128,7 @@ def test_plot_honours_the_extension(tmp_path: Path) -> None:
 
 
 def test_dask_address_fails_at_once() -> None:
-    for address in ["http://nope", "tcp://no-such-host.invalid:8786", "tcp://localhost"]:
+    for address in ["http://nope", "tcp://no-such-host.invalid:8786", "tcp://localhost", "tcp://127.0.0.1:9"]:
         t0 = time.monotonic()
         line = one_error(cli("run", SCENARIO, "--dask", address, "--no-store", *QUICK), "run")
         assert f"--dask {address!r}" in line

@@ -176,6 +176,13 @@ def check_dask_address(address: str) -> str:
             socket.getaddrinfo(parsed.hostname, port)
         except (OSError, UnicodeError) as exc:
             raise ArqlabError(f"--dask {address!r}: cannot resolve host {parsed.hostname!r} ({exc})") from None
+        if parsed.scheme == "tcp":
+            try:
+                socket.create_connection((parsed.hostname, port), timeout=1.0).close()
+            except ConnectionRefusedError:
+                raise ArqlabError(f"--dask {address!r}: nothing listens there (connection refused)") from None
+            except OSError:
+                pass  # slow or filtered: the client's own timeout decides
     return address
 
 
