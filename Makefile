@@ -11,7 +11,7 @@ RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.lock
 PY_SOURCES := $(shell find python -name '*.py' -o -name '*.pyi') pyproject.toml
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test venv build rust-test py-test bench bench-report reproduce mutants mutants-rust mutants-python clean docs-figures
+.PHONY: demo test venv build rust-test py-test bench bench-report bench-startup reproduce mutants mutants-rust mutants-python clean docs-figures
 
 demo: build
 	$(PY) -m arqlab.demo --out demo-out
@@ -47,6 +47,9 @@ bench: build
 # Generated documentation figures (the HDLC ladder diagrams in docs/models/img/).
 docs-figures: build
 	$(PY) docs/figures.py
+
+bench-startup: build
+	$(VENV)/bin/pytest -q benches/test_startup.py --benchmark-only
 
 bench-report: build
 	$(PY) benches/report.py

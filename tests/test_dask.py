@@ -166,7 +166,7 @@ def test_unreachable_scheduler_is_a_clear_error(tmp_path: Path) -> None:
     sweep(GBN, {"link.delay_s": [0.01]}, overrides=SHORT, executor="serial", store=store, runner=fake_run_replication)
     address = f"tcp://127.0.0.1:{free_port()}"
     t0 = time.monotonic()
-    with pytest.raises(ArqlabError, match=f"cannot reach the Dask scheduler at {address} within 8 s"):
+    with pytest.raises(ArqlabError, match=f"--dask '{address}': nothing listens there"):
         sweep(GBN, {"link.delay_s": [0.01, 0.1]}, overrides=SHORT, executor=address, store=store, runner=fake_run_replication)
-    assert time.monotonic() - t0 < 30
+    assert time.monotonic() - t0 < 5  # refused at once, not after the client's 8 s timeout
     assert _stored(store) == 4

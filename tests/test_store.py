@@ -216,10 +216,10 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     args = _cli(["store", "--store", str(path), "export", "--csv", str(tmp_path / "x.csv")])
     assert args.handler(args) == 0
     assert pd.read_csv(tmp_path / "x.csv")["replication"].nunique() == 3
-    args = _cli(["store", "--store", str(path), "show", "zzzz"])
+    args = _cli(["store", "--store", str(path), "show", "ffff0000"])
     assert args.handler(args) == 2
     err = capsys.readouterr().err
-    assert err.strip() == "arqlab store: error: store key 'zzzz': no scenario with this hash in " + str(path)
+    assert err.strip() == "arqlab store: error: store key 'ffff0000': no scenario with this hash in " + str(path)
     args = _cli(["store", "--store", str(path), "export"])
     assert args.handler(args) == 2
     args = _cli(["store", "--store", str(path), "gc"])

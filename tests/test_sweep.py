@@ -20,7 +20,8 @@ import pytest
 from arqlab.errors import ArqlabError
 from arqlab.progress import Progress
 from arqlab.store import Store
-from arqlab.sweep import GridError, grid_points, parse_grid, parse_value, register_cli, sweep, sweep_command
+from arqlab.sweep import GridError, grid_points, sweep
+from arqlab.sweep_cli import parse_grid, parse_value, register_cli, sweep_command
 from arqlab.testing import fake_run_replication
 
 GBN = Path(__file__).resolve().parent.parent / "scenarios" / "go_back_n.toml"

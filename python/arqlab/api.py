@@ -6,15 +6,20 @@ from typing import Any, Mapping
 
 from . import _core, scenario
 from .errors import ScenarioError, SimulationError
+from .interrupt import call_interruptibly
+from .limits import check_replication_index, check_seed
 from .results import Result, is_batch_means, summarize
 
 Record = dict[str, Any]
 
 
 def run_replication(resolved: Mapping[str, Any], seed: int, replication: int) -> Record:
-    """One replication, entirely in Rust with the GIL released."""
+    """One replication, entirely in Rust with the GIL released (Ctrl-C stops it)."""
+    check_seed(seed)
+    check_replication_index(replication)
     try:
-        record: Record = _core.run_replication(scenario.canonical_json(resolved), int(seed), int(replication))
+        record: Record = call_interruptibly(_core.run_replication, scenario.canonical_json(resolved), int(seed),
+                                            int(replication))
     except RuntimeError as e:
         raise SimulationError(str(e)) from None
     return record
@@ -51,6 +56,7 @@ def simulate(
     Replication r always uses the random streams of (seed, r), so results do not depend
     on how or where replications are executed.
     """
+    check_seed(seed)
     resolved = scenario.load(source, overrides)
     errors: list[str] = []
     if replications is not None and (isinstance(replications, bool) or int(replications) < 1):

@@ -16,12 +16,14 @@ import importlib
 import json
 import math
 import os
+import signal
 import sys
+import threading
 from typing import Any, Callable, Sequence
 
 from . import MODEL_VERSION, __version__, scenario
-from .api import simulate
-from .errors import ArqlabError, ScenarioError, SimulationError
+from .errors import ArqlabError, ScenarioError, SimulationError, printable, shorten
+from .interrupt import Terminated
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -79,11 +81,20 @@ def print_table(metrics: dict[str, dict[str, dict[str, float]]], directions: lis
             print(f"  {m:<{width}}  {_fmt(v['mean']):>12} ± {_fmt(v['ci95_half_width']):<11} (n={v['n']})")
 
 
+def steady_state_warnings(result: Any) -> list[str]:
+    """`reproduce`'s steady-state check (:mod:`arqlab.steady`) on a run's Poisson directions."""
+    from .steady import warnings
+
+    return warnings(result.scenario, result.metrics)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     overrides = parse_sets(args.sets)
+    from .api import simulate
     from .progress import Progress
 
     store: Any = False if args.no_store else args.store  # None: the default store
+    progress = Progress(quiet=args.json or args.quiet)
     result = simulate(
         args.scenario,
         seed=args.seed,
@@ -94,26 +105,34 @@ def cmd_run(args: argparse.Namespace) -> int:
         executor=args.dask or ("local" if args.workers else "serial"),
         workers=args.workers,
         reuse_any_version=args.reuse_any_version,
-        progress=Progress(quiet=args.json or args.quiet),
+        progress=progress,
     )
+    warnings = [*result.warnings, *steady_state_warnings(result)]
     if args.json:
-        json.dump(result.to_dict(), sys.stdout, indent=2, allow_nan=False)
+        out = result.to_dict()
+        out["warnings"] = warnings
+        json.dump(out, sys.stdout, indent=2, allow_nan=False)
         print()
-        for w in result.warnings:
-            print(f"arqlab: warning: {w}", file=sys.stderr)
+        for w in warnings:
+            print(printable(f"arqlab run: warning: {w}"), file=sys.stderr)
         return 0
     sc = result.scenario
     loaded = [d for d, active in scenario.flows(sc) if active]
     loaded += [k for k in result.metrics if k.startswith(("link.", "node."))]
     title = sc.get("title") or scenario.describe(sc)
-    print(f"{title} — seed {result.seed}, {result.replications} replication(s), 95% confidence intervals")
+    print(f"{printable(title)} — seed {result.seed}, {result.replications} replication(s), 95% confidence intervals")
+    if overrides:
+        print("  with " + printable(shorten(", ".join(f"{k}={v}" for k, v in overrides.items()), 200)))
     print_table(result.metrics, loaded)
     if result.precision_reached is not None:
         print(f"precision target {'reached' if result.precision_reached else 'NOT reached (replication cap hit)'}")
-    for w in result.warnings:
-        print(f"arqlab: warning: {w}", file=sys.stderr)
-    rate = result.events / result.wall_s if result.wall_s > 0 else float("nan")
-    print(f"{result.events} events, {result.simulated_s:.6g} simulated s in {result.wall_s:.3f} wall s ({rate / 1e6:.1f} M events/s)")
+    for w in warnings:
+        print(printable(f"arqlab run: warning: {w}"), file=sys.stderr)
+    # The same wall time as the summary line on stderr: elapsed time of the whole run.
+    wall = progress.summary.wall_s if progress.summary is not None else result.wall_s
+    computed = progress.summary.computed if progress.summary is not None else result.replications
+    rate = f" ({result.events / wall / 1e6:.1f} M events/s)" if wall > 0 and computed else ""
+    print(f"{result.events} events, {result.simulated_s:.6g} simulated s in {wall:.3f} wall s{rate}")
     return 0
 
 
@@ -124,11 +143,22 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
-# Subcommands contributed by other modules: (module, attribute that registers them).
-PLUGINS = ["arqlab.sweep", "arqlab.store", "arqlab.report", "arqlab.studies", "arqlab.trace", "arqlab.ladder"]
+# Subcommands contributed by other modules: name -> (module with register_cli, one-line help).
+# A module is imported only when its command runs (or for `COMMAND --help`), so
+# `arqlab --version`, `--help` and `check` start without pandas, matplotlib or rich.
+PLUGINS: dict[str, tuple[str, str]] = {
+    "sweep": ("arqlab.sweep_cli", "run a scenario over a parameter grid"),
+    "store": ("arqlab.store.cli", "inspect, export and clean the result store"),
+    "report": ("arqlab.report", "build a static HTML report from the result store"),
+    "reproduce": ("arqlab.studies", "reproduce a published study's figures and check its claims"),
+    "trace": ("arqlab.trace", "every frame sent and received in a time window of one replication"),
+    "ladder": ("arqlab.ladder", "a time-sequence (ladder) diagram of a window of one replication"),
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = "*") -> argparse.ArgumentParser:
+    """The `arqlab` parser. ``command``: the plugin subcommand to build fully ("*": all;
+    None: none — the others are listed with their help only)."""
     parser = argparse.ArgumentParser(prog="arqlab", description="A protocol performance laboratory.")
     parser.add_argument("--version", action="version", version=f"arqlab {__version__} (model {MODEL_VERSION})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -151,41 +181,49 @@ def build_parser() -> argparse.ArgumentParser:
     add_scenario_args(p)
     p.set_defaults(handler=cmd_check)
 
-    for name in PLUGINS:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name == name:
-                continue
-            raise
-        register: Callable[[Any], None] | None = getattr(module, "register_cli", None)
-        if register is not None:
-            register(sub)
+    for name, (module_name, help_text) in PLUGINS.items():
+        if command != "*" and command != name:
+            sub.add_parser(name, help=help_text, add_help=False)
+            continue
+        register: Callable[[Any], None] = getattr(importlib.import_module(module_name), "register_cli")
+        register(sub)
     return parser
 
 
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    command = next((w for w in words if not w.startswith("-")), None)
+    parser = build_parser(command if command in PLUGINS else None)
+    args = parser.parse_args(words)
     handler: Handler | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
         return 2
+    prefix = f"arqlab {args.command}:"
+    if threading.current_thread() is threading.main_thread():
+        # SIGTERM stops like Ctrl-C: finished replications are kept, workers are stopped.
+        signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         return handler(args)
     except ScenarioError as e:
         for line in e.problems:
-            print(f"arqlab: {e.source + ': ' if e.source else ''}{line}", file=sys.stderr)
+            print(printable(f"{prefix} error: {e.source + ': ' if e.source else ''}{line}"), file=sys.stderr)
         return 2
     except SimulationError as e:
-        print(f"arqlab: {e}", file=sys.stderr)
+        print(printable(f"{prefix} error: {e}"), file=sys.stderr)
         return 1
     except ArqlabError as e:
-        print(f"arqlab: {e}", file=sys.stderr)
+        for line in str(e).splitlines() or [type(e).__name__]:
+            print(printable(f"{prefix} error: {line}"), file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("arqlab: interrupted (finished replications are kept in the store, if one is used)", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:
+        print(f"{prefix} interrupted (finished replications are kept in the store, if one is used)",
+              file=sys.stderr)
+        return 143 if isinstance(e, Terminated) else 130
     except BrokenPipeError:
         # The reader went away (`arqlab run ... | head`): stop quietly, as a shell tool
         # killed by SIGPIPE would; silence the flush at exit too.

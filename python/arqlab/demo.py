@@ -76,20 +76,24 @@ def run(out: Path, workers: int | None, quick: bool) -> pd.DataFrame:
 
 
 def table(eff: pd.DataFrame) -> str:
-    lines = [f"{'length':>8}  " + "  ".join(f"{LABELS[k][:22]:>24}" for k in KINDS)]
-    for x in LENGTHS:
-        cells = []
-        for k in KINDS:
+    """The demo's table: one row per length, one column per protocol, each column as
+    wide as its widest cell or its full label (never cut)."""
+    cells: dict[str, list[str]] = {}
+    for k in KINDS:
+        for x in LENGTHS:
             row = eff[(eff["protocol.kind"] == k) & (eff["traffic.a.length.mean_bits"] == x)].iloc[0]
-            cells.append(f"{row['mean']:.3f}±{row['ci95_half_width']:.3f} (th {row['closed_form']:.3f})")
-        lines.append(f"{x:>8}  " + "  ".join(f"{c:>24}" for c in cells))
+            cells.setdefault(k, []).append(f"{row['mean']:.3f}±{row['ci95_half_width']:.3f} (th {row['closed_form']:.3f})")
+    widths = {k: max(len(LABELS[k]), *(len(c) for c in cells[k])) for k in KINDS}
+    lines = [f"{'length':>8}  " + "  ".join(f"{LABELS[k]:>{widths[k]}}" for k in KINDS)]
+    for i, x in enumerate(LENGTHS):
+        lines.append(f"{x:>8}  " + "  ".join(f"{cells[k][i]:>{widths[k]}}" for k in KINDS))
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m arqlab.demo", description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=Path("demo-out"))
-    ap.add_argument("--workers", type=int)
+    ap.add_argument("--out", type=Path, default=Path("demo-out"), help="output folder (default demo-out)")
+    ap.add_argument("--workers", type=int, help="local worker processes (default: CPU count)")
     ap.add_argument("--quick", action="store_true", help="shorter runs (for tests)")
     args = ap.parse_args(argv)
     try:

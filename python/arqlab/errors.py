@@ -25,3 +25,25 @@ class ScenarioError(ArqlabError, ValueError):
 class SimulationError(ArqlabError, RuntimeError):
     """The simulator failed (a model invariant broke, or an internal error). The message
     names the scenario, seed and replication; results computed before are kept."""
+
+
+SHOWN_MAX_CHARS = 60
+"""Values longer than this are shortened in messages (as the core does)."""
+
+
+def shorten(text: object, limit: int = SHOWN_MAX_CHARS) -> str:
+    """``text`` (as ``str``) cut to ``limit`` characters, saying how long it was: a message
+    names a value, it does not echo a megabyte back."""
+    s = str(text)
+    if len(s) <= limit:
+        return s
+    return f"{s[: limit - 20]}… ({len(s)} characters)"
+
+
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)]}
+
+
+def printable(text: object) -> str:
+    """``text`` with control characters (escape sequences, carriage returns, newlines)
+    shown as ``\\x1b``: text from a scenario or a store never drives the terminal."""
+    return str(text).translate(_CONTROL)

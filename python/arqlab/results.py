@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from . import _core
 from .scenario import flows
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Metrics = dict[str, dict[str, dict[str, float]]]
 Record = Mapping[str, Any]
@@ -43,6 +44,11 @@ def summarize(records: Sequence[Record], batch_means: bool = False) -> Metrics:
         mean, hw, n = _core.interval(xs, batch_means)
         metrics.setdefault(direction, {})[name] = {"mean": mean, "ci95_half_width": hw, "n": n}
     return metrics
+
+
+def summarize_point(records: Sequence[Record], resolved: Mapping[str, Any]) -> Metrics:
+    """:func:`summarize` of a point's records, with batch means when the scenario says so."""
+    return summarize(records, batch_means=is_batch_means(resolved))
 
 
 def watched_measures(resolved: Mapping[str, Any]) -> list[str]:
@@ -77,6 +83,8 @@ def precision_reached(metrics: Metrics, resolved: Mapping[str, Any], precision: 
 
 def frame(metrics: Metrics, extra: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """Tidy table: one row per direction × measure."""
+    import pandas as pd
+
     rows = [
         {**(extra or {}), "direction": d, "measure": m, **v}
         for d, ms in metrics.items()
@@ -150,5 +158,14 @@ class Result:
             "replications": self.replications,
             "seed": self.seed,
             "precision_reached": self.precision_reached,
-            "scenario": self.scenario,
+            "scenario": self._scenario_as_run(),
         }
+
+    def _scenario_as_run(self) -> dict[str, Any]:
+        """The scenario with ``run.replications`` set to the replications actually used
+        (not the file's count, which ``--replications`` or a precision target overrode)."""
+        out = dict(self.scenario)
+        run = out.get("run")
+        if isinstance(run, dict) and self.records:
+            out["run"] = {**run, "replications": self.replications}
+        return out

@@ -9,7 +9,9 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import math
 import os
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any, Mapping
@@ -26,22 +28,63 @@ def _looks_like_toml(text: str) -> bool:
     return "\n" in text or "=" in text or text.lstrip().startswith("[")
 
 
+MAX_SCENARIO_BYTES = 1_000_000
+"""Scenario files above this size are refused (a scenario is a few kilobytes; a device
+or a huge file would otherwise be read whole)."""
+
+
+def _read_file(path: Path) -> str:
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise ScenarioError([f"scenario file not found: {path}"]) from None
+    except OSError as e:
+        raise ScenarioError([f"cannot read scenario file {path}: {e.strerror or e}"]) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise ScenarioError([f"scenario path is a directory, expected a TOML file: {path}"])
+    if not stat.S_ISREG(st.st_mode):
+        raise ScenarioError([f"scenario path {path} is not a regular file (a device, pipe or socket): "
+                             "expected a TOML file"])
+    if st.st_size > MAX_SCENARIO_BYTES:
+        raise ScenarioError([f"scenario file {path} is {st.st_size:,} bytes: expected a TOML file of at most "
+                             f"{MAX_SCENARIO_BYTES:,} bytes"])
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_SCENARIO_BYTES + 1)  # the size may have changed since stat
+    except OSError as e:
+        raise ScenarioError([f"cannot read scenario file {path}: {e.strerror or e}"]) from None
+    if len(data) > MAX_SCENARIO_BYTES:
+        raise ScenarioError([f"scenario file {path} is larger than {MAX_SCENARIO_BYTES:,} bytes: "
+                             "expected a TOML file"])
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ScenarioError([f"cannot read scenario file {path}: not UTF-8 text ({e.reason} at byte {e.start})"]) from None
+
+
 def read(source: Source) -> tuple[dict[str, Any], str | None]:
     """The raw scenario tree and a label for messages (the file name, if any)."""
     if isinstance(source, Mapping):
         return copy.deepcopy(dict(source)), None
     if isinstance(source, os.PathLike) or not _looks_like_toml(str(source)):
         path = Path(source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ScenarioError([f"scenario file not found: {path}"]) from None
-        except IsADirectoryError:
-            raise ScenarioError([f"scenario path is a directory, expected a TOML file: {path}"]) from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise ScenarioError([f"cannot read scenario file {path}: {e}"]) from None
-        return _parse_toml(text, str(path)), str(path)
+        return _parse_toml(_read_file(path), str(path)), str(path)
     return _parse_toml(str(source), None), None
+
+
+def non_finite(tree: Any, prefix: str = "") -> list[str]:
+    """One problem per NaN or infinite number in a scenario tree (JSON and the core have
+    no such numbers, so they are named here, with their dotted path)."""
+    out: list[str] = []
+    if isinstance(tree, Mapping):
+        for key, value in tree.items():
+            out += non_finite(value, f"{prefix}{key}.")
+    elif isinstance(tree, list):
+        for i, value in enumerate(tree):
+            out += non_finite(value, f"{prefix[:-1]}[{i}].")
+    elif isinstance(tree, float) and not math.isfinite(tree):
+        out.append(f"{prefix[:-1]} = {tree}: expected a finite number")
+    return out
 
 
 def _parse_toml(text: str, label: str | None) -> dict[str, Any]:
@@ -49,6 +92,10 @@ def _parse_toml(text: str, label: str | None) -> dict[str, Any]:
         tree: dict[str, Any] = json.loads(_core.toml_to_json_text(text))
     except ValueError as e:
         raise ScenarioError(_problems(e), label) from None
+    if "inf" in text or "nan" in text:  # TOML's inf/nan reach the core as null: name them
+        problems = non_finite(tomllib.loads(text))
+        if problems:
+            raise ScenarioError(problems, label)
     return tree
 
 
@@ -87,6 +134,9 @@ def load(source: Source, overrides: Mapping[str, Any] | None = None) -> dict[str
     """The resolved scenario (validated, every default explicit)."""
     tree, label = read(source)
     tree = apply_overrides(tree, overrides)
+    problems = non_finite(tree)
+    if problems:
+        raise ScenarioError(problems, label)
     try:
         return dict(json.loads(_core.resolve(json.dumps(tree))))
     except ValueError as e:

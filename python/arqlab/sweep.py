@@ -4,27 +4,27 @@
 per grid point (the cartesian product, first key varying slowest), runs every point's
 replications on one executor through :func:`arqlab.execution.run_points_detailed` (store
 first, compute only what is missing) and returns a tidy table: one row per point ×
-direction × measure.
+direction × measure. The command line is :mod:`arqlab.sweep_cli`.
 """
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import io
 import itertools
-import json
 import math
 import os
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from arqlab.errors import ArqlabError, SimulationError
-from arqlab.execution import PointSpec, Runner, run_points_detailed, summarize_point
-from arqlab.progress import Progress
 from arqlab import scenario as scenario_mod
+from arqlab.errors import ArqlabError, shorten
+from arqlab.execution import PointSpec, Runner, run_points_detailed
+from arqlab.limits import check_seed
+from arqlab.outputs import PLOT_FORMATS, writable_file
+from arqlab.progress import Progress
+from arqlab.results import summarize_point
 from arqlab.store import Store, flatten, open_store
 
 if TYPE_CHECKING:
@@ -106,6 +106,7 @@ def sweep(
     import pandas as pd
 
 
+    check_seed(seed)
     base_overrides = dict(overrides or {})
     source = scenario if isinstance(scenario, Mapping) else str(scenario)
     base = scenario_mod.load(source, base_overrides or None)
@@ -193,6 +194,14 @@ def sweep(
             the_store.close()
 
 
+def plot_title(name: str, overrides: Mapping[str, Any] | None) -> str:
+    """A figure title that shows the overrides under the name, so a scenario title such
+    as "p_bit = 1e-5" is never read as describing a run made with another value."""
+    if not overrides:
+        return name
+    return f"{name}\n" + shorten(", ".join(f"{k}={v}" for k, v in overrides.items()), 100)
+
+
 def _default_name(scenario: str | os.PathLike[str] | Mapping[str, Any], keys: Sequence[str]) -> str:
     if isinstance(scenario, Mapping) or "\n" in str(scenario):
         stem = "scenario"
@@ -223,7 +232,7 @@ def plot_sweep(
 ) -> bytes:
     """Plot a sweep table: x = first grid key, one line per combination of the other keys
     per direction, error bars = 95% CI; one panel per measure. Returns the PNG bytes and
-    writes them to ``path`` if given."""
+    writes the plot to ``path`` if given, in the format its extension names (.png, .svg, .pdf)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -257,155 +266,23 @@ def plot_sweep(
     if title:
         fig.suptitle(title)
     fig.tight_layout()
+    target = None if path is None else writable_file(path, "plot", PLOT_FORMATS)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110)
-    plt.close(fig)
-    data = buf.getvalue()
-    if path is not None:
-        target = Path(path)
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-        except OSError as exc:
-            raise ArqlabError(f"plot: cannot write {target}: {exc.strerror or exc}") from None
-    return data
-
-
-# --------------------------------------------------------------------------- CLI
-def parse_value(text: str) -> Any:
-    """A command-line value, parsed as ``arqlab run --set`` parses it: a TOML literal
-    (``1e-5``, ``true``, ``"x"``, ``7``) or else the bare string."""
-
-    return scenario_mod.parse_value(text.strip())
-
-
-def parse_assignment(text: str, *, option: str) -> tuple[str, str]:
-    key, sep, value = text.partition("=")
-    if not sep or not key.strip():
-        raise GridError([f"{option} {text!r}: expected KEY=VALUE"])
-    return key.strip(), value
-
-
-def parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
-    """``["a.b=1,2", "c=x,y"]`` → ``{"a.b": [1, 2], "c": ["x", "y"]}`` (order kept)."""
-    grid: dict[str, list[Any]] = {}
-    problems: list[str] = []
-    for item in items:
-        try:
-            key, raw = parse_assignment(item, option="--grid")
-        except GridError as exc:
-            problems.extend(exc.problems)
-            continue
-        values = [parse_value(v) for v in raw.split(",") if v.strip()]
-        if key in grid:
-            problems.append(f"--grid {key}: given twice")
-        grid[key] = values
-    if problems:
-        raise GridError(problems)
-    return grid
-
-
-def register_cli(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``arqlab sweep``."""
-    p = subparsers.add_parser("sweep", help="run a scenario over a parameter grid")
-    p.add_argument("scenario", metavar="SCENARIO", help="scenario TOML file")
-    p.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...",
-                   help="a dotted scenario key and its values (repeatable; first key is the plot's x axis)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="set",
-                   help="override a scenario value for every point (repeatable)")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--replications", type=int, metavar="N")
-    p.add_argument("--precision", type=float, metavar="X", help="relative 95%% half-width target, e.g. 0.025")
-    p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: CPU count)")
-    p.add_argument("--dask", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler")
-    p.add_argument("--store", metavar="PATH", help="result store (default $ARQLAB_STORE or "
-                   "arqlab-results/store.sqlite)")
-    p.add_argument("--no-store", action="store_true", help="do not read or write the result store")
-    p.add_argument("--reuse-any-version", action="store_true",
-                   help="reuse stored results of other arqlab versions")
-    p.add_argument("--name", help="name of the sweep in the store and report")
-    p.add_argument("--out", metavar="DIR", help="write DIR/sweep.csv and DIR/scenario.json")
-    p.add_argument("--plot", metavar="FILE.png", help="write a plot")
-    p.add_argument("--measure", action="append", default=[], metavar="NAME",
-                   help="measure(s) to plot and print (default: throughput_efficiency)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar and no summary line (the result table is still printed)")
-    p.set_defaults(handler=sweep_command)
-
-
-def _print_table(df: pd.DataFrame, keys: Sequence[str], measures: Sequence[str], out: Any) -> None:
-    sub = df[df["measure"].isin(list(measures))]
-    keep = {key for key, part in sub.groupby(["direction", "measure"], sort=False) if _has_signal(part["mean"])}
-    if keep:
-        sub = sub[[(d, m) in keep for d, m in zip(sub["direction"], sub["measure"])]]
-    header = [*keys, "direction", "measure", "mean", "± ci95", "n"]
-    lines = [header]
-    for _, r in sub.iterrows():
-        lines.append([*(str(r[k]) for k in keys), str(r["direction"]), str(r["measure"]),
-                      f"{r['mean']:.6g}", f"{r['ci95_half_width']:.3g}", str(r["n"])])
-    widths = [max(len(row[i]) for row in lines) for i in range(len(header))]
-    for row in lines:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip(), file=out)
-
-
-def report_error(command: str, exc: BaseException) -> None:
-    """One line per problem on stderr."""
-    problems = getattr(exc, "problems", None) or str(exc).splitlines() or [type(exc).__name__]
-    for problem in problems:
-        print(f"arqlab {command}: error: {problem}", file=sys.stderr)
-
-
-def sweep_command(args: argparse.Namespace, runner: Runner | None = None) -> int:
-    """Handler of ``arqlab sweep``."""
     try:
-        grid = parse_grid(args.grid)
-        if not grid:
-            raise GridError(["no --grid given: add --grid KEY=V1,V2,..."])
-        overrides = dict(parse_assignment(s, option="--set") for s in args.set)
-        overrides = {k: parse_value(v) for k, v in overrides.items()}
-        if args.dask and args.workers is not None:
-            raise GridError(["--workers applies to the local pool; with --dask the cluster decides"])
-        progress = Progress(quiet=args.quiet)
-        store: Store | str | Literal[False] | None = False if args.no_store else args.store
-        df = sweep(
-            args.scenario,
-            grid,
-            seed=args.seed,
-            replications=args.replications,
-            precision=args.precision,
-            executor=args.dask,
-            workers=args.workers,
-            store=store,
-            progress=progress,
-            name=args.name,
-            overrides=overrides,
-            reuse_any_version=args.reuse_any_version,
-            runner=runner,
-        )
-        keys = list(grid)
-        measures = args.measure or default_measures(df)
-        unknown = [m for m in measures if m not in set(df["measure"])]
-        if unknown:
-            raise GridError([f"--measure {m}: not a measure of this scenario" for m in unknown])
-        if args.out:
+        if target is not None and target.suffix.lower() != ".png":
+            fig.savefig(target, format=target.suffix.lower().lstrip("."), dpi=110)
+        elif target is not None:
+            target.write_bytes(buf.getvalue())
+    except OSError as exc:
+        raise ArqlabError(f"plot: cannot write {target}: {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)
+    return buf.getvalue()
 
-            out = Path(args.out)
-            try:
-                out.mkdir(parents=True, exist_ok=True)
-                df.to_csv(out / "sweep.csv", index=False)
-                base = scenario_mod.load(args.scenario, overrides or None)
-                (out / "scenario.json").write_text(json.dumps(base, indent=2, sort_keys=True) + "\n")
-            except OSError as exc:
-                raise ArqlabError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
-        if args.plot:
-            plot_sweep(df, keys, args.plot, measures=measures, title=Path(args.scenario).stem)
-        _print_table(df, keys, measures, sys.stdout)
-    except SimulationError as exc:
-        report_error("sweep", exc)
-        return 1
-    except ArqlabError as exc:
-        report_error("sweep", exc)
-        return 2
-    except KeyboardInterrupt:
-        print("arqlab sweep: interrupted; finished replications are kept in the store", file=sys.stderr)
-        return 130
-    return 0
+
+def register_cli(subparsers: Any) -> None:
+    """Add ``arqlab sweep`` (see :mod:`arqlab.sweep_cli`)."""
+    from arqlab.sweep_cli import register_cli as register
+
+    register(subparsers)

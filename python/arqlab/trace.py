@@ -14,13 +14,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
-from typing import Any, Mapping
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Mapping
 
 from . import _core, scenario
 from .errors import ScenarioError, SimulationError
+from .interrupt import call_interruptibly
+from .limits import index_problem
+from .outputs import writable_file
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DEFAULT_LIMIT = 200_000
 COLUMNS = ["time_s", "station", "event", "kind", "ns", "nr", "pf", "command", "bits", "message", "queued", "unacknowledged"]
@@ -39,18 +44,21 @@ def trace(
     """The trace of replication `replication` between `start_s` and `end_s` simulated
     seconds, one row per event (columns `COLUMNS`). `pf` is the P bit in a command and
     the F bit in a response. At most `limit` rows; `df.attrs["dropped"]` counts the rest."""
-    problems = []
-    if not 0 <= start_s <= end_s:
+    import pandas as pd
+
+    problems = [p for p in (index_problem(seed, "seed"), index_problem(replication, "replication")) if p]
+    if not (math.isfinite(start_s) and math.isfinite(end_s)):
+        problems.append(f"trace window [{start_s}, {end_s}]: expected finite times in seconds")
+    elif not 0 <= start_s <= end_s:
         problems.append(f"trace window [{start_s}, {end_s}]: expected 0 ≤ start ≤ end")
-    if replication < 0:
-        problems.append(f"replication = {replication}: expected an integer ≥ 0")
     if limit < 1:
         problems.append(f"limit = {limit}: expected an integer ≥ 1")
     if problems:
         raise ScenarioError(problems)
     resolved = scenario.load(source, overrides)
     try:
-        text = _core.trace(scenario.canonical_json(resolved), int(seed), int(replication), float(start_s), float(end_s), int(limit))
+        text = call_interruptibly(_core.trace, scenario.canonical_json(resolved), int(seed), int(replication),
+                                  float(start_s), float(end_s), int(limit))
     except RuntimeError as e:
         raise SimulationError(str(e)) from None
     data = json.loads(text)
@@ -73,6 +81,8 @@ def trace(
 def format_line(row: Mapping[str, Any]) -> str:
     """One event as a line: time, station, event, then the frame as HDLC writes it
     (`I ns=3 nr=5 P`, `REJ nr=2 F`)."""
+    import pandas as pd
+
     frame = ""
     if isinstance(row.get("kind"), str):
         frame = str(row["kind"])
@@ -89,6 +99,8 @@ def format_line(row: Mapping[str, Any]) -> str:
 def cmd_trace(args: argparse.Namespace) -> int:
     from .cli import parse_sets
 
+    if args.csv:
+        writable_file(args.csv, "--csv")  # before the run, not after
     if args.pcap:
         from .capture import pcap
 

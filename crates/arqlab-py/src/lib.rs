@@ -9,7 +9,7 @@ use arqlab::engine::SimTime;
 use arqlab::scenario::{toml_to_json, Scenario, ScenarioError};
 use arqlab::sim::{replicate, MeasureSet, Replication};
 use arqlab::stats::{paired_difference, select_batches, student_t, Interval, Precision, Status};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -77,9 +77,9 @@ fn replication_dict<'py>(py: Python<'py>, r: &Replication) -> PyResult<Bound<'py
     Ok(d)
 }
 
-/// Runs one replication entirely in Rust, with the GIL released.
 /// Runs `f` on the scenario with the GIL released; a model failure or a panic becomes a
-/// `RuntimeError` naming the scenario, seed and replication.
+/// `RuntimeError` naming the scenario, seed and replication, an interrupt (see
+/// [`request_interrupt`]) a `KeyboardInterrupt`.
 fn guarded<T: Send>(
     py: Python<'_>,
     sc: &Scenario,
@@ -98,6 +98,10 @@ fn guarded<T: Send>(
     };
     match outcome {
         Ok(Ok(r)) => Ok(r),
+        Ok(Err(arqlab::sim::SimError::Interrupted)) => Err(PyKeyboardInterrupt::new_err(format!(
+            "interrupted ({})",
+            context()
+        ))),
         Ok(Err(e)) => Err(PyRuntimeError::new_err(format!(
             "simulation failed ({}): {e}",
             context()
@@ -211,6 +215,25 @@ fn pcap<'py>(
     Ok(files.into_iter().map(|(name, bytes)| (name, PyBytes::new(py, &bytes))).collect())
 }
 
+/// Asks every replication running in this process (in any thread) to stop within
+/// about 2^16 events; they raise `KeyboardInterrupt`. Stays set until `clear_interrupt`.
+#[pyfunction]
+fn request_interrupt() {
+    arqlab::sim::interrupt::request();
+}
+
+/// Withdraws an interrupt request (before new replications start).
+#[pyfunction]
+fn clear_interrupt() {
+    arqlab::sim::interrupt::clear();
+}
+
+/// Whether an interrupt request is pending.
+#[pyfunction]
+fn interrupt_requested() -> bool {
+    arqlab::sim::interrupt::requested()
+}
+
 fn interval_tuple(iv: Interval) -> (f64, f64, u64) {
     (iv.mean, iv.half_width, iv.n)
 }
@@ -284,5 +307,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(interval, m)?)?;
     m.add_function(wrap_pyfunction!(precision_status, m)?)?;
     m.add_function(wrap_pyfunction!(paired_interval, m)?)?;
+    m.add_function(wrap_pyfunction!(request_interrupt, m)?)?;
+    m.add_function(wrap_pyfunction!(clear_interrupt, m)?)?;
+    m.add_function(wrap_pyfunction!(interrupt_requested, m)?)?;
     Ok(())
 }

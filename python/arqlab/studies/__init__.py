@@ -28,6 +28,14 @@ def get_study(name: str) -> ModuleType:
     return importlib.import_module(STUDIES[name])
 
 
+DESCRIPTION = """\
+Reproduce a published study: run every figure's simulations (or those of --figure N),
+write each figure as PNG, SVG and CSV (every point with its 95% confidence interval)
+with the scenario files used, and print each of the paper's claims with a computed
+verdict (holds / does not hold / inconclusive). Results go to the result store, so a
+re-run computes only what is missing and `arqlab report` can show them."""
+
+
 def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("study", help=f"study to reproduce ({', '.join(sorted(STUDIES))})")
     p.add_argument("--figure", dest="figures", action="append", default=None, metavar="N",
@@ -47,14 +55,14 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
 def register_cli(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``reproduce`` to an argparse sub-parser collection; its handler is :func:`handler`."""
     p = subparsers.add_parser("reproduce", help="reproduce a published study's figures and check its claims",
-                              description=__doc__)
+                              description=DESCRIPTION)
     _add_arguments(p)
     p.set_defaults(handler=handler)
     return p
 
 
 def _fail(message: str) -> int:
-    print(f"arqlab reproduce: {message}", file=sys.stderr)
+    print(f"arqlab reproduce: error: {message}", file=sys.stderr)
     return 2
 
 
@@ -86,7 +94,8 @@ def handler(args: argparse.Namespace) -> int:
         return _fail(f"--workers must be at least 1, got {args.workers}")
     executor: str | None = args.dask or None
     store: Any = False if getattr(args, "no_store", False) else args.store  # None: the default store
-    progress = None if args.quiet else _progress
+    # A progress line rewritten with \r only on a terminal; a log or pipe gets none.
+    progress = None if args.quiet or not sys.stderr.isatty() else _progress
     out = args.out or f"reproduce-{name}"
     from ..errors import ArqlabError, SimulationError
 
@@ -98,7 +107,7 @@ def handler(args: argparse.Namespace) -> int:
 
             publish(rep, study, store, quick=args.quick)
     except SimulationError as e:
-        print(f"arqlab reproduce: {e}", file=sys.stderr)
+        print(f"arqlab reproduce: error: {e}", file=sys.stderr)
         return 1
     except ArqlabError as e:
         return _fail(str(e))
@@ -107,6 +116,6 @@ def handler(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Stand-alone entry point equivalent to ``arqlab reproduce ...``."""
-    parser = argparse.ArgumentParser(prog="arqlab-reproduce", description=__doc__)
+    parser = argparse.ArgumentParser(prog="arqlab-reproduce", description=DESCRIPTION)
     _add_arguments(parser)
     return handler(parser.parse_args(argv))

@@ -15,14 +15,13 @@ from typing import Any
 
 import pandas as pd
 
+from arqlab.steady import SHORTFALL, has_steady_state  # the rule `arqlab run` shares
+
 from .overrides import get_dotted, run_key
 from .plan import RunRequest
 from .spec import Metrics
 
 CAPACITY_REPLICATIONS = 10
-# Relative shortfall of carried against offered load that marks a point without a
-# steady state when the run asks for no precision (quick passes).
-SHORTFALL = 0.025
 
 
 def capacity_request(req: RunRequest, side: str) -> RunRequest | None:
@@ -78,9 +77,9 @@ def check_capacity(
                 continue
             offered = float(get_dotted(scn, f"traffic.{side}.load", float("nan")))
             carried = metrics.get(row.run, {}).get(row.direction, {}).get("throughput_efficiency", {})
-            upper = float(carried.get("mean", float("nan"))) + float(carried.get("ci95_half_width", float("nan")))
-            shortfall = (offered - upper) / offered
-            frame.loc[idx, "steady_state"] = "no" if shortfall > (precision or SHORTFALL) else "yes"
+            steady = has_steady_state(offered, float(carried.get("mean", float("nan"))),
+                                      float(carried.get("ci95_half_width", float("nan"))), precision)
+            frame.loc[idx, "steady_state"] = "yes" if steady else "no"
             if precision is None or not row.rel_half_width > precision:
                 continue
             cap = capacity_request(runs[row.run], side)

@@ -36,13 +36,28 @@ impl Problems {
     }
 }
 
-/// A value as the user would write it in TOML.
+/// Values longer than this many characters are shortened in messages.
+pub const SHOW_MAX_CHARS: usize = 60;
+
+/// A value as the user would write it in TOML, shortened to about [`SHOW_MAX_CHARS`]
+/// characters (a message names the value; it does not echo a megabyte back).
 pub fn show(v: &Value) -> String {
-    match v {
+    let full = match v {
         Value::String(s) => format!("{s:?}"),
         Value::Object(_) => "{…}".to_string(),
         other => other.to_string(),
+    };
+    shorten(&full)
+}
+
+/// `text` cut to [`SHOW_MAX_CHARS`] characters, saying how long it was.
+pub fn shorten(text: &str) -> String {
+    let n = text.chars().count();
+    if n <= SHOW_MAX_CHARS {
+        return text.to_string();
     }
+    let head: String = text.chars().take(SHOW_MAX_CHARS - 20).collect();
+    format!("{head}… ({n} characters)")
 }
 
 /// An allowed range for a number.
@@ -62,7 +77,8 @@ pub enum Range {
 }
 
 impl Range {
-    fn check(self, x: f64) -> Result<(), String> {
+    /// Ok, or what is allowed ("expected a number > 0").
+    pub fn check(self, x: f64) -> Result<(), String> {
         let ok = match self {
             Range::Any => x.is_finite(),
             Range::Positive => x.is_finite() && x > 0.0,
@@ -319,6 +335,19 @@ pub fn quoted(xs: &[&str]) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn long_values_are_shortened_in_messages() {
+        let long = "x".repeat(10_000);
+        let v = json!({"title": 5, "kind": long});
+        let mut p = Problems::default();
+        let mut root = Table::root(&v, &mut p);
+        root.choice("kind", "a", &["a"], &mut p);
+        let msg = p.0[0].to_string();
+        assert!(msg.len() < 200, "{msg}");
+        assert!(msg.contains("(10002 characters)"), "{msg}");
+        assert_eq!(show(&json!("short")), "\"short\"");
+    }
 
     #[test]
     fn collects_every_problem_with_its_path() {

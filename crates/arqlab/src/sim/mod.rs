@@ -4,6 +4,7 @@
 
 pub mod capture;
 pub mod experiment;
+pub mod interrupt;
 pub mod measure;
 pub mod runner;
 pub mod scope;

@@ -91,6 +91,9 @@ pub enum SimError {
     Balance(String),
     #[error("topology too large: {0} (at most {MAX_ELEMENTS} of each kind)")]
     TooLarge(String),
+    /// Not a model failure: [`super::interrupt::request`] was called (Ctrl-C).
+    #[error("interrupted")]
+    Interrupted,
 }
 
 /// Where measurement windows start and end.
@@ -394,6 +397,9 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         let mut end = SimTime::ZERO;
         while let Some((now, ev)) = self.q.pop() {
             self.events += 1;
+            if super::interrupt::should_stop(self.events) {
+                return Err(SimError::Interrupted);
+            }
             self.fingerprint = (self.fingerprint ^ now.0).wrapping_mul(0x0000_0100_0000_01b3) ^ ev.fingerprint_code();
             let i = ev.index();
             match ev.kind() {

@@ -48,13 +48,27 @@ impl LengthConfig {
                 let lo = t.f64("min_bits", 1.0, Range::Closed(1.0, MAX), p);
                 let hi = t.f64("max_bits", 1000.0, Range::Closed(1.0, MAX), p);
                 if hi < lo {
-                    p.push(t.path_of("max_bits"), Some(&hi.into()), format!("expected a number >= min_bits ({lo})"));
+                    // Name the value the user wrote: max_bits when given, else min_bits
+                    // (above max_bits' default, which the user never wrote).
+                    if t.has("max_bits") {
+                        p.push(t.path_of("max_bits"), Some(&hi.into()), format!("expected a number >= min_bits ({lo})"));
+                    } else {
+                        p.push(
+                            t.path_of("min_bits"),
+                            Some(&lo.into()),
+                            format!("is above the default max_bits ({hi}): give max_bits as well"),
+                        );
+                    }
                 }
                 LengthConfig::Uniform { min_bits: lo.round(), max_bits: hi.round().max(lo.round()) }
             }
             "empirical" => {
                 let values = number_list(t, "values_bits", Range::Closed(1.0, MAX), p);
                 let weights = number_list(t, "weights", Range::NonNegative, p);
+                // A list with a bad entry is already reported: no second problem about it.
+                let (Some(values), Some(weights)) = (values, weights) else {
+                    return LengthConfig::Empirical { values_bits: vec![1.0], weights: vec![1.0] };
+                };
                 if values.is_empty() {
                     p.push(t.path_of("values_bits"), None, "expected a non-empty list of lengths in bits");
                 } else if values.len() != weights.len() {
@@ -74,24 +88,34 @@ impl LengthConfig {
     }
 }
 
-fn number_list(t: &mut Table, key: &str, range: Range, p: &mut Problems) -> Vec<f64> {
+/// A list of numbers in `range` (lengths are rounded to whole bits); None when an entry
+/// is bad (each bad entry is reported once, with what is allowed).
+fn number_list(t: &mut Table, key: &str, range: Range, p: &mut Problems) -> Option<Vec<f64>> {
     let path = t.path_of(key);
     match t.raw(key) {
-        None => vec![],
+        None => Some(vec![]),
         Some(serde_json::Value::Array(xs)) => {
             let mut out = Vec::with_capacity(xs.len());
+            let mut ok = true;
             for (i, x) in xs.iter().enumerate() {
-                match x.as_f64() {
-                    Some(v) if matches!(range, Range::NonNegative) && v >= 0.0 => out.push(v),
-                    Some(v) if !matches!(range, Range::NonNegative) && (1.0..=4.0e9).contains(&v) => out.push(v.round()),
-                    _ => p.push(format!("{path}[{i}]"), Some(x), "expected a number in range"),
+                match x.as_f64().map(|v| (v, range.check(v))) {
+                    Some((v, Ok(()))) if matches!(range, Range::NonNegative) => out.push(v),
+                    Some((v, Ok(()))) => out.push(v.round()),
+                    Some((_, Err(e))) => {
+                        p.push(format!("{path}[{i}]"), Some(x), e);
+                        ok = false;
+                    }
+                    None => {
+                        p.push(format!("{path}[{i}]"), Some(x), "expected a number");
+                        ok = false;
+                    }
                 }
             }
-            out
+            ok.then_some(out)
         }
         Some(v) => {
             p.push(path, Some(v), "expected a list of numbers");
-            vec![]
+            None
         }
     }
 }
