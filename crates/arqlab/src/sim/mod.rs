@@ -9,6 +9,7 @@ pub mod measure;
 pub mod runner;
 pub mod scope;
 pub mod summary;
+mod wiring;
 
 pub use experiment::{run_experiment, Experiment};
 pub use measure::Measures;

@@ -12,11 +12,11 @@
 
 use super::measure::{DirectionMeter, Measures, OrderViolation};
 use super::scope::{lane_measures, port_measures, MeasureSet};
-use crate::channel::{BitErrors, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, PortCounters, Radio, Relay, Schedule};
-use crate::engine::{stream, Duration, EventCode, EventQueue, ScheduleError, SimTime, Stream};
+use super::wiring;
+use crate::channel::{Direction, DirectionCounters, PortCounters, Radio, Relay};
+use crate::engine::{Duration, EventCode, EventQueue, ScheduleError, SimTime};
 use crate::protocol::{Counters, Event, Grant, Layer, Pdu, Sdu, Service, Station};
-use crate::scenario::link::DirectionConfig;
-use crate::scenario::topology::{DelayConfig, End, MediumKind, NodeSpec, Topology};
+use crate::scenario::topology::NodeSpec;
 use crate::scenario::Scenario;
 use crate::trace::{TraceKind, Tracer};
 use crate::traffic::{MessageIds, Source};
@@ -25,18 +25,18 @@ use crate::traffic::{MessageIds, Source};
 const TX_END: u32 = 0; // a node's or relay port's lane may be free (index: port)
 const ARRIVAL: u32 = 1; // the next frame in flight on a lane arrives (index: lane)
 const TIMER: u32 = 2; // a node's deadline may have been reached (index: node)
-const MESSAGE: u32 = 3; // a Poisson SDU arrives at a flow's source (index: flow)
+pub(super) const MESSAGE: u32 = 3; // a Poisson SDU arrives at a flow's source (index: flow)
 const RELAY_READY: u32 = 4; // a relay's next frame has been forwarded (index: relay)
-const BOUNDARY: u32 = 5; // a measurement window boundary
-const END: u32 = 6; // the end of the run
+pub(super) const BOUNDARY: u32 = 5; // a measurement window boundary
+pub(super) const END: u32 = 6; // the end of the run
 const INDEX_BITS: u32 = 21;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Ev(u32);
+pub(super) struct Ev(u32);
 
 impl Ev {
     #[inline]
-    fn new(kind: u32, index: usize) -> Ev {
+    pub(super) fn new(kind: u32, index: usize) -> Ev {
         Ev(kind << INDEX_BITS | index as u32)
     }
     #[inline]
@@ -140,80 +140,65 @@ pub struct RunOutput {
     pub trace: Option<Tracer>,
 }
 
-struct Node<L> {
-    stack: L,
-    lane: u32,
-    peer: u32,
+pub(super) struct Node<L> {
+    pub(super) stack: L,
+    pub(super) lane: u32,
+    pub(super) peer: u32,
     /// The flow whose receive buffer this node's stack holds.
-    rx_flow: Option<u32>,
+    pub(super) rx_flow: Option<u32>,
     /// The saturated flow this node sources, if any (validation allows one).
-    saturated: Option<u32>,
+    pub(super) saturated: Option<u32>,
     /// Time of the timer wake-up the node has in the queue, if any.
-    wake: Option<SimTime>,
+    pub(super) wake: Option<SimTime>,
     /// A TxEnd wake-up is in the queue for the node.
-    tx_wake: bool,
+    pub(super) tx_wake: bool,
 }
 
-struct Flow {
-    src: u32,
-    dst: u32,
-    source: Source,
-    ids: MessageIds,
-    meter: DirectionMeter,
-    service: Service,
+pub(super) struct Flow {
+    pub(super) src: u32,
+    pub(super) dst: u32,
+    pub(super) source: Source,
+    pub(super) ids: MessageIds,
+    pub(super) meter: DirectionMeter,
+    pub(super) service: Service,
 }
 
 /// A lane and what gates it.
-struct Lane<F> {
-    dir: Direction<F>,
+pub(super) struct Lane<F> {
+    pub(super) dir: Direction<F>,
     /// Half-duplex radio gate and this lane's side of it.
-    radio: Option<(u32, u8)>,
-    target: Target,
-    at_open: DirectionCounters,
+    pub(super) radio: Option<(u32, u8)>,
+    pub(super) target: Target,
+    pub(super) at_open: DirectionCounters,
 }
 
 #[derive(Clone, Copy)]
-enum Target {
+pub(super) enum Target {
     Node(u32),
     /// (relay, port)
     Port(u32, u32),
 }
 
-struct Sim<L: Layer> {
-    q: EventQueue<Ev>,
-    nodes: Vec<Node<L>>,
-    lanes: Vec<Lane<L::Pdu>>,
-    radios: Vec<Radio>,
-    relays: Vec<Relay<L::Pdu>>,
+pub(super) struct Sim<L: Layer> {
+    pub(super) q: EventQueue<Ev>,
+    pub(super) nodes: Vec<Node<L>>,
+    pub(super) lanes: Vec<Lane<L::Pdu>>,
+    pub(super) radios: Vec<Radio>,
+    pub(super) relays: Vec<Relay<L::Pdu>>,
     /// Global port of relay r's port 0 (node ports come first: port n = node n).
-    relay_port0: Vec<u32>,
-    port_owner: Vec<(u32, u32)>,
-    port_at_open: Vec<PortCounters>,
-    flows: Vec<Flow>,
+    pub(super) relay_port0: Vec<u32>,
+    pub(super) port_owner: Vec<(u32, u32)>,
+    pub(super) port_at_open: Vec<PortCounters>,
+    pub(super) flows: Vec<Flow>,
     /// Extra scopes (lanes, relay ports) are measured: explicit topologies.
-    extra_scopes: bool,
+    pub(super) extra_scopes: bool,
     /// All flows together (`flow.*`): explicit topologies with several flows.
-    pooled: Option<DirectionMeter>,
-    lane_scopes: Vec<String>,
-    port_scopes: Vec<String>,
-    events: u64,
-    fingerprint: u64,
-    trace: Option<Tracer>,
-}
-
-fn error_model(cfg: &DirectionConfig, rng: &mut Stream) -> ErrorModel {
-    match cfg {
-        DirectionConfig::None => ErrorModel::None,
-        &DirectionConfig::Bit { bit_error_rate } if bit_error_rate > 0.0 => ErrorModel::Bit(BitErrors::new(bit_error_rate, rng)),
-        DirectionConfig::Bit { .. } => ErrorModel::None,
-        &DirectionConfig::GilbertElliott { good_ber, bad_ber, mean_good_bits, mean_bad_bits } => {
-            ErrorModel::GilbertElliott(GilbertElliott::new(good_ber, bad_ber, mean_good_bits, mean_bad_bits, rng))
-        }
-        DirectionConfig::Schedule { times_s, bit_error_rates } => {
-            let times: Vec<SimTime> = times_s.iter().map(|&t| SimTime::from_secs_f64(t)).collect();
-            ErrorModel::Schedule(Schedule::new(&times, bit_error_rates, rng))
-        }
-    }
+    pub(super) pooled: Option<DirectionMeter>,
+    pub(super) lane_scopes: Vec<String>,
+    pub(super) port_scopes: Vec<String>,
+    pub(super) events: u64,
+    pub(super) fingerprint: u64,
+    pub(super) trace: Option<Tracer>,
 }
 
 /// The pooled scope's counters: senders' and receivers' stacks and the senders' lanes
@@ -236,14 +221,6 @@ fn pooled_counters<L: Layer>(nodes: &[Node<L>], flows: &[Flow], lanes: &[Lane<L:
     acc
 }
 
-fn forwarding(d: &DelayConfig) -> Forwarding {
-    match *d {
-        DelayConfig::Constant { mean_s } => Forwarding::Constant(Duration::from_secs_f64(mean_s)),
-        DelayConfig::Exponential { mean_s } => Forwarding::Exponential(mean_s),
-        DelayConfig::Uniform { min_s, max_s } => Forwarding::Uniform(min_s, max_s),
-    }
-}
-
 /// Runs one replication of `sc` with stacks made by `make` (given each node's spec and
 /// its station letter: A for the lower index of a pair), recording a frame-level trace
 /// into `trace` if given (the trajectory is the same either way).
@@ -255,118 +232,7 @@ pub fn run<L: Layer<Sdu = Sdu>>(
     trace: Option<Tracer>,
     make: impl Fn(&NodeSpec, Station) -> L,
 ) -> Result<RunOutput, SimError> {
-    let topo: &Topology = &sc.topology;
-    for (what, n) in [("nodes", topo.nodes.len()), ("lanes", topo.lanes()), ("flows", topo.flows.len()), ("relays", topo.relays.len())] {
-        if n >= MAX_ELEMENTS {
-            return Err(SimError::TooLarge(format!("{n} {what}")));
-        }
-    }
-    let mut radios = vec![];
-    let mut lanes = Vec::with_capacity(topo.lanes());
-    for (m, spec) in topo.media.iter().enumerate() {
-        let c = &spec.config;
-        let radio = match c.kind {
-            MediumKind::DuplexLink => None,
-            MediumKind::HalfDuplexRadio { turnaround_s, preamble_s } => {
-                radios.push(Radio::new(Duration::from_secs_f64(turnaround_s), Duration::from_secs_f64(preamble_s)));
-                Some(radios.len() as u32 - 1)
-            }
-        };
-        for side in 0..2 {
-            let mut rng = stream(seed, replication, &spec.lane_streams[side]);
-            let em = error_model(&c.lane_errors(side), &mut rng);
-            let lane = (2 * m + side) as u32;
-            let target = match topo.lane_target(lane) {
-                End::Node(n) => Target::Node(n),
-                End::Relay(r) => Target::Port(r, topo.relays[r as usize].media.iter().position(|&x| x as usize == m).unwrap_or(0) as u32),
-            };
-            lanes.push(Lane {
-                dir: Direction::new(c.rate_bps, Duration::from_secs_f64(c.delay_s), em, rng),
-                radio: radio.map(|r| (r, side as u8)),
-                target,
-                at_open: DirectionCounters::default(),
-            });
-        }
-    }
-    let mut flows: Vec<Flow> = topo
-        .flows
-        .iter()
-        .map(|f| {
-            let rate = topo.media[topo.nodes[f.src as usize].lane as usize / 2].config.rate_bps;
-            Flow {
-                src: f.src,
-                dst: f.dst,
-                source: Source::new(
-                    &f.traffic,
-                    rate,
-                    stream(seed, replication, &format!("traffic.{}.arrivals", f.stream)),
-                    stream(seed, replication, &format!("traffic.{}.lengths", f.stream)),
-                ),
-                ids: MessageIds::default(),
-                meter: DirectionMeter::new(f.scope.clone()),
-                service: Service::InOrder,
-            }
-        })
-        .collect();
-    let nodes: Vec<Node<L>> = topo
-        .nodes
-        .iter()
-        .enumerate()
-        .map(|(i, spec)| {
-            let stack = make(spec, if spec.first { Station::A } else { Station::B });
-            Node {
-                lane: spec.lane,
-                peer: spec.peer,
-                rx_flow: topo.flows.iter().position(|f| f.dst as usize == i).map(|x| x as u32),
-                saturated: (0..flows.len()).find(|&f| flows[f].src as usize == i && flows[f].source.is_saturated()).map(|f| f as u32),
-                wake: None,
-                tx_wake: false,
-                stack,
-            }
-        })
-        .collect();
-    for f in flows.iter_mut() {
-        f.service = nodes[f.src as usize].stack.service();
-    }
-    let mut relay_port0 = vec![];
-    let mut port_owner = vec![];
-    let mut port_scopes = vec![];
-    let relays = topo
-        .relays
-        .iter()
-        .enumerate()
-        .map(|(r, spec)| {
-            relay_port0.push((nodes.len() + port_owner.len()) as u32);
-            for k in 0..spec.lanes.len() {
-                port_owner.push((r as u32, k as u32));
-            }
-            port_scopes.extend(spec.port_scopes.iter().cloned());
-            let cap = spec.config.buffer_octets.map(|o| (o * 8.0) as u64);
-            let rng = stream(seed, replication, &format!("relay.{}.delay", spec.config.name));
-            Relay::new(spec.lanes.clone(), cap, forwarding(&spec.config.delay()), spec.routes.clone(), rng)
-        })
-        .collect();
-    let mut sim = Sim {
-        q: EventQueue::new(),
-        port_at_open: vec![PortCounters::default(); port_owner.len()],
-        nodes,
-        lanes,
-        radios,
-        relays,
-        relay_port0,
-        port_owner,
-        flows,
-        extra_scopes: !topo.pair,
-        pooled: (!topo.pair && topo.flows.len() > 1).then(|| DirectionMeter::new("flow.*".into())),
-        lane_scopes: topo.media.iter().flat_map(|m| m.lane_scopes.iter().cloned()).collect(),
-        port_scopes,
-        events: 0,
-        fingerprint: 0xcbf2_9ce4_8422_2325,
-        trace,
-    };
-    if let (Some(t), false) = (sim.trace.as_mut(), topo.pair) {
-        t.set_names(topo.nodes.iter().map(|n| n.name.clone()).collect());
-    }
+    let mut sim = wiring::wire(sc, seed, replication, trace, make)?;
     sim.start(windows)?;
     sim.run(windows)
 }

@@ -1,0 +1,164 @@
+//! Building one replication's state from a wired topology: lanes with their error
+//! models and random streams, radio gates, relays with their routes, traffic sources
+//! and flow meters, and the nodes' stacks (made by the caller). Everything is in dense
+//! arrays indexed as the topology indexes its elements.
+
+use super::measure::DirectionMeter;
+use super::runner::{Flow, Lane, Node, SimError, Target, MAX_ELEMENTS, Sim};
+use crate::channel::{BitErrors, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, PortCounters, Radio, Relay, Schedule};
+use crate::engine::{stream, Duration, EventQueue, SimTime, Stream};
+use crate::protocol::{Layer, Sdu, Service, Station};
+use crate::scenario::link::DirectionConfig;
+use crate::scenario::topology::{DelayConfig, End, MediumKind, NodeSpec, Topology};
+use crate::scenario::Scenario;
+use crate::trace::Tracer;
+use crate::traffic::{MessageIds, Source};
+
+fn error_model(cfg: &DirectionConfig, rng: &mut Stream) -> ErrorModel {
+    match cfg {
+        DirectionConfig::None => ErrorModel::None,
+        &DirectionConfig::Bit { bit_error_rate } if bit_error_rate > 0.0 => ErrorModel::Bit(BitErrors::new(bit_error_rate, rng)),
+        DirectionConfig::Bit { .. } => ErrorModel::None,
+        &DirectionConfig::GilbertElliott { good_ber, bad_ber, mean_good_bits, mean_bad_bits } => {
+            ErrorModel::GilbertElliott(GilbertElliott::new(good_ber, bad_ber, mean_good_bits, mean_bad_bits, rng))
+        }
+        DirectionConfig::Schedule { times_s, bit_error_rates } => {
+            let times: Vec<SimTime> = times_s.iter().map(|&t| SimTime::from_secs_f64(t)).collect();
+            ErrorModel::Schedule(Schedule::new(&times, bit_error_rates, rng))
+        }
+    }
+}
+
+fn forwarding(d: &DelayConfig) -> Forwarding {
+    match *d {
+        DelayConfig::Constant { mean_s } => Forwarding::Constant(Duration::from_secs_f64(mean_s)),
+        DelayConfig::Exponential { mean_s } => Forwarding::Exponential(mean_s),
+        DelayConfig::Uniform { min_s, max_s } => Forwarding::Uniform(min_s, max_s),
+    }
+}
+
+/// The state of replication `replication` of `sc` before its first event.
+pub(super) fn wire<L: Layer<Sdu = Sdu>>(
+    sc: &Scenario,
+    seed: u64,
+    replication: u64,
+    trace: Option<Tracer>,
+    make: impl Fn(&NodeSpec, Station) -> L,
+) -> Result<Sim<L>, SimError> {
+    let topo: &Topology = &sc.topology;
+    for (what, n) in [("nodes", topo.nodes.len()), ("lanes", topo.lanes()), ("flows", topo.flows.len()), ("relays", topo.relays.len())] {
+        if n >= MAX_ELEMENTS {
+            return Err(SimError::TooLarge(format!("{n} {what}")));
+        }
+    }
+    let mut radios = vec![];
+    let mut lanes = Vec::with_capacity(topo.lanes());
+    for (m, spec) in topo.media.iter().enumerate() {
+        let c = &spec.config;
+        let radio = match c.kind {
+            MediumKind::DuplexLink => None,
+            MediumKind::HalfDuplexRadio { turnaround_s, preamble_s } => {
+                radios.push(Radio::new(Duration::from_secs_f64(turnaround_s), Duration::from_secs_f64(preamble_s)));
+                Some(radios.len() as u32 - 1)
+            }
+        };
+        for side in 0..2 {
+            let mut rng = stream(seed, replication, &spec.lane_streams[side]);
+            let em = error_model(&c.lane_errors(side), &mut rng);
+            let lane = (2 * m + side) as u32;
+            let target = match topo.lane_target(lane) {
+                End::Node(n) => Target::Node(n),
+                End::Relay(r) => Target::Port(r, topo.relays[r as usize].media.iter().position(|&x| x as usize == m).unwrap_or(0) as u32),
+            };
+            lanes.push(Lane {
+                dir: Direction::new(c.rate_bps, Duration::from_secs_f64(c.delay_s), em, rng),
+                radio: radio.map(|r| (r, side as u8)),
+                target,
+                at_open: DirectionCounters::default(),
+            });
+        }
+    }
+    let mut flows: Vec<Flow> = topo
+        .flows
+        .iter()
+        .map(|f| {
+            let rate = topo.media[topo.nodes[f.src as usize].lane as usize / 2].config.rate_bps;
+            Flow {
+                src: f.src,
+                dst: f.dst,
+                source: Source::new(
+                    &f.traffic,
+                    rate,
+                    stream(seed, replication, &format!("traffic.{}.arrivals", f.stream)),
+                    stream(seed, replication, &format!("traffic.{}.lengths", f.stream)),
+                ),
+                ids: MessageIds::default(),
+                meter: DirectionMeter::new(f.scope.clone()),
+                service: Service::InOrder,
+            }
+        })
+        .collect();
+    let nodes: Vec<Node<L>> = topo
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| {
+            let stack = make(spec, if spec.first { Station::A } else { Station::B });
+            Node {
+                lane: spec.lane,
+                peer: spec.peer,
+                rx_flow: topo.flows.iter().position(|f| f.dst as usize == i).map(|x| x as u32),
+                saturated: (0..flows.len()).find(|&f| flows[f].src as usize == i && flows[f].source.is_saturated()).map(|f| f as u32),
+                wake: None,
+                tx_wake: false,
+                stack,
+            }
+        })
+        .collect();
+    for f in flows.iter_mut() {
+        f.service = nodes[f.src as usize].stack.service();
+    }
+    let mut relay_port0 = vec![];
+    let mut port_owner = vec![];
+    let mut port_scopes = vec![];
+    let relays = topo
+        .relays
+        .iter()
+        .enumerate()
+        .map(|(r, spec)| {
+            relay_port0.push((nodes.len() + port_owner.len()) as u32);
+            for k in 0..spec.lanes.len() {
+                port_owner.push((r as u32, k as u32));
+            }
+            port_scopes.extend(spec.port_scopes.iter().cloned());
+            let cap = spec.config.buffer_octets.map(|o| (o * 8.0) as u64);
+            let rng = stream(seed, replication, &format!("relay.{}.delay", spec.config.name));
+            Relay::new(spec.lanes.clone(), cap, forwarding(&spec.config.delay()), spec.routes.clone(), rng)
+        })
+        .collect();
+    let mut sim = Sim {
+        q: EventQueue::new(),
+        port_at_open: vec![PortCounters::default(); port_owner.len()],
+        nodes,
+        lanes,
+        radios,
+        relays,
+        relay_port0,
+        port_owner,
+        flows,
+        extra_scopes: !topo.pair,
+        pooled: (!topo.pair && topo.flows.len() > 1).then(|| DirectionMeter::new("flow.*".into())),
+        lane_scopes: topo.media.iter().flat_map(|m| m.lane_scopes.iter().cloned()).collect(),
+        port_scopes,
+        events: 0,
+        fingerprint: 0xcbf2_9ce4_8422_2325,
+        trace,
+    };
+    if let (Some(t), false) = (sim.trace.as_mut(), topo.pair) {
+        t.set_names(topo.nodes.iter().map(|n| n.name.clone()).collect());
+    }
+    if let (Some(t), false) = (sim.trace.as_mut(), topo.pair) {
+        t.set_names(topo.nodes.iter().map(|n| n.name.clone()).collect());
+    }
+    Ok(sim)
+}
