@@ -34,7 +34,6 @@ MEASURES: list[str] = list(_core.MEASURES)
 
 _LAZY = {
     "pcap": ("arqlab.capture", "pcap"),
-    "ladder": ("arqlab.ladder", "ladder"),
     "compare": ("arqlab.api", "compare"),
     "simulate": ("arqlab.api", "simulate"),
     "Result": ("arqlab.results", "Result"),
@@ -53,6 +52,15 @@ class _Package(types.ModuleType):
     @sweep.setter
     def sweep(self, value: Any) -> None:
         pass  # the import system setting the submodule; it stays reachable in sys.modules
+
+    @property
+    def ladder(self) -> Any:
+        """The function, although the submodule has the same name (as ``sweep``)."""
+        return importlib.import_module("arqlab.ladder").ladder
+
+    @ladder.setter
+    def ladder(self, value: Any) -> None:
+        pass
 
 
 sys.modules[__name__].__class__ = _Package

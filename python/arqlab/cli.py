@@ -69,12 +69,14 @@ def _fmt(x: float) -> str:
 
 
 def print_table(metrics: dict[str, dict[str, dict[str, float]]], directions: list[str]) -> None:
-    width = max(len(m) for ms in [SHOWN, *metrics.values()] for m in ms)
+    # Flows show the usual measures; lanes and relay ports (explicit topologies) all of theirs.
+    def shown(d: str) -> list[str]:
+        return list(metrics.get(d, {})) if d.startswith(("link.", "node.")) else SHOWN
+
+    width = max(len(m) for d in directions for m in shown(d)) if directions else 0
     for d in directions:
         print(f"{d}:")
-        # Flows show the usual measures; lanes and relay ports all of theirs.
-        shown = SHOWN if not d.startswith(("link.", "node.")) else list(metrics.get(d, {}))
-        for m in shown:
+        for m in shown(d):
             v = metrics.get(d, {}).get(m)
             if v is None:
                 continue
