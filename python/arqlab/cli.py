@@ -71,7 +71,7 @@ def _fmt(x: float) -> str:
 def print_table(metrics: dict[str, dict[str, dict[str, float]]], directions: list[str]) -> None:
     # Flows show the usual measures; lanes and relay ports (explicit topologies) all of theirs.
     def shown(d: str) -> list[str]:
-        return list(metrics.get(d, {})) if d.startswith(("link.", "node.")) else SHOWN
+        return list(metrics.get(d, {})) if d.startswith(("link.", "node.")) or d == "run" else SHOWN
 
     width = max(len(m) for d in directions for m in shown(d)) if directions else 0
     for d in directions:
@@ -120,7 +120,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 0
     sc = result.scenario
     loaded = [d for d, active in scenario.flows(sc) if active]
-    loaded += [k for k in result.metrics if k.startswith(("link.", "node."))]
+    loaded += [k for k in result.metrics if k.startswith(("link.", "node.")) or k == "run"]
     title = sc.get("title") or scenario.describe(sc)
     print(f"{printable(title)} — seed {result.seed}, {result.replications} replication(s), 95% confidence intervals")
     if overrides:

@@ -208,3 +208,18 @@ fn a_multiplexed_star_keeps_every_connection_in_order_and_accounts_per_flow() {
     // The saturated flow gets most of c's receiving capacity.
     assert!(metric(&x, "flow.a->c", "throughput_bps").mean > metric(&x, "flow.b->c", "throughput_bps").mean);
 }
+
+#[test]
+fn a_finite_transfer_across_a_lossy_relay_ends_the_run_when_complete() {
+    let sc = load("relay_loss_arq.toml", &[("/flow/0/traffic", json!({ "kind": "bulk", "messages": 300 })), ("run.warmup_s", json!(0.0)), ("run.replications", json!(3))]);
+    let x = run(&sc);
+    assert_eq!(metric(&x, "run", "completed").mean, 1.0);
+    let t = metric(&x, "run", "completion_time_s");
+    // At least the time to clock 300 frames onto the slower link.
+    assert!(t.mean > 300.0 * 1048.0 / 9600.0, "{t:?}");
+    for r in &x.records {
+        let a = r.accounting["flow.a->b"];
+        assert_eq!((a.issued, a.delivered, a.acknowledged), (300, 300, 300), "{a:?}");
+        assert!(r.simulated_s < 600.0, "ended at completion, before run.duration_s");
+    }
+}

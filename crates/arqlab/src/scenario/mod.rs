@@ -145,7 +145,7 @@ impl Scenario {
                 }
             }
             let net = NetworkConfig::parse(&mut root, &mut p);
-            let none = TrafficConfig { kind: "none".into(), load: None, length: crate::traffic::LengthConfig::Constant { mean_bits: 1000.0 } };
+            let none = TrafficConfig { kind: "none".into(), load: None, messages: None, length: crate::traffic::LengthConfig::Constant { mean_bits: 1000.0 } };
             let link = LinkConfig { rate_bps: 48_000.0, delay_s: 0.0, bit_error_rate: 0.0, a_to_b: None, b_to_a: None };
             let protocol = net.stack.values().next().and_then(|s| s.layers.first().cloned()).unwrap_or(ProtocolConfig::Datagram(DatagramConfig { overhead_bits: 0 }));
             (link, protocol, Traffic { a: none.clone(), b: none }, Some(net))
@@ -194,6 +194,15 @@ impl Scenario {
                 p.push("flow", None, "expected a flow with traffic (flow.traffic.kind other than \"none\")");
             }
         }
+        // A finite transfer is measured from its start to its completion.
+        if self.topology.flows.iter().any(|f| f.traffic.total().is_some()) {
+            if self.run.warmup_s > 0.0 || self.run.warmup != "fixed" {
+                p.push("run.warmup_s", Some(&self.run.warmup_s.into()), "expected 0 with bulk traffic: a finite transfer is measured from its start (run.warmup = \"fixed\")");
+            }
+            if self.run.method != "replications" {
+                p.push("run.method", Some(&self.run.method.as_str().into()), "expected \"replications\" with bulk traffic: each replication is one transfer");
+            }
+        }
         let scopes = self.scopes();
         for (i, m) in self.run.precision_measures.iter().enumerate() {
             let ok = m.rsplit_once('.').is_some_and(|(d, name)| scopes.iter().any(|s| s == d) && MEASURES.contains(&name));
@@ -235,9 +244,14 @@ impl Scenario {
         self.topology.flows.get(flow).is_some_and(|f| f.traffic.is_active())
     }
 
-    /// The flow scope names, in flow order (`a_to_b`, `b_to_a` for the pair form).
+    /// The flow scope names, in flow order (`a_to_b`, `b_to_a` for the pair form), and
+    /// `run` (completion time) when a flow is a finite transfer.
     pub fn scopes(&self) -> Vec<String> {
-        self.topology.flows.iter().map(|f| f.scope.clone()).collect()
+        let mut out: Vec<String> = self.topology.flows.iter().map(|f| f.scope.clone()).collect();
+        if self.topology.flows.iter().any(|f| f.traffic.total().is_some()) {
+            out.push("run".into());
+        }
+        out
     }
 }
 

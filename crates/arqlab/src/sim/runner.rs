@@ -155,6 +155,8 @@ pub(super) struct Node<L> {
 }
 
 pub(super) struct Flow {
+    /// Messages of a finite (bulk) transfer; `u64::MAX` for an open-ended source.
+    pub(super) total: u64,
     pub(super) src: u32,
     pub(super) dst: u32,
     pub(super) source: Source,
@@ -197,6 +199,10 @@ pub(super) struct Sim<L: Layer> {
     pub(super) lane_scopes: Vec<String>,
     pub(super) port_scopes: Vec<String>,
     pub(super) events: u64,
+    /// Finite flows not yet complete; the run ends when the last completes (a
+    /// terminating run: every flow with traffic is finite).
+    pub(super) unfinished: usize,
+    pub(super) terminating: bool,
     pub(super) fingerprint: u64,
     pub(super) trace: Option<Tracer>,
 }
@@ -322,6 +328,13 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     }
                     self.open(now);
                 }
+            }
+            if self.terminating && self.unfinished == 0 {
+                // The last finite transfer is complete: the run ends now.
+                flow_windows.push((0..self.flows.len()).map(|f| self.close_flow(f, now)).collect::<Vec<_>>());
+                out.push(self.close(now, flow_windows.last().map(Vec::as_slice).unwrap_or(&[])));
+                end = now;
+                break;
             }
         }
         let mut accounting = Vec::with_capacity(self.flows.len());
@@ -451,6 +464,11 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
 
     fn close(&self, now: SimTime, flows: &[Measures]) -> Vec<(String, MeasureSet)> {
         let mut out: Vec<(String, MeasureSet)> = self.flows.iter().zip(flows).map(|(f, m)| (f.meter.name.clone(), MeasureSet::from(m))).collect();
+        if self.terminating {
+            let done = self.unfinished == 0;
+            let at = if done { now.as_secs_f64() } else { f64::NAN };
+            out.push(("run".into(), MeasureSet(vec![("completion_time_s", at), ("completed", f64::from(u8::from(done)))])));
+        }
         if let Some(p) = &self.pooled {
             let (sender, receiver, line, rate) = pooled_counters(&self.nodes, &self.flows, &self.lanes);
             out.push((p.name.clone(), MeasureSet::from(&p.close(now, rate, sender, receiver, line))));
@@ -473,10 +491,10 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
     /// (Borrows the runner's parts separately: one bounds check per element.)
     #[inline]
     fn after_input(&mut self, n: usize, now: SimTime) -> Result<(), SimError> {
-        let Sim { q, nodes, lanes, radios, flows, pooled, trace, .. } = self;
+        let Sim { q, nodes, lanes, radios, flows, pooled, trace, unfinished, .. } = self;
         let node = &mut nodes[n];
         while let Some(e) = node.stack.poll_event() {
-            deliver(flows, pooled, now, e)?;
+            deliver(flows, pooled, unfinished, now, e)?;
         }
         if let Some(rf) = node.rx_flow {
             flows[rf as usize].meter.receive_buffer(now, node.stack.receive_buffer_bits());
@@ -553,16 +571,17 @@ fn top_up<L: Layer<Sdu = Sdu>>(node: &mut Node<L>, flows: &mut [Flow], now: SimT
     if let Some(f) = node.saturated {
         if node.stack.backlog_of(f) == 0 {
             let flow = &mut flows[f as usize];
-            let bits = flow.source.next_length();
-            let m = flow.ids.next(bits, now, f);
-            node.stack.handle_submit(now, m);
+            if let Some(bits) = flow.source.take() {
+                let m = flow.ids.next(bits, now, f);
+                node.stack.handle_submit(now, m);
+            }
         }
     }
 }
 
 /// A delivery or acknowledgement into its flow's meter (and the pooled one).
 #[inline(always)]
-fn deliver(flows: &mut [Flow], pooled: &mut Option<DirectionMeter>, now: SimTime, e: Event<Sdu>) -> Result<(), SimError> {
+fn deliver(flows: &mut [Flow], pooled: &mut Option<DirectionMeter>, unfinished: &mut usize, now: SimTime, e: Event<Sdu>) -> Result<(), SimError> {
     match e {
         Event::Delivered(m) => {
             let f = &mut flows[m.flow as usize];
@@ -570,11 +589,20 @@ fn deliver(flows: &mut [Flow], pooled: &mut Option<DirectionMeter>, now: SimTime
             if let Some(p) = pooled.as_mut() {
                 p.record(now, &m);
             }
+            // A best-effort finite transfer is complete when its last message arrives.
+            if f.service == Service::BestEffort && f.meter.delivered_total == f.total {
+                *unfinished -= 1;
+            }
         }
         Event::Acknowledged(m) => {
-            flows[m.flow as usize].meter.acknowledged(now, &m)?;
+            let f = &mut flows[m.flow as usize];
+            f.meter.acknowledged(now, &m)?;
             if let Some(p) = pooled.as_mut() {
                 p.count_acknowledged(now, &m);
+            }
+            // An in-order finite transfer is complete when its last message is acknowledged.
+            if f.meter.acknowledged_total == f.total {
+                *unfinished -= 1;
             }
         }
     }

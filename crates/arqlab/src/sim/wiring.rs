@@ -84,6 +84,7 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
         .map(|f| {
             let rate = topo.media[topo.nodes[f.src as usize].lane as usize / 2].config.rate_bps;
             Flow {
+                total: f.traffic.total().unwrap_or(u64::MAX),
                 src: f.src,
                 dst: f.dst,
                 source: Source::new(
@@ -151,6 +152,8 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
         lane_scopes: topo.media.iter().flat_map(|m| m.lane_scopes.iter().cloned()).collect(),
         port_scopes,
         events: 0,
+        unfinished: topo.flows.iter().filter(|f| f.traffic.total().is_some()).count(),
+        terminating: topo.flows.iter().filter(|f| f.traffic.is_active()).all(|f| f.traffic.total().is_some()),
         fingerprint: 0xcbf2_9ce4_8422_2325,
         trace,
     };

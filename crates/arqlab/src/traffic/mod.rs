@@ -5,6 +5,9 @@
 //!   whenever it takes the last one), for maximum-throughput experiments.
 //! - `poisson`: messages arrive in a Poisson stream whose rate gives a target *useful
 //!   load* ρ = λ·E[l] / rate (information bits per second over the link rate).
+//! - `bulk`: a finite transfer of `messages` messages, all waiting from time 0 (a
+//!   saturated source that runs dry). A run whose flows are all finite ends when the
+//!   last one is complete (a terminating run).
 //!
 //! Message lengths (information bits) are constant, exponential, uniform or drawn from
 //! an empirical table. Buffers are unlimited.
@@ -123,17 +126,29 @@ fn number_list(t: &mut Table, key: &str, range: Range, p: &mut Problems) -> Opti
 /// A station's traffic configuration.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct TrafficConfig {
-    /// "none" | "saturated" | "poisson"
+    /// "none" | "saturated" | "poisson" | "bulk"
     pub kind: String,
     /// Poisson only: useful load ρ in (0, 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load: Option<f64>,
+    /// Bulk only: the number of messages of the transfer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub messages: Option<u64>,
     pub length: LengthConfig,
 }
 
 impl TrafficConfig {
     pub fn parse(t: &mut Table, p: &mut Problems) -> TrafficConfig {
-        let kind = t.choice("kind", "none", &["none", "saturated", "poisson"], p);
+        let kind = t.choice("kind", "none", &["none", "saturated", "poisson", "bulk"], p);
+        let messages = if kind == "bulk" {
+            Some(t.u64("messages", 1000, 1, 1_000_000_000_000, p))
+        } else {
+            if t.has("messages") {
+                let v = t.raw("messages").cloned();
+                p.push(t.path_of("messages"), v.as_ref(), format!("only allowed with kind = \"bulk\" (kind is \"{kind}\")"));
+            }
+            None
+        };
         let load = if kind == "poisson" {
             Some(t.f64("load", 0.5, Range::Open(0.0, 1.0), p))
         } else {
@@ -146,7 +161,12 @@ impl TrafficConfig {
         let mut lt = t.table("length", p);
         let length = LengthConfig::parse(&mut lt, p);
         lt.finish(p);
-        TrafficConfig { kind, load, length }
+        TrafficConfig { kind, load, messages, length }
+    }
+
+    /// The number of messages of a finite (bulk) source.
+    pub fn total(&self) -> Option<u64> {
+        self.messages.filter(|_| self.kind == "bulk")
     }
 
     pub fn is_active(&self) -> bool {
@@ -211,6 +231,8 @@ impl Lengths {
 pub enum Source {
     None,
     Saturated { lengths: Lengths, rng_len: Stream },
+    /// A saturated source with `left` messages to go.
+    Bulk { left: u64, lengths: Lengths, rng_len: Stream },
     Poisson { mean_gap_s: f64, lengths: Lengths, rng_arr: Stream, rng_len: Stream },
 }
 
@@ -219,6 +241,7 @@ impl Source {
         let lengths = Lengths::new(&cfg.length);
         match cfg.kind.as_str() {
             "saturated" => Source::Saturated { lengths, rng_len },
+            "bulk" => Source::Bulk { left: cfg.messages.unwrap_or(0), lengths, rng_len },
             "poisson" => {
                 let lambda = cfg.load.unwrap_or(0.5) * rate_bps / cfg.length.mean_bits();
                 Source::Poisson { mean_gap_s: 1.0 / lambda, lengths, rng_arr, rng_len }
@@ -243,12 +266,27 @@ impl Source {
     pub fn next_length(&mut self) -> u32 {
         match self {
             Source::Saturated { lengths, rng_len } | Source::Poisson { lengths, rng_len, .. } => lengths.sample(rng_len),
+            Source::Bulk { left, lengths, rng_len } => {
+                *left = left.saturating_sub(1);
+                lengths.sample(rng_len)
+            }
             Source::None => 0,
         }
     }
 
+    /// The length of the next message of a source that keeps its sender topped up
+    /// (saturated, or bulk until it runs dry); `None` once a bulk source is done.
+    #[inline]
+    pub fn take(&mut self) -> Option<u32> {
+        match self {
+            Source::Bulk { left: 0, .. } => None,
+            _ => Some(self.next_length()),
+        }
+    }
+
+    /// True for sources that keep their sender topped up (saturated and bulk).
     pub fn is_saturated(&self) -> bool {
-        matches!(self, Source::Saturated { .. })
+        matches!(self, Source::Saturated { .. } | Source::Bulk { .. })
     }
 }
 
@@ -289,7 +327,7 @@ mod tests {
 
     #[test]
     fn poisson_rate_gives_the_useful_load() {
-        let cfg = TrafficConfig { kind: "poisson".into(), load: Some(0.4), length: LengthConfig::Constant { mean_bits: 1000.0 } };
+        let cfg = TrafficConfig { kind: "poisson".into(), load: Some(0.4), messages: None, length: LengthConfig::Constant { mean_bits: 1000.0 } };
         let mut s = Source::new(&cfg, 48_000.0, stream(1, 0, "a"), stream(1, 0, "b"));
         let n = 100_000;
         let total: f64 = (0..n).map(|_| s.next_gap().unwrap().as_secs_f64()).sum();
