@@ -89,3 +89,16 @@ def test_run_and_check_work_on_every_shipped_topology() -> None:
     out = cli("run", TANDEM, "--no-store", "--replications", "2", "--set", "run.duration_s=200")
     assert out.returncode == 0, out.stderr
     assert "node.r.l2:" in out.stdout and "flow.a->b:" in out.stdout
+
+
+def test_a_bulk_transfer_is_a_terminating_run_from_python_and_the_command_line() -> None:
+    overrides = {"traffic.a.kind": "bulk", "traffic.a.messages": 100, "run.warmup_s": 0.0,
+                 "link.bit_error_rate": 0.0, "run.replications": 2}
+    r = arqlab.simulate("scenarios/go_back_n.toml", overrides=overrides, store=False)
+    run = r.metrics["run"]
+    assert run["completed"]["mean"] == 1.0
+    # Error free, window never closed: 100 frame times + 2 t_p + an RR.
+    assert run["completion_time_s"]["mean"] == pytest.approx(100 * 1048 / 48000 + 0.1 + 48 / 48000, abs=1e-9)
+    out = cli("run", "scenarios/go_back_n.toml", "--no-store", *[f"--set={k}={v}" for k, v in overrides.items()])
+    assert out.returncode == 0, out.stderr
+    assert "run:" in out.stdout and "completion_time_s" in out.stdout
