@@ -173,6 +173,7 @@ def test_capturing_leaves_the_run_unchanged(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("argv, message", [
     (["--from", "5", "--to", "4"], "before --from"),
+    (["--from", "0", "--to", "nan"], "expected finite times"),
     (["--from", "1", "--to", "2", "--linktype", "sita", "--set", "protocol.modulus=256", "--set",
       "protocol.window=7"], "modulus ≤ 128"),
 ])

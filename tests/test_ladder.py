@@ -72,6 +72,7 @@ def test_ladder_draws_on_a_given_axes() -> None:
 @pytest.mark.parametrize("window, message", [
     (("20", "20"), "is empty"),
     (("21", "20"), "is before --from"),
+    (("20", "inf"), "expected finite times"),
     (("20", "60"), "narrow the window"),
     (("0", "0.0001"), "no frame is sent"),
 ])

@@ -15,6 +15,7 @@ the run, so it never changes a run's results. See docs/guide/traces.md.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -29,7 +30,9 @@ DEFAULT_LIMIT = 200_000
 def check_window(start_s: float, end_s: float) -> list[str]:
     """Problems with a time window, one line each."""
     problems = []
-    if not (start_s >= 0 and end_s >= 0):
+    if not (math.isfinite(start_s) and math.isfinite(end_s)):
+        problems.append(f"window [{start_s}, {end_s}]: expected finite times in seconds")
+    elif not (start_s >= 0 and end_s >= 0):
         problems.append(f"window [{start_s}, {end_s}]: expected times ≥ 0 s")
     elif end_s < start_s:
         problems.append(f"--to {end_s} is before --from {start_s}: expected T0 ≤ T1")

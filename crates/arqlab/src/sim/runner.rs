@@ -477,7 +477,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             let start = self.flows.first().map_or(now, |f| f.meter.window_start());
             let span = (now - start).as_secs_f64();
             for (l, name) in self.lanes.iter().zip(&self.lane_scopes) {
-                out.push((name.clone(), lane_measures(&l.dir.counters, &l.at_open, l.dir.rate_bps, span)));
+                out.push((name.clone(), lane_measures(&l.dir.counters, &l.at_open, span)));
             }
             for (p, &(r, k)) in self.port_owner.iter().enumerate() {
                 let port = &self.relays[r as usize].ports[k as usize];

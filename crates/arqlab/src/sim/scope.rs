@@ -44,7 +44,7 @@ pub const LANE_MEASURES: &[&str] = &["frames_transmitted", "frames_in_error", "b
 
 /// A lane over a window of `span_s` seconds: counts, the fraction of frames corrupted,
 /// and the fraction of time its transmitter was busy (preambles included).
-pub fn lane_measures(now: &DirectionCounters, open: &DirectionCounters, _rate_bps: f64, span_s: f64) -> MeasureSet {
+pub fn lane_measures(now: &DirectionCounters, open: &DirectionCounters, span_s: f64) -> MeasureSet {
     let frames = (now.frames_transmitted - open.frames_transmitted) as f64;
     let errors = (now.frames_in_error - open.frames_in_error) as f64;
     let busy_s = (now.busy_ps - open.busy_ps) as f64 * 1e-12;
