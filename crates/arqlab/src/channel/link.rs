@@ -32,6 +32,8 @@ pub struct Direction<F> {
     errors: ErrorModel,
     rng: Stream,
     busy_until: SimTime,
+    /// (bits, time) of the last transmission time computed.
+    last_tx: (u32, Duration),
     in_flight: VecDeque<InFlight<F>>,
     pub counters: DirectionCounters,
 }
@@ -64,6 +66,7 @@ impl<F: Pdu> Direction<F> {
             errors,
             rng,
             busy_until: SimTime::ZERO,
+            last_tx: (0, Duration(1)),
             in_flight: VecDeque::with_capacity(16),
             counters: DirectionCounters::default(),
         }
@@ -87,6 +90,16 @@ impl<F: Pdu> Direction<F> {
         Duration(((bits as f64 * self.ps_per_bit + 0.5) as u64).max(1))
     }
 
+    /// `transmission_time`, remembered for the last frame length: most lanes carry
+    /// one or two lengths, and the float conversion is on every transmission.
+    #[inline]
+    fn cached_transmission_time(&mut self, bits: u32) -> Duration {
+        if bits != self.last_tx.0 {
+            self.last_tx = (bits, self.transmission_time(bits));
+        }
+        self.last_tx.1
+    }
+
     /// Starts transmitting `frame`, addressed to node `dst`, at `now` after a lead time
     /// (a preamble; zero on a line). The error outcome is drawn now from this lane's own
     /// stream, so it does not depend on anything else in the run.
@@ -94,7 +107,7 @@ impl<F: Pdu> Direction<F> {
     pub fn start(&mut self, now: SimTime, lead: Duration, frame: F, dst: u32) -> Transmission {
         debug_assert!(!self.is_busy(now));
         let bits = frame.bits();
-        let end = now + lead + self.transmission_time(bits);
+        let end = now + lead + self.cached_transmission_time(bits);
         let in_error = self.errors.frame_in_error(now, bits as u64, frame.mode(), &mut self.rng);
         self.busy_until = end;
         self.counters.frames_transmitted += 1;

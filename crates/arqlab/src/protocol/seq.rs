@@ -7,7 +7,15 @@ pub struct Modulus(pub u32);
 impl Modulus {
     #[inline]
     pub fn add(self, a: u32, n: u32) -> u32 {
-        (a + n) % self.0
+        // Operands are already reduced on the hot path: a subtraction, not a division.
+        let s = a + n;
+        if s < self.0 {
+            s
+        } else if s < 2 * self.0 {
+            s - self.0
+        } else {
+            s % self.0
+        }
     }
     #[inline]
     pub fn next(self, a: u32) -> u32 {
@@ -16,7 +24,12 @@ impl Modulus {
     /// Distance from `from` forward to `to`: (to − from) mod M.
     #[inline]
     pub fn distance(self, from: u32, to: u32) -> u32 {
-        (to + self.0 - from) % self.0
+        let d = if to >= from { to - from } else { to + self.0 - from };
+        if d < self.0 {
+            d
+        } else {
+            d % self.0
+        }
     }
     /// True if `x` lies in the half-open window [lo, lo + len) modulo M.
     #[inline]
@@ -38,5 +51,22 @@ mod tests {
         assert!(!m.in_window(6, 3, 1));
         // N(R) valid iff V(A) <= N(R) <= V(S): distance(V(A), N(R)) <= distance(V(A), V(S))
         assert!(m.distance(6, 7) <= m.distance(6, 1));
+    }
+
+    #[test]
+    fn fast_paths_agree_with_the_remainder() {
+        for m in [2u32, 7, 8, 128] {
+            let md = Modulus(m);
+            for a in 0..2 * m {
+                for n in 0..2 * m {
+                    assert_eq!(md.add(a, n), (a + n) % m, "add({a}, {n}) mod {m}");
+                }
+                for b in 0..m {
+                    if a < m {
+                        assert_eq!(md.distance(a, b), (b + m - a) % m, "distance({a}, {b}) mod {m}");
+                    }
+                }
+            }
+        }
     }
 }

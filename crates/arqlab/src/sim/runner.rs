@@ -501,6 +501,8 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         }
         let l = node.lane as usize;
         let lane = &mut lanes[l];
+        // A transmission started now makes the lane busy (frames have at least one bit).
+        let mut busy = true;
         if let Some(lead) = gate(lane, radios, now) {
             top_up(node, flows, now);
             let grant = Grant { rate_bps: lane.dir.rate_bps, lead, mtu_bits: u32::MAX };
@@ -513,11 +515,14 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 let tx = transmit(lane, radios, now, lead, f, dst);
                 q.schedule(tx.arrival, Ev::new(ARRIVAL, l))?;
                 top_up(node, flows, now);
+            } else {
+                busy = false;
             }
         }
+        debug_assert_eq!(busy, gate(lane, radios, now).is_none());
         // Wake the node when its lane frees only if it has something to send then;
         // otherwise the next input to it will find the lane free (or schedule this).
-        if !node.tx_wake && gate(lane, radios, now).is_none() && node.stack.wants_transmit() {
+        if !node.tx_wake && busy && node.stack.wants_transmit() {
             q.schedule(ready_at(lane, radios), Ev::new(TX_END, n))?;
             node.tx_wake = true;
         }
@@ -566,7 +571,7 @@ fn transmit<F: Pdu>(lane: &mut Lane<F>, radios: &mut [Radio], now: SimTime, lead
 }
 
 /// A saturated source always has an SDU waiting.
-#[inline]
+#[inline(always)]
 fn top_up<L: Layer<Sdu = Sdu>>(node: &mut Node<L>, flows: &mut [Flow], now: SimTime) {
     if let Some(f) = node.saturated {
         if node.stack.backlog_of(f) == 0 {
