@@ -8,7 +8,7 @@ from . import _core, scenario
 from .errors import ScenarioError, SimulationError
 from .interrupt import call_interruptibly
 from .limits import check_replication_index, check_seed
-from .results import Result, is_batch_means, summarize
+from .results import Result, is_batch_means
 
 Record = dict[str, Any]
 
@@ -86,12 +86,12 @@ def _simulate_with(
     (outcome,) = run_points_detailed(
         [spec], executor=executor, workers=workers, store=store, progress=progress, reuse_any_version=reuse_any_version
     )
-    records = list(outcome.records)
     return Result(
-        metrics=summarize(records, is_batch_means(resolved)),
+        metrics=outcome.metrics,
         scenario=resolved,
         seed=seed,
-        records=records,
+        summary=outcome.summary,
+        kept_records=outcome.kept_records,
         precision_reached=outcome.precision_reached,
     )
 

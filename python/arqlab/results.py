@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from . import _core
+from .errors import ArqlabError
 from .scenario import flows
 
 if TYPE_CHECKING:
@@ -39,11 +40,66 @@ def observations(records: Sequence[Record]) -> dict[tuple[str, str], list[float]
 
 def summarize(records: Sequence[Record], batch_means: bool = False) -> Metrics:
     """direction → measure → {mean, ci95_half_width, n}."""
-    metrics: Metrics = {}
-    for (direction, name), xs in observations(records).items():
-        mean, hw, n = _core.interval(xs, batch_means)
-        metrics.setdefault(direction, {})[name] = {"mean": mean, "ci95_half_width": hw, "n": n}
-    return metrics
+    summary = RunningSummary(batch_means)
+    for rec in records:
+        summary.add(rec)
+    return summary.metrics()
+
+
+class RunningSummary:
+    """The summary of replications folded in replication order, without keeping them.
+
+    Each (direction, measure) has a running Welford tally (`_core.RunningInterval`), the
+    very tally `_core.interval` builds from a list, so the intervals are exactly those of
+    :func:`summarize` over the same records while memory stays constant in the number of
+    replications. Batch means needs every batch at once (it merges correlated neighbours),
+    so its one replication's batches are kept as lists."""
+
+    def __init__(self, batch_means: bool = False) -> None:
+        self.batch_means = batch_means
+        self._tallies: dict[tuple[str, str], Any] = {}
+        self._batches: dict[tuple[str, str], list[float]] = {}
+        self.n = 0
+        self.events = 0
+        self.simulated_s: float = 0
+        self.wall_s: float = 0
+        self.unreliable = 0
+        """Replications whose MSER-5 truncation hit its limit."""
+        self.first_unreliable: list[int] = []
+
+    def add(self, rec: Record) -> None:
+        """Folds the next replication (replication number ``self.n``)."""
+        for batch in rec["batches"]:
+            for direction, measures in batch.items():
+                for name, value in measures.items():
+                    x = math.nan if value is None else float(value)
+                    key = (direction, name)
+                    if self.batch_means:
+                        self._batches.setdefault(key, []).append(x)
+                        continue
+                    tally = self._tallies.get(key)
+                    if tally is None:
+                        tally = self._tallies[key] = _core.RunningInterval()
+                    tally.add(x)
+        self.events += int(rec.get("events", 0))
+        self.simulated_s += rec.get("simulated_s", 0.0)
+        self.wall_s += rec.get("wall_s", 0.0)
+        if rec.get("mser_reliable") is False:
+            self.unreliable += 1
+            if len(self.first_unreliable) < 5:
+                self.first_unreliable.append(self.n)
+        self.n += 1
+
+    def metrics(self) -> Metrics:
+        """direction → measure → {mean, ci95_half_width, n}, in first-seen order."""
+        metrics: Metrics = {}
+        if self.batch_means:
+            items = ((k, _core.interval(xs, True)) for k, xs in self._batches.items())
+        else:
+            items = ((k, t.interval()) for k, t in self._tallies.items())
+        for (direction, name), (mean, hw, n) in items:
+            metrics.setdefault(direction, {})[name] = {"mean": mean, "ci95_half_width": hw, "n": n}
+        return metrics
 
 
 def summarize_point(records: Sequence[Record], resolved: Mapping[str, Any]) -> Metrics:
@@ -104,6 +160,15 @@ def _nan_to_none(x: Any) -> Any:
     return x
 
 
+#: Replication records are kept (``Result.records``) up to this many replications per
+#: request; beyond it only running summaries are, so memory does not grow with the count.
+KEEP_RECORDS_UP_TO = 10_000
+
+
+class RecordsNotKept(ArqlabError):
+    """``Result.records`` of a request too large to keep every replication's record."""
+
+
 @dataclass
 class Result:
     """The outcome of `arqlab.simulate`."""
@@ -111,34 +176,47 @@ class Result:
     metrics: Metrics
     scenario: dict[str, Any]
     seed: int
-    records: list[dict[str, Any]] = field(repr=False)
+    summary: RunningSummary = field(repr=False)
+    kept_records: list[dict[str, Any]] | None = field(repr=False, default=None)
     precision_reached: bool | None = None
 
     @property
+    def records(self) -> list[dict[str, Any]]:
+        """Every replication's record, in replication order (requests of at most
+        ``KEEP_RECORDS_UP_TO`` replications; larger ones keep only running summaries)."""
+        if self.kept_records is None:
+            raise RecordsNotKept(
+                f"records of {self.replications} replications were not kept (more than {KEEP_RECORDS_UP_TO} "
+                "are summarised as they arrive, at constant memory); read them from the result store instead "
+                "(arqlab store export)"
+            )
+        return self.kept_records
+
+    @property
     def events(self) -> int:
-        return int(sum(r["events"] for r in self.records))
+        return self.summary.events
 
     @property
     def simulated_s(self) -> float:
-        return float(sum(r["simulated_s"] for r in self.records))
+        return float(self.summary.simulated_s)
 
     @property
     def wall_s(self) -> float:
-        return float(sum(r["wall_s"] for r in self.records))
+        return float(self.summary.wall_s)
 
     @property
     def replications(self) -> int:
-        return len(self.records)
+        return self.summary.n
 
     @property
     def warnings(self) -> list[str]:
         """Things the user should know about the quality of these numbers."""
         out: list[str] = []
-        unreliable = [i for i, r in enumerate(self.records) if r.get("mser_reliable") is False]
-        if unreliable:
+        s = self.summary
+        if s.unreliable:
             out.append(
-                f"MSER-5 truncation hit its limit (half the run) in {len(unreliable)} of {len(self.records)} "
-                f"replication(s) {unreliable[:5]}: the warm-up may not be over; run longer (run.duration_s)"
+                f"MSER-5 truncation hit its limit (half the run) in {s.unreliable} of {s.n} "
+                f"replication(s) {s.first_unreliable}: the warm-up may not be over; run longer (run.duration_s)"
             )
         if self.precision_reached is False:
             out.append("the precision target was not reached before run.max_replications")
@@ -166,6 +244,6 @@ class Result:
         (not the file's count, which ``--replications`` or a precision target overrode)."""
         out = dict(self.scenario)
         run = out.get("run")
-        if isinstance(run, dict) and self.records:
+        if isinstance(run, dict) and self.replications:
             out["run"] = {**run, "replications": self.replications}
         return out

@@ -24,7 +24,6 @@ from arqlab.execution import PointSpec, Runner, run_points_detailed
 from arqlab.limits import check_seed
 from arqlab.outputs import PLOT_FORMATS, writable_file
 from arqlab.progress import Progress
-from arqlab.results import summarize_point
 from arqlab.store import Store, flatten, open_store
 
 if TYPE_CHECKING:
@@ -148,8 +147,8 @@ def sweep(
         )
         keys = list(grid)
         rows: list[dict[str, Any]] = []
-        for params, spec, outcome in zip(params_list, specs, outcomes):
-            metrics = summarize_point(outcome.records, spec.resolved)
+        for params, outcome in zip(params_list, outcomes):
+            metrics = outcome.metrics
             for direction, measures in metrics.items():
                 for measure, stats in measures.items():
                     row = dict(params)
@@ -179,7 +178,7 @@ def sweep(
                 base_scenario=base,
                 source=str(scenario) if not isinstance(scenario, Mapping) and "\n" not in str(scenario) else "",
                 points=[
-                    {"params": params, "hash": o.scenario_hash, "n": len(o.records),
+                    {"params": params, "hash": o.scenario_hash, "n": o.n,
                      "precision_reached": o.precision_reached}
                     for params, o in zip(params_list, outcomes)
                 ],

@@ -252,6 +252,35 @@ fn interval(values: Vec<f64>, batch_means: bool) -> (f64, f64, u64) {
     }
 }
 
+/// A 95% Student-t interval accumulated one observation at a time: the same Welford
+/// tally `interval` builds from a list, so folding replications in order gives exactly
+/// `interval`'s numbers without keeping the observations (constant memory for any count).
+#[pyclass(module = "arqlab._core")]
+#[derive(Default)]
+struct RunningInterval {
+    tally: arqlab::stats::Tally,
+}
+
+#[pymethods]
+impl RunningInterval {
+    #[new]
+    fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds one observation; non-finite values are skipped, as `interval` skips them.
+    fn add(&mut self, x: f64) {
+        if x.is_finite() {
+            self.tally.add(x);
+        }
+    }
+
+    /// (mean, half-width, n) of the finite observations added so far.
+    fn interval(&self) -> (f64, f64, u64) {
+        interval_tuple(self.tally.interval(0.95))
+    }
+}
+
 /// The sequential stopping rule over (mean, half-width, n) intervals:
 /// "continue" | "reached" | "cap_reached".
 #[pyfunction]
@@ -305,6 +334,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(flights, m)?)?;
     m.add_function(wrap_pyfunction!(pcap, m)?)?;
     m.add_function(wrap_pyfunction!(interval, m)?)?;
+    m.add_class::<RunningInterval>()?;
     m.add_function(wrap_pyfunction!(precision_status, m)?)?;
     m.add_function(wrap_pyfunction!(paired_interval, m)?)?;
     m.add_function(wrap_pyfunction!(request_interrupt, m)?)?;

@@ -12,6 +12,12 @@ the target or ``run.max_replications`` is reached. The number used is the *small
 min at which the target holds on replications 0..n-1 (checked for every n, not only at
 round ends), so it does not depend on round sizes or worker counts. Replications computed
 beyond it stay in the store but are not used.
+
+Memory is constant in the number of replications: records are folded into a running
+summary in replication order as soon as the ones before them have arrived (the few that
+arrive early wait, at most the backend's capacity of them), and a record is kept only
+while another point of the same request still needs it, or when the request is small
+enough (``KEEP_RECORDS_UP_TO``) for its records to be returned.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from arqlab.errors import ArqlabError
 from arqlab.execution.backends import Backend, Record, Runner, Task, TaskKey, make_backend
 from arqlab.limits import MAX_INDEX, check_seed
 from arqlab.progress import Progress
-from arqlab.results import summarize_point
+from arqlab.results import KEEP_RECORDS_UP_TO, Metrics, RecordsNotKept, RunningSummary, precision_reached
 from arqlab.store import Store, canonical_hash, open_store
 
 
@@ -49,12 +55,31 @@ class PointSpec:
 
 @dataclass
 class PointOutcome:
-    """The replications used for a point (0..n-1) and whether its precision was reached
-    (None when no precision was asked for)."""
+    """The replications used for a point (0..n-1) summarised, their records when the
+    request was small enough to keep them, and whether its precision was reached (None
+    when no precision was asked for)."""
 
-    records: list[Record]
+    summary: RunningSummary
+    kept_records: list[Record] | None
     precision_reached: bool | None
     scenario_hash: str
+
+    @property
+    def n(self) -> int:
+        return self.summary.n
+
+    @property
+    def metrics(self) -> Metrics:
+        return self.summary.metrics()
+
+    @property
+    def records(self) -> list[Record]:
+        if self.kept_records is None:
+            raise RecordsNotKept(
+                f"records of {self.n} replications were not kept (more than {KEEP_RECORDS_UP_TO} are summarised "
+                "as they arrive); read them from the result store (arqlab store export)"
+            )
+        return self.kept_records
 
 
 @dataclass
@@ -67,12 +92,14 @@ class _Point:
     min_n: int
     max_n: int
     check_scenario: dict[str, Any] | None
-    records: dict[int, Record] = field(default_factory=dict)
+    summary: RunningSummary
+    kept: list[Record] | None
+    pending: dict[int, Record] = field(default_factory=dict)
+    """Records arrived ahead of replications still missing (not yet folded)."""
     scheduled: int = 0
     """Replications 0..scheduled-1 are wanted."""
     cursor: int = 0
     """Replications 0..cursor-1 are looked up, submitted or waited for."""
-    next_check: int = 0
     final_n: int | None = None
     reached: bool | None = None
 
@@ -84,7 +111,7 @@ def _int_setting(run: dict[str, Any], key: str, default: int) -> int:
     return value
 
 
-def _plan(index: int, spec: PointSpec) -> _Point:
+def _plan(index: int, spec: PointSpec, keep_records: bool | None) -> _Point:
     resolved = spec.resolved
     run = resolved.get("run", {})
     if not isinstance(run, dict):
@@ -118,6 +145,8 @@ def _plan(index: int, spec: PointSpec) -> _Point:
             raise ArqlabError(f"run.max_replications = {max_n} is below run.min_replications = {min_n}")
         check = copy.deepcopy(resolved)
         check.setdefault("run", {})["precision"] = float(precision)
+    largest = fixed_n if fixed_n is not None else max_n
+    keep = largest <= KEEP_RECORDS_UP_TO if keep_records is None else keep_records
     return _Point(
         index=index,
         spec=spec,
@@ -127,6 +156,8 @@ def _plan(index: int, spec: PointSpec) -> _Point:
         min_n=min_n,
         max_n=max_n,
         check_scenario=check,
+        summary=RunningSummary(batch_means=run.get("method") == "batch_means"),
+        kept=[] if keep else None,
     )
 
 
@@ -138,8 +169,12 @@ class _Scheduler:
         self.store = store
         self.progress = progress
         self.reuse_any_version = reuse_any_version
-        self.memo: dict[TaskKey, Record] = {}
-        self.waiting: dict[TaskKey, list[_Point]] = {}
+        self.groups: dict[tuple[str, int], list[_Point]] = {}
+        """Points of one (scenario, seed): one computation serves them all."""
+        for p in points:
+            self.groups.setdefault((p.hash, p.spec.seed), []).append(p)
+        self.waiting: dict[TaskKey, _Point] = {}
+        """Submitted replications and the point that submitted them."""
         self.dirty: deque[_Point] = deque()
         self.open: deque[_Point] = deque()
         """Points with wanted replications not yet looked up (cursor < scheduled)."""
@@ -155,29 +190,22 @@ class _Scheduler:
         self.dirty.append(point)
 
     def _take(self, point: _Point) -> None:
-        """Look up the point's next wanted replication: memo, another point, store, or submit."""
+        """Look up the point's next wanted replication: already given to it (computed for
+        an identical point), in flight, in the store, or submitted."""
         rep = point.cursor
         point.cursor += 1
         key = (point.hash, point.spec.seed, rep)
-        if key in self.memo:
-            point.records[rep] = self.memo[key]
+        if rep < point.summary.n or rep in point.pending or key in self.waiting:
             self.progress.add_total(-1)  # counted once, by the point that asked first
-            self.dirty.append(point)
-            return
-        if key in self.waiting:
-            self.waiting[key].append(point)
-            self.progress.add_total(-1)
             return
         stored = None
         if self.store is not None:
             stored = self.store.get(point.hash, point.spec.seed, rep, any_version=self.reuse_any_version)
         if stored is not None:
-            self.memo[key] = stored
-            point.records[rep] = stored
             self.progress.advance(stored, reused=True)
-            self.dirty.append(point)
+            self._arrived(key, stored)
             return
-        self.waiting[key] = [point]
+        self.waiting[key] = point
         self.in_flight += 1
         self.backend.submit(Task(key=key, resolved_json=point.resolved_json))
 
@@ -191,40 +219,44 @@ class _Scheduler:
                 self.open.popleft()  # before settle(), which may want more and re-open it
             self.settle()
 
+    def _arrived(self, key: TaskKey, record: Record) -> None:
+        """Gives a replication's record to every unfinished point of its (scenario, seed),
+        which folds it at once (or keeps it until the ones before it arrive): records
+        are never held for points that have not asked yet."""
+        for point in self.groups[(key[0], key[1])]:
+            if point.final_n is None and key[2] >= point.summary.n:
+                point.pending[key[2]] = record
+                self.dirty.append(point)
+
     def deliver(self, key: TaskKey, record: Record) -> None:
-        self.memo[key] = record
-        for point in self.waiting.pop(key, []):
-            point.records[key[2]] = record
-            self.dirty.append(point)
+        del self.waiting[key]
+        self._arrived(key, record)
         self.progress.advance(record, reused=False)
 
     def update(self, point: _Point) -> None:
+        """Folds the point's records that are next in replication order, and decides
+        whether it is done (fixed count, precision reached, or the cap) or wants more."""
+        while point.final_n is None and point.summary.n in point.pending:
+            record = point.pending.pop(point.summary.n)
+            point.summary.add(record)
+            if point.kept is not None:
+                point.kept.append(record)
+            n = point.summary.n
+            if point.fixed_n is not None:
+                if n >= point.fixed_n:
+                    point.final_n = point.fixed_n
+            elif n >= point.min_n:
+                assert point.check_scenario is not None
+                if precision_reached(point.summary.metrics(), point.check_scenario):
+                    point.final_n, point.reached = n, True
+                elif n >= point.max_n:
+                    point.final_n, point.reached = point.max_n, False
         if point.final_n is not None:
+            point.pending.clear()
             return
-        if point.fixed_n is not None:
-            if len(point.records) >= point.fixed_n:
-                point.final_n = point.fixed_n
-            return
-        from arqlab import results
-
-        prefix = 0
-        while prefix in point.records:
-            prefix += 1
-        assert point.check_scenario is not None
-        ordered = [point.records[i] for i in range(prefix)]
-        for n in range(max(point.next_check, point.min_n), prefix + 1):
-            if results.precision_reached(summarize_point(ordered[:n], point.check_scenario), point.check_scenario):
-                point.final_n = n
-                point.reached = True
-                return
-        point.next_check = max(point.next_check, prefix + 1, point.min_n)
-        if prefix >= point.max_n:
-            point.final_n = point.max_n
-            point.reached = False
-            return
-        if prefix == point.scheduled:
-            grow = max(1, math.ceil(prefix / 2))
-            self.request(point, min(point.max_n, prefix + grow))
+        if point.fixed_n is None and point.summary.n == point.scheduled:
+            grow = max(1, math.ceil(point.summary.n / 2))
+            self.request(point, min(point.max_n, point.summary.n + grow))
 
     def settle(self) -> None:
         while self.dirty:
@@ -242,8 +274,7 @@ class _Scheduler:
                 continue
             if self.store is not None:
                 _h, seed, rep = key
-                owner = self.waiting[key][0]
-                self.store.put(owner.spec.resolved, seed, rep, record)
+                self.store.put(self.waiting[key].spec.resolved, seed, rep, record)
             self.deliver(key, record)
             self.settle()
             self.fill()
@@ -258,9 +289,12 @@ def run_points_detailed(
     progress: Progress | None = None,
     reuse_any_version: bool = False,
     runner: Runner | None = None,
+    keep_records: bool | None = None,
 ) -> list[PointOutcome]:
-    """Like :func:`run_points`, with each point's precision verdict and scenario hash."""
-    planned = [_plan(i, spec) for i, spec in enumerate(points)]
+    """Like :func:`run_points`, with each point's summary, precision verdict and scenario
+    hash. ``keep_records``: None keeps the records of points of at most
+    ``KEEP_RECORDS_UP_TO`` replications; True or False decides for every point."""
+    planned = [_plan(i, spec, keep_records) for i, spec in enumerate(points)]
     own_store = store is not False and not isinstance(store, Store)
     the_store = None if store is False else open_store(store)
     prog = progress if progress is not None else Progress(quiet=True)
@@ -283,13 +317,8 @@ def run_points_detailed(
     out: list[PointOutcome] = []
     for p in planned:
         assert p.final_n is not None
-        out.append(
-            PointOutcome(
-                records=[p.records[i] for i in range(p.final_n)],
-                precision_reached=p.reached,
-                scenario_hash=p.hash,
-            )
-        )
+        assert p.summary.n == p.final_n
+        out.append(PointOutcome(summary=p.summary, kept_records=p.kept, precision_reached=p.reached, scenario_hash=p.hash))
     return out
 
 
@@ -318,5 +347,6 @@ def run_points(
         progress=progress,
         reuse_any_version=reuse_any_version,
         runner=runner,
+        keep_records=True,
     )
     return [o.records for o in outcomes]

@@ -66,7 +66,6 @@ def simulate_runs(
         return results
     from arqlab import scenario as scenario_mod
     from arqlab.execution import PointSpec, run_points_detailed
-    from arqlab.results import summarize
 
     if executor is None:
         executor = "serial" if workers == 1 else "local"
@@ -76,7 +75,6 @@ def simulate_runs(
     ]
     outcomes = run_points_detailed(specs, executor=executor, workers=workers, store=store)
     for i, (req, spec, outcome) in enumerate(zip(runs, specs, outcomes), 1):
-        batch_means = spec.resolved["run"]["method"] == "batch_means"
-        results[req.key] = plain_metrics(summarize(outcome.records, batch_means))
+        results[req.key] = plain_metrics(outcome.metrics)
         tick(i, req)
     return results
