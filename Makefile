@@ -72,10 +72,8 @@ mutants-rust:
 	command -v cargo-mutants >/dev/null || cargo install cargo-mutants --version 27.1.0 --locked
 	nice -n 15 cargo mutants -p arqlab $(MUTANTS_FILES) --jobs 1 --shard $(MUTANTS_SHARD) --timeout $(MUTANTS_TIMEOUT) --output mutants-out -- --lib --test textbook_liveness --test safety_net
 
-mutants-python: venv
-	rm -rf mutants
-	nice -n 15 $(VENV)/bin/mutmut run "arqlab.theory*" "arqlab.studies.framework.x_*" "arqlab.studies.bux1982.x_*"; \
-	$(VENV)/bin/mutmut results > mutants-python.txt; cat mutants-python.txt
+mutants-python: build
+	tools/mutants-python.sh
 
 clean:
-	rm -rf $(VENV) target demo-out mutants mutants-out
+	rm -rf $(VENV) target demo-out mutants mutants-out mutants-python

@@ -83,6 +83,8 @@ def test_stop_and_wait_by_hand() -> None:
     assert y.loop == pytest.approx(5.0)
     assert theory.stop_and_wait(y) == pytest.approx(1 / (5 + 0.19 / 0.81 * 5))
     assert theory.efficiency("stop_and_wait", y, nak=True) == pytest.approx(0.9 / 5)
+    # Without `nak` the dispatcher gives the timeout form (the default is no NAK).
+    assert theory.efficiency("stop_and_wait", y) == pytest.approx(1 / (5 + 0.19 / 0.81 * 5))
 
 
 def test_overhead_and_frame_error_probability() -> None:
@@ -147,6 +149,9 @@ def test_md1_and_mg1_transfer_times() -> None:
     assert theory.mg1_transfer_time(0.5, 1.0, 2.0, 0.0) == pytest.approx(2.0)
     assert theory.mg1_transfer_time(0.25, 2.0, 8.0, 0.1) == pytest.approx(0.25 * 8 / (2 * 0.5) + 2 + 0.1)
     assert theory.md1_transfer_time(0.0, 1.0, 0.3) == pytest.approx(1.3)
+    # At ρ ≠ 1/2 (where 2(1 − ρ) ≠ 1, so multiplying by it instead of dividing shows):
+    # M/M/1 with μ = 1, λ = 0.8: T = 1/(μ − λ) = 5 s.
+    assert theory.mg1_transfer_time(0.8, 1.0, 2.0, 0.0) == pytest.approx(5.0)
 
 
 def test_chu_optimal_length_maximises_the_clean_copy_efficiency() -> None:
