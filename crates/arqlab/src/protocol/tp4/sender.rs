@@ -292,9 +292,4 @@ impl Sender {
     pub(super) fn buffer_octets(&self) -> u32 {
         self.used
     }
-
-    #[cfg(test)]
-    pub(super) fn window(&self) -> (u64, u64, u64) {
-        (self.lwe, self.next_new, self.uwe)
-    }
 }
