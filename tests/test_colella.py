@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import shutil
+import struct
 import subprocess
 import sys
 import tomllib
@@ -184,14 +185,36 @@ def test_time_graphs_show_iso_idle_and_nbs_flow() -> None:
     from arqlab.capture import flights
     from arqlab.studies.colella.timegraph import WINDOW_S, time_graph_scenario
 
-    def kinds_until_ea(d: str) -> list[str]:
+    def while_ed_outstanding(d: str) -> list[str]:
         fs = flights(time_graph_scenario(d), *WINDOW_S)["flights"]
+        ed = next(f["sent_s"] for f in fs if f["frame"]["kind"] == "ED")
         ea = next(f["arrived_s"] for f in fs if f["frame"]["kind"] == "EA")
-        return [f["frame"]["kind"] for f in fs if f["sender"] == "A" and f["sent_s"] < ea]
+        return [f"{f['frame']['kind']}{f['frame']['ns']}" for f in fs if f["sender"] == "A" and ed < f["sent_s"] < ea]
 
-    # ISO: the ED first, then nothing new until its EA; NBS: the six DTs before the ED go.
-    assert kinds_until_ea("iso") == ["ED"]
-    assert kinds_until_ea("nbs") == ["ED"] + ["DT"] * 6
+    # DT 0 is on the line when the user's ED (after six DTs of data) arrives. ISO sends
+    # nothing new until the EA; NBS sends DTs 1-5, submitted before the ED, and holds DT 6.
+    assert while_ed_outstanding("iso") == []
+    assert while_ed_outstanding("nbs") == [f"DT{n}" for n in range(1, 6)]
+
+
+def _records(path: Path) -> list[bytes]:
+    """The packets of a classic pcap file."""
+    data = path.read_bytes()
+    out, i = [], 24
+    while i < len(data):
+        n = struct.unpack_from("<I", data, i + 8)[0]
+        out.append(data[i + 16:i + 16 + n])
+        i += 16 + n
+    return out
+
+
+def _fletcher_ok(tpdu: bytes) -> bool:
+    """ISO 8073 Annex B: both running sums over the TPDU are 0 modulo 255."""
+    c0 = c1 = 0
+    for b in tpdu:
+        c0 = (c0 + b) % 255
+        c1 = (c1 + c0) % 255
+    return c0 == 0 and c1 == 0
 
 
 @needs_core
@@ -211,7 +234,7 @@ def test_tp4_capture_decodes_as_cotp_in_tshark(tmp_path: Path) -> None:
     window = (0.0, 4.0)
     (path,) = pcap(scn, *window, tmp_path / "tp4.pcap", seed=3)
     fs = flights(scn, *window, seed=3)["flights"]
-    fields = ["cotp.type", "cotp.tpdu-number", "cotp.eot", "cotp.next-tpdu-number", "cotp.credit", "cotp.checksum.status"]
+    fields = ["cotp.type", "cotp.tpdu-number", "cotp.eot", "cotp.next-tpdu-number", "cotp.credit"]
     cmd = [tshark, "-n", "-r", str(path), "-T", "fields", "-E", "separator=\t", "-E", "occurrence=f"]
     for f in fields:
         cmd += ["-e", f]
@@ -231,6 +254,10 @@ def test_tp4_capture_decodes_as_cotp_in_tshark(tmp_path: Path) -> None:
             assert int(row[3], 0) == fr["nr"]
         if fr["kind"] == "AK":
             assert int(row[4], 0) == 16  # 2048 / 128
-        assert row[5] == ("0" if f["in_error"] else "2"), (row, f)  # Wireshark: 2 good, 0 bad
+    # The ISO 8073 (Annex B) checksum verifies on every TPDU the channel left intact and
+    # fails on every corrupted one. (Wireshark 4.0 marks COTP checksums in this
+    # encapsulation bad whatever their value, so it is checked here from the bytes.)
+    for raw, f in zip(_records(path), fs):
+        assert _fletcher_ok(raw[18:]) != f["in_error"], f
     assert {"DT", "AK", "ED", "EA"} <= seen
     assert any(f["in_error"] for f in fs), "the window must show a corrupted TPDU"

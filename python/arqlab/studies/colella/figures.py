@@ -51,7 +51,7 @@ def _expedited_curves() -> tuple[Curve, ...]:
 
 
 def _expedited_sensitivities() -> tuple[Sensitivity, ...]:
-    q = (0.0455, 0.14, 0.33)
+    q = (0.0, 0.0455, 0.14, 0.33)
     return (
         Sensitivity("per_tsdu", "an ED after every k-th TSDU instead of every k-th DT", ("iso", "nbs"),
                     params={"expedited_unit": "tsdu"}, quick_xs=q),
