@@ -261,3 +261,17 @@ def test_tp4_capture_decodes_as_cotp_in_tshark(tmp_path: Path) -> None:
         assert _fletcher_ok(raw[18:]) != f["in_error"], f
     assert {"DT", "AK", "ED", "EA"} <= seen
     assert any(f["in_error"] for f in fs), "the window must show a corrupted TPDU"
+
+
+@needs_core
+@pytest.mark.parametrize(("override", "field"), [
+    ("stack.ts.layers=[{kind='tp4',dt_size_octets=2048,window_octets=1024},{kind='network_window'}]", "window_octets = 1024"),
+    ("stack.ts.layers=[{kind='tp4',retransmission_timer_s=-1},{kind='network_window'}]", "retransmission_timer_s = -1"),
+    ("stack.ts.layers=[{kind='tp4',expedited='fast'},{kind='network_window'}]", "expedited = \"fast\""),
+])
+def test_bad_tp4_input_exits_2_naming_the_field(override: str, field: str) -> None:
+    p = subprocess.run([sys.executable, "-m", "arqlab.cli", "check", str(ROOT / "scenarios/colella/expedited.toml"),
+                        "--set", override], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    assert "Traceback" not in p.stderr
+    assert f"stack.ts.layers[0].{field}" in p.stderr, p.stderr

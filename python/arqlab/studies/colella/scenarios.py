@@ -76,20 +76,21 @@ def tables(p: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def run_table(quick: bool, measure: str) -> dict[str, Any]:
-    """Replications (quick) or the sequential rule's bounds and watched measures (full)."""
+def run_table(quick: bool, *measures: str) -> dict[str, Any]:
+    """Replications (quick) or the sequential rule's bounds and watched measures (full):
+    efficiency and every other measure the experiment's figures plot."""
     run: dict[str, Any] = {"duration_s": 1.0e6, "replications": QUICK_REPLICATIONS}
     if not quick:
-        watched = sorted({f"{FLOW}.throughput_efficiency", f"{FLOW}.{measure}"})
+        watched = sorted({f"{FLOW}.throughput_efficiency", *(f"{FLOW}.{m}" for m in measures)})
         run.update({"min_replications": FULL_MIN_REPLICATIONS, "max_replications": FULL_MAX_REPLICATIONS,
                     "precision_measures": watched})
     return run
 
 
-def scenario(experiment: int, *layers: Mapping[str, Any], quick: bool = True, measure: str = "throughput_efficiency") -> Scenario:
+def scenario(experiment: int, *layers: Mapping[str, Any], quick: bool = True) -> Scenario:
     """A whole scenario dict (the figures' base)."""
     p = params_for(experiment, *layers)
-    return {"title": f"Colella et al. experiment {experiment}", "run": run_table(quick, measure), **tables(p),
+    return {"title": f"Colella et al. experiment {experiment}", "run": run_table(quick), **tables(p),
             "node": [{"name": "a", "stack": "ts"}, {"name": "b", "stack": "ts"}]}
 
 
@@ -112,7 +113,7 @@ def derive_exp1(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: b
 def derive_exp2(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
     """Experiment 2: x is the bit error rate."""
     p = params_for(2, {"tsdus": tsdus_for(x)}, params, {"ber": x})
-    return {**tables(p), "run": run_table(quick, "receive_buffer_octets_mean")}
+    return {**tables(p), "run": run_table(quick, "receive_buffer_octets_mean", "receive_buffer_octets_max")}
 
 
 def derive_window(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
