@@ -122,7 +122,11 @@ fn check_exactly_once(r: &Replication, tsdus: u64) {
     assert_eq!((a.issued, a.delivered, a.acknowledged, a.unacknowledged), (tsdus, tsdus, tsdus, 0), "{a:?}");
     assert_eq!(get(r, "transport.flow.a->b", "expedited_order_violations"), 0.0);
     assert_eq!(get(r, "transport.flow.a->b", "tsdu_integrity_violations"), 0.0);
-    assert_eq!(get(r, "transport.flow.a->b", "ed_delivered"), get(r, "transport.flow.a->b", "ed_sent") - get(r, "transport.flow.a->b", "ed_retransmitted"));
+    // Every ED sent is delivered once, except perhaps the last: the transfer may complete
+    // while it (and no data after it) is still outstanding.
+    let first_copies = get(r, "transport.flow.a->b", "ed_sent") - get(r, "transport.flow.a->b", "ed_retransmitted");
+    let delivered = get(r, "transport.flow.a->b", "ed_delivered");
+    assert!(delivered <= first_copies && delivered + 1.0 >= first_copies, "{delivered} of {first_copies}");
 }
 
 proptest! {

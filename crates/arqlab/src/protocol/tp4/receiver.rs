@@ -83,8 +83,10 @@ impl Receiver {
         if n < self.next || self.held.contains_key(&n) {
             c.duplicates_discarded += 1;
             sack = (n >= self.next).then_some(n);
-        } else if n >= self.next + self.credit().max(1) as u64 || self.buffer_octets() + t.user_octets > self.buffer {
-            c.out_of_sequence_discarded += 1; // beyond the credit or the buffer
+        } else if n > self.next && (n >= self.next + self.credit().max(1) as u64 || self.buffer_octets() + t.user_octets > self.buffer) {
+            // Beyond the credit or the buffer. (The DT expected next is always taken: it
+            // is inside every credit offered, and refusing it could stall the stream.)
+            c.out_of_sequence_discarded += 1;
         } else if n > self.next {
             self.held.insert(n, (t.user_octets, t.eot, tsdu, t.epoch));
             self.held_octets += t.user_octets;
