@@ -173,7 +173,7 @@ def test_quick_reproduction_robust_claims_hold(tmp_path: Path) -> None:
     # The whole quick pass, as `arqlab reproduce colella --quick` runs it.
     rep = co.reproduce(quick=True, out_dir=tmp_path, workers=2, quiet=True, store=False)
     assert not rep.skipped_claims, rep.skipped_claims
-    for n in range(1, 10):
+    for n in (1, 2, 4, 5, 6, 7, 8, 9):
         assert (tmp_path / f"fig{n}.svg").exists() and (tmp_path / f"fig{n}.png").exists()
     v = {r.id: r.verdict for r in rep.claims}
     failed = {c: str(v[c]) for c in ROBUST_QUICK if v[c] is not fw.Verdict.HOLDS}
