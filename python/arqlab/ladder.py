@@ -32,9 +32,26 @@ FORMATS = (".svg", ".png")
 def label(frame: Mapping[str, Any]) -> str:
     """A frame in the standard's notation: I(N(S)[,P|F]) or KIND(N(R)[,P|F])."""
     kind = frame["kind"]
+    if kind in TPDUS:
+        return tpdu_label(frame)
     number = frame["ns"] if kind == "I" else frame["nr"]
     bit = (",P" if frame["command"] else ",F") if frame["pf"] else ""
     return f"{kind}({number}{bit})"
+
+
+#: ISO 8073 data-transfer TPDUs (TP4 scenarios).
+TPDUS = ("DT", "AK", "ED", "EA")
+
+
+def tpdu_label(frame: Mapping[str, Any]) -> str:
+    """A TPDU in ISO 8073 terms: DT(TPDU-NR[,EOT]), ED(n), AK(YR-TU-NR[,+selectively
+    acknowledged TPDU-NR]), EA(n)."""
+    kind = frame["kind"]
+    if kind in ("DT", "ED"):
+        return f"{kind}({frame['ns']}{',EOT' if kind == 'DT' and frame['pf'] else ''})"
+    if kind == "AK" and frame.get("ns") is not None:
+        return f"AK({frame['nr']},+{frame['ns']})"
+    return f"{kind}({frame['nr']})"
 
 
 def timer_s(resolved: Mapping[str, Any]) -> tuple[str, float | None]:
@@ -42,6 +59,8 @@ def timer_s(resolved: Mapping[str, Any]) -> tuple[str, float | None]:
     p = resolved["protocol"]
     if p["kind"] == "hdlc":
         return "T1", float(p["t1_s"])
+    if p["kind"] == "tp4":
+        return "retransmission timer", float(p["retransmission_timer_s"])
     return "timeout", float(p["timeout_s"]) if "timeout_s" in p else None
 
 
@@ -94,7 +113,9 @@ def draw(frames: list[dict[str, Any]], expiries: list[dict[str, Any]], resolved:
     for i, f in enumerate(frames):
         xs, xr = STATIONS[f["sender"]], 1.0 - STATIONS[f["sender"]]
         width = f["tx_end_s"] - f["sent_s"]
-        color = "tab:red" if f["in_error"] else ("tab:blue" if f["frame"]["kind"] == "I" else "tab:green")
+        kind = f["frame"]["kind"]
+        color = "tab:red" if f["in_error"] else (
+            "tab:blue" if kind in ("I", "DT") else "tab:purple" if kind in ("ED", "EA") else "tab:green")
         ax.fill([xs, xr, xr, xs], [f["sent_s"], f["arrived_s"] - width, f["arrived_s"], f["tx_end_s"]],
                 color=color, alpha=0.08, linewidth=0, gid=f"band-{i}")
         ax.add_patch(FancyArrowPatch((xs, f["sent_s"]), (xr, f["arrived_s"]), gid=f"frame-{i}",

@@ -18,7 +18,7 @@ __all__ = ["STUDIES", "get_study", "register_cli", "handler", "main"]
 
 #: Registry: study name -> package path. Each package provides NAME, TITLE, CITATION,
 #: figures(), study_claims() and reproduce(...).
-STUDIES: dict[str, str] = {"bux1982": "arqlab.studies.bux1982"}
+STUDIES: dict[str, str] = {"bux1982": "arqlab.studies.bux1982", "colella": "arqlab.studies.colella"}
 
 
 def get_study(name: str) -> ModuleType:

@@ -3,6 +3,7 @@
 
 use super::datagram::Datagram;
 use super::hdlc::HdlcStation;
+use super::netwindow::NetWindow;
 use super::textbook::{GoBackN, SelectiveRepeat};
 use super::{Counters, Event, Frame, Grant, Layer, Payload, Service, Station};
 use crate::engine::SimTime;
@@ -13,6 +14,7 @@ pub enum AnyLayer<P: Payload> {
     SelectiveRepeat(SelectiveRepeat<P>),
     Hdlc(HdlcStation<P>),
     Datagram(Datagram<P>),
+    NetWindow(NetWindow<P>),
 }
 
 impl<P: Payload> AnyLayer<P> {
@@ -22,6 +24,9 @@ impl<P: Payload> AnyLayer<P> {
             ProtocolConfig::SelectiveRepeat(c) => AnyLayer::SelectiveRepeat(SelectiveRepeat::new(c)),
             ProtocolConfig::Hdlc(c) => AnyLayer::Hdlc(HdlcStation::new(c, station)),
             ProtocolConfig::Datagram(c) => AnyLayer::Datagram(Datagram::new(c)),
+            ProtocolConfig::NetworkWindow(c) => AnyLayer::NetWindow(NetWindow::new(c)),
+            // Validation keeps TP4 at the top of a stack, over one of the layers above.
+            ProtocolConfig::Tp4(_) => unreachable!("tp4 is only a top layer (validated)"),
         }
     }
 }
@@ -33,6 +38,7 @@ macro_rules! each {
             AnyLayer::SelectiveRepeat($l) => $e,
             AnyLayer::Hdlc($l) => $e,
             AnyLayer::Datagram($l) => $e,
+            AnyLayer::NetWindow($l) => $e,
         }
     };
 }

@@ -86,6 +86,11 @@ impl<P: Payload> Pdu for Frame<P> {
         self.bits
     }
     fn trace(&self) -> crate::trace::TraceFrame {
+        if let Some(inner) = self.msg.and_then(|m| m.trace_inner()) {
+            // A payload that shows itself (a TPDU in a network packet): its fields, the
+            // whole frame's length.
+            return crate::trace::TraceFrame { bits: self.bits, ..inner };
+        }
         crate::trace::TraceFrame {
             kind: self.kind.name(),
             ns: (self.kind == FrameKind::I).then_some(self.ns),

@@ -48,6 +48,12 @@ pub trait Payload: Copy + std::fmt::Debug {
     fn sdu_id(&self) -> Option<u64> {
         None
     }
+    /// How a trace shows this payload when a lower layer's frame carries it, if it
+    /// should be shown instead of that frame (a transport PDU inside a network packet);
+    /// `None` shows the carrying frame.
+    fn trace_inner(&self) -> Option<TraceFrame> {
+        None
+    }
 }
 
 impl Payload for Sdu {
@@ -161,6 +167,12 @@ pub trait Layer {
     fn backlog(&self) -> usize;
     /// SDUs submitted and not yet acknowledged (queued + outstanding).
     fn unacknowledged(&self) -> usize;
+    /// Whole-run counters of the layer's own (e.g. TP4's AK, ED and EA TPDUs), as
+    /// (name, value) pairs; the runner reports the sum over a flow's two ends as scope
+    /// `transport.<flow>`. Empty (the default): no such scope.
+    fn extra_measures(&self) -> Vec<(&'static str, f64)> {
+        Vec::new()
+    }
     /// Counters since the start of the run.
     fn counters(&self) -> super::Counters;
     /// Information bits held at the receiver waiting for a gap to fill (selective

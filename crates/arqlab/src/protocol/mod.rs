@@ -12,9 +12,11 @@ pub mod frame;
 pub mod hdlc;
 pub mod layer;
 pub mod mux;
+pub mod netwindow;
 pub mod seq;
 pub mod stacked;
 pub mod textbook;
+pub mod tp4;
 
 pub use frame::{Frame, FrameKind};
 pub use layer::{Event, Grant, Layer, Payload, Pdu, Sdu, Service};

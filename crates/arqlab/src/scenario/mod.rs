@@ -16,6 +16,8 @@ pub use topology::{NetworkConfig, Topology};
 
 use crate::protocol::datagram::DatagramConfig;
 use crate::protocol::hdlc::HdlcConfig;
+use crate::protocol::netwindow::NetWindowConfig;
+use crate::protocol::tp4::Tp4Config;
 use crate::protocol::textbook::TextbookConfig;
 use crate::traffic::TrafficConfig;
 use serde::Serialize;
@@ -33,9 +35,13 @@ pub enum ProtocolConfig {
     Hdlc(HdlcConfig),
     /// Best effort: one frame per SDU, no recovery.
     Datagram(DatagramConfig),
+    /// ISO 8073 class 4 transport, data transfer phase (Colella, Aronoff & Mills).
+    Tp4(Tp4Config),
+    /// A window of packets in transit over the subnetwork (`protocol::netwindow`).
+    NetworkWindow(NetWindowConfig),
 }
 
-pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat", "hdlc", "datagram"];
+pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat", "hdlc", "datagram", "tp4", "network_window"];
 
 impl ProtocolConfig {
     pub fn parse(t: &mut Table, p: &mut Problems) -> ProtocolConfig {
@@ -45,6 +51,12 @@ impl ProtocolConfig {
         }
         if kind == "datagram" {
             return ProtocolConfig::Datagram(DatagramConfig::parse(t, p));
+        }
+        if kind == "tp4" {
+            return ProtocolConfig::Tp4(Tp4Config::parse(t, p));
+        }
+        if kind == "network_window" {
+            return ProtocolConfig::NetworkWindow(NetWindowConfig::parse(t, p));
         }
         let c = TextbookConfig::parse(&kind, t, p);
         match kind.as_str() {
@@ -61,6 +73,8 @@ impl ProtocolConfig {
             ProtocolConfig::SelectiveRepeat(_) => "selective_repeat",
             ProtocolConfig::Hdlc(_) => "hdlc",
             ProtocolConfig::Datagram(_) => "datagram",
+            ProtocolConfig::Tp4(_) => "tp4",
+            ProtocolConfig::NetworkWindow(_) => "network_window",
         }
     }
 }

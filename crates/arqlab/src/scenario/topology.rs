@@ -498,7 +498,9 @@ impl NetworkConfig {
             if x.is_empty() && p.0.len() == before {
                 p.push(format!("node[{i}]"), Some(&self.node[i].name.as_str().into()), "takes part in no [[flow]]");
             }
-            if x.len() > 1 && self.stack.get(&self.node[i].stack).is_some_and(|s| s.layers.len() > 1) {
+            if x.len() > 1 && self.stack.get(&self.node[i].stack).is_some_and(|s| matches!(s.layers.first(), Some(ProtocolConfig::Tp4(_)))) {
+                p.push(format!("node[{i}].stack"), Some(&self.node[i].stack.as_str().into()), format!("node {}: tp4 runs one connection per node (multiplexing transport connections is not wired yet)", self.node[i].name));
+            } else if x.len() > 1 && self.stack.get(&self.node[i].stack).is_some_and(|s| s.layers.len() > 1) {
                 let names: Vec<&str> = x.iter().map(|&(o, _)| self.node[o as usize].name.as_str()).collect();
                 p.push(
                     format!("node[{i}].stack"),
@@ -575,6 +577,9 @@ fn check_stack(name: &str, st: &StackConfig, p: &mut Problems) {
     }
     for (i, l) in st.layers.iter().enumerate() {
         let bottom = i + 1 == st.layers.len();
+        if i > 0 && matches!(l, ProtocolConfig::Tp4(_)) {
+            p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected tp4 as the top layer: it carries the users' TSDUs");
+        }
         if !bottom && matches!(l, ProtocolConfig::Hdlc(_) | ProtocolConfig::Datagram(_)) {
             p.push(
                 format!("{path}.layers[{i}].kind"),

@@ -9,10 +9,10 @@
 
 use super::trace;
 use crate::engine::SimTime;
-use crate::protocol::{hdlc, textbook};
+use crate::protocol::{hdlc, textbook, tp4};
 use crate::scenario::Scenario;
 use crate::trace::pcap::{self, LinkType, Packet};
-use crate::trace::wire::{corrupt, Wire};
+use crate::trace::wire::{Family, Wire};
 use crate::trace::{TraceFrame, TraceKind, TraceRecord};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -33,7 +33,7 @@ pub enum CaptureError {
 pub type WireFor = fn(&serde_json::Value) -> Option<Result<Box<dyn Wire>, String>>;
 
 /// Every protocol's encoder. A new model adds its `wire_for` here.
-pub const ENCODERS: &[WireFor] = &[hdlc::wire::wire_for, textbook::wire::wire_for];
+pub const ENCODERS: &[WireFor] = &[hdlc::wire::wire_for, textbook::wire::wire_for, tp4::wire::wire_for];
 
 /// One frame sent in the window.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -176,6 +176,8 @@ pub fn pcap(
     link: LinkType,
 ) -> Result<Vec<(String, Vec<u8>)>, String> {
     let wire = encoder(sc)?;
+    // A family with one link type gets it whatever was asked (TPDUs go in Ethernet).
+    let link = if wire.family() == Family::Cotp { LinkType::Ethernet } else { link };
     if !link.carries(wire.family()) {
         return Err(format!(
             "pcap link type {link:?} cannot carry {:?} frames",
@@ -187,7 +189,7 @@ pub fn pcap(
         let sender = usize::from(f.sender == "B");
         let mut bytes = wire.encode(&f.frame, sender)?;
         if f.in_error {
-            corrupt(&mut bytes);
+            wire.corrupt(&mut bytes);
         }
         packets.push(Packet {
             time_ns: (f.sent_s * 1e9).round() as u64,

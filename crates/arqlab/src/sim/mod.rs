@@ -21,6 +21,8 @@ pub use scope::MeasureSet;
 use crate::engine::SimTime;
 use crate::protocol::any::AnyLayer;
 use crate::protocol::datagram::Datagram;
+use crate::protocol::netwindow::NetWindow;
+use crate::protocol::tp4::{Tp4, Tp4Over, Tpdu};
 use crate::protocol::hdlc::HdlcStation;
 use crate::protocol::textbook::{GoBackN, SelectiveRepeat};
 use crate::protocol::mux::{Connection, Mux};
@@ -92,6 +94,9 @@ fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Opti
             Mux::new(conns, n.flow_conn.clone())
         });
     }
+    if let ProtocolConfig::Tp4(_) = &shape[0] {
+        return run_tp4(sc, seed, replication, w, t);
+    }
     if shape.len() > 1 {
         return runner::run(sc, seed, replication, w, t, |n, s| {
             Stacked::new(AnyLayer::<Sdu>::new(&n.stack[0], s), AnyLayer::<Frame<Sdu>>::new(&n.stack[1], s))
@@ -115,7 +120,24 @@ fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Opti
             ProtocolConfig::Datagram(c) => Datagram::new(c),
             other => unreachable!("stack shapes validated: {}", other.kind()),
         }),
+        ProtocolConfig::NetworkWindow(_) => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
+            ProtocolConfig::NetworkWindow(c) => NetWindow::new(c),
+            other => unreachable!("stack shapes validated: {}", other.kind()),
+        }),
+        ProtocolConfig::Tp4(_) => unreachable!("dispatched above"),
     }
+}
+
+/// TP4 alone on the medium, or over any frame layer (the subnetwork).
+fn run_tp4(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>) -> Result<RunOutput, SimError> {
+    let tp4 = |n: &crate::scenario::topology::NodeSpec| match &n.stack[0] {
+        ProtocolConfig::Tp4(c) => Tp4::new(c),
+        other => unreachable!("stack shapes validated: {}", other.kind()),
+    };
+    if sc.topology.nodes[0].stack.len() == 1 {
+        return runner::run(sc, seed, replication, w, t, |n, _| tp4(n));
+    }
+    runner::run(sc, seed, replication, w, t, |n, s| Tp4Over(Stacked::new(tp4(n), AnyLayer::<Tpdu>::new(&n.stack[1], s))))
 }
 
 /// The frame-level trace of replication `replication` of `sc` between `from` and `to`

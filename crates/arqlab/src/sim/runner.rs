@@ -469,6 +469,14 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             let at = if done { now.as_secs_f64() } else { f64::NAN };
             out.push(("run".into(), MeasureSet(vec![("completion_time_s", at), ("completed", f64::from(u8::from(done)))])));
         }
+        // Layers' own whole-run counters (TP4's TPDU counts), both ends of a flow summed.
+        for f in &self.flows {
+            let (s, r) = (self.nodes[f.src as usize].stack.extra_measures(), self.nodes[f.dst as usize].stack.extra_measures());
+            if !s.is_empty() {
+                let sum = s.iter().zip(r.iter().chain(std::iter::repeat(&("", 0.0)))).map(|(&(k, a), &(_, b))| (k, a + b)).collect();
+                out.push((format!("transport.{}", f.meter.name), MeasureSet(sum)));
+            }
+        }
         if let Some(p) = &self.pooled {
             let (sender, receiver, line, rate) = pooled_counters(&self.nodes, &self.flows, &self.lanes);
             out.push((p.name.clone(), MeasureSet::from(&p.close(now, rate, sender, receiver, line))));

@@ -22,15 +22,19 @@ use super::wire::Family;
 pub enum LinkType {
     Sita,
     LapbWithDir,
+    /// LINKTYPE_ETHERNET (1): the frame is a whole IEEE 802.3 frame (no FCS); carries
+    /// TP4's TPDUs (`Family::Cotp`).
+    Ethernet,
 }
 
 impl LinkType {
-    pub const NAMES: &'static [&'static str] = &["sita", "lapb_with_dir"];
+    pub const NAMES: &'static [&'static str] = &["sita", "lapb_with_dir", "ethernet"];
 
     pub fn parse(name: &str) -> Result<LinkType, String> {
         match name {
             "sita" => Ok(LinkType::Sita),
             "lapb_with_dir" => Ok(LinkType::LapbWithDir),
+            "ethernet" => Ok(LinkType::Ethernet),
             other => Err(format!(
                 "pcap link type {other:?}: expected one of {}",
                 LinkType::NAMES.join(", ")
@@ -43,6 +47,7 @@ impl LinkType {
         match self {
             LinkType::Sita => 196,
             LinkType::LapbWithDir => 207,
+            LinkType::Ethernet => 1,
         }
     }
 
@@ -50,7 +55,7 @@ impl LinkType {
     pub fn carries(self, family: Family) -> bool {
         matches!(
             (self, family),
-            (LinkType::Sita | LinkType::LapbWithDir, Family::Hdlc)
+            (LinkType::Sita | LinkType::LapbWithDir, Family::Hdlc) | (LinkType::Ethernet, Family::Cotp)
         )
     }
 
@@ -66,6 +71,7 @@ impl LinkType {
                 out.extend_from_slice(&[u8::from(!sent), 0x1F, 0, rx_crc, 0x01]);
             }
             LinkType::LapbWithDir => out.push(u8::from(sent)),
+            LinkType::Ethernet => {}
         }
     }
 }
@@ -140,6 +146,6 @@ mod tests {
         assert_eq!(&g[40..44], &[1, 1, 2, 3]);
         assert!(LinkType::parse("ether")
             .unwrap_err()
-            .contains("sita, lapb_with_dir"));
+            .contains("sita, lapb_with_dir, ethernet"));
     }
 }

@@ -19,6 +19,9 @@ pub enum Family {
     /// An HDLC/LAPB frame from the address field through the FCS: no flags and no
     /// bit stuffing (a capture shows the frame after the receiver removed both).
     Hdlc,
+    /// An ISO 8073 TPDU in an IEEE 802.3 frame with an OSI LLC header and the ISO 8473
+    /// inactive-subset network header (`protocol::tp4::wire`).
+    Cotp,
 }
 
 /// A protocol's frame encoder.
@@ -27,6 +30,11 @@ pub trait Wire {
     /// The frame `f` as sent by station `sender` (0 = A, 1 = B), with a correct FCS.
     /// Errors name what cannot be encoded (e.g. a sequence modulus above 128).
     fn encode(&self, f: &TraceFrame, sender: usize) -> Result<Vec<u8>, String>;
+    /// Makes an encoded frame fail its receiver's check, its header still readable
+    /// (default: the HDLC FCS complemented, [`corrupt`]).
+    fn corrupt(&self, frame: &mut Vec<u8>) {
+        corrupt(frame);
+    }
 }
 
 /// The 16-bit frame check sequence of ISO 3309 / X.25 (CRC-16/X.25: polynomial

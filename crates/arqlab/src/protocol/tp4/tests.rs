@@ -1,0 +1,277 @@
+//! Frame-in/frame-out tests of the TP4 entity, one rule each, driven at explicit times.
+
+use super::config::table2;
+use super::*;
+use crate::engine::{Duration, SimTime};
+
+const G: Grant = Grant::line(64_000.0);
+
+fn at(s: f64) -> SimTime {
+    SimTime::from_secs_f64(s)
+}
+
+fn tsdu(id: u64, octets: u32) -> Sdu {
+    Sdu { id, bits: octets * 8, flow: 0, born: SimTime::ZERO }
+}
+
+/// Everything `e` sends now (until it has nothing more).
+fn drain(e: &mut Tp4, now: SimTime) -> Vec<Tpdu> {
+    std::iter::from_fn(|| e.poll_transmit(now, &G)).collect()
+}
+
+fn events(e: &mut Tp4) -> Vec<Event<Sdu>> {
+    std::iter::from_fn(|| e.poll_event()).collect()
+}
+
+fn ak(nr: u64, credit: u32, sack: Option<u64>) -> Tpdu {
+    let mut t = Tpdu::control(TpduKind::Ak, nr, 10);
+    t.credit = credit;
+    t.sack = sack;
+    t
+}
+
+fn cfg(f: impl FnOnce(&mut Tp4Config)) -> Tp4Config {
+    let mut c = table2();
+    f(&mut c);
+    c
+}
+
+#[test]
+fn test_segmentation_puts_eot_on_the_last_dt_and_counts_headers() {
+    let mut a = Tp4::new(&table2());
+    a.handle_submit(SimTime::ZERO, tsdu(0, 10_240));
+    let dts = drain(&mut a, SimTime::ZERO);
+    // 1024-octet TPDUs with a 12-octet header carry 1012 octets: 10 full DTs + 120.
+    assert_eq!(dts.len(), 11);
+    assert!(dts[..10].iter().all(|t| t.kind == TpduKind::Dt && !t.eot && t.octets == 1024 && t.user_octets == 1012));
+    assert_eq!((dts[10].eot, dts[10].user_octets, dts[10].octets), (true, 120, 132));
+    assert_eq!(dts.iter().map(|t| t.nr).collect::<Vec<_>>(), (0..11).collect::<Vec<_>>());
+    let plain = cfg(|c| c.dt_size_includes_header = false);
+    let mut b = Tp4::new(&plain);
+    b.handle_submit(SimTime::ZERO, tsdu(0, 10_240));
+    assert_eq!(drain(&mut b, SimTime::ZERO).len(), 10, "1024 user octets per DT");
+}
+
+#[test]
+fn test_credit_limits_new_dts_and_an_ak_opens_the_window() {
+    let mut a = Tp4::new(&table2()); // 12K window of 1024-octet DTs: 12 DTs
+    for i in 0..3 {
+        a.handle_submit(SimTime::ZERO, tsdu(i, 10_240));
+    }
+    assert_eq!(drain(&mut a, SimTime::ZERO).len(), 12);
+    assert!(!a.wants_transmit(), "window closed");
+    a.handle_receive(at(0.5), &ak(3, 12, None));
+    let more = drain(&mut a, at(0.5));
+    assert_eq!(more.iter().map(|t| t.nr).collect::<Vec<_>>(), vec![12, 13, 14]);
+    // A credit of zero stops the sender entirely.
+    a.handle_receive(at(0.6), &ak(15, 0, None));
+    assert!(drain(&mut a, at(0.6)).is_empty());
+}
+
+#[test]
+fn test_full_send_buffer_blocks_the_user_until_data_is_acknowledged() {
+    let mut a = Tp4::new(&cfg(|c| c.dt_size_includes_header = false));
+    for i in 0..4 {
+        a.handle_submit(SimTime::ZERO, tsdu(i, 10_240));
+    }
+    // 32K holds three 10240-octet TSDUs; the fourth waits outside.
+    assert_eq!((a.backlog(), a.send_buffer_octets()), (1, 30_720));
+    let _ = drain(&mut a, SimTime::ZERO);
+    a.handle_receive(at(1.0), &ak(7, 12, None));
+    assert_eq!(a.backlog(), 1, "7 DTs acknowledged free 7168 octets: not room for 10240");
+    a.handle_receive(at(1.1), &ak(8, 12, None));
+    assert_eq!((a.backlog(), a.send_buffer_octets()), (0, 32_768), "8 DTs free enough");
+    assert!(events(&mut a).is_empty(), "TSDU 0 is not yet wholly acknowledged");
+    a.handle_receive(at(1.2), &ak(10, 12, None));
+    assert_eq!(events(&mut a), vec![Event::Acknowledged(tsdu(0, 10_240))]);
+}
+
+#[test]
+fn test_retransmission_timer_resends_only_its_own_dt() {
+    let c = cfg(|c| c.dt_size_includes_header = false);
+    let mut a = Tp4::new(&c);
+    a.handle_submit(SimTime::ZERO, tsdu(0, 2048));
+    let t0 = SimTime::ZERO;
+    let first = a.poll_transmit(t0, &G).unwrap();
+    let t1 = t0 + G.transmission(first.octets * 8);
+    let second = a.poll_transmit(t1, &G).unwrap();
+    assert_eq!((first.nr, second.nr), (0, 1));
+    a.handle_receive(at(0.6), &ak(1, 12, None));
+    // DT 0's timer was stopped by the AK; DT 1's expires 2 s after its last bit.
+    let due = t1 + G.transmission(second.octets * 8) + Duration::from_secs_f64(2.0);
+    assert_eq!(a.poll_timeout(), Some(due.min(at(0.6) + Duration::from_secs_f64(6.0))));
+    let early = SimTime(due.0 - 1_000_000_000);
+    a.handle_timeout(early);
+    assert!(drain(&mut a, early).is_empty(), "a stale wake-up does nothing");
+    a.handle_timeout(due);
+    let again = drain(&mut a, due);
+    assert_eq!(again.iter().map(|t| (t.nr, t.eot)).collect::<Vec<_>>(), vec![(1, true)]);
+    assert_eq!(a.counters().i_frames_retransmitted, 1);
+    assert_eq!(a.tp4_counters().dt_retransmitted, 1);
+}
+
+#[test]
+fn test_one_for_one_sends_an_ak_per_dt_and_delivers_whole_tsdus_in_order() {
+    let c = cfg(|c| c.dt_size_includes_header = false);
+    let (mut a, mut b) = (Tp4::new(&c), Tp4::new(&c));
+    a.handle_submit(SimTime::ZERO, tsdu(0, 2048));
+    a.handle_submit(SimTime::ZERO, tsdu(1, 1024));
+    let dts = drain(&mut a, SimTime::ZERO);
+    assert_eq!(dts.len(), 3);
+    b.handle_receive(at(0.3), &dts[0]);
+    assert!(events(&mut b).is_empty(), "half a TSDU is not delivered");
+    assert_eq!(b.receive_buffer_bits(), 1024 * 8, "the incomplete TSDU is held");
+    b.handle_receive(at(0.31), &dts[2]); // beyond a gap: held, not delivered
+    b.handle_receive(at(0.32), &dts[2]); // a duplicate: still acknowledged
+    b.handle_receive(at(0.33), &dts[1]);
+    assert_eq!(events(&mut b).iter().map(|e| if let Event::Delivered(s) = e { s.id } else { 99 }).collect::<Vec<_>>(), vec![0, 1]);
+    let aks = drain(&mut b, at(0.33));
+    assert_eq!(aks.iter().map(|t| (t.kind, t.nr, t.sack)).collect::<Vec<_>>(), vec![(TpduKind::Ak, 3, None); 4], "one AK per DT, fields fixed when sent");
+    assert_eq!(aks[0].octets, 14, "extended AK (10) + checksum (4)");
+    assert_eq!(b.receive_buffer_bits(), 0);
+}
+
+#[test]
+fn test_selective_ak_names_the_dt_beyond_the_gap_and_it_is_not_resent() {
+    let c = cfg(|c| {
+        c.dt_size_includes_header = false;
+        c.acknowledgement = Acknowledgement::Selective;
+    });
+    let (mut a, mut b) = (Tp4::new(&c), Tp4::new(&c));
+    a.handle_submit(SimTime::ZERO, tsdu(0, 3072));
+    let dts = drain(&mut a, SimTime::ZERO);
+    b.handle_receive(at(0.3), &dts[0]);
+    b.handle_receive(at(0.31), &dts[2]); // DT 1 lost
+    let aks = drain(&mut b, at(0.31));
+    assert_eq!(aks.iter().map(|t| (t.nr, t.sack, t.octets)).collect::<Vec<_>>(), vec![(1, None, 14), (1, Some(2), 20)]);
+    assert_eq!(b.receive_buffer_bits(), 2 * 1024 * 8, "DT 0 (TSDU incomplete) and DT 2 held");
+    for t in &aks {
+        a.handle_receive(at(0.6), t);
+    }
+    assert_eq!(a.send_buffer_octets(), 1024, "only DT 1 is still buffered");
+    // Both remaining timers would expire by 3 s; only DT 1 is sent again.
+    a.handle_timeout(at(3.0));
+    assert_eq!(drain(&mut a, at(3.0)).iter().map(|t| t.nr).collect::<Vec<_>>(), vec![1]);
+    // One-for-one would resend DT 2 as well.
+    let c1 = cfg(|c| c.dt_size_includes_header = false);
+    let mut o = Tp4::new(&c1);
+    o.handle_submit(SimTime::ZERO, tsdu(0, 3072));
+    let _ = drain(&mut o, SimTime::ZERO);
+    o.handle_receive(at(0.6), &ak(1, 12, None));
+    o.handle_timeout(at(3.0));
+    assert_eq!(drain(&mut o, at(3.0)).iter().map(|t| t.nr).collect::<Vec<_>>(), vec![1, 2]);
+}
+
+#[test]
+fn test_window_timer_repeats_an_ak_when_idle() {
+    let c = table2();
+    let (mut a, mut b) = (Tp4::new(&c), Tp4::new(&c));
+    a.handle_submit(SimTime::ZERO, tsdu(0, 500));
+    let dt = drain(&mut a, SimTime::ZERO).remove(0);
+    b.handle_receive(at(0.3), &dt);
+    assert_eq!(drain(&mut b, at(0.3)).len(), 1);
+    assert_eq!(b.poll_timeout(), Some(at(6.3)));
+    b.handle_timeout(at(6.3));
+    let again = drain(&mut b, at(6.3));
+    assert_eq!(again.iter().map(|t| (t.kind, t.nr)).collect::<Vec<_>>(), vec![(TpduKind::Ak, 1)]);
+    assert_eq!(b.poll_timeout(), Some(at(12.3)));
+}
+
+#[test]
+fn test_max_ack_delay_coalesces_the_aks_owed() {
+    let c = cfg(|c| c.max_ack_delay_s = Some(0.1));
+    let (mut a, mut b) = (Tp4::new(&c), Tp4::new(&c));
+    a.handle_submit(SimTime::ZERO, tsdu(0, 3000));
+    for t in drain(&mut a, SimTime::ZERO) {
+        b.handle_receive(at(0.3), &t);
+    }
+    assert!(drain(&mut b, at(0.3)).is_empty(), "held up to the maximum delay");
+    assert_eq!(b.poll_timeout(), Some(at(0.4)));
+    b.handle_timeout(at(0.4));
+    assert_eq!(drain(&mut b, at(0.4)).iter().map(|t| t.nr).collect::<Vec<_>>(), vec![3]);
+}
+
+/// Sender with an ED after every TSDU; two TSDUs of 2 DTs each.
+fn expedited(d: Expedited) -> Tp4 {
+    let c = cfg(|c| {
+        c.dt_size_includes_header = false;
+        c.expedited = d;
+        c.expedited_every = 1;
+    });
+    let mut a = Tp4::new(&c);
+    a.handle_submit(SimTime::ZERO, tsdu(0, 2048));
+    a.handle_submit(SimTime::ZERO, tsdu(1, 2048));
+    a
+}
+
+fn kinds(ts: &[Tpdu]) -> Vec<(TpduKind, u64)> {
+    ts.iter().map(|t| (t.kind, t.nr)).collect()
+}
+
+#[test]
+fn test_iso_expedited_goes_first_and_blocks_new_data_until_its_ea() {
+    let mut a = expedited(Expedited::Iso);
+    // ED 1 (after TSDU 0) goes to the front; then nothing new: ED 2 is queued too.
+    assert_eq!(kinds(&drain(&mut a, SimTime::ZERO)), vec![(TpduKind::Ed, 1)]);
+    a.handle_receive(at(0.6), &Tpdu::control(TpduKind::Ea, 1, 12));
+    assert_eq!(kinds(&drain(&mut a, at(0.6))), vec![(TpduKind::Ed, 2)], "one ED outstanding at most");
+    a.handle_receive(at(1.2), &Tpdu::control(TpduKind::Ea, 2, 12));
+    assert_eq!(kinds(&drain(&mut a, at(1.2))), vec![(TpduKind::Dt, 0), (TpduKind::Dt, 1), (TpduKind::Dt, 2), (TpduKind::Dt, 3)]);
+}
+
+#[test]
+fn test_iso_allows_retransmissions_while_an_ed_is_outstanding() {
+    let c = cfg(|c| {
+        c.dt_size_includes_header = false;
+        c.expedited = Expedited::Iso;
+        c.expedited_every = 2;
+    });
+    let mut a = Tp4::new(&c);
+    a.handle_submit(SimTime::ZERO, tsdu(0, 1024));
+    assert_eq!(kinds(&drain(&mut a, SimTime::ZERO)), vec![(TpduKind::Dt, 0)]);
+    a.handle_submit(at(0.5), tsdu(1, 1024)); // the user follows it with an ED
+    assert_eq!(kinds(&drain(&mut a, at(0.5))), vec![(TpduKind::Ed, 1)]);
+    a.handle_timeout(at(2.2));
+    assert_eq!(kinds(&drain(&mut a, at(2.2))), vec![(TpduKind::Dt, 0)], "DT 0 again, DT 1 still held");
+}
+
+#[test]
+fn test_nbs_sends_data_submitted_before_the_ed_while_awaiting_its_ea() {
+    let mut a = expedited(Expedited::Nbs);
+    // ED 1 first, then TSDU 0 (submitted before ED 1); TSDU 1 came after ED 1.
+    assert_eq!(kinds(&drain(&mut a, SimTime::ZERO)), vec![(TpduKind::Ed, 1), (TpduKind::Dt, 0), (TpduKind::Dt, 1)]);
+    a.handle_receive(at(0.6), &Tpdu::control(TpduKind::Ea, 1, 12));
+    // ED 2 may go now, and TSDU 1 (before ED 2) with it.
+    assert_eq!(kinds(&drain(&mut a, at(0.6))), vec![(TpduKind::Ed, 2), (TpduKind::Dt, 2), (TpduKind::Dt, 3)]);
+}
+
+#[test]
+fn test_ed_is_resent_on_its_timer_and_delivered_once() {
+    let mut a = expedited(Expedited::Iso);
+    let mut b = Tp4::new(&table2());
+    let ed = drain(&mut a, SimTime::ZERO).remove(0);
+    b.handle_receive(at(0.3), &ed);
+    let ea = drain(&mut b, at(0.3));
+    assert_eq!(kinds(&ea), vec![(TpduKind::Ea, 1)]);
+    // The EA is lost: the ED's timer expires and it goes again; B answers, delivers once.
+    a.handle_timeout(at(2.1));
+    let again = drain(&mut a, at(2.1));
+    assert_eq!(kinds(&again), vec![(TpduKind::Ed, 1)]);
+    b.handle_receive(at(2.4), &again[0]);
+    assert_eq!(kinds(&drain(&mut b, at(2.4))), vec![(TpduKind::Ea, 1)]);
+    assert_eq!((b.tp4_counters().ed_delivered, a.tp4_counters().ed_retransmitted), (1, 1));
+}
+
+#[test]
+fn test_expedited_unit_dt_places_an_ed_after_every_k_dts() {
+    let c = cfg(|c| {
+        c.dt_size_includes_header = false;
+        c.expedited = Expedited::Nbs;
+        c.expedited_every = 3;
+        c.expedited_unit = ExpeditedUnit::Dt;
+    });
+    let mut a = Tp4::new(&c);
+    a.handle_submit(SimTime::ZERO, tsdu(0, 7 * 1024));
+    // EDs after DTs 2 and 5: ED 1 goes first, then the three DTs submitted before it.
+    assert_eq!(kinds(&drain(&mut a, SimTime::ZERO)), vec![(TpduKind::Ed, 1), (TpduKind::Dt, 0), (TpduKind::Dt, 1), (TpduKind::Dt, 2)]);
+}

@@ -1,0 +1,202 @@
+"""The paper's claims, each with a computed verdict: Experiment 1 (Figures 4–5),
+Experiment 2 (Figures 6–8), the "twice the window" statement (Figure 9, an extension)
+and the improvement figures of the abstract and conclusions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from ..artefacts.curves import FigureData
+from ..claims import both, every, rel, vs_value, xs_where
+from ..data import StudyData
+from ..spec import Claim
+from ..verdicts import Est, Outcome, Verdict, approx_value, at_least, at_most, exceeds, pointwise
+from .params import TOL_FULL, TOL_PAPER_MAX
+from .theory import iso_efficiency
+
+ALL_EXP = ("per_tsdu", "delay0.135", "remote_ack")
+
+
+def ratio(a: Est, b: Est) -> Est:
+    """a / b with a first-order (delta-method) 95% half-width."""
+    if not (a.valid and b.valid) or b.mean == 0 or a.mean == 0:
+        return Est(float("nan"), float("nan"), 0)
+    r = a.mean / b.mean
+    return Est(r, abs(r) * math.hypot(a.half / a.mean, b.half / b.mean), min(a.n, b.n))
+
+
+def _ge(tol: float) -> Callable[[Est, Est], Verdict]:
+    return lambda a, b: at_least(a, b, tol)
+
+
+def _le(tol: float) -> Callable[[Est, Est], Verdict]:
+    return lambda a, b: at_most(a, b, tol)
+
+
+def _full_link(fig: int, curve: str, upto: float) -> Callable[[StudyData], Outcome]:
+    """curve(x) ≥ curve(0)·(1 − TOL_FULL) for every x ≤ upto (0 = no expedited data)."""
+    def check(sd: StudyData) -> Outcome:
+        fd = sd[fig]
+        ref = fd.est(curve, 0.0)
+        xs = [x for x in fd.xs(curve) if 0 < x <= upto]
+        return pointwise(xs, lambda x: at_least(fd.est(curve, x), ref, TOL_FULL),
+                         describe=lambda x: f"{fd.est(curve, x)} vs none {ref}")
+    return check
+
+
+def _drop(fig: int, curve: str, lo: float, hi: float, margin: float) -> Callable[[StudyData], Outcome]:
+    def check(sd: StudyData) -> Outcome:
+        fd = sd[fig]
+        a, b = fd.est(curve, lo), fd.est(curve, hi)
+        return Outcome(exceeds(a, b, margin), f"{curve}({lo:g}) = {a} vs {curve}({hi:g}) = {b}")
+    return check
+
+
+def max_improvement(fd: FigureData, better: str, worse: str, mode: str) -> tuple[Est, float | None]:
+    """The largest improvement of ``better`` over ``worse`` across x, with its x:
+    ``points`` = better − worse (efficiency in absolute points), ``ratio`` = better/worse − 1,
+    ``inverse`` = worse/better − 1 (delay)."""
+    best: tuple[Est, float | None] = (Est(float("nan"), float("nan"), 0), None)
+    for x in fd.common_xs(better, worse):
+        a, b = fd.est(better, x), fd.est(worse, x)
+        if mode == "points":
+            gain = a - b
+        else:
+            r = ratio(a, b) if mode == "ratio" else ratio(b, a)
+            gain = Est(r.mean - 1.0, r.half, r.n)
+        if gain.valid and (best[1] is None or gain.mean > best[0].mean):
+            best = (gain, x)
+    return best
+
+
+def _up_to(fig: int, better: str, worse: str, mode: str, paper: float, what: str) -> Callable[[StudyData], Outcome]:
+    """"Improvements of up to P%": our largest improvement (in ``mode``, see
+    :func:`max_improvement`) is P within ±TOL_PAPER_MAX (relative). The detail gives
+    both readings (points and ratio) for efficiency."""
+    def check(sd: StudyData) -> Outcome:
+        fd = sd[fig]
+        gain, x = max_improvement(fd, better, worse, mode)
+        if x is None:
+            return Outcome(Verdict.INCONCLUSIVE, "no common points")
+        v = approx_value(gain, paper, TOL_PAPER_MAX)
+        detail = (f"our maximum {what} improvement {100 * gain.mean:.1f}% ± {100 * gain.half:.1f} ({mode}) at x = {x:g} "
+                  f"vs the paper's {100 * paper:.0f}% (tolerance ±{100 * TOL_PAPER_MAX:g}% of it)")
+        if mode == "points":
+            r, xr = max_improvement(fd, better, worse, "ratio")
+            detail += f"; as a ratio the maximum is {100 * r.mean:.1f}% at x = {xr:g}"
+        return Outcome(v, detail)
+    return check
+
+
+def fig4_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("fig4.nbs_ge_iso", "Exp. 1 results", "NBS throughput efficiency is at least ISO's at every expedited data rate.",
+              rel(4, "nbs", "iso", every("nbs"), _ge(0.005)), figure=4, sensitivity=ALL_EXP),
+        Claim("fig4.iso_one_round_trip_per_ed", "Exp. 1 results",
+              "ISO: each expedited message forces link idle time equal to its round trip (efficiency within 1% of "
+              "N·L / (C·(T₀ + n_ED·(t_ED + 2t_p + t_EA))))",
+              vs_value(4, "iso", every("iso"), lambda fd, x: iso_efficiency(x), lambda e, t: approx_value(e, t, 0.01)),
+              figure=4),
+        Claim("fig4.nbs_full_to_1_7", "Exp. 1 results",
+              f"At rates between 0/n and 1/7 NBS keeps the connection fully used (within {100 * TOL_FULL:g}% of no "
+              "expedited data).", _full_link(4, "nbs", 0.145), figure=4, sensitivity=ALL_EXP),
+        Claim("fig4.nbs_drops_1_7_to_1_3", "Exp. 1 results",
+              "NBS throughput efficiency drops significantly (by more than 5%) from rate 1/7 to 1/3.",
+              _drop(4, "nbs", 0.14, 0.33, 0.05), figure=4, sensitivity=ALL_EXP),
+    )
+
+
+def fig5_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("fig5.nbs_delay_le_iso", "Exp. 1 results", "NBS per-octet delay is at most ISO's at every expedited rate.",
+              rel(5, "nbs", "iso", every("nbs"), _le(0.005)), figure=5, sensitivity=ALL_EXP),
+        Claim("fig5.iso_delay_grows", "Exp. 1 results",
+              "More expedited data stretches the ISO transfer: its per-octet delay at 1/3 exceeds that without expedited data.",
+              _drop(5, "iso", 0.33, 0.0, 0.05), figure=5, sensitivity=ALL_EXP),
+    )
+
+
+HIGH_BER = xs_where(lambda x: x >= 1e-5, "selective")
+MEMORY_BER = xs_where(lambda x: x >= 1e-4, "selective")
+ACK_SENS = ("delay0.135", "t1_1s")
+
+
+def fig6_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("fig6.selective_ge", "Exp. 2 results",
+              "Selective acknowledgement is at least as efficient as one-for-one from 1e-7 to 1e-3, and better where "
+              "errors are frequent (1e-5 and above).",
+              both(at_least=rel(6, "selective", "one_for_one", every("selective"), _ge(0.005)),
+                   better=rel(6, "selective", "one_for_one", HIGH_BER, exceeds)), figure=6, sensitivity=ACK_SENS),
+        Claim("fig6.fewer_retransmissions", "Exp. 2 results",
+              "The increase is due to fewer retransmissions: selective retransmits fewer DTs where errors are frequent.",
+              rel(6, "one_for_one_retx", "selective_retx", HIGH_BER, exceeds), figure=6, sensitivity=ACK_SENS),
+    )
+
+
+def fig7_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("fig7.selective_more_memory", "Exp. 2 results",
+              "Selective acknowledgement uses more average receive memory (at 1e-4 and above, where gaps are common).",
+              rel(7, "selective", "one_for_one", MEMORY_BER, exceeds), figure=7, sensitivity=ACK_SENS),
+    )
+
+
+def fig8_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("fig8.selective_more_memory", "Exp. 2 results",
+              "Selective acknowledgement uses more maximum receive memory (at 1e-4 and above).",
+              rel(8, "selective", "one_for_one", MEMORY_BER, exceeds), figure=8, sensitivity=ACK_SENS),
+    )
+
+
+def knee(fd: FigureData, curve: str, share: float = 0.95) -> float | None:
+    """The smallest window whose mean efficiency reaches ``share`` of the curve's best."""
+    xs = fd.xs(curve)
+    vals = [fd.est(curve, x).mean for x in xs]
+    if not vals or not all(math.isfinite(v) for v in vals):
+        return None
+    top = max(vals)
+    return next(x for x, v in zip(xs, vals) if v >= share * top)
+
+
+def _twice_the_window(sd: StudyData) -> Outcome:
+    fd = sd[9]
+    a, b = knee(fd, "one_for_one"), knee(fd, "selective")
+    if a is None or b is None:
+        return Outcome(Verdict.INCONCLUSIVE, "missing points")
+    r = b / a
+    v = Verdict.HOLDS if 1.5 <= r <= 3.0 else Verdict.DOES_NOT_HOLD
+    return Outcome(v, f"95% of the best efficiency reached at {a:g} KiB (one-for-one) and {b:g} KiB (selective): "
+                      f"ratio {r:g} (holds for 1.5–3)")
+
+
+def fig9_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("fig9.selective_needs_twice_the_window", "Exp. 2 results",
+              "Selective acknowledgement needs about twice the window of one-for-one to keep data flowing "
+              "(the window at which each reaches 95% of its best efficiency differs by a factor 1.5–3).",
+              _twice_the_window, figure=9),
+    )
+
+
+def study_claims() -> list[Claim]:
+    return [
+        Claim("abstract.expedited_38", "Abstract, Conclusions",
+              "The NBS expedited mechanism improves throughput efficiency by up to 38% over ISO (read as efficiency points).",
+              _up_to(4, "nbs", "iso", "points", 0.38, "efficiency"), needs=(4,)),
+        Claim("abstract.delay_61", "Introduction, Conclusions",
+              "The NBS expedited mechanism improves delay by up to 61% over ISO (ISO delay / NBS delay − 1).",
+              _up_to(5, "nbs", "iso", "inverse", 0.61, "delay"), needs=(5,)),
+        Claim("abstract.selective_34", "Abstract, Conclusions",
+              "Selective acknowledgement improves throughput efficiency by up to 34% over one-for-one (efficiency points).",
+              _up_to(6, "selective", "one_for_one", "points", 0.34, "efficiency"), needs=(6,)),
+    ]
+
+
+def all_claim_ids() -> list[str]:
+    from .figures import figures
+
+    return [c.id for f in figures() for c in f.claims] + [c.id for c in study_claims()]

@@ -1,0 +1,73 @@
+"""Closed forms of an error-free TP4 transfer over the satellite hop (no queueing on
+the reverse direction, local network acknowledgements):
+
+* no expedited data, link-limited: T₀ = Σ t(DT) + 2·t_p + t(AK) — the DTs back to back,
+  then the last AK's return;
+* ISO expedited data: every ED idles the link for one round trip,
+  t(ED) + 2·t_p + t(EA), so T = T₀ + n_ED·(t(ED) + 2·t_p + t(EA)) and η = N·L / (C·T);
+* NBS cannot idle while the data submitted before the next ED covers the ED's round
+  trip: k·t(DT) ≥ t(ED) + 2·t_p + t(EA) for an ED every k DTs.
+
+Header sizes are those of the model (ISO 8073 extended format with checksum, plus the
+network header of every packet).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .params import EXP1, LINK_BPS, NET_OVERHEAD_BITS, ONE_WAY_DELAY_S, TSDU_OCTETS
+
+DT_HEADER, AK_OCTETS, ED_OCTETS, EA_OCTETS = 12, 14, 12 + 16, 12
+
+
+def tx(octets: float) -> float:
+    """Seconds on the 64 kbit/s line for a TPDU of ``octets`` in one packet."""
+    return (octets * 8 + NET_OVERHEAD_BITS) / LINK_BPS
+
+
+def dts_per_tsdu(dt_size: int = int(EXP1["dt_size_octets"])) -> list[int]:
+    """TPDU lengths of one TSDU's DTs (the DT size counts its header)."""
+    user = dt_size - DT_HEADER
+    full, rest = divmod(TSDU_OCTETS, user)
+    return [dt_size] * full + ([rest + DT_HEADER] if rest else [])
+
+
+def no_expedited_time(tsdus: int = int(EXP1["tsdus"]), delay: float = ONE_WAY_DELAY_S) -> float:
+    """T₀: the error-free link-limited transfer of ``tsdus`` TSDUs."""
+    return tsdus * sum(tx(o) for o in dts_per_tsdu()) + 2 * delay + tx(AK_OCTETS)
+
+
+def expedited_round_trip(delay: float = ONE_WAY_DELAY_S) -> float:
+    """The link idle time ISO adds per ED."""
+    return tx(ED_OCTETS) + 2 * delay + tx(EA_OCTETS)
+
+
+def eds(rate: float, tsdus: int = int(EXP1["tsdus"]), per_dt: bool = True) -> int:
+    """EDs the user submits: one after every k = round(1/rate) DTs (or TSDUs)."""
+    if rate <= 0:
+        return 0
+    k = max(1, round(1 / rate))
+    units = tsdus * len(dts_per_tsdu()) if per_dt else tsdus
+    return units // k
+
+
+def iso_efficiency(rate: float, delay: float = ONE_WAY_DELAY_S, per_dt: bool = True) -> float:
+    """η of the ISO discipline: N·L / (C·(T₀ + n_ED·RTT_ED))."""
+    n = int(EXP1["tsdus"])
+    t = no_expedited_time(n, delay) + eds(rate, n, per_dt) * expedited_round_trip(delay)
+    return n * TSDU_OCTETS * 8 / (LINK_BPS * t)
+
+
+def nbs_covers(rate: float, delay: float = ONE_WAY_DELAY_S) -> bool:
+    """NBS keeps the link busy: the k DTs before an ED outlast its round trip."""
+    if rate <= 0:
+        return True
+    k = max(1, round(1 / rate))
+    return k * tx(int(EXP1["dt_size_octets"])) >= expedited_round_trip(delay)
+
+
+def break_even_rate(delay: float = ONE_WAY_DELAY_S) -> float:
+    """The largest expedited rate NBS hides completely (1/k at the smallest covering k)."""
+    k = math.ceil(expedited_round_trip(delay) / tx(int(EXP1["dt_size_octets"])))
+    return 1.0 / k
