@@ -5,6 +5,7 @@
 
 pub use crate::schema::fields;
 pub mod link;
+pub mod ring;
 pub mod run;
 pub mod topology;
 

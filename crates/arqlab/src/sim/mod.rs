@@ -7,6 +7,7 @@ pub mod experiment;
 pub mod interrupt;
 pub mod measure;
 pub mod runner;
+mod ring_lanes;
 pub mod scope;
 pub mod summary;
 mod wiring;
