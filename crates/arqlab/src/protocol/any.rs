@@ -3,6 +3,7 @@
 
 use super::datagram::Datagram;
 use super::hdlc::HdlcStation;
+use super::llc2::Llc2;
 use super::textbook::{GoBackN, SelectiveRepeat};
 use super::{Counters, Event, Frame, Grant, Layer, Payload, Service, Station};
 use crate::engine::SimTime;
@@ -13,6 +14,7 @@ pub enum AnyLayer<P: Payload> {
     SelectiveRepeat(SelectiveRepeat<P>),
     Hdlc(HdlcStation<P>),
     Datagram(Datagram<P>),
+    Llc2(Llc2<P>),
 }
 
 impl<P: Payload> AnyLayer<P> {
@@ -22,6 +24,7 @@ impl<P: Payload> AnyLayer<P> {
             ProtocolConfig::SelectiveRepeat(c) => AnyLayer::SelectiveRepeat(SelectiveRepeat::new(c)),
             ProtocolConfig::Hdlc(c) => AnyLayer::Hdlc(HdlcStation::new(c, station)),
             ProtocolConfig::Datagram(c) => AnyLayer::Datagram(Datagram::new(c)),
+            ProtocolConfig::Llc2(c) => AnyLayer::Llc2(Llc2::new(c)),
         }
     }
 }
@@ -33,6 +36,7 @@ macro_rules! each {
             AnyLayer::SelectiveRepeat($l) => $e,
             AnyLayer::Hdlc($l) => $e,
             AnyLayer::Datagram($l) => $e,
+            AnyLayer::Llc2($l) => $e,
         }
     };
 }

@@ -17,6 +17,7 @@ pub use topology::{NetworkConfig, Topology};
 
 use crate::protocol::datagram::DatagramConfig;
 use crate::protocol::hdlc::HdlcConfig;
+use crate::protocol::llc2::Llc2Config;
 use crate::protocol::textbook::TextbookConfig;
 use crate::traffic::TrafficConfig;
 use serde::Serialize;
@@ -34,9 +35,11 @@ pub enum ProtocolConfig {
     Hdlc(HdlcConfig),
     /// Best effort: one frame per SDU, no recovery.
     Datagram(DatagramConfig),
+    /// IEEE 802.2 LLC type 2 and its variants (Biersack 1992).
+    Llc2(Llc2Config),
 }
 
-pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat", "hdlc", "datagram"];
+pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat", "hdlc", "datagram", "llc2"];
 
 impl ProtocolConfig {
     pub fn parse(t: &mut Table, p: &mut Problems) -> ProtocolConfig {
@@ -46,6 +49,9 @@ impl ProtocolConfig {
         }
         if kind == "datagram" {
             return ProtocolConfig::Datagram(DatagramConfig::parse(t, p));
+        }
+        if kind == "llc2" {
+            return ProtocolConfig::Llc2(Llc2Config::parse(t, p));
         }
         let c = TextbookConfig::parse(&kind, t, p);
         match kind.as_str() {
@@ -62,6 +68,7 @@ impl ProtocolConfig {
             ProtocolConfig::SelectiveRepeat(_) => "selective_repeat",
             ProtocolConfig::Hdlc(_) => "hdlc",
             ProtocolConfig::Datagram(_) => "datagram",
+            ProtocolConfig::Llc2(_) => "llc2",
         }
     }
 }

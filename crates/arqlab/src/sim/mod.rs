@@ -23,6 +23,7 @@ use crate::engine::SimTime;
 use crate::protocol::any::AnyLayer;
 use crate::protocol::datagram::Datagram;
 use crate::protocol::hdlc::HdlcStation;
+use crate::protocol::llc2::Llc2;
 use crate::protocol::textbook::{GoBackN, SelectiveRepeat};
 use crate::protocol::mux::{Connection, Mux};
 use crate::protocol::{Frame, Sdu, Stacked, Station};
@@ -114,6 +115,10 @@ fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Opti
         }),
         ProtocolConfig::Datagram(_) => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
             ProtocolConfig::Datagram(c) => Datagram::new(c),
+            other => unreachable!("stack shapes validated: {}", other.kind()),
+        }),
+        ProtocolConfig::Llc2(_) => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
+            ProtocolConfig::Llc2(c) => Llc2::new(c),
             other => unreachable!("stack shapes validated: {}", other.kind()),
         }),
     }
