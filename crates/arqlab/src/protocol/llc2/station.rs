@@ -166,7 +166,7 @@ impl<P: Payload> Llc2<P> {
         self.ack_owed = 0;
         self.ack_at = None;
         if self.t1_at.is_none() {
-            self.t1_at = Some(now + grant.transmission(f.bits));
+            self.t1_at = Some(now + grant.transmission(f.bits) + self.t1);
         }
         f
     }
@@ -321,6 +321,7 @@ impl<P: Payload> Layer for Llc2<P> {
         if self.ack_owed > 0 && self.ack_at.is_some_and(|t| t <= now) {
             // T2: the acknowledgement owed for fewer than N3 frames leaves now.
             self.ack_owed = self.ack_owed.max(self.n3);
+            self.ack_at = None;
         }
         if self.t1_at.is_some_and(|t| t <= now) {
             self.counters.timeouts += 1;
