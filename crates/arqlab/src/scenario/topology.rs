@@ -612,7 +612,7 @@ impl NetworkConfig {
                     })
                     .collect();
                 let routes = (0..self.node.len() as u32).map(|n| ms.iter().position(|&m| graph.behind(r as u32, m, n))).collect();
-                let port_scopes = ms.iter().map(|&m| format!("node.{}.{}", c.name, graph.ring(m).map_or(&media[m as usize].config.name, |g| &g.config.name))).collect();
+                let port_scopes = ms.iter().map(|&m| format!("node.{}.{}", c.name, match graph.ring(m) { Some(g) => &g.config.name, None => &media[m as usize].config.name })).collect();
                 RelaySpec { config: c.clone(), media: ms.clone(), lanes, routes, port_scopes }
             })
             .collect();
