@@ -1,12 +1,14 @@
 //! Media and relays: lanes (one direction of a medium, with its error model), the
-//! half-duplex radio gate, and store-and-forward relays.
+//! half-duplex radio gate, the token ring, and store-and-forward relays.
 
 pub mod errors;
 pub mod link;
 pub mod radio;
 pub mod relay;
+pub mod token_ring;
 
 pub use errors::{BitErrors, ErrorModel, GilbertElliott, Schedule};
 pub use link::{Direction, DirectionCounters, InFlight, Transmission};
 pub use radio::Radio;
 pub use relay::{Admission, Forwarding, PortCounters, Relay};
+pub use token_ring::{RingCounters, RingParams, TokenRing};

@@ -59,6 +59,8 @@ pub struct RelayPort<F> {
     pub buffered_bits: u64,
     pub occupancy: TimeAverage,
     pub counters: PortCounters,
+    /// A wake-up for the port is in the queue (a port on a token ring waits for the token).
+    pub wake: bool,
 }
 
 /// A relay's state: ports, the frames inside their forwarding delay, the routes.
@@ -102,6 +104,7 @@ impl<F> Relay<F> {
                 buffered_bits: 0,
                 occupancy: TimeAverage::new(0.0),
                 counters: PortCounters::default(),
+                wake: false,
             })
             .collect();
         Relay {

@@ -4,6 +4,7 @@
 use super::datagram::Datagram;
 use super::hdlc::HdlcStation;
 use super::netwindow::NetWindow;
+use super::llc2::Llc2;
 use super::textbook::{GoBackN, SelectiveRepeat};
 use super::{Counters, Event, Frame, Grant, Layer, Payload, Service, Station};
 use crate::engine::SimTime;
@@ -15,6 +16,7 @@ pub enum AnyLayer<P: Payload> {
     Hdlc(HdlcStation<P>),
     Datagram(Datagram<P>),
     NetWindow(NetWindow<P>),
+    Llc2(Llc2<P>),
 }
 
 impl<P: Payload> AnyLayer<P> {
@@ -27,6 +29,7 @@ impl<P: Payload> AnyLayer<P> {
             ProtocolConfig::NetworkWindow(c) => AnyLayer::NetWindow(NetWindow::new(c)),
             // Validation keeps TP4 at the top of a stack, over one of the layers above.
             ProtocolConfig::Tp4(_) => unreachable!("tp4 is only a top layer (validated)"),
+            ProtocolConfig::Llc2(c) => AnyLayer::Llc2(Llc2::new(c)),
         }
     }
 }
@@ -39,6 +42,7 @@ macro_rules! each {
             AnyLayer::Hdlc($l) => $e,
             AnyLayer::Datagram($l) => $e,
             AnyLayer::NetWindow($l) => $e,
+            AnyLayer::Llc2($l) => $e,
         }
     };
 }

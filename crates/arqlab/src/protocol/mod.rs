@@ -11,6 +11,7 @@ pub mod datagram;
 pub mod frame;
 pub mod hdlc;
 pub mod layer;
+pub mod llc2;
 pub mod mux;
 pub mod netwindow;
 pub mod seq;

@@ -5,6 +5,7 @@
 
 pub use crate::schema::fields;
 pub mod link;
+pub mod ring;
 pub mod run;
 pub mod topology;
 
@@ -18,6 +19,7 @@ use crate::protocol::datagram::DatagramConfig;
 use crate::protocol::hdlc::HdlcConfig;
 use crate::protocol::netwindow::NetWindowConfig;
 use crate::protocol::tp4::Tp4Config;
+use crate::protocol::llc2::Llc2Config;
 use crate::protocol::textbook::TextbookConfig;
 use crate::traffic::TrafficConfig;
 use serde::Serialize;
@@ -39,9 +41,11 @@ pub enum ProtocolConfig {
     Tp4(Tp4Config),
     /// A window of packets in transit over the subnetwork (`protocol::netwindow`).
     NetworkWindow(NetWindowConfig),
+    /// IEEE 802.2 LLC type 2 and its variants (Biersack 1992).
+    Llc2(Llc2Config),
 }
 
-pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat", "hdlc", "datagram", "tp4", "network_window"];
+pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat", "hdlc", "datagram", "tp4", "network_window", "llc2"];
 
 impl ProtocolConfig {
     pub fn parse(t: &mut Table, p: &mut Problems) -> ProtocolConfig {
@@ -57,6 +61,9 @@ impl ProtocolConfig {
         }
         if kind == "network_window" {
             return ProtocolConfig::NetworkWindow(NetWindowConfig::parse(t, p));
+        }
+        if kind == "llc2" {
+            return ProtocolConfig::Llc2(Llc2Config::parse(t, p));
         }
         let c = TextbookConfig::parse(&kind, t, p);
         match kind.as_str() {
@@ -75,6 +82,7 @@ impl ProtocolConfig {
             ProtocolConfig::Datagram(_) => "datagram",
             ProtocolConfig::Tp4(_) => "tp4",
             ProtocolConfig::NetworkWindow(_) => "network_window",
+            ProtocolConfig::Llc2(_) => "llc2",
         }
     }
 }

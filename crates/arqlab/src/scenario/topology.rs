@@ -30,6 +30,7 @@
 //! whose layers do not fit, each with its path.
 
 use super::link::{parse_direction, DirectionConfig, LinkConfig};
+use super::ring::RingSpec;
 use super::ProtocolConfig;
 use crate::schema::{Problems, Range, Table};
 use crate::traffic::TrafficConfig;
@@ -42,6 +43,16 @@ use std::collections::BTreeMap;
 pub enum MediumKind {
     DuplexLink,
     HalfDuplexRadio { turnaround_s: f64, preamble_s: f64 },
+    /// IEEE 802.5 token ring over all `ends` (`scenario::ring`, `channel::token_ring`).
+    TokenRing {
+        station_delay_bits: f64,
+        monitor_buffer_bits: f64,
+        propagation_s: f64,
+        token_bits: f64,
+        mac_overhead_octets: f64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        holding_time_s: Option<f64>,
+    },
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -151,6 +162,9 @@ pub struct Topology {
     pub flows: Vec<FlowSpec>,
     /// The two-node shorthand: legacy scope and stream names.
     pub pair: bool,
+    /// Token rings (shared media). Their lanes follow the two-ended media's; a relay
+    /// names ring `g` among its `media` as attachment `media.len() + g`.
+    pub rings: Vec<RingSpec>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -240,12 +254,26 @@ impl Topology {
             relays: vec![],
             flows: vec![flow("a_to_b", 0, 1, a, "a"), flow("b_to_a", 1, 0, b, "b")],
             pair: true,
+            rings: vec![],
         }
     }
 
-    /// Number of lanes (two per medium).
+    /// Number of lanes (two per two-ended medium, one per ring station).
     pub fn lanes(&self) -> usize {
-        2 * self.media.len()
+        2 * self.media.len() + self.rings.iter().map(|g| g.stations.len()).sum::<usize>()
+    }
+
+    /// The ring a lane belongs to and its station there, if it is a ring lane.
+    pub fn ring_of_lane(&self, lane: u32) -> Option<(u32, u32)> {
+        self.rings.iter().enumerate().find_map(|(g, r)| (lane >= r.first_lane && lane < r.first_lane + r.stations.len() as u32).then(|| (g as u32, lane - r.first_lane)))
+    }
+
+    /// The transmission rate of a lane.
+    pub fn lane_rate(&self, lane: u32) -> f64 {
+        match self.ring_of_lane(lane) {
+            Some((g, _)) => self.rings[g as usize].config.rate_bps,
+            None => self.media[lane as usize / 2].config.rate_bps,
+        }
     }
 
     /// The end a lane delivers to.
@@ -288,15 +316,17 @@ impl NetworkConfig {
             .into_iter()
             .map(|mut t| {
                 let name = t.string("name", p);
-                let kind = match t.choice("kind", "duplex_link", &["duplex_link", "half_duplex_radio"], p).as_str() {
+                let kind = match t.choice("kind", "duplex_link", &["duplex_link", "half_duplex_radio", "token_ring"], p).as_str() {
                     "half_duplex_radio" => MediumKind::HalfDuplexRadio {
                         turnaround_s: t.f64("turnaround_s", 0.0, Range::Closed(0.0, 1e6), p),
                         preamble_s: t.f64("preamble_s", 0.0, Range::Closed(0.0, 1e6), p),
                     },
+                    "token_ring" => super::ring::parse_kind(&mut t, p),
                     _ => MediumKind::DuplexLink,
                 };
                 let ends = t.strings("ends", p);
-                let rate_bps = t.f64("rate_bps", 48_000.0, Range::Closed(1.0, 1e12), p);
+                let default_rate = if matches!(kind, MediumKind::TokenRing { .. }) { 4e6 } else { 48_000.0 };
+                let rate_bps = t.f64("rate_bps", default_rate, Range::Closed(1.0, 1e12), p);
                 let delay_s = t.f64("delay_s", 0.0, Range::Closed(0.0, 1e6), p);
                 let bit_error_rate = t.f64("bit_error_rate", 0.0, Range::HalfOpen(0.0, 1.0), p);
                 let mut dir = |key: &str| {
@@ -386,12 +416,18 @@ impl NetworkConfig {
         let mut media = vec![];
         let mut attached: Vec<Vec<u32>> = vec![vec![]; self.node.len()];
         let mut relay_media: Vec<Vec<u32>> = vec![vec![]; self.relay.len()];
+        let mut ring_ends: Vec<(usize, Vec<End>)> = vec![];
         for (m, c) in self.medium.iter().enumerate() {
-            if c.ends.len() != 2 {
+            let ring = matches!(c.kind, MediumKind::TokenRing { .. });
+            if ring && c.ends.len() < 2 {
+                p.push(format!("medium[{m}].ends"), None, format!("expected at least two station names on a token ring (got {})", c.ends.len()));
+                continue;
+            }
+            if !ring && c.ends.len() != 2 {
                 p.push(format!("medium[{m}].ends"), None, format!("expected two names (got {})", c.ends.len()));
                 continue;
             }
-            let mut ends = [End::Node(0); 2];
+            let mut ends = vec![End::Node(0); c.ends.len()];
             let mut ok = true;
             for (k, e) in c.ends.iter().enumerate() {
                 match names.get(e.as_str()) {
@@ -402,19 +438,25 @@ impl NetworkConfig {
                     }
                 }
             }
-            if ok && ends[0] == ends[1] {
-                p.push(format!("medium[{m}].ends"), None, "expected two different ends");
+            if ok && (1..ends.len()).any(|k| ends[..k].contains(&ends[k])) {
+                p.push(format!("medium[{m}].ends"), None, if ring { "expected each station once on the ring" } else { "expected two different ends" });
                 ok = false;
             }
             if !ok {
                 continue;
             }
+            if ring {
+                ring_ends.push((m, ends));
+                continue;
+            }
+            let mi = media.len() as u32;
             for (k, e) in ends.iter().enumerate() {
                 match *e {
-                    End::Node(n) => attached[n as usize].push(2 * m as u32 + k as u32),
-                    End::Relay(r) => relay_media[r as usize].push(m as u32),
+                    End::Node(n) => attached[n as usize].push(2 * mi + k as u32),
+                    End::Relay(r) => relay_media[r as usize].push(mi),
                 }
             }
+            let ends = [ends[0], ends[1]];
             let lane = |a: &str, b: &str| format!("{}.{a}->{b}", c.name);
             media.push(MediumSpec {
                 config: c.clone(),
@@ -422,6 +464,22 @@ impl NetworkConfig {
                 lane_streams: [format!("medium.{}.errors", lane(&c.ends[0], &c.ends[1])), format!("medium.{}.errors", lane(&c.ends[1], &c.ends[0]))],
                 lane_scopes: [format!("link.{}", lane(&c.ends[0], &c.ends[1])), format!("link.{}", lane(&c.ends[1], &c.ends[0]))],
             });
+        }
+        // Rings: lanes after the two-ended media's, one per station.
+        let mut rings = vec![];
+        let mut lane = 2 * media.len() as u32;
+        for (g, (m, ends)) in ring_ends.into_iter().enumerate() {
+            let c = &self.medium[m];
+            let attachment = (media.len() + g) as u32;
+            for (k, e) in ends.iter().enumerate() {
+                match *e {
+                    End::Node(n) => attached[n as usize].push(lane + k as u32),
+                    End::Relay(r) => relay_media[r as usize].push(attachment),
+                }
+            }
+            let (lane_streams, lane_scopes) = RingSpec::names(c);
+            rings.push(RingSpec { config: c.clone(), first_lane: lane, attachment, lane_streams, lane_scopes, receiver: vec![], stations: ends });
+            lane += rings[g].stations.len() as u32;
         }
         for (i, a) in attached.iter().enumerate() {
             match a.len() {
@@ -442,7 +500,11 @@ impl NetworkConfig {
             return None;
         }
         // Relays form a forest with the media: a loop would let frames circulate.
-        let graph = Graph { media: &media, relay_media: &relay_media, node_lane: &attached };
+        let node_att: Vec<u32> = attached.iter().map(|a| match rings.iter().find(|g| a[0] >= g.first_lane && a[0] < g.first_lane + g.stations.len() as u32) {
+            Some(g) => g.attachment,
+            None => a[0] / 2,
+        }).collect();
+        let graph = Graph { media: &media, rings: &rings, relay_media: &relay_media, node_att: &node_att };
         if let Some(r) = graph.relay_loop() {
             p.push(format!("relay[{r}]"), Some(&self.relay[r].name.as_str().into()), "relays joined in a loop (frames could circulate); remove a medium to break it");
             return None;
@@ -543,13 +605,38 @@ impl NetworkConfig {
             .enumerate()
             .map(|(r, c)| {
                 let ms = &relay_media[r];
-                let lanes: Vec<u32> = ms.iter().map(|&m| 2 * m + u32::from(media[m as usize].ends[1] == End::Relay(r as u32))).collect();
+                let me = End::Relay(r as u32);
+                let lanes: Vec<u32> = ms
+                    .iter()
+                    .map(|&m| match graph.ring(m) {
+                        Some(g) => g.first_lane + g.stations.iter().position(|&e| e == me).unwrap_or(0) as u32,
+                        None => 2 * m + u32::from(media[m as usize].ends[1] == me),
+                    })
+                    .collect();
                 let routes = (0..self.node.len() as u32).map(|n| ms.iter().position(|&m| graph.behind(r as u32, m, n))).collect();
-                let port_scopes = ms.iter().map(|&m| format!("node.{}.{}", c.name, media[m as usize].config.name)).collect();
+                let port_scopes = ms.iter().map(|&m| format!("node.{}.{}", c.name, match graph.ring(m) { Some(g) => &g.config.name, None => &media[m as usize].config.name })).collect();
                 RelaySpec { config: c.clone(), media: ms.clone(), lanes, routes, port_scopes }
             })
             .collect();
-        Some(Topology { nodes, media, relays, flows, pair: false })
+        let rings = rings
+            .iter()
+            .map(|g| {
+                // Each destination is copied by its own station, or by the bridge behind which it lies.
+                let receiver = (0..self.node.len() as u32)
+                    .map(|n| {
+                        g.stations
+                            .iter()
+                            .position(|&e| match e {
+                                End::Node(x) => x == n,
+                                End::Relay(r) => graph.relay_media[r as usize].iter().any(|&m2| m2 != g.attachment && graph.behind(r, m2, n)),
+                            })
+                            .map_or(u32::MAX, |k| k as u32)
+                    })
+                    .collect();
+                RingSpec { receiver, ..g.clone() }
+            })
+            .collect();
+        Some(Topology { nodes, media, relays, flows, pair: false, rings })
     }
 }
 
@@ -591,21 +678,33 @@ fn check_stack(name: &str, st: &StackConfig, p: &mut Problems) {
 }
 
 /// Adjacency of the wired media.
+/// Attachment ids: `m < media.len()` is two-ended medium `m`, above are the rings.
 struct Graph<'a> {
     media: &'a [MediumSpec],
+    rings: &'a [RingSpec],
     relay_media: &'a [Vec<u32>],
-    node_lane: &'a [Vec<u32>],
+    node_att: &'a [u32],
 }
 
 impl Graph<'_> {
-    fn across(&self, m: u32, from: End) -> End {
-        let e = self.media[m as usize].ends;
-        if e[0] == from { e[1] } else { e[0] }
+    fn ring(&self, m: u32) -> Option<&RingSpec> {
+        (m as usize).checked_sub(self.media.len()).map(|g| &self.rings[g])
     }
 
-    /// True if node `n` is reached from relay `r` by leaving through medium `m`.
+    /// The ends reached from `from` across attachment `m`.
+    fn across(&self, m: u32, from: End) -> Vec<End> {
+        match self.ring(m) {
+            Some(g) => g.stations.iter().copied().filter(|&e| e != from).collect(),
+            None => {
+                let e = self.media[m as usize].ends;
+                vec![if e[0] == from { e[1] } else { e[0] }]
+            }
+        }
+    }
+
+    /// True if node `n` is reached from relay `r` by leaving through attachment `m`.
     fn behind(&self, r: u32, m: u32, n: u32) -> bool {
-        let mut stack = vec![(self.across(m, End::Relay(r)), m)];
+        let mut stack: Vec<(End, u32)> = self.across(m, End::Relay(r)).into_iter().map(|e| (e, m)).collect();
         while let Some((e, via)) = stack.pop() {
             match e {
                 End::Node(x) if x == n => return true,
@@ -613,7 +712,7 @@ impl Graph<'_> {
                 End::Relay(q) => {
                     for &m2 in &self.relay_media[q as usize] {
                         if m2 != via {
-                            stack.push((self.across(m2, End::Relay(q)), m2));
+                            stack.extend(self.across(m2, End::Relay(q)).into_iter().map(|e| (e, m2)));
                         }
                     }
                 }
@@ -623,11 +722,11 @@ impl Graph<'_> {
     }
 
     fn reachable(&self, a: u32, b: u32) -> bool {
-        let m = self.node_lane[a as usize][0] / 2;
-        match self.across(m, End::Node(a)) {
+        let m = self.node_att[a as usize];
+        self.across(m, End::Node(a)).into_iter().any(|e| match e {
             End::Node(x) => x == b,
             End::Relay(r) => self.relay_media[r as usize].iter().any(|&m2| m2 != m && self.behind(r, m2, b)),
-        }
+        })
     }
 
     /// A relay on a cycle of relays and media, if any (union–find over relay–relay media).
@@ -646,6 +745,17 @@ impl Graph<'_> {
                 let (ra, rb) = (find(&mut parent, a as usize), find(&mut parent, b as usize));
                 if ra == rb {
                     return Some(a as usize);
+                }
+                parent[ra] = rb;
+            }
+        }
+        // The relays on one ring are joined through it.
+        for g in self.rings {
+            let on: Vec<u32> = g.stations.iter().filter_map(|e| if let End::Relay(r) = e { Some(*r) } else { None }).collect();
+            for w in on.windows(2) {
+                let (ra, rb) = (find(&mut parent, w[0] as usize), find(&mut parent, w[1] as usize));
+                if ra == rb {
+                    return Some(w[1] as usize);
                 }
                 parent[ra] = rb;
             }

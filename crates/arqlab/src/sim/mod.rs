@@ -7,6 +7,7 @@ pub mod experiment;
 pub mod interrupt;
 pub mod measure;
 pub mod runner;
+mod ring_lanes;
 pub mod scope;
 pub mod summary;
 mod wiring;
@@ -24,6 +25,7 @@ use crate::protocol::datagram::Datagram;
 use crate::protocol::netwindow::NetWindow;
 use crate::protocol::tp4::{Tp4, Tp4Over, Tpdu};
 use crate::protocol::hdlc::HdlcStation;
+use crate::protocol::llc2::Llc2;
 use crate::protocol::textbook::{GoBackN, SelectiveRepeat};
 use crate::protocol::mux::{Connection, Mux};
 use crate::protocol::{Frame, Sdu, Stacked, Station};
@@ -125,6 +127,10 @@ fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Opti
             other => unreachable!("stack shapes validated: {}", other.kind()),
         }),
         ProtocolConfig::Tp4(_) => unreachable!("dispatched above"),
+        ProtocolConfig::Llc2(_) => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
+            ProtocolConfig::Llc2(c) => Llc2::new(c),
+            other => unreachable!("stack shapes validated: {}", other.kind()),
+        }),
     }
 }
 

@@ -12,6 +12,7 @@
 
 use super::measure::{DirectionMeter, Measures, OrderViolation};
 use super::scope::{lane_measures, port_measures, MeasureSet};
+use super::ring_lanes::RingLanes;
 use super::wiring;
 use crate::channel::{Direction, DirectionCounters, PortCounters, Radio, Relay};
 use crate::engine::{Duration, EventCode, EventQueue, ScheduleError, SimTime};
@@ -170,6 +171,8 @@ pub(super) struct Lane<F> {
     pub(super) dir: Direction<F>,
     /// Half-duplex radio gate and this lane's side of it.
     pub(super) radio: Option<(u32, u8)>,
+    /// Token ring and this lane's station on it.
+    pub(super) ring: Option<(u32, u32)>,
     pub(super) target: Target,
     pub(super) at_open: DirectionCounters,
 }
@@ -179,6 +182,8 @@ pub(super) enum Target {
     Node(u32),
     /// (relay, port)
     Port(u32, u32),
+    /// A token ring's lane: the addressee's station copies the frame.
+    Ring(u32),
 }
 
 pub(super) struct Sim<L: Layer> {
@@ -186,6 +191,7 @@ pub(super) struct Sim<L: Layer> {
     pub(super) nodes: Vec<Node<L>>,
     pub(super) lanes: Vec<Lane<L::Pdu>>,
     pub(super) radios: Vec<Radio>,
+    pub(super) rings: Vec<RingLanes>,
     pub(super) relays: Vec<Relay<L::Pdu>>,
     /// Global port of relay r's port 0 (node ports come first: port n = node n).
     pub(super) relay_port0: Vec<u32>,
@@ -282,7 +288,12 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 }
                 TX_END => {
                     let (r, k) = self.port_owner[i - self.nodes.len()];
-                    self.relays[r as usize].release(now, k as usize);
+                    let port = &mut self.relays[r as usize].ports[k as usize];
+                    port.wake = false;
+                    // A port's wake-up while waiting for a token releases nothing.
+                    if !self.lanes[port.lane as usize].dir.is_busy(now) {
+                        self.relays[r as usize].release(now, k as usize);
+                    }
                     self.send_from_port(r as usize, k as usize, now)?;
                 }
                 TIMER => {
@@ -361,7 +372,19 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
     }
 
     fn arrival(&mut self, l: usize, now: SimTime) -> Result<(), SimError> {
-        match self.lanes[l].target {
+        // Token ring: the station that copies the frame (its addressee or a bridge).
+        let target = match self.lanes[l].target {
+            Target::Ring(g) => match self.lanes[l].dir.next_arrival().map(|w| self.rings[g as usize].target(w.dst)) {
+                Some(Some(t)) => t,
+                _ => {
+                    self.lanes[l].dir.drop_arrival();
+                    return Ok(());
+                }
+            },
+            t => t,
+        };
+        match target {
+            Target::Ring(_) => Ok(()),
             Target::Node(n) => {
                 let n = n as usize;
                 // Handled in place, then dropped: the frame is not copied out of the lane.
@@ -390,7 +413,10 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     // A frame whose last bit leaves the output port now is out of the buffer
                     // before this one is admitted (its TxEnd may be later in the queue).
                     if let Some(out) = self.relays[r as usize].route(k as usize, w.dst) {
-                        if self.lane_free(self.relays[r as usize].ports[out].lane as usize, now) {
+                        let out_lane = self.relays[r as usize].ports[out].lane as usize;
+                        // (Token ring: the port's frame has left even though the token is elsewhere.)
+                        let ended = if self.lanes[out_lane].ring.is_some() { !self.lanes[out_lane].dir.is_busy(now) } else { self.lane_free(out_lane, now) };
+                        if ended {
                             self.relays[r as usize].release(now, out);
                         }
                     }
@@ -407,13 +433,21 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
     /// be woken when the lane frees (to release the frame from the buffer).
     fn send_from_port(&mut self, r: usize, k: usize, now: SimTime) -> Result<(), SimError> {
         let lane = self.relays[r].ports[k].lane as usize;
-        let Some(lead) = gate(&self.lanes[lane], &self.radios, now) else { return Ok(()) };
+        let Some(lead) = gate(&self.lanes[lane], &self.radios, &self.rings, now) else {
+            // Token ring: a port with frames waits for the token (one wake-up at a time).
+            let port = &mut self.relays[r].ports[k];
+            if self.lanes[lane].ring.is_some() && port.sending.is_none() && !port.queue.is_empty() && !port.wake {
+                port.wake = true;
+                self.q.schedule(ready_at(&self.lanes[lane], &self.radios, &self.rings, now), Ev::new(TX_END, (self.relay_port0[r] as usize) + k))?;
+            }
+            return Ok(());
+        };
         if self.relays[r].ports[k].sending.is_some() {
             return Ok(());
         }
         let Some((frame, dst)) = self.relays[r].ports[k].queue.pop_front() else { return Ok(()) };
         let bits = frame.bits();
-        let tx = transmit(&mut self.lanes[lane], &mut self.radios, now, lead, frame, dst);
+        let tx = transmit(&mut self.lanes[lane], &mut self.radios, &mut self.rings, now, lead, frame, dst);
         self.relays[r].ports[k].sending = Some(bits);
         self.q.schedule(tx.arrival, Ev::new(ARRIVAL, lane))?;
         self.q.schedule(tx.end, Ev::new(TX_END, (self.relay_port0[r] as usize) + k))?;
@@ -423,7 +457,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
     /// True if a transmission may start on `lane` at `now`.
     #[inline]
     fn lane_free(&self, lane: usize, now: SimTime) -> bool {
-        gate(&self.lanes[lane], &self.radios, now).is_some()
+        gate(&self.lanes[lane], &self.radios, &self.rings, now).is_some()
     }
 
     #[cold]
@@ -499,7 +533,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
     /// (Borrows the runner's parts separately: one bounds check per element.)
     #[inline]
     fn after_input(&mut self, n: usize, now: SimTime) -> Result<(), SimError> {
-        let Sim { q, nodes, lanes, radios, flows, pooled, trace, unfinished, .. } = self;
+        let Sim { q, nodes, lanes, radios, rings, flows, pooled, trace, unfinished, .. } = self;
         let node = &mut nodes[n];
         while let Some(e) = node.stack.poll_event() {
             deliver(flows, pooled, unfinished, now, e)?;
@@ -509,9 +543,13 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         }
         let l = node.lane as usize;
         let lane = &mut lanes[l];
+        if lane.ring.is_some() {
+            // Token ring: a saturated station keeps a frame waiting for the token.
+            top_up(node, flows, now);
+        }
         // A transmission started now makes the lane busy (frames have at least one bit).
         let mut busy = true;
-        if let Some(lead) = gate(lane, radios, now) {
+        if let Some(lead) = gate(lane, radios, rings, now) {
             top_up(node, flows, now);
             let grant = Grant { rate_bps: lane.dir.rate_bps, lead, mtu_bits: u32::MAX };
             if let Some(f) = node.stack.poll_transmit(now, &grant) {
@@ -520,18 +558,18 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     record(trace, now, n, TraceKind::Send, Some(&f), &node.stack);
                 }
                 let dst = f.dst().unwrap_or(node.peer);
-                let tx = transmit(lane, radios, now, lead, f, dst);
+                let tx = transmit(lane, radios, rings, now, lead, f, dst);
                 q.schedule(tx.arrival, Ev::new(ARRIVAL, l))?;
                 top_up(node, flows, now);
             } else {
                 busy = false;
             }
         }
-        debug_assert_eq!(busy, gate(lane, radios, now).is_none());
+        debug_assert_eq!(busy, gate(lane, radios, rings, now).is_none());
         // Wake the node when its lane frees only if it has something to send then;
         // otherwise the next input to it will find the lane free (or schedule this).
         if !node.tx_wake && busy && node.stack.wants_transmit() {
-            q.schedule(ready_at(lane, radios), Ev::new(TX_END, n))?;
+            q.schedule(ready_at(lane, radios, rings, now), Ev::new(TX_END, n))?;
             node.tx_wake = true;
         }
         if let Some(d) = node.stack.poll_timeout() {
@@ -547,9 +585,13 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
 
 /// The lead time of a transmission starting on `lane` at `now`, if one may start.
 #[inline]
-fn gate<F: Pdu>(lane: &Lane<F>, radios: &[Radio], now: SimTime) -> Option<Duration> {
+fn gate<F: Pdu>(lane: &Lane<F>, radios: &[Radio], rings: &[RingLanes], now: SimTime) -> Option<Duration> {
     if lane.dir.is_busy(now) {
         return None;
+    }
+    // Token ring: the station may start when the token is with it.
+    if let Some((g, k)) = lane.ring {
+        return rings[g as usize].gate(k, now);
     }
     match lane.radio {
         None => Some(Duration::ZERO),
@@ -560,9 +602,12 @@ fn gate<F: Pdu>(lane: &Lane<F>, radios: &[Radio], now: SimTime) -> Option<Durati
     }
 }
 
-/// When `lane` may next start.
+/// When `lane` may next start (for a token ring: a lower bound, re-checked at the wake).
 #[inline]
-fn ready_at<F: Pdu>(lane: &Lane<F>, radios: &[Radio]) -> SimTime {
+fn ready_at<F: Pdu>(lane: &Lane<F>, radios: &[Radio], rings: &[RingLanes], now: SimTime) -> SimTime {
+    if let Some((g, k)) = lane.ring {
+        return lane.dir.busy_until().max(rings[g as usize].ready_at(k, now));
+    }
     match lane.radio {
         None => lane.dir.busy_until(),
         Some((r, side)) => lane.dir.busy_until().max(radios[r as usize].ready_at(side)),
@@ -570,10 +615,14 @@ fn ready_at<F: Pdu>(lane: &Lane<F>, radios: &[Radio]) -> SimTime {
 }
 
 #[inline(always)]
-fn transmit<F: Pdu>(lane: &mut Lane<F>, radios: &mut [Radio], now: SimTime, lead: Duration, frame: F, dst: u32) -> crate::channel::Transmission {
-    let tx = lane.dir.start(now, lead, frame, dst);
+fn transmit<F: Pdu>(lane: &mut Lane<F>, radios: &mut [Radio], rings: &mut [RingLanes], now: SimTime, lead: Duration, frame: F, dst: u32) -> crate::channel::Transmission {
+    let mut tx = lane.dir.start(now, lead, frame, dst);
     if let Some((r, side)) = lane.radio {
         radios[r as usize].started(side, tx.end, lane.dir.delay);
+    }
+    // Token ring: the frame holds the ring; it arrives when its last bit passes the receiver.
+    if let Some((g, k)) = lane.ring {
+        tx.arrival = rings[g as usize].started(k, now, tx.end, dst);
     }
     tx
 }

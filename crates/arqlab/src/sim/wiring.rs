@@ -4,8 +4,9 @@
 //! arrays indexed as the topology indexes its elements.
 
 use super::measure::DirectionMeter;
+use super::ring_lanes::RingLanes;
 use super::runner::{Flow, Lane, Node, SimError, Target, MAX_ELEMENTS, Sim};
-use crate::channel::{BitErrors, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, PortCounters, Radio, Relay, Schedule};
+use crate::channel::{TokenRing, BitErrors, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, PortCounters, Radio, Relay, Schedule};
 use crate::engine::{stream, Duration, EventQueue, SimTime, Stream};
 use crate::protocol::{Layer, Sdu, Service, Station};
 use crate::scenario::link::DirectionConfig;
@@ -37,6 +38,39 @@ fn forwarding(d: &DelayConfig) -> Forwarding {
     }
 }
 
+/// Token rings: one lane per station (appended after the two-ended media's lanes, in
+/// ring order), and the ring's MAC state with who copies frames for each destination.
+fn wire_rings<F: crate::protocol::Pdu>(topo: &Topology, seed: u64, replication: u64, lanes: &mut Vec<Lane<F>>) -> Vec<RingLanes> {
+    topo.rings
+        .iter()
+        .enumerate()
+        .map(|(g, spec)| {
+            let c = &spec.config;
+            let stations = spec
+                .stations
+                .iter()
+                .enumerate()
+                .map(|(k, e)| {
+                    let mut rng = stream(seed, replication, &spec.lane_streams[k]);
+                    let em = error_model(&c.lane_errors(0), &mut rng);
+                    lanes.push(Lane {
+                        dir: Direction::new(c.rate_bps, Duration::ZERO, em, rng),
+                        radio: None,
+                        ring: Some((g as u32, k as u32)),
+                        target: Target::Ring(g as u32),
+                        at_open: DirectionCounters::default(),
+                    });
+                    match *e {
+                        End::Node(n) => Target::Node(n),
+                        End::Relay(r) => Target::Port(r, topo.relays[r as usize].media.iter().position(|&x| x == spec.attachment).unwrap_or(0) as u32),
+                    }
+                })
+                .collect();
+            RingLanes { mac: TokenRing::new(&spec.params()), receiver: spec.receiver.clone(), stations }
+        })
+        .collect()
+}
+
 /// The state of replication `replication` of `sc` before its first event.
 pub(super) fn wire<L: Layer<Sdu = Sdu>>(
     sc: &Scenario,
@@ -61,6 +95,7 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
                 radios.push(Radio::new(Duration::from_secs_f64(turnaround_s), Duration::from_secs_f64(preamble_s)));
                 Some(radios.len() as u32 - 1)
             }
+            MediumKind::TokenRing { .. } => unreachable!("rings are wired below"),
         };
         for side in 0..2 {
             let mut rng = stream(seed, replication, &spec.lane_streams[side]);
@@ -73,16 +108,18 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
             lanes.push(Lane {
                 dir: Direction::new(c.rate_bps, Duration::from_secs_f64(c.delay_s), em, rng),
                 radio: radio.map(|r| (r, side as u8)),
+                ring: None,
                 target,
                 at_open: DirectionCounters::default(),
             });
         }
     }
+    let rings = wire_rings(topo, seed, replication, &mut lanes);
     let mut flows: Vec<Flow> = topo
         .flows
         .iter()
         .map(|f| {
-            let rate = topo.media[topo.nodes[f.src as usize].lane as usize / 2].config.rate_bps;
+            let rate = topo.lane_rate(topo.nodes[f.src as usize].lane);
             Flow {
                 total: f.traffic.total().unwrap_or(u64::MAX),
                 src: f.src,
@@ -143,13 +180,14 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
         nodes,
         lanes,
         radios,
+        rings,
         relays,
         relay_port0,
         port_owner,
         flows,
         extra_scopes: !topo.pair,
         pooled: (!topo.pair && topo.flows.len() > 1).then(|| DirectionMeter::new("flow.*".into())),
-        lane_scopes: topo.media.iter().flat_map(|m| m.lane_scopes.iter().cloned()).collect(),
+        lane_scopes: topo.media.iter().flat_map(|m| m.lane_scopes.iter().cloned()).chain(topo.rings.iter().flat_map(|g| g.lane_scopes.iter().cloned())).collect(),
         port_scopes,
         events: 0,
         unfinished: topo.flows.iter().filter(|f| f.traffic.total().is_some()).count(),
