@@ -14,6 +14,9 @@ pub mod layer;
 pub mod mux;
 pub mod seq;
 pub mod stacked;
+pub mod tcp;
+#[cfg(test)]
+pub mod testpair;
 pub mod textbook;
 
 pub use frame::{Frame, FrameKind};
