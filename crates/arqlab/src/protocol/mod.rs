@@ -18,6 +18,7 @@ pub mod tcp;
 #[cfg(test)]
 pub mod testpair;
 pub mod textbook;
+pub mod x25;
 
 pub use frame::{Frame, FrameKind};
 pub use layer::{Event, Grant, Layer, Payload, Pdu, Sdu, Service};
