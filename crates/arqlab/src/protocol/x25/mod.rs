@@ -156,3 +156,5 @@ impl X25Config {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tcp_tests;
