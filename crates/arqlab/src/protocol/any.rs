@@ -22,6 +22,8 @@ impl<P: Payload> AnyLayer<P> {
             ProtocolConfig::SelectiveRepeat(c) => AnyLayer::SelectiveRepeat(SelectiveRepeat::new(c)),
             ProtocolConfig::Hdlc(c) => AnyLayer::Hdlc(HdlcStation::new(c, station)),
             ProtocolConfig::Datagram(c) => AnyLayer::Datagram(Datagram::new(c)),
+            // Validation keeps them out of generic stacks: `sim` wires them itself.
+            ProtocolConfig::Tcp(_) | ProtocolConfig::X25(_) => unreachable!("{} is wired by sim::run_x25", cfg.kind()),
         }
     }
 }

@@ -33,9 +33,13 @@ pub enum ProtocolConfig {
     Hdlc(HdlcConfig),
     /// Best effort: one frame per SDU, no recovery.
     Datagram(DatagramConfig),
+    /// TCP Reno (over `x25` only, for now).
+    Tcp(crate::protocol::tcp::TcpConfig),
+    /// An X.25 host: IP-to-X.25 interface, packet level and LAPB access line.
+    X25(crate::protocol::x25::X25Config),
 }
 
-pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat", "hdlc", "datagram"];
+pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat", "hdlc", "datagram", "tcp", "x25"];
 
 impl ProtocolConfig {
     pub fn parse(t: &mut Table, p: &mut Problems) -> ProtocolConfig {
@@ -45,6 +49,12 @@ impl ProtocolConfig {
         }
         if kind == "datagram" {
             return ProtocolConfig::Datagram(DatagramConfig::parse(t, p));
+        }
+        if kind == "tcp" {
+            return ProtocolConfig::Tcp(crate::protocol::tcp::TcpConfig::parse(t, p));
+        }
+        if kind == "x25" {
+            return ProtocolConfig::X25(crate::protocol::x25::X25Config::parse(t, p));
         }
         let c = TextbookConfig::parse(&kind, t, p);
         match kind.as_str() {
@@ -61,6 +71,8 @@ impl ProtocolConfig {
             ProtocolConfig::SelectiveRepeat(_) => "selective_repeat",
             ProtocolConfig::Hdlc(_) => "hdlc",
             ProtocolConfig::Datagram(_) => "datagram",
+            ProtocolConfig::Tcp(_) => "tcp",
+            ProtocolConfig::X25(_) => "x25",
         }
     }
 }

@@ -575,6 +575,15 @@ fn check_stack(name: &str, st: &StackConfig, p: &mut Problems) {
     }
     for (i, l) in st.layers.iter().enumerate() {
         let bottom = i + 1 == st.layers.len();
+        // X.25 (comer-korb): `x25` is a whole host below IP and sends on the network;
+        // `tcp` runs only directly over it.
+        let below = st.layers.get(i + 1);
+        if matches!(l, ProtocolConfig::Tcp(_)) && !matches!(below, Some(ProtocolConfig::X25(_))) {
+            p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected it directly above an \"x25\" layer (TCP is wired over X.25 only for now)");
+        }
+        if matches!(l, ProtocolConfig::X25(_)) != bottom && matches!(l, ProtocolConfig::X25(_)) {
+            p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected it as the lowest layer: it sends on the network, not over another protocol");
+        }
         if !bottom && matches!(l, ProtocolConfig::Hdlc(_) | ProtocolConfig::Datagram(_)) {
             p.push(
                 format!("{path}.layers[{i}].kind"),
