@@ -17,6 +17,7 @@ pub mod host;
 pub mod interface;
 pub mod manager;
 pub mod packet;
+pub mod wire;
 
 pub use host::{Routable, X25Host};
 pub use manager::{Policy, PolicyKind};
