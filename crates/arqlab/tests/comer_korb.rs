@@ -52,3 +52,22 @@ fn bad_x25_parameters_name_their_field() {
         assert!(msg.contains(&format!("stack.h.{field}")), "{bad}: {msg}");
     }
 }
+
+#[test]
+fn tcp_is_accepted_only_directly_over_x25() {
+    let pair = "[run]\nduration_s = 10.0\n[link]\nrate_bps = 9600.0\n[protocol]\nkind = \"tcp\"\n[traffic.a]\nkind = \"saturated\"\n";
+    let e = Scenario::from_toml(pair).expect_err("tcp alone");
+    assert!(e.problems().join("\n").contains("protocol.kind"), "{e}");
+    for (layers, path) in [("[{ kind = \"tcp\" }, { kind = \"datagram\" }]", "layers[0].kind"), ("[{ kind = \"go_back_n\" }, { kind = \"x25\" }]", "layers[0].kind"), ("[{ kind = \"x25\" }, { kind = \"datagram\" }]", "layers[0].kind")] {
+        let text = pair_explicit(layers);
+        let e = Scenario::from_toml(&text).expect_err(layers);
+        assert!(e.problems().join("\n").contains(&format!("stack.h.{path}")), "{layers}: {e}");
+    }
+}
+
+fn pair_explicit(layers: &str) -> String {
+    format!(
+        "[run]\nduration_s = 10.0\n[stack.h]\nlayers = {layers}\n[[medium]]\nname = \"net\"\nends = [\"a\", \"b\"]\nrate_bps = 1e9\n\
+         [[node]]\nname = \"a\"\nstack = \"h\"\n[[node]]\nname = \"b\"\nstack = \"h\"\n[[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ kind = \"saturated\" }}\n"
+    )
+}

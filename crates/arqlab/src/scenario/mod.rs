@@ -168,6 +168,9 @@ impl Scenario {
 
             let mut t = root.table("protocol", &mut p);
             let protocol = ProtocolConfig::parse(&mut t, &mut p);
+            if matches!(protocol, ProtocolConfig::Tcp(_)) {
+                p.push("protocol.kind", Some(&"tcp".into()), "a link protocol here: TCP runs over \"x25\" (write a [stack.*] with layers = [{kind = \"tcp\"}, {kind = \"x25\"}])");
+            }
             t.finish(&mut p);
 
             let mut tt = root.table("traffic", &mut p);

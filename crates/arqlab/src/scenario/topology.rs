@@ -584,6 +584,9 @@ fn check_stack(name: &str, st: &StackConfig, p: &mut Problems) {
         if matches!(l, ProtocolConfig::X25(_)) != bottom && matches!(l, ProtocolConfig::X25(_)) {
             p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected it as the lowest layer: it sends on the network, not over another protocol");
         }
+        if bottom && i == 1 && matches!(l, ProtocolConfig::X25(_)) && !matches!(st.layers[0], ProtocolConfig::Tcp(_)) {
+            p.push(format!("{path}.layers[0].kind"), Some(&st.layers[0].kind().into()), "\"tcp\" (the only layer wired over \"x25\" for now)");
+        }
         if !bottom && matches!(l, ProtocolConfig::Hdlc(_) | ProtocolConfig::Datagram(_)) {
             p.push(
                 format!("{path}.layers[{i}].kind"),
