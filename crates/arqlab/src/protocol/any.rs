@@ -30,6 +30,8 @@ impl<P: Payload> AnyLayer<P> {
             // Validation keeps TP4 at the top of a stack, over one of the layers above.
             ProtocolConfig::Tp4(_) => unreachable!("tp4 is only a top layer (validated)"),
             ProtocolConfig::Llc2(c) => AnyLayer::Llc2(Llc2::new(c)),
+            // Validation keeps them out of generic stacks: `sim` wires them itself.
+            ProtocolConfig::Tcp(_) | ProtocolConfig::X25(_) => unreachable!("{} is wired by sim::run_x25", cfg.kind()),
         }
     }
 }

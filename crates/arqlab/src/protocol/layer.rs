@@ -128,6 +128,9 @@ pub enum Service {
     /// SDUs may be lost (a relay dropped them, a frame was corrupted), never duplicated
     /// or reordered.
     BestEffort,
+    /// SDUs may be lost or reordered (datagrams over parallel circuits), never
+    /// duplicated.
+    Unordered,
 }
 
 /// One protocol layer. `Sdu` is what it takes from above and delivers upward; `Pdu` is

@@ -16,8 +16,12 @@ pub mod mux;
 pub mod netwindow;
 pub mod seq;
 pub mod stacked;
+pub mod tcp;
+#[cfg(test)]
+pub mod testpair;
 pub mod textbook;
 pub mod tp4;
+pub mod x25;
 
 pub use frame::{Frame, FrameKind};
 pub use layer::{Event, Grant, Layer, Payload, Pdu, Sdu, Service};

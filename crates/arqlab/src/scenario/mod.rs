@@ -43,9 +43,13 @@ pub enum ProtocolConfig {
     NetworkWindow(NetWindowConfig),
     /// IEEE 802.2 LLC type 2 and its variants (Biersack 1992).
     Llc2(Llc2Config),
+    /// TCP Reno (over `x25` only, for now).
+    Tcp(crate::protocol::tcp::TcpConfig),
+    /// An X.25 host: IP-to-X.25 interface, packet level and LAPB access line.
+    X25(crate::protocol::x25::X25Config),
 }
 
-pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat", "hdlc", "datagram", "tp4", "network_window", "llc2"];
+pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat", "hdlc", "datagram", "tp4", "network_window", "llc2", "tcp", "x25"];
 
 impl ProtocolConfig {
     pub fn parse(t: &mut Table, p: &mut Problems) -> ProtocolConfig {
@@ -65,6 +69,12 @@ impl ProtocolConfig {
         if kind == "llc2" {
             return ProtocolConfig::Llc2(Llc2Config::parse(t, p));
         }
+        if kind == "tcp" {
+            return ProtocolConfig::Tcp(crate::protocol::tcp::TcpConfig::parse(t, p));
+        }
+        if kind == "x25" {
+            return ProtocolConfig::X25(crate::protocol::x25::X25Config::parse(t, p));
+        }
         let c = TextbookConfig::parse(&kind, t, p);
         match kind.as_str() {
             "stop_and_wait" => ProtocolConfig::StopAndWait(c),
@@ -83,6 +93,8 @@ impl ProtocolConfig {
             ProtocolConfig::Tp4(_) => "tp4",
             ProtocolConfig::NetworkWindow(_) => "network_window",
             ProtocolConfig::Llc2(_) => "llc2",
+            ProtocolConfig::Tcp(_) => "tcp",
+            ProtocolConfig::X25(_) => "x25",
         }
     }
 }
@@ -178,6 +190,9 @@ impl Scenario {
 
             let mut t = root.table("protocol", &mut p);
             let protocol = ProtocolConfig::parse(&mut t, &mut p);
+            if matches!(protocol, ProtocolConfig::Tcp(_)) {
+                p.push("protocol.kind", Some(&"tcp".into()), "a link protocol here: TCP runs over \"x25\" (write a [stack.*] with layers = [{kind = \"tcp\"}, {kind = \"x25\"}])");
+            }
             t.finish(&mut p);
 
             let mut tt = root.table("traffic", &mut p);
@@ -363,7 +378,8 @@ length = { dist = "constant", mean_bits = 1000 }
 
     #[test]
     fn resolved_scenarios_are_fixed_points_for_every_protocol() {
-        for kind in PROTOCOL_KINDS {
+        // TCP is not a link protocol: it is only valid over x25, in a [stack.*].
+        for kind in PROTOCOL_KINDS.iter().filter(|k| **k != "tcp") {
             let text = GBN.replace("kind = \"go_back_n\"\nwindow = 7", &format!("kind = \"{kind}\""));
             let s = Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{kind}: {e}"));
             assert_eq!(Scenario::from_value(&s.to_value()).as_ref(), Ok(&s), "{kind}");

@@ -667,6 +667,18 @@ fn check_stack(name: &str, st: &StackConfig, p: &mut Problems) {
         if i > 0 && matches!(l, ProtocolConfig::Tp4(_)) {
             p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected tp4 as the top layer: it carries the users' TSDUs");
         }
+        // X.25 (comer-korb): `x25` is a whole host below IP and sends on the network;
+        // `tcp` runs only directly over it.
+        let below = st.layers.get(i + 1);
+        if matches!(l, ProtocolConfig::Tcp(_)) && !matches!(below, Some(ProtocolConfig::X25(_))) {
+            p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected it directly above an \"x25\" layer (TCP is wired over X.25 only for now)");
+        }
+        if matches!(l, ProtocolConfig::X25(_)) != bottom && matches!(l, ProtocolConfig::X25(_)) {
+            p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected it as the lowest layer: it sends on the network, not over another protocol");
+        }
+        if bottom && i == 1 && matches!(l, ProtocolConfig::X25(_)) && !matches!(st.layers[0], ProtocolConfig::Tcp(_)) {
+            p.push(format!("{path}.layers[0].kind"), Some(&st.layers[0].kind().into()), "\"tcp\" (the only layer wired over \"x25\" for now)");
+        }
         if !bottom && matches!(l, ProtocolConfig::Hdlc(_) | ProtocolConfig::Datagram(_)) {
             p.push(
                 format!("{path}.layers[{i}].kind"),

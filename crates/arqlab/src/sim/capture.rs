@@ -33,7 +33,7 @@ pub enum CaptureError {
 pub type WireFor = fn(&serde_json::Value) -> Option<Result<Box<dyn Wire>, String>>;
 
 /// Every protocol's encoder. A new model adds its `wire_for` here.
-pub const ENCODERS: &[WireFor] = &[hdlc::wire::wire_for, textbook::wire::wire_for, tp4::wire::wire_for];
+pub const ENCODERS: &[WireFor] = &[hdlc::wire::wire_for, textbook::wire::wire_for, tp4::wire::wire_for, crate::protocol::x25::wire::wire_for];
 
 /// One frame sent in the window.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

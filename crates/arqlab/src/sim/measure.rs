@@ -95,11 +95,12 @@ impl DirectionMeter {
         let ok = match service {
             Service::InOrder => m.id == self.next_id,
             Service::BestEffort => m.id >= self.next_id,
+            Service::Unordered => true,
         };
         if !ok {
             return Err(OrderViolation::delivered(&self.name, m.id, self.next_id, now));
         }
-        self.next_id = m.id + 1;
+        self.next_id = if service == Service::Unordered { self.next_id.max(m.id + 1) } else { m.id + 1 };
         self.record(now, m);
         Ok(())
     }

@@ -11,6 +11,7 @@ mod ring_lanes;
 pub mod scope;
 pub mod summary;
 mod wiring;
+mod x25_run;
 
 pub use experiment::{run_experiment, Experiment};
 pub use measure::Measures;
@@ -82,6 +83,9 @@ fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Opti
     // Validation gave every node a stack of the same layer kinds: the first node's
     // shape picks the monomorphised loop.
     let shape = &sc.topology.nodes[0].stack;
+    if matches!(shape.last(), Some(ProtocolConfig::X25(_))) {
+        return x25_run::run(sc, seed, replication, w, t);
+    }
     if sc.topology.nodes.iter().any(|n| n.peers.len() > 1) {
         // A node with several peers: every node's one layer runs per connection.
         return runner::run(sc, seed, replication, w, t, |n, _| {
@@ -131,6 +135,7 @@ fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Opti
             ProtocolConfig::Llc2(c) => Llc2::new(c),
             other => unreachable!("stack shapes validated: {}", other.kind()),
         }),
+        ProtocolConfig::Tcp(_) | ProtocolConfig::X25(_) => unreachable!("validated: tcp only over x25, x25 dispatched above"),
     }
 }
 

@@ -358,7 +358,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             // nothing is delivered that was not issued.
             let balanced = match f.service {
                 Service::InOrder => acc.issued == acc.acknowledged + acc.unacknowledged && acc.acknowledged <= acc.delivered && acc.delivered <= acc.issued,
-                Service::BestEffort => acc.delivered <= acc.issued,
+                Service::BestEffort | Service::Unordered => acc.delivered <= acc.issued,
             };
             if !balanced {
                 return Err(SimError::Balance(format!(
@@ -652,7 +652,7 @@ fn deliver(flows: &mut [Flow], pooled: &mut Option<DirectionMeter>, unfinished: 
                 p.record(now, &m);
             }
             // A best-effort finite transfer is complete when its last message arrives.
-            if f.service == Service::BestEffort && f.meter.delivered_total == f.total {
+            if f.service != Service::InOrder && f.meter.delivered_total == f.total {
                 *unfinished -= 1;
             }
         }

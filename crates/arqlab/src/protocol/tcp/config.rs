@@ -1,0 +1,71 @@
+//! Scenario keys of the TCP model (`kind = "tcp"`). Defaults cite their RFC.
+
+use crate::schema::{Problems, Range, Table};
+use serde::Serialize;
+
+/// Parameters of one TCP endpoint. Field names are the scenario keys.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TcpConfig {
+    /// Maximum segment size in octets (RFC 1122 default 536).
+    pub mss_octets: u32,
+    /// Receive window advertised by the peer, in octets (fixed: the application reads
+    /// every in-order octet at once, so only out-of-order data occupies the buffer).
+    pub receive_window_octets: u32,
+    /// Header bits of every segment (TCP 20 octets = 160 bits; options not modelled).
+    pub header_bits: u32,
+    /// Initial congestion window in segments (RFC 5681 §3.1 allows up to 2–4; 1 is the
+    /// 1988 BSD value).
+    pub initial_window_segments: u32,
+    /// RTO before the first measurement (RFC 6298 §2.1: 1 s).
+    pub initial_rto_s: f64,
+    /// Lower bound of the RTO (RFC 6298 §2.4: 1 s).
+    pub min_rto_s: f64,
+    /// Upper bound of the RTO (RFC 6298 §2.5: at least 60 s).
+    pub max_rto_s: f64,
+    /// Delayed-ACK timer (RFC 1122 §4.2.3.2: at most 0.5 s; BSD 0.2 s); 0 acks every
+    /// segment at once.
+    pub delayed_ack_s: f64,
+    /// Duplicate ACKs that trigger fast retransmit (RFC 5681 §3.2: 3).
+    pub dupack_threshold: u32,
+}
+
+impl Default for TcpConfig {
+    fn default() -> Self {
+        TcpConfig {
+            mss_octets: 536,
+            receive_window_octets: 4096,
+            header_bits: 160,
+            initial_window_segments: 1,
+            initial_rto_s: 1.0,
+            min_rto_s: 1.0,
+            max_rto_s: 60.0,
+            delayed_ack_s: 0.2,
+            dupack_threshold: 3,
+        }
+    }
+}
+
+impl TcpConfig {
+    pub fn parse(t: &mut Table, p: &mut Problems) -> TcpConfig {
+        let d = TcpConfig::default();
+        let mss = t.u64("mss_octets", d.mss_octets as u64, 1, 65_495, p) as u32;
+        let c = TcpConfig {
+            mss_octets: mss,
+            receive_window_octets: t.u64("receive_window_octets", d.receive_window_octets as u64, 1, 1 << 30, p) as u32,
+            header_bits: t.u64("header_bits", d.header_bits as u64, 0, 480, p) as u32,
+            initial_window_segments: t.u64("initial_window_segments", d.initial_window_segments as u64, 1, 10, p) as u32,
+            initial_rto_s: t.f64("initial_rto_s", d.initial_rto_s, Range::Open(0.0, 3600.0), p),
+            min_rto_s: t.f64("min_rto_s", d.min_rto_s, Range::Open(0.0, 3600.0), p),
+            max_rto_s: t.f64("max_rto_s", d.max_rto_s, Range::Open(0.0, 86_400.0), p),
+            delayed_ack_s: t.f64("delayed_ack_s", d.delayed_ack_s, Range::Closed(0.0, 0.5), p),
+            dupack_threshold: t.u64("dupack_threshold", d.dupack_threshold as u64, 1, 100, p) as u32,
+        };
+        if c.receive_window_octets < c.mss_octets {
+            p.push(t.path_of("receive_window_octets"), None, format!("at least mss_octets ({})", c.mss_octets));
+        }
+        if c.max_rto_s < c.min_rto_s {
+            p.push(t.path_of("max_rto_s"), None, format!("at least min_rto_s ({})", c.min_rto_s));
+        }
+        c
+    }
+}

@@ -1,0 +1,289 @@
+//! One TCP endpoint (both halves of a connection) as a sans-IO [`Layer`]: application
+//! SDUs in, segments out, Reno congestion control and the RFC 6298 timer.
+//!
+//! Segments travel as [`Frame`]s so TCP stacks on any layer that carries frames: a data
+//! segment is an `I` frame with N(S) = SEQ and N(R) = ACK (the low 32 bits of the
+//! octet offsets, modulo 2^32 as on the wire; the initial sequence number is 0), a pure
+//! ACK an `RR` frame. Its length is header + 8·octets; `msg` is the SDU whose last
+//! octet the segment carries, if any. Segments never span two SDUs (PSH at every SDU
+//! end, no Nagle coalescing), so every copy of a segment has the same boundaries.
+//! The connection is open from the start (no handshake; SYN/FIN not modelled).
+
+use super::receiver::{Arrival, Receiver};
+use super::{Reno, RtoEstimator, TcpConfig};
+use crate::engine::{Duration, SimTime};
+use crate::protocol::{Counters, Event, Frame, FrameKind, Grant, Layer, RetransmitCause, Sdu, Service};
+use std::collections::VecDeque;
+
+/// Octets an SDU of `bits` occupies in the byte stream (at least one).
+pub fn octets(bits: u32) -> u64 {
+    u64::from(bits.div_ceil(8).max(1))
+}
+
+/// The absolute offset nearest to `reference` whose low 32 bits are `wire`.
+pub fn unwrap_seq(wire: u32, reference: u64) -> u64 {
+    let d = wire.wrapping_sub(reference as u32) as i32 as i64;
+    (reference as i64 + d).max(0) as u64
+}
+
+pub struct Tcp {
+    cfg: TcpConfig,
+    /// Submitted SDUs not yet acknowledged, with the offset after their last octet.
+    sdus: VecDeque<(Sdu, u64)>,
+    /// Offset after the last octet submitted.
+    write_end: u64,
+    /// SND.UNA, SND.NXT and the highest SND.NXT reached.
+    snd_una: u64,
+    snd_nxt: u64,
+    snd_max: u64,
+    reno: Reno,
+    rto: RtoEstimator,
+    rto_deadline: Option<SimTime>,
+    /// The segment being timed (its end, when it was sent): one at a time, never a
+    /// retransmitted one (Karn).
+    timing: Option<(u64, SimTime)>,
+    /// Retransmit the segment at SND.UNA at the next opportunity (fast retransmit).
+    fast_rtx: bool,
+    rx: Receiver,
+    events: VecDeque<Event<Sdu>>,
+    counters: Counters,
+    /// Octets sent again (timeouts and fast retransmits).
+    pub octets_retransmitted: u64,
+    pub fast_retransmits: u64,
+}
+
+impl Tcp {
+    pub fn new(cfg: &TcpConfig) -> Self {
+        Tcp {
+            cfg: cfg.clone(),
+            sdus: VecDeque::new(),
+            write_end: 0,
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            reno: Reno::new(cfg.mss_octets, cfg.initial_window_segments),
+            rto: RtoEstimator::new(cfg.initial_rto_s, cfg.min_rto_s, cfg.max_rto_s),
+            rto_deadline: None,
+            timing: None,
+            fast_rtx: false,
+            rx: Receiver::default(),
+            events: VecDeque::new(),
+            counters: Counters::default(),
+            octets_retransmitted: 0,
+            fast_retransmits: 0,
+        }
+    }
+
+    pub fn cwnd(&self) -> u64 {
+        self.reno.cwnd
+    }
+    pub fn ssthresh(&self) -> u64 {
+        self.reno.ssthresh
+    }
+    pub fn rto_s(&self) -> f64 {
+        self.rto.rto_s()
+    }
+    pub fn srtt_s(&self) -> Option<f64> {
+        self.rto.srtt_s()
+    }
+    pub fn snd_una(&self) -> u64 {
+        self.snd_una
+    }
+    pub fn snd_nxt(&self) -> u64 {
+        self.snd_nxt
+    }
+    pub fn rcv_nxt(&self) -> u64 {
+        self.rx.rcv_nxt
+    }
+    pub fn timing(&self) -> Option<(u64, SimTime)> {
+        self.timing
+    }
+
+    fn flight(&self) -> u64 {
+        self.snd_max - self.snd_una
+    }
+
+    /// The segment starting at `seq`: its end and the SDU it completes, if any.
+    fn cut(&self, seq: u64) -> (u64, Option<Sdu>) {
+        let i = self.sdus.partition_point(|&(_, end)| end <= seq);
+        let (sdu, end) = self.sdus[i];
+        let seg_end = end.min(seq + u64::from(self.cfg.mss_octets));
+        (seg_end, (seg_end == end).then_some(sdu))
+    }
+
+    fn window(&self) -> u64 {
+        self.reno.cwnd.min(u64::from(self.cfg.receive_window_octets))
+    }
+
+    /// True if the segment at SND.NXT fits the usable window now.
+    fn can_send_new(&self) -> bool {
+        self.snd_nxt < self.write_end && {
+            let (end, _) = self.cut(self.snd_nxt);
+            end - self.snd_una <= self.window()
+        }
+    }
+
+    fn segment(&mut self, now: SimTime, seq: u64) -> Frame<Sdu> {
+        let (end, sdu) = self.cut(seq);
+        let len = end - seq;
+        let retransmission = seq < self.snd_max;
+        self.counters.frames_sent += 1;
+        self.counters.i_frames_sent += 1;
+        if retransmission {
+            self.octets_retransmitted += len;
+            // Karn: a retransmission makes any sample ambiguous.
+            self.timing = None;
+        } else if self.timing.is_none() {
+            self.timing = Some((end, now));
+        }
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.rto.rto());
+        }
+        self.rx.ack_sent();
+        Frame {
+            kind: FrameKind::I,
+            ns: seq as u32,
+            nr: self.rx.rcv_nxt as u32,
+            pf: sdu.is_some(),
+            command: false,
+            bits: self.cfg.header_bits + 8 * len as u32,
+            msg: sdu,
+        }
+    }
+
+    fn on_ack(&mut self, now: SimTime, ack: u64, pure: bool) {
+        if ack > self.snd_una && ack <= self.snd_max {
+            let acked = ack - self.snd_una;
+            self.snd_una = ack;
+            self.snd_nxt = self.snd_nxt.max(ack);
+            if let Some((end, at)) = self.timing {
+                if ack >= end {
+                    self.rto.sample((now - at).as_secs_f64());
+                    self.timing = None;
+                }
+            }
+            self.reno.on_new_ack(acked);
+            self.fast_rtx = false;
+            while self.sdus.front().is_some_and(|&(_, end)| end <= ack) {
+                let (s, _) = self.sdus.pop_front().expect("front exists");
+                self.events.push_back(Event::Acknowledged(s));
+            }
+            // RFC 6298 §5.3: restart on new data acknowledged; §5.2: stop when all is.
+            self.rto_deadline = (self.snd_una < self.snd_max).then(|| now + self.rto.rto());
+        } else if pure && ack == self.snd_una && self.flight() > 0 {
+            if self.reno.on_dupack(self.flight(), self.cfg.dupack_threshold) {
+                self.fast_rtx = true;
+            }
+        }
+    }
+}
+
+impl Layer for Tcp {
+    type Sdu = Sdu;
+    type Pdu = Frame<Sdu>;
+
+    fn service(&self) -> Service {
+        Service::InOrder
+    }
+
+    fn handle_submit(&mut self, _now: SimTime, sdu: Sdu) {
+        self.write_end += octets(sdu.bits);
+        self.sdus.push_back((sdu, self.write_end));
+    }
+
+    fn handle_receive(&mut self, now: SimTime, f: &Frame<Sdu>) {
+        let data = f.kind == FrameKind::I && f.bits > self.cfg.header_bits;
+        self.on_ack(now, unwrap_seq(f.nr, self.snd_una), !data);
+        if data {
+            let seq = unwrap_seq(f.ns, self.rx.rcv_nxt);
+            let end = seq + u64::from((f.bits - self.cfg.header_bits) / 8);
+            let delay = Duration::from_secs_f64(self.cfg.delayed_ack_s);
+            let events = &mut self.events;
+            match self.rx.on_segment(now, seq, end, f.msg, u64::from(self.cfg.receive_window_octets), delay, &mut |s| events.push_back(Event::Delivered(s))) {
+                Arrival::InOrder => {}
+                Arrival::OutOfOrder => self.counters.out_of_sequence_discarded += 1,
+                Arrival::Duplicate | Arrival::OutOfWindow => self.counters.duplicates_discarded += 1,
+            }
+        }
+    }
+
+    fn handle_receive_in_error(&mut self, _now: SimTime, _f: &Frame<Sdu>) {
+        self.counters.frames_in_error_received += 1;
+    }
+
+    fn handle_timeout(&mut self, now: SimTime) {
+        self.rx.handle_timeout(now);
+        if self.rto_deadline.is_some_and(|d| d <= now) {
+            if self.snd_una < self.snd_max {
+                // RFC 5681 §3.1 / RFC 6298 §5.4–5.6: loss window, back off, go back.
+                self.counters.timeouts += 1;
+                self.reno.on_timeout(self.flight());
+                self.rto.expired();
+                self.snd_nxt = self.snd_una;
+                self.timing = None;
+                self.fast_rtx = false;
+                self.rto_deadline = Some(now + self.rto.rto());
+            } else {
+                self.rto_deadline = None;
+            }
+        }
+    }
+
+    fn poll_transmit(&mut self, now: SimTime, _grant: &Grant) -> Option<Frame<Sdu>> {
+        if self.fast_rtx {
+            self.fast_rtx = false;
+            self.fast_retransmits += 1;
+            self.counters.count_retransmission(RetransmitCause::Reject);
+            let seq = self.snd_una;
+            return Some(self.segment(now, seq));
+        }
+        if self.can_send_new() {
+            let seq = self.snd_nxt;
+            if seq < self.snd_max {
+                self.counters.count_retransmission(RetransmitCause::Timeout);
+            }
+            let f = self.segment(now, seq);
+            self.snd_nxt = self.snd_nxt.max(self.cut(seq).0);
+            self.snd_max = self.snd_max.max(self.snd_nxt);
+            return Some(f);
+        }
+        if self.rx.ack_now {
+            self.rx.ack_sent();
+            self.counters.frames_sent += 1;
+            self.counters.s_frames_sent += 1;
+            return Some(Frame::supervisory(FrameKind::RR, self.rx.rcv_nxt as u32, false, self.cfg.header_bits));
+        }
+        None
+    }
+
+    fn poll_timeout(&self) -> Option<SimTime> {
+        match (self.rto_deadline, self.rx.ack_due) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn poll_event(&mut self) -> Option<Event<Sdu>> {
+        self.events.pop_front()
+    }
+
+    fn wants_transmit(&self) -> bool {
+        self.fast_rtx || self.rx.ack_now || self.can_send_new()
+    }
+
+    fn backlog(&self) -> usize {
+        self.sdus.iter().rev().take_while(|&&(s, end)| end - octets(s.bits) >= self.snd_max).count()
+    }
+
+    fn unacknowledged(&self) -> usize {
+        self.sdus.len()
+    }
+
+    fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    fn receive_buffer_bits(&self) -> u64 {
+        8 * self.rx.held_octets()
+    }
+}

@@ -1,0 +1,101 @@
+//! The retransmission timer of RFC 6298: SRTT and RTTVAR with gains 1/8 and 1/4,
+//! RTO = SRTT + max(G, 4·RTTVAR) clamped to [min, max], doubled on every expiry
+//! (§5.5) until a new measurement. Karn's rule (no samples from retransmitted
+//! segments) is the caller's: it never passes such a sample.
+
+use crate::engine::Duration;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RtoEstimator {
+    /// SRTT in seconds (`None` before the first sample, RFC 6298 §2.1).
+    srtt: Option<f64>,
+    rttvar: f64,
+    /// The RTO without back-off, seconds.
+    base: f64,
+    /// Consecutive expiries since the last sample: RTO = base · 2^backoff (§5.5).
+    backoff: u32,
+    min: f64,
+    max: f64,
+}
+
+impl RtoEstimator {
+    pub fn new(initial_s: f64, min_s: f64, max_s: f64) -> Self {
+        RtoEstimator { srtt: None, rttvar: 0.0, base: initial_s, backoff: 0, min: min_s, max: max_s }
+    }
+
+    /// A round-trip sample R (seconds) from a segment sent once (§2.2, §2.3).
+    pub fn sample(&mut self, r: f64) {
+        match self.srtt {
+            None => {
+                self.srtt = Some(r);
+                self.rttvar = r / 2.0;
+            }
+            Some(s) => {
+                self.rttvar = 0.75 * self.rttvar + 0.25 * (s - r).abs();
+                self.srtt = Some(0.875 * s + 0.125 * r);
+            }
+        }
+        // G, the clock granularity, is zero: simulated time is exact.
+        self.base = (self.srtt.unwrap_or(r) + 4.0 * self.rttvar).clamp(self.min, self.max);
+        self.backoff = 0;
+    }
+
+    /// The timer expired: back off (§5.5, "back off the timer").
+    pub fn expired(&mut self) {
+        if self.rto_s() < self.max {
+            self.backoff += 1;
+        }
+    }
+
+    /// The current RTO in seconds, back-off included, at most `max`.
+    pub fn rto_s(&self) -> f64 {
+        (self.base * f64::from(1u32 << self.backoff.min(30))).min(self.max)
+    }
+
+    pub fn rto(&self) -> Duration {
+        Duration::from_secs_f64(self.rto_s())
+    }
+
+    pub fn srtt_s(&self) -> Option<f64> {
+        self.srtt
+    }
+
+    pub fn rttvar_s(&self) -> f64 {
+        self.rttvar
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_rto_first_sample_then_smoothing_per_rfc6298() {
+        let mut e = RtoEstimator::new(1.0, 0.2, 60.0);
+        assert_eq!(e.rto_s(), 1.0, "§2.1: initial RTO");
+        e.sample(0.5);
+        // §2.2: SRTT = R, RTTVAR = R/2, RTO = SRTT + 4 RTTVAR = 1.5
+        assert_eq!((e.srtt_s(), e.rttvar_s(), e.rto_s()), (Some(0.5), 0.25, 1.5));
+        e.sample(0.3);
+        // §2.3: RTTVAR = 3/4·0.25 + 1/4·|0.5−0.3| = 0.2375; SRTT = 7/8·0.5 + 1/8·0.3 = 0.475
+        assert!((e.rttvar_s() - 0.2375).abs() < 1e-12);
+        assert!((e.srtt_s().unwrap() - 0.475).abs() < 1e-12);
+        assert!((e.rto_s() - (0.475 + 4.0 * 0.2375)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn test_rto_clamped_to_min_and_backed_off_to_max() {
+        let mut e = RtoEstimator::new(1.0, 1.0, 8.0);
+        e.sample(0.01);
+        assert_eq!(e.rto_s(), 1.0, "§2.4: at least 1 s");
+        e.expired();
+        assert_eq!(e.rto_s(), 2.0);
+        e.expired();
+        e.expired();
+        assert_eq!(e.rto_s(), 8.0);
+        e.expired();
+        assert_eq!(e.rto_s(), 8.0, "§2.5: a maximum may be placed on RTO");
+        e.sample(0.01);
+        assert_eq!(e.rto_s(), 1.0, "a new sample ends the back-off");
+    }
+}

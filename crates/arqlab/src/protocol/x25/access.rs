@@ -1,0 +1,160 @@
+//! The DTE–DCE access line: LAPB (the HDLC ABM model, `protocol::hdlc`) at both ends
+//! of a full-duplex line, clocked from inside the host layer. The DTE end is station
+//! A, the DCE end station B; the line is error free with no propagation delay (a local
+//! loop), so the frame-level delay T_f of the burst model *emerges* from LAPB:
+//! frame overhead, acknowledgement frames and queueing behind other frames.
+
+use super::packet::Packet;
+use super::X25Config;
+use crate::engine::{Duration, SimTime};
+use crate::protocol::hdlc::{HdlcConfig, HdlcStation, Mode};
+use crate::protocol::{Event, Frame, Grant, Layer, Payload, Pdu, Station};
+use std::collections::VecDeque;
+
+struct Wire<F> {
+    busy_until: SimTime,
+    in_flight: VecDeque<(SimTime, F)>,
+    frames: u64,
+    busy: Duration,
+}
+
+impl<F> Default for Wire<F> {
+    fn default() -> Self {
+        Wire { busy_until: SimTime::ZERO, in_flight: VecDeque::new(), frames: 0, busy: Duration::ZERO }
+    }
+}
+
+/// Counters of the access line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AccessCounters {
+    pub up_frames: u64,
+    pub down_frames: u64,
+    /// Time each direction was transmitting, picoseconds.
+    pub up_busy_ps: u64,
+    pub down_busy_ps: u64,
+}
+
+pub struct AccessLine<P: Payload> {
+    pub dte: HdlcStation<Packet<P>>,
+    pub dce: HdlcStation<Packet<P>>,
+    up: Wire<Frame<Packet<P>>>,
+    down: Wire<Frame<Packet<P>>>,
+    grant: Grant,
+    /// Packets the DTE's LAPB delivered (from the network), and the DCE's (to it).
+    pub to_dte: VecDeque<Packet<P>>,
+    pub to_net: VecDeque<Packet<P>>,
+}
+
+impl<P: Payload> AccessLine<P> {
+    pub fn new(cfg: &X25Config) -> Self {
+        let mut h = HdlcConfig::defaults(Mode::Abm, 8);
+        h.window = cfg.lapb_window;
+        h.t1_s = cfg.lapb_t1_s;
+        h.overhead_bits = cfg.lapb_overhead_bits;
+        h.s_frame_bits = cfg.lapb_overhead_bits;
+        AccessLine {
+            dte: HdlcStation::new(&h, Station::A),
+            dce: HdlcStation::new(&h, Station::B),
+            up: Wire::default(),
+            down: Wire::default(),
+            grant: Grant::line(cfg.access_rate_bps),
+            to_dte: VecDeque::new(),
+            to_net: VecDeque::new(),
+        }
+    }
+
+    pub fn rate_bps(&self) -> f64 {
+        self.grant.rate_bps
+    }
+
+    pub fn counters(&self) -> AccessCounters {
+        AccessCounters { up_frames: self.up.frames, down_frames: self.down.frames, up_busy_ps: self.up.busy.0, down_busy_ps: self.down.busy.0 }
+    }
+
+    /// A packet from the network for the DTE: the DCE's LAPB queues it.
+    pub fn from_network(&mut self, now: SimTime, p: Packet<P>) {
+        self.dce.handle_submit(now, p);
+    }
+
+    /// Frames whose last bit has arrived by `now` are handed to the far station, and
+    /// stations' timers due by `now` fire.
+    pub fn arrivals(&mut self, now: SimTime) {
+        while self.up.in_flight.front().is_some_and(|x| x.0 <= now) {
+            let (_, f) = self.up.in_flight.pop_front().expect("front");
+            self.dce.handle_receive(now, &f);
+        }
+        while self.down.in_flight.front().is_some_and(|x| x.0 <= now) {
+            let (_, f) = self.down.in_flight.pop_front().expect("front");
+            self.dte.handle_receive(now, &f);
+        }
+        if self.dte.poll_timeout().is_some_and(|d| d <= now) {
+            self.dte.handle_timeout(now);
+        }
+        if self.dce.poll_timeout().is_some_and(|d| d <= now) {
+            self.dce.handle_timeout(now);
+        }
+        while let Some(e) = self.dte.poll_event() {
+            if let Event::Delivered(p) = e {
+                self.to_dte.push_back(p);
+            }
+        }
+        while let Some(e) = self.dce.poll_event() {
+            if let Event::Delivered(p) = e {
+                self.to_net.push_back(p);
+            }
+        }
+    }
+
+    /// Starts a frame on each free direction. The DTE's LAPB is given a packet from
+    /// `pull` only when it has none queued and its line is free, so the packet's P(R)
+    /// is decided as late as possible. Returns true if a frame started.
+    pub fn start(&mut self, now: SimTime, pull: &mut impl FnMut() -> Option<Packet<P>>) -> bool {
+        let mut started = false;
+        if self.up.busy_until <= now {
+            if self.dte.backlog() == 0 {
+                if let Some(p) = pull() {
+                    self.dte.handle_submit(now, p);
+                }
+            }
+            if let Some(f) = self.dte.poll_transmit(now, &self.grant) {
+                Self::send(&mut self.up, now, &self.grant, f);
+                started = true;
+            }
+        }
+        if self.down.busy_until <= now {
+            if let Some(f) = self.dce.poll_transmit(now, &self.grant) {
+                Self::send(&mut self.down, now, &self.grant, f);
+                started = true;
+            }
+        }
+        started
+    }
+
+    fn send(w: &mut Wire<Frame<Packet<P>>>, now: SimTime, g: &Grant, f: Frame<Packet<P>>) {
+        let tx = g.transmission(Pdu::bits(&f));
+        w.busy_until = now + tx;
+        w.busy = w.busy + tx;
+        w.frames += 1;
+        w.in_flight.push_back((now + tx, f));
+    }
+
+    /// The next time something happens on the line: an arrival or a station timer.
+    pub fn poll_timeout(&self) -> Option<SimTime> {
+        let mut t: Option<SimTime> = None;
+        let mut at = |x: SimTime| t = Some(t.map_or(x, |y: SimTime| y.min(x)));
+        for w in [&self.up, &self.down] {
+            if let Some(&(a, _)) = w.in_flight.front() {
+                at(a);
+            }
+        }
+        if let Some(d) = self.dte.poll_timeout() {
+            at(d);
+        }
+        if let Some(d) = self.dce.poll_timeout() {
+            at(d);
+        }
+        // A direction frees exactly when its frame arrives (no propagation delay on
+        // the local loop), so the arrivals above are also the moments to start again.
+        t
+    }
+}

@@ -1,0 +1,147 @@
+//! One X.25 host as a layer: the IP-to-X.25 interface and its packet level over the
+//! LAPB access line, its lower face the DCE's side of the network. SDUs are IP
+//! payloads (application messages, or TCP segments when TCP sits on top); PDUs are
+//! X.25 packets addressed to the remote DTE, carried by the network (a medium or a
+//! transit relay with delay T_N).
+
+use super::access::AccessLine;
+use super::interface::Interface;
+use super::packet::Packet;
+use super::X25Config;
+use crate::engine::SimTime;
+use crate::protocol::{Counters, Event, Frame, Grant, Layer, Payload, Sdu, Service};
+use std::collections::VecDeque;
+
+/// What IP needs from a payload to route it: its flow, if it names one.
+pub trait Routable: Payload {
+    fn flow(&self) -> Option<u32>;
+}
+
+impl Routable for Sdu {
+    fn flow(&self) -> Option<u32> {
+        Some(self.flow)
+    }
+}
+
+/// TCP segments carry no flow: they go to the host's one peer.
+impl Routable for Frame<Sdu> {
+    fn flow(&self) -> Option<u32> {
+        None
+    }
+}
+
+pub struct X25Host<P: Routable> {
+    pub iface: Interface<P>,
+    pub line: AccessLine<P>,
+    /// Flow index → destination node; `default_peer` for payloads without a flow.
+    routes: Vec<u32>,
+    default_peer: u32,
+    events: VecDeque<Event<P>>,
+    counters: Counters,
+    /// The time of the last input (the packet level's "now" for `poll_timeout`).
+    now: SimTime,
+}
+
+impl<P: Routable> X25Host<P> {
+    /// Host `me`; `routes[f]` is flow f's destination node; `preopen` lists the sites
+    /// to open `cfg.preopen_circuits` circuits to at time zero.
+    pub fn new(me: u32, cfg: &X25Config, routes: Vec<u32>, default_peer: u32, preopen: &[u32]) -> Self {
+        let mut iface = Interface::new(me, cfg);
+        for &s in preopen {
+            iface.preopen(SimTime::ZERO, s, cfg.preopen_circuits);
+        }
+        X25Host { iface, line: AccessLine::new(cfg), routes, default_peer, events: VecDeque::new(), counters: Counters::default(), now: SimTime::ZERO }
+    }
+
+    /// Runs the host up to `now`: arrivals on the access line, packets up to the
+    /// interface, frames started on free directions, until nothing more starts.
+    fn service(&mut self, now: SimTime) {
+        self.now = now;
+        loop {
+            self.line.arrivals(now);
+            while let Some(p) = self.line.to_dte.pop_front() {
+                let ev = &mut self.events;
+                self.iface.on_packet(now, &p, &mut |x| ev.push_back(Event::Delivered(x)));
+            }
+            let iface = &mut self.iface;
+            if !self.line.start(now, &mut || iface.next_packet(now)) {
+                break;
+            }
+        }
+    }
+}
+
+impl<P: Routable> Layer for X25Host<P> {
+    type Sdu = P;
+    type Pdu = Packet<P>;
+
+    /// Datagrams: none duplicated, but circuits in parallel reorder them and an
+    /// overloaded interface discards them.
+    fn service(&self) -> Service {
+        Service::Unordered
+    }
+
+    fn handle_submit(&mut self, now: SimTime, sdu: P) {
+        let site = sdu.flow().and_then(|f| self.routes.get(f as usize).copied()).unwrap_or(self.default_peer);
+        self.iface.submit(now, site, sdu);
+        self.service(now);
+    }
+
+    fn handle_receive(&mut self, now: SimTime, pdu: &Packet<P>) {
+        self.line.from_network(now, *pdu);
+        self.service(now);
+    }
+
+    fn handle_receive_in_error(&mut self, now: SimTime, _pdu: &Packet<P>) {
+        self.counters.frames_in_error_received += 1;
+        self.service(now);
+    }
+
+    fn handle_timeout(&mut self, now: SimTime) {
+        self.iface.handle_timeout(now);
+        self.service(now);
+    }
+
+    fn poll_transmit(&mut self, now: SimTime, _grant: &Grant) -> Option<Packet<P>> {
+        self.service(now);
+        let p = self.line.to_net.pop_front()?;
+        self.counters.frames_sent += 1;
+        Some(p)
+    }
+
+    fn poll_timeout(&self) -> Option<SimTime> {
+        match (self.line.poll_timeout(), self.iface.poll_timeout()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn poll_event(&mut self) -> Option<Event<P>> {
+        self.events.pop_front()
+    }
+
+    fn wants_transmit(&self) -> bool {
+        !self.line.to_net.is_empty()
+    }
+
+    fn backlog(&self) -> usize {
+        self.iface.queued()
+    }
+
+    fn unacknowledged(&self) -> usize {
+        self.iface.queued()
+    }
+
+    /// Packet-level counters: data packets as I frames, RR packets as S frames.
+    fn counters(&self) -> Counters {
+        let c = &self.iface.counters;
+        Counters {
+            frames_sent: c.data_packets_sent + c.rr_packets_sent,
+            i_frames_sent: c.data_packets_sent,
+            s_frames_sent: c.rr_packets_sent,
+            out_of_sequence_discarded: c.sequence_errors,
+            frames_in_error_received: self.counters.frames_in_error_received,
+            ..Counters::default()
+        }
+    }
+}

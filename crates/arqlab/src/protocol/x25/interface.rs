@@ -1,0 +1,319 @@
+//! The IP-to-X.25 interface of one host (RFC 877; Comer & Korb 1984 §6): per-site
+//! queues of datagrams (small ones before large ones), the virtual circuits open to
+//! each site, datagrams handed round robin to a site's free circuits, and the circuit
+//! manager deciding opens and closes. Pulled by the link level one packet at a time.
+
+use super::circuit::{Circuit, VcState};
+use super::manager::{select_victim, Policy};
+use super::packet::{Packet, PacketKind};
+use super::X25Config;
+use crate::engine::{Duration, SimTime};
+use crate::protocol::Payload;
+use std::collections::{BTreeMap, VecDeque};
+
+/// A datagram waiting for a circuit: (number, payload, octets).
+type Queued<P> = (u64, P, u32);
+
+struct Site<P> {
+    small: VecDeque<Queued<P>>,
+    large: VecDeque<Queued<P>>,
+    last_open: Option<SimTime>,
+    /// Round-robin position over the site's circuits.
+    rr: usize,
+}
+
+impl<P> Default for Site<P> {
+    fn default() -> Self {
+        Site { small: VecDeque::new(), large: VecDeque::new(), last_open: None, rr: 0 }
+    }
+}
+
+impl<P> Site<P> {
+    fn queued(&self) -> usize {
+        self.small.len() + self.large.len()
+    }
+    fn pop(&mut self) -> Option<Queued<P>> {
+        self.small.pop_front().or_else(|| self.large.pop_front())
+    }
+}
+
+/// Counters of the interface (the cost and the manager's behaviour).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InterfaceCounters {
+    pub calls_placed: u64,
+    pub calls_received: u64,
+    pub calls_refused: u64,
+    pub circuits_closed: u64,
+    /// Closes of a circuit open less than `thrash_window` (LRU thrashing).
+    pub short_lived_closes: u64,
+    pub datagrams_sent: u64,
+    pub datagrams_delivered: u64,
+    /// Discarded because no circuit could be obtained (§6.2).
+    pub datagrams_discarded: u64,
+    pub data_packets_sent: u64,
+    pub rr_packets_sent: u64,
+    pub sequence_errors: u64,
+}
+
+pub struct Interface<P> {
+    pub me: u32,
+    cfg: X25Config,
+    policy: Policy,
+    ack_timer: Duration,
+    sites: BTreeMap<u32, Site<P>>,
+    /// Channels: at most `cfg.channels` circuits at a time.
+    pub circuits: Vec<Option<Circuit<P>>>,
+    next_channel: u32,
+    /// Round-robin position over circuits for the link level.
+    rr: usize,
+    next_number: u64,
+    /// Packets outside any circuit (CLEAR REQUESTs of closed or refused circuits).
+    pending: VecDeque<Packet<P>>,
+    /// The time of the last input.
+    now: SimTime,
+    pub counters: InterfaceCounters,
+}
+
+impl<P: Payload> Interface<P> {
+    pub fn new(me: u32, cfg: &X25Config) -> Self {
+        Interface {
+            me,
+            cfg: cfg.clone(),
+            policy: cfg.policy(),
+            ack_timer: Duration::from_secs_f64(cfg.ack_timer_s),
+            sites: BTreeMap::new(),
+            circuits: (0..cfg.channels).map(|_| None).collect(),
+            next_channel: 0,
+            rr: 0,
+            next_number: 0,
+            pending: VecDeque::new(),
+            now: SimTime::ZERO,
+            counters: InterfaceCounters::default(),
+        }
+    }
+
+    fn in_use(&self) -> u32 {
+        self.circuits.iter().flatten().count() as u32
+    }
+
+    fn open_to(&self, site: u32) -> u32 {
+        self.circuits.iter().flatten().filter(|c| c.peer == site && c.state != VcState::Clearing).count() as u32
+    }
+
+    /// Octets of a datagram carrying `bits` of payload (the IP header included).
+    pub fn datagram_octets(&self, bits: u32) -> u32 {
+        (bits + self.cfg.ip_header_bits).div_ceil(8)
+    }
+
+    /// Opens `n` circuits to `site` now (the study's "opened before the test").
+    pub fn preopen(&mut self, now: SimTime, site: u32, n: u32) {
+        for _ in 0..n {
+            if !self.place_call(now, site) {
+                break;
+            }
+        }
+    }
+
+    /// `output_interface` / `enqueue_datagram` (§6.2) for a datagram to `site`.
+    pub fn submit(&mut self, now: SimTime, site: u32, payload: P) {
+        self.now = now;
+        let octets = self.datagram_octets(payload.bits());
+        let number = self.next_number;
+        self.next_number += 1;
+        let open = self.open_to(site);
+        let s = self.sites.entry(site).or_default();
+        let (queued, last_open) = (s.queued(), s.last_open);
+        if self.policy.wants_open(now, open, queued, last_open) {
+            let (_, _, k) = self.policy.effective();
+            let mut can = self.in_use() + k < self.cfg.channels;
+            if !can {
+                can = self.close_one(now);
+            }
+            if can {
+                self.place_call(now, site);
+            } else if open == 0 {
+                // No connection can be obtained: the site's waiting datagrams go.
+                let s = self.sites.get_mut(&site).expect("entry made");
+                self.counters.datagrams_discarded += s.queued() as u64 + 1;
+                s.small.clear();
+                s.large.clear();
+                return;
+            }
+        }
+        let s = self.sites.get_mut(&site).expect("entry made");
+        if octets <= self.cfg.small_datagram_octets {
+            s.small.push_back((number, payload, octets));
+        } else {
+            s.large.push_back((number, payload, octets));
+        }
+    }
+
+    /// `select_and_close_circuit`. The channel is free at once: X.25 clearing is
+    /// confirmed by the local DCE (local significance), and the CLEAR REQUEST still
+    /// travels to the remote DTE, which frees its end when it arrives.
+    fn close_one(&mut self, now: SimTime) -> bool {
+        let Some(i) = select_victim(&self.circuits, &self.policy, now) else { return false };
+        let c = self.circuits[i].take().expect("victim exists");
+        self.counters.circuits_closed += 1;
+        if now - c.opened_at < Duration::from_secs_f64(self.cfg.thrash_window_s) {
+            self.counters.short_lived_closes += 1;
+        }
+        self.pending.push_back(Packet::control(PacketKind::ClearRequest, c.vc, 0, self.me, c.peer, 2));
+        true
+    }
+
+    fn free_slot(&self) -> Option<usize> {
+        self.circuits.iter().position(Option::is_none)
+    }
+
+    fn place_call(&mut self, now: SimTime, site: u32) -> bool {
+        let Some(slot) = self.free_slot() else { return false };
+        let vc = (self.me << 12) | (self.next_channel & 0xFFF);
+        self.next_channel += 1;
+        let mut c = Circuit::new(vc, self.me, site, true, self.cfg.window, self.cfg.modulus, self.cfg.packet_octets, now);
+        c.control = Some((PacketKind::CallRequest, now));
+        self.circuits[slot] = Some(c);
+        self.sites.entry(site).or_default().last_open = Some(now);
+        self.counters.calls_placed += 1;
+        true
+    }
+
+    fn find(&self, vc: u32) -> Option<usize> {
+        self.circuits.iter().position(|c| c.as_ref().is_some_and(|c| c.vc == vc))
+    }
+
+    /// A packet from the link level. Complete datagrams go to `deliver`.
+    pub fn on_packet(&mut self, now: SimTime, p: &Packet<P>, deliver: &mut impl FnMut(P)) {
+        self.now = now;
+        let slot = self.find(p.vc);
+        match p.kind {
+            PacketKind::CallRequest => {
+                self.counters.calls_received += 1;
+                let slot = self.free_slot().or_else(|| if self.close_one(now) { self.free_slot() } else { None });
+                match slot {
+                    Some(s) => {
+                        let mut c = Circuit::new(p.vc, self.me, p.src, false, self.cfg.window, self.cfg.modulus, self.cfg.packet_octets, now);
+                        c.control = Some((PacketKind::CallAccepted, now + Duration::from_secs_f64(self.cfg.call_setup_s)));
+                        self.circuits[s] = Some(c);
+                    }
+                    None => self.pending.push_back(Packet::control(PacketKind::ClearRequest, p.vc, 0, self.me, p.src, 2)),
+                }
+            }
+            PacketKind::CallAccepted => {
+                if let Some(c) = slot.and_then(|s| self.circuits[s].as_mut()) {
+                    c.state = VcState::Open;
+                    c.opened_at = now;
+                    c.last_used = now;
+                }
+            }
+            PacketKind::ClearRequest => {
+                if let Some(s) = slot {
+                    let c = self.circuits[s].take().expect("found");
+                    if c.state == VcState::Calling && c.caller {
+                        self.counters.calls_refused += 1;
+                        if self.open_to(c.peer) == 0 {
+                            let site = self.sites.entry(c.peer).or_default();
+                            self.counters.datagrams_discarded += site.queued() as u64;
+                            site.small.clear();
+                            site.large.clear();
+                        }
+                    }
+                }
+            }
+            PacketKind::ClearConfirmation => {}
+            PacketKind::Data | PacketKind::Rr => {
+                if let Some(c) = slot.and_then(|s| self.circuits[s].as_mut()) {
+                    let before = c.sequence_errors;
+                    let counters = &mut self.counters;
+                    c.on_packet(now, p, self.ack_timer, &mut |_, payload| {
+                        counters.datagrams_delivered += 1;
+                        deliver(payload);
+                    });
+                    self.counters.sequence_errors += c.sequence_errors - before;
+                }
+            }
+        }
+    }
+
+    /// Hands queued datagrams to free circuits, round robin over each site's circuits.
+    fn assign(&mut self, now: SimTime) {
+        for (&site, s) in self.sites.iter_mut() {
+            if s.queued() == 0 {
+                continue;
+            }
+            let mine: Vec<usize> = (0..self.circuits.len()).filter(|&i| self.circuits[i].as_ref().is_some_and(|c| c.peer == site)).collect();
+            if mine.is_empty() {
+                continue;
+            }
+            for k in 0..mine.len() {
+                let i = mine[(s.rr + k) % mine.len()];
+                let c = self.circuits[i].as_mut().expect("listed");
+                if c.free() {
+                    let Some((n, payload, octets)) = s.pop() else { break };
+                    c.take(now, n, payload, octets);
+                    self.counters.datagrams_sent += 1;
+                    s.rr = (s.rr + k + 1) % mine.len();
+                }
+            }
+        }
+    }
+
+    /// True if `next_packet(now)` would return a packet.
+    pub fn wants(&self, now: SimTime) -> bool {
+        !self.pending.is_empty()
+            || self.circuits.iter().flatten().any(|c| c.wants(now) || (c.free() && self.sites.get(&c.peer).is_some_and(|s| s.queued() > 0)))
+    }
+
+    /// The next packet for the link level, round robin over circuits.
+    pub fn next_packet(&mut self, now: SimTime) -> Option<Packet<P>> {
+        self.now = now;
+        if let Some(p) = self.pending.pop_front() {
+            return Some(p);
+        }
+        self.assign(now);
+        let n = self.circuits.len();
+        for k in 0..n {
+            let i = (self.rr + k) % n;
+            let Some(c) = self.circuits[i].as_mut() else { continue };
+            if !c.wants(now) {
+                continue;
+            }
+            let was_calling_callee = c.state == VcState::Calling && !c.caller;
+            let before = (c.data_packets_sent, c.rr_sent);
+            let p = c.next_packet(now)?;
+            if was_calling_callee && p.kind == PacketKind::CallAccepted {
+                c.state = VcState::Open;
+                c.opened_at = now;
+                c.last_used = now;
+            }
+            self.counters.data_packets_sent += c.data_packets_sent - before.0;
+            self.counters.rr_packets_sent += c.rr_sent - before.1;
+            // The circuit keeps the line while its window is open: a burst leaves
+            // contiguous, as from a device queue served in order of readiness.
+            self.rr = i;
+            return Some(p);
+        }
+        None
+    }
+
+    pub fn handle_timeout(&mut self, now: SimTime) {
+        self.now = now;
+        for c in self.circuits.iter_mut().flatten() {
+            c.handle_timeout(now);
+        }
+    }
+
+    pub fn poll_timeout(&self) -> Option<SimTime> {
+        self.circuits.iter().flatten().filter_map(|c| c.poll_timeout(self.now)).min()
+    }
+
+    /// Datagrams queued (not yet given to a circuit).
+    pub fn queued(&self) -> usize {
+        self.sites.values().map(Site::queued).sum()
+    }
+
+    /// Circuits open (or being opened) now.
+    pub fn circuits_in_use(&self) -> u32 {
+        self.in_use()
+    }
+}

@@ -1,0 +1,223 @@
+//! X.25 tests: the packet level frame by frame, the circuit manager's rules, and two
+//! hosts across a network of constant transit delay against the burst model.
+
+use super::circuit::{Circuit, VcState};
+use super::interface::Interface;
+use super::manager::select_victim;
+use super::*;
+use crate::engine::{Duration, SimTime};
+use crate::protocol::testpair::Pair;
+use crate::protocol::{Event, Layer, Sdu};
+
+fn t(s: f64) -> SimTime {
+    SimTime::from_secs_f64(s)
+}
+
+fn sdu(id: u64, octets: u32) -> Sdu {
+    Sdu { id, bits: octets * 8, flow: 0, born: SimTime::ZERO }
+}
+
+fn open_circuit(w: u32) -> Circuit<Sdu> {
+    let mut c = Circuit::new(1, 0, 1, true, w, 8, 128, SimTime::ZERO);
+    c.state = VcState::Open;
+    c
+}
+
+#[test]
+fn test_circuit_window_bounds_a_packet_sequence_and_m_bits_mark_it() {
+    let mut a = open_circuit(2);
+    a.take(SimTime::ZERO, 7, sdu(0, 300), 300);
+    let p0 = a.next_packet(SimTime::ZERO).unwrap();
+    let p1 = a.next_packet(SimTime::ZERO).unwrap();
+    assert!(a.next_packet(SimTime::ZERO).is_none(), "window W = 2 is full");
+    assert_eq!((p0.ps, p0.m, p0.data_octets, p0.index), (0, true, 128, 0));
+    assert_eq!((p1.ps, p1.m, p1.data_octets, p1.index), (1, true, 128, 1));
+    let mut b = open_circuit(2);
+    let mut got = vec![];
+    b.on_packet(t(1.0), &p0, Duration::from_secs_f64(5.0), &mut |n, _| got.push(n));
+    assert!(!b.wants(t(1.0)), "one packet: the receiver waits");
+    assert_eq!(b.poll_timeout(t(1.0)), Some(t(6.0)), "the long acknowledgement timer");
+    b.on_packet(t(1.1), &p1, Duration::from_secs_f64(5.0), &mut |n, _| got.push(n));
+    let rr = b.next_packet(t(1.1)).unwrap();
+    assert_eq!((rr.kind, rr.pr), (PacketKind::Rr, 2), "window full: P(R) at once");
+    a.on_packet(t(1.2), &rr, Duration::from_secs_f64(5.0), &mut |_, _| {});
+    let p2 = a.next_packet(t(1.2)).unwrap();
+    assert_eq!((p2.ps, p2.m, p2.data_octets), (2, false, 44), "the last packet of the sequence");
+    assert!(a.free());
+    b.on_packet(t(1.5), &p2, Duration::from_secs_f64(5.0), &mut |n, _| got.push(n));
+    assert_eq!(got, vec![7], "one datagram, delivered at its last packet");
+    b.handle_timeout(t(6.5));
+    assert_eq!(b.next_packet(t(6.5)).unwrap().pr, 3, "after the timer");
+}
+
+#[test]
+fn test_circuit_piggybacks_pr_and_resequences_overtaking_packets() {
+    let mut a = open_circuit(3);
+    a.take(SimTime::ZERO, 1, sdu(0, 200), 200);
+    let p0 = a.next_packet(SimTime::ZERO).unwrap();
+    let p1 = a.next_packet(SimTime::ZERO).unwrap();
+    let mut b = open_circuit(3);
+    let mut got = vec![];
+    let tm = Duration::from_secs_f64(5.0);
+    b.on_packet(t(1.0), &p1, tm, &mut |n, _| got.push(n));
+    assert!(got.is_empty());
+    b.on_packet(t(1.1), &p0, tm, &mut |n, _| got.push(n));
+    assert_eq!(got, vec![1]);
+    assert_eq!(b.sequence_errors, 0);
+    b.take(t(1.2), 9, sdu(1, 10), 10);
+    let d = b.next_packet(t(1.2)).unwrap();
+    assert_eq!((d.kind, d.pr), (PacketKind::Data, 2), "P(R) rides on data");
+    assert!(!b.wants(t(1.2)));
+}
+
+fn cfg(policy: PolicyKind) -> X25Config {
+    X25Config { policy, channels: 3, k_reserved: 1, t_min_s: 10.0, c_max: 2, t_open_s: 1.0, ..X25Config::default() }
+}
+
+fn opened(i: &mut Interface<Sdu>, vc_site: &[(u32, f64, f64)]) {
+    for (k, &(site, at, used)) in vc_site.iter().enumerate() {
+        let mut c = Circuit::new(k as u32, 0, site, true, 2, 8, 128, t(at));
+        c.state = VcState::Open;
+        c.last_used = t(used);
+        i.circuits[k] = Some(c);
+    }
+}
+
+#[test]
+fn test_manager_lru_closes_the_least_recently_used_even_if_just_opened() {
+    let mut i = Interface::new(0, &cfg(PolicyKind::Lru));
+    opened(&mut i, &[(1, 0.0, 5.0), (2, 4.9, 4.95), (3, 1.0, 6.0)]);
+    assert_eq!(select_victim(&i.circuits, &cfg(PolicyKind::Lru).policy(), t(5.0)), Some(1));
+    i.submit(t(5.0), 4, sdu(0, 100));
+    assert_eq!(i.counters.circuits_closed, 1);
+    assert_eq!(i.counters.short_lived_closes, 1, "open 0.1 s: thrashing");
+    assert_eq!(i.counters.calls_placed, 1);
+}
+
+#[test]
+fn test_manager_mlru_keeps_young_circuits_reserves_k_and_discards_when_it_fails() {
+    let c = cfg(PolicyKind::Mlru);
+    let mut i = Interface::new(0, &c);
+    opened(&mut i, &[(1, 0.0, 1.0), (2, 4.0, 4.0)]);
+    // Two of three channels in use, K = 1 reserved: an open must first close one.
+    assert_eq!(select_victim(&i.circuits, &c.policy(), t(5.0)), None, "both open < T_min");
+    i.submit(t(5.0), 3, sdu(0, 100));
+    assert_eq!((i.counters.calls_placed, i.counters.datagrams_discarded), (0, 1));
+    assert_eq!(select_victim(&i.circuits, &c.policy(), t(10.5)), Some(0), "the LRU one, open > T_min");
+    i.submit(t(10.5), 3, sdu(1, 100));
+    assert_eq!((i.counters.calls_placed, i.counters.circuits_closed), (1, 1));
+}
+
+#[test]
+fn test_manager_multi_mlru_opens_up_to_c_max_spaced_by_t_open_and_prefers_crowded_sites() {
+    let mut c = cfg(PolicyKind::MultiMlru);
+    c.channels = 8;
+    let p = c.policy();
+    assert!(p.wants_open(t(0.0), 0, 0, None), "no circuit: open");
+    assert!(!p.wants_open(t(5.0), 1, 0, Some(t(0.0))), "one datagram queued: not yet");
+    assert!(p.wants_open(t(5.0), 1, 1, Some(t(0.0))), "queue > 1, open < C_max, T_open passed");
+    assert!(!p.wants_open(t(0.5), 1, 1, Some(t(0.0))), "within T_open");
+    assert!(!p.wants_open(t(5.0), 2, 5, Some(t(0.0))), "C_max reached");
+    let mut i = Interface::new(0, &c);
+    // Site 1 has 3 circuits (> C_max = 2, e.g. incoming), site 2 one older, idle longer.
+    opened(&mut i, &[(2, 0.0, 0.5), (1, 0.0, 2.0), (1, 0.0, 3.0), (1, 0.0, 4.0)]);
+    assert_eq!(select_victim(&i.circuits, &p, t(20.0)), Some(1), "the crowded site's LRU circuit first");
+    i.circuits[2] = None;
+    i.circuits[3] = None;
+    assert_eq!(select_victim(&i.circuits, &p, t(20.0)), Some(0), "then the global LRU");
+}
+
+#[test]
+fn test_interface_small_datagrams_first_and_round_robin_over_a_sites_circuits() {
+    let mut c = X25Config { policy: PolicyKind::MultiMlru, c_max: 2, ip_header_bits: 0, ..X25Config::default() };
+    c.small_datagram_octets = 64;
+    let mut i: Interface<Sdu> = Interface::new(0, &c);
+    opened(&mut i, &[(1, 0.0, 0.0), (1, 0.0, 0.0)]);
+    i.submit(t(1.0), 1, sdu(0, 500));
+    i.submit(t(1.0), 1, sdu(1, 500));
+    i.submit(t(1.0), 1, sdu(2, 20));
+    let pk: Vec<_> = std::iter::from_fn(|| i.next_packet(t(1.0))).map(|p| (p.vc, p.dgram.unwrap().1.id)).collect();
+    // The small datagram goes first (circuit 0), the first large one to circuit 1,
+    // whose burst leaves contiguous; circuit 0, freed, takes the second large one.
+    assert_eq!(pk, vec![(0, 2), (1, 0), (1, 0), (0, 1)]);
+    assert_eq!(i.queued(), 0);
+}
+
+#[test]
+fn test_bad_input_is_reported_with_its_field() {
+    use crate::schema::{Problems, Table};
+    use serde_json::json;
+    for (v, field) in [(json!({"window": 8}), "window"), (json!({"c_max": 0}), "c_max"), (json!({"t_min_s": -1.0}), "t_min_s"), (json!({"policy": "fifo"}), "policy")] {
+        let text = v.to_string();
+        let mut p = Problems::default();
+        let mut tb = Table::root(&v, &mut p);
+        let _ = X25Config::parse(&mut tb, &mut p);
+        assert!(p.0.iter().any(|x| x.path.ends_with(field)), "{text}: {:?}", p.0);
+    }
+}
+
+/// Two hosts, `c` circuits pre-opened from 0 to 1, a backlog of one-packet datagrams,
+/// a network of constant transit delay T_N. Returns the steady-state data rate at
+/// host 1 and the burst-model prediction.
+pub(crate) fn saturated(w: u32, c: u32, t_n: f64) -> (f64, f64) {
+    let cfg = X25Config { window: w, preopen_circuits: c, ip_header_bits: 0, policy: PolicyKind::MultiMlru, c_max: c, ..X25Config::default() };
+    let a = X25Host::new(0, &cfg, vec![1], 1, &[1]);
+    let b = X25Host::new(1, &cfg, vec![0], 0, &[]);
+    let mut p = Pair::new(a, b, 1e12, t_n);
+    let n = 600;
+    for k in 0..n {
+        p.ends[0].handle_submit(SimTime::ZERO, sdu(k, 128));
+    }
+    p.run(t(1e5), |_, _, _| false);
+    let got = p.delivered(1);
+    let mut ids: Vec<u64> = got.iter().map(|x| x.1.id).collect();
+    ids.sort();
+    assert_eq!(ids, (0..n).collect::<Vec<_>>(), "every datagram exactly once");
+    let (t0, t1) = (got[200].0.as_secs_f64(), got[500].0.as_secs_f64());
+    let measured = 300.0 * 1024.0 / (t1 - t0);
+    (measured, burst_model(w, c, t_n, &cfg))
+}
+
+/// The burst model with this stack's own T_p and frame-level delays: a burst of W
+/// frames leaves, the last crosses the network and the far access line, the P(R)
+/// comes back as a 3-octet packet over both access lines and the network.
+pub(crate) fn burst_model(w: u32, c: u32, t_n: f64, cfg: &X25Config) -> f64 {
+    let r = cfg.access_rate_bps;
+    let t_p = f64::from(8 * (cfg.packet_octets + 3) + cfg.lapb_overhead_bits) / r;
+    let t_rr = f64::from(8 * 3 + cfg.lapb_overhead_bits) / r;
+    let cycle = f64::from(w) * t_p + t_p + 2.0 * t_n + 2.0 * t_rr;
+    let per_circuit = f64::from(w) * 8.0 * f64::from(cfg.packet_octets) / cycle;
+    (f64::from(c) * per_circuit).min(8.0 * f64::from(cfg.packet_octets) / t_p)
+}
+
+#[test]
+fn test_single_circuit_saturated_throughput_is_the_burst_model_exactly() {
+    for w in [2, 3] {
+        let (m, model) = saturated(w, 1, 0.235);
+        assert!((m - model).abs() / model < 1e-6, "W = {w}: measured {m}, model {model}");
+    }
+}
+
+#[test]
+fn test_saturated_throughput_is_min_of_c_bursts_and_the_line_for_c_1_to_5() {
+    for w in [2, 3] {
+        for c in 1..=5 {
+            let (m, model) = saturated(w, c, 0.235);
+            assert!((m - model).abs() / model < 1e-6, "W = {w}, C = {c}: measured {m}, model {model}");
+        }
+    }
+}
+
+#[test]
+fn test_host_events_are_deliveries_only() {
+    let cfg = X25Config { preopen_circuits: 1, ..X25Config::default() };
+    let a: X25Host<Sdu> = X25Host::new(0, &cfg, vec![1], 1, &[1]);
+    let b = X25Host::new(1, &cfg, vec![0], 0, &[]);
+    let mut p = Pair::new(a, b, 1e12, 0.1);
+    p.ends[0].handle_submit(SimTime::ZERO, sdu(0, 400));
+    p.run(t(100.0), |_, _, _| false);
+    assert!(p.events[1].iter().all(|e| matches!(e.1, Event::Delivered(_))));
+    assert_eq!(p.delivered(1).len(), 1);
+    assert_eq!(p.ends[0].iface.counters.calls_placed, 1);
+    assert_eq!(p.ends[1].iface.counters.calls_received, 1);
+}

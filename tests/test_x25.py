@@ -1,0 +1,36 @@
+"""The X.25 stack (issue 10) from Python and the command line: the Fig. 3 scenario runs,
+the burst-mode pair reaches the burst bound, and bad X.25 keys exit 2 naming the field."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import arqlab
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_fig3_scenario_runs_to_completion_over_three_circuits() -> None:
+    r = arqlab.simulate(str(ROOT / "scenarios/comer_korb/fig3.toml"), replications=1)
+    s = r.metrics["flow.a->b"]["throughput_bps"]["mean"]
+    # Three circuits of 2274 bit/s each (burst bound with TCP/IP headers), less slow
+    # start and the call set-up.
+    assert 5500 < s < 3 * 2274
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "field"),
+    [("window", "8", "window"), ("c_max", "0", "c_max"), ("t_min_s", "-1", "t_min_s"), ("policy", "fifo", "policy")],
+)
+def test_bad_x25_keys_exit_2_naming_the_field(key: str, value: str, field: str) -> None:
+    p = subprocess.run(
+        [sys.executable, "-m", "arqlab.cli", "check", str(ROOT / "scenarios/comer_korb/burst_pair.toml"), "--set", f"protocol.{key}={value}"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    assert f"protocol.{field}" in p.stderr
+    assert "Traceback" not in p.stderr
