@@ -55,6 +55,14 @@ class RunSettings:
     replications: int | None = None
     precision: float | None = None
 
+    @classmethod
+    def for_pass(cls, quick: bool, seed: int, quick_replications: int, full_precision: float) -> RunSettings:
+        """Quick: ``quick_replications`` fixed replications; full: sequential relative
+        precision ``full_precision`` at 95%."""
+        if quick:
+            return cls(quick=True, seed=seed, replications=quick_replications, precision=None)
+        return cls(quick=False, seed=seed, replications=None, precision=full_precision)
+
 
 def _curve_xs(figure: Figure, curve: Curve, quick: bool) -> tuple[float, ...]:
     if quick:

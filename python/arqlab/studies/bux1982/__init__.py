@@ -92,11 +92,9 @@ class _StudyModule:
 
 
 def settings_for(quick: bool, seed: int = 1) -> RunSettings:
-    """Quick: QUICK_REPLICATIONS (5) fixed replications; full: sequential ±2.5% relative
+    """Quick: QUICK_REPLICATIONS fixed replications; full: sequential ±2.5% relative
     precision at 95%."""
-    if quick:
-        return RunSettings(quick=True, seed=seed, replications=QUICK_REPLICATIONS, precision=None)
-    return RunSettings(quick=False, seed=seed, replications=None, precision=FULL_PRECISION)
+    return RunSettings.for_pass(quick, seed, QUICK_REPLICATIONS, FULL_PRECISION)
 
 
 def reproduce(
