@@ -14,6 +14,7 @@
 //! PDUs are `Frame`s of kind I with N(S) = packet number modulo 8 and a header of
 //! `overhead_bits` (network and link headers together).
 
+use super::datagram::{Datagram, DatagramConfig};
 use super::{Counters, Event, Frame, Grant, Layer, Payload, Service};
 use crate::engine::{Duration, SimTime};
 use crate::schema::{Problems, Range, Table};
@@ -41,33 +42,31 @@ impl NetWindowConfig {
     }
 }
 
+/// A [`Datagram`] layer (one SDU per packet, corrupted packets lost) with a window on
+/// the packets in transit and N(S) numbering.
 pub struct NetWindow<P: Payload> {
-    cfg: NetWindowConfig,
+    window: u32,
     ack_delay: Duration,
-    queue: VecDeque<P>,
+    datagram: Datagram<P>,
     /// Release times of the packets sent and not yet acknowledged (FIFO: one delay).
     releases: VecDeque<SimTime>,
     sent: u32,
-    events: VecDeque<Event<P>>,
-    counters: Counters,
 }
 
 impl<P: Payload> NetWindow<P> {
     pub fn new(cfg: &NetWindowConfig) -> Self {
         NetWindow {
-            cfg: cfg.clone(),
+            window: cfg.window,
             ack_delay: Duration::from_secs_f64(cfg.ack_delay_s),
-            queue: VecDeque::new(),
+            datagram: Datagram::new(&DatagramConfig { overhead_bits: cfg.overhead_bits }),
             releases: VecDeque::new(),
             sent: 0,
-            events: VecDeque::new(),
-            counters: Counters::default(),
         }
     }
 
     /// Packets in transit: queued here or sent and not yet acknowledged.
     pub fn in_transit(&self) -> usize {
-        self.queue.len() + self.releases.len()
+        self.datagram.backlog() + self.releases.len()
     }
 }
 
@@ -77,16 +76,14 @@ impl<P: Payload> Layer for NetWindow<P> {
     fn service(&self) -> Service {
         Service::BestEffort
     }
-    fn handle_submit(&mut self, _now: SimTime, sdu: P) {
-        self.queue.push_back(sdu);
+    fn handle_submit(&mut self, now: SimTime, sdu: P) {
+        self.datagram.handle_submit(now, sdu);
     }
-    fn handle_receive(&mut self, _now: SimTime, pdu: &Frame<P>) {
-        if let Some(p) = pdu.msg {
-            self.events.push_back(Event::Delivered(p));
-        }
+    fn handle_receive(&mut self, now: SimTime, pdu: &Frame<P>) {
+        self.datagram.handle_receive(now, pdu);
     }
-    fn handle_receive_in_error(&mut self, _now: SimTime, _pdu: &Frame<P>) {
-        self.counters.frames_in_error_received += 1;
+    fn handle_receive_in_error(&mut self, now: SimTime, pdu: &Frame<P>) {
+        self.datagram.handle_receive_in_error(now, pdu);
     }
     fn handle_timeout(&mut self, now: SimTime) {
         while self.releases.front().is_some_and(|&t| t <= now) {
@@ -94,34 +91,32 @@ impl<P: Payload> Layer for NetWindow<P> {
         }
     }
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Frame<P>> {
-        let p = self.queue.pop_front()?;
-        let f = Frame::information(self.sent % 8, 0, false, p, self.cfg.overhead_bits);
+        let mut f = self.datagram.poll_transmit(now, grant)?;
+        f.ns = self.sent % 8;
         self.releases.push_back(now + grant.transmission(f.bits) + self.ack_delay);
         self.sent = self.sent.wrapping_add(1);
-        self.counters.frames_sent += 1;
-        self.counters.i_frames_sent += 1;
         Some(f)
     }
     fn poll_timeout(&self) -> Option<SimTime> {
         self.releases.front().copied()
     }
     fn poll_event(&mut self) -> Option<Event<P>> {
-        self.events.pop_front()
+        self.datagram.poll_event()
     }
     fn accepts(&self) -> bool {
-        self.in_transit() < self.cfg.window as usize
+        self.in_transit() < self.window as usize
     }
     fn wants_transmit(&self) -> bool {
-        !self.queue.is_empty()
+        self.datagram.wants_transmit()
     }
     fn backlog(&self) -> usize {
-        self.queue.len()
+        self.datagram.backlog()
     }
     fn unacknowledged(&self) -> usize {
         self.in_transit()
     }
     fn counters(&self) -> Counters {
-        self.counters
+        self.datagram.counters()
     }
 }
 
