@@ -343,3 +343,21 @@ levels = [9600.0, 64000.0]
     assert "2^(3-1) design, 4 runs" in out
     assert "defining relation: I = -ABC  (resolution 3)" in out
     assert "  A = -BC" in out
+
+
+def test_design_is_recorded_for_the_report(tmp_path: Path) -> None:
+    from arqlab.report import build_report
+    from arqlab.store import Store
+
+    d = load_design(DESIGN_TOML).design
+    store = tmp_path / "s.sqlite"
+    res = run_design(d, GBN, measure="throughput_efficiency", replications=2, store=store, executor="serial",
+                     overrides={"run.duration_s": 30.0, "run.warmup_s": 2.0}, name="gbn design")
+    with Store(store, readonly=True) as s:
+        (info,) = [w for w in s.sweeps() if w.name == "gbn design"]
+        assert info.columns == list(EFFECT_COLUMNS)
+        assert info.table()["q"].tolist()[:4] == pytest.approx(res.effects["q"].tolist()[:4])
+        assert [p["params"] for p in info.points] == [d.level_names(i) for i in range(4)]
+    index = build_report(store, tmp_path / "report")
+    pages = list(index.parent.glob("sweep-*gbn-design*.html"))
+    assert len(pages) == 1 and "variation_pct" in pages[0].read_text()

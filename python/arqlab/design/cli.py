@@ -30,6 +30,7 @@ def register_cli(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     p.add_argument("--seed", type=int, metavar="N", help="master seed, the same for every run (default 1)")
     p.add_argument("--log", action="store_true", help="analyse log10 of the response (multiplicative model)")
     p.add_argument("--plan", action="store_true", help="print the design (sign table, aliases) and stop")
+    p.add_argument("--name", help="name of the design in the store and report")
     p.add_argument("--out", metavar="DIR", help="write DIR/effects.csv and DIR/runs.csv")
     p.add_argument("--workers", type=int, metavar="N", help="local worker processes")
     p.add_argument("--dask", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler")
@@ -120,7 +121,7 @@ def design_command(args: argparse.Namespace) -> int:
         seed=args.seed if args.seed is not None else spec.seed if spec.seed is not None else 1,
         log=args.log or spec.log, confidence=spec.confidence, overrides=overrides,
         executor=args.dask or ("local" if args.workers else "serial"), workers=args.workers, store=store,
-        progress=Progress(quiet=args.quiet), reuse_any_version=args.reuse_any_version,
+        progress=Progress(quiet=args.quiet), reuse_any_version=args.reuse_any_version, name=args.name,
     )
     d = result.design
     kind = f"2^({d.k}-{d.p})" if d.p else f"2^{d.k}"

@@ -13,21 +13,23 @@ import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from arqlab import scenario as scenario_mod
 from arqlab.design.algebra import Design, DesignError
 from arqlab.design.analysis import analyse
 from arqlab.errors import ArqlabError
+from arqlab.execution import PointOutcome, PointSpec, run_points_detailed
 from arqlab.limits import check_seed
 from arqlab.results import is_batch_means, observations
+from arqlab.store import Store, open_store
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from arqlab.execution import Runner
     from arqlab.progress import Progress
-    from arqlab.store import Store
 
 
 @dataclass(frozen=True)
@@ -80,15 +82,14 @@ def run_design(
     progress: Progress | bool | None = None,
     reuse_any_version: bool = False,
     runner: Runner | None = None,
+    name: str | None = None,
 ) -> DesignResult:
     """Run every run of ``design`` over ``scenario`` and analyse ``measure`` (see
     :func:`arqlab.design.analyse`). ``replications``: per run (default the scenario's
     ``run.replications``); the analysis needs the same count in every run, so precision
-    targets do not apply. ``store``, ``executor``, ``workers``: as :func:`arqlab.sweep`."""
-    import pandas as pd
-
+    targets do not apply. ``store``, ``executor``, ``workers``: as :func:`arqlab.sweep`;
+    with a store the effects table is also recorded under ``name`` for ``arqlab report``."""
     from arqlab import MEASURES
-    from arqlab.execution import PointSpec, run_points_detailed
     from arqlab.progress import Progress
 
     check_seed(seed)
@@ -119,8 +120,26 @@ def run_design(
     if problems:
         raise DesignError(problems)
     prog = Progress() if progress is True else None if progress is None or progress is False else progress
-    outcomes = run_points_detailed(specs, executor=executor, workers=workers, store=store, progress=prog,
-                                   reuse_any_version=reuse_any_version, runner=runner, keep_records=True)
+    own_store = store is not False and not isinstance(store, Store)
+    the_store = None if store is False else open_store(store)
+    try:
+        outcomes = run_points_detailed(specs, executor=executor, workers=workers,
+                                       store=False if the_store is None else the_store, progress=prog,
+                                       reuse_any_version=reuse_any_version, runner=runner, keep_records=True)
+        result = _analysed(design, specs, outcomes, measure, direction, log, confidence)
+        if the_store is not None:
+            _record(the_store, result, scenario, name, specs, outcomes, seed)
+        return result
+    finally:
+        if own_store and the_store is not None:
+            the_store.close()
+
+
+def _analysed(design: Design, specs: list[PointSpec], outcomes: list[PointOutcome], measure: str,
+              direction: str | None, log: bool, confidence: float) -> DesignResult:
+    import pandas as pd
+
+    problems: list[str] = []
     chosen = choose_direction(specs[0].resolved, outcomes[0].metrics, measure, direction)
     obs: list[list[float]] = []
     rows = []
@@ -141,3 +160,22 @@ def run_design(
     effects = analyse(design, obs, log=log, confidence=confidence, response=response)
     return DesignResult(design=design, response=response, observations=obs, runs=pd.DataFrame(rows),
                         effects=effects)
+
+
+def _record(store: Store, result: DesignResult, scenario: str | os.PathLike[str] | Mapping[str, Any],
+            name: str | None, specs: list[PointSpec], outcomes: list[PointOutcome], seed: int) -> None:
+    """The effects table in the store's catalogue, where ``arqlab report`` shows it."""
+    d = result.design
+    stem = "scenario" if isinstance(scenario, Mapping) or "\n" in str(scenario) else Path(str(scenario)).stem
+    label = name or f"{stem}: design {' × '.join(f.title for f in d.factors)}"
+    relation = " = ".join(d.defining_relation())
+    store.record_sweep(
+        label, result.effects, grid=[(f"{f.name} ({f.title})", list(f.level_names)) for f in d.factors],
+        title=label, base_scenario=specs[0].resolved,
+        source="" if isinstance(scenario, Mapping) or "\n" in str(scenario) else str(scenario),
+        points=[{"params": d.level_names(i), "hash": o.scenario_hash, "n": o.n, "precision_reached": None}
+                for i, o in enumerate(outcomes)],
+        seed=seed, replications=outcomes[0].n if outcomes else None,
+        notes=f"{len(d.factors)} factors, {d.n_runs} runs, response {result.response}"
+              + (f", defining relation {relation}" if d.p else "") + f", transform {result.effects['transform'].iloc[0]}",
+    )
