@@ -1,7 +1,9 @@
 """`arqlab.design`: two-level factorial designs and their analysis (Jain 1991, ch. 17–19).
 
 The worked examples are Jain's, *The Art of Computer Systems Performance Analysis*
-(Wiley, 1991): the expected numbers are the book's, at the precision it prints them.
+(Wiley, 1991). The data are the book's; each docstring says which expected numbers the
+book prints (asserted at its precision) and which are computed by hand from its formulas
+(interval bounds, the 2^(7−4) percentages), which the book was not at hand to re-read.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ def test_jain_example_18_1_replicated_2_2() -> None:
     y = (15, 18, 12), (45, 48, 51), (25, 28, 19), (75, 75, 81). The book finds q0 = 41,
     qA = 21.5, qB = 9.5, qAB = 5, SSE = 102, SST = 7032; A explains 78.88%, B 15.40%, AB
     4.27% and the errors 1.45%; s_e = 3.57, s_qi = 1.03 and with t[0.95; 8] = 1.86 the 90%
-    intervals q_i ± 1.92, none of which includes zero."""
+    intervals q_i ± 1.92, none of which includes zero (bounds computed: 41 − 1.917 = 39.08)."""
     d = design(factors("AB"))
     y = [[15, 18, 12], [45, 48, 51], [25, 28, 19], [75, 75, 81]]
     t = analyse(d, y, confidence=0.90)
@@ -84,7 +86,8 @@ def test_jain_2_7_4_design_confounding_and_effects() -> None:
     """Jain §19.1–19.2 (the 2^(7−4) design, sign table with D = AB, E = AC, F = BC,
     G = ABC; y = 20, 35, 7, 42, 36, 50, 45, 82): the column totals 317, 101, 35, 109, 43,
     1, 47, 3 give the effects 39.625 (q0), 12.625, 4.375, 13.625, 5.375, 0.125, 5.875, 0.375
-    and A and C explain 37.26% and 43.40% of the variation."""
+    and A and C explain 37.26% and 43.40% of the variation (the other percentages are
+    computed by hand: SS = 8 q², SST = 3421.875)."""
     d = design(factors("ABCDEFG"), ["D=AB", "E=AC", "F=BC", "G=ABC"])
     assert (d.k, d.p, d.n_runs, d.base) == (7, 4, 8, ("A", "B", "C"))
     assert d.effects() == ["A", "B", "C", "D", "E", "F", "G"]
