@@ -364,3 +364,28 @@ def test_design_is_recorded_for_the_report(tmp_path: Path) -> None:
     index = build_report(store, tmp_path / "report")
     pages = list(index.parent.glob("sweep-*gbn-design*.html"))
     assert len(pages) == 1 and "variation_pct" in pages[0].read_text()
+
+
+def test_levels_can_be_whole_sub_scenarios(tmp_path: Path) -> None:
+    """A level may replace a whole table: here the protocol (a variant name with its own
+    parameters), as Johnson's factors select protocol variants."""
+    spec = load_design("""
+replications = 2
+[response]
+measure = "throughput_efficiency"
+[factors.A]
+label = "Protocol"
+level_names = ["GBN", "SR"]
+levels = [{ protocol = { kind = "go_back_n", window = 7, modulus = 8, timeout_s = 1.0 } },
+          { protocol = { kind = "selective_repeat", window = 7, modulus = 16, timeout_s = 1.0 } }]
+[factors.B]
+key = "link.bit_error_rate"
+levels = [1e-5, 1e-4]
+""")
+    d = spec.design
+    assert d.overrides(1)["protocol"]["kind"] == "selective_repeat" and d.level_names(1) == {"A": "SR", "B": "1e-05"}
+    res = run_design(d, GBN, measure=spec.measure, replications=2, store=False, executor="serial",
+                     overrides={"run.duration_s": 30.0, "run.warmup_s": 2.0})
+    assert list(res.runs["A"]) == ["GBN", "SR", "GBN", "SR"]
+    assert res.runs["scenario_hash"].nunique() == 4
+    assert res.effects.set_index("effect").loc["B", "sign"] == "-"
