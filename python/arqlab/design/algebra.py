@@ -188,7 +188,7 @@ def signed_name(signed: Signed) -> str:
     return ("-" if sign < 0 else "") + ("".join(sorted(word)) or "I")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # eq by identity: the algebra holds a numpy matrix
 class Design:
     """A checked 2^k or 2^(k−p) design over :class:`Factor` s; build it with :func:`design`."""
 

@@ -41,15 +41,8 @@ def register_cli(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     p.set_defaults(handler=design_command)
 
 
-def _cell(x: Any, fmt: str = ".4g") -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "—"
-    try:
-        if x is not None and x != x:  # pandas NA
-            return "—"
-    except TypeError:
-        return "—"
-    return format(x, fmt) if isinstance(x, float) else str(x)
+def _cell(x: float, fmt: str = ".4g") -> str:
+    return "—" if math.isnan(x) else format(x, fmt)
 
 
 def _print(rows: list[list[str]], out: Any) -> None:
@@ -92,9 +85,8 @@ def print_effects(effects: pd.DataFrame, out: Any = None) -> None:
 
 
 def design_command(args: argparse.Namespace) -> int:
-    from arqlab import scenario as scenario_mod
     from arqlab.cli import parse_sets
-    from arqlab.design.run import run_design
+    from arqlab.design.run import resolve_runs, run_design
     from arqlab.design.spec import load_design
     from arqlab.outputs import writable_dir
 
@@ -104,8 +96,7 @@ def design_command(args: argparse.Namespace) -> int:
         raise DesignError(["--workers applies to the local pool; with --dask the cluster decides"])
     out = writable_dir(args.out, "--out") if args.out else None
     if args.plan:
-        for i in range(spec.design.n_runs):
-            scenario_mod.load(args.scenario, {**overrides, **spec.design.overrides(i)})
+        resolve_runs(spec.design, args.scenario, overrides, args.replications or spec.replications)
         print_plan(spec.design)
         return 0
     if args.dask:

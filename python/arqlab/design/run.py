@@ -101,8 +101,29 @@ def run_design(
         problems.append(f"replications = {replications!r}: expected a whole number >= 1")
     if problems:
         raise DesignError(problems)
+    specs = resolve_runs(design, scenario, overrides, replications, seed)
+    prog = Progress() if progress is True else None if progress is None or progress is False else progress
+    own_store = store is not False and not isinstance(store, Store)
+    the_store = None if store is False else open_store(store)
+    try:
+        outcomes = run_points_detailed(specs, executor=executor, workers=workers,
+                                       store=False if the_store is None else the_store, progress=prog,
+                                       reuse_any_version=reuse_any_version, runner=runner, keep_records=True)
+        result = _analysed(design, specs, outcomes, measure, direction, log, confidence)
+        if the_store is not None:
+            _record(the_store, result, scenario, name, specs, outcomes, seed)
+        return result
+    finally:
+        if own_store and the_store is not None:
+            the_store.close()
+
+
+def resolve_runs(design: Design, scenario: str | os.PathLike[str] | Mapping[str, Any],
+                 overrides: Mapping[str, Any] | None, replications: int | None, seed: int = 1) -> list[PointSpec]:
+    """Each run's resolved scenario as a point; every problem is named with its run."""
     source = scenario if isinstance(scenario, Mapping) else str(scenario)
     base_overrides = dict(overrides or {})
+    problems: list[str] = []
     specs = []
     for i in range(design.n_runs):
         try:
@@ -119,20 +140,7 @@ def run_design(
         specs.append(PointSpec(resolved=resolved, seed=seed, replications=n))
     if problems:
         raise DesignError(problems)
-    prog = Progress() if progress is True else None if progress is None or progress is False else progress
-    own_store = store is not False and not isinstance(store, Store)
-    the_store = None if store is False else open_store(store)
-    try:
-        outcomes = run_points_detailed(specs, executor=executor, workers=workers,
-                                       store=False if the_store is None else the_store, progress=prog,
-                                       reuse_any_version=reuse_any_version, runner=runner, keep_records=True)
-        result = _analysed(design, specs, outcomes, measure, direction, log, confidence)
-        if the_store is not None:
-            _record(the_store, result, scenario, name, specs, outcomes, seed)
-        return result
-    finally:
-        if own_store and the_store is not None:
-            the_store.close()
+    return specs
 
 
 def _analysed(design: Design, specs: list[PointSpec], outcomes: list[PointOutcome], measure: str,
