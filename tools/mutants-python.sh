@@ -14,7 +14,7 @@ stage=${1:-$root/mutants-python}
 mutate=${MUTATE:-theory.py studies/claims.py studies/verdicts.py studies/student_t.py results.py}
 tests=${MUTANT_TESTS:-tests/test_theory.py tests/test_claim_helpers.py tests/test_study_framework.py \
 tests/test_intervals.py tests/test_constant_memory.py tests/test_study_artefacts.py tests/test_student_t.py \
-tests/test_verdicts.py tests/test_claim_details.py}
+tests/test_verdicts.py tests/test_claim_details.py tests/test_results.py}
 toml_list() { local out="" x; for x in "$@"; do out+="\"$x\", "; done; echo "[${out%, }]"; }
 # shellcheck disable=SC2086
 only_mutate=$(toml_list $(printf 'src/arqlab/%s ' $mutate))
