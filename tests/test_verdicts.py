@@ -104,6 +104,7 @@ def test_significant_boundaries() -> None:
     assert significant(Est(0.0, 0.5), 0.5) is N  # the whole CI inside [−0.5, 0.5]
     assert significant(Est(0.25, 0.25), 0.5) is N and significant(Est(0.25, 0.5), 0.5) is Q
     assert significant(Est(0.0, 0.0)) is N  # exactly zero, exactly known
+    assert significant(Est(0.5, 0.25)) is H  # by default no band: any CI clear of 0
     assert significant(BROKEN, 0.0) is Q
 
 
