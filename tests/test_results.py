@@ -137,3 +137,49 @@ def test_frame_and_json_form() -> None:
     assert (out["events"], out["replications"], out["seed"], out["precision_reached"], out["warnings"]) == \
         (10, 1, 7, None, [])
     assert r.records == [record(0.5)] and list(r.to_frame()["measure"]) == ["throughput_efficiency"]
+
+
+def test_defaults_and_missing_fields() -> None:
+    # Replications, not batch means, unless the scenario says so: 40 replications of a
+    # ramp stay 40 observations (batch means would merge them into 10).
+    ramp = [record(float(x)) for x in range(1, 41)]
+    assert summarize(ramp)["a_to_b"]["throughput_efficiency"]["n"] == 40
+    s = RunningSummary()
+    for r in ramp:
+        s.add(r)
+    assert s.metrics()["a_to_b"]["throughput_efficiency"]["n"] == 40
+    assert not is_batch_means({})  # no run table: the default method
+    # Batch means keeps every measure of every batch.
+    bm = RunningSummary(batch_means=True)
+    bm.add({"batches": [{"a_to_b": {"throughput_efficiency": float(x), "transfer_time_s": 2.0 * x}}
+                        for x in range(1, 41)]})
+    assert bm.metrics()["a_to_b"]["transfer_time_s"]["mean"] == pytest.approx(41.0)
+    # A record without counters adds nothing to them.
+    assert (bm.events, bm.simulated_s, bm.wall_s, bm.n) == (0, 0.0, 0.0, 1)
+
+
+def test_precision_status_without_the_watched_scope() -> None:
+    assert precision_status({}, resolved(), 0.05) == "continue"
+    # An absent measure counts as no replications at all, not as one.
+    one = {"run": {"min_replications": 1, "max_replications": 1},
+           "traffic": {"a": {"kind": "saturated"}, "b": {"kind": "none"}}}
+    assert precision_status({}, one, 0.05) == "continue"
+
+
+def test_json_form_details() -> None:
+    m = {"a_to_b": {"x": {"mean": 1.0, "ci95_half_width": 0.0, "n": 1}}}
+    assert list(frame({}).columns) == ["direction", "measure", "mean", "ci95_half_width", "n"]
+    assert frame(m)["direction"].tolist() == ["a_to_b"]
+    empty = Result(metrics=m, scenario={"run": {"replications": 30}}, seed=1, summary=RunningSummary())
+    out = empty.to_dict()
+    assert out["scenario"]["run"]["replications"] == 30  # nothing ran: the file's count stays
+    assert (out["simulated_s"], out["wall_s"]) == (0.0, 0.0)
+    s = RunningSummary()
+    s.add(record(1.0))
+    no_run = Result(metrics={"a_to_b": {"x": {"mean": math.nan, "ci95_half_width": 0.0, "n": 0,
+                                             "batches": [1.0, math.nan]}}},  # type: ignore[dict-item]
+                    scenario={"title": "no run table"}, seed=1, summary=s)
+    out = no_run.to_dict()
+    assert out["scenario"] == {"title": "no run table"}
+    assert (out["simulated_s"], out["wall_s"]) == (2.5, 0.25)
+    assert out["metrics"]["a_to_b"]["x"] == {"mean": None, "ci95_half_width": 0.0, "n": 0, "batches": [1.0, None]}
