@@ -238,8 +238,10 @@ def test_bad_designs_name_the_field(names: str, gens: list[str], message: str) -
 def test_bad_factors_and_observations() -> None:
     with pytest.raises(DesignError, match="factors.A.levels: low and high are identical"):
         design([Factor("A", {"x": 1}, {"x": 1})])
-    with pytest.raises(DesignError, match="expected one capital letter A–Z other than I"):
+    with pytest.raises(DesignError, match="factors.I: the name 'I' must be one capital letter A–Z other than I"):
         design([Factor.on_key("I", "x", 0, 1)])
+    with pytest.raises(DesignError, match="factors.window: the name 'window' must be one capital letter"):
+        load_design('[response]\nmeasure = "transfer_time_s"\n[factors.window]\nkey = "a.b"\nlevels = [1, 2]\n')
     d = design(factors("AB"))
     with pytest.raises(DesignError, match="same number"):
         analyse(d, [[1.0], [2.0, 3.0], [1.0], [1.0]])

@@ -295,7 +295,9 @@ def _check_factors(factors: Sequence[Factor]) -> tuple[list[str], list[str]]:
     names: list[str] = []
     for i, f in enumerate(factors):
         if not isinstance(f.name, str) or len(f.name) != 1 or f.name not in LETTERS:
-            problems.append(f"factors[{i}].name = {f.name!r}: expected one capital letter A–Z other than I")
+            where = f"factors.{f.name}" if isinstance(f.name, str) and f.name else f"factors[{i}]"
+            problems.append(f"{where}: the name {f.name!r} must be one capital letter A–Z other than I "
+                            "(Jain's notation: effects are words such as AB)")
             continue
         if f.name in names:
             problems.append(f"factors.{f.name}: defined twice")
