@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "docs" / "guide" / "getting-started.md"]
+PAGES = [ROOT / "docs" / "guide" / "getting-started.md", ROOT / "docs" / "guide" / "designs.md"]
 VOLATILE = re.compile(r"in [\d.]+ wall s \([\d.]+ M events/s\)")
 
 

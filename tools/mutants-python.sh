@@ -6,9 +6,20 @@
 # python/ beside a compiled extension. So the run happens in a staging copy with the
 # package at src/arqlab (the extension included) and the tests and scenarios beside it.
 # Usage: tools/mutants-python.sh [OUT_DIR]   (from the project root; `make mutants-python`)
+# MUTATE="theory.py studies/claims.py" and MUTANT_TESTS="tests/test_theory.py ..." narrow
+# a run (paths under python/arqlab and the project root); the defaults are the full scope.
 set -euo pipefail
 root=$(pwd)
 stage=${1:-$root/mutants-python}
+mutate=${MUTATE:-theory.py studies/claims.py studies/verdicts.py studies/student_t.py results.py}
+tests=${MUTANT_TESTS:-tests/test_theory.py tests/test_claim_helpers.py tests/test_study_framework.py \
+tests/test_intervals.py tests/test_constant_memory.py tests/test_study_artefacts.py tests/test_student_t.py \
+tests/test_verdicts.py tests/test_claim_details.py tests/test_results.py}
+toml_list() { local out="" x; for x in "$@"; do out+="\"$x\", "; done; echo "[${out%, }]"; }
+# shellcheck disable=SC2086
+only_mutate=$(toml_list $(printf 'src/arqlab/%s ' $mutate))
+# shellcheck disable=SC2086
+selection=$(toml_list $tests)
 rm -rf "$stage" && mkdir -p "$stage/src"
 cp -r python/arqlab "$stage/src/"
 cp -r tests scenarios "$stage/"
@@ -20,12 +31,11 @@ xfail_strict = true
 
 [tool.mutmut]
 source_paths = ["src/arqlab"]
-only_mutate = ["src/arqlab/theory.py", "src/arqlab/studies/claims.py", "src/arqlab/studies/verdicts.py",
-               "src/arqlab/studies/student_t.py", "src/arqlab/results.py"]
-pytest_add_cli_args_test_selection = ["tests/test_theory.py", "tests/test_claim_helpers.py",
-                                      "tests/test_study_framework.py", "tests/test_intervals.py",
-                                      "tests/test_constant_memory.py"]
 also_copy = ["scenarios", "tests"]
+TOML
+cat >> "$stage/pyproject.toml" <<TOML
+only_mutate = $only_mutate
+pytest_add_cli_args_test_selection = $selection
 TOML
 cd "$stage"
 nice -n 15 "$root/.venv/bin/mutmut" run > run.log 2>&1 || true

@@ -19,139 +19,30 @@ variance is ``(4/N²) Σ s²/n_i`` with ``s²`` the replication variance pooled 
 ``(Σ c_i ȳ_i)² / Σ (1/n_i)`` over the total sum of squares of all observations (with
 equal replication the effects of a full factorial and the replication error add up to 1);
 it is how some papers rank features (e.g. Johnson's HF ARQ study).
+
+The design algebra (:class:`FractionalDesign`) is :mod:`arqlab.design.algebra`'s, shared
+with ``arqlab design``; this module adds the estimator with CIs that claims read.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from arqlab.design.algebra import FractionalDesign, Signed, Word, parse_word
+
 from ..student_t import t95
 from ..verdicts import Est
 
-Word = frozenset[str]
-Signed = tuple[int, Word]
+__all__ = ["EFFECT_COLUMNS", "Effect", "FactorialEffects", "FractionalDesign", "Signed", "Word", "parse_word"]
 
 EFFECT_COLUMNS = ["effect", "order", "estimate", "ci95_half_width", "lo", "hi", "df", "variation_fraction", "aliases"]
-
-
-def _multiply(a: Signed, b: Signed) -> Signed:
-    """Product of two signed words: squares cancel (A·A = I), signs multiply."""
-    return a[0] * b[0], a[1] ^ b[1]
-
-
-@dataclass(frozen=True)
-class FractionalDesign:
-    """A two-level design: factor names, ±1 design matrix, and its defining relation."""
-
-    factors: tuple[str, ...]
-    matrix: np.ndarray
-    relation: tuple[Signed, ...]
-
-    @property
-    def runs(self) -> int:
-        return int(self.matrix.shape[0])
-
-    @classmethod
-    def full(cls, factors: Sequence[str]) -> FractionalDesign:
-        """The 2^k full factorial in standard order (no aliases)."""
-        return cls.fraction(factors, {})
-
-    @classmethod
-    def fraction(cls, base: Sequence[str], generators: Mapping[str, str]) -> FractionalDesign:
-        """A 2^(k−p) fraction: ``base`` factors in full factorial, each generated factor
-        the product of the base factors in its word (``{"D": "ABC"}``, ``{"E": "-AC"}``;
-        ``"window*timeout"`` when names are longer than one character)."""
-        base = tuple(base)
-        if len(set(base)) != len(base) or not base:
-            raise ValueError(f"base factors must be distinct and non-empty, got {list(base)}")
-        gens: list[tuple[str, Signed]] = []
-        for name, text in generators.items():
-            if name in base:
-                raise ValueError(f"generated factor {name!r} is also a base factor")
-            sign, word = parse_word(text, base)
-            if len(word) < 2:
-                raise ValueError(f"generator {name} = {text!r} must be a product of at least two base factors")
-            gens.append((name, (sign, word)))
-        factors = base + tuple(name for name, _ in gens)
-        n = 2 ** len(base)
-        levels = np.array([[1 if (i >> j) & 1 else -1 for j in range(len(base))] for i in range(n)], dtype=int)
-        cols = {f: levels[:, j] for j, f in enumerate(base)}
-        for name, (sign, word) in gens:
-            cols[name] = sign * np.prod([cols[f] for f in sorted(word)], axis=0)
-        matrix = np.column_stack([cols[f] for f in factors])
-        words = [(sign, word | {name}) for name, (sign, word) in gens]
-        group: set[Signed] = set()
-        for r in range(1, len(words) + 1):
-            for combo in itertools.combinations(words, r):
-                prod: Signed = (1, frozenset())
-                for w in combo:
-                    prod = _multiply(prod, w)
-                group.add(prod)
-        return cls(factors, matrix, tuple(sorted(group, key=lambda sw: _order_key(sw[1], factors))))
-
-    @classmethod
-    def from_matrix(cls, factors: Sequence[str], matrix: Any) -> FractionalDesign:
-        """A design given by its ±1 matrix; the defining relation is read off its columns
-        (every product of factor columns that is constant, +1 or −1)."""
-        factors = tuple(factors)
-        m = np.asarray(matrix, dtype=int)
-        if m.ndim != 2 or m.shape[1] != len(factors):
-            raise ValueError(f"design matrix must have one column per factor ({len(factors)}), got shape {m.shape}")
-        if not np.isin(m, (-1, 1)).all():
-            raise ValueError("design matrix entries must be -1 or +1")
-        relation: list[Signed] = []
-        for r in range(1, len(factors) + 1):
-            for combo in itertools.combinations(factors, r):
-                col = np.prod([m[:, factors.index(f)] for f in combo], axis=0)
-                if abs(int(col.sum())) == m.shape[0]:
-                    relation.append((int(col[0]), frozenset(combo)))
-        return cls(factors, m, tuple(relation))
-
-    def column(self, word: Word) -> np.ndarray:
-        """The contrast column of an effect: the product of its factors' columns."""
-        out = np.ones(self.runs, dtype=int)
-        for f in word:
-            out = out * self.matrix[:, self.factors.index(f)]
-        return out
-
-    def resolution(self) -> int | None:
-        """Length of the shortest word of the defining relation; None for a full factorial."""
-        return min((len(w) for _, w in self.relation), default=None)
-
-    def aliases(self, effect: str | Word) -> list[Signed]:
-        """Every effect aliased with ``effect`` (its product with each defining word)."""
-        word = parse_word(effect, self.factors)[1] if isinstance(effect, str) else effect
-        out = [_multiply((1, word), w) for w in self.relation]
-        return sorted(out, key=lambda sw: _order_key(sw[1], self.factors))
-
-    def name(self, word: Word, sign: int = 1) -> str:
-        """``AB``, ``-CD``, or ``window*timeout`` when a factor name is longer than a character."""
-        ordered = sorted(word, key=self.factors.index)
-        sep = "" if all(len(f) == 1 for f in self.factors) else "*"
-        return ("-" if sign < 0 else "") + (sep.join(ordered) or "I")
-
-
-def parse_word(text: str, factors: Sequence[str]) -> Signed:
-    """``"-ABC"`` → (−1, {A, B, C}); names joined by ``*`` when longer than one character."""
-    body = text.strip()
-    sign = -1 if body.startswith("-") else 1
-    body = body.lstrip("+-")
-    parts = body.split("*") if "*" in body or any(len(f) > 1 for f in factors) else list(body)
-    unknown = [p for p in parts if p not in factors]
-    if unknown or not parts or len(set(parts)) != len(parts):
-        raise ValueError(f"effect {text!r}: expected distinct factors from {list(factors)}")
-    return sign, frozenset(parts)
-
-
-def _order_key(word: Word, factors: Sequence[str]) -> tuple[int, list[int]]:
-    return len(word), sorted(factors.index(f) for f in word)
 
 
 @dataclass(frozen=True)
