@@ -192,3 +192,19 @@ fn pair_form_dialogue_and_its_errors() {
     assert_eq!(problems(&builtin_steps).len(), 1, "{:?}", problems(&builtin_steps));
     assert!(problems(&builtin_steps)[0].starts_with("traffic.a.message_octets = 0"));
 }
+
+#[test]
+fn resolved_dialogue_scenarios_read_back_the_same() {
+    let custom = scenario(
+        "kind = \"datagram\"",
+        "custom",
+        None,
+        0.0,
+        ", sessions = 2, step = [{ from = \"server\", lines = [\"220 hi\"] }, { from = \"client\", octets = 10, writes = 3, message = true }, { from = \"server\", writes_octets = [4, 5], after = [0, 1] }]",
+    );
+    for sc in [custom, scenario(TCP_OVER_DATAGRAM, "smtp", None, 0.0, ", message_writes = 4")] {
+        let v = sc.to_value();
+        let again = Scenario::from_value(&v).unwrap_or_else(|e| panic!("{e}\n{v}"));
+        assert_eq!(again, sc);
+    }
+}

@@ -140,8 +140,8 @@ pub struct TrafficConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub messages: Option<u64>,
     pub length: LengthConfig,
-    /// Dialogue only: the script.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Dialogue only: the script (its keys sit in the traffic table).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub dialogue: Option<dialogue::DialogueConfig>,
 }
 
