@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -38,8 +39,10 @@ def test_smtp_and_hmtp_sessions_complete_and_hmtp_is_faster() -> None:
             x = rec["batches"][0][SCOPE]
             assert x["message_throughput_bps"] == pytest.approx(40_000 / x["session_latency_s"], rel=1e-12)
         assert "flow.server->client" in r.metrics, "the reverse direction is measured too"
-    # 13 turns of the radio (16 with the handshake) against 3: HMTP wins by far.
-    assert hmtp.metrics[SCOPE]["session_latency_s"]["mean"] < smtp.metrics[SCOPE]["session_latency_s"]["mean"] / 2
+    # 16 turns of the radio (with the handshake) against 3, each costing τ + preamble
+    # (1.6 s): HMTP saves at least the 13 extra turns' 20.8 s here.
+    gap = smtp.metrics[SCOPE]["session_latency_s"]["mean"] - hmtp.metrics[SCOPE]["session_latency_s"]["mean"]
+    assert gap > 13 * (1.0 + 0.6)
 
 
 def test_the_written_out_script_is_the_built_in_smtp() -> None:
@@ -81,9 +84,9 @@ def test_bad_dialogue_keys_name_their_path(edit: dict[str, object], message: str
     assert any(p.startswith(message) for p in e.value.problems), e.value.problems
 
 
-def test_cli_bad_dialogue_exits_2_naming_the_field(tmp_path: pytest.TempPathFactory) -> None:
-    text = open(SCRIPT, encoding="utf-8").read().replace('lines = ["QUIT"]', 'lines = ["QUIT"]\nafter = [42]')
-    path = tmp_path / "bad.toml"  # type: ignore[operator]
+def test_cli_bad_dialogue_exits_2_naming_the_field(tmp_path: Path) -> None:
+    text = Path(SCRIPT).read_text(encoding="utf-8").replace('lines = ["QUIT"]', 'lines = ["QUIT"]\nafter = [42]')
+    path = tmp_path / "bad.toml"
     path.write_text(text, encoding="utf-8")
     r = cli("check", str(path))
     assert r.returncode == 2
