@@ -125,7 +125,7 @@ TABLE_2 = LatencyTable(
 
 
 @dataclass(frozen=True)
-class Effect:
+class PublishedEffect:
     """One row of an effects table: the factor (or ``A * B`` interaction), its share
     of the variation in percent, and its sign (+1: improves performance)."""
 
@@ -143,15 +143,15 @@ class EffectsTable:
     title: str
     #: The experiment: which factors vary and over which Table 1/2 cells.
     design: str
-    effects: tuple[Effect, ...]
+    effects: tuple[PublishedEffect, ...]
     source: str
     #: "others": the share of every interaction not listed, when the paper gives it.
     others_percent: float | None = None
     unit: str = "% of variation"
 
 
-def _e(factor: str, percent: float, sign: Literal[1, -1], reconstructed: bool = False) -> Effect:
-    return Effect(factor, percent, sign, interaction="*" in factor, reconstructed=reconstructed)
+def _e(factor: str, percent: float, sign: Literal[1, -1], reconstructed: bool = False) -> PublishedEffect:
+    return PublishedEffect(factor, percent, sign, interaction="*" in factor, reconstructed=reconstructed)
 
 
 TABLE_3 = EffectsTable(
