@@ -91,3 +91,12 @@ def test_cli_bad_dialogue_exits_2_naming_the_field(tmp_path: Path) -> None:
     r = cli("check", str(path))
     assert r.returncode == 2
     assert "flow[0].traffic.step[11].after = 42: expected indices of earlier steps (0 to 10)" in r.stderr
+
+
+def test_the_precision_rule_watches_the_session_latency() -> None:
+    from arqlab.results import watched_measures
+
+    assert watched_measures(arqlab.scenario.load(HMTP)) == [f"{SCOPE}.session_latency_s"]
+    r = arqlab.simulate(SMTP, precision=0.05, store=False)
+    m = r.metrics[SCOPE]["session_latency_s"]
+    assert r.precision_reached and m["ci95_half_width"] <= 0.05 / 1.05 * m["mean"] + 1e-12
