@@ -208,3 +208,26 @@ fn resolved_dialogue_scenarios_read_back_the_same() {
         assert_eq!(again, sc);
     }
 }
+
+#[test]
+fn explicit_form_errors_name_the_flow() {
+    let text = |flows: &str| {
+        format!(
+            "[run]\nduration_s = 100.0\n[stack.s]\nkind = \"datagram\"\n{}[[node]]\nname = \"client\"\nstack = \"s\"\n[[node]]\nname = \"server\"\nstack = \"s\"\n{flows}",
+            medium(None, 0.0)
+        )
+    };
+    let problems = |t: &str| Scenario::from_toml(t).err().map(|e| e.problems()).unwrap_or_default();
+    let d = "[[flow]]\nfrom = \"client\"\nto = \"server\"\ntraffic = { kind = \"dialogue\", script = \"hmtp\" }\n";
+    let back = "[[flow]]\nfrom = \"server\"\nto = \"client\"\ntraffic = { kind = \"poisson\" }\n";
+    assert_eq!(problems(&text(&format!("{d}{back}"))), vec!["flow[1].traffic.kind = \"poisson\": expected \"none\": flow[0] is a dialogue, which carries both directions"]);
+    let twice = d.replace("from = \"client\"\nto = \"server\"", "from = \"server\"\nto = \"client\"");
+    assert_eq!(problems(&text(&format!("{d}{twice}"))), vec!["flow[1].traffic.kind = \"dialogue\": expected one dialogue per node: node client already takes part in one"]);
+    let declared_back = "[[flow]]\nfrom = \"server\"\nto = \"client\"\ntraffic = { kind = \"none\" }\n";
+    let sc = Scenario::from_toml(&text(&format!("{d}{declared_back}"))).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(sc.topology.flows.len(), 2, "a declared reverse flow is used, not added");
+    let nothing = text("[[flow]]\nfrom = \"client\"\nto = \"server\"\ntraffic = { kind = \"dialogue\" }\n");
+    assert_eq!(problems(&nothing), vec!["flow[0].traffic.step: expected at least one [[...step]] table (from, lines or octets, after, message), or script = \"smtp\" / \"hmtp\""]);
+    let warm = text(d).replace("duration_s = 100.0", "duration_s = 100.0\nwarmup_s = 5.0");
+    assert_eq!(problems(&warm), vec!["run.warmup_s = 5.0: expected 0 with dialogue traffic: a finite dialogue is measured from its start (run.warmup = \"fixed\")"]);
+}

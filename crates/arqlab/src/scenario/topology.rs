@@ -648,17 +648,19 @@ fn dialogue_reverse_flows(declared: &[FlowConfig], flows: &mut Vec<FlowSpec>, p:
     if flows.len() != declared.len() {
         return; // a flow was already reported
     }
+    let dialogues: Vec<usize> = (0..flows.len()).filter(|&f| flows[f].traffic.dialogue.is_some()).collect();
     let mut in_dialogue: Vec<u32> = vec![];
-    for f in 0..flows.len() {
-        if flows[f].traffic.dialogue.is_none() {
-            continue;
-        }
+    for &f in &dialogues {
         let (src, dst) = (flows[f].src, flows[f].dst);
         if let Some(i) = in_dialogue.iter().find(|&&n| n == src || n == dst) {
             let name = if *i == src { &declared[f].from } else { &declared[f].to };
             p.push(format!("flow[{f}].traffic.kind"), Some(&"dialogue".into()), format!("expected one dialogue per node: node {name} already takes part in one"));
+            return;
         }
         in_dialogue.extend([src, dst]);
+    }
+    for f in dialogues {
+        let (src, dst) = (flows[f].src, flows[f].dst);
         match flows.iter().position(|r| r.src == dst && r.dst == src) {
             Some(r) if flows[r].traffic.is_active() => {
                 p.push(format!("flow[{r}].traffic.kind"), Some(&flows[r].traffic.kind.as_str().into()), format!("expected \"none\": flow[{f}] is a dialogue, which carries both directions"));
