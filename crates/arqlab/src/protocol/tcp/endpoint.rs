@@ -307,10 +307,9 @@ impl Layer for Tcp {
     }
 
     fn handle_receive(&mut self, now: SimTime, f: &Frame<Sdu>) {
-        if self.state != State::Established || (f.command && f.kind == FrameKind::I) {
-            if self.handshake(now, f) {
-                return;
-            }
+        // Before the connection is up, or a SYN after: the handshake decides.
+        if (self.state != State::Established || (f.command && f.kind == FrameKind::I)) && self.handshake(now, f) {
+            return;
         }
         let w = self.wire as u32;
         let data = f.kind == FrameKind::I && f.bits > self.cfg.header_bits;
