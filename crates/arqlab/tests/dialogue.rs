@@ -231,3 +231,22 @@ fn explicit_form_errors_name_the_flow() {
     let warm = text(d).replace("duration_s = 100.0", "duration_s = 100.0\nwarmup_s = 5.0");
     assert_eq!(problems(&warm), vec!["run.warmup_s = 5.0: expected 0 with dialogue traffic: a finite dialogue is measured from its start (run.warmup = \"fixed\")"]);
 }
+
+/// Over a slow half-duplex radio the SYN's round trip (2 preambles, 2 frames, 2 t_p and
+/// a turnaround: 0.6 + 0.087 + 0.01 + 1 + 0.6 + 0.087 + 0.01 ≈ 2.39 s) exceeds the
+/// initial RTO of 1 s: TCP repeats its SYN (RFC 6298's timer doing what the paper says
+/// hurts TCP over HF), and the transport measures count it. The session still ends
+/// with every octet delivered once.
+#[test]
+fn tcp_timer_fires_on_a_slow_radio_and_is_counted() {
+    let text = "[run]\nduration_s = 3600.0\n[stack.s]\nlayers = [{ kind = \"tcp\", connection_setup = true }, { kind = \"datagram\", overhead_bits = 48 }]\n\
+        [[medium]]\nname = \"m\"\nkind = \"half_duplex_radio\"\nturnaround_s = 1.0\npreamble_s = 0.6\nends = [\"client\", \"server\"]\nrate_bps = 2400\ndelay_s = 0.01\n\
+        [[node]]\nname = \"client\"\nstack = \"s\"\n[[node]]\nname = \"server\"\nstack = \"s\"\n\
+        [[flow]]\nfrom = \"client\"\nto = \"server\"\ntraffic = { kind = \"dialogue\", script = \"smtp\" }\n";
+    let sc = Scenario::from_toml(text).unwrap_or_else(|e| panic!("{e}"));
+    let r = replicate(&sc, 1, 0).unwrap();
+    let t = &r.batches[0]["transport.flow.client->server"];
+    assert!(t.get("tcp_timeouts").unwrap() >= 1.0);
+    assert!(t.get("segments_retransmitted").unwrap() >= 1.0);
+    assert_eq!(r.batches[0]["flow.client->server"].get("sessions_completed"), Some(1.0));
+}

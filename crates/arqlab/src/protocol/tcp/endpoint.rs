@@ -283,6 +283,8 @@ impl Tcp {
 
     fn established(&mut self, now: SimTime) {
         self.state = State::Established;
+        // A SYN (SYN-ACK) repeat that has not left yet is moot now.
+        self.syn_due = false;
         if let Some(at) = self.syn_timing.take() {
             self.rto.sample((now - at).as_secs_f64());
         } else if self.counters.timeouts > 0 {

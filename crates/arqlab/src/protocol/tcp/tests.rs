@@ -316,6 +316,19 @@ fn test_setup_lost_syn_ack_answered_again_on_the_duplicate_syn_and_on_its_own_ti
 }
 
 #[test]
+fn test_setup_a_syn_repeat_still_queued_when_the_syn_ack_arrives_is_dropped() {
+    let (mut a, mut b) = (Tcp::open(&setup_cfg(), true), Tcp::open(&setup_cfg(), false));
+    let syn = drain(&mut a, SimTime::ZERO);
+    a.handle_timeout(t(1.0));
+    assert!(a.wants_transmit(), "the SYN is due again, but the line is not free yet");
+    b.handle_receive(t(0.5), &syn[0]);
+    let syn_ack = drain(&mut b, t(0.5));
+    a.handle_receive(t(1.2), &syn_ack[0]);
+    let out = drain(&mut a, t(1.2));
+    assert_eq!(out.iter().map(|f| (f.kind, f.command)).collect::<Vec<_>>(), vec![(FrameKind::RR, false)], "the ACK, no stale SYN");
+}
+
+#[test]
 fn test_setup_off_is_open_from_the_start_and_on_wire_unchanged() {
     let mut a = Tcp::open(&cfg(100, 64, 1), true);
     a.handle_submit(SimTime::ZERO, sdu(0, 50));
