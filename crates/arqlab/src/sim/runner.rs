@@ -4,7 +4,10 @@
 //! live in dense arrays per kind and an event names (kind, index).
 //!
 //! Order of work after any input to node `n` (documented because results depend on it):
-//! drain `poll_event` into the flow meters; if `n`'s lane may start a transmission, top
+//! drain `poll_event` into the flow meters (a delivery that completes a dialogue step
+//! releases the next writes: into `n`'s own stack at once, so a reply goes out with its
+//! acknowledgement, and into another node's after `n`'s work, followed by that node's
+//! own after-input work); if `n`'s lane may start a transmission, top
 //! up a saturated source, ask `poll_transmit` with the medium's grant and top up again;
 //! if the lane is not free and the stack `wants_transmit`, make sure `n` is woken when
 //! it frees (one pending wake per node); re-read `poll_timeout` (one pending timer wake
