@@ -38,6 +38,8 @@ SHOWN = [
     "frames_retransmitted",
     "frames_in_error",
 ]
+#: Shown too when a flow has them (a dialogue's client → server flow).
+SHOWN_IF_PRESENT = ["session_latency_s", "message_throughput_bps", "sessions_completed"]
 
 
 def parse_sets(items: Sequence[str] | None) -> dict[str, Any]:
@@ -71,7 +73,9 @@ def _fmt(x: float) -> str:
 def print_table(metrics: dict[str, dict[str, dict[str, float]]], directions: list[str]) -> None:
     # Flows show the usual measures; lanes and relay ports (explicit topologies) all of theirs.
     def shown(d: str) -> list[str]:
-        return list(metrics.get(d, {})) if d.startswith(("link.", "node.")) or d == "run" else SHOWN
+        if d.startswith(("link.", "node.")) or d == "run":
+            return list(metrics.get(d, {}))
+        return SHOWN + [m for m in SHOWN_IF_PRESENT if m in metrics.get(d, {})]
 
     width = max(len(m) for d in directions for m in shown(d)) if directions else 0
     for d in directions:

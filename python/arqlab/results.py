@@ -113,8 +113,12 @@ def watched_measures(resolved: Mapping[str, Any]) -> list[str]:
     if run.get("precision_measures"):
         return list(run["precision_measures"])
     out: list[str] = []
-    for scope, active in flows(resolved):
-        if active:
+    kinds = [f["traffic"]["kind"] for f in resolved["flow"]] if "flow" in resolved else [
+        resolved["traffic"][s]["kind"] for s in ("a", "b")]
+    for (scope, active), kind in zip(flows(resolved), kinds, strict=False):
+        if kind == "dialogue":
+            out.append(f"{scope}.session_latency_s")
+        elif active:
             out += [f"{scope}.throughput_efficiency", f"{scope}.transfer_time_s"]
     return out
 

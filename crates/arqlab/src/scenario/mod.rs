@@ -179,7 +179,7 @@ impl Scenario {
                 }
             }
             let net = NetworkConfig::parse(&mut root, &mut p);
-            let none = TrafficConfig { kind: "none".into(), load: None, messages: None, length: crate::traffic::LengthConfig::Constant { mean_bits: 1000.0 } };
+            let none = TrafficConfig { kind: "none".into(), load: None, messages: None, length: crate::traffic::LengthConfig::Constant { mean_bits: 1000.0 }, dialogue: None };
             let link = LinkConfig { rate_bps: 48_000.0, delay_s: 0.0, bit_error_rate: 0.0, a_to_b: None, b_to_a: None };
             let protocol = net.stack.values().next().and_then(|s| s.layers.first().cloned()).unwrap_or(ProtocolConfig::Datagram(DatagramConfig { overhead_bits: 0 }));
             (link, protocol, Traffic { a: none.clone(), b: none }, Some(net))
@@ -191,7 +191,7 @@ impl Scenario {
             let mut t = root.table("protocol", &mut p);
             let protocol = ProtocolConfig::parse(&mut t, &mut p);
             if matches!(protocol, ProtocolConfig::Tcp(_)) {
-                p.push("protocol.kind", Some(&"tcp".into()), "a link protocol here: TCP runs over \"x25\" (write a [stack.*] with layers = [{kind = \"tcp\"}, {kind = \"x25\"}])");
+                p.push("protocol.kind", Some(&"tcp".into()), "a link protocol here: TCP runs over one (write a [stack.*] with layers = [{kind = \"tcp\"}, {kind = \"selective_repeat\"}], or over \"x25\")");
             }
             t.finish(&mut p);
 
@@ -204,6 +204,13 @@ impl Scenario {
             tb.finish(&mut p);
             tt.finish(&mut p);
             root.finish(&mut p);
+            // A dialogue uses both directions: the other station's own traffic would mix in.
+            for (me, other, t) in [("a", "b", &b), ("b", "a", &a)] {
+                let mine = if me == "a" { &a } else { &b };
+                if mine.dialogue.is_some() && t.is_active() {
+                    p.push(format!("traffic.{other}.kind"), Some(&t.kind.as_str().into()), format!("expected \"none\": traffic.{me} is a dialogue, which carries both directions"));
+                }
+            }
             (link, protocol, Traffic { a, b }, None)
         };
         let topology = match &network {
@@ -232,17 +239,18 @@ impl Scenario {
             }
         }
         // A finite transfer is measured from its start to its completion.
-        if self.topology.flows.iter().any(|f| f.traffic.total().is_some()) {
+        if let Some(f) = self.topology.flows.iter().find(|f| f.traffic.is_finite()) {
+            let (what, unit) = if f.traffic.total().is_some() { ("bulk", "transfer") } else { ("dialogue", "dialogue") };
             if self.run.warmup_s > 0.0 || self.run.warmup != "fixed" {
-                p.push("run.warmup_s", Some(&self.run.warmup_s.into()), "expected 0 with bulk traffic: a finite transfer is measured from its start (run.warmup = \"fixed\")");
+                p.push("run.warmup_s", Some(&self.run.warmup_s.into()), format!("expected 0 with {what} traffic: a finite {unit} is measured from its start (run.warmup = \"fixed\")"));
             }
             if self.run.method != "replications" {
-                p.push("run.method", Some(&self.run.method.as_str().into()), "expected \"replications\" with bulk traffic: each replication is one transfer");
+                p.push("run.method", Some(&self.run.method.as_str().into()), format!("expected \"replications\" with {what} traffic: each replication is one {unit}"));
             }
         }
         let scopes = self.scopes();
         for (i, m) in self.run.precision_measures.iter().enumerate() {
-            let ok = m.rsplit_once('.').is_some_and(|(d, name)| scopes.iter().any(|s| s == d) && MEASURES.contains(&name));
+            let ok = m.rsplit_once('.').is_some_and(|(d, name)| scopes.iter().any(|s| s == d) && (MEASURES.contains(&name) || crate::traffic::dialogue::DIALOGUE_MEASURES.contains(&name)));
             if !ok {
                 p.push(
                     format!("run.precision_measures[{i}]"),
@@ -285,7 +293,7 @@ impl Scenario {
     /// `run` (completion time) when a flow is a finite transfer.
     pub fn scopes(&self) -> Vec<String> {
         let mut out: Vec<String> = self.topology.flows.iter().map(|f| f.scope.clone()).collect();
-        if self.topology.flows.iter().any(|f| f.traffic.total().is_some()) {
+        if self.topology.flows.iter().any(|f| f.traffic.is_finite()) {
             out.push("run".into());
         }
         out

@@ -543,6 +543,7 @@ impl NetworkConfig {
         if self.flow.is_empty() {
             p.push("flow", None, "expected at least one [[flow]]");
         }
+        dialogue_reverse_flows(&self.flow, &mut flows, p);
         // A saturated source keeps its node's queue topped up to one SDU: two on one node
         // would compete for that one place.
         for (f, c) in self.flow.iter().enumerate() {
@@ -640,6 +641,40 @@ impl NetworkConfig {
     }
 }
 
+/// A dialogue carries both directions of its pair: the reverse flow is added (as a
+/// flow without traffic of its own, scope `flow.<to>-><from>`) unless declared, and may
+/// carry no other traffic; a node takes part in one dialogue at most.
+fn dialogue_reverse_flows(declared: &[FlowConfig], flows: &mut Vec<FlowSpec>, p: &mut Problems) {
+    if flows.len() != declared.len() {
+        return; // a flow was already reported
+    }
+    let dialogues: Vec<usize> = (0..flows.len()).filter(|&f| flows[f].traffic.dialogue.is_some()).collect();
+    let mut in_dialogue: Vec<u32> = vec![];
+    for &f in &dialogues {
+        let (src, dst) = (flows[f].src, flows[f].dst);
+        if let Some(i) = in_dialogue.iter().find(|&&n| n == src || n == dst) {
+            let name = if *i == src { &declared[f].from } else { &declared[f].to };
+            p.push(format!("flow[{f}].traffic.kind"), Some(&"dialogue".into()), format!("expected one dialogue per node: node {name} already takes part in one"));
+            return;
+        }
+        in_dialogue.extend([src, dst]);
+    }
+    for f in dialogues {
+        let (src, dst) = (flows[f].src, flows[f].dst);
+        match flows.iter().position(|r| r.src == dst && r.dst == src) {
+            Some(r) if flows[r].traffic.is_active() => {
+                p.push(format!("flow[{r}].traffic.kind"), Some(&flows[r].traffic.kind.as_str().into()), format!("expected \"none\": flow[{f}] is a dialogue, which carries both directions"));
+            }
+            Some(_) => {}
+            None => {
+                let (from, to) = (&declared[f].from, &declared[f].to);
+                let none = TrafficConfig { kind: "none".into(), load: None, messages: None, length: crate::traffic::LengthConfig::Constant { mean_bits: 1000.0 }, dialogue: None };
+                flows.push(FlowSpec { scope: format!("flow.{to}->{from}"), src: dst, dst: src, traffic: none, stream: format!("flow.{to}->{from}") });
+            }
+        }
+    }
+}
+
 fn parse_delay(d: &mut Table, p: &mut Problems) -> DelayConfig {
     let s = Range::Closed(0.0, 1e6);
     match d.choice("dist", "constant", &["constant", "exponential", "uniform"], p).as_str() {
@@ -670,8 +705,8 @@ fn check_stack(name: &str, st: &StackConfig, p: &mut Problems) {
         // X.25 (comer-korb): `x25` is a whole host below IP and sends on the network;
         // `tcp` runs only directly over it.
         let below = st.layers.get(i + 1);
-        if matches!(l, ProtocolConfig::Tcp(_)) && !matches!(below, Some(ProtocolConfig::X25(_))) {
-            p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected it directly above an \"x25\" layer (TCP is wired over X.25 only for now)");
+        if matches!(l, ProtocolConfig::Tcp(_)) && matches!(below, None | Some(ProtocolConfig::Tcp(_))) {
+            p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected it directly above a link protocol (e.g. \"selective_repeat\", \"datagram\") or \"x25\"");
         }
         if matches!(l, ProtocolConfig::X25(_)) != bottom && matches!(l, ProtocolConfig::X25(_)) {
             p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected it as the lowest layer: it sends on the network, not over another protocol");

@@ -24,6 +24,7 @@ use crate::engine::SimTime;
 use crate::protocol::any::AnyLayer;
 use crate::protocol::datagram::Datagram;
 use crate::protocol::netwindow::NetWindow;
+use crate::protocol::tcp::{Tcp, TcpOver};
 use crate::protocol::tp4::{Tp4, Tp4Over, Tpdu};
 use crate::protocol::hdlc::HdlcStation;
 use crate::protocol::llc2::Llc2;
@@ -103,6 +104,9 @@ fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Opti
     if let ProtocolConfig::Tp4(_) = &shape[0] {
         return run_tp4(sc, seed, replication, w, t);
     }
+    if let ProtocolConfig::Tcp(_) = &shape[0] {
+        return run_tcp(sc, seed, replication, w, t);
+    }
     if shape.len() > 1 {
         return runner::run(sc, seed, replication, w, t, |n, s| {
             Stacked::new(AnyLayer::<Sdu>::new(&n.stack[0], s), AnyLayer::<Frame<Sdu>>::new(&n.stack[1], s))
@@ -135,7 +139,7 @@ fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Opti
             ProtocolConfig::Llc2(c) => Llc2::new(c),
             other => unreachable!("stack shapes validated: {}", other.kind()),
         }),
-        ProtocolConfig::Tcp(_) | ProtocolConfig::X25(_) => unreachable!("validated: tcp only over x25, x25 dispatched above"),
+        ProtocolConfig::Tcp(_) | ProtocolConfig::X25(_) => unreachable!("tcp and x25 dispatched above"),
     }
 }
 
@@ -149,6 +153,24 @@ fn run_tp4(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tr
         return runner::run(sc, seed, replication, w, t, |n, _| tp4(n));
     }
     runner::run(sc, seed, replication, w, t, |n, s| Tp4Over(Stacked::new(tp4(n), AnyLayer::<Tpdu>::new(&n.stack[1], s))))
+}
+
+/// TCP over any link layer (x25 is dispatched above).
+fn run_tcp(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>) -> Result<RunOutput, SimError> {
+    runner::run(sc, seed, replication, w, t, |n, s| {
+        let tcp = match &n.stack[0] {
+            ProtocolConfig::Tcp(c) => Tcp::open(c, opens_actively(sc, n.index)),
+            other => unreachable!("dispatched on tcp: {}", other.kind()),
+        };
+        TcpOver(Stacked::new(tcp, AnyLayer::<Frame<Sdu>>::new(&n.stack[1], s)))
+    })
+}
+
+/// With TCP connection set-up, a node opens its connection actively if it is the
+/// source (`from`) of the first flow with traffic it takes part in (a dialogue's
+/// client), passively otherwise.
+pub(crate) fn opens_actively(sc: &Scenario, node: u32) -> bool {
+    sc.topology.flows.iter().find(|f| f.traffic.is_active() && (f.src == node || f.dst == node)).is_some_and(|f| f.src == node)
 }
 
 /// The frame-level trace of replication `replication` of `sc` between `from` and `to`

@@ -4,7 +4,10 @@
 //! live in dense arrays per kind and an event names (kind, index).
 //!
 //! Order of work after any input to node `n` (documented because results depend on it):
-//! drain `poll_event` into the flow meters; if `n`'s lane may start a transmission, top
+//! drain `poll_event` into the flow meters (a delivery that completes a dialogue step
+//! releases the next writes: into `n`'s own stack at once, so a reply goes out with its
+//! acknowledgement, and into another node's after `n`'s work, followed by that node's
+//! own after-input work); if `n`'s lane may start a transmission, top
 //! up a saturated source, ask `poll_transmit` with the medium's grant and top up again;
 //! if the lane is not free and the stack `wants_transmit`, make sure `n` is woken when
 //! it frees (one pending wake per node); re-read `poll_timeout` (one pending timer wake
@@ -20,6 +23,7 @@ use crate::protocol::{Counters, Event, Grant, Layer, Pdu, Sdu, Service, Station}
 use crate::scenario::topology::NodeSpec;
 use crate::scenario::Scenario;
 use crate::trace::{TraceKind, Tracer};
+use crate::traffic::dialogue::Dialogue;
 use crate::traffic::{MessageIds, Source};
 
 /// Event kinds; an event is (kind, element index).
@@ -153,6 +157,8 @@ pub(super) struct Node<L> {
     pub(super) wake: Option<SimTime>,
     /// A TxEnd wake-up is in the queue for the node.
     pub(super) tx_wake: bool,
+    /// The dialogue the node takes part in (its first transmission starts the session).
+    pub(super) dialogue: Option<u32>,
 }
 
 pub(super) struct Flow {
@@ -164,6 +170,22 @@ pub(super) struct Flow {
     pub(super) ids: MessageIds,
     pub(super) meter: DirectionMeter,
     pub(super) service: Service,
+    /// The dialogue whose direction (0 client → server, 1 back) this flow carries.
+    pub(super) dialogue: Option<(u32, u8)>,
+}
+
+/// A dialogue between two nodes: its script state, its two flows and their sources.
+pub(super) struct DialogueRun {
+    pub(super) d: Dialogue,
+    /// Flow and sending node of each direction (client → server first).
+    pub(super) flows: [u32; 2],
+    pub(super) nodes: [u32; 2],
+}
+
+impl DialogueRun {
+    fn next_ids(&self, flows: &[Flow]) -> [u64; 2] {
+        self.flows.map(|f| flows[f as usize].ids.issued())
+    }
 }
 
 /// A lane and what gates it.
@@ -198,6 +220,7 @@ pub(super) struct Sim<L: Layer> {
     pub(super) port_owner: Vec<(u32, u32)>,
     pub(super) port_at_open: Vec<PortCounters>,
     pub(super) flows: Vec<Flow>,
+    pub(super) dialogues: Vec<DialogueRun>,
     /// Extra scopes (lanes, relay ports) are measured: explicit topologies.
     pub(super) extra_scopes: bool,
     /// All flows together (`flow.*`): explicit topologies with several flows.
@@ -254,6 +277,12 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         let n = windows.boundaries.len();
         for (k, &b) in windows.boundaries.iter().enumerate() {
             self.q.schedule(b, Ev::new(if k + 1 == n { END } else { BOUNDARY }, 0))?;
+        }
+        for d in 0..self.dialogues.len() {
+            let next = self.dialogues[d].next_ids(&self.flows);
+            let writes = self.dialogues[d].d.start(next);
+            let Sim { nodes, flows, dialogues, .. } = self;
+            submit_writes(&dialogues[d], writes, SimTime::ZERO, flows, &mut |m, sdu| nodes[m].stack.handle_submit(SimTime::ZERO, sdu));
         }
         for node in 0..self.nodes.len() {
             for f in 0..self.flows.len() {
@@ -466,6 +495,9 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
     }
 
     fn open(&mut self, now: SimTime) {
+        for d in self.dialogues.iter_mut() {
+            d.d.open();
+        }
         for (i, f) in self.flows.iter_mut().enumerate() {
             let i = i as u32;
             let (sender, receiver) = (self.nodes[f.src as usize].stack.counters_of(i), self.nodes[f.dst as usize].stack.counters_of(i));
@@ -498,6 +530,10 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
 
     fn close(&self, now: SimTime, flows: &[Measures]) -> Vec<(String, MeasureSet)> {
         let mut out: Vec<(String, MeasureSet)> = self.flows.iter().zip(flows).map(|(f, m)| (f.meter.name.clone(), MeasureSet::from(m))).collect();
+        // A dialogue's measures join its client → server flow's scope.
+        for d in &self.dialogues {
+            out[d.flows[0] as usize].1 .0.extend(d.d.measures());
+        }
         if self.terminating {
             let done = self.unfinished == 0;
             let at = if done { now.as_secs_f64() } else { f64::NAN };
@@ -533,10 +569,24 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
     /// (Borrows the runner's parts separately: one bounds check per element.)
     #[inline]
     fn after_input(&mut self, n: usize, now: SimTime) -> Result<(), SimError> {
-        let Sim { q, nodes, lanes, radios, rings, flows, pooled, trace, unfinished, .. } = self;
+        let Sim { q, nodes, lanes, radios, rings, flows, pooled, trace, unfinished, dialogues, .. } = self;
+        // Dialogue writes for other nodes, released by a delivery here.
+        let mut elsewhere: Vec<(usize, Sdu)> = vec![];
         let node = &mut nodes[n];
         while let Some(e) = node.stack.poll_event() {
             deliver(flows, pooled, unfinished, now, e)?;
+            if let Event::Delivered(m) = e {
+                if let Some((d, dir)) = flows[m.flow as usize].dialogue {
+                    let run = &mut dialogues[d as usize];
+                    let (writes, done) = run.d.delivered(usize::from(dir), m.id, now, run.next_ids(flows));
+                    if done {
+                        *unfinished -= 1;
+                    }
+                    // The application answers at once: a write for this node goes out
+                    // with (or before) its acknowledgement.
+                    submit_writes(run, writes, now, flows, &mut |to, sdu| if to == n { node.stack.handle_submit(now, sdu) } else { elsewhere.push((to, sdu)) });
+                }
+            }
         }
         if let Some(rf) = node.rx_flow {
             flows[rf as usize].meter.receive_buffer(now, node.stack.receive_buffer_bits());
@@ -554,6 +604,9 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             let grant = Grant { rate_bps: lane.dir.rate_bps, lead, mtu_bits: u32::MAX };
             if let Some(f) = node.stack.poll_transmit(now, &grant) {
                 debug_assert!(f.bits() > 0);
+                if let Some(d) = node.dialogue {
+                    dialogues[d as usize].d.transmitted(now);
+                }
                 if trace.is_some() {
                     record(trace, now, n, TraceKind::Send, Some(&f), &node.stack);
                 }
@@ -577,6 +630,16 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             if node.wake.is_none_or(|w| at < w) {
                 q.schedule(at, Ev::new(TIMER, n))?;
                 node.wake = Some(at);
+            }
+        }
+        if !elsewhere.is_empty() {
+            for &(m, sdu) in &elsewhere {
+                self.nodes[m].stack.handle_submit(now, sdu);
+            }
+            let mut touched: Vec<usize> = elsewhere.iter().map(|x| x.0).collect();
+            touched.dedup();
+            for m in touched {
+                self.after_input(m, now)?;
             }
         }
         Ok(())
@@ -638,6 +701,16 @@ fn top_up<L: Layer<Sdu = Sdu>>(node: &mut Node<L>, flows: &mut [Flow], now: SimT
                 node.stack.handle_submit(now, m);
             }
         }
+    }
+}
+
+/// Issues a dialogue's released writes as SDUs of its flows (ids in order) and hands
+/// each to `submit` with the index of the node that sends it.
+fn submit_writes(run: &DialogueRun, writes: Vec<(usize, u32)>, now: SimTime, flows: &mut [Flow], submit: &mut impl FnMut(usize, Sdu)) {
+    for (dir, bits) in writes {
+        let f = run.flows[dir];
+        let sdu = flows[f as usize].ids.next(bits, now, f);
+        submit(run.nodes[dir] as usize, sdu);
     }
 }
 

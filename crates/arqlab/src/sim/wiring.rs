@@ -5,7 +5,7 @@
 
 use super::measure::DirectionMeter;
 use super::ring_lanes::RingLanes;
-use super::runner::{Flow, Lane, Node, SimError, Target, MAX_ELEMENTS, Sim};
+use super::runner::{DialogueRun, Flow, Lane, Node, SimError, Target, MAX_ELEMENTS, Sim};
 use crate::channel::{TokenRing, BitErrors, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, PortCounters, Radio, Relay, Schedule};
 use crate::engine::{stream, Duration, EventQueue, SimTime, Stream};
 use crate::protocol::{Layer, Sdu, Service, Station};
@@ -115,6 +115,18 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
         }
     }
     let rings = wire_rings(topo, seed, replication, &mut lanes);
+    // Dialogues: the flow that names one (client → server) and its reverse (validated).
+    let dialogues: Vec<DialogueRun> = topo
+        .flows
+        .iter()
+        .enumerate()
+        .filter_map(|(f, spec)| {
+            let cfg = spec.traffic.dialogue.as_ref()?;
+            let r = topo.flows.iter().position(|x| x.src == spec.dst && x.dst == spec.src)?;
+            Some(DialogueRun { d: crate::traffic::dialogue::Dialogue::new(cfg), flows: [f as u32, r as u32], nodes: [spec.src, spec.dst] })
+        })
+        .collect();
+    let dialogue_of = |f: usize| dialogues.iter().enumerate().find_map(|(d, x)| x.flows.iter().position(|&y| y as usize == f).map(|dir| (d as u32, dir as u8)));
     let mut flows: Vec<Flow> = topo
         .flows
         .iter()
@@ -133,9 +145,13 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
                 ids: MessageIds::default(),
                 meter: DirectionMeter::new(f.scope.clone()),
                 service: Service::InOrder,
+                dialogue: None,
             }
         })
         .collect();
+    for (i, f) in flows.iter_mut().enumerate() {
+        f.dialogue = dialogue_of(i);
+    }
     let nodes: Vec<Node<L>> = topo
         .nodes
         .iter()
@@ -149,6 +165,7 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
                 saturated: (0..flows.len()).find(|&f| flows[f].src as usize == i && flows[f].source.is_saturated()).map(|f| f as u32),
                 wake: None,
                 tx_wake: false,
+                dialogue: dialogues.iter().position(|d| d.nodes.contains(&(i as u32))).map(|d| d as u32),
                 stack,
             }
         })
@@ -190,8 +207,9 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
         lane_scopes: topo.media.iter().flat_map(|m| m.lane_scopes.iter().cloned()).chain(topo.rings.iter().flat_map(|g| g.lane_scopes.iter().cloned())).collect(),
         port_scopes,
         events: 0,
-        unfinished: topo.flows.iter().filter(|f| f.traffic.total().is_some()).count(),
-        terminating: topo.flows.iter().filter(|f| f.traffic.is_active()).all(|f| f.traffic.total().is_some()),
+        unfinished: topo.flows.iter().filter(|f| f.traffic.is_finite()).count(),
+        terminating: topo.flows.iter().filter(|f| f.traffic.is_active()).all(|f| f.traffic.is_finite()),
+        dialogues,
         fingerprint: 0xcbf2_9ce4_8422_2325,
         trace,
     };

@@ -26,7 +26,7 @@ pub(super) fn run(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Op
     if sc.topology.nodes[0].stack.len() == 2 {
         return runner::run(sc, seed, replication, w, t, |n, _| {
             let tcp = match &n.stack[0] {
-                ProtocolConfig::Tcp(c) => Tcp::new(c),
+                ProtocolConfig::Tcp(c) => Tcp::open(c, super::opens_actively(sc, n.index)),
                 other => unreachable!("validated: {}", other.kind()),
             };
             Stacked::new(tcp, X25Host::<Frame<Sdu>>::new(n.index, &x25(n), routes.clone(), n.peer, &sites(n)))

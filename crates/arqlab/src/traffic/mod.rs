@@ -9,8 +9,13 @@
 //!   saturated source that runs dry). A run whose flows are all finite ends when the
 //!   last one is complete (a terminating run).
 //!
+//! - `dialogue`: a scripted exchange with the flow's destination ([`dialogue`]), e.g.
+//!   Johnson's SMTP and HMTP e-mail sessions; it ends the run when its script is done.
+//!
 //! Message lengths (information bits) are constant, exponential, uniform or drawn from
 //! an empirical table. Buffers are unlimited.
+
+pub mod dialogue;
 
 use crate::engine::{Duration, SimTime, Stream};
 use crate::schema::{Problems, Range, Table};
@@ -126,7 +131,7 @@ fn number_list(t: &mut Table, key: &str, range: Range, p: &mut Problems) -> Opti
 /// A station's traffic configuration.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct TrafficConfig {
-    /// "none" | "saturated" | "poisson" | "bulk"
+    /// "none" | "saturated" | "poisson" | "bulk" | "dialogue"
     pub kind: String,
     /// Poisson only: useful load ρ in (0, 1).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -135,11 +140,25 @@ pub struct TrafficConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub messages: Option<u64>,
     pub length: LengthConfig,
+    /// Dialogue only: the script (its keys sit in the traffic table).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub dialogue: Option<dialogue::DialogueConfig>,
 }
 
 impl TrafficConfig {
     pub fn parse(t: &mut Table, p: &mut Problems) -> TrafficConfig {
-        let kind = t.choice("kind", "none", &["none", "saturated", "poisson", "bulk"], p);
+        let kind = t.choice("kind", "none", &["none", "saturated", "poisson", "bulk", "dialogue"], p);
+        if kind == "dialogue" {
+            let d = dialogue::DialogueConfig::parse(t, p);
+            // The script gives the lengths; the resolved form still carries the default.
+            let default = LengthConfig::Constant { mean_bits: 1000.0 };
+            let mut lt = t.table("length", p);
+            if LengthConfig::parse(&mut lt, p) != default {
+                p.push(t.path_of("length"), None, "not used with kind = \"dialogue\" (the script gives the lengths)");
+            }
+            lt.finish(p);
+            return TrafficConfig { kind, load: None, messages: None, length: default, dialogue: Some(d) };
+        }
         let messages = if kind == "bulk" {
             Some(t.u64("messages", 1000, 1, 1_000_000_000_000, p))
         } else {
@@ -161,7 +180,7 @@ impl TrafficConfig {
         let mut lt = t.table("length", p);
         let length = LengthConfig::parse(&mut lt, p);
         lt.finish(p);
-        TrafficConfig { kind, load, messages, length }
+        TrafficConfig { kind, load, messages, length, dialogue: None }
     }
 
     /// The number of messages of a finite (bulk) source.
@@ -171,6 +190,11 @@ impl TrafficConfig {
 
     pub fn is_active(&self) -> bool {
         self.kind != "none"
+    }
+
+    /// True for sources that end: a bulk transfer or a dialogue.
+    pub fn is_finite(&self) -> bool {
+        self.total().is_some() || self.dialogue.is_some()
     }
 }
 
@@ -327,7 +351,7 @@ mod tests {
 
     #[test]
     fn poisson_rate_gives_the_useful_load() {
-        let cfg = TrafficConfig { kind: "poisson".into(), load: Some(0.4), messages: None, length: LengthConfig::Constant { mean_bits: 1000.0 } };
+        let cfg = TrafficConfig { kind: "poisson".into(), load: Some(0.4), messages: None, length: LengthConfig::Constant { mean_bits: 1000.0 }, dialogue: None };
         let mut s = Source::new(&cfg, 48_000.0, stream(1, 0, "a"), stream(1, 0, "b"));
         let n = 100_000;
         let total: f64 = (0..n).map(|_| s.next_gap().unwrap().as_secs_f64()).sum();

@@ -7,7 +7,16 @@
 //! ACK an `RR` frame. Its length is header + 8·octets; `msg` is the SDU whose last
 //! octet the segment carries, if any. Segments never span two SDUs (PSH at every SDU
 //! end, no Nagle coalescing), so every copy of a segment has the same boundaries.
-//! The connection is open from the start (no handshake; SYN/FIN not modelled).
+//! By default the connection is open from the start. With `connection_setup` it is
+//! opened by the three-way handshake (RFC 9293 §3.5): the active end sends SYN, the
+//! passive end answers SYN-ACK, the active end's ACK (or first data segment) completes
+//! it. SYN and SYN-ACK are timed and retransmitted under the same RFC 6298 timer as
+//! data (initial RTO, back-off on every expiry, Karn's rule), and after a handshake
+//! that timed out the RTO restarts at 3 s (RFC 6298 §5.7). The SYN consumes sequence
+//! number 0 (ISS = 0), so data starts at 1 on the wire. A SYN travels as a header-only
+//! `I` frame with the `command` bit set (HDLC's command/response bit means nothing to
+//! TCP) and `pf` as its ACK flag: SYN = (command, !pf), SYN-ACK = (command, pf).
+//! FIN is not modelled: a connection is never closed.
 
 use super::receiver::{Arrival, Receiver};
 use super::{Reno, RtoEstimator, TcpConfig};
@@ -26,8 +35,29 @@ pub fn unwrap_seq(wire: u32, reference: u64) -> u64 {
     (reference as i64 + d).max(0) as u64
 }
 
+/// The connection state (RFC 9293 §3.3.2), as far as the handshake goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    /// Passive open: waiting for a SYN.
+    Listen,
+    /// Active open: SYN sent, waiting for the SYN-ACK.
+    SynSent,
+    /// SYN received, SYN-ACK sent, waiting for its ACK.
+    SynReceived,
+    Established,
+}
+
 pub struct Tcp {
     cfg: TcpConfig,
+    state: State,
+    /// A SYN (active) or SYN-ACK (passive) is to be sent at the next opportunity.
+    syn_due: bool,
+    /// The SYN (SYN-ACK) has been sent: a further copy is a retransmission.
+    syn_sent: bool,
+    /// The handshake's send time of its (only) SYN or SYN-ACK, for the RTT sample.
+    syn_timing: Option<SimTime>,
+    /// Offset of data on the wire: 1 when the SYN took sequence number 0.
+    wire: u64,
     /// Submitted SDUs not yet acknowledged, with the offset after their last octet.
     sdus: VecDeque<(Sdu, u64)>,
     /// Offset after the last octet submitted.
@@ -53,8 +83,25 @@ pub struct Tcp {
 }
 
 impl Tcp {
+    /// An endpoint; with `connection_setup` it opens passively (listens).
     pub fn new(cfg: &TcpConfig) -> Self {
+        Tcp::open(cfg, false)
+    }
+
+    /// An endpoint that opens the connection actively (sends the SYN at once) if
+    /// `active` and `connection_setup` is on; passively otherwise.
+    pub fn open(cfg: &TcpConfig, active: bool) -> Self {
+        let state = match (cfg.connection_setup, active) {
+            (false, _) => State::Established,
+            (true, true) => State::SynSent,
+            (true, false) => State::Listen,
+        };
         Tcp {
+            state,
+            syn_due: state == State::SynSent,
+            syn_sent: false,
+            syn_timing: None,
+            wire: u64::from(cfg.connection_setup),
             cfg: cfg.clone(),
             sdus: VecDeque::new(),
             write_end: 0,
@@ -98,6 +145,9 @@ impl Tcp {
     pub fn timing(&self) -> Option<(u64, SimTime)> {
         self.timing
     }
+    pub fn state(&self) -> State {
+        self.state
+    }
 
     fn flight(&self) -> u64 {
         self.snd_max - self.snd_una
@@ -117,7 +167,7 @@ impl Tcp {
 
     /// True if the segment at SND.NXT fits the usable window now.
     fn can_send_new(&self) -> bool {
-        self.snd_nxt < self.write_end && {
+        self.state == State::Established && self.snd_nxt < self.write_end && {
             let (end, _) = self.cut(self.snd_nxt);
             end - self.snd_una <= self.window()
         }
@@ -142,8 +192,8 @@ impl Tcp {
         self.rx.ack_sent();
         Frame {
             kind: FrameKind::I,
-            ns: seq as u32,
-            nr: self.rx.rcv_nxt as u32,
+            ns: (seq + self.wire) as u32,
+            nr: (self.rx.rcv_nxt + self.wire) as u32,
             pf: sdu.is_some(),
             command: false,
             bits: self.cfg.header_bits + 8 * len as u32,
@@ -176,6 +226,73 @@ impl Tcp {
             }
         }
     }
+
+    /// The SYN (active) or SYN-ACK (passive) due now. A second copy is a retransmission
+    /// and is never timed (Karn).
+    fn syn(&mut self, now: SimTime) -> Frame<Sdu> {
+        self.syn_due = false;
+        self.counters.frames_sent += 1;
+        if self.syn_sent {
+            self.counters.count_retransmission(RetransmitCause::Timeout);
+            self.syn_timing = None;
+        } else {
+            self.syn_sent = true;
+            self.syn_timing = Some(now);
+        }
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.rto.rto());
+        }
+        let ack = self.state == State::SynReceived;
+        Frame { kind: FrameKind::I, ns: 0, nr: u32::from(ack), pf: ack, command: true, bits: self.cfg.header_bits, msg: None }
+    }
+
+    /// A segment before the connection is established, or a SYN after: returns true if
+    /// the handshake consumed it (false: process it as a normal segment).
+    fn handshake(&mut self, now: SimTime, f: &Frame<Sdu>) -> bool {
+        let syn = f.command && f.kind == FrameKind::I;
+        match (self.state, syn, f.pf) {
+            (State::Listen, true, false) => {
+                self.state = State::SynReceived;
+                self.syn_due = true;
+                true
+            }
+            // Our SYN-ACK was lost: the peer sent its SYN again.
+            (State::SynReceived, true, false) => {
+                self.syn_due = true;
+                true
+            }
+            (State::SynSent, true, true) => {
+                self.established(now);
+                // Our ACK of the SYN-ACK (piggybacked if data is waiting).
+                self.rx.ack_now = true;
+                true
+            }
+            // A duplicate SYN-ACK or SYN (our ACK, or the peer's view of it, was lost).
+            (State::Established, true, _) => {
+                self.rx.ack_now = true;
+                true
+            }
+            // The ACK of our SYN-ACK, alone or on the peer's first data segment.
+            (State::SynReceived, false, _) if f.nr >= 1 => {
+                self.established(now);
+                false
+            }
+            _ => true,
+        }
+    }
+
+    fn established(&mut self, now: SimTime) {
+        self.state = State::Established;
+        // A SYN (SYN-ACK) repeat that has not left yet is moot now.
+        self.syn_due = false;
+        if let Some(at) = self.syn_timing.take() {
+            self.rto.sample((now - at).as_secs_f64());
+        } else if self.counters.timeouts > 0 {
+            // RFC 6298 §5.7: after a SYN timeout, data starts with an RTO of 3 s.
+            self.rto.reinitialise(3.0);
+        }
+        self.rto_deadline = None;
+    }
 }
 
 impl Layer for Tcp {
@@ -192,10 +309,15 @@ impl Layer for Tcp {
     }
 
     fn handle_receive(&mut self, now: SimTime, f: &Frame<Sdu>) {
+        // Before the connection is up, or a SYN after: the handshake decides.
+        if (self.state != State::Established || (f.command && f.kind == FrameKind::I)) && self.handshake(now, f) {
+            return;
+        }
+        let w = self.wire as u32;
         let data = f.kind == FrameKind::I && f.bits > self.cfg.header_bits;
-        self.on_ack(now, unwrap_seq(f.nr, self.snd_una), !data);
+        self.on_ack(now, unwrap_seq(f.nr.wrapping_sub(w), self.snd_una), !data);
         if data {
-            let seq = unwrap_seq(f.ns, self.rx.rcv_nxt);
+            let seq = unwrap_seq(f.ns.wrapping_sub(w), self.rx.rcv_nxt);
             let end = seq + u64::from((f.bits - self.cfg.header_bits) / 8);
             let delay = Duration::from_secs_f64(self.cfg.delayed_ack_s);
             let events = &mut self.events;
@@ -213,7 +335,15 @@ impl Layer for Tcp {
 
     fn handle_timeout(&mut self, now: SimTime) {
         self.rx.handle_timeout(now);
-        if self.rto_deadline.is_some_and(|d| d <= now) {
+        let handshaking = matches!(self.state, State::SynSent | State::SynReceived);
+        if handshaking && self.rto_deadline.is_some_and(|d| d <= now) {
+            // RFC 6298 §5.4–5.6 for the SYN (SYN-ACK): send it again, back off.
+            self.counters.timeouts += 1;
+            self.rto.expired();
+            self.syn_due = true;
+            self.syn_timing = None;
+            self.rto_deadline = Some(now + self.rto.rto());
+        } else if self.rto_deadline.is_some_and(|d| d <= now) {
             if self.snd_una < self.snd_max {
                 // RFC 5681 §3.1 / RFC 6298 §5.4–5.6: loss window, back off, go back.
                 self.counters.timeouts += 1;
@@ -230,6 +360,9 @@ impl Layer for Tcp {
     }
 
     fn poll_transmit(&mut self, now: SimTime, _grant: &Grant) -> Option<Frame<Sdu>> {
+        if self.syn_due {
+            return Some(self.syn(now));
+        }
         if self.fast_rtx {
             self.fast_rtx = false;
             self.fast_retransmits += 1;
@@ -251,7 +384,7 @@ impl Layer for Tcp {
             self.rx.ack_sent();
             self.counters.frames_sent += 1;
             self.counters.s_frames_sent += 1;
-            return Some(Frame::supervisory(FrameKind::RR, self.rx.rcv_nxt as u32, false, self.cfg.header_bits));
+            return Some(Frame::supervisory(FrameKind::RR, (self.rx.rcv_nxt + self.wire) as u32, false, self.cfg.header_bits));
         }
         None
     }
@@ -268,7 +401,7 @@ impl Layer for Tcp {
     }
 
     fn wants_transmit(&self) -> bool {
-        self.fast_rtx || self.rx.ack_now || self.can_send_new()
+        self.syn_due || self.fast_rtx || self.rx.ack_now || self.can_send_new()
     }
 
     fn backlog(&self) -> usize {

@@ -47,6 +47,13 @@ impl RtoEstimator {
         }
     }
 
+    /// RFC 6298 §5.7: the handshake's SYN timed out, so data transmission starts with
+    /// an RTO of at least `s` (3 s), without back-off.
+    pub fn reinitialise(&mut self, s: f64) {
+        self.base = self.base.max(s).clamp(self.min, self.max);
+        self.backoff = 0;
+    }
+
     /// The current RTO in seconds, back-off included, at most `max`.
     pub fn rto_s(&self) -> f64 {
         (self.base * f64::from(1u32 << self.backoff.min(30))).min(self.max)

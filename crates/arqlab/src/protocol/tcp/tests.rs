@@ -196,3 +196,170 @@ proptest! {
         prop_assert_eq!(p.ends[0].unacknowledged(), 0);
     }
 }
+
+fn setup_cfg() -> TcpConfig {
+    TcpConfig { connection_setup: true, ..cfg(100, 64, 1) }
+}
+
+fn is_syn(f: &Frame<Sdu>) -> bool {
+    f.kind == FrameKind::I && f.command && !f.pf && f.bits == 160
+}
+
+fn is_syn_ack(f: &Frame<Sdu>) -> bool {
+    f.kind == FrameKind::I && f.command && f.pf && f.nr == 1 && f.bits == 160
+}
+
+#[test]
+fn test_setup_three_way_handshake_then_data_starts_at_sequence_one() {
+    let (mut a, mut b) = (Tcp::open(&setup_cfg(), true), Tcp::open(&setup_cfg(), false));
+    a.handle_submit(SimTime::ZERO, sdu(0, 50));
+    b.handle_submit(SimTime::ZERO, sdu(0, 30));
+    assert_eq!(b.poll_transmit(SimTime::ZERO, &G), None, "listening: no data before the handshake");
+    let syn = drain(&mut a, SimTime::ZERO);
+    assert_eq!(syn.len(), 1, "the SYN alone: no data before the SYN-ACK");
+    assert!(is_syn(&syn[0]) && syn[0].ns == 0);
+    b.handle_receive(t(0.1), &syn[0]);
+    assert_eq!(b.state(), endpoint::State::SynReceived);
+    let syn_ack = drain(&mut b, t(0.1));
+    assert_eq!(syn_ack.len(), 1);
+    assert!(is_syn_ack(&syn_ack[0]));
+    a.handle_receive(t(0.25), &syn_ack[0]);
+    assert_eq!(a.state(), endpoint::State::Established);
+    assert_eq!(a.srtt_s(), Some(0.25), "the SYN was sent once: its RTT is a sample");
+    // The ACK of the SYN-ACK rides on the first data segment: seq 1, ack 1.
+    let first = drain(&mut a, t(0.25));
+    assert_eq!(first.iter().map(|f| (f.kind, f.ns, f.nr, f.bits - 160)).collect::<Vec<_>>(), vec![(FrameKind::I, 1, 1, 400)]);
+    b.handle_receive(t(0.35), &first[0]);
+    assert_eq!(b.state(), endpoint::State::Established);
+    assert_eq!(b.srtt_s(), Some(0.25), "SYN-ACK at 0.1, its ACK at 0.35");
+    assert_eq!(b.poll_event(), Some(Event::Delivered(sdu(0, 50))));
+    let reply = drain(&mut b, t(0.35));
+    assert_eq!(reply.iter().map(|f| (f.ns, f.nr)).collect::<Vec<_>>(), vec![(1, 51)], "data from 1, acking 1 + 50");
+    a.handle_receive(t(0.45), &reply[0]);
+    assert_eq!(a.poll_event(), Some(Event::Acknowledged(sdu(0, 50))));
+    assert_eq!(a.poll_event(), Some(Event::Delivered(sdu(0, 30))));
+}
+
+#[test]
+fn test_setup_pure_ack_completes_the_handshake_when_no_data_waits() {
+    let (mut a, mut b) = (Tcp::open(&setup_cfg(), true), Tcp::open(&setup_cfg(), false));
+    let syn = drain(&mut a, SimTime::ZERO);
+    b.handle_receive(t(0.1), &syn[0]);
+    let syn_ack = drain(&mut b, t(0.1));
+    a.handle_receive(t(0.2), &syn_ack[0]);
+    let ack = drain(&mut a, t(0.2));
+    assert_eq!(ack.iter().map(|f| (f.kind, f.nr, f.command)).collect::<Vec<_>>(), vec![(FrameKind::RR, 1, false)]);
+    b.handle_receive(t(0.3), &ack[0]);
+    assert_eq!(b.state(), endpoint::State::Established);
+    assert_eq!(b.poll_timeout(), None, "the SYN-ACK's timer stops");
+    assert_eq!(a.poll_timeout(), None, "the SYN's timer stops");
+}
+
+#[test]
+fn test_setup_syn_retransmitted_with_back_off_and_karn_then_rto_3s() {
+    let mut a = Tcp::open(&setup_cfg(), true);
+    a.handle_submit(SimTime::ZERO, sdu(0, 50));
+    assert!(is_syn(&drain(&mut a, SimTime::ZERO)[0]));
+    // RFC 6298 §2.1: initial RTO 1 s; §5.5: doubled on each expiry.
+    let mut sent_at = vec![0.0];
+    for expected_gap in [1.0, 2.0, 4.0] {
+        let d = a.poll_timeout().unwrap();
+        assert_eq!(d, t(sent_at.last().unwrap() + expected_gap));
+        a.handle_timeout(d);
+        let again = drain(&mut a, d);
+        assert_eq!(again.len(), 1);
+        assert!(is_syn(&again[0]), "the SYN again, still no data");
+        sent_at.push(d.as_secs_f64());
+    }
+    assert_eq!(sent_at, vec![0.0, 1.0, 3.0, 7.0]);
+    assert_eq!(a.counters().timeouts, 3);
+    assert_eq!(a.counters().retransmitted_timeout, 3);
+    let mut b = Tcp::open(&setup_cfg(), false);
+    b.handle_receive(t(7.1), &Frame { kind: FrameKind::I, ns: 0, nr: 0, pf: false, command: true, bits: 160, msg: None });
+    let syn_ack = drain(&mut b, t(7.1));
+    a.handle_receive(t(7.2), &syn_ack[0]);
+    assert_eq!(a.state(), endpoint::State::Established);
+    assert_eq!(a.srtt_s(), None, "Karn: the SYN was retransmitted, no sample");
+    assert_eq!(a.rto_s(), 3.0, "RFC 6298 §5.7: data starts with RTO = 3 s after a SYN timeout");
+    let data = drain(&mut a, t(7.2));
+    assert_eq!(data[0].ns, 1);
+    assert_eq!(a.poll_timeout(), Some(t(10.2)));
+}
+
+#[test]
+fn test_setup_lost_syn_ack_answered_again_on_the_duplicate_syn_and_on_its_own_timer() {
+    let (mut a, mut b) = (Tcp::open(&setup_cfg(), true), Tcp::open(&setup_cfg(), false));
+    let syn = drain(&mut a, SimTime::ZERO);
+    b.handle_receive(t(0.1), &syn[0]);
+    let _lost = drain(&mut b, t(0.1));
+    assert_eq!(b.poll_timeout(), Some(t(1.1)), "the SYN-ACK runs the RTO too");
+    // The active side times out first and repeats its SYN: the SYN-ACK is sent again.
+    a.handle_timeout(t(1.0));
+    let syn2 = drain(&mut a, t(1.0));
+    b.handle_receive(t(1.05), &syn2[0]);
+    let sa2 = drain(&mut b, t(1.05));
+    assert!(is_syn_ack(&sa2[0]));
+    assert_eq!(b.counters().retransmitted_timeout, 1);
+    // The passive side's own timer: a third SYN-ACK, backed off to 2 s.
+    b.handle_timeout(t(1.1));
+    assert!(is_syn_ack(&drain(&mut b, t(1.1))[0]));
+    assert_eq!(b.poll_timeout(), Some(t(3.1)));
+    a.handle_receive(t(1.2), &sa2[0]);
+    let ack = drain(&mut a, t(1.2));
+    b.handle_receive(t(1.3), &ack[0]);
+    assert_eq!(b.state(), endpoint::State::Established);
+    assert_eq!(b.srtt_s(), None, "Karn: the SYN-ACK was sent more than once");
+    assert_eq!(b.rto_s(), 3.0, "§5.7 on the passive side too: its timer expired");
+    // A late duplicate SYN-ACK at the established active side is answered with an ACK.
+    a.handle_receive(t(1.4), &sa2[0]);
+    assert_eq!(drain(&mut a, t(1.4)).iter().map(|f| (f.kind, f.nr)).collect::<Vec<_>>(), vec![(FrameKind::RR, 1)]);
+}
+
+#[test]
+fn test_setup_a_syn_repeat_still_queued_when_the_syn_ack_arrives_is_dropped() {
+    let (mut a, mut b) = (Tcp::open(&setup_cfg(), true), Tcp::open(&setup_cfg(), false));
+    let syn = drain(&mut a, SimTime::ZERO);
+    a.handle_timeout(t(1.0));
+    assert!(a.wants_transmit(), "the SYN is due again, but the line is not free yet");
+    b.handle_receive(t(0.5), &syn[0]);
+    let syn_ack = drain(&mut b, t(0.5));
+    a.handle_receive(t(1.2), &syn_ack[0]);
+    let out = drain(&mut a, t(1.2));
+    assert_eq!(out.iter().map(|f| (f.kind, f.command)).collect::<Vec<_>>(), vec![(FrameKind::RR, false)], "the ACK, no stale SYN");
+}
+
+#[test]
+fn test_setup_off_is_open_from_the_start_and_on_wire_unchanged() {
+    let mut a = Tcp::open(&cfg(100, 64, 1), true);
+    a.handle_submit(SimTime::ZERO, sdu(0, 50));
+    let f = drain(&mut a, SimTime::ZERO);
+    assert_eq!((f[0].ns, f[0].nr, f[0].command), (0, 0, false), "no SYN, data from 0");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+    /// With the handshake, whatever is lost (SYNs included), every SDU of both sides
+    /// arrives exactly once and in order.
+    #[test]
+    fn prop_setup_exactly_once_in_order_under_random_loss(seed in any::<u64>(), loss in 0.0f64..0.4, n in 1u64..20) {
+        let mut c = TcpConfig { connection_setup: true, ..cfg(536, 8, 2) };
+        c.min_rto_s = 0.2;
+        c.initial_rto_s = 0.2;
+        let (mut a, mut b) = (Tcp::open(&c, true), Tcp::open(&c, false));
+        for i in 0..n {
+            a.handle_submit(SimTime::ZERO, Sdu { id: i, bits: 700 * 8, flow: 0, born: SimTime::ZERO });
+            b.handle_submit(SimTime::ZERO, Sdu { id: i, bits: 90 * 8, flow: 1, born: SimTime::ZERO });
+        }
+        let mut p = Pair::new(a, b, 64_000.0, 0.05);
+        let mut x = seed | 1;
+        p.run(SimTime::from_secs_f64(1e5), |_, _, _| {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            (x % 10_000) as f64 / 10_000.0 < loss
+        });
+        for side in 0..2 {
+            let got: Vec<u64> = p.delivered(side).iter().map(|x| x.1.id).collect();
+            prop_assert_eq!(got, (0..n).collect::<Vec<_>>());
+            prop_assert_eq!(p.ends[side].unacknowledged(), 0);
+        }
+    }
+}
