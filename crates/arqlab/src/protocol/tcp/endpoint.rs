@@ -49,6 +49,7 @@ pub struct Tcp {
     counters: Counters,
     /// Octets sent again (timeouts and fast retransmits).
     pub octets_retransmitted: u64,
+    pub segments_retransmitted: u64,
     pub fast_retransmits: u64,
 }
 
@@ -70,6 +71,7 @@ impl Tcp {
             events: VecDeque::new(),
             counters: Counters::default(),
             octets_retransmitted: 0,
+            segments_retransmitted: 0,
             fast_retransmits: 0,
         }
     }
@@ -131,6 +133,7 @@ impl Tcp {
         self.counters.i_frames_sent += 1;
         if retransmission {
             self.octets_retransmitted += len;
+            self.segments_retransmitted += 1;
             // Karn: a retransmission makes any sample ambiguous.
             self.timing = None;
         } else if self.timing.is_none() {
@@ -285,5 +288,17 @@ impl Layer for Tcp {
 
     fn receive_buffer_bits(&self) -> u64 {
         8 * self.rx.held_octets()
+    }
+
+    /// Segments sent and sent again (the paper's "datagrams retransmitted"), octets
+    /// sent again, retransmission timeouts and fast retransmits.
+    fn extra_measures(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("tcp_segments_sent", self.counters.i_frames_sent as f64),
+            ("tcp_segments_retransmitted", self.segments_retransmitted as f64),
+            ("tcp_octets_retransmitted", self.octets_retransmitted as f64),
+            ("tcp_timeouts", self.counters.timeouts as f64),
+            ("tcp_fast_retransmits", self.fast_retransmits as f64),
+        ]
     }
 }
