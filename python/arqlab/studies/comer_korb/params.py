@@ -60,7 +60,7 @@ FULL_MAX_REPLICATIONS = 200
 
 # ------------------------------------------------ circuit management (beyond the paper)
 CM_DESTINATIONS = (2, 4, 6, 8, 12, 16)
-CM_DESTINATIONS_QUICK = (2, 6, 12)
+CM_DESTINATIONS_QUICK = (2, 8, 16)
 CM_CHANNELS = 6  # the host's logical channels
 CM_K_RESERVED = 2  # "typically K = 2"
 CM_T_MIN_S = 60.0
@@ -69,7 +69,7 @@ CM_C_MAX = 3
 CM_TERMINAL_OCTETS = 20  # a keystroke echo line: 20 octets + 20 of IP header = small
 CM_TERMINAL_RATE = 0.5  # datagrams/s per terminal site
 CM_FILE_OCTETS = 472  # + 20 of IP header = 492
-CM_FILE_RATE = 0.5  # datagrams/s per file site (≈ 1.9 kbit/s, most of one circuit)
+CM_FILE_RATE = 0.25  # datagrams/s per file site (≈ 1 kbit/s: 8 such sites fill the line)
 CM_DURATION_S = 3600.0
 CM_WARMUP_S = 300.0
 CM_DURATION_QUICK_S = 1200.0
