@@ -70,6 +70,9 @@ CM_TERMINAL_OCTETS = 20  # a keystroke echo line: 20 octets + 20 of IP header = 
 CM_TERMINAL_RATE = 0.5  # datagrams/s per terminal site
 CM_FILE_OCTETS = 472  # + 20 of IP header = 492
 CM_FILE_RATE = 0.25  # datagrams/s per file site (≈ 1 kbit/s: 8 such sites fill the line)
+#: The extension's replication cap (its thrashing points vary widely; the framework
+#: reports points left at the cap).
+CM_MAX_REPLICATIONS = 40
 CM_DURATION_S = 3600.0
 CM_WARMUP_S = 300.0
 CM_DURATION_QUICK_S = 1200.0
