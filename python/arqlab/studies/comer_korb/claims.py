@@ -174,13 +174,13 @@ def fig3_claims() -> tuple[Claim, ...]:
               "(the paper's 2631 bit/s, and this model's own).", _single_below_bounds, figure=3),
         Claim("fig3.reason_headers", "§4", "First reason: the TCP and IP headers of every datagram.", _reason_headers, figure=3),
         Claim("fig3.reason_retransmissions", "§4", "Second reason: long network delays trigger TCP retransmissions.",
-              _reason_retx, figure=3),
+              _reason_retx, figure=3, sensitivity=("rto_rfc793",)),
         Claim("fig3.reason_unfilled_packets", "§4", "Third reason: the interface does not fill every X.25 packet.",
               _reason_fill, figure=3),
         Claim("fig3.reason_t_n_variation", "§4", "Fourth reason: the network delay varies (throughput below the "
               "constant-T_N model's).", _reason_variation, figure=3),
         Claim("fig3.over_10pct_retransmitted", "§4", "In several tests, over 10% of the datagrams were retransmitted.",
-              _over_10pct, figure=3),
+              _over_10pct, figure=3, sensitivity=("rto_rfc793",)),
         Claim("fig3.linear", "§5, conclusions", f"Throughput grows linearly with the circuits up to saturation (C × one "
               f"circuit within {100 * TOL_LINEAR:g}%).", _linear, figure=3),
         Claim("fig3.saturation_at_3", "§5", "The burst model accurately predicts saturation at three virtual circuits "

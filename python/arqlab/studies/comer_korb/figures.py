@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..spec import ClosedForm, Curve, Figure, Marker, Scenario
+from ..spec import ClosedForm, Curve, Figure, Marker, Scenario, Sensitivity
 from . import claims as cl
 from . import theory
 from .params import (
@@ -63,6 +63,12 @@ def _fig3_curves() -> tuple[Curve, ...]:
     return main + hidden
 
 
+def _fig3_sensitivities() -> tuple[Sensitivity, ...]:
+    curves = ("tcp", "random", *(f"{k}.{m}" for k in ("tcp", "random") for m in REASON_MEASURES))
+    return (Sensitivity("rto_rfc793", "TCP's RTO = 2·SRTT (RFC 793, 4.2BSD) instead of RFC 6298", curves,
+                        params={"rto": "rfc793"}, xs=(1.0, 2.0, 3.0, 4.0, 8.0, 13.0), quick_xs=(1.0, 3.0)),)
+
+
 def fig3() -> Figure:
     paper_cap = LINE_BPS
     return Figure(
@@ -82,7 +88,8 @@ def fig3() -> Figure:
                    {"color": "0.55"}),
             Marker(f"C_max with this model's T_I, T_p: {theory.model_c_max():.2f}", theory.model_c_max(), {"color": "k"}),
         ),
-        assumptions=(A_HEADERS, A_TCP, A_ACCESS, A_THROUGHPUT, A_RANDOM), claims=cl.fig3_claims(),
+        assumptions=(A_HEADERS, A_TCP, A_ACCESS, A_THROUGHPUT, A_RANDOM), sensitivities=_fig3_sensitivities(),
+        claims=cl.fig3_claims(),
         caption=f"{STATED}; circuits opened before the transfer; the orange points draw T_N at random (the paper's 4th reason)",
     )
 

@@ -51,6 +51,7 @@ TRANSFER: dict[str, Any] = {
     "t_n": "constant",  # "constant", "uniform" or "profile"
     "hour": 0.0,
     "segments": SEGMENTS,
+    "rto": "rfc6298",  # or "rfc793": 2·SRTT, 4.2BSD's rule (a sensitivity)
 }
 
 
@@ -77,7 +78,7 @@ def transfer_tables(p: Mapping[str, Any]) -> dict[str, Any]:
     """The tables of one file transfer over ``circuits`` pre-opened circuits (Fig. 2, 3)."""
     c = int(p["circuits"])
     x25 = {"kind": "x25", "window": WINDOW, "policy": "multi_mlru", "c_max": c, "preopen_circuits": c}
-    tcp = {"kind": "tcp", "mss_octets": SEGMENT_OCTETS, "receive_window_octets": RECEIVE_WINDOW_OCTETS}
+    tcp = {"kind": "tcp", "mss_octets": SEGMENT_OCTETS, "receive_window_octets": RECEIVE_WINDOW_OCTETS, "rto": p["rto"]}
     return {
         "stack": {"host": {"layers": [tcp, x25]}},
         **network(["b"], p),

@@ -27,6 +27,8 @@ pub struct TcpConfig {
     pub delayed_ack_s: f64,
     /// Duplicate ACKs that trigger fast retransmit (RFC 5681 §3.2: 3).
     pub dupack_threshold: u32,
+    /// The RTO rule: "rfc6298" (SRTT + 4·RTTVAR) or "rfc793" (2·SRTT, as 4.2BSD).
+    pub rto: String,
 }
 
 impl Default for TcpConfig {
@@ -41,6 +43,7 @@ impl Default for TcpConfig {
             max_rto_s: 60.0,
             delayed_ack_s: 0.2,
             dupack_threshold: 3,
+            rto: "rfc6298".into(),
         }
     }
 }
@@ -59,6 +62,7 @@ impl TcpConfig {
             max_rto_s: t.f64("max_rto_s", d.max_rto_s, Range::Open(0.0, 86_400.0), p),
             delayed_ack_s: t.f64("delayed_ack_s", d.delayed_ack_s, Range::Closed(0.0, 0.5), p),
             dupack_threshold: t.u64("dupack_threshold", d.dupack_threshold as u64, 1, 100, p) as u32,
+            rto: t.choice("rto", "rfc6298", &["rfc6298", "rfc793"], p),
         };
         if c.receive_window_octets < c.mss_octets {
             p.push(t.path_of("receive_window_octets"), None, format!("at least mss_octets ({})", c.mss_octets));

@@ -63,7 +63,11 @@ impl Tcp {
             snd_nxt: 0,
             snd_max: 0,
             reno: Reno::new(cfg.mss_octets, cfg.initial_window_segments),
-            rto: RtoEstimator::new(cfg.initial_rto_s, cfg.min_rto_s, cfg.max_rto_s),
+            rto: {
+                let e = RtoEstimator::new(cfg.initial_rto_s, cfg.min_rto_s, cfg.max_rto_s);
+                // RFC 793 §3.7's β = 2, 4.2BSD's value.
+                if cfg.rto == "rfc793" { e.rfc793(2.0) } else { e }
+            },
             rto_deadline: None,
             timing: None,
             fast_rtx: false,
