@@ -73,7 +73,7 @@ from .plan import (
     point_overrides,
     tabulate,
 )
-from .reproduce import Reproduction, Study, reproduce_study
+from .reproduce import Reproduction, Study, StudyPackage, reproduce_study
 from .run import ProgressFn, plain_metrics, simulate_runs
 from .spec import Assumption, Claim, ClosedForm, Curve, Figure, Marker, Metrics, Scenario, Sensitivity
 from .verdicts import (
@@ -98,7 +98,7 @@ __all__ = [
     "CAPACITY_REPLICATIONS", "POINT_COLUMNS", "SHORTFALL", "Artefact", "Assumption", "Check", "Claim", "ClaimResult",
     "ClosedForm", "Curve", "Effect", "Est", "FactorialEffects", "Figure", "FigureData", "FractionalDesign",
     "Marker", "MeasuredXCurve", "Metrics", "Outcome", "Point", "ProgressFn", "Region", "Relation", "Reproduction", "RunRequest",
-    "RunSettings", "Scenario", "Sensitivity", "Study", "StudyData", "Table", "Verdict", "all_of",
+    "RunSettings", "Scenario", "Sensitivity", "Study", "StudyData", "StudyPackage", "Table", "Verdict", "all_of",
     "any_of", "apply_overrides", "approx", "approx_value", "at_least", "at_most", "base_argmax", "below", "both",
     "canonical_json", "capacity_request", "check_capacity", "conjunction", "curve_scenario", "curves_relation",
     "departs_before", "departs_within", "departure", "evaluate_claim", "every", "exceeds", "fixed_ref",

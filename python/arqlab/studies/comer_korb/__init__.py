@@ -27,15 +27,15 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from ..plan import RunRequest, RunSettings
-from ..reproduce import Reproduction, reproduce_study
+from ..reproduce import Reproduction, StudyPackage, reproduce_study
 from ..run import ProgressFn
-from ..spec import Claim, Figure, Metrics
+from ..spec import Metrics
 from .claims import all_claim_ids, study_claims
 from .figures import FIGURE_BUILDERS, figure, figures
 from .params import CITATION, FULL_PRECISION, NAME, QUICK_REPLICATIONS, SOURCE, STUDY_CLAIMS_HEADING, TITLE
 
 __all__ = [
-    "CITATION", "FIGURE_BUILDERS", "NAME", "SOURCE", "TITLE", "TRACE_FIGURES", "all_claim_ids", "figure", "figures",
+    "CITATION", "FIGURE_BUILDERS", "NAME", "SOURCE", "STUDY", "TITLE", "TRACE_FIGURES", "all_claim_ids", "figure", "figures",
     "reproduce", "settings_for", "study_claims",
 ]
 
@@ -43,21 +43,7 @@ __all__ = [
 TRACE_FIGURES = (1,)
 
 
-class _StudyModule:
-    """This package as a :class:`~arqlab.studies.reproduce.Study`."""
-
-    NAME = NAME
-    TITLE = TITLE
-    SOURCE = SOURCE
-    STUDY_CLAIMS_HEADING = STUDY_CLAIMS_HEADING
-
-    @staticmethod
-    def figures() -> list[Figure]:
-        return figures()
-
-    @staticmethod
-    def study_claims() -> list[Claim]:
-        return study_claims()
+STUDY = StudyPackage(NAME, TITLE, SOURCE, STUDY_CLAIMS_HEADING, figures, study_claims)
 
 
 def settings_for(quick: bool, seed: int = 1) -> RunSettings:
@@ -88,7 +74,7 @@ def reproduce(
     """
     swept = None if figures is None else [n for n in figures if n not in TRACE_FIGURES]
     rep = reproduce_study(
-        _StudyModule(), figures=swept, quick=quick, out_dir=out_dir, settings=settings_for(quick, seed),
+        STUDY, figures=swept, quick=quick, out_dir=out_dir, settings=settings_for(quick, seed),
         workers=workers, executor=executor, store=store, progress=progress, runner=runner,
         stream=stream if stream is not None else sys.stdout, quiet=quiet,
     )
