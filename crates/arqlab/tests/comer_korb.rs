@@ -124,6 +124,16 @@ fn bad_profile_keys_name_their_field() {
 }
 
 #[test]
+fn an_unknown_rto_rule_names_its_field_and_rfc793_is_accepted() {
+    let bad = over_relay("{ dist = \"constant\", mean_s = 0.235 }", "c_max = 1").replace("mss_octets = 452", "mss_octets = 452, rto = \"karn\"");
+    let e = Scenario::from_toml(&bad).expect_err("rto = karn");
+    assert!(e.problems().join("\n").contains("stack.h.layers[0].rto"), "{e}");
+    let ok = bad.replace("\"karn\"", "\"rfc793\"");
+    let (s, _) = throughput(&ok);
+    assert!(s > 1500.0 && s < 2274.0, "{s}");
+}
+
+#[test]
 fn tcp_and_x25_counters_are_reported_and_balance() {
     // One circuit: the four packets of every 492-octet datagram, TCP's retransmissions,
     // one call placed; with a call limit of one circuit and T_min = 0 nothing is closed.

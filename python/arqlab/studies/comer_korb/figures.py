@@ -126,6 +126,8 @@ def _per_hour(scn: Scenario, curve: Curve) -> float:
 
 def _cm_figure(number: int, title: str, y_label: str, direction: str, measure: str, claims: Any,
                per_hour: bool = False) -> Figure:
+    """One measure of the circuit-management runs; counts per hour on a symlog axis
+    (LRU's thrashing is 100× the others')."""
     curves = tuple(Curve(k, label, direction, params={"policy": k}, style={"color": COLORS[k], "marker": "o"},
                          extension=True) for k, label in POLICIES)
     if number == 4:  # datagrams discarded (no circuit could be had), read from the same runs
@@ -134,7 +136,8 @@ def _cm_figure(number: int, title: str, y_label: str, direction: str, measure: s
     return Figure(
         number, f"Extension: {title}", cm_scenario(), "destinations (half terminal, half file transfer)", y_label,
         measure, tuple(float(n) for n in CM_DESTINATIONS), tuple(float(n) for n in CM_DESTINATIONS_QUICK), _no_x, curves,
-        derive=derive_destinations, normalize=_per_hour if per_hour else None, assumptions=(A_CM,), claims=claims,
+        derive=derive_destinations, normalize=_per_hour if per_hour else None, y_scale="symlog" if per_hour else "linear",
+        assumptions=(A_CM,), claims=claims,
         caption="Not in the paper: §6's circuit managers when sites compete for a host's channels",
     )
 

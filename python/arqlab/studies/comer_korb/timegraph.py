@@ -21,7 +21,8 @@ WINDOW_S = (0.0, 3.2)
 def burst_scenario(circuits: int = 1) -> dict[str, Any]:
     """The two-node scenario traced for Figure 1."""
     return {
-        "title": f"X.25 burst mode (Comer & Korb Figure 1): W = {WINDOW}, {circuits} circuit(s), T_N = {T_N_S} s",
+        "title": f"X.25 burst mode (Comer & Korb Figure 1): W = {WINDOW}, {circuits} "
+                 f"circuit{'s' if circuits > 1 else ''}, T_N = {T_N_S} s",
         "run": {"duration_s": 20.0, "replications": 1},
         "link": {"rate_bps": 1e9, "delay_s": T_N_S},
         "protocol": {"kind": "x25", "window": WINDOW, "ip_header_bits": 0, "preopen_circuits": circuits,
