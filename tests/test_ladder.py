@@ -60,6 +60,11 @@ def test_labels_use_the_standards_notation() -> None:
     assert label({"kind": "RR", "ns": None, "nr": 4, "pf": True, "command": False}) == "RR(4,F)"
     assert label({"kind": "REJ", "ns": None, "nr": 2, "pf": False, "command": False}) == "REJ(2)"
     assert label({"kind": "SREJ", "ns": None, "nr": 3, "pf": False, "command": True}) == "SREJ(3)"
+    # X.25 packets: DATA(P(S),P(R)[,M]), RR(P(R)), call set-up by name.
+    assert label({"kind": "DATA", "ns": 5, "nr": 2, "pf": True, "command": True}) == "DATA(5,2,M)"
+    assert label({"kind": "DATA", "ns": 0, "nr": 0, "pf": False, "command": True}) == "DATA(0,0)"
+    assert label({"kind": "RR", "ns": None, "nr": 4, "pf": False, "command": True}) == "RR(4)"
+    assert label({"kind": "CALL-ACC", "ns": None, "nr": 0, "pf": False, "command": True}) == "CALL-ACC"
 
 
 def test_ladder_draws_on_a_given_axes() -> None:

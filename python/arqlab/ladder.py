@@ -34,6 +34,8 @@ def label(frame: Mapping[str, Any]) -> str:
     kind = frame["kind"]
     if kind in TPDUS:
         return tpdu_label(frame)
+    if kind in X25_PACKETS:
+        return x25_label(frame)
     number = frame["ns"] if kind == "I" else frame["nr"]
     bit = (",P" if frame["command"] else ",F") if frame["pf"] else ""
     return f"{kind}({number}{bit})"
@@ -41,6 +43,18 @@ def label(frame: Mapping[str, Any]) -> str:
 
 #: ISO 8073 data-transfer TPDUs (TP4 scenarios).
 TPDUS = ("DT", "AK", "ED", "EA")
+
+
+#: X.25 packet-level packets of x25 scenarios (their RR(P(R)) reads as HDLC's RR(N(R))).
+X25_PACKETS = ("DATA", "CALL", "CALL-ACC", "CLEAR", "CLEAR-CONF")
+
+
+def x25_label(frame: Mapping[str, Any]) -> str:
+    """An X.25 packet: DATA(P(S),P(R)[,M]); call set-up and clearing by name."""
+    kind = frame["kind"]
+    if kind == "DATA":
+        return f"DATA({frame['ns']},{frame['nr']}{',M' if frame['pf'] else ''})"
+    return str(kind)
 
 
 def tpdu_label(frame: Mapping[str, Any]) -> str:

@@ -71,3 +71,85 @@ fn pair_explicit(layers: &str) -> String {
          [[node]]\nname = \"a\"\nstack = \"h\"\n[[node]]\nname = \"b\"\nstack = \"h\"\n[[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ kind = \"saturated\" }}\n"
     )
 }
+
+fn over_relay(delay: &str, x25: &str) -> String {
+    format!(
+        "[run]\nduration_s = 3600.0\nreplications = 1\n[stack.h]\nlayers = [{{ kind = \"tcp\", mss_octets = 452 }}, {{ kind = \"x25\", policy = \"multi_mlru\", {x25} }}]\n\
+         [[relay]]\nname = \"net\"\nkind = \"transit_network\"\ntransit_delay = {delay}\n\
+         [[medium]]\nname = \"la\"\nends = [\"a\", \"net\"]\nrate_bps = 1e9\n[[medium]]\nname = \"lb\"\nends = [\"net\", \"b\"]\nrate_bps = 1e9\n\
+         [[node]]\nname = \"a\"\nstack = \"h\"\n[[node]]\nname = \"b\"\nstack = \"h\"\n\
+         [[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ kind = \"bulk\", messages = 50, length = {{ dist = \"constant\", mean_bits = 3616 }} }}\n"
+    )
+}
+
+fn throughput(text: &str) -> (f64, arqlab::sim::Experiment) {
+    let sc = Scenario::from_toml(text).unwrap_or_else(|e| panic!("{e}"));
+    let x = run_experiment(&sc, 1, None, None).unwrap_or_else(|e| panic!("{e}"));
+    (x.metrics["flow.a->b"]["throughput_bps"].mean, x)
+}
+
+#[test]
+fn a_time_of_day_profile_sets_the_transit_delay_by_the_clock_at_the_start() {
+    // Night 0.235 s, business hours (8–17 h) 0.7 s: a transfer started at 3 h matches a
+    // constant 0.235 s network, one started at 10 h a constant 0.7 s one.
+    let profile = |clock_h: f64| {
+        format!("{{ dist = \"profile\", starts_s = [0.0, 28800.0, 61200.0], means_s = [0.235, 0.7, 0.235], clock_at_start_s = {} }}", clock_h * 3600.0)
+    };
+    let constant = |m: f64| format!("{{ dist = \"constant\", mean_s = {m} }}");
+    let x25 = "c_max = 3, preopen_circuits = 3";
+    let (night, _) = throughput(&over_relay(&profile(3.0), x25));
+    let (day, _) = throughput(&over_relay(&profile(10.0), x25));
+    assert_eq!(night, throughput(&over_relay(&constant(0.235), x25)).0);
+    assert_eq!(day, throughput(&over_relay(&constant(0.7), x25)).0);
+    assert!(day < 0.7 * night, "business hours {day} vs night {night}");
+}
+
+#[test]
+fn bad_profile_keys_name_their_field() {
+    let x25 = "c_max = 1";
+    for (delay, field) in [
+        ("{ dist = \"profile\", starts_s = [0.0, 10.0], means_s = [0.2] }", "transit_delay.starts_s"),
+        ("{ dist = \"profile\", starts_s = [5.0], means_s = [0.2] }", "transit_delay.starts_s[0]"),
+        ("{ dist = \"profile\", starts_s = [0.0, 100.0], means_s = [0.2, 0.3], period_s = 50.0 }", "transit_delay.starts_s[1]"),
+        ("{ dist = \"profile\", starts_s = [0.0], means_s = [-0.2] }", "transit_delay.means_s[0]"),
+        ("{ dist = \"profile\", starts_s = [], means_s = [] }", "transit_delay.means_s"),
+        ("{ dist = \"profile\", starts_s = [0.0], means_s = [0.2], clock_at_start_s = 86400.0 }", "transit_delay.clock_at_start_s"),
+        ("{ dist = \"profile\", starts_s = [0.0], means_s = [0.2], shape = \"pareto\" }", "transit_delay.shape"),
+        ("{ dist = \"profile\", means_s = [0.2] }", "transit_delay.starts_s"),
+    ] {
+        let e = Scenario::from_toml(&over_relay(delay, x25)).expect_err(delay);
+        let msg = e.problems().join("\n");
+        assert!(msg.contains(&format!("relay[0].{field}")), "{delay}: {msg}");
+    }
+}
+
+#[test]
+fn an_unknown_rto_rule_names_its_field_and_rfc793_is_accepted() {
+    let bad = over_relay("{ dist = \"constant\", mean_s = 0.235 }", "c_max = 1").replace("mss_octets = 452", "mss_octets = 452, rto = \"karn\"");
+    let e = Scenario::from_toml(&bad).expect_err("rto = karn");
+    assert!(e.problems().join("\n").contains("stack.h.layers[0].rto"), "{e}");
+    let ok = bad.replace("\"karn\"", "\"rfc793\"");
+    let (s, _) = throughput(&ok);
+    assert!(s > 1500.0 && s < 2274.0, "{s}");
+}
+
+#[test]
+fn tcp_and_x25_counters_are_reported_and_balance() {
+    // One circuit: the four packets of every 492-octet datagram, TCP's retransmissions,
+    // one call placed; with a call limit of one circuit and T_min = 0 nothing is closed.
+    let (_, x) = throughput(&over_relay("{ dist = \"constant\", mean_s = 0.235 }", "c_max = 1, preopen_circuits = 1"));
+    let t = &x.metrics["transport.flow.a->b"];
+    let m = |k: &str| t[k].mean;
+    assert_eq!(m("x25_calls_placed"), 1.0);
+    assert_eq!(m("x25_calls_received"), 1.0);
+    assert_eq!(m("x25_datagrams_discarded"), 0.0);
+    // Every datagram handed to a circuit arrives once (TCP's ACK datagrams included).
+    assert_eq!(m("x25_datagrams_sent"), m("x25_datagrams_delivered"));
+    // Data datagrams: 50 segments and their copies; 492 octets each make four packets.
+    let data = 50.0 + m("tcp_segments_retransmitted");
+    assert_eq!(m("tcp_segments_sent"), data);
+    let acks = m("x25_datagrams_sent") - data;
+    assert_eq!(m("x25_data_packets_sent"), 4.0 * data + acks);
+    assert_eq!(m("x25_datagram_octets_sent"), 492.0 * data + 40.0 * acks);
+    assert_eq!(m("tcp_octets_retransmitted"), 452.0 * m("tcp_segments_retransmitted"));
+}

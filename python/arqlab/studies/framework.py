@@ -5,7 +5,7 @@ live in focused modules:
 
 ====================  ==================================================================
 :mod:`.verdicts`      ``Est``, ``Verdict``, ``Outcome`` and the verdict rules
-:mod:`.spec`          ``Figure``, ``Curve``, ``Sensitivity``, ``ClosedForm``, ``Assumption``, ``Claim``
+:mod:`.spec`          ``Figure``, ``Curve``, ``Sensitivity``, ``ClosedForm``, ``Marker``, ``Assumption``, ``Claim``
 :mod:`.overrides`     dotted-key scenario overrides, run keys, TOML output
 :mod:`.plan`          points and de-duplicated runs of a figure; its tidy frame
 :mod:`.run`           ``simulate_runs``: the one place that calls the simulator
@@ -73,9 +73,9 @@ from .plan import (
     point_overrides,
     tabulate,
 )
-from .reproduce import Reproduction, Study, reproduce_study
+from .reproduce import Reproduction, Study, StudyPackage, reproduce_study
 from .run import ProgressFn, plain_metrics, simulate_runs
-from .spec import Assumption, Claim, ClosedForm, Curve, Figure, Metrics, Scenario, Sensitivity
+from .spec import Assumption, Claim, ClosedForm, Curve, Figure, Marker, Metrics, Scenario, Sensitivity
 from .verdicts import (
     Est,
     Outcome,
@@ -97,8 +97,8 @@ from .verdicts import (
 __all__ = [
     "CAPACITY_REPLICATIONS", "POINT_COLUMNS", "SHORTFALL", "Artefact", "Assumption", "Check", "Claim", "ClaimResult",
     "ClosedForm", "Curve", "Effect", "Est", "FactorialEffects", "Figure", "FigureData", "FractionalDesign",
-    "MeasuredXCurve", "Metrics", "Outcome", "Point", "ProgressFn", "Region", "Relation", "Reproduction", "RunRequest",
-    "RunSettings", "Scenario", "Sensitivity", "Study", "StudyData", "Table", "Verdict", "all_of",
+    "Marker", "MeasuredXCurve", "Metrics", "Outcome", "Point", "ProgressFn", "Region", "Relation", "Reproduction", "RunRequest",
+    "RunSettings", "Scenario", "Sensitivity", "Study", "StudyData", "StudyPackage", "Table", "Verdict", "all_of",
     "any_of", "apply_overrides", "approx", "approx_value", "at_least", "at_most", "base_argmax", "below", "both",
     "canonical_json", "capacity_request", "check_capacity", "conjunction", "curve_scenario", "curves_relation",
     "departs_before", "departs_within", "departure", "evaluate_claim", "every", "exceeds", "fixed_ref",

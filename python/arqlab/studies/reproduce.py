@@ -42,6 +42,19 @@ class Study(Protocol):
 
 
 @dataclass
+class StudyPackage:
+    """A study package's constants and builders as a :class:`Study` (one line in its
+    ``__init__`` instead of a class)."""
+
+    NAME: str
+    TITLE: str
+    SOURCE: str
+    STUDY_CLAIMS_HEADING: str
+    figures: Callable[[], list[Figure]]
+    study_claims: Callable[[], list[Claim]]
+
+
+@dataclass
 class Reproduction:
     """Everything a reproduction produced."""
 

@@ -80,6 +80,15 @@ class ClosedForm:
 
 
 @dataclass(frozen=True)
+class Marker:
+    """A vertical line at ``x``: a threshold the paper derives (e.g. C_max)."""
+
+    label: str
+    x: float
+    style: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Claim:
     """One statement of the paper, with a computed verdict.
 
@@ -117,6 +126,7 @@ class Figure:
     y_scale: str = "linear"
     y_limits: tuple[float | None, float | None] | None = None
     closed_forms: tuple[ClosedForm, ...] = ()
+    markers: tuple[Marker, ...] = ()
     assumptions: tuple[Assumption, ...] = ()
     published: tuple[str, ...] = ()
     sensitivities: tuple[Sensitivity, ...] = ()

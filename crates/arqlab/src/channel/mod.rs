@@ -10,5 +10,5 @@ pub mod token_ring;
 pub use errors::{BitErrors, ErrorModel, GilbertElliott, Schedule};
 pub use link::{Direction, DirectionCounters, InFlight, Transmission};
 pub use radio::Radio;
-pub use relay::{Admission, Forwarding, PortCounters, Relay};
+pub use relay::{Admission, DelayProfile, Forwarding, PortCounters, Relay};
 pub use token_ring::{RingCounters, RingParams, TokenRing};

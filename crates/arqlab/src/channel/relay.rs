@@ -24,15 +24,51 @@ pub enum Forwarding {
     Exponential(f64),
     /// Uniform on [lo, hi] seconds.
     Uniform(f64, f64),
+    /// A mean that follows a piecewise-constant profile of the time (of day).
+    Profile(DelayProfile),
+}
+
+/// A piecewise-constant profile of the mean delay over a repeating period: a public
+/// network's transit delay by time of day (Comer & Korb 1984, Fig. 2: "T_N varies
+/// dramatically with network load").
+#[derive(Clone, Debug, PartialEq)]
+pub struct DelayProfile {
+    /// Start of each piece, seconds into the period: the first is 0, then increasing.
+    pub starts_s: Vec<f64>,
+    /// The mean delay of each piece, seconds.
+    pub means_s: Vec<f64>,
+    pub period_s: f64,
+    /// Where in the period simulated time zero falls (the clock at the start).
+    pub clock_at_start_s: f64,
+    /// Each delay is exponential with the piece's mean (else exactly the mean).
+    pub exponential: bool,
+}
+
+impl DelayProfile {
+    /// The mean delay of a frame arriving at simulated time `t_s`.
+    pub fn mean_at(&self, t_s: f64) -> f64 {
+        let clock = (self.clock_at_start_s + t_s).rem_euclid(self.period_s);
+        let k = self.starts_s.partition_point(|&s| s <= clock);
+        self.means_s[k.max(1) - 1]
+    }
 }
 
 impl Forwarding {
     #[inline]
-    fn sample(&self, rng: &mut Stream) -> Duration {
-        match *self {
-            Forwarding::Constant(d) => d,
-            Forwarding::Exponential(mean) => Duration::from_secs_f64(-(1.0 - rng.random::<f64>()).ln() * mean),
+    fn sample(&self, now: SimTime, rng: &mut Stream) -> Duration {
+        let exp = |rng: &mut Stream, mean: f64| Duration::from_secs_f64(-(1.0 - rng.random::<f64>()).ln() * mean);
+        match self {
+            Forwarding::Constant(d) => *d,
+            Forwarding::Exponential(mean) => exp(rng, *mean),
             Forwarding::Uniform(lo, hi) => Duration::from_secs_f64(lo + (hi - lo) * rng.random::<f64>()),
+            Forwarding::Profile(p) => {
+                let mean = p.mean_at(now.as_secs_f64());
+                if p.exponential {
+                    exp(rng, mean)
+                } else {
+                    Duration::from_secs_f64(mean)
+                }
+            }
         }
     }
 }
@@ -148,7 +184,7 @@ impl<F> Relay<F> {
         }
         port.buffered_bits += bits as u64;
         port.occupancy.update(now.as_secs_f64(), port.buffered_bits as f64 / 8.0);
-        let ready = now + self.forwarding.sample(&mut self.rng);
+        let ready = now + self.forwarding.sample(now, &mut self.rng);
         let slot = self.free_slots.pop().unwrap_or_else(|| {
             self.slots.push(None);
             self.slots.len() - 1
@@ -223,5 +259,44 @@ mod tests {
         assert_ne!(order, (0..200).collect::<Vec<_>>(), "random delays overtake");
         let mean = ready.iter().map(|(t, i)| t.0 as f64 - *i as f64).sum::<f64>() / 200.0 / 1e12;
         assert!((mean - 1.0).abs() < 0.25, "mean transit {mean}");
+    }
+
+    fn day(exponential: bool, clock_at_start_s: f64) -> DelayProfile {
+        // Night 0.2 s, business hours (8–17 h) 0.6 s, evening 0.3 s.
+        DelayProfile { starts_s: vec![0.0, 8.0 * 3600.0, 17.0 * 3600.0], means_s: vec![0.2, 0.6, 0.3], period_s: 86_400.0, clock_at_start_s, exponential }
+    }
+
+    #[test]
+    fn profile_mean_follows_the_clock_and_wraps_at_the_period() {
+        let p = day(false, 0.0);
+        let h = 3600.0;
+        for (t, want) in [(0.0, 0.2), (7.99 * h, 0.2), (8.0 * h, 0.6), (16.9 * h, 0.6), (17.0 * h, 0.3), (23.9 * h, 0.3), (24.0 * h, 0.2), (33.0 * h, 0.6)] {
+            assert_eq!(p.mean_at(t), want, "t = {} h", t / h);
+        }
+        // The clock at the start shifts the profile: 10 h at time zero is business hours.
+        let q = day(false, 10.0 * h);
+        assert_eq!((q.mean_at(0.0), q.mean_at(7.0 * h), q.mean_at(14.0 * h)), (0.6, 0.3, 0.2));
+    }
+
+    #[test]
+    fn profile_delays_are_the_mean_or_exponential_around_it() {
+        let h = 3600.0;
+        let mut r: Relay<u32> = Relay::new(vec![0, 1], None, Forwarding::Profile(day(false, 0.0)), vec![Some(0), Some(1)], stream(5, 0, "r"));
+        let at = |s: f64| SimTime::from_secs_f64(s);
+        assert_eq!(r.arrive(at(h), 0, 1, 8, 1, false), Admission::Forward(at(h) + Duration::from_secs_f64(0.2)));
+        assert_eq!(r.arrive(at(9.0 * h), 0, 2, 8, 1, false), Admission::Forward(at(9.0 * h) + Duration::from_secs_f64(0.6)));
+        let mut r: Relay<u32> = Relay::new(vec![0, 1], None, Forwarding::Profile(day(true, 0.0)), vec![Some(0), Some(1)], stream(5, 0, "r"));
+        for (start, want) in [(h, 0.2), (9.0 * h, 0.6)] {
+            let n = 4000;
+            let mut sum = 0.0;
+            for i in 0..n {
+                let t = at(start + f64::from(i));
+                if let Admission::Forward(ready) = r.arrive(t, 0, i, 8, 1, false) {
+                    sum += (ready - t).as_secs_f64();
+                }
+            }
+            let mean = sum / f64::from(n);
+            assert!((mean - want).abs() < 0.05 * want, "mean {mean} vs {want}");
+        }
     }
 }

@@ -118,6 +118,13 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
     fn receive_buffer_bits(&self) -> u64 {
         self.upper.receive_buffer_bits() + self.lower.receive_buffer_bits()
     }
+
+    /// Both layers' own measures, the upper layer's first.
+    fn extra_measures(&self) -> Vec<(&'static str, f64)> {
+        let mut m = self.upper.extra_measures();
+        m.extend(self.lower.extra_measures());
+        m
+    }
 }
 
 #[cfg(test)]

@@ -43,7 +43,8 @@ pub fn parse_direction(d: &mut Table, default_ber: f64, p: &mut Problems) -> Dir
     }
 }
 
-fn numbers(t: &mut Table, key: &str, p: &mut Problems) -> Vec<f64> {
+/// A required list of finite numbers.
+pub(crate) fn numbers(t: &mut Table, key: &str, p: &mut Problems) -> Vec<f64> {
     let path = t.path_of(key);
     match t.raw(key) {
         Some(serde_json::Value::Array(xs)) if xs.iter().all(|x| x.as_f64().is_some_and(f64::is_finite)) => {

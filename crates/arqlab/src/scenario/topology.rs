@@ -87,6 +87,10 @@ pub enum DelayConfig {
     Constant { mean_s: f64 },
     Exponential { mean_s: f64 },
     Uniform { min_s: f64, max_s: f64 },
+    /// A piecewise-constant mean by time of day (`starts_s` into `period_s`, the clock
+    /// reading `clock_at_start_s` at time zero); each delay that mean (`shape =
+    /// "constant"`) or exponential with it.
+    Profile { starts_s: Vec<f64>, means_s: Vec<f64>, period_s: f64, clock_at_start_s: f64, shape: String },
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -677,7 +681,7 @@ fn dialogue_reverse_flows(declared: &[FlowConfig], flows: &mut Vec<FlowSpec>, p:
 
 fn parse_delay(d: &mut Table, p: &mut Problems) -> DelayConfig {
     let s = Range::Closed(0.0, 1e6);
-    match d.choice("dist", "constant", &["constant", "exponential", "uniform"], p).as_str() {
+    match d.choice("dist", "constant", &["constant", "exponential", "uniform", "profile"], p).as_str() {
         "exponential" => DelayConfig::Exponential { mean_s: d.f64("mean_s", 0.235, s, p) },
         "uniform" => {
             let lo = d.f64("min_s", 0.0, s, p);
@@ -687,8 +691,35 @@ fn parse_delay(d: &mut Table, p: &mut Problems) -> DelayConfig {
             }
             DelayConfig::Uniform { min_s: lo, max_s: hi.max(lo) }
         }
+        "profile" => parse_profile(d, p),
         _ => DelayConfig::Constant { mean_s: d.f64("mean_s", 0.235, s, p) },
     }
+}
+
+/// `dist = "profile"`: starts and means of the same length, starts from 0 increasing
+/// within the period, the clock at the start within the period.
+fn parse_profile(d: &mut Table, p: &mut Problems) -> DelayConfig {
+    let period_s = d.f64("period_s", 86_400.0, Range::Closed(1e-3, 1e9), p);
+    let starts_s = super::link::numbers(d, "starts_s", p);
+    let means_s = super::link::numbers(d, "means_s", p);
+    let clock_at_start_s = d.f64("clock_at_start_s", 0.0, Range::Closed(0.0, 1e9), p);
+    let shape = d.choice("shape", "constant", &["constant", "exponential"], p);
+    if let Some(i) = means_s.iter().position(|&m| !(0.0..=1e6).contains(&m)) {
+        p.push(format!("{}[{i}]", d.path_of("means_s")), Some(&means_s[i].into()), "a mean delay in [0, 1e6] seconds");
+    }
+    if means_s.is_empty() {
+        p.push(d.path_of("means_s"), None, "a non-empty list of mean delays (seconds)");
+    } else if starts_s.len() != means_s.len() {
+        p.push(d.path_of("starts_s"), None, format!("as many starts as means_s ({}), got {}", means_s.len(), starts_s.len()));
+    } else if starts_s.first().is_some_and(|&x| x != 0.0) {
+        p.push(format!("{}[0]", d.path_of("starts_s")), Some(&starts_s[0].into()), "0 (the first piece starts the period)");
+    } else if let Some(i) = (1..starts_s.len()).find(|&i| !(starts_s[i] > starts_s[i - 1] && starts_s[i] < period_s)) {
+        p.push(format!("{}[{i}]", d.path_of("starts_s")), Some(&starts_s[i].into()), format!("greater than the previous start and less than period_s ({period_s})"));
+    }
+    if clock_at_start_s >= period_s {
+        p.push(d.path_of("clock_at_start_s"), Some(&clock_at_start_s.into()), format!("less than period_s ({period_s})"));
+    }
+    DelayConfig::Profile { starts_s, means_s, period_s, clock_at_start_s, shape }
 }
 
 /// Layers fit when there are at most two and link-only protocols sit at the bottom.

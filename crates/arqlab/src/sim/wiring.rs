@@ -6,7 +6,7 @@
 use super::measure::DirectionMeter;
 use super::ring_lanes::RingLanes;
 use super::runner::{DialogueRun, Flow, Lane, Node, SimError, Target, MAX_ELEMENTS, Sim};
-use crate::channel::{TokenRing, BitErrors, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, PortCounters, Radio, Relay, Schedule};
+use crate::channel::{TokenRing, BitErrors, DelayProfile, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, PortCounters, Radio, Relay, Schedule};
 use crate::engine::{stream, Duration, EventQueue, SimTime, Stream};
 use crate::protocol::{Layer, Sdu, Service, Station};
 use crate::scenario::link::DirectionConfig;
@@ -31,10 +31,17 @@ fn error_model(cfg: &DirectionConfig, rng: &mut Stream) -> ErrorModel {
 }
 
 fn forwarding(d: &DelayConfig) -> Forwarding {
-    match *d {
-        DelayConfig::Constant { mean_s } => Forwarding::Constant(Duration::from_secs_f64(mean_s)),
-        DelayConfig::Exponential { mean_s } => Forwarding::Exponential(mean_s),
-        DelayConfig::Uniform { min_s, max_s } => Forwarding::Uniform(min_s, max_s),
+    match d {
+        DelayConfig::Constant { mean_s } => Forwarding::Constant(Duration::from_secs_f64(*mean_s)),
+        DelayConfig::Exponential { mean_s } => Forwarding::Exponential(*mean_s),
+        DelayConfig::Uniform { min_s, max_s } => Forwarding::Uniform(*min_s, *max_s),
+        DelayConfig::Profile { starts_s, means_s, period_s, clock_at_start_s, shape } => Forwarding::Profile(DelayProfile {
+            starts_s: starts_s.clone(),
+            means_s: means_s.clone(),
+            period_s: *period_s,
+            clock_at_start_s: *clock_at_start_s,
+            exponential: shape == "exponential",
+        }),
     }
 }
 

@@ -113,6 +113,8 @@ def draw_curves(ax: Any, figure: Figure, frame: pd.DataFrame) -> None:
             st = {"color": "0.45", "linewidth": 1.0, "linestyle": (0, (6, 2, 1, 2))}
             st.update(cf.style)
             ax.plot(grid, ys, label=cf.label, **st)
+    for m in figure.markers:
+        ax.axvline(m.x, label=m.label, **{"color": "0.3", "linewidth": 1.0, "linestyle": ":", **m.style})
     ax.set_xscale(figure.x_scale)
     ax.set_yscale(figure.y_scale)
     if figure.y_limits is not None:

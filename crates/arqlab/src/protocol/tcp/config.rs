@@ -31,6 +31,8 @@ pub struct TcpConfig {
     /// §3.5) under the RFC 6298 timer; off: the connection is open from the start.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub connection_setup: bool,
+    /// The RTO rule: "rfc6298" (SRTT + 4·RTTVAR) or "rfc793" (2·SRTT, as 4.2BSD).
+    pub rto: String,
 }
 
 impl Default for TcpConfig {
@@ -46,6 +48,7 @@ impl Default for TcpConfig {
             delayed_ack_s: 0.2,
             dupack_threshold: 3,
             connection_setup: false,
+            rto: "rfc6298".into(),
         }
     }
 }
@@ -65,6 +68,7 @@ impl TcpConfig {
             delayed_ack_s: t.f64("delayed_ack_s", d.delayed_ack_s, Range::Closed(0.0, 0.5), p),
             dupack_threshold: t.u64("dupack_threshold", d.dupack_threshold as u64, 1, 100, p) as u32,
             connection_setup: t.bool("connection_setup", d.connection_setup, p),
+            rto: t.choice("rto", "rfc6298", &["rfc6298", "rfc793"], p),
         };
         if c.receive_window_octets < c.mss_octets {
             p.push(t.path_of("receive_window_octets"), None, format!("at least mss_octets ({})", c.mss_octets));

@@ -79,6 +79,7 @@ pub struct Tcp {
     counters: Counters,
     /// Octets sent again (timeouts and fast retransmits).
     pub octets_retransmitted: u64,
+    pub segments_retransmitted: u64,
     pub fast_retransmits: u64,
 }
 
@@ -109,7 +110,11 @@ impl Tcp {
             snd_nxt: 0,
             snd_max: 0,
             reno: Reno::new(cfg.mss_octets, cfg.initial_window_segments),
-            rto: RtoEstimator::new(cfg.initial_rto_s, cfg.min_rto_s, cfg.max_rto_s),
+            rto: {
+                let e = RtoEstimator::new(cfg.initial_rto_s, cfg.min_rto_s, cfg.max_rto_s);
+                // RFC 793 §3.7's β = 2, 4.2BSD's value.
+                if cfg.rto == "rfc793" { e.rfc793(2.0) } else { e }
+            },
             rto_deadline: None,
             timing: None,
             fast_rtx: false,
@@ -117,6 +122,7 @@ impl Tcp {
             events: VecDeque::new(),
             counters: Counters::default(),
             octets_retransmitted: 0,
+            segments_retransmitted: 0,
             fast_retransmits: 0,
         }
     }
@@ -181,6 +187,7 @@ impl Tcp {
         self.counters.i_frames_sent += 1;
         if retransmission {
             self.octets_retransmitted += len;
+            self.segments_retransmitted += 1;
             // Karn: a retransmission makes any sample ambiguous.
             self.timing = None;
         } else if self.timing.is_none() {
@@ -418,5 +425,19 @@ impl Layer for Tcp {
 
     fn receive_buffer_bits(&self) -> u64 {
         8 * self.rx.held_octets()
+    }
+
+    /// Data segments sent, all segments sent (pure ACKs and SYNs included), segments
+    /// sent again (Comer & Korb's "datagrams retransmitted"), octets sent again,
+    /// retransmission timeouts (handshake included) and fast retransmits.
+    fn extra_measures(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("tcp_segments_sent", self.counters.i_frames_sent as f64),
+            ("tcp_all_segments_sent", self.counters.frames_sent as f64),
+            ("tcp_segments_retransmitted", self.segments_retransmitted as f64),
+            ("tcp_octets_retransmitted", self.octets_retransmitted as f64),
+            ("tcp_timeouts", self.counters.timeouts as f64),
+            ("tcp_fast_retransmits", self.fast_retransmits as f64),
+        ]
     }
 }

@@ -1,16 +1,13 @@
 //! TCP over a link layer, as one stack: a [`Stacked`] whose flow counters are the link
 //! layer's (what went on the medium) and whose transport counters — segments, TCP
 //! retransmissions and timeouts, the ones that matter when TCP's timer meets a slow
-//! ARQ link — are reported as the extra `transport.<flow>` measures.
+//! ARQ link — are reported as the extra `transport.<flow>` measures (`Tcp::extra_measures`).
 
 use super::Tcp;
 use crate::engine::SimTime;
 use crate::protocol::{Counters, Event, Frame, Grant, Layer, Sdu, Service, Stacked};
 
 pub struct TcpOver<L: Layer<Sdu = Frame<Sdu>>>(pub Stacked<Tcp, L>);
-
-/// Names of the transport measures, in order.
-pub const TCP_MEASURES: &[&str] = &["segments_sent", "segments_retransmitted", "tcp_timeouts", "fast_retransmits", "octets_retransmitted"];
 
 impl<L: Layer<Sdu = Frame<Sdu>>> Layer for TcpOver<L> {
     type Sdu = Sdu;
@@ -58,9 +55,6 @@ impl<L: Layer<Sdu = Frame<Sdu>>> Layer for TcpOver<L> {
         self.0.receive_buffer_bits()
     }
     fn extra_measures(&self) -> Vec<(&'static str, f64)> {
-        let t = &self.0.upper;
-        let c = t.counters();
-        let values = [c.frames_sent, c.i_frames_retransmitted, c.timeouts, t.fast_retransmits, t.octets_retransmitted];
-        TCP_MEASURES.iter().zip(values).map(|(&k, v)| (k, v as f64)).collect()
+        self.0.extra_measures()
     }
 }

@@ -2,6 +2,9 @@
 //! RTO = SRTT + max(G, 4·RTTVAR) clamped to [min, max], doubled on every expiry
 //! (§5.5) until a new measurement. Karn's rule (no samples from retransmitted
 //! segments) is the caller's: it never passes such a sample.
+//!
+//! Optionally RFC 793's original rule, RTO = β·SRTT with no variance term (the 4.2BSD
+//! TCP of Comer & Korb's measurements): with bursty round trips it expires early.
 
 use crate::engine::Duration;
 
@@ -16,11 +19,20 @@ pub struct RtoEstimator {
     backoff: u32,
     min: f64,
     max: f64,
+    /// RFC 793's β: RTO = β·SRTT (`None`: RFC 6298).
+    beta: Option<f64>,
 }
 
 impl RtoEstimator {
     pub fn new(initial_s: f64, min_s: f64, max_s: f64) -> Self {
-        RtoEstimator { srtt: None, rttvar: 0.0, base: initial_s, backoff: 0, min: min_s, max: max_s }
+        RtoEstimator { srtt: None, rttvar: 0.0, base: initial_s, backoff: 0, min: min_s, max: max_s, beta: None }
+    }
+
+    /// RFC 793's rule instead (§3.7: RTO = min(UBOUND, max(LBOUND, β·SRTT))); SRTT is
+    /// smoothed with the same gain 1/8 (RFC 793's α = 0.875).
+    pub fn rfc793(mut self, beta: f64) -> Self {
+        self.beta = Some(beta);
+        self
     }
 
     /// A round-trip sample R (seconds) from a segment sent once (§2.2, §2.3).
@@ -35,8 +47,13 @@ impl RtoEstimator {
                 self.srtt = Some(0.875 * s + 0.125 * r);
             }
         }
+        let srtt = self.srtt.unwrap_or(r);
         // G, the clock granularity, is zero: simulated time is exact.
-        self.base = (self.srtt.unwrap_or(r) + 4.0 * self.rttvar).clamp(self.min, self.max);
+        let rto = match self.beta {
+            Some(beta) => beta * srtt,
+            None => srtt + 4.0 * self.rttvar,
+        };
+        self.base = rto.clamp(self.min, self.max);
         self.backoff = 0;
     }
 
@@ -104,5 +121,26 @@ mod tests {
         assert_eq!(e.rto_s(), 8.0, "§2.5: a maximum may be placed on RTO");
         e.sample(0.01);
         assert_eq!(e.rto_s(), 1.0, "a new sample ends the back-off");
+    }
+
+    #[test]
+    fn rfc793_rule_is_beta_times_srtt_without_variance() {
+        let mut e = RtoEstimator::new(1.0, 1.0, 60.0).rfc793(2.0);
+        e.sample(1.5);
+        assert_eq!(e.rto_s(), 3.0, "first sample: SRTT = R");
+        e.sample(0.7);
+        let srtt = 0.875 * 1.5 + 0.125 * 0.7;
+        assert!((e.rto_s() - 2.0 * srtt).abs() < 1e-12);
+        // RFC 6298 with the same samples adds 4·RTTVAR: larger after a varying sample.
+        let mut f = RtoEstimator::new(1.0, 1.0, 60.0);
+        f.sample(1.5);
+        f.sample(0.7);
+        assert!(f.rto_s() > e.rto_s() - 1.0 && f.rto_s() != e.rto_s());
+        e.sample(0.1);
+        e.sample(0.1);
+        e.sample(0.1);
+        assert!(e.rto_s() >= 1.0, "LBOUND");
+        e.expired();
+        assert_eq!(e.rto_s(), 2.0 * e.base, "back-off as before");
     }
 }

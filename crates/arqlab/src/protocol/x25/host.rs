@@ -132,6 +132,12 @@ impl<P: Routable> Layer for X25Host<P> {
         self.iface.queued()
     }
 
+    /// The interface's counters: calls placed (the cost), closes, thrashing, discards,
+    /// packets and their fill.
+    fn extra_measures(&self) -> Vec<(&'static str, f64)> {
+        self.iface.counters.pairs()
+    }
+
     /// Packet-level counters: data packets as I frames, RR packets as S frames.
     fn counters(&self) -> Counters {
         let c = &self.iface.counters;

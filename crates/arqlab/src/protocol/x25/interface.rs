@@ -53,6 +53,29 @@ pub struct InterfaceCounters {
     pub data_packets_sent: u64,
     pub rr_packets_sent: u64,
     pub sequence_errors: u64,
+    /// Octets of the datagrams handed to circuits (IP headers included): with
+    /// `data_packets_sent` it gives how full the packets were (RFC 877 leaves the
+    /// tail of a datagram's last packet empty).
+    pub datagram_octets_sent: u64,
+}
+
+impl InterfaceCounters {
+    /// The counters as `x25_*` measures (scope `transport.<flow>`, both hosts summed).
+    pub fn pairs(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("x25_calls_placed", self.calls_placed as f64),
+            ("x25_calls_received", self.calls_received as f64),
+            ("x25_calls_refused", self.calls_refused as f64),
+            ("x25_circuits_closed", self.circuits_closed as f64),
+            ("x25_short_lived_closes", self.short_lived_closes as f64),
+            ("x25_datagrams_sent", self.datagrams_sent as f64),
+            ("x25_datagrams_delivered", self.datagrams_delivered as f64),
+            ("x25_datagrams_discarded", self.datagrams_discarded as f64),
+            ("x25_data_packets_sent", self.data_packets_sent as f64),
+            ("x25_rr_packets_sent", self.rr_packets_sent as f64),
+            ("x25_datagram_octets_sent", self.datagram_octets_sent as f64),
+        ]
+    }
 }
 
 pub struct Interface<P> {
@@ -252,6 +275,7 @@ impl<P: Payload> Interface<P> {
                     let Some((n, payload, octets)) = s.pop() else { break };
                     c.take(now, n, payload, octets);
                     self.counters.datagrams_sent += 1;
+                    self.counters.datagram_octets_sent += u64::from(octets);
                     s.rr = (s.rr + k + 1) % mine.len();
                 }
             }

@@ -1,0 +1,306 @@
+"""The paper's claims, each with a computed verdict: Fig. 3 and §4's four reasons,
+Fig. 2 (with its assumed T_N profile), and §6's circuit-management statements checked
+on the extension (Figures 4–7).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from ..artefacts.curves import FigureData
+from ..data import StudyData
+from ..spec import Claim
+from ..verdicts import Est, Outcome, Verdict, all_of, approx, at_least, at_most, below, exceeds, pointwise, within
+from . import theory
+from .params import (
+    CM_CHANNELS,
+    CM_K_RESERVED,
+    DATAGRAM_OCTETS,
+    HEADER_OCTETS,
+    PACKET_OCTETS,
+    PAPER_BOUND_HEADERS_BPS,
+    PAPER_C_MAX,
+    PAPER_RETX_SHARE,
+    PAPER_SINGLE_MAX_BPS,
+    SEGMENTS,
+)
+
+#: "Saturation": the smallest C reaching this share of the best throughput.
+SATURATION_SHARE = 0.95
+#: Linear growth: C circuits give C × one circuit within this relative tolerance.
+TOL_LINEAR = 0.10
+#: "Without increasing performance": within this share of the throughput at the knee.
+TOL_FLAT = 0.03
+#: "Nearly double": best / worst hour in this range.
+NEARLY_DOUBLE = (1.6, 2.05)
+
+
+def knee(fd: FigureData, curve: str) -> tuple[float | None, float]:
+    """The smallest x whose mean reaches SATURATION_SHARE of the curve's best, and the best."""
+    xs = fd.xs(curve)
+    vals = [fd.est(curve, x).mean for x in xs]
+    if not vals or not all(math.isfinite(v) for v in vals):
+        return None, float("nan")
+    top = max(vals)
+    return next(x for x, v in zip(xs, vals) if v >= SATURATION_SHARE * top), top
+
+
+def _single_below_2200(sd: StudyData) -> Outcome:
+    e = sd[3].est("tcp", 1.0)
+    return Outcome(below(e, Est(PAPER_SINGLE_MAX_BPS, 0.0)), f"one circuit: {e} bit/s vs the paper's 2200")
+
+
+def _single_below_bounds(sd: StudyData) -> Outcome:
+    e = sd[3].est("tcp", 1.0)
+    own = theory.model_bound_headers_bps()
+    v = all_of([below(e, Est(PAPER_BOUND_HEADERS_BPS, 0.0)), below(e, Est(own, 0.0))])
+    return Outcome(v, f"one circuit: {e} bit/s vs the paper's bound {PAPER_BOUND_HEADERS_BPS:g} and this model's "
+                      f"{own:.0f} ({100 * e.mean / own:.1f}% of it)")
+
+
+def _linear(sd: StudyData) -> Outcome:
+    fd = sd[3]
+    one = fd.est("tcp", 1.0)
+    k, _ = knee(fd, "tcp")
+    xs = [x for x in fd.xs("tcp") if 1 < x < (k or 0)]
+    return pointwise(xs, lambda x: approx(fd.est("tcp", x), one.scaled(x), TOL_LINEAR),
+                     describe=lambda x: f"C = {x:g}: {fd.est('tcp', x)} vs {x:g} × {one}")
+
+
+def _saturation_at(sd: StudyData) -> Outcome:
+    fd = sd[3]
+    k, top = knee(fd, "tcp")
+    if k is None:
+        return Outcome(Verdict.INCONCLUSIVE, "missing points")
+    at = ", ".join(f"C = {x:g}: {fd.est('tcp', x).mean:.0f}" for x in fd.xs("tcp") if x <= max(k, PAPER_C_MAX) + 1)
+    v = Verdict.HOLDS if k == PAPER_C_MAX else Verdict.DOES_NOT_HOLD
+    return Outcome(v, f"saturation ({100 * SATURATION_SHARE:g}% of the best, {top:.0f} bit/s) first at C = {k:g} "
+                      f"(paper: {PAPER_C_MAX}); {at} bit/s")
+
+
+def _c_max_formula(sd: StudyData) -> Outcome:
+    k, _ = knee(sd[3], "tcp")
+    if k is None:
+        return Outcome(Verdict.INCONCLUSIVE, "missing points")
+    pred = math.ceil(theory.model_c_max())
+    v = Verdict.HOLDS if pred == k else Verdict.DOES_NOT_HOLD
+    return Outcome(v, f"C_max = 1 + T_I/(W T_p) with this model's T_I = {1000 * theory.model_inter_burst_s():.0f} ms, "
+                      f"T_p = {1000 * theory.T_P_S:.1f} ms: {theory.model_c_max():.2f} → {pred}; simulated knee {k:g} "
+                      f"(the paper's constants give {theory.paper_c_max():.2f})")
+
+
+def _flat_beyond(sd: StudyData) -> Outcome:
+    fd = sd[3]
+    k, _ = knee(fd, "tcp")
+    if k is None:
+        return Outcome(Verdict.INCONCLUSIVE, "missing points")
+    ref = fd.est("tcp", k)
+    xs = [x for x in fd.xs("tcp") if x > k]
+    return pointwise(xs, lambda x: at_most(fd.est("tcp", x), ref, TOL_FLAT),
+                     describe=lambda x: f"C = {x:g}: {fd.est('tcp', x)} vs the knee's {ref}")
+
+
+def retx_share(fd: FigureData, curve: str, x: float) -> Est:
+    """Segments retransmitted per segment of the file."""
+    return fd.est(f"{curve}.tcp_segments_retransmitted", x).scaled(1.0 / SEGMENTS)
+
+
+def _over_10pct(sd: StudyData) -> Outcome:
+    fd = sd[3]
+    shares = [(c, x, retx_share(fd, c, x)) for c in ("tcp", "random") for x in fd.xs(f"{c}.tcp_segments_retransmitted")]
+    over = [(c, x) for c, x, s in shares if exceeds(s, Est(PAPER_RETX_SHARE, 0.0)) is Verdict.HOLDS]
+    top = max(shares, key=lambda t: t[2].mean, default=None)
+    v = Verdict.HOLDS if len(over) >= 2 else Verdict.DOES_NOT_HOLD
+    detail = f"{len(over)} of {len(shares)} tests above 10%"
+    if top is not None:
+        detail += f"; the most: {100 * top[2].mean:.1f}% ({top[0]}, C = {top[1]:g})"
+    one = retx_share(fd, "tcp", 1.0)
+    return Outcome(v, detail + f"; one circuit, constant T_N: {100 * one.mean:.1f}%")
+
+
+def _reason_headers(sd: StudyData) -> Outcome:
+    """User octets per data-datagram octet, from the counters of the single-circuit run."""
+    fd = sd[3]
+    seg = fd.est("tcp.tcp_segments_sent", 1.0)
+    dgrams = fd.est("tcp.x25_datagrams_sent", 1.0)
+    octets = fd.est("tcp.x25_datagram_octets_sent", 1.0)
+    if not (seg.valid and dgrams.valid and octets.valid) or seg.mean == 0:
+        return Outcome(Verdict.INCONCLUSIVE, "missing counters")
+    acks = dgrams.mean - seg.mean
+    data_octets = octets.mean - HEADER_OCTETS * acks
+    share = 1.0 - seg.mean * (DATAGRAM_OCTETS - HEADER_OCTETS) / data_octets
+    v = Verdict.HOLDS if share > 0 else Verdict.DOES_NOT_HOLD
+    return Outcome(v, f"TCP/IP headers are {100 * share:.1f}% of the data datagrams' octets (40 of 492); the bound "
+                      f"falls from {theory.model_bound_bps():.0f} to {theory.model_bound_headers_bps():.0f} bit/s")
+
+
+def _reason_retx(sd: StudyData) -> Outcome:
+    fd = sd[3]
+    c, r = retx_share(fd, "tcp", 1.0), retx_share(fd, "random", 1.0)
+    v = exceeds(c, Est(0.0, 0.0))
+    return Outcome(v, f"one circuit: {100 * c.mean:.1f}% of segments sent again with T_N constant, "
+                      f"{100 * r.mean:.1f}% ± {100 * r.half:.1f} with T_N random (paper: over 10% in several tests)")
+
+
+def _reason_fill(sd: StudyData) -> Outcome:
+    fd = sd[3]
+    seg = fd.est("tcp.tcp_segments_sent", 1.0).mean
+    dgrams = fd.est("tcp.x25_datagrams_sent", 1.0).mean
+    packets = fd.est("tcp.x25_data_packets_sent", 1.0).mean
+    octets = fd.est("tcp.x25_datagram_octets_sent", 1.0).mean
+    if not all(math.isfinite(v) for v in (seg, dgrams, packets, octets)) or seg == 0:
+        return Outcome(Verdict.INCONCLUSIVE, "missing counters")
+    acks = dgrams - seg
+    fill = (octets - HEADER_OCTETS * acks) / (PACKET_OCTETS * (packets - acks))
+    v = Verdict.HOLDS if fill < 1.0 else Verdict.DOES_NOT_HOLD
+    return Outcome(v, f"data packets {100 * fill:.1f}% full ({(packets - acks) / seg:.2f} packets per 492-octet "
+                      f"datagram; RFC 877's rule gives {100 * theory.packet_fill():.1f}%)")
+
+
+def _reason_variation(sd: StudyData) -> Outcome:
+    fd = sd[3]
+    c, r = fd.est("tcp", 1.0), fd.est("random", 1.0)
+    v = below(r, c)
+    drop = 100 * (1 - r.mean / c.mean) if c.mean else float("nan")
+    return Outcome(v, f"one circuit: {r} bit/s with T_N uniform ±50% vs {c} constant ({drop:.1f}% lower)")
+
+
+def fig3_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("fig3.single_below_2200", "§4", "The observed rate on a single virtual circuit has never exceeded 2200 bit/s.",
+              _single_below_2200, figure=3),
+        Claim("fig3.single_below_bound", "§4", "A single circuit stays below the burst-model bound with TCP/IP headers "
+              "(the paper's 2631 bit/s, and this model's own).", _single_below_bounds, figure=3),
+        Claim("fig3.reason_headers", "§4", "First reason: the TCP and IP headers of every datagram.", _reason_headers, figure=3),
+        Claim("fig3.reason_retransmissions", "§4", "Second reason: long network delays trigger TCP retransmissions.",
+              _reason_retx, figure=3, sensitivity=("rto_rfc793",)),
+        Claim("fig3.reason_unfilled_packets", "§4", "Third reason: the interface does not fill every X.25 packet.",
+              _reason_fill, figure=3),
+        Claim("fig3.reason_t_n_variation", "§4", "Fourth reason: the network delay varies (throughput below the "
+              "constant-T_N model's).", _reason_variation, figure=3),
+        Claim("fig3.over_10pct_retransmitted", "§4", "In several tests, over 10% of the datagrams were retransmitted.",
+              _over_10pct, figure=3, sensitivity=("rto_rfc793",)),
+        Claim("fig3.linear", "§5, conclusions", f"Throughput grows linearly with the circuits up to saturation (C × one "
+              f"circuit within {100 * TOL_LINEAR:g}%).", _linear, figure=3),
+        Claim("fig3.saturation_at_3", "§5", "The burst model accurately predicts saturation at three virtual circuits "
+              f"(the smallest C reaching {100 * SATURATION_SHARE:g}% of the best throughput is 3).", _saturation_at, figure=3),
+        Claim("fig3.c_max_formula", "§5", "C_max = 1 + T_I/(W(T_p+T_f)) predicts the saturation point (with this "
+              "model's own T_I and T_p).", _c_max_formula, figure=3),
+        Claim("fig3.no_gain_when_saturated", "Conclusions", "If the link is saturated, opening additional circuits "
+              f"does not increase performance (within {100 * TOL_FLAT:g}% of the knee).", _flat_beyond, figure=3),
+    )
+
+
+def _nearly_double(sd: StudyData) -> Outcome:
+    fd = sd[2]
+    xs = fd.xs("profile")
+    ests = [(x, fd.est("profile", x)) for x in xs]
+    if len(ests) < 2 or not all(e.valid for _, e in ests):
+        return Outcome(Verdict.INCONCLUSIVE, "missing points")
+    (xb, best), (xw, worst) = max(ests, key=lambda t: t[1].mean), min(ests, key=lambda t: t[1].mean)
+    r = best.mean / worst.mean
+    v = Verdict.HOLDS if NEARLY_DOUBLE[0] <= r <= NEARLY_DOUBLE[1] else Verdict.DOES_NOT_HOLD
+    return Outcome(v, f"best {best} bit/s at {xb:g} h, worst {worst} at {xw:g} h: ratio {r:.2f} "
+                      f"(holds for {NEARLY_DOUBLE[0]}–{NEARLY_DOUBLE[1]}); follows from the ASSUMED T_N profile")
+
+
+def fig2_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("fig2.best_nearly_double_worst", "§4", "The highest throughput (non-business hours) is nearly double "
+              "the worst (business hours) — given the assumed T_N profile (night 235 ms, business hours 470 ms).",
+              _nearly_double, figure=2),
+    )
+
+
+BUSY = f"N > {CM_CHANNELS - CM_K_RESERVED} destinations (more than MLRU's outgoing channels)"
+CROWDED = f"N > {CM_CHANNELS} destinations (more than the host's channels)"
+
+
+def _busy_xs(fd: FigureData, curve: str) -> list[float]:
+    return [x for x in fd.xs(curve) if x > CM_CHANNELS - CM_K_RESERVED]
+
+
+def _crowded_xs(fd: FigureData, curve: str) -> list[float]:
+    return [x for x in fd.xs(curve) if x > CM_CHANNELS]
+
+
+def _each(fig: int, curve: str, region: Callable[[FigureData, str], list[float]],
+          check: Callable[[Est], Verdict], what: str) -> Callable[[StudyData], Outcome]:
+    def run(sd: StudyData) -> Outcome:
+        fd = sd[fig]
+        return pointwise(region(fd, curve), lambda x: check(fd.est(curve, x)),
+                         describe=lambda x: f"N = {x:g}: {what} {fd.est(curve, x)}")
+    return run
+
+
+def _pair(fig: int, a: str, b: str, region: Callable[[FigureData, str], list[float]],
+          relation: Callable[[Est, Est], Verdict]) -> Callable[[StudyData], Outcome]:
+    def run(sd: StudyData) -> Outcome:
+        fd = sd[fig]
+        return pointwise(region(fd, a), lambda x: relation(fd.est(a, x), fd.est(b, x)),
+                         describe=lambda x: f"N = {x:g}: {a} {fd.est(a, x)} vs {b} {fd.est(b, x)}")
+    return run
+
+
+def _all_xs(fd: FigureData, curve: str) -> list[float]:
+    return fd.xs(curve)
+
+
+def _largest(fd: FigureData, curve: str) -> list[float]:
+    return fd.xs(curve)[-1:]
+
+
+ZERO = Est(0.0, 0.0)
+
+
+def fig4_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("ext4.mlru_discards_when_overloaded", "§6.2", "When no circuit can be obtained (MLRU, every channel "
+              f"younger than T_min) the interface discards the site's datagrams: MLRU discards for {BUSY}.",
+              _each(4, "mlru.discarded", _busy_xs, lambda e: exceeds(e, ZERO), "discarded"), figure=4),
+        Claim("ext4.multi_no_gain_when_saturated", "Conclusions", "When communicating with many sites, opening "
+              "additional circuits does not increase throughput (largest N: multi-MLRU at most MLRU's, within 3%).",
+              _pair(4, "multi_mlru", "mlru", _largest, lambda a, b: at_most(a, b, TOL_FLAT)), figure=4),
+    )
+
+
+def fig5_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("ext5.multi_costs_more", "§6", "Multiple circuits trade cost for throughput: multi-circuit MLRU opens "
+              "at least as many circuits as MLRU.", _pair(5, "multi_mlru", "mlru", _all_xs, lambda a, b: at_least(a, b, 0.0)),
+              figure=5),
+        Claim("ext5.mlru_cheaper_than_lru", "§6.1", f"T_min's hysteresis: MLRU opens fewer circuits than LRU for {CROWDED}.",
+              _pair(5, "mlru", "lru", _crowded_xs, below), figure=5),
+    )
+
+
+def fig6_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("ext6.multi_slows_other_sites", "Conclusions", "Opening additional circuits to one site gives the other "
+              "sites lower service when the line is loaded: at the largest N the terminal delay under multi-MLRU exceeds "
+              "MLRU's.", _pair(6, "multi_mlru", "mlru", _largest, exceeds), figure=6),
+    )
+
+
+def fig7_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("ext7.lru_thrashes", "§6", f"Sites competing for circuits close each other's circuits (thrashing) under "
+              f"LRU for {CROWDED}.", _each(7, "lru", _crowded_xs, lambda e: exceeds(e, ZERO), "short-lived closes/h"), figure=7),
+        Claim("ext7.t_min_prevents_thrashing", "§6.1", "T_min prevents closing a circuit that was just opened: no "
+              "short-lived closes under MLRU and multi-circuit MLRU.",
+              lambda sd: Outcome(all_of([_each(7, k, _all_xs, lambda e: within(e, 0.0, 0.0), "")(sd).verdict
+                                         for k in ("mlru", "multi_mlru")]),
+                                 "; ".join(f"{k}: " + ", ".join(f"{sd[7].est(k, x).mean:g}" for x in sd[7].xs(k))
+                                           for k in ("mlru", "multi_mlru"))), figure=7),
+    )
+
+
+def study_claims() -> list[Claim]:
+    return []
+
+
+def all_claim_ids() -> list[str]:
+    from .figures import figures
+
+    return [c.id for f in figures() for c in f.claims] + [c.id for c in study_claims()]

@@ -1,0 +1,173 @@
+"""Figures 2 and 3 of the paper and the circuit-management extension (Figures 4–7,
+not in the paper: LRU vs MLRU vs multi-circuit MLRU). Figure 1 is a time graph drawn
+from a trace (:mod:`.timegraph`). Each figure carries its curves, closed forms,
+assumptions and the claims made about it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..spec import ClosedForm, Curve, Figure, Marker, Scenario, Sensitivity
+from . import claims as cl
+from . import theory
+from .params import (
+    A_ACCESS,
+    A_CM,
+    A_HEADERS,
+    A_PROFILE,
+    A_RANDOM,
+    A_TCP,
+    A_THROUGHPUT,
+    CIRCUITS,
+    CIRCUITS_QUICK,
+    CM_DESTINATIONS,
+    CM_DESTINATIONS_QUICK,
+    COLORS,
+    FIG2_CIRCUITS,
+    HOURS,
+    HOURS_QUICK,
+    LINE_BPS,
+    PAPER_BOUND_BPS,
+    PAPER_BOUND_HEADERS_BPS,
+    T_N_PROFILE,
+    T_N_S,
+)
+from .scenarios import FLOW, LAYERS, cm_scenario, derive_circuits, derive_destinations, derive_hour, transfer_scenario
+
+STATED = f"W = 2, 128-octet packets, LAPB at {LINE_BPS:g} bit/s, T_N = {1000 * T_N_S:g} ms (vendor's mean)"
+#: Hidden curves of Fig. 3 at one circuit: the counters behind the four reasons.
+REASON_MEASURES = ("tcp_segments_sent", "tcp_segments_retransmitted", "x25_datagrams_sent", "x25_data_packets_sent",
+                   "x25_datagram_octets_sent")
+RANDOM_XS = (1.0, 2.0, 3.0, 4.0, 5.0, 8.0, 13.0)
+RANDOM_XS_QUICK = (1.0, 3.0)
+
+
+def _no_x(x: float) -> dict[str, Any]:
+    return {}
+
+
+def _fig3_curves() -> tuple[Curve, ...]:
+    main = (
+        Curve("tcp", "model: TCP over X.25, T_N constant", FLOW, params={"t_n": "constant"},
+              style={"color": COLORS["tcp"], "marker": "o"}),
+        Curve("random", "model: T_N uniform ±50% (assumed)", FLOW, params={"t_n": "uniform"},
+              style={"color": COLORS["random"], "marker": "s"}, xs=RANDOM_XS, quick_xs=RANDOM_XS_QUICK, extension=True),
+    )
+    hidden = tuple(
+        Curve(f"{key}.{m}", f"{key}: {m}", LAYERS, params={"t_n": key_t}, measure=m, plot=False, xs=xs, quick_xs=qxs)
+        for key, key_t, xs, qxs in (("tcp", "constant", tuple(float(c) for c in CIRCUITS), CIRCUITS_QUICK),
+                                    ("random", "uniform", RANDOM_XS, RANDOM_XS_QUICK))
+        for m in REASON_MEASURES
+    )
+    return main + hidden
+
+
+def _fig3_sensitivities() -> tuple[Sensitivity, ...]:
+    curves = ("tcp", "random", *(f"{k}.{m}" for k in ("tcp", "random") for m in REASON_MEASURES))
+    return (Sensitivity("rto_rfc793", "TCP's RTO = 2·SRTT (RFC 793, 4.2BSD) instead of RFC 6298", curves,
+                        params={"rto": "rfc793"}, xs=(1.0, 2.0, 3.0, 4.0, 8.0, 13.0), quick_xs=(1.0, 3.0)),)
+
+
+def fig3() -> Figure:
+    paper_cap = LINE_BPS
+    return Figure(
+        3, "Data rate vs number of open virtual circuits (100,000-byte file, TCP)", transfer_scenario(),
+        "open virtual circuits", "throughput (bit/s)", "throughput_bps", tuple(float(c) for c in CIRCUITS),
+        tuple(float(c) for c in CIRCUITS_QUICK), _no_x, _fig3_curves(), derive=derive_circuits, y_limits=(0.0, 10_500.0),
+        closed_forms=(
+            ClosedForm(f"eq. 1–2: C × {PAPER_BOUND_BPS:g} bit/s (paper's T_p, T_f), capped at the line",
+                       lambda c: min(c * theory.paper_bound_bps(), paper_cap), {"color": "0.55"}),
+            ClosedForm(f"paper with TCP/IP headers: C × {PAPER_BOUND_HEADERS_BPS:g} bit/s",
+                       lambda c: min(c * PAPER_BOUND_HEADERS_BPS, paper_cap), {"color": "0.55", "linestyle": "--"}),
+            ClosedForm(f"this model's bound: min(C × {theory.model_bound_headers_bps():.0f}, "
+                       f"{theory.line_user_bps():.0f}) bit/s", theory.model_fig3_bound_bps, {"color": "k"}),
+        ),
+        markers=(
+            Marker(f"C_max = 1 + T_I/(W(T_p+T_f)), paper's constants: {theory.paper_c_max():.2f}", theory.paper_c_max(),
+                   {"color": "0.55"}),
+            Marker(f"C_max with this model's T_I, T_p: {theory.model_c_max():.2f}", theory.model_c_max(), {"color": "k"}),
+        ),
+        assumptions=(A_HEADERS, A_TCP, A_ACCESS, A_THROUGHPUT, A_RANDOM), sensitivities=_fig3_sensitivities(),
+        claims=cl.fig3_claims(),
+        caption=f"{STATED}; circuits opened before the transfer; the orange points draw T_N at random (the paper's 4th reason)",
+    )
+
+
+def _profile_bound(hour: float) -> float:
+    """Three circuits' burst bound at the hour's assumed T_N."""
+    t_n = [m for h, m in T_N_PROFILE if h <= hour % 24][-1]
+    return min(FIG2_CIRCUITS * theory.model_bound_headers_bps(t_n), theory.line_user_bps())
+
+
+def fig2() -> Figure:
+    return Figure(
+        2, "Data rate vs time of day (three open virtual circuits), T_N profile ASSUMED", transfer_scenario(),
+        "hour of day (transfer start)", "throughput (bit/s)", "throughput_bps", HOURS, HOURS_QUICK, _no_x,
+        (Curve("profile", "model: T_N by the assumed time-of-day profile", FLOW, params={"t_n": "profile"},
+               style={"color": COLORS["tcp"], "marker": "o"}),),
+        derive=derive_hour, y_limits=(0.0, 9000.0),
+        closed_forms=(ClosedForm("burst bound of three circuits at the hour's assumed T_N", _profile_bound,
+                                 {"color": "k", "drawstyle": "steps-post"}),),
+        assumptions=(A_PROFILE, A_HEADERS, A_TCP, A_ACCESS), claims=cl.fig2_claims(),
+        caption="The T_N profile is an ASSUMED INPUT: the paper measured throughput by the hour, not T_N",
+    )
+
+
+POLICIES = (("lru", "LRU"), ("mlru", "MLRU (T_min, K)"), ("multi_mlru", "multi-circuit MLRU (C_max 3, T_open)"))
+CM_CUSTOMER = "flow.a->t1"
+CM_LAYERS = "transport.flow.a->t1"
+
+
+def _per_hour(scn: Scenario, curve: Curve) -> float:
+    """Whole-run counts → per hour (the counters run over duration_s, warm-up included)."""
+    return float(scn["run"]["duration_s"]) / 3600.0
+
+
+def _cm_figure(number: int, title: str, y_label: str, direction: str, measure: str, claims: Any,
+               per_hour: bool = False) -> Figure:
+    """One measure of the circuit-management runs; counts per hour on a symlog axis
+    (LRU's thrashing is 100× the others')."""
+    curves = tuple(Curve(k, label, direction, params={"policy": k}, style={"color": COLORS[k], "marker": "o"},
+                         extension=True) for k, label in POLICIES)
+    if number == 4:  # datagrams discarded (no circuit could be had), read from the same runs
+        curves += tuple(Curve(f"{k}.discarded", f"{label}: datagrams discarded", CM_LAYERS, params={"policy": k},
+                              measure="x25_datagrams_discarded", plot=False) for k, label in POLICIES)
+    return Figure(
+        number, f"Extension: {title}", cm_scenario(), "destinations (half terminal, half file transfer)", y_label,
+        measure, tuple(float(n) for n in CM_DESTINATIONS), tuple(float(n) for n in CM_DESTINATIONS_QUICK), _no_x, curves,
+        derive=derive_destinations, normalize=_per_hour if per_hour else None, y_scale="symlog" if per_hour else "linear",
+        assumptions=(A_CM,), claims=claims,
+        caption="Not in the paper: §6's circuit managers when sites compete for a host's channels",
+    )
+
+
+def fig4() -> Figure:
+    return _cm_figure(4, "throughput of all destinations vs destinations", "throughput, all flows (bit/s)", "flow.*",
+                      "throughput_bps", cl.fig4_claims())
+
+
+def fig5() -> Figure:
+    return _cm_figure(5, "circuits opened per hour (the cost) vs destinations", "calls placed per hour", CM_LAYERS,
+                      "x25_calls_placed", cl.fig5_claims(), per_hour=True)
+
+
+def fig6() -> Figure:
+    return _cm_figure(6, "terminal (small) datagram delay vs destinations", "terminal datagram delay (s)", CM_CUSTOMER,
+                      "transfer_time_s", cl.fig6_claims())
+
+
+def fig7() -> Figure:
+    return _cm_figure(7, "thrashing: closes of circuits open < T_min, per hour", "short-lived closes per hour", CM_LAYERS,
+                      "x25_short_lived_closes", cl.fig7_claims(), per_hour=True)
+
+
+FIGURE_BUILDERS = {2: fig2, 3: fig3, 4: fig4, 5: fig5, 6: fig6, 7: fig7}
+
+
+def figures() -> list[Figure]:
+    return [b() for b in FIGURE_BUILDERS.values()]
+
+
+def figure(n: int) -> Figure:
+    return FIGURE_BUILDERS[n]()

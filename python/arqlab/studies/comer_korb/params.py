@@ -1,0 +1,110 @@
+"""Comer & Korb (1984): the published parameters, the run settings of the reproduction,
+and the assumptions made where the paper is silent.
+
+``A_*`` are the :class:`~arqlab.studies.spec.Assumption` s drawn under each figure.
+"""
+
+from __future__ import annotations
+
+from ..spec import Assumption
+
+NAME = "comer-korb"
+TITLE = "Comer & Korb (1984), IP-to-X.25 Interface: Performance Optimization with Multiple Circuits"
+CITATION = (
+    "D. Comer and J. T. Korb, \"The Proposed DARPA IP-to-X.25 Interface Standard: Performance "
+    "Optimization with Multiple Circuits\", Purdue University CSD-TR-473, 1984"
+)
+#: Heads every scenario file the reproduction writes (ASCII).
+SOURCE = "Comer & Korb (1984)"
+STUDY_CLAIMS_HEADING = "Section 4 and conclusions"
+
+# ------------------------------------------------------------------ the paper's numbers
+LINE_BPS = 9600.0  # "a 9600 bps network interface"
+WINDOW = 2  # "for Telenet, the window size is two"
+PACKET_OCTETS = 128
+T_N_S = 0.235  # "the mean network delay as reported by the vendor"
+PAPER_T_P_S = 0.108  # 130 octets at 9600 bit/s
+PAPER_T_F_S = 0.015  # "the measured value of T_f is approximately 15 ms"
+PAPER_BOUND_BPS = 2860.0  # eq. (2)
+PAPER_BOUND_HEADERS_BPS = 2631.0  # "taking into account these headers"
+PAPER_SINGLE_MAX_BPS = 2200.0  # "has never exceeded 2200 bps (on a single virtual circuit)"
+PAPER_C_MAX = 3  # "= 3 circuits"
+PAPER_RETX_SHARE = 0.10  # "in several tests, over 10% of the datagrams were retransmitted"
+FILE_OCTETS = 100_000  # "a 100,000-byte file"
+DATAGRAM_OCTETS = 492  # "each datagram (typically 492 bytes)"
+HEADER_OCTETS = 40  # TCP (20) + IP (20)
+SEGMENT_OCTETS = DATAGRAM_OCTETS - HEADER_OCTETS  # 452
+SEGMENTS = -(-FILE_OCTETS // SEGMENT_OCTETS)  # 222 segments = 100,344 octets
+CIRCUITS = tuple(range(1, 14))  # "from 1 to 13 virtual circuits"
+CIRCUITS_QUICK = (1, 2, 3, 4, 5, 8, 13)
+FIG2_CIRCUITS = 3  # "using three open virtual circuits"
+HOURS = tuple(float(h) for h in range(24))
+HOURS_QUICK = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0)
+
+# ------------------------------------------------------------- unstated parameters
+#: TCP's receive window: not stated; 4096 octets (4.3.x BSD's default of the time)
+#: never limits 13 circuits × W = 2 four-packet datagrams (the congestion window does).
+RECEIVE_WINDOW_OCTETS = 4096
+#: Uniform spread of T_N around its mean in the "random T_N" variant (an assumption).
+T_N_SPREAD = 0.5
+#: Fig. 2's assumed T_N profile (piecewise constant, hours → mean seconds): the vendor's
+#: mean at night, twice it in business hours (9–17 h), ramps of one hour between.
+T_N_PROFILE: tuple[tuple[float, float], ...] = (
+    (0.0, T_N_S), (8.0, 1.5 * T_N_S), (9.0, 2.0 * T_N_S), (17.0, 1.5 * T_N_S), (18.0, T_N_S),
+)
+
+QUICK_REPLICATIONS = 3
+FULL_PRECISION = 0.025
+FULL_MIN_REPLICATIONS = 5
+FULL_MAX_REPLICATIONS = 200
+
+# ------------------------------------------------ circuit management (beyond the paper)
+CM_DESTINATIONS = (2, 4, 6, 8, 12, 16)
+CM_DESTINATIONS_QUICK = (2, 8, 16)
+CM_CHANNELS = 6  # the host's logical channels
+CM_K_RESERVED = 2  # "typically K = 2"
+CM_T_MIN_S = 60.0
+CM_T_OPEN_S = 1.0
+CM_C_MAX = 3
+CM_TERMINAL_OCTETS = 20  # a keystroke echo line: 20 octets + 20 of IP header = small
+CM_TERMINAL_RATE = 0.5  # datagrams/s per terminal site
+CM_FILE_OCTETS = 472  # + 20 of IP header = 492
+CM_FILE_RATE = 0.25  # datagrams/s per file site (≈ 1 kbit/s: 8 such sites fill the line)
+#: The extension's replication cap (its thrashing points vary widely; the framework
+#: reports points left at the cap).
+CM_MAX_REPLICATIONS = 40
+CM_DURATION_S = 3600.0
+CM_WARMUP_S = 300.0
+CM_DURATION_QUICK_S = 1200.0
+CM_WARMUP_QUICK_S = 200.0
+
+COLORS = {"tcp": "tab:blue", "random": "tab:orange", "lru": "tab:red", "mlru": "tab:blue", "multi_mlru": "tab:green"}
+
+A_HEADERS = Assumption(
+    "datagram", f"{SEGMENT_OCTETS}-octet TCP segments + {HEADER_OCTETS} octets of TCP/IP headers = {DATAGRAM_OCTETS} "
+    "octets, four packets (the last carrying 108)",
+    "The paper's 'typically 492 bytes, average packet 123 bytes'.")
+A_TCP = Assumption(
+    "TCP", f"Reno (RFC 5681/6298), initial RTO 1 s, delayed ACKs, receive window {RECEIVE_WINDOW_OCTETS} octets",
+    "The paper's TCP is 4.2BSD's; its timer constants are not stated.")
+A_ACCESS = Assumption(
+    "access line and T_f", "LAPB (HDLC ABM) at 9600 bit/s both ends, 6 octets per frame; T_f emerges from it",
+    "The paper measured T_f ≈ 15 ms; the model has no host or board processing.")
+A_THROUGHPUT = Assumption(
+    "throughput", f"{SEGMENTS} segments ({SEGMENTS * SEGMENT_OCTETS} octets) × 8 / time from the first datagram to the "
+    "last delivery; the circuits' call set-up (≈ 0.5 s) overlaps the start",
+    "The paper excludes the set-up; here it is under 0.6% of any transfer.")
+A_PROFILE = Assumption(
+    "T_N by time of day (ASSUMED INPUT, the paper measured throughput, not T_N)",
+    ", ".join(f"{h:g} h: {1000 * m:g} ms" for h, m in T_N_PROFILE),
+    "The vendor's mean at night, twice it in business hours; the paper gives no T_N per hour.")
+A_RANDOM = Assumption(
+    "random T_N", f"uniform on [{1 - T_N_SPREAD:g}, {1 + T_N_SPREAD:g}] × {1000 * T_N_S:g} ms per packet, "
+    "a circuit's packets kept in order",
+    "The paper's fourth reason; its distribution is not stated.")
+A_CM = Assumption(
+    "circuit-management load",
+    f"host a to N sites, half terminal sessions (Poisson, {CM_TERMINAL_RATE:g}/s of {CM_TERMINAL_OCTETS}+20-octet "
+    f"datagrams), half file transfers (Poisson, {CM_FILE_RATE:g}/s of {CM_FILE_OCTETS}+20-octet datagrams); "
+    f"{CM_CHANNELS} channels, K = {CM_K_RESERVED}, T_min = {CM_T_MIN_S:g} s, T_open = {CM_T_OPEN_S:g} s, C_max = {CM_C_MAX}",
+    "Not in the paper (an extension): §6's manager under competition for circuits.")

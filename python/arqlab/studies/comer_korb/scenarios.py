@@ -1,0 +1,173 @@
+"""Scenarios of the study, built from one flat parameter dict. Every host is a ``tcp``
+over ``x25`` stack (or ``x25`` alone for the circuit-management extension); the network
+between the DCEs is a ``transit_network`` relay whose delay is T_N: constant, uniform
+around its mean, or the time-of-day profile of Fig. 2. Figures pass everything through
+``derive``, which rewrites the ``stack``, ``relay``, ``medium``, ``node`` and ``flow``
+tables whole (they hold lists).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..spec import Curve, Scenario
+from .params import (
+    CM_C_MAX,
+    CM_CHANNELS,
+    CM_DURATION_QUICK_S,
+    CM_DURATION_S,
+    CM_FILE_OCTETS,
+    CM_FILE_RATE,
+    CM_K_RESERVED,
+    CM_MAX_REPLICATIONS,
+    CM_T_MIN_S,
+    CM_T_OPEN_S,
+    CM_TERMINAL_OCTETS,
+    CM_TERMINAL_RATE,
+    CM_WARMUP_QUICK_S,
+    CM_WARMUP_S,
+    FULL_MAX_REPLICATIONS,
+    FULL_MIN_REPLICATIONS,
+    QUICK_REPLICATIONS,
+    RECEIVE_WINDOW_OCTETS,
+    SEGMENT_OCTETS,
+    SEGMENTS,
+    T_N_PROFILE,
+    T_N_S,
+    T_N_SPREAD,
+    WINDOW,
+)
+
+FLOW = "flow.a->b"
+LAYERS = "transport.flow.a->b"
+#: A rate so high that the media between the DCEs and the network add nothing: the
+#: access lines live inside the x25 layers.
+TRUNK_BPS = 1e9
+
+#: Every parameter a transfer point may set.
+TRANSFER: dict[str, Any] = {
+    "circuits": 3,
+    "t_n": "constant",  # "constant", "uniform" or "profile"
+    "hour": 0.0,
+    "segments": SEGMENTS,
+    "rto": "rfc6298",  # or "rfc793": 2·SRTT, 4.2BSD's rule (a sensitivity)
+}
+
+
+def transit_delay(p: Mapping[str, Any]) -> dict[str, Any]:
+    """The relay's ``transit_delay`` table for T_N."""
+    if p["t_n"] == "uniform":
+        return {"dist": "uniform", "min_s": T_N_S * (1 - T_N_SPREAD), "max_s": T_N_S * (1 + T_N_SPREAD)}
+    if p["t_n"] == "profile":
+        return {"dist": "profile", "starts_s": [h * 3600.0 for h, _ in T_N_PROFILE],
+                "means_s": [m for _, m in T_N_PROFILE], "period_s": 86_400.0,
+                "clock_at_start_s": float(p["hour"]) * 3600.0}
+    return {"dist": "constant", "mean_s": T_N_S}
+
+
+def network(sites: list[str], p: Mapping[str, Any]) -> dict[str, Any]:
+    """Host ``a``, the sites, and the transit network between them."""
+    return {
+        "relay": [{"name": "net", "kind": "transit_network", "transit_delay": transit_delay(p)}],
+        "medium": [{"name": f"dce_{n}", "ends": [n, "net"], "rate_bps": TRUNK_BPS} for n in ["a", *sites]],
+    }
+
+
+def transfer_tables(p: Mapping[str, Any]) -> dict[str, Any]:
+    """The tables of one file transfer over ``circuits`` pre-opened circuits (Fig. 2, 3)."""
+    c = int(p["circuits"])
+    x25 = {"kind": "x25", "window": WINDOW, "policy": "multi_mlru", "c_max": c, "preopen_circuits": c}
+    tcp = {"kind": "tcp", "mss_octets": SEGMENT_OCTETS, "receive_window_octets": RECEIVE_WINDOW_OCTETS, "rto": p["rto"]}
+    return {
+        "stack": {"host": {"layers": [tcp, x25]}},
+        **network(["b"], p),
+        "node": [{"name": "a", "stack": "host"}, {"name": "b", "stack": "host"}],
+        "flow": [{"from": "a", "to": "b", "traffic": {
+            "kind": "bulk", "messages": int(p["segments"]),
+            "length": {"dist": "constant", "mean_bits": SEGMENT_OCTETS * 8}}}],
+    }
+
+
+def run_table(quick: bool, watched: list[str]) -> dict[str, Any]:
+    """Replications (quick) or the sequential rule's bounds and watched measures (full)."""
+    run: dict[str, Any] = {"duration_s": 86_400.0, "replications": QUICK_REPLICATIONS}
+    if not quick:
+        run.update({"min_replications": FULL_MIN_REPLICATIONS, "max_replications": FULL_MAX_REPLICATIONS,
+                    "precision_measures": watched})
+    return run
+
+
+def transfer_scenario(*layers: Mapping[str, Any], quick: bool = True) -> Scenario:
+    """A whole transfer scenario (the figures' base)."""
+    p = {**TRANSFER}
+    for m in layers:
+        p.update(m)
+    return {"title": f"Comer & Korb: {SEGMENTS * SEGMENT_OCTETS}-octet transfer over {p['circuits']} circuits",
+            "run": run_table(quick, [f"{FLOW}.throughput_bps"]), **transfer_tables(p)}
+
+
+def derive_circuits(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
+    """Fig. 3: x is the number of open circuits."""
+    p = {**TRANSFER, **params, "circuits": int(x)}
+    return {**transfer_tables(p), "run": run_table(quick, [f"{FLOW}.throughput_bps"])}
+
+
+def derive_hour(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
+    """Fig. 2: x is the hour of day at which the transfer starts (three circuits)."""
+    from .params import FIG2_CIRCUITS
+
+    p = {**TRANSFER, **params, "circuits": FIG2_CIRCUITS, "t_n": "profile", "hour": x}
+    return {**transfer_tables(p), "run": run_table(quick, [f"{FLOW}.throughput_bps"])}
+
+
+# ------------------------------------------------ circuit management (beyond the paper)
+def cm_sites(n: int) -> tuple[list[str], list[str]]:
+    """Terminal sites t1… and file sites f1… (half each; the odd one is a terminal)."""
+    terminals = (n + 1) // 2
+    return [f"t{i + 1}" for i in range(terminals)], [f"f{i + 1}" for i in range(n - terminals)]
+
+
+def poisson(rate: float, octets: int) -> dict[str, Any]:
+    """Poisson datagrams of ``octets`` at ``rate`` per second (load relative to the trunk)."""
+    return {"kind": "poisson", "load": rate * octets * 8 / TRUNK_BPS,
+            "length": {"dist": "constant", "mean_bits": octets * 8}}
+
+
+def cm_tables(policy: str, n: int) -> dict[str, Any]:
+    """Host ``a`` with ``CM_CHANNELS`` channels sending to ``n`` sites under ``policy``."""
+    terminals, files = cm_sites(n)
+    x25 = {"kind": "x25", "window": WINDOW, "policy": policy, "c_max": CM_C_MAX if policy == "multi_mlru" else 1,
+           "channels": CM_CHANNELS, "k_reserved": CM_K_RESERVED, "t_min_s": CM_T_MIN_S, "t_open_s": CM_T_OPEN_S,
+           "thrash_window_s": CM_T_MIN_S}
+    flows = [{"from": "a", "to": s, "traffic": poisson(CM_TERMINAL_RATE, CM_TERMINAL_OCTETS)} for s in terminals]
+    flows += [{"from": "a", "to": s, "traffic": poisson(CM_FILE_RATE, CM_FILE_OCTETS)} for s in files]
+    return {
+        "stack": {"host": {"layers": [x25]}},
+        **network(terminals + files, {"t_n": "constant"}),
+        "node": [{"name": s, "stack": "host"} for s in ["a", *terminals, *files]],
+        "flow": flows,
+    }
+
+
+def cm_run_table(quick: bool) -> dict[str, Any]:
+    run: dict[str, Any] = {
+        "duration_s": CM_DURATION_QUICK_S if quick else CM_DURATION_S,
+        "warmup_s": CM_WARMUP_QUICK_S if quick else CM_WARMUP_S,
+        "replications": QUICK_REPLICATIONS,
+    }
+    if not quick:
+        # The pooled scope cannot be watched; the first file site stands for the others.
+        run.update({"min_replications": FULL_MIN_REPLICATIONS, "max_replications": CM_MAX_REPLICATIONS,
+                    "precision_measures": ["flow.a->f1.throughput_bps"]})
+    return run
+
+
+def cm_scenario(policy: str = "mlru", n: int = 6, quick: bool = True) -> Scenario:
+    return {"title": f"Comer & Korb extension: {policy} circuit manager, {n} destinations",
+            "run": cm_run_table(quick), **cm_tables(policy, n)}
+
+
+def derive_destinations(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
+    """Circuit management: x is the number of destinations."""
+    return {**cm_tables(str(params["policy"]), int(x)), "run": cm_run_table(quick)}

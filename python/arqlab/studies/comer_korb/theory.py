@@ -1,0 +1,101 @@
+"""Closed forms of §4–5: the burst-model bound (eq. 1–2), its TCP/IP-header variant,
+the inter-burst delay T_I and C_max = 1 + T_I / (W (T_p + T_f)), with the paper's
+constants and with this model's own times (LAPB framing at 9600 bit/s, the far access
+line and the RR packet inside T_I; see docs/studies/comer-korb.md).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .params import (
+    DATAGRAM_OCTETS,
+    HEADER_OCTETS,
+    LINE_BPS,
+    PACKET_OCTETS,
+    PAPER_T_F_S,
+    PAPER_T_P_S,
+    SEGMENT_OCTETS,
+    T_N_S,
+    WINDOW,
+)
+
+X25_HEADER_OCTETS = 3
+LAPB_OCTETS = 6  # flag, address, control, FCS (2), closing flag
+RR_OCTETS = X25_HEADER_OCTETS  # an RR packet carries no data
+
+
+def paper_bound_bps(t_n: float = T_N_S) -> float:
+    """Eq. (1)–(2): packet size / (T_p + T_N + T_f) with the paper's T_p and T_f."""
+    return PACKET_OCTETS * 8 / (PAPER_T_P_S + t_n + PAPER_T_F_S)
+
+
+def header_share() -> float:
+    """User data per datagram octet: 452 / 492."""
+    return SEGMENT_OCTETS / DATAGRAM_OCTETS
+
+
+def paper_bound_headers_bps() -> float:
+    """Eq. (2) less the TCP/IP headers (the paper rounds it to 2631 bit/s)."""
+    return paper_bound_bps() * header_share()
+
+
+def paper_c_max(t_n: float = T_N_S) -> float:
+    """§5 with the paper's constants: 1 + (2T_N + T_f) / (W (T_p + T_f)) ≈ 2.97."""
+    return 1 + (2 * t_n + PAPER_T_F_S) / (WINDOW * (PAPER_T_P_S + PAPER_T_F_S))
+
+
+def frame_s(octets: int) -> float:
+    """Time of one packet of ``octets`` (X.25 header included) in a LAPB frame."""
+    return (octets + LAPB_OCTETS) * 8 / LINE_BPS
+
+
+T_P_S = frame_s(PACKET_OCTETS + X25_HEADER_OCTETS)  # 114.2 ms
+T_RR_S = frame_s(RR_OCTETS)  # 7.5 ms
+
+
+def model_inter_burst_s(t_n: float = T_N_S) -> float:
+    """T_I of this model: the last packet crosses the far access line, the RR both."""
+    return 2 * t_n + T_P_S + 2 * T_RR_S
+
+
+def model_bound_bps(t_n: float = T_N_S) -> float:
+    """Full packets, W per burst: W·1024 bits per (W T_p + T_I)."""
+    return WINDOW * PACKET_OCTETS * 8 / (WINDOW * T_P_S + model_inter_burst_s(t_n))
+
+
+def model_bound_headers_bps(t_n: float = T_N_S) -> float:
+    return model_bound_bps(t_n) * header_share()
+
+
+def model_c_max(t_n: float = T_N_S) -> float:
+    """1 + T_I / (W T_p): the frame level costs the sender nothing but inside T_I."""
+    return 1 + model_inter_burst_s(t_n) / (WINDOW * T_P_S)
+
+
+def packets_per_datagram(octets: int = DATAGRAM_OCTETS) -> int:
+    return math.ceil(octets / PACKET_OCTETS)
+
+
+def packet_fill(octets: int = DATAGRAM_OCTETS) -> float:
+    """RFC 877: no packet shares two datagrams, so the last one is part empty."""
+    return octets / (packets_per_datagram(octets) * PACKET_OCTETS)
+
+
+def line_user_bps() -> float:
+    """User data the access line can carry at most: a datagram's packets in frames."""
+    n = packets_per_datagram()
+    line_octets = DATAGRAM_OCTETS + n * (X25_HEADER_OCTETS + LAPB_OCTETS)
+    return LINE_BPS * SEGMENT_OCTETS / line_octets
+
+
+def model_fig3_bound_bps(circuits: float) -> float:
+    """min(C × model bound with headers, line capacity for user data)."""
+    return min(circuits * model_bound_headers_bps(), line_user_bps())
+
+
+__all__ = [
+    "HEADER_OCTETS", "T_P_S", "T_RR_S", "frame_s", "header_share", "line_user_bps", "model_bound_bps",
+    "model_bound_headers_bps", "model_c_max", "model_fig3_bound_bps", "model_inter_burst_s", "packet_fill",
+    "packets_per_datagram", "paper_bound_bps", "paper_bound_headers_bps", "paper_c_max",
+]
