@@ -241,6 +241,7 @@ impl Tcp {
         self.counters.frames_sent += 1;
         if self.syn_sent {
             self.counters.count_retransmission(RetransmitCause::Timeout);
+            self.segments_retransmitted += 1;
             self.syn_timing = None;
         } else {
             self.syn_sent = true;
