@@ -100,3 +100,21 @@ def test_the_precision_rule_watches_the_session_latency() -> None:
     r = arqlab.simulate(SMTP, precision=0.05, store=False)
     m = r.metrics[SCOPE]["session_latency_s"]
     assert r.precision_reached and m["ci95_half_width"] <= 0.05 / 1.05 * m["mean"] + 1e-12
+
+
+def test_sweep_over_the_message_size_names_the_session_measure(tmp_path: Path) -> None:
+    path = tmp_path / "hmtp_pair.toml"
+    path.write_text(
+        "[run]\nduration_s = 3600.0\nreplications = 2\n[link]\nrate_bps = 9600.0\ndelay_s = 0.01\n"
+        "[protocol]\nkind = \"selective_repeat\"\nwindow = 4\nmodulus = 8\ntimeout_s = 10.0\n"
+        "[traffic.a]\nkind = \"dialogue\"\nscript = \"hmtp\"\nmessage_writes = 10\n",
+        encoding="utf-8",
+    )
+    r = cli("sweep", str(path), "--grid", "traffic.a.message_octets=1000,5000", "--measure", "session_latency_s",
+            "--no-store", "--quiet")
+    assert r.returncode == 0, r.stderr
+    rows = [line.split() for line in r.stdout.splitlines() if line.startswith(("1000", "5000"))]
+    latency = {int(row[0]): float(row[3]) for row in rows}
+    # Error free: 4,000 more body octets at 9,600 bit/s (10 writes of 48 header bits each
+    # either way) take 4000·8/9600 s longer.
+    assert latency[5000] - latency[1000] == pytest.approx(4000 * 8 / 9600, abs=1e-4)

@@ -120,11 +120,12 @@ def sweep_command(args: argparse.Namespace, runner: Runner | None = None) -> int
         if args.dask and args.workers is not None:
             raise GridError(["--workers applies to the local pool; with --dask the cluster decides"])
         # Everything the user named is checked before the sweep runs.
-        from arqlab import MEASURES
+        from arqlab import MEASURES, _core
 
-        unknown = [m for m in args.measure if m not in MEASURES]
+        known = [*MEASURES, *_core.DIALOGUE_MEASURES]
+        unknown = [m for m in args.measure if m not in known]
         if unknown:
-            raise GridError([f"--measure {shorten(m)}: not a measure (measures: {', '.join(MEASURES)})"
+            raise GridError([f"--measure {shorten(m)}: not a measure (measures: {', '.join(known)})"
                              for m in unknown])
         out = writable_dir(args.out, "--out") if args.out else None
         plot = writable_file(args.plot, "--plot", PLOT_FORMATS) if args.plot else None

@@ -327,6 +327,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         concat!(env!("CARGO_PKG_VERSION"), "+", env!("ARQLAB_MODEL_HASH")),
     )?;
     m.add("MEASURES", arqlab::sim::measure::MEASURES.to_vec())?;
+    m.add("DIALOGUE_MEASURES", arqlab::traffic::dialogue::DIALOGUE_MEASURES.to_vec())?;
     m.add_function(wrap_pyfunction!(toml_to_json_text, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
     m.add_function(wrap_pyfunction!(run_replication, m)?)?;

@@ -152,6 +152,8 @@ fn every_octet_exactly_once_in_order_under_random_errors() {
         (saw, "smtp", Some((0.05, 0.02))),
         (hdlc, "smtp", None),
         (sr, "hmtp", Some((0.05, 0.02))),
+        ("kind = \"stop_and_wait\"\ntimeout_s = 1.0", "hmtp", Some((0.05, 0.02))),
+        ("kind = \"hdlc\"", "hmtp", None),
     ] {
         let sc = scenario(stack, script, radio, 1e-4, ", sessions = 3, message_writes = 10");
         let latency = assert_complete(&sc, 3, w, o);

@@ -1,4 +1,4 @@
-"""Johnson, "HF radio ARQ under Internet-style and wireless-friendly e-mail": the
+"""Johnson, HF radio ARQ under Internet-style and wireless-friendly e-mail: the
 published values, transcribed from ``../shared/papers/johnson-hf-arq-internet-applications.txt``.
 
 - Tables 1 and 2: mean session latency (s) per protocol × channel, for the SMTP/TCP
@@ -31,9 +31,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+#: The text we have opens with the author, not the title.
 CITATION = (
-    "E. E. Johnson, \"HF Radio ARQ under Internet-style and wireless-friendly workloads\" "
-    "(evaluation of wireless ARQ protocol features for Internet applications), New Mexico State University"
+    "E. E. Johnson (New Mexico State University): the performance impact of wireless ARQ protocol "
+    "features (selective repeat, integrated code-combining modem, duplex client data) on Internet-style "
+    "workloads over HF radio links; references [1]-[7] of the paper"
 )
 
 #: The workload: "an email session that transfers a 5000-byte message" (Section 3).
