@@ -18,7 +18,9 @@ __all__ = ["STUDIES", "get_study", "register_cli", "handler", "main"]
 
 #: Registry: study name -> package path. Each package provides NAME, TITLE, CITATION,
 #: figures(), study_claims() and reproduce(...).
-STUDIES: dict[str, str] = {"bux1982": "arqlab.studies.bux1982", "colella": "arqlab.studies.colella"}
+STUDIES: dict[str, str] = {
+    "biersack": "arqlab.studies.biersack", "bux1982": "arqlab.studies.bux1982", "colella": "arqlab.studies.colella",
+}
 
 
 def get_study(name: str) -> ModuleType:
@@ -77,7 +79,8 @@ def handler(args: argparse.Namespace) -> int:
     if name not in STUDIES:
         return _fail(f"unknown study {name!r} (known: {', '.join(sorted(STUDIES))})")
     study = get_study(name)
-    known = sorted(f.number for f in study.figures())
+    # Figures drawn from a trace (not simulated points) may be asked for too.
+    known = sorted([f.number for f in study.figures()] + list(getattr(study, "TRACE_FIGURES", ())))
     figures: list[int] | None = None
     if args.figures:
         figures = []
