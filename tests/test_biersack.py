@@ -201,7 +201,7 @@ def test_llc2_capture_decodes_as_token_ring_llc_in_tshark(tmp_path: Path) -> Non
     from arqlab.studies.biersack.timegraph import WINDOW_S, fig4_scenario
 
     (path,) = pcap(fig4_scenario(), *WINDOW_S, tmp_path / "llc2.pcap")
-    assert int.from_bytes(path.read_bytes()[20:24], "little") == 9  # LINKTYPE_IEEE802_5
+    assert int.from_bytes(path.read_bytes()[20:24], "little") == 6  # LINKTYPE_IEEE802_5 (9 would be PPP)
     fs = flights(fig4_scenario(), *WINDOW_S)["flights"]
     fields = ["frame.protocols", "tr.src", "tr.dst", "llc.dsap", "llc.ssap", "llc.control.n_s", "llc.control.n_r",
               "llc.control.p", "llc.control.f", "llc.control.s_ftype"]
@@ -217,7 +217,8 @@ def test_llc2_capture_decodes_as_token_ring_llc_in_tshark(tmp_path: Path) -> Non
         fr = f["frame"]
         assert row["frame.protocols"].startswith("tr:llc"), row
         assert (row["tr.src"], row["tr.dst"]) == ((a, b) if f["sender"] == "A" else (b, a))
-        assert int(row["llc.dsap"], 0) == 0x40 and int(row["llc.ssap"], 0) == 0x40, row
+        # SSAP's low bit is the C/R bit: 1 in responses.
+        assert int(row["llc.dsap"], 0) == 0x40 and int(row["llc.ssap"], 0) == 0x40 | (not fr["command"]), row
         assert int(row["llc.control.n_r"]) == fr["nr"], (row, fr)
         bit = row["llc.control.p"] if fr["command"] else row["llc.control.f"]
         assert (bit in ("1", "True")) == fr["pf"], (row, fr)

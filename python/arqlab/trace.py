@@ -141,5 +141,5 @@ def register_cli(sub: Any) -> None:
     p.add_argument("--pcap", metavar="FILE", help="write the frames sent in the window as a pcap capture (Wireshark)")
     p.add_argument("--linktype", choices=["sita", "lapb_with_dir"], default="sita",
                    help="pcap link type of HDLC/LAPB frames (default sita: the one Wireshark reads as LAPB with a "
-                        "direction); TP4 TPDUs always go in Ethernet, LLC2 PDUs in IEEE 802.5 (LINKTYPE 9)")
+                        "direction); TP4 TPDUs always go in Ethernet, LLC2 PDUs in IEEE 802.5 (LINKTYPE 6)")
     p.set_defaults(handler=cmd_trace)

@@ -14,7 +14,7 @@
 //!   frames sent by the capturing station (DTE → DCE), zero for frames it received,
 //!   then the LAPB frame. The registered type for LAPB with a direction; for tools that
 //!   read it (Wireshark 4.0 reports "network type 207 unknown or unsupported").
-//! - [`LinkType::Ethernet`] (1, LINKTYPE_ETHERNET) and [`LinkType::TokenRing`] (9,
+//! - [`LinkType::Ethernet`] (1, LINKTYPE_ETHERNET) and [`LinkType::TokenRing`] (6,
 //!   LINKTYPE_IEEE802_5): the frame alone, no pseudo-header.
 
 use super::wire::Family;
@@ -27,7 +27,7 @@ pub enum LinkType {
     /// LINKTYPE_ETHERNET (1): the frame is a whole IEEE 802.3 frame (no FCS); carries
     /// TP4's TPDUs (`Family::Cotp`).
     Ethernet,
-    /// LINKTYPE_IEEE802_5 (9): an IEEE 802.5 frame from AC through the information
+    /// LINKTYPE_IEEE802_5 (6; 9 is PPP): an IEEE 802.5 frame from AC through the information
     /// field (no FCS); carries LLC2 PDUs (`Family::TokenRing`).
     TokenRing,
 }
@@ -54,7 +54,7 @@ impl LinkType {
             LinkType::Sita => 196,
             LinkType::LapbWithDir => 207,
             LinkType::Ethernet => 1,
-            LinkType::TokenRing => 9,
+            LinkType::TokenRing => 6,
         }
     }
 
@@ -156,5 +156,8 @@ mod tests {
         assert!(LinkType::parse("ether")
             .unwrap_err()
             .contains("sita, lapb_with_dir, ethernet, token_ring"));
+        // LINKTYPE_IEEE802_5 is 6 (9 is PPP); only LLC2's token-ring frames go in it.
+        assert_eq!(LinkType::parse("token_ring").unwrap().number(), 6);
+        assert!(LinkType::TokenRing.carries(Family::TokenRing) && !LinkType::Sita.carries(Family::TokenRing));
     }
 }

@@ -96,6 +96,7 @@ class VsThroughput:
             c.plot(ax)
         ax.set_xlabel("throughput (Mbit/s)")
         ax.set_ylabel(self.fd.figure.y_label)
+        ax.set_yscale(self.fd.figure.y_scale)
         if self.fd.figure.y_limits is not None:
             ax.set_ylim(*self.fd.figure.y_limits)
         ax.grid(True, alpha=0.3)

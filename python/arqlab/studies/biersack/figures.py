@@ -60,10 +60,10 @@ def _hidden(suffix: str, measure: str, direction: str, variants: tuple[str, ...]
 
 
 def _offered(number: int, title: str, y_label: str, measure: str, direction: str, extra: tuple[Curve, ...],
-             claims: Any, y_limits: tuple[float | None, float | None] | None = None) -> Figure:
+             claims: Any, y_limits: tuple[float | None, float | None] | None = None, y_scale: str = "linear") -> Figure:
     return Figure(
         number, title, scenario(), X_LABEL, y_label, measure, OFFERED_MBPS, OFFERED_MBPS_QUICK, _no_x,
-        _variant_curves(measure, direction) + extra, derive=derive, normalize=_units, y_limits=y_limits,
+        _variant_curves(measure, direction) + extra, derive=derive, normalize=_units, y_limits=y_limits, y_scale=y_scale,
         assumptions=ASSUMED, claims=claims, caption=STATED,
     )
 
@@ -81,12 +81,12 @@ def _tp() -> tuple[Curve, ...]:
 
 def fig2() -> Figure:
     return _offered(2, "Mean end-to-end delay vs throughput", "mean delay (ms)", "transfer_time_s", POOLED, _tp(),
-                    cl.fig2_claims())
+                    cl.fig2_claims(), y_scale="log")
 
 
 def fig3() -> Figure:
     return _offered(3, "95th percentile of the end-to-end delay vs throughput", "95th percentile of the delay (ms)",
-                    "transfer_time_p95_s", POOLED, _tp(), cl.fig3_claims())
+                    "transfer_time_p95_s", POOLED, _tp(), cl.fig3_claims(), y_scale="log")
 
 
 def fig5() -> Figure:

@@ -37,7 +37,7 @@ COLORS = {"orig": "tab:gray", "bg": "tab:blue", "jain": "tab:green", "srej": "ta
 
 #: Total offered user data rate (Mbit/s), the x-axis; overload from 4 Mbit/s.
 OFFERED_MBPS = (0.5, 1.0, 2.0, 3.0, 3.5, 4.0, 4.5, 5.0, 6.0)
-OFFERED_MBPS_QUICK = (1.0, 3.5, 5.0)
+OFFERED_MBPS_QUICK = (1.0, 2.5, 3.5, 5.0)
 #: Offered rates at and above which the rings are overloaded (no steady state: queues at
 #: the sources grow through the run, so delay is not watched by the precision rule there).
 OVERLOAD_MBPS = 4.0
@@ -56,11 +56,11 @@ T1_RESETS_WINDOW = True
 QUICK_REPLICATIONS = 3
 QUICK_DURATION_S = 15.0
 QUICK_WARMUP_S = 3.0
-FULL_DURATION_S = 60.0
+FULL_DURATION_S = 100.0
 FULL_WARMUP_S = 5.0
 FULL_PRECISION = 0.025  # "±2.5% at 95%" (the paper's precision)
 FULL_MIN_REPLICATIONS = 4
-FULL_MAX_REPLICATIONS = 12
+FULL_MAX_REPLICATIONS = 30
 
 # ------------------------------------------------------------------ claim tolerances
 #: "slightly better/above": better by a significant margin of at most 15%.

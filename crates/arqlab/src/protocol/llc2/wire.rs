@@ -1,5 +1,5 @@
 //! LLC2 PDUs in IEEE 802.5 frames, for captures (see `trace::wire`). Registered in
-//! `sim::capture::ENCODERS`; written under LINKTYPE_IEEE802_5 (9), which Wireshark
+//! `sim::capture::ENCODERS`; written under LINKTYPE_IEEE802_5 (6), which Wireshark
 //! decodes as `tr:llc`.
 //!
 //! Each frame: AC (0x10: a frame, priority 0), FC (0x40: an LLC frame), destination and
