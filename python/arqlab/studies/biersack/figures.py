@@ -133,6 +133,14 @@ def _fifo_curves() -> tuple[Curve, ...]:
                          params={"variant": "multi_fifo", "window": w}, style={"color": "tab:purple", "linestyle": style}))
         out.append(Curve(f"srej_w{w}", f"SREJ, w = {w}", POOLED, measure="throughput_bps",
                          params={"variant": "srej", "window": w}, style={"color": COLORS["srej"], "linestyle": style}))
+    # Why m FIFOs fall short (read from the same runs, not drawn): the share of received
+    # I frames discarded for want of a free FIFO, and the bridges' loss ratio.
+    for key, variant in (("mf", "multi_fifo"), ("srej", "srej")):
+        for w in (10, 20):
+            out.append(Curve(f"{key}_w{w}_oos", f"{key} w = {w}: out_of_sequence_fraction", LLC2,
+                             measure="out_of_sequence_fraction", params={"variant": variant, "window": w}, plot=False))
+            out.append(Curve(f"{key}_w{w}_loss", f"{key} w = {w}: bridge loss_ratio", BRIDGES, measure="loss_ratio",
+                             params={"variant": variant, "window": w}, plot=False))
     return tuple(out)
 
 
