@@ -139,3 +139,39 @@ pub fn llc2_measures(s: &Counters, r: &Counters, delivered: f64) -> MeasureSet {
         ("window_cuts", s.window_cuts as f64),
     ])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn llc2_ratios_follow_biersack_s_definitions() {
+        let s = Counters { i_frames_sent: 200, i_frames_retransmitted: 40, window_sum: 700, window_cuts: 3, ..Counters::default() };
+        let r = Counters { i_frames_received: 180, out_of_sequence_discarded: 27, ..Counters::default() };
+        let m = llc2_measures(&s, &r, 150.0);
+        assert_eq!(m.get("network_efficiency"), Some(0.75), "delivered / transmitted");
+        assert_eq!(m.get("out_of_sequence_fraction"), Some(0.15), "discarded / received");
+        assert_eq!(m.get("working_window_mean"), Some(3.5));
+        assert_eq!(m.get("window_cuts"), Some(3.0));
+        assert_eq!(m.iter().map(|(k, _)| k).collect::<Vec<_>>(), LLC2_MEASURES);
+        assert!(llc2_measures(&Counters::default(), &Counters::default(), 0.0).get("network_efficiency").unwrap().is_nan());
+    }
+
+    #[test]
+    fn relay_ports_pool_over_the_window() {
+        let open = [PortCounters { frames_offered: 10, frames_forwarded: 10, frames_dropped: 0 }, PortCounters::default()];
+        let now = [PortCounters { frames_offered: 60, frames_forwarded: 55, frames_dropped: 5 }, PortCounters { frames_offered: 50, frames_forwarded: 45, frames_dropped: 5 }];
+        let m = relays_measures(&now, &open);
+        assert_eq!((m.get("frames_offered"), m.get("frames_dropped"), m.get("loss_ratio")), (Some(100.0), Some(10.0), Some(0.1)));
+        assert_eq!(m.iter().map(|(k, _)| k).collect::<Vec<_>>(), RELAYS_MEASURES);
+    }
+
+    #[test]
+    fn a_ring_sums_its_lanes() {
+        let lane = |frames, busy_ps| DirectionCounters { frames_transmitted: frames, bits_transmitted: 8 * frames, busy_ps, ..DirectionCounters::default() };
+        let (a, b, zero) = (lane(3, 250_000_000_000), lane(1, 500_000_000_000), DirectionCounters::default());
+        let m = ring_measures([(&a, &zero), (&b, &zero)].into_iter(), 1.0);
+        assert_eq!((m.get("frames_transmitted"), m.get("utilisation")), (Some(4.0), Some(0.75)));
+        assert_eq!(m.iter().map(|(k, _)| k).collect::<Vec<_>>(), RING_MEASURES);
+    }
+}
