@@ -19,12 +19,7 @@ from typing import Any
 from ..spec import Curve, Figure, Scenario, Sensitivity
 from . import claims as cl
 from .params import (
-    A_BRIDGE,
-    A_LENGTHS,
-    A_RUN,
-    A_T1_WINDOW,
-    A_TIMERS,
-    A_TOPOLOGY,
+    ASSUMPTIONS,
     COLORS,
     LABELS,
     OFFERED_MBPS,
@@ -35,7 +30,7 @@ from .scenarios import BRIDGES, LLC2, POOLED, derive, derive_fifos, scenario
 
 STATED = "3 token rings × 12 stations, bridged to a backbone ring, 4 Mbit/s, 4 KB bridge buffers, internet traffic only"
 X_LABEL = "total offered data rate (Mbit/s)"
-ASSUMED = (A_TOPOLOGY, A_LENGTHS, A_TIMERS, A_BRIDGE, A_T1_WINDOW, A_RUN)
+ASSUMED = ASSUMPTIONS
 
 #: measure → factor to plot units (Mbit/s, ms); the rest are ratios or counts.
 UNITS = {"throughput_bps": 1e6, "transfer_time_s": 1e-3, "transfer_time_p95_s": 1e-3}
