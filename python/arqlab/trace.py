@@ -140,5 +140,6 @@ def register_cli(sub: Any) -> None:
     p.add_argument("--csv", metavar="FILE", help="write the events as CSV instead of printing them")
     p.add_argument("--pcap", metavar="FILE", help="write the frames sent in the window as a pcap capture (Wireshark)")
     p.add_argument("--linktype", choices=["sita", "lapb_with_dir"], default="sita",
-                   help="pcap link type (default sita: the one Wireshark reads as LAPB with a direction)")
+                   help="pcap link type of HDLC/LAPB frames (default sita: the one Wireshark reads as LAPB with a "
+                        "direction); TP4 TPDUs always go in Ethernet, LLC2 PDUs in IEEE 802.5 (LINKTYPE 6)")
     p.set_defaults(handler=cmd_trace)

@@ -19,7 +19,8 @@ __all__ = ["STUDIES", "get_study", "register_cli", "handler", "main"]
 #: Registry: study name -> package path. Each package provides NAME, TITLE, CITATION,
 #: figures(), study_claims() and reproduce(...).
 STUDIES: dict[str, str] = {
-    "bux1982": "arqlab.studies.bux1982", "colella": "arqlab.studies.colella", "comer-korb": "arqlab.studies.comer_korb",
+    "biersack": "arqlab.studies.biersack", "bux1982": "arqlab.studies.bux1982", "colella": "arqlab.studies.colella",
+    "comer-korb": "arqlab.studies.comer_korb",
 }
 
 

@@ -110,6 +110,14 @@ counters! {
     duplicates_discarded,
     /// Frames received with a failed FCS.
     frames_in_error_received,
+    /// Error-free I frames received (in sequence, stored, discarded or duplicate);
+    /// kept by LLC2 only (zero elsewhere).
+    i_frames_received,
+    /// Sum of the sender's working window over the I frames it sent (its mean per I
+    /// frame = this / `i_frames_sent`); LLC2 only.
+    window_sum,
+    /// Times the working window was cut to 1 (BG, JAIN); LLC2 only.
+    window_cuts,
 }
 
 impl Counters {

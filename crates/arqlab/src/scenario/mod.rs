@@ -248,7 +248,10 @@ impl Scenario {
                 p.push("run.method", Some(&self.run.method.as_str().into()), format!("expected \"replications\" with {what} traffic: each replication is one {unit}"));
             }
         }
-        let scopes = self.scopes();
+        let mut scopes = self.scopes();
+        if !self.topology.pair && self.topology.flows.len() > 1 {
+            scopes.push("flow.*".into()); // all flows pooled
+        }
         for (i, m) in self.run.precision_measures.iter().enumerate() {
             let ok = m.rsplit_once('.').is_some_and(|(d, name)| scopes.iter().any(|s| s == d) && (MEASURES.contains(&name) || crate::traffic::dialogue::DIALOGUE_MEASURES.contains(&name)));
             if !ok {

@@ -33,7 +33,7 @@ pub enum CaptureError {
 pub type WireFor = fn(&serde_json::Value) -> Option<Result<Box<dyn Wire>, String>>;
 
 /// Every protocol's encoder. A new model adds its `wire_for` here.
-pub const ENCODERS: &[WireFor] = &[hdlc::wire::wire_for, textbook::wire::wire_for, tp4::wire::wire_for, crate::protocol::x25::wire::wire_for];
+pub const ENCODERS: &[WireFor] = &[hdlc::wire::wire_for, textbook::wire::wire_for, tp4::wire::wire_for, crate::protocol::x25::wire::wire_for, crate::protocol::llc2::wire::wire_for];
 
 /// One frame sent in the window.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -176,8 +176,13 @@ pub fn pcap(
     link: LinkType,
 ) -> Result<Vec<(String, Vec<u8>)>, String> {
     let wire = encoder(sc)?;
-    // A family with one link type gets it whatever was asked (TPDUs go in Ethernet).
-    let link = if wire.family() == Family::Cotp { LinkType::Ethernet } else { link };
+    // A family with one link type gets it whatever was asked (TPDUs go in Ethernet,
+    // LLC2 PDUs in token-ring frames).
+    let link = match wire.family() {
+        Family::Cotp => LinkType::Ethernet,
+        Family::TokenRing => LinkType::TokenRing,
+        Family::Hdlc => link,
+    };
     if !link.carries(wire.family()) {
         return Err(format!(
             "pcap link type {link:?} cannot carry {:?} frames",

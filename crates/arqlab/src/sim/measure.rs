@@ -180,6 +180,11 @@ impl DirectionMeter {
         self.line_at_start = line;
     }
 
+    /// The senders' and receivers' counters accumulated since the window opened.
+    pub fn counters_since_open(&self, sender: &Counters, receiver: &Counters) -> (Counters, Counters) {
+        (sender.since(&self.sender_at_start), receiver.since(&self.receiver_at_start))
+    }
+
     /// Closes the window at `now` and returns its measures.
     pub fn close(
         &self,

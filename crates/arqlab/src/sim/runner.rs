@@ -14,7 +14,7 @@
 //! per node: the minimum over its layers; a stale wake is harmless).
 
 use super::measure::{DirectionMeter, Measures, OrderViolation};
-use super::scope::{lane_measures, port_measures, MeasureSet};
+use super::scope::{lane_measures, llc2_measures, port_measures, relays_measures, ring_measures, MeasureSet};
 use super::ring_lanes::RingLanes;
 use super::wiring;
 use crate::channel::{Direction, DirectionCounters, PortCounters, Radio, Relay};
@@ -227,6 +227,10 @@ pub(super) struct Sim<L: Layer> {
     pub(super) pooled: Option<DirectionMeter>,
     pub(super) lane_scopes: Vec<String>,
     pub(super) port_scopes: Vec<String>,
+    /// `ring.<medium>` and the ring's lanes.
+    pub(super) ring_scopes: Vec<(String, std::ops::Range<usize>)>,
+    /// LLC2 stacks: the pooled `llc2.*` and `node.*` (all relay ports) scopes are measured.
+    pub(super) llc2_scopes: bool,
     pub(super) events: u64,
     /// Finite flows not yet complete; the run ends when the last completes (a
     /// terminating run: every flow with traffic is finite).
@@ -549,7 +553,12 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         }
         if let Some(p) = &self.pooled {
             let (sender, receiver, line, rate) = pooled_counters(&self.nodes, &self.flows, &self.lanes);
-            out.push((p.name.clone(), MeasureSet::from(&p.close(now, rate, sender, receiver, line))));
+            let m = p.close(now, rate, sender, receiver, line);
+            out.push((p.name.clone(), MeasureSet::from(&m)));
+            if self.llc2_scopes {
+                let (s, r) = p.counters_since_open(&sender, &receiver);
+                out.push(("llc2.*".into(), llc2_measures(&s, &r, m.messages_delivered)));
+            }
         }
         if self.extra_scopes {
             let start = self.flows.first().map_or(now, |f| f.meter.window_start());
@@ -560,6 +569,13 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             for (p, &(r, k)) in self.port_owner.iter().enumerate() {
                 let port = &self.relays[r as usize].ports[k as usize];
                 out.push((self.port_scopes[p].clone(), port_measures(port, &self.port_at_open[p], now)));
+            }
+            if self.llc2_scopes && !self.port_owner.is_empty() {
+                let ports: Vec<_> = self.port_owner.iter().map(|&(r, k)| self.relays[r as usize].ports[k as usize].counters).collect();
+                out.push(("node.*".into(), relays_measures(&ports, &self.port_at_open)));
+            }
+            for (name, lanes) in &self.ring_scopes {
+                out.push((name.clone(), ring_measures(self.lanes[lanes.clone()].iter().map(|l| (&l.dir.counters, &l.at_open)), span)));
             }
         }
         out

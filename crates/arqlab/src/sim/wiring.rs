@@ -213,6 +213,8 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
         pooled: (!topo.pair && topo.flows.len() > 1).then(|| DirectionMeter::new("flow.*".into())),
         lane_scopes: topo.media.iter().flat_map(|m| m.lane_scopes.iter().cloned()).chain(topo.rings.iter().flat_map(|g| g.lane_scopes.iter().cloned())).collect(),
         port_scopes,
+        ring_scopes: topo.rings.iter().map(|g| (format!("ring.{}", g.config.name), g.first_lane as usize..g.first_lane as usize + g.stations.len())).collect(),
+        llc2_scopes: !topo.pair && topo.nodes.first().is_some_and(|n| matches!(n.stack.as_slice(), [crate::scenario::ProtocolConfig::Llc2(_)])),
         events: 0,
         unfinished: topo.flows.iter().filter(|f| f.traffic.is_finite()).count(),
         terminating: topo.flows.iter().filter(|f| f.traffic.is_active()).all(|f| f.traffic.is_finite()),

@@ -14,6 +14,8 @@
 //!   frames sent by the capturing station (DTE → DCE), zero for frames it received,
 //!   then the LAPB frame. The registered type for LAPB with a direction; for tools that
 //!   read it (Wireshark 4.0 reports "network type 207 unknown or unsupported").
+//! - [`LinkType::Ethernet`] (1, LINKTYPE_ETHERNET) and [`LinkType::TokenRing`] (6,
+//!   LINKTYPE_IEEE802_5): the frame alone, no pseudo-header.
 
 use super::wire::Family;
 
@@ -25,16 +27,20 @@ pub enum LinkType {
     /// LINKTYPE_ETHERNET (1): the frame is a whole IEEE 802.3 frame (no FCS); carries
     /// TP4's TPDUs (`Family::Cotp`).
     Ethernet,
+    /// LINKTYPE_IEEE802_5 (6; 9 is PPP): an IEEE 802.5 frame from AC through the information
+    /// field (no FCS); carries LLC2 PDUs (`Family::TokenRing`).
+    TokenRing,
 }
 
 impl LinkType {
-    pub const NAMES: &'static [&'static str] = &["sita", "lapb_with_dir", "ethernet"];
+    pub const NAMES: &'static [&'static str] = &["sita", "lapb_with_dir", "ethernet", "token_ring"];
 
     pub fn parse(name: &str) -> Result<LinkType, String> {
         match name {
             "sita" => Ok(LinkType::Sita),
             "lapb_with_dir" => Ok(LinkType::LapbWithDir),
             "ethernet" => Ok(LinkType::Ethernet),
+            "token_ring" => Ok(LinkType::TokenRing),
             other => Err(format!(
                 "pcap link type {other:?}: expected one of {}",
                 LinkType::NAMES.join(", ")
@@ -48,6 +54,7 @@ impl LinkType {
             LinkType::Sita => 196,
             LinkType::LapbWithDir => 207,
             LinkType::Ethernet => 1,
+            LinkType::TokenRing => 6,
         }
     }
 
@@ -55,7 +62,9 @@ impl LinkType {
     pub fn carries(self, family: Family) -> bool {
         matches!(
             (self, family),
-            (LinkType::Sita | LinkType::LapbWithDir, Family::Hdlc) | (LinkType::Ethernet, Family::Cotp)
+            (LinkType::Sita | LinkType::LapbWithDir, Family::Hdlc)
+                | (LinkType::Ethernet, Family::Cotp)
+                | (LinkType::TokenRing, Family::TokenRing)
         )
     }
 
@@ -71,7 +80,7 @@ impl LinkType {
                 out.extend_from_slice(&[u8::from(!sent), 0x1F, 0, rx_crc, 0x01]);
             }
             LinkType::LapbWithDir => out.push(u8::from(sent)),
-            LinkType::Ethernet => {}
+            LinkType::Ethernet | LinkType::TokenRing => {}
         }
     }
 }
@@ -146,6 +155,9 @@ mod tests {
         assert_eq!(&g[40..44], &[1, 1, 2, 3]);
         assert!(LinkType::parse("ether")
             .unwrap_err()
-            .contains("sita, lapb_with_dir, ethernet"));
+            .contains("sita, lapb_with_dir, ethernet, token_ring"));
+        // LINKTYPE_IEEE802_5 is 6 (9 is PPP); only LLC2's token-ring frames go in it.
+        assert_eq!(LinkType::parse("token_ring").unwrap().number(), 6);
+        assert!(LinkType::TokenRing.carries(Family::TokenRing) && !LinkType::Sita.carries(Family::TokenRing));
     }
 }

@@ -22,6 +22,9 @@ pub enum Family {
     /// An ISO 8073 TPDU in an IEEE 802.3 frame with an OSI LLC header and the ISO 8473
     /// inactive-subset network header (`protocol::tp4::wire`).
     Cotp,
+    /// An IEEE 802.5 frame (AC, FC, addresses) carrying an IEEE 802.2 PDU, without FCS
+    /// (`protocol::llc2::wire`).
+    TokenRing,
 }
 
 /// A protocol's frame encoder.

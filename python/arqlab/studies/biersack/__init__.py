@@ -1,17 +1,165 @@
-"""Biersack (1992): IEEE 802.2 LLC type 2 with selective retransmission, over three
-token rings bridged to a backbone ring (Figs. 1, 2, 3, 5 and the paper's claims).
+"""Biersack (1992): IEEE 802.2 type-2 LLC with selective retransmission over three token
+rings bridged to a backbone ring — Figs. 1, 2, 3, 5, Fig. 4 from a trace, and two
+extension figures for what Sections IV and V state without one.
 
 E. W. Biersack, "Performance of the IEEE 802.2 Type-2 Logical Link Protocol with
 Selective Retransmission", IEEE Trans. Commun. 40 (1992).
 
-``python -m arqlab.studies.biersack [--figure N] [--quick] [--out DIR]`` sweeps the total
-offered rate for ORIG, BG, JAIN and SREJ, writes ``figN.csv`` (every point with its 95%
-CI) and ``figN.png`` and ``claims.md`` with computed verdicts. Scenario: :mod:`.scenarios`.
+=========================  ================================================================
+:mod:`.params`             stated values, run settings, assumptions where the paper is silent
+:mod:`.scenarios`          the 36-station scenario of one point
+:mod:`.figures`            Figs. 1-3, 5 (vs offered rate), 6 (ranking sensitivity), 7 (multi-FIFO)
+:mod:`.claims`             the claims of Sections III-V
+:mod:`.timegraph`          Fig. 4: SREJ recovery with w = 5 as a sequence diagram of a trace
+=========================  ================================================================
+
+The pooled measures of all 36 connections are ``flow.*`` (throughput, delay), ``llc2.*``
+(network efficiency, out-of-sequence fraction, working window) and ``node.*`` (bridge
+losses). The paper draws Figs. 2, 3 and 5 against the measured throughput:
+``figN.png`` is drawn that way (both coordinates with 95% CIs, :func:`vs_throughput`),
+``figN_offered.png`` against the offered rate.
 """
 
 from __future__ import annotations
 
-from .scenarios import ASSUMPTIONS, base
-from .sweep import FIGURES, Point, claims, run_point, sweep
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
 
-__all__ = ["ASSUMPTIONS", "FIGURES", "Point", "base", "claims", "run_point", "sweep"]
+import pandas as pd
+
+from ..artefacts import FigureData, MeasuredXCurve
+from ..output import write_artefact
+from ..plan import RunRequest, RunSettings
+from ..reproduce import Reproduction, reproduce_study
+from ..run import ProgressFn
+from ..spec import Claim, Figure, Metrics
+from .claims import all_claim_ids, study_claims
+from .figures import FIGURE_BUILDERS, figure, figures
+from .params import CITATION, FULL_PRECISION, NAME, QUICK_REPLICATIONS, SOURCE, STUDY_CLAIMS_HEADING, TITLE
+from .scenarios import base
+
+__all__ = [
+    "CITATION", "FIGURE_BUILDERS", "NAME", "SOURCE", "TITLE", "TRACE_FIGURES", "all_claim_ids", "base", "figure", "figures",
+    "reproduce", "settings_for", "study_claims", "vs_throughput",
+]
+
+
+#: Figures drawn from a trace rather than from simulated points (``--figure 4``).
+TRACE_FIGURES = (4,)
+
+
+class _StudyModule:
+    """This package as a :class:`~arqlab.studies.reproduce.Study`."""
+
+    NAME = NAME
+    TITLE = TITLE
+    SOURCE = SOURCE
+    STUDY_CLAIMS_HEADING = STUDY_CLAIMS_HEADING
+
+    @staticmethod
+    def figures() -> list[Figure]:
+        return figures()
+
+    @staticmethod
+    def study_claims() -> list[Claim]:
+        return study_claims()
+
+
+def settings_for(quick: bool, seed: int = 1) -> RunSettings:
+    """Quick: QUICK_REPLICATIONS fixed replications; full: sequential ±2.5% relative
+    precision at 95%."""
+    return RunSettings.for_pass(quick, seed, QUICK_REPLICATIONS, FULL_PRECISION)
+
+
+class VsThroughput:
+    """Fig. 2, 3 or 5 as the paper draws it: each variant's y against its own measured
+    throughput, both with 95% CIs (an :class:`~arqlab.studies.artefacts.Artefact`)."""
+
+    def __init__(self, fd: FigureData) -> None:
+        self.fd = fd
+        self.curves: list[MeasuredXCurve] = []
+        for c in fd.figure.curves:
+            if not c.plot or not fd.has(f"{c.key}_tp"):
+                continue
+            xs = fd.xs(c.key)
+            self.curves.append(MeasuredXCurve(c.key, c.label, tuple(fd.est(f"{c.key}_tp", x) for x in xs),
+                                              tuple(fd.est(c.key, x) for x in xs), tuple(xs), c.style))
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.concat([c.to_frame() for c in self.curves], ignore_index=True)
+
+    def plot(self, ax: Any) -> None:
+        for c in self.curves:
+            c.plot(ax)
+        ax.set_xlabel("throughput (Mbit/s)")
+        ax.set_ylabel(self.fd.figure.y_label)
+        ax.set_yscale(self.fd.figure.y_scale)
+        if self.fd.figure.y_limits is not None:
+            ax.set_ylim(*self.fd.figure.y_limits)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+
+
+def vs_throughput(rep: Reproduction, quick: bool) -> list[Path]:
+    """Redraw Figs. 2, 3 and 5 against the measured throughput (the paper's axes) as
+    ``figN.png/.svg`` (points in ``figN_vs_throughput.csv``); the framework's drawing
+    against the offered rate becomes ``figN_offered.png/.svg``."""
+    files: list[Path] = []
+    mode = "quick (low precision)" if quick else "full precision"
+    out = rep.out_dir
+    for n in (2, 3, 5):
+        if n not in rep.data:
+            continue
+        fd = rep.data[n]
+        for suffix in (".png", ".svg"):
+            if (out / f"fig{n}{suffix}").exists():
+                files.append((out / f"fig{n}{suffix}").replace(out / f"fig{n}_offered{suffix}"))
+        written = write_artefact(VsThroughput(fd), out, f"fig{n}_vs_throughput",
+                                 title=f"Fig. {n}. {fd.figure.title} [arqlab reproduction, {mode}; bars: 95% CI]")
+        files += [p if p.suffix == ".csv" else p.replace(out / f"fig{n}{p.suffix}") for p in written]
+    return files
+
+
+def reproduce(
+    figures: Sequence[int] | None = None,
+    quick: bool = False,
+    out_dir: str | os.PathLike[str] = "reproduce-biersack",
+    workers: int | None = None,
+    executor: Any = None,
+    store: Any = None,
+    progress: ProgressFn | None = None,
+    *,
+    seed: int = 1,
+    runner: Callable[[RunRequest], Metrics] | None = None,
+    stream: TextIO | None = None,
+    quiet: bool = False,
+) -> Reproduction:
+    """Reproduce Figs. 1-3, 5-7 (or the chosen ones), check every claim, measure the
+    simulator's speed on the 36-station model (with Fig. 1) and draw Fig. 4 from a traced
+    run (with Fig. 4 or all figures).
+
+    Writes ``figN.png/.svg/.csv``, ``figN_scenarios/``, ``claims.json``/``claims.md``
+    and ``fig4.svg/.png`` into ``out_dir``. All curves share ``seed``.
+    """
+    sink = stream if stream is not None else sys.stdout
+    simulated = None if figures is None else [n for n in figures if n not in TRACE_FIGURES]
+    rep = reproduce_study(
+        _StudyModule(), figures=simulated, quick=quick, out_dir=out_dir, settings=settings_for(quick, seed),
+        workers=workers, executor=executor, store=store, progress=progress, runner=runner, stream=sink, quiet=quiet,
+    )
+    rep.files += vs_throughput(rep, quick)
+    if runner is None and (figures is None or 1 in figures):
+        from .speed import events_per_second
+
+        line = events_per_second()
+        print(line, file=sink)
+        with open(rep.out_dir / "claims.md", "a") as fh:
+            fh.write(f"\n## Speed\n\n{line}\n")
+    if runner is None and (figures is None or 4 in figures):
+        from .timegraph import write_fig4
+
+        rep.files += write_fig4(rep.out_dir)
+    return rep

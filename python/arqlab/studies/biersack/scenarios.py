@@ -1,34 +1,63 @@
-"""Biersack (1992) internet configuration as an arqlab topology.
+"""Biersack (1992) internet configuration as an arqlab topology, built from one flat
+parameter dict (the paper's values and the assumptions of :mod:`.params`, a curve's and a
+sensitivity variant's parameters, and the figure's x value).
 
 Three local 4 Mbit/s token rings of 12 stations, each joined by a bridge to a 4 Mbit/s
 backbone ring; "internet traffic only": station ``i`` of ring ``r`` sends to station
 ``i`` of ring ``r + 1 (mod 3)``; Poisson message arrivals; the x-axis is the total
 offered data rate (user bits per second, all 36 stations together).
 
-Values the paper does not give (Bux & Grillo's frame-length mix, timeouts, processing
-times) are keys with documented choices (``ASSUMPTIONS``; docs/studies/biersack.md).
+Figures pass everything through :func:`derive`, which rewrites the ``stack``,
+``medium``, ``relay``, ``node``, ``flow`` and ``run`` tables whole (they hold lists).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-RINGS = 3
-STATIONS = 12
-RATE_BPS = 4e6
+from ..spec import Curve, Scenario
+from .params import (
+    BUFFER_OCTETS,
+    FORWARDING_TIME_S,
+    FULL_DURATION_S,
+    FULL_MAX_REPLICATIONS,
+    FULL_MIN_REPLICATIONS,
+    FULL_WARMUP_S,
+    LENGTH_MIX,
+    N_BG,
+    OVERLOAD_MBPS,
+    PROPAGATION_S,
+    QUICK_DURATION_S,
+    QUICK_REPLICATIONS,
+    QUICK_WARMUP_S,
+    RATE_BPS,
+    REJECT_TIMER_S,
+    RINGS,
+    STATIONS,
+    T1_RESETS_WINDOW,
+    T1_S,
+    WINDOW,
+)
 
-#: Chosen where the paper is silent (REFERENCE.md §B): name → (value, why).
-ASSUMPTIONS: dict[str, tuple[Any, str]] = {
-    "length": ({"dist": "empirical", "values_bits": [512.0, 10000.0], "weights": [0.2, 0.8]},
-               "bimodal: 20% short (64 octets), 80% long (1250 octets); mean ≈ 1013 octets"),
-    "window": (7, "k = 7 (REFERENCE §B)"),
-    "n": (8, "Bux–Grillo's n = 8 (the paper)"),
-    "t1_s": (0.5, "T1 well above the round trip (tens of ms under load)"),
-    "reject_timer_s": (0.5, "as T1"),
-    "buffer_octets": (4096, "4 KB per bridge output port (the paper)"),
-    "forwarding_time_s": (0.0005, "bridge forwarding (processing) time per frame"),
-    "propagation_s": (5e-6, "1 km of cable per ring"),
-    "t1_resets_window": (True, "REFERENCE §B default"),
+POOLED = "flow.*"  # all 36 connections: throughput, delay
+LLC2 = "llc2.*"  # network efficiency, out-of-sequence fraction, working window
+BRIDGES = "node.*"  # every bridge output port: losses
+
+#: Every parameter a point may set.
+DEFAULTS: dict[str, Any] = {
+    "variant": "srej",
+    "offered_mbps": 2.0,
+    "length": LENGTH_MIX,
+    "window": WINDOW,
+    "n": N_BG,
+    "fifo_buffers": 2,
+    "t1_s": T1_S,
+    "reject_timer_s": REJECT_TIMER_S,
+    "t1_resets_window": T1_RESETS_WINDOW,
+    "buffer_octets": BUFFER_OCTETS,
+    "forwarding_time_s": FORWARDING_TIME_S,
+    "propagation_s": PROPAGATION_S,
 }
 
 
@@ -36,32 +65,79 @@ def station(r: int, i: int) -> str:
     return f"r{r + 1}s{i + 1:02d}"
 
 
-def base(variant: str = "srej", offered_bps: float = 2e6, *, duration_s: float = 60.0, warmup_s: float = 5.0,
-         replications: int = 5, fifo_buffers: int = 2, **keys: Any) -> dict[str, Any]:
-    """The scenario as a dict (``arqlab.simulate`` takes it); ``keys`` override ASSUMPTIONS."""
-    a = {k: v for k, (v, _) in ASSUMPTIONS.items()} | keys
-    length = a["length"]
-    stations = RINGS * STATIONS
-    load = offered_bps / stations / RATE_BPS
-    llc2 = {"kind": "llc2", "variant": variant, "window": a["window"], "n": a["n"], "t1_s": a["t1_s"],
-            "reject_timer_s": a["reject_timer_s"], "t1_resets_window": a["t1_resets_window"]}
-    if variant == "multi_fifo":
-        llc2["fifo_buffers"] = fifo_buffers
-    ring = {"kind": "token_ring", "rate_bps": RATE_BPS, "propagation_s": a["propagation_s"]}
+def tables(p: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``stack``, ``medium``, ``relay``, ``node`` and ``flow`` tables of one point."""
+    load = p["offered_mbps"] * 1e6 / (RINGS * STATIONS) / RATE_BPS
+    llc2 = {"kind": "llc2", "variant": p["variant"], "window": p["window"], "n": p["n"], "t1_s": p["t1_s"],
+            "reject_timer_s": p["reject_timer_s"], "t1_resets_window": p["t1_resets_window"]}
+    if p["variant"] == "multi_fifo":
+        llc2["fifo_buffers"] = p["fifo_buffers"]
+    ring = {"kind": "token_ring", "rate_bps": RATE_BPS, "propagation_s": p["propagation_s"]}
     media = [{"name": "backbone", **ring, "ends": [f"bridge{r + 1}" for r in range(RINGS)]}]
     media += [{"name": f"ring{r + 1}", **ring, "ends": [station(r, i) for i in range(STATIONS)] + [f"bridge{r + 1}"]}
               for r in range(RINGS)]
-    relays = [{"name": f"bridge{r + 1}", "kind": "store_and_forward", "buffer_octets": a["buffer_octets"],
-               "forwarding_time_s": a["forwarding_time_s"]} for r in range(RINGS)]
-    nodes = [{"name": station(r, i), "stack": "llc2"} for r in range(RINGS) for i in range(STATIONS)]
-    flows = [{"from": station(r, i), "to": station((r + 1) % RINGS, i),
-              "traffic": {"kind": "poisson", "load": load, "length": length}}
-             for r in range(RINGS) for i in range(STATIONS)]
     return {
-        "title": f"Biersack (1992): LLC2 {variant} over bridged token rings, {offered_bps / 1e6:g} Mbit/s offered",
-        "run": {"duration_s": duration_s, "warmup_s": warmup_s, "replications": replications},
-        "stack": {"llc2": llc2}, "medium": media, "relay": relays, "node": nodes, "flow": flows,
+        "stack": {"llc2": llc2},
+        "medium": media,
+        "relay": [{"name": f"bridge{r + 1}", "kind": "store_and_forward", "buffer_octets": p["buffer_octets"],
+                   "forwarding_time_s": p["forwarding_time_s"]} for r in range(RINGS)],
+        "node": [{"name": station(r, i), "stack": "llc2"} for r in range(RINGS) for i in range(STATIONS)],
+        "flow": [{"from": station(r, i), "to": station((r + 1) % RINGS, i),
+                  "traffic": {"kind": "poisson", "load": load, "length": p["length"]}}
+                 for r in range(RINGS) for i in range(STATIONS)],
     }
+
+
+def run_table(quick: bool, offered_mbps: float) -> dict[str, Any]:
+    """Quick: fixed replications of short runs. Full: the sequential ±2.5% rule on the
+    pooled throughput and (below overload, where it has a steady state) mean delay."""
+    if quick:
+        return {"duration_s": QUICK_DURATION_S, "warmup_s": QUICK_WARMUP_S, "replications": QUICK_REPLICATIONS}
+    watched = [f"{POOLED}.throughput_bps"]
+    if offered_mbps < OVERLOAD_MBPS:
+        watched.append(f"{POOLED}.transfer_time_s")
+    return {"duration_s": FULL_DURATION_S, "warmup_s": FULL_WARMUP_S, "replications": FULL_MIN_REPLICATIONS,
+            "min_replications": FULL_MIN_REPLICATIONS, "max_replications": FULL_MAX_REPLICATIONS,
+            "precision_measures": watched}
+
+
+def params_for(*layers: Mapping[str, Any]) -> dict[str, Any]:
+    p = dict(DEFAULTS)
+    for m in layers:
+        p.update(m)
+    return p
+
+
+def scenario(*layers: Mapping[str, Any], quick: bool = True) -> Scenario:
+    """A whole scenario dict (the figures' base)."""
+    p = params_for(*layers)
+    return {"title": f"Biersack (1992): LLC2 {p['variant']} over bridged token rings",
+            "run": run_table(quick, p["offered_mbps"]), **tables(p)}
+
+
+def derive(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
+    """x is the total offered rate in Mbit/s (Figs. 1-3, 5)."""
+    p = params_for(params, {"offered_mbps": x})
+    return {**tables(p), "run": run_table(quick, x)}
+
+
+def derive_fifos(offered_mbps: float) -> Any:
+    """x is the number of FIFO buffers (the multi-FIFO figure), at a fixed offered rate."""
+    def d(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
+        p = params_for({"offered_mbps": offered_mbps}, params)
+        if p["variant"] == "multi_fifo":
+            p["fifo_buffers"] = int(x)
+        return {**tables(p), "run": run_table(quick, offered_mbps)}
+    return d
+
+
+def base(variant: str = "srej", offered_bps: float = 2e6, *, duration_s: float = 60.0, warmup_s: float = 5.0,
+         replications: int = 5, **keys: Any) -> Scenario:
+    """One point as a scenario dict (``arqlab.simulate`` takes it); ``keys`` override
+    :data:`DEFAULTS` (``window``, ``t1_s``, ``buffer_octets``, ``fifo_buffers``, ...)."""
+    p = params_for(keys, {"variant": variant, "offered_mbps": offered_bps / 1e6})
+    return {"title": f"Biersack (1992): LLC2 {variant} over bridged token rings, {offered_bps / 1e6:g} Mbit/s offered",
+            "run": {"duration_s": duration_s, "warmup_s": warmup_s, "replications": replications}, **tables(p)}
 
 
 def write_base(path: str) -> None:

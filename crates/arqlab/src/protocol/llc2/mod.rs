@@ -12,6 +12,7 @@ pub mod config;
 pub mod station;
 pub mod store;
 pub mod window;
+pub mod wire;
 
 pub use config::{Llc2Config, Variant};
 pub use station::{Llc2, Llc2Stats};

@@ -26,16 +26,10 @@ use std::collections::VecDeque;
 /// Counters beyond the common ones.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Llc2Stats {
-    /// Error-free I frames received (in sequence, stored, discarded or duplicate).
-    pub i_frames_received: u64,
     /// Out-of-sequence I frames kept for resequencing.
     pub out_of_sequence_stored: u64,
     /// T1 expiries beyond N2 in a row (a real station would reset the link).
     pub n2_exceeded: u64,
-    /// Sum of the working window over I frames sent (for its mean).
-    pub window_sum: u64,
-    /// Times the working window was cut to 1.
-    pub window_cuts: u64,
 }
 
 pub struct Llc2<P: Payload = Sdu> {
@@ -162,7 +156,7 @@ impl<P: Payload> Llc2<P> {
         let f = Frame { command: true, ..Frame::information(self.m.add(self.va, index as u32), self.vr, false, msg, self.header_bits) };
         self.counters.frames_sent += 1;
         self.counters.i_frames_sent += 1;
-        self.stats.window_sum += self.window.current() as u64;
+        self.counters.window_sum += self.window.current() as u64;
         self.ack_owed = 0;
         self.ack_at = None;
         if self.t1_at.is_none() {
@@ -202,7 +196,7 @@ impl<P: Payload> Llc2<P> {
     }
 
     fn receive_i(&mut self, now: SimTime, ns: u32, msg: P) {
-        self.stats.i_frames_received += 1;
+        self.counters.i_frames_received += 1;
         if ns == self.vr {
             self.events.push_back(Event::Delivered(msg));
             self.vr = self.m.next(self.vr);
@@ -290,7 +284,7 @@ impl<P: Payload> Layer for Llc2<P> {
                 self.next = 0;
                 self.cause = RetransmitCause::Reject;
                 if self.window.on_congestion() {
-                    self.stats.window_cuts += 1;
+                    self.counters.window_cuts += 1;
                 }
             }
             FrameKind::SREJ => {
@@ -333,7 +327,7 @@ impl<P: Payload> Layer for Llc2<P> {
             self.poll_pending = true;
             self.t1_at = Some(now + self.t1);
             if self.window.on_timeout() {
-                self.stats.window_cuts += 1;
+                self.counters.window_cuts += 1;
             }
         }
         if self.reject_at.is_some_and(|t| t <= now) {

@@ -96,7 +96,7 @@ fn test_bg_rej_cuts_the_window_to_one_and_n_rrs_grow_it_by_one() {
         sent.push((a.working_window(), drain(&mut a, at(2 + i as u64)).len()));
     }
     assert_eq!(sent, vec![(1, 1), (1, 1), (2, 2), (2, 1), (2, 1), (3, 2)]);
-    assert_eq!(a.stats().window_cuts, 1);
+    assert_eq!(a.counters().window_cuts, 1);
 }
 
 #[test]

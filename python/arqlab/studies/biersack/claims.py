@@ -1,0 +1,263 @@
+"""The paper's claims (Sections IV and V), each with a computed verdict, encoded as
+strongly as its sentence: "≈ 3.55" is a published value matched within ±TOL_PAPER,
+"slightly better" is better (significant at 95%) by at most SLIGHT, "clearly worse" /
+"much lower" is worse by more than MARKED, "close to SREJ" is within CLOSE of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..artefacts.curves import FigureData
+from ..data import StudyData
+from ..spec import Claim
+from ..verdicts import Est, Outcome, Verdict, all_of, approx_value, at_least, below, conjunction, exceeds, pointwise
+from .params import (
+    ABOUT_FIVE,
+    CLOSE,
+    OVERLOAD_MBPS,
+    PAPER_MAX_BG_MBPS,
+    PAPER_MAX_SREJ_MBPS,
+    PAPER_ORIG_OOS,
+    SLIGHT,
+)
+
+#: A published value read off the text (3.55, 3.35 Mbit/s): matched within ±3%.
+TOL_PAPER = 0.03
+#: "clearly worse", "quite striking", "much lower": by more than 10%.
+MARKED = 0.10
+SECTION = "IV. Results"
+SECTION_FIFO = "V. Implementation (multiple FIFO buffers)"
+
+
+def max_est(fd: FigureData, curve: str) -> tuple[Est, float | None]:
+    """The largest mean of ``curve`` over x, with its x."""
+    x = fd.argmax(curve)
+    return (Est(float("nan"), float("nan"), 0), None) if x is None else (fd.est(curve, x), x)
+
+
+def overload(fd: FigureData, curve: str) -> list[float]:
+    """Offered rates beyond the rings' capacity (> OVERLOAD_MBPS)."""
+    return [x for x in fd.xs(curve) if x > OVERLOAD_MBPS]
+
+
+def below_overload(fd: FigureData, curve: str) -> list[float]:
+    return [x for x in fd.xs(curve) if x < OVERLOAD_MBPS]
+
+
+def slightly(better: Est, worse: Est, higher_is_better: bool) -> Verdict:
+    """Better (significant at 95%) and by at most SLIGHT (relative to the worse one)."""
+    a, b = (better, worse) if higher_is_better else (worse, better)
+    return all_of([exceeds(a, b), at_least(b.scaled(1 + SLIGHT), a)])
+
+
+def _paper_max(curve: str, paper: float) -> Callable[[StudyData], Outcome]:
+    def check(sd: StudyData) -> Outcome:
+        m, x = max_est(sd[1], curve)
+        return Outcome(approx_value(m, paper, TOL_PAPER),
+                       f"our maximum {m} Mbit/s (at {x} Mbit/s offered) vs the paper's {paper} (±{100 * TOL_PAPER:g}%)")
+    return check
+
+
+def _srej_slightly_above_bg(sd: StudyData) -> Outcome:
+    (s, xs), (b, xb) = max_est(sd[1], "srej"), max_est(sd[1], "bg")
+    gap = 100 * (s.mean / b.mean - 1) if b.mean else float("nan")
+    return Outcome(slightly(s, b, True), f"maximum SREJ {s} (at {xs}) vs BG {b} (at {xb}) Mbit/s: +{gap:.1f}% "
+                                          f"(slightly: significant, at most +{100 * SLIGHT:g}%; paper +6.0%)")
+
+
+def _jain_clearly_worse(sd: StudyData) -> Outcome:
+    fd = sd[1]
+    j = max_est(fd, "jain")[0]
+    parts = {o: Outcome(below(j, max_est(fd, o)[0], MARKED), f"max JAIN {j} vs max {o.upper()} {max_est(fd, o)[0]}")
+             for o in ("bg", "srej")}
+    return conjunction(parts)
+
+
+def _orig_out_of_sequence(sd: StudyData) -> Outcome:
+    fd = sd[1]
+    return pointwise(overload(fd, "orig_oos"), lambda x: exceeds(fd.est("orig_oos", x), Est(PAPER_ORIG_OOS, 0.0)),
+                     describe=lambda x: f"fraction {fd.est('orig_oos', x)} > {PAPER_ORIG_OOS}")
+
+
+def _orig_collapses(sd: StudyData) -> Outcome:
+    """Under overload ORIG carries far less than its own maximum (and than SREJ)."""
+    fd = sd[1]
+    top, xo = max_est(fd, "orig")
+    return pointwise(overload(fd, "orig"), lambda x: all_of([below(fd.est("orig", x), top, 0.25),
+                                                             below(fd.est("orig", x), fd.est("srej", x), 0.25)]),
+                     describe=lambda x: f"ORIG {fd.est('orig', x)} vs its maximum {top} (at {xo}) and SREJ {fd.est('srej', x)}")
+
+
+def _jain_opens_too_fast(sd: StudyData) -> Outcome:
+    """Under overload JAIN's working window is larger than BG's on average and its I
+    frames are dropped by the bridges more often (bridge loss ratio)."""
+    fd = sd[1]
+    xs = overload(fd, "jain_window")
+    return conjunction({
+        "larger window": pointwise(xs, lambda x: exceeds(fd.est("jain_window", x), fd.est("bg_window", x)),
+                                   describe=lambda x: f"JAIN {fd.est('jain_window', x)} vs BG {fd.est('bg_window', x)}"),
+        "more bridge losses": pointwise(xs, lambda x: exceeds(fd.est("jain_loss", x), fd.est("bg_loss", x)),
+                                        describe=lambda x: f"JAIN {fd.est('jain_loss', x)} vs BG {fd.est('bg_loss', x)}"),
+    })
+
+
+def fig1_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("fig1.srej_max_3_55", SECTION, f"The maximum achievable throughput for SREJ is {PAPER_MAX_SREJ_MBPS} Mbit/s.",
+              _paper_max("srej", PAPER_MAX_SREJ_MBPS), figure=1),
+        Claim("fig1.bg_max_3_35", SECTION, f"The maximum achievable throughput for BG is {PAPER_MAX_BG_MBPS} Mbit/s.",
+              _paper_max("bg", PAPER_MAX_BG_MBPS), figure=1),
+        Claim("fig1.srej_slightly_above_bg", SECTION,
+              "SREJ under overload has a slightly better user-level performance than BG: its maximum throughput is "
+              "higher (3.55 vs 3.35 Mbit/s).", _srej_slightly_above_bg, figure=1),
+        Claim("fig1.jain_clearly_worse", SECTION,
+              "JAIN does not perform as well as either BG or SREJ; the difference is quite striking "
+              f"(maximum throughput more than {100 * MARKED:g}% below both).", _jain_clearly_worse, figure=1),
+        Claim("fig1.jain_opens_too_fast", SECTION,
+              "The lower performance of JAIN is due to the fact that after a loss JAIN opens the window too fast, which "
+              "causes a high number of I frames to be dropped by the bridges (under overload: a larger mean working "
+              "window and a higher bridge loss ratio than BG's).", _jain_opens_too_fast, figure=1),
+        Claim("fig1.orig_out_of_sequence", "III. Selective retransmission",
+              "ORIG: when the network is overloaded, more than 70% of all I frames received are out of sequence and "
+              "discarded.", _orig_out_of_sequence, figure=1),
+        Claim("fig1.orig_collapses", SECTION,
+              "ORIG collapses under overload: its throughput falls more than 25% below its own maximum and below SREJ's.",
+              _orig_collapses, figure=1),
+    )
+
+
+def _no_worse(srej: Est, bg: Est) -> Verdict:
+    """SREJ's delay at most BG's (within the ±2.5% precision). Without a loss the two
+    variants act alike and, sharing the seed, run the same trajectory: identical
+    estimates are equal, not merely indistinguishable."""
+    if srej == bg:
+        return Verdict.HOLDS
+    return at_least(bg, srej, 0.025)
+
+
+def _delay_slightly_better(fig: int) -> Callable[[StudyData], Outcome]:
+    """Below overload SREJ's delay is never worse than BG's (within the ±2.5% precision),
+    and at the highest load with a steady state it is slightly better."""
+    def check(sd: StudyData) -> Outcome:
+        fd = sd[fig]
+        xs = below_overload(fd, "srej")
+        if not xs:
+            return Outcome(Verdict.INCONCLUSIVE, "no point below overload")
+        never_worse = pointwise(xs, lambda x: _no_worse(fd.est("srej", x), fd.est("bg", x)),
+                                describe=lambda x: f"SREJ {fd.est('srej', x)} vs BG {fd.est('bg', x)} ms")
+        top = xs[-1]
+        s, b = fd.est("srej", top), fd.est("bg", top)
+        ratio = b.mean / s.mean if s.mean else float("nan")
+        slight = Outcome(slightly(s, b, False), f"at {top:g} Mbit/s: SREJ {s} vs BG {b} ms (BG/SREJ = {ratio:.2f}; "
+                                                f"slightly: at most {1 + SLIGHT:g})")
+        return conjunction({"never worse": never_worse, "slightly better": slight})
+    return check
+
+
+def fig2_claims() -> tuple[Claim, ...]:
+    return (Claim("fig2.srej_mean_delay_slightly_better", SECTION,
+                  "The delay performance of SREJ with respect to the average delay is slightly better than for BG.",
+                  _delay_slightly_better(2), figure=2),)
+
+
+def fig3_claims() -> tuple[Claim, ...]:
+    return (Claim("fig3.srej_p95_delay_slightly_better", SECTION,
+                  "The delay performance of SREJ with respect to the 95th percentile of the delay is slightly better "
+                  "than for BG.", _delay_slightly_better(3), figure=3),)
+
+
+def _efficiency(sd: StudyData) -> Outcome:
+    fd = sd[5]
+    xs = overload(fd, "bg")
+    bg_srej = pointwise(xs, lambda x: slightly(fd.est("bg", x), fd.est("srej", x), True),
+                        describe=lambda x: f"BG {fd.est('bg', x)} vs SREJ {fd.est('srej', x)}")
+    jain = pointwise(xs, lambda x: all_of([below(fd.est("jain", x), fd.est("bg", x), MARKED),
+                                           below(fd.est("jain", x), fd.est("srej", x), MARKED)]),
+                     describe=lambda x: f"JAIN {fd.est('jain', x)}")
+    return conjunction({"BG slightly above SREJ": bg_srej, "JAIN much lower": jain})
+
+
+def fig5_claims() -> tuple[Claim, ...]:
+    return (Claim("fig5.efficiency_under_overload", SECTION,
+                  "Under overload BG has a slightly better network efficiency than SREJ; JAIN's is much lower "
+                  f"(more than {100 * MARKED:g}% below both).", _efficiency, figure=5),)
+
+
+def ranking(fd: FigureData) -> Outcome:
+    """SREJ ≥ BG (within 1%) and both above JAIN (significant), at every x of the figure."""
+    xs = fd.xs("srej")
+    return pointwise(xs, lambda x: all_of([at_least(fd.est("srej", x), fd.est("bg", x), 0.01),
+                                           exceeds(fd.est("bg", x), fd.est("jain", x)),
+                                           exceeds(fd.est("srej", x), fd.est("jain", x))]),
+                     describe=lambda x: f"SREJ {fd.est('srej', x)} BG {fd.est('bg', x)} JAIN {fd.est('jain', x)}")
+
+
+def _ranking_everywhere(sd: StudyData) -> Outcome:
+    fd = sd[6]
+    parts = {"base": ranking(fd)}
+    for v in fd.variants():
+        parts[v] = ranking(fd.with_variant(v))
+    return conjunction(parts)
+
+
+def fig6_claims() -> tuple[Claim, ...]:
+    return (Claim("fig6.ranking_stays", SECTION,
+                  "With different buffer sizes, window sizes and timeouts (and, ours, forwarding times and message "
+                  "lengths) the performance of BG, SREJ and JAIN relative to each other stays the same: SREJ at least "
+                  "BG (within 1%), both above JAIN, under overload.", _ranking_everywhere, figure=6),)
+
+
+def _close(fd: FigureData, w: int, m: float) -> Verdict:
+    return at_least(fd.est(f"mf_w{w}", m), fd.est(f"srej_w{w}", m), CLOSE)
+
+
+def _two_fifos(sd: StudyData) -> Outcome:
+    fd = sd[7]
+    return Outcome(_close(fd, 10, 2.0), f"w = 10: two FIFOs {fd.est('mf_w10', 2.0)} vs SREJ {fd.est('srej_w10', 2.0)} "
+                                         f"Mbit/s (close: within {100 * CLOSE:g}%)")
+
+
+def _about_five(sd: StudyData) -> Outcome:
+    """The smallest m within CLOSE of SREJ at w = 20 lies in ABOUT_FIVE, every smaller m
+    of the grid being significantly further away."""
+    fd = sd[7]
+    ms = fd.xs("mf_w20")
+    low, high = ABOUT_FIVE
+    v_at = {m: _close(fd, 20, m) for m in ms}
+    first = next((m for m in ms if v_at[m] is Verdict.HOLDS), None)
+    short_before = first is not None and all(v_at[m] is Verdict.DOES_NOT_HOLD for m in ms if m < first)
+    if first is not None and first < low:
+        v = Verdict.DOES_NOT_HOLD  # fewer suffice
+    elif first is not None and first <= high and short_before:
+        v = Verdict.HOLDS
+    elif any(m >= high for m in ms) and all(v_at[m] is Verdict.DOES_NOT_HOLD for m in ms if m <= high):
+        v = Verdict.DOES_NOT_HOLD  # more are needed
+    else:
+        v = Verdict.INCONCLUSIVE
+    ref = fd.est("srej_w20", ms[0]) if ms else None
+    detail = "; ".join(f"m={m:g}:{v_at[m].value} {fd.est('mf_w20', m)}" for m in ms)
+    return Outcome(v, f"w = 20, SREJ {ref} Mbit/s; smallest m within {100 * CLOSE:g}%: {first} "
+                      f"(about five: {low}-{high}); {detail}")
+
+
+def fig7_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("fig7.two_fifos_close_at_w10", SECTION_FIFO,
+              "For a window size of ten, as few as two FIFO buffers are sufficient to achieve a performance close to "
+              f"SREJ (throughput within {100 * CLOSE:g}%).", _two_fifos, figure=7),
+        Claim("fig7.about_five_for_larger_windows", SECTION_FIFO,
+              "For larger windows (w = 20) the number of FIFO buffers needed to achieve the performance of SREJ "
+              f"increases to about five (the smallest within {100 * CLOSE:g}% is {ABOUT_FIVE[0]}-{ABOUT_FIVE[1]}).",
+              _about_five, figure=7),
+    )
+
+
+def study_claims() -> list[Claim]:
+    return []
+
+
+def all_claim_ids() -> list[str]:
+    from .figures import figures
+
+    return [c.id for f in figures() for c in f.claims] + [c.id for c in study_claims()]

@@ -1,0 +1,160 @@
+"""Figures 1, 2, 3 and 5 of the paper, and two extensions: Fig. 6 (the BG/SREJ/JAIN
+ranking under other buffer sizes, windows, timeouts, processing times and lengths, which
+the paper states without a figure) and Fig. 7 (multi-FIFO receivers against SREJ, also
+stated without a figure). Fig. 4 is a sequence diagram drawn from a trace
+(:mod:`.timegraph`).
+
+Every point of Figs. 1-3 and 5 is one run of the 36-station model at one total offered
+rate; the four figures read different measures of the same runs. Curves with
+``plot=False`` are read by claims and written to the CSV files: each variant's
+throughput (the x of Figs. 2, 3 and 5 as the paper draws them, see
+:func:`~arqlab.studies.biersack.vs_throughput`), out-of-sequence fraction, bridge loss
+ratio and working window.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..spec import Curve, Figure, Scenario, Sensitivity
+from . import claims as cl
+from .params import (
+    ASSUMPTIONS,
+    COLORS,
+    LABELS,
+    OFFERED_MBPS,
+    OFFERED_MBPS_QUICK,
+    VARIANTS,
+)
+from .scenarios import BRIDGES, LLC2, POOLED, derive, derive_fifos, scenario
+
+STATED = "3 token rings × 12 stations, bridged to a backbone ring, 4 Mbit/s, 4 KB bridge buffers, internet traffic only"
+X_LABEL = "total offered data rate (Mbit/s)"
+ASSUMED = ASSUMPTIONS
+
+#: measure → factor to plot units (Mbit/s, ms); the rest are ratios or counts.
+UNITS = {"throughput_bps": 1e6, "transfer_time_s": 1e-3, "transfer_time_p95_s": 1e-3}
+
+
+def _no_x(x: float) -> dict[str, Any]:
+    return {}
+
+
+def _units(scn: Scenario, curve: Curve) -> float:
+    return UNITS.get(curve.measure or "", 1.0)
+
+
+def _variant_curves(measure: str, direction: str, variants: tuple[str, ...] = VARIANTS) -> tuple[Curve, ...]:
+    return tuple(Curve(v, LABELS[v], direction, measure=measure, params={"variant": v},
+                       style={"color": COLORS[v]}) for v in variants)
+
+
+def _hidden(suffix: str, measure: str, direction: str, variants: tuple[str, ...] = VARIANTS) -> tuple[Curve, ...]:
+    return tuple(Curve(f"{v}_{suffix}", f"{LABELS[v]}: {measure}", direction, measure=measure,
+                       params={"variant": v}, plot=False) for v in variants)
+
+
+def _offered(number: int, title: str, y_label: str, measure: str, direction: str, extra: tuple[Curve, ...],
+             claims: Any, y_limits: tuple[float | None, float | None] | None = None, y_scale: str = "linear") -> Figure:
+    return Figure(
+        number, title, scenario(), X_LABEL, y_label, measure, OFFERED_MBPS, OFFERED_MBPS_QUICK, _no_x,
+        _variant_curves(measure, direction) + extra, derive=derive, normalize=_units, y_limits=y_limits, y_scale=y_scale,
+        assumptions=ASSUMED, claims=claims, caption=STATED,
+    )
+
+
+def fig1() -> Figure:
+    extra = (_hidden("oos", "out_of_sequence_fraction", LLC2) + _hidden("loss", "loss_ratio", BRIDGES)
+             + _hidden("window", "working_window_mean", LLC2, ("bg", "jain")) + _hidden("cuts", "window_cuts", LLC2, ("bg", "jain")))
+    return _offered(1, "Throughput vs total offered data rate", "throughput (Mbit/s)", "throughput_bps", POOLED, extra,
+                    cl.fig1_claims(), y_limits=(0.0, None))
+
+
+def _tp() -> tuple[Curve, ...]:
+    return _hidden("tp", "throughput_bps", POOLED)
+
+
+def fig2() -> Figure:
+    return _offered(2, "Mean end-to-end delay vs throughput", "mean delay (ms)", "transfer_time_s", POOLED, _tp(),
+                    cl.fig2_claims(), y_scale="log")
+
+
+def fig3() -> Figure:
+    return _offered(3, "95th percentile of the end-to-end delay vs throughput", "95th percentile of the delay (ms)",
+                    "transfer_time_p95_s", POOLED, _tp(), cl.fig3_claims(), y_scale="log")
+
+
+def fig5() -> Figure:
+    return _offered(5, "Network efficiency vs throughput", "network efficiency (I frames delivered / transmitted)",
+                    "network_efficiency", LLC2, _tp(), cl.fig5_claims(), y_limits=(0.0, 1.05))
+
+
+#: The ranking's sensitivity (Section IV: "different values for the buffer size, window
+#: size, and the timeout"), and the values the paper leaves open.
+SENSITIVITIES = (
+    Sensitivity("buffer2k", "bridge buffers 2 KB", ("bg", "jain", "srej"), params={"buffer_octets": 2048}),
+    Sensitivity("buffer8k", "bridge buffers 8 KB", ("bg", "jain", "srej"), params={"buffer_octets": 8192}),
+    Sensitivity("window4", "window k = 4", ("bg", "jain", "srej"), params={"window": 4}),
+    Sensitivity("window12", "window k = 12", ("bg", "jain", "srej"), params={"window": 12}),
+    Sensitivity("t1_0.2", "T1 = reject timer = 0.2 s", ("bg", "jain", "srej"), params={"t1_s": 0.2, "reject_timer_s": 0.2}),
+    Sensitivity("t1_2", "T1 = reject timer = 2 s", ("bg", "jain", "srej"), params={"t1_s": 2.0, "reject_timer_s": 2.0}),
+    Sensitivity("fwd2ms", "bridge forwarding time 2 ms", ("bg", "jain", "srej"), params={"forwarding_time_s": 0.002}),
+    Sensitivity("uniform_lengths", "message lengths uniform on [512, 15693] bits (same mean)", ("bg", "jain", "srej"),
+                params={"length": {"dist": "uniform", "min_bits": 512.0, "max_bits": 15692.8}}),
+)
+RANKING_XS = (4.0, 5.0)
+RANKING_XS_QUICK = (5.0,)
+
+
+def fig6() -> Figure:
+    return Figure(
+        6, "Extension: throughput of BG, SREJ and JAIN under other parameters", scenario(), X_LABEL,
+        "throughput (Mbit/s)", "throughput_bps", RANKING_XS, RANKING_XS_QUICK, _no_x,
+        _variant_curves("throughput_bps", POOLED, ("bg", "jain", "srej")), derive=derive, normalize=_units,
+        assumptions=ASSUMED, sensitivities=SENSITIVITIES, claims=cl.fig6_claims(), y_limits=(0.0, None),
+        caption=f"{STATED}; markers: one parameter changed at a time (Section IV states the ranking without a figure)",
+    )
+
+
+FIFO_OFFERED_MBPS = 4.5
+FIFOS = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+FIFOS_QUICK = (1.0, 2.0, 3.0, 5.0)
+
+
+def _fifo_curves() -> tuple[Curve, ...]:
+    out: list[Curve] = []
+    for w, style in ((10, "-"), (20, "--")):
+        out.append(Curve(f"mf_w{w}", f"multi-FIFO, w = {w}", POOLED, measure="throughput_bps",
+                         params={"variant": "multi_fifo", "window": w}, style={"color": "tab:purple", "linestyle": style}))
+        out.append(Curve(f"srej_w{w}", f"SREJ, w = {w}", POOLED, measure="throughput_bps",
+                         params={"variant": "srej", "window": w}, style={"color": COLORS["srej"], "linestyle": style}))
+    # Why m FIFOs fall short (read from the same runs, not drawn): the share of received
+    # I frames discarded for want of a free FIFO, and the bridges' loss ratio.
+    for key, variant in (("mf", "multi_fifo"), ("srej", "srej")):
+        for w in (10, 20):
+            out.append(Curve(f"{key}_w{w}_oos", f"{key} w = {w}: out_of_sequence_fraction", LLC2,
+                             measure="out_of_sequence_fraction", params={"variant": variant, "window": w}, plot=False))
+            out.append(Curve(f"{key}_w{w}_loss", f"{key} w = {w}: bridge loss_ratio", BRIDGES, measure="loss_ratio",
+                             params={"variant": variant, "window": w}, plot=False))
+    return tuple(out)
+
+
+def fig7() -> Figure:
+    return Figure(
+        7, f"Extension: multi-FIFO receivers vs SREJ at {FIFO_OFFERED_MBPS:g} Mbit/s offered", scenario(),
+        "FIFO buffers per connection m", "throughput (Mbit/s)", "throughput_bps", FIFOS, FIFOS_QUICK, _no_x,
+        _fifo_curves(), derive=derive_fifos(FIFO_OFFERED_MBPS), normalize=_units, assumptions=ASSUMED,
+        claims=cl.fig7_claims(), y_limits=(0.0, None),
+        caption=f"{STATED}; Gopal & Rom FIFO buffers (Section V states the result without a figure)",
+    )
+
+
+FIGURE_BUILDERS = {1: fig1, 2: fig2, 3: fig3, 5: fig5, 6: fig6, 7: fig7}
+
+
+def figures() -> list[Figure]:
+    return [b() for b in FIGURE_BUILDERS.values()]
+
+
+def figure(n: int) -> Figure:
+    return FIGURE_BUILDERS[n]()
