@@ -127,7 +127,7 @@ def test_quick_plan_is_small() -> None:
     runs: dict[str, fw.RunRequest] = {}
     for f in bux.figures():
         runs.update(fw.plan_figure(f, settings)[1])
-    assert len(runs) <= 400  # 352 runs take ~15 s on 2 cores; the budget is 3 min
+    assert len(runs) <= 600  # 556 runs took 58 s on 2 cores (issue 14); the budget is 3 min
     assert all(r.replications == bux.QUICK_REPLICATIONS and r.precision is None for r in runs.values())
     full = bux.settings_for(False)
     assert full.precision == 0.025 and full.replications is None
@@ -178,7 +178,30 @@ def test_closed_forms() -> None:
     assert bux.window_bound(100, 48, 48000, 0.05, 7) == pytest.approx(100 / 148 * 7 * (148 / 48000) / (148 / 48000 + 0.1 + 0.001))
     assert bux.window_bound(10000, 48, 48000, 0.05, 7) == pytest.approx(10000 / 10048)
     assert bux.channel_bound(1000, 48, 1e-5) == pytest.approx(1000 / 1048 * (1 - 1e-5) ** 1048)
-    assert bux.t1_rule(0.1, 0.05, 0.001) == pytest.approx(1.5 * (0.2 + 0.1 + 0.001), abs=1e-4)
+    # T1 = 1.25 × the longest legitimate acknowledgement delay (theory.ack_delay_bound):
+    # ABM/ARM a REJ recovery 4·T_I + 4·t_p + 2·R; NRM's Annex B timer 2·t_p + R;
+    # R = T_S from an idle peer, 2·T_I(peer) from a sending one.
+    assert bux.t1_rule("abm", 0.1, 0.05, 0.001, None) == pytest.approx(1.25 * (0.4 + 0.2 + 0.002), abs=1e-4)
+    assert bux.t1_rule("arm", 0.1, 0.05, 0.001, 0.02) == pytest.approx(1.25 * (0.4 + 0.2 + 0.08), abs=1e-4)
+    assert bux.t1_rule("nrm", 0.1, 0.05, 0.001, None) == pytest.approx(1.25 * (0.1 + 0.001), abs=1e-4)
+    assert bux.t1_rule("nrm", 0.1, 0.05, 0.001, 0.02) == pytest.approx(1.25 * (0.1 + 0.04), abs=1e-4)
+
+
+def test_t1_covers_a_rej_recovery_and_each_mode_gets_its_own() -> None:
+    """The point's T1 comes from the scenario's mode and flows (not from the curve's side):
+    two-way ABM at 10000 bit is 1.25·(8·T_I + 4·t_p); one-way NRM P→S 1.25·(2·t_p + T_S)."""
+    f4 = bux.figure(4)
+    settings = bux.settings_for(True)
+    t_i = 10048 / 48000.0
+    runs = fw.plan_figure(f4, settings)[1].values()
+    abm = {r.scenario["protocol"]["t1_s"] for r in runs if r.scenario["protocol"]["modulus"] == 8
+           and r.scenario["protocol"]["mode"] == "abm" and r.scenario["traffic"]["a"]["length"]["mean_bits"] == 10000}
+    assert round(1.25 * (8 * t_i + 0.2), 4) in abm  # with the t1x0.5, t1x2 and t1prev variants
+    f3 = bux.figure(3)
+    runs3 = [r for r in fw.plan_figure(f3, settings)[1].values()
+             if r.scenario["protocol"]["mode"] == "nrm" and r.scenario["traffic"]["b"]["kind"] == "none"]
+    nrm_ps = {r.scenario["protocol"]["t1_s"] for r in runs3}
+    assert round(1.25 * (0.1 + 48 / 48000), 4) in nrm_ps  # the rule; the others are the T1 sensitivities
 
 
 # ----------------------------------------------------------------------------- with a synthetic runner

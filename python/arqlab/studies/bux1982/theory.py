@@ -73,8 +73,9 @@ def ack_delay_bound(mode: str, t_i: float, t_p: float, t_s: float, t_i_peer: flo
       arrives after T1 has run out: the spurious expiries of the issue (ARM S→P).
     * NRM (Annex B primary timer: started when the P has gone, restarted by any frame
       with F = 0, stopped by F = 1): the secondary answers a P at once, so the longest gap
-      is t_p + its first response frame (T_I(secondary) if it sends I frames, else an RR)
-      + t_p: ``2·t_p + R``. REJ recovery does not stretch it: every frame restarts it.
+      is t_p + its first response frame + t_p: ``2·t_p + R`` (with R as above, one frame
+      more than needed when the secondary sends: it is idle when a new P arrives). REJ
+      recovery does not stretch it: every frame restarts it.
     """
     r = t_s if t_i_peer is None else 2.0 * t_i_peer
     if mode == "nrm":
