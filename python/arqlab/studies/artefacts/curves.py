@@ -97,10 +97,14 @@ def _mark_unsteady(ax: Any, figure: Figure, frame: pd.DataFrame, rows: list[tupl
         top = float(ys.max()) * (1.6 if figure.y_scale == "log" else 1.12)
         ax.set_ylim(lo, top)
     top = ax.get_ylim()[1]
+    lo_x, hi_x = ax.get_xlim()
     first = True
-    for c, sub in rows:
+    for i, (c, sub) in enumerate(rows):
         st = _plot_style(c)
-        ax.plot(sub["x"], [top] * len(sub), linestyle="none", marker="^", markersize=9, markerfacecolor="none",
+        # Side by side, so that curves without a steady state at the same x all show.
+        shift = (i - (len(rows) - 1) / 2) * 0.012
+        xs = sub["x"] * (1 + shift) if figure.x_scale == "log" else sub["x"] + shift * (hi_x - lo_x)
+        ax.plot(xs, [top] * len(sub), linestyle="none", marker="^", markersize=9, markerfacecolor="none",
                 markeredgecolor=st.get("color", "black"), clip_on=False,
                 label="no steady state (mean grows with the run; value in the CSV)" if first else None)
         first = False
