@@ -71,6 +71,18 @@ fn send(st: &mut HdlcStation, now: SimTime, n: usize) -> Vec<Frame> {
         .collect()
 }
 
+/// Lets T1 of station `a` (nothing received, V(R) = 0) run out and checks that the
+/// timer-recovery poll RR(0), P = 1 goes next; returns the expiry time.
+fn expire_t1_and_poll(a: &mut HdlcStation) -> SimTime {
+    let t1 = a.poll_timeout().unwrap();
+    a.handle_timeout(t1);
+    assert_eq!(
+        brief(&a.poll_transmit(t1, &LINE).unwrap()),
+        (FrameKind::RR, 0, 0, true)
+    );
+    t1
+}
+
 /// A combined (ABM) station with frames 0..n sent.
 fn abm_outstanding(n: usize) -> HdlcStation {
     let mut a = station(&cfg(Mode::Abm, 8), Station::A, 10);
@@ -146,12 +158,7 @@ fn test_abm_lapb_timer_recovery_stops_new_i_frames_until_the_f_response() {
         c.timer_recovery = Some(recovery);
         let mut a = station(&c, Station::A, 10);
         send(&mut a, SimTime::ZERO, 3);
-        let t1 = a.poll_timeout().unwrap();
-        a.handle_timeout(t1);
-        assert_eq!(
-            brief(&a.poll_transmit(t1, &LINE).unwrap()),
-            (FrameKind::RR, 0, 0, true)
-        );
+        let t1 = expire_t1_and_poll(&mut a);
         let fs = send(&mut a, t1, 2);
         assert_eq!(fs.len(), new_frames_during_recovery, "{recovery:?}");
         // The F = 1 response ends timer recovery: checkpoint go-back from N(R) = 1.
@@ -1320,12 +1327,7 @@ fn test_abm_repoll_keeps_checkpoint_mark_of_first_timeout_poll() {
     // mark x is V(S) at the first expiry), not to the re-poll, or they are resent for
     // nothing and the duplicates start a REJ cascade on an error-free channel.
     let mut a = abm_outstanding(3);
-    let t1 = a.poll_timeout().unwrap();
-    a.handle_timeout(t1);
-    assert_eq!(
-        brief(&a.poll_transmit(t1, &LINE).unwrap()),
-        (FrameKind::RR, 0, 0, true)
-    );
+    let t1 = expire_t1_and_poll(&mut a);
     let fs = send(&mut a, t1, 2);
     assert_eq!(fs.iter().map(|f| f.ns).collect::<Vec<_>>(), vec![3, 4]);
     let t1b = a.poll_timeout().unwrap();
