@@ -13,7 +13,9 @@ results are read*:
   claims.md, claims.json, the figure CSVs and every scenario file, byte for byte.
 
 The digests were recorded with the single-module `bux1982.py` before it became a package
-(and checked equal after). If a change is *meant* to alter the study (a new curve, a
+(and checked equal after); re-pinned for issue 14 (model readings as curve overrides, the
+per-mode T1 rule, the readings and T1 sensitivity variants, re-encoded claims, claim
+origins and the measured column of claims.md). If a change is *meant* to alter the study (a new curve, a
 corrected parameter, a new claim), recompute them with the code below, say so in the
 commit message, and update docs/studies/bux1982.md where the change shows.
 """
@@ -33,16 +35,16 @@ from arqlab.studies import framework as fw  # noqa: E402
 
 PLAN = {
     # quick: (points, distinct runs, sha256 of the point lines)
-    True: (624, 354, "e39a3d4e41935f919307b8b644fae57baf5a179d5d1d543f0f0884189e6be0eb"),
-    False: (834, 475, "f0a0658c1970cd56105029c3e6234dd673d770a241bb4d6ba2b4d7229c00b9d8"),
+    True: (982, 556, "9dfbb42b309435961706c42b64c13b3f22cd047e55a3e4482caa7cb084d87f32"),
+    False: (1498, 855, "4f9e14c577d60be696dd63e77bd319a517a59cbdd4224be2f7d7376946fa3184"),
 }
 
 OUTPUTS = {
     # glob: (files, sha256 over their relative paths and bytes)
-    "claims.md": (1, "68310731a7b7a2936afb9df8be6ffcb292389821a4cb2e9e338d451ada0c6ec6"),
-    "claims.json": (1, "f494ee36c883660b79376e61c1acc90548720b7dd6e29c57cf656556a4e1cacc"),
-    "*.csv": (4, "6147106eb9b920e706a44c2b0270f2c4304d4052c5b46b46b808d1c19c888727"),
-    "*_scenarios/*.toml": (96, "ee626c7be8f5b3135f6dcf1ed2656d4be60ad69617c05b500b086ba178b14725"),
+    "claims.md": (1, "ad40bab4c01ef63b1b51554e3d5a9b089c1d0c3b4b7f1fbacee932224fad3397"),
+    "claims.json": (1, "9eae1ca5e3877a67060ac3845cf8ac78948c5cb312b0b8cc26af7a0d51fa1c9f"),
+    "*.csv": (4, "0279479f37211e62ad0f4c39c0680d6f6e4488e1a28569af2dbe3fa2691ae43d"),
+    "*_scenarios/*.toml": (208, "19886dfe52e9ec831957b9080000b8b8bdd42d8c2ec633fb8ed465f3df49fb5c"),
 }
 
 

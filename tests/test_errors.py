@@ -39,6 +39,8 @@ HDLC_CASES = [
     ({"protocol.mode": "xyz"}, 'protocol.mode = "xyz": expected one of "nrm", "abm", "arm"'),
     ({"protocol.modulus": 16}, "protocol.modulus = 16: expected 8 or 128"),
     ({"protocol.mode": "abm", "protocol.secondary_t1_action": "oldest"}, 'protocol.secondary_t1_action = "oldest": only with mode = "arm" (mode is "abm")'),
+    ({"protocol.mode": "nrm", "protocol.timer_recovery": "lapb"}, 'protocol.timer_recovery = "lapb": only with mode = "abm" or "arm" (mode is "nrm")'),
+    ({"protocol.mode": "abm", "protocol.poll": "supervisory"}, 'protocol.poll = "supervisory": expected "timeout" or "asap" with an asynchronous mode'),
 ]
 
 

@@ -101,12 +101,13 @@ def both(**parts: Callable[[StudyData], Outcome]) -> Callable[[StudyData], Outco
 
 
 def vs_value(fig: int, a: str, region: Region, target: Callable[[FigureData, float], float],
-             relation: Callable[[Est, float], Verdict]) -> Callable[[StudyData], Outcome]:
+             relation: Callable[[Est, float], Verdict], *,
+             combine: Callable[[Iterable[Verdict]], Verdict] = all_of) -> Callable[[StudyData], Outcome]:
     """Check ``relation(a(x), target(x))`` over a region (target: closed form or reference)."""
     def check(sd: StudyData) -> Outcome:
         fd = sd[fig]
         xs = region(fd)
-        return pointwise(xs, lambda x: relation(fd.est(a, x), target(fd, x)),
+        return pointwise(xs, lambda x: relation(fd.est(a, x), target(fd, x)), combine=combine,
                          describe=lambda x: f"{fd.est(a, x)} vs {target(fd, x):.4g}")
     return check
 

@@ -41,10 +41,13 @@ class ClaimResult:
     verdict: Verdict
     detail: str
     sensitivity: list[dict[str, str]] = field(default_factory=list)
+    origin: str = "paper"
 
     def to_json(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["verdict"] = self.verdict.value
+        if self.origin == "paper":
+            del d["origin"]
         return d
 
 
@@ -57,7 +60,8 @@ def evaluate_claim(claim: Claim, data: StudyData) -> ClaimResult | None:
         out = claim.check(data)
     except (KeyError, ValueError, ZeroDivisionError) as exc:  # data missing for a curve
         out = Outcome(Verdict.INCONCLUSIVE, f"could not evaluate: {exc}")
-    res = ClaimResult(claim.id, claim.figure, claim.section, claim.statement, out.verdict, out.detail)
+    res = ClaimResult(claim.id, claim.figure, claim.section, claim.statement, out.verdict, out.detail,
+                      origin=claim.origin)
     if claim.figure is not None:
         available = data[claim.figure].variants()
         for name in claim.sensitivity:

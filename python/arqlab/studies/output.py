@@ -4,6 +4,8 @@ claims with their verdicts (``claims.json``, ``claims.md``, and the printed summ
 from __future__ import annotations
 
 import json
+import math
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -83,23 +85,66 @@ def write_scenarios(figure: Figure, log: Sequence[Mapping[str, Any]], out_dir: P
     return d
 
 
+_NUM = r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?"
+_PAIR = re.compile(rf"({_NUM})±{_NUM} vs ({_NUM})")
+_EST = re.compile(rf"= ({_NUM})±{_NUM}")
+
+
+def measured(detail: str) -> str:
+    """The deviation behind a verdict, in one cell: the range of (A − B)/|B| over the
+    compared points of the detail (``A±h vs B``), else the range of the reported values
+    (``= E±h``), else the detail's first words."""
+    pairs = [(float(a), float(b)) for a, b in _PAIR.findall(detail)]
+    devs = [(a - b) / abs(b) for a, b in pairs if b != 0.0 and math.isfinite(a) and math.isfinite(b)]
+    if devs:
+        lo, hi = min(devs), max(devs)
+        span = f"{100 * lo:+.1f}%" if len(devs) == 1 else f"{100 * lo:+.1f}% … {100 * hi:+.1f}%"
+        return f"(A−B)/B {span} ({len(devs)} pt{'s' if len(devs) > 1 else ''})"
+    vals = [float(v) for v in _EST.findall(detail)]
+    if vals:
+        return f"{min(vals):.3g} … {max(vals):.3g} ({len(vals)} pts)" if len(vals) > 1 else f"{vals[0]:.3g}"
+    head = detail.split(";")[0].split("|")[0].strip()
+    return head if len(head) <= 80 else head[:77] + "…"
+
+
+def _counts(results: Sequence[ClaimResult]) -> dict[str, int]:
+    return {v.value: sum(r.verdict is v for r in results) for v in Verdict}
+
+
+def counts_by_origin(results: Sequence[ClaimResult]) -> dict[str, dict[str, int]]:
+    """Verdict counts per origin (paper, extrapolation, inference), in that order."""
+    order = ["paper", "extrapolation", "inference"]
+    origins = sorted({r.origin for r in results}, key=lambda o: (order.index(o) if o in order else 9, o))
+    return {o: _counts([r for r in results if r.origin == o]) for o in origins}
+
+
 def write_claims(results: Sequence[ClaimResult], out_dir: Path, *, title: str, quick: bool) -> tuple[Path, Path]:
-    """``claims.json`` and ``claims.md`` with every evaluated claim and its verdict."""
+    """``claims.json`` and ``claims.md`` with every evaluated claim, its verdict and the
+    deviation measured behind it. Claims the reproduction carried to another figure
+    (extrapolation) or inferred itself (inference) are counted apart from the paper's."""
     out_dir.mkdir(parents=True, exist_ok=True)
     jpath, mpath = out_dir / "claims.json", out_dir / "claims.md"
-    payload = {
+    by_origin = counts_by_origin(results)
+    paper = [r for r in results if r.origin == "paper"]
+    payload: dict[str, Any] = {
         "study": title,
         "mode": "quick" if quick else "full",
-        "counts": {v.value: sum(r.verdict is v for r in results) for v in Verdict},
-        "claims": [r.to_json() for r in results],
+        "counts": _counts(paper),
     }
+    if set(by_origin) != {"paper"}:
+        payload["counts_by_origin"] = by_origin
+    payload["claims"] = [r.to_json() for r in results]
     jpath.write_text(json.dumps(payload, indent=2) + "\n")
-    lines = [f"# Claims: {title} ({'quick' if quick else 'full'} run)", "",
-             "| id | section | statement | verdict | sensitivity |", "|---|---|---|---|---|"]
+    lines = [f"# Claims: {title} ({'quick' if quick else 'full'} run)", ""]
+    if set(by_origin) != {"paper"}:
+        lines += ["Verdict counts: " + "; ".join(
+            f"{o}: " + ", ".join(f"{n} {v}" for v, n in c.items()) for o, c in by_origin.items()), ""]
+    lines += ["| id | origin | section | statement | verdict | measured | sensitivity |", "|---|---|---|---|---|---|---|"]
     for r in results:
-        sens = "; ".join(f"{s['variant']}: {s['verdict']}" for s in r.sensitivity) or ""
+        sens = "; ".join(f"{s['variant']}: {s['verdict']} ({measured(s['detail'])})" for s in r.sensitivity) or ""
         stmt = r.statement.replace("|", "\\|")
-        lines.append(f"| `{r.id}` | {r.section} | {stmt} | **{r.verdict.value}** | {sens} |")
+        lines.append(f"| `{r.id}` | {r.origin} | {r.section} | {stmt} | **{r.verdict.value}** | "
+                     f"{measured(r.detail).replace('|', '/')} | {sens.replace('|', '/')} |")
     lines += ["", "## Details", ""]
     for r in results:
         lines.append(f"- `{r.id}` — {r.verdict.value}: {r.detail}")
@@ -113,7 +158,8 @@ def print_claims(header: str, results: Sequence[ClaimResult], stream: TextIO | N
     out = stream or sys.stdout
     print(header, file=out)
     for r in results:
-        print(f"  [{r.verdict.value:>13}] {r.id}: {r.statement}", file=out)
+        tag = "" if r.origin == "paper" else f" ({r.origin})"
+        print(f"  [{r.verdict.value:>13}] {r.id}{tag}: {r.statement} [{measured(r.detail)}]", file=out)
         for s in r.sensitivity:
             print(f"  {'':>15}   under {s['variant']}: {s['verdict']}", file=out)
 

@@ -17,7 +17,7 @@ from typing import Any, Protocol, TextIO
 from .artefacts.curves import FigureData
 from .capacity import check_capacity, point_name, short_point_note
 from .data import ClaimResult, StudyData, evaluate_claim
-from .output import print_claims, write_claims, write_plot, write_scenarios
+from .output import counts_by_origin, print_claims, write_claims, write_plot, write_scenarios
 from .plan import RunRequest, RunSettings, plan_figure, tabulate
 from .run import ProgressFn, simulate_runs
 from .spec import Claim, Figure, Metrics
@@ -80,8 +80,13 @@ def _evaluate(claims: Sequence[Claim], data: StudyData, skipped: list[str]) -> l
 def _print_summary(results: Sequence[ClaimResult], fdata: dict[int, FigureData], out: Path,
                    precision: float | None, stream: TextIO) -> None:
     """The lines --quiet keeps: verdict counts, points without a steady state, precision."""
-    counts = {v: sum(r.verdict is v for r in results) for v in Verdict}
-    print("Verdicts: " + ", ".join(f"{counts[v]} {v.value}" for v in Verdict) + f"; outputs in {out}", file=stream)
+    by_origin = counts_by_origin(results)
+    if set(by_origin) <= {"paper"}:
+        counts = {v: sum(r.verdict is v for r in results) for v in Verdict}
+        print("Verdicts: " + ", ".join(f"{counts[v]} {v.value}" for v in Verdict) + f"; outputs in {out}", file=stream)
+    else:
+        print("Verdicts: " + "; ".join(f"{o}: " + ", ".join(f"{n} {v}" for v, n in c.items())
+                                       for o, c in by_origin.items()) + f"; outputs in {out}", file=stream)
     unsteady = [
         point_name(n, row)
         for n, fd in sorted(fdata.items())

@@ -104,6 +104,11 @@ class Claim:
     needs: tuple[int, ...] = ()
     sensitivity: tuple[str, ...] = ()
     figure: int | None = None
+    #: Whose statement this is: ``"paper"`` (the paper says it of this figure),
+    #: ``"extrapolation"`` (the paper says it of another figure; the reproduction carries
+    #: it here) or ``"inference"`` (the reproduction's own reading of a mechanism, not
+    #: counted among the paper's claims).
+    origin: str = "paper"
 
 
 @dataclass(frozen=True)

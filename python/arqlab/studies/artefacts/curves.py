@@ -80,15 +80,53 @@ def _plot_style(curve: Curve) -> dict[str, Any]:
     return style
 
 
+def _unsteady(sub: pd.DataFrame) -> pd.Series:
+    if "steady_state" not in sub.columns:
+        return pd.Series(False, index=sub.index)
+    return sub["steady_state"] == "no"
+
+
+def _mark_unsteady(ax: Any, figure: Figure, frame: pd.DataFrame, rows: list[tuple[Curve, pd.DataFrame]]) -> None:
+    """Points without a steady state: hollow triangles at the top of a y range fitted to the
+    steady points (so they cannot squash it), labelled once."""
+    base = frame[frame["variant"] == ""]
+    steady = base[~_unsteady(base)]
+    ys = (steady["y"] + steady["y_ci95_half_width"].fillna(0.0)).dropna()
+    if figure.y_limits is None and not ys.empty:
+        lo, hi = ax.get_ylim()
+        top = float(ys.max()) * (1.6 if figure.y_scale == "log" else 1.12)
+        ax.set_ylim(lo, top)
+    top = ax.get_ylim()[1]
+    lo_x, hi_x = ax.get_xlim()
+    first = True
+    for i, (c, sub) in enumerate(rows):
+        st = _plot_style(c)
+        # Side by side, so that curves without a steady state at the same x all show.
+        shift = (i - (len(rows) - 1) / 2) * 0.012
+        xs = sub["x"] * (1 + shift) if figure.x_scale == "log" else sub["x"] + shift * (hi_x - lo_x)
+        ax.plot(xs, [top] * len(sub), linestyle="none", marker="^", markersize=9, markerfacecolor="none",
+                markeredgecolor=st.get("color", "black"), clip_on=False,
+                label="no steady state (mean grows with the run; value in the CSV)" if first else None)
+        first = False
+
+
 def draw_curves(ax: Any, figure: Figure, frame: pd.DataFrame) -> None:
     """Curves with 95% CI bars, sensitivity variants, closed forms, scales and axis labels."""
+    unsteady_rows: list[tuple[Curve, pd.DataFrame]] = []
     for c in figure.curves:
         if not c.plot:
             continue
         sub = frame[(frame["curve"] == c.key) & (frame["variant"] == "")].sort_values("x")
         if sub.empty:
             continue
-        ax.errorbar(sub["x"], sub["y"], yerr=sub["y_ci95_half_width"].fillna(0.0), label=c.label, **_plot_style(c))
+        # A point without a steady state has no mean to plot (it grows with the run): it is
+        # drawn apart, at the top edge, and the line and the y range keep to the others.
+        off = _unsteady(sub)
+        steady = sub[~off]
+        if off.any():
+            unsteady_rows.append((c, sub[off]))
+        ax.errorbar(steady["x"], steady["y"], yerr=steady["y_ci95_half_width"].fillna(0.0), label=c.label,
+                    **_plot_style(c))
     markers = ["x", "+", "1", "2", "3", "4"]
     for i, s in enumerate(figure.sensitivities):
         labelled = False
@@ -119,5 +157,7 @@ def draw_curves(ax: Any, figure: Figure, frame: pd.DataFrame) -> None:
     ax.set_yscale(figure.y_scale)
     if figure.y_limits is not None:
         ax.set_ylim(*figure.y_limits)
+    if unsteady_rows:
+        _mark_unsteady(ax, figure, frame, unsteady_rows)
     ax.set_xlabel(figure.x_label)
     ax.set_ylabel(figure.y_label)

@@ -60,7 +60,9 @@ from .theory import (
     ideal_transfer,
     md1_transfer_over_ti,
     mg1_exp_transfer_over_ti,
+    ack_delay_bound,
     t1_rule,
+    t1_rule_previous,
     window_bound,
 )
 
@@ -70,7 +72,7 @@ __all__ = [
     "TP_RATIOS", "TP_RATIOS_QUICK", "all_claim_ids", "base_scenario", "block_error_to_pbit", "channel_bound",
     "derive_run", "figure", "figures", "frame_time", "ideal_transfer", "md1_transfer_over_ti",
     "mg1_exp_transfer_over_ti", "overhead_bits", "reproduce", "s_frame_bits", "settings_for", "side_of",
-    "study_claims", "t1_rule", "window_bound",
+    "study_claims", "t1_rule", "t1_rule_previous", "ack_delay_bound", "window_bound",
 ]
 
 

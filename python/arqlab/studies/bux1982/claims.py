@@ -8,8 +8,9 @@ figure they are about and are declared with it (:mod:`.figures_throughput`,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
-from ..claims import both, every, rel, xs_where
+from ..claims import base_argmax, both, every, rel, xs_where
 from ..data import StudyData
 from ..spec import Claim
 from ..verdicts import (
@@ -28,28 +29,47 @@ from ..verdicts import (
     within,
 )
 from .figures import figures
-from .params import L_FIG7, T_P_TERRESTRIAL, TOL_APPROX, TOL_CLOSED_FORM, V_HIGH
+from .params import L_FIG7, SIGNIFICANT, T_P_TERRESTRIAL, TOL_APPROX, TOL_CLOSED_FORM, TOL_ROUGH, V_HIGH, VERY_HIGH_LOAD
 from .theory import ideal_transfer
 
 def _present(sd: StudyData, figs: Iterable[int]) -> list[int]:
     return [n for n in figs if n in sd]
 
 
+def _named_exceptions(n: int, curve: str, fd: Any) -> Callable[[float], bool]:
+    """The points the paper itself says NRM beats ABM at, excluded from Conclusion (1):
+    one-way primary→secondary right of the maximum (3.1.2, Figs. 2–3: 'The direction primary
+    to secondary shows higher throughput than the reverse direction; the ABM throughput is
+    almost equal to the NRM throughput from secondary to primary') and primary→secondary with
+    errors apart from very high loads (3.2, Fig. 7, and Fig. 8 whose 'general relation ... is
+    robust': 'Apart from very high loads, the direction from primary to secondary of the NRM
+    link performs slightly better than the ABM link')."""
+    if n in (2, 3) and curve.startswith("nrm_p2s_"):
+        xo = base_argmax(fd, "abm_" + curve.split("_", 2)[2])
+        return lambda x: xo is not None and x > xo
+    if n in (7, 8) and curve == "nrm_p2s_p1e5":
+        return lambda x: x <= VERY_HIGH_LOAD
+    return lambda x: False
+
+
+def _outside(excluded: Callable[[float], bool], curve: str) -> Callable[[Any], list[float]]:
+    return xs_where(lambda x: not excluded(x), curve)
+
+
 def _conc1_abm_at_least(sd: StudyData) -> Outcome:
     parts: dict[str, Outcome] = {}
-    for n in _present(sd, (2, 3, 4, 5, 6)):
+    for n in _present(sd, (2, 3, 4, 5, 6, 7, 8, 9, 10, 11)):
         fd = sd[n]
         for c in fd.figure.curves:
-            if c.key.startswith("nrm_"):
-                tag = c.key.split("_", 2)[2]
-                parts[f"fig{n}.{c.key}"] = rel(n, f"abm_{tag}", c.key, every(c.key), lambda a, b: at_least(a, b, TOL_APPROX))(sd)
-    for n in _present(sd, (7, 8, 9, 10, 11)):
-        fd = sd[n]
-        for c in fd.figure.curves:
-            if c.key.startswith("nrm_"):
-                tag = c.key.split("_", 2)[2]
+            if not c.key.startswith("nrm_"):
+                continue
+            tag = c.key.split("_", 2)[2]
+            region = _outside(_named_exceptions(n, c.key, fd), c.key)
+            if n <= 6:
+                parts[f"fig{n}.{c.key}"] = rel(n, f"abm_{tag}", c.key, region, lambda a, b: at_least(a, b, TOL_APPROX))(sd)
+            else:
                 ref = f"abm_{tag}" if c.direction == "a_to_b" else f"abm_ba_{tag}"
-                parts[f"fig{n}.{c.key}"] = rel(n, ref, c.key, every(c.key), lambda a, b: at_most(a, b, TOL_APPROX))(sd)
+                parts[f"fig{n}.{c.key}"] = rel(n, ref, c.key, region, lambda a, b: at_most(a, b, TOL_APPROX))(sd)
     return conjunction(parts)
 
 
@@ -117,6 +137,20 @@ def _conc2_mod8_enough(sd: StudyData) -> Outcome:
                      describe=lambda x: f"ABM {fd.est('abm_p0', x)}, NRM P→S {fd.est('nrm_p2s_p0', x)} vs M/D/1 {ideal(x):.4g}")
 
 
+def _conc5_much_stronger(sd: StudyData) -> Outcome:
+    """"much stronger delay-increasing effect": the modulus's effect is the excess over the
+    M/D/1 ideal; "much stronger" is read as more than twice ABM's, at some load ("can")."""
+    fd = sd[9]
+    ideal = ideal_transfer(800.0, "constant")
+
+    def excess(k: str, x: float) -> Est:
+        return fd.est(k, x) - Est(ideal(x), 0.0)
+    return pointwise(fd.common_xs("nrm_p2s_p0", "abm_p0"), lambda x: exceeds(excess("nrm_p2s_p0", x),
+                                                                                excess("abm_p0", x).scaled(2.0)),
+                     combine=any_of,
+                     describe=lambda x: f"excess NRM {excess('nrm_p2s_p0', x)} vs ABM {excess('abm_p0', x)}")
+
+
 def _from_figure_claim(number: int, claim_id: str) -> Callable[[StudyData], Outcome]:
     def check(sd: StudyData) -> Outcome:
         for c in sd[number].figure.claims:
@@ -132,7 +166,9 @@ def study_claims() -> list[Claim]:
     return [
         Claim("conc1.abm_at_least_nrm", "(1)",
               "The link operated in ABM performs better than, or at least as well as, the link under NRM (throughput ≥, "
-              "transfer and buffer-holding time ≤, within 5%, at every point of Figs. 2–11).",
+              "transfer and buffer-holding time ≤, within 5%, at every point of Figs. 2–11). The paper contradicts this "
+              "itself: 3.1.2 has NRM primary→secondary above ABM right of the maximum (Figs. 2–3), 3.2 has it slightly "
+              "better than ABM with errors apart from very high loads (Figs. 7–8); those points are excluded.",
               _conc1_abm_at_least, needs=(2, 3, 4, 5, 6, 7, 8, 9, 10, 11)),
         Claim("conc1.broad_equivalence", "(1)",
               "There is a relatively broad range of parameters where the performance of both modes is equivalent.",
@@ -165,13 +201,13 @@ def study_claims() -> list[Claim]:
                    fig4_s2p=rel(4, "abm_m128", "nrm_s2p_m128", long_, exceeds),
                    fig4_p2s=rel(4, "abm_m128", "nrm_p2s_m128", long_, exceeds)), needs=(3, 4)),
         Claim("conc5.abm_eq_nrm_p2s_transfer", "(5)",
-              "Both directions of ABM and NRM primary→secondary have comparable transfer times while the modulus has no "
-              "impact (Figs. 7 and 8, error-free, within 5%; Fig. 8 up to load 0.6 — above it the modulus-8 window "
+              "Both directions of ABM and NRM primary→secondary show comparable transfer times as long as the modulus has "
+              "no impact (Figs. 7 and 8, error-free, within 10%; Fig. 8 up to load 0.6 — above it the modulus-8 window "
               "binds with exponential lengths, see fig8.errfree_abm_mg1 and its m128 variant).",
-              both(fig7=rel(7, "abm_p0", "nrm_p2s_p0", every("abm_p0"), lambda a, b: approx(a, b, TOL_APPROX)),
-                   fig7_ba=rel(7, "abm_ba_p0", "nrm_p2s_p0", every("abm_p0"), lambda a, b: approx(a, b, TOL_APPROX)),
+              both(fig7=rel(7, "abm_p0", "nrm_p2s_p0", every("abm_p0"), lambda a, b: approx(a, b, TOL_ROUGH)),
+                   fig7_ba=rel(7, "abm_ba_p0", "nrm_p2s_p0", every("abm_p0"), lambda a, b: approx(a, b, TOL_ROUGH)),
                    fig8=rel(8, "abm_p0", "nrm_p2s_p0", xs_where(lambda x: x <= 0.6, "abm_p0"),
-                            lambda a, b: approx(a, b, TOL_APPROX))),
+                            lambda a, b: approx(a, b, TOL_ROUGH))),
               needs=(7, 8)),
         Claim("conc5.s2p_extra_order_tp", "(5)",
               "NRM secondary→primary suffers an additional polling delay whose mean is of the order of t_p "
@@ -181,17 +217,22 @@ def study_claims() -> list[Claim]:
                                                     .scaled(((L_FIG7 + 48.0) / V_HIGH) / T_P_TERRESTRIAL), 0.5, 2.0)),
               needs=(7,)),
         Claim("conc5.modulus_stronger_in_nrm", "(5)",
-              "The modulus can have a much stronger delay-increasing effect in NRM than in ABM (Fig. 9, loads ≥ 0.4: NRM "
-              "P→S transfer time more than 20% above ABM).",
-              rel(9, "nrm_p2s_p0", "abm_p0", xs_where(lambda x: x >= 0.4, "abm_p0"), lambda a, b: exceeds(a, b, 0.20)),
-              needs=(9,)),
+              "The modulus can have a much stronger delay-increasing effect in NRM than in ABM (Fig. 9, error-free: at "
+              "some load, NRM P→S's excess over M/D/1 is more than twice ABM's).",
+              _conc5_much_stronger, needs=(9,)),
         Claim("conc6.nrm_bht_equal", "(6)",
               "Buffer-holding time in NRM is almost equal for primary and secondary stations.",
               _from_figure_claim(11, "fig11.nrm_directions_equal"), needs=(11,)),
         Claim("conc6.nrm_bht_above_abm", "(6)",
               "With relatively long processing and propagation delays, NRM buffer-holding times can be considerably higher "
-              "than in ABM.",
-              _from_figure_claim(11, "fig11.nrm_above_abm"), needs=(11,)),
+              "than in ABM (Fig. 11, t_p/T_I = 2.8: at some load both NRM stations more than 10% above ABM).",
+              lambda sd: pointwise(sd[11].common_xs("nrm_p2s_p0", "nrm_s2p_p0", "abm_p0"),
+                                   lambda x: all_of([exceeds(sd[11].est(k, x), sd[11].est("abm_p0", x), SIGNIFICANT)
+                                                     for k in ("nrm_p2s_p0", "nrm_s2p_p0")]),
+                                   combine=any_of,
+                                   describe=lambda x: " / ".join(f"{sd[11].est(k, x)} vs {sd[11].est('abm_p0', x)}"
+                                                                 for k in ("nrm_p2s_p0", "nrm_s2p_p0"))),
+              needs=(11,)),
     ]
 
 

@@ -32,11 +32,29 @@ L_FIG9 = 800  # bits, Fig. 9 legend
 Y_U_FIG10 = 0.5  # useful load, Section 3.2 (Fig. 10)
 BLOCK_ERRORS_FIG10 = (0.0, 1e-2)  # I-frame block-error probabilities, Section 3.2 (Fig. 10)
 
-#: Tolerances used by the claims (relative): "≈"/"almost equal", "≥" slack, M/D/1 match.
+#: The paper's words, one threshold each, fixed from the words before any run (issue 14):
+#: "same", "equal", "almost equal", "equivalent", "no difference" → within TOL_APPROX;
+#: "comparable", "roughly", "similar", "almost totally" → within TOL_ROUGH;
+#: "significant(ly)", "considerably", "degradation", "much stronger" → beyond SIGNIFICANT;
+#: "dramatic", "drastic(ally)" → beyond DRAMATIC; "equal or superior" → ≥ with TOL_GE slack.
 TOL_APPROX = 0.05
+TOL_ROUGH = 0.10
 TOL_GE = 0.02
+SIGNIFICANT = 0.10
+DRAMATIC = 0.25
 TOL_CLOSED_FORM = 0.05
 TOL_ORDER_TP = 0.30  # "approximately equal to t_p"
+#: "a wide range of longer message lengths" (Fig. 4): from the optimum to at least this
+#: multiple of it, a third of the 100–20000 bit log axis.
+WIDE_RANGE_FACTOR = 5.0
+#: "apart from very high loads" (Fig. 7): the loads above this are the very high ones —
+#: the top two of the 0.1–0.8 grid, where the line utilization exceeds 0.7.
+VERY_HIGH_LOAD = 0.6
+
+#: The study's readings of what the paper leaves open (issue 14; docs/studies/bux1982.md,
+#: "Model readings"): where the NRM primary's P rides, and ABM/ARM timer recovery.
+NRM_POLL = "supervisory"
+TIMER_RECOVERY = "lapb"
 
 #: Run lengths: I-frames per replication (saturated) or messages per replication (Poisson).
 FRAMES_QUICK, FRAMES_FULL = 20000, 40000
@@ -68,9 +86,14 @@ COLORS = {"m8": "black", "m128": "tab:red", "4k8": "tab:blue", "48k": "black", "
 # ----------------------------------------------------------------------------- assumptions
 
 A_T1 = Assumption(
-    "T1 (timeout)", "1.5·(2·T_I + 2·t_p + T_S) per point",
-    "not stated; REFERENCE.md §A sizing (longest frame + 2 t_p + ack frame + one reverse I-frame of ack delay) "
-    "with a 50% margin, since the paper calls ABM time-out recovery 'a relatively short delay'",
+    "T1 (timeout)", "1.25 × the longest legitimate acknowledgement delay of the mode's timer",
+    "not stated; ABM/ARM: a REJ recovery, 4·T_I + 4·t_p + 2·R; NRM (Annex B timer): 2·t_p + R; R = T_S from an "
+    "idle peer, 2·T_I(peer) from a sending one (theory.ack_delay_bound); sensitivities t1x0.5, t1x2, t1prev",
+)
+A_READINGS = Assumption(
+    "NRM poll, ABM/ARM timer recovery", "P on an RR/REJ command ahead of the I frames; LAPB timer recovery",
+    "A1.2 'poll ... as often as possible ... at the earliest point in time'; A1.3 and the balanced-class standard "
+    "(X.25 LAPB timer recovery); sensitivities poll_asap, tr_continue",
 )
 A_PBIT_1WAY = Assumption(
     "p_bit", "1e-5",

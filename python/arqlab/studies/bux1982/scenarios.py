@@ -6,14 +6,16 @@ is primary→secondary (P→S) and ``b_to_a`` secondary→primary (S→P).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..overrides import get_dotted
-from ..spec import Curve, Scenario
+from ..spec import Curve, Scenario, Sensitivity
 from .params import (
     DASHDOT,
     DASHED,
+    NRM_POLL,
+    TIMER_RECOVERY,
     FRAMES_FULL,
     FRAMES_QUICK,
     FULL_MAX_REPLICATIONS,
@@ -22,7 +24,7 @@ from .params import (
     MESSAGES_QUICK,
     SOLID,
 )
-from .theory import block_error_to_pbit, t1_rule
+from .theory import block_error_to_pbit, t1_rule, t1_rule_previous
 
 
 def overhead_bits(scn: Mapping[str, Any]) -> float:
@@ -97,10 +99,31 @@ def loaded_directions(scn: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def study_t1(scn: Mapping[str, Any]) -> float:
+    """T1 of a scenario: :func:`~.theory.t1_rule` for the timer that runs in its mode.
+
+    NRM: the primary's Annex B timer, answered by the secondary (station B). ABM and ARM:
+    every sending station's timer (they share the scenario's ``t1_s``), so the largest.
+    """
+    t_p = float(get_dotted(scn, "link.delay_s"))
+    t_s = s_frame_bits(scn) / float(get_dotted(scn, "link.rate_bps"))
+    mode = str(get_dotted(scn, "protocol.mode"))
+
+    def t_i(side: str) -> float | None:
+        return None if get_dotted(scn, f"traffic.{side}.kind", "none") == "none" else frame_time(scn, side)
+
+    if mode == "nrm":
+        return t1_rule("nrm", t_i("a") or 0.0, t_p, t_s, t_i("b"))
+    rules = [t1_rule(mode, own, t_p, t_s, t_i(peer)) for side, peer in (("a", "b"), ("b", "a"))
+             if (own := t_i(side)) is not None]
+    return max(rules) if rules else t1_rule(mode, 0.0, t_p, t_s, None)
+
+
 def derive_run(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
     """Per-point settings computed from the point's scenario: T1, run length, warm-up.
 
-    * T1 = ``t1_factor`` × :func:`t1_rule` (factor 1 unless a sensitivity variant says).
+    * T1 = ``t1_factor`` × :func:`study_t1` (factor 1 unless a sensitivity variant says;
+      ``t1 = "previous"`` selects the rule used before issue 14).
     * Saturated flow: warm-up 20 window cycles (T_I + 2 t_p); length = warm-up + N frames at
       the slower of the line rate and the error-free window rate (N = 20000 quick, 40000 full).
     * Poisson flow: warm-up (50 + 10/(1−ρ)²)·T_I + 40·t_p, ρ = Y_u·(l+h)/l the line
@@ -115,7 +138,8 @@ def derive_run(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bo
     out: dict[str, Any] = {}
     if "block_error" in params:
         out["link.bit_error_rate"] = block_error_to_pbit(float(params["block_error"]), t_i * v)
-    out["protocol.t1_s"] = round(float(params.get("t1_factor", 1.0)) * t1_rule(t_i, t_p, t_s), 4)
+    t1 = t1_rule_previous(t_i, t_p, t_s) if params.get("t1") == "previous" else study_t1(scn)
+    out["protocol.t1_s"] = round(float(params.get("t1_factor", 1.0)) * t1, 4)
     loaded = loaded_directions(scn)
     saturated = get_dotted(scn, f"traffic.{side}.kind") == "saturated"
     if saturated:
@@ -152,7 +176,8 @@ def normalize_by_ti(scn: Scenario, curve: Curve) -> float:
 def nrm_oneway(tag: str, label: str, direction: str, overrides: Mapping[str, Any], color: str, **kw: Any) -> Curve:
     loaded = "a" if direction == "a_to_b" else "b"
     idle = "b" if loaded == "a" else "a"
-    ov = {"protocol.mode": "nrm", f"traffic.{loaded}.kind": "saturated", f"traffic.{idle}.kind": "none", **overrides}
+    ov = {"protocol.mode": "nrm", "protocol.poll": NRM_POLL, f"traffic.{loaded}.kind": "saturated",
+          f"traffic.{idle}.kind": "none", **overrides}
     key = f"nrm_{'p2s' if direction == 'a_to_b' else 's2p'}_{tag}"
     style = {"linestyle": SOLID if direction == "a_to_b" else DASHED, "color": color}
     return Curve(key, f"NRM {'prim.→sec.' if direction == 'a_to_b' else 'sec.→prim.'}, {label}", direction, ov, style, **kw)
@@ -161,8 +186,8 @@ def nrm_oneway(tag: str, label: str, direction: str, overrides: Mapping[str, Any
 def mode_curves(tag: str, label: str, overrides: Mapping[str, Any], color: str, *, arm: bool = False,
                 abm_b: bool = True, **kw: Any) -> list[Curve]:
     """Two-way (or Poisson) curves of one parameter set: NRM P→S, NRM S→P, ABM (+ B→A), ARM."""
-    nrm = {"protocol.mode": "nrm", **overrides}
-    abm = {"protocol.mode": "abm", **overrides}
+    nrm = {"protocol.mode": "nrm", "protocol.poll": NRM_POLL, **overrides}
+    abm = {"protocol.mode": "abm", "protocol.timer_recovery": TIMER_RECOVERY, **overrides}
     out = [
         Curve(f"nrm_p2s_{tag}", f"NRM prim.→sec., {label}", "a_to_b", nrm, {"linestyle": SOLID, "color": color}, **kw),
         Curve(f"nrm_s2p_{tag}", f"NRM sec.→prim., {label}", "b_to_a", nrm, {"linestyle": DASHED, "color": color}, **kw),
@@ -172,7 +197,7 @@ def mode_curves(tag: str, label: str, overrides: Mapping[str, Any], color: str, 
         out.append(Curve(f"abm_ba_{tag}", f"ABM B→A, {label}", "b_to_a", abm, {"linestyle": DASHDOT, "color": color},
                          plot=False, **kw))
     if arm:
-        armov = {"protocol.mode": "arm", **overrides}
+        armov = {"protocol.mode": "arm", "protocol.timer_recovery": TIMER_RECOVERY, **overrides}
         out += [
             Curve(f"arm_p2s_{tag}", f"ARM prim.→sec., {label} (arqlab)", "a_to_b", armov,
                   {"color": "tab:green"}, extension=True, **kw),
@@ -188,11 +213,35 @@ def oneway_set(tag: str, label: str, overrides: Mapping[str, Any], color: str, *
         nrm_oneway(tag, label, "a_to_b", overrides, color),
         nrm_oneway(tag, label, "b_to_a", overrides, color),
         Curve(f"abm_{tag}", f"ABM, {label}", "a_to_b",
-              {"protocol.mode": "abm", "traffic.a.kind": "saturated", "traffic.b.kind": "none", **overrides},
+              {"protocol.mode": "abm", "protocol.timer_recovery": TIMER_RECOVERY, "traffic.a.kind": "saturated",
+               "traffic.b.kind": "none", **overrides},
               {"linestyle": DASHDOT, "color": color}),
     ]
     if arm:
         out.append(Curve(f"arm_s2p_{tag}", f"ARM sec.→prim., {label} (arqlab)", "b_to_a",
-                         {"protocol.mode": "arm", "traffic.a.kind": "none", "traffic.b.kind": "saturated", **overrides},
+                         {"protocol.mode": "arm", "protocol.timer_recovery": TIMER_RECOVERY, "traffic.a.kind": "none",
+                          "traffic.b.kind": "saturated", **overrides},
                          {"color": "tab:olive"}, extension=True))
     return out
+
+
+def reading_sensitivities(curves: Sequence[Curve], xs: tuple[float, ...], quick_xs: tuple[float, ...]) -> tuple[Sensitivity, ...]:
+    """The model readings run both ways and T1 as a headline sensitivity (issue 14).
+
+    ``poll_asap``: NRM curves with the P on the next command (often a long I frame);
+    ``tr_continue``: ABM/ARM curves sending new I frames during timer recovery;
+    ``t1x0.5``, ``t1x2``: T1 halved and doubled; ``t1prev``: the T1 rule used before.
+    """
+    keys = tuple(c.key for c in curves)
+    nrm = tuple(k for k in keys if k.startswith("nrm_"))
+    asyn = tuple(k for k in keys if k.startswith(("abm_", "arm_")))
+    return (
+        Sensitivity("poll_asap", "NRM: P on the next command (the reading before issue 14)", nrm,
+                    {"protocol.poll": "asap"}, xs=xs, quick_xs=quick_xs),
+        Sensitivity("tr_continue", "ABM/ARM: new I frames during timer recovery (before issue 14)", asyn,
+                    {"protocol.timer_recovery": "continue"}, xs=xs, quick_xs=quick_xs),
+        Sensitivity("t1x0.5", "T1 half the rule", keys, params={"t1_factor": 0.5}, xs=xs, quick_xs=quick_xs),
+        Sensitivity("t1x2", "T1 twice the rule", keys, params={"t1_factor": 2.0}, xs=xs, quick_xs=quick_xs),
+        Sensitivity("t1prev", "T1 = 1.5·(2·T_I + 2·t_p + T_S), the rule before issue 14", keys,
+                    params={"t1": "previous"}, xs=xs, quick_xs=quick_xs),
+    )

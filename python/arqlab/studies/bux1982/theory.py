@@ -50,13 +50,47 @@ def mg1_exp_transfer_over_ti(load: float, l: float, h: float, v: float, t_p: flo
 
 
 
-def t1_rule(t_i: float, t_p: float, t_s: float) -> float:
-    """Default timeout: 1.5 × (2·T_I + 2·t_p + T_S), rounded to 0.1 ms.
+#: T1 = T1_MARGIN × the longest legitimate acknowledgement delay (:func:`ack_delay_bound`).
+#: The bound takes every term at its worst for constant lengths; the margin is for what it
+#: leaves out (exponential lengths' frames longer than the mean, equal event times).
+T1_MARGIN = 1.25
 
-    REFERENCE.md §A: T1 > longest frame + 2·t_p + ack frame + receiver's ack delay; with
-    two-way flow the ack may wait behind one reverse I-frame, hence 2·T_I. The paper calls
-    ABM's time-out recovery "a relatively short delay", so a 50% margin, not a multiple.
+
+def ack_delay_bound(mode: str, t_i: float, t_p: float, t_s: float, t_i_peer: float | None) -> float:
+    """The longest wait for an acknowledgement that involves no further error, per mode.
+
+    ``t_i`` is the sender's I-frame time, ``t_i_peer`` the peer's (None: the peer sends no
+    I frames). A reply from the peer takes ``R``: an RR (T_S) from an idle peer, or, when
+    the peer sends I frames, the rest of its frame in progress plus the next frame that
+    carries the acknowledgement (2·T_I(peer)).
+
+    * ABM and ARM (Appendix A1.3 timer: started by an I frame, restarted only by a *new*
+      acknowledgement): the longest legitimate delay is a REJ recovery. Frame n (T_I), the
+      frame that exposes the gap (T_I), t_p, the REJ (R) — it acknowledges nothing new, so
+      T1 keeps running — t_p, the sender finishing its frame in progress (T_I), the
+      retransmission (T_I), t_p, the acknowledgement (R), t_p:
+      ``4·T_I + 4·t_p + 2·R``. Shorter, and the REJ retransmission's acknowledgement
+      arrives after T1 has run out: the spurious expiries of the issue (ARM S→P).
+    * NRM (Annex B primary timer: started when the P has gone, restarted by any frame
+      with F = 0, stopped by F = 1): the secondary answers a P at once, so the longest gap
+      is t_p + its first response frame + t_p: ``2·t_p + R`` (with R as above, one frame
+      more than needed when the secondary sends: it is idle when a new P arrives). REJ
+      recovery does not stretch it: every frame restarts it.
     """
+    r = t_s if t_i_peer is None else 2.0 * t_i_peer
+    if mode == "nrm":
+        return 2.0 * t_p + r
+    return 4.0 * t_i + 4.0 * t_p + 2.0 * r
+
+
+def t1_rule(mode: str, t_i: float, t_p: float, t_s: float, t_i_peer: float | None) -> float:
+    """T1 = T1_MARGIN × :func:`ack_delay_bound`, rounded to 0.1 ms."""
+    return round(T1_MARGIN * ack_delay_bound(mode, t_i, t_p, t_s, t_i_peer), 4)
+
+
+def t1_rule_previous(t_i: float, t_p: float, t_s: float) -> float:
+    """The rule used before issue 14 (the ``t1prev`` sensitivity): 1.5·(2·T_I + 2·t_p + T_S),
+    one I frame of acknowledgement delay, shorter than a REJ recovery's."""
     return round(1.5 * (2.0 * t_i + 2.0 * t_p + t_s), 4)
 
 

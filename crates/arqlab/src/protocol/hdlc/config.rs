@@ -46,6 +46,24 @@ pub enum Poll {
     /// Only after the timer expires (the paper's ABM strategy; not allowed in NRM, where
     /// the secondary could never transmit).
     Timeout,
+    /// NRM only: whenever no P is outstanding, a short supervisory command (RR, or REJ
+    /// when one is due) with P = 1 goes ahead of the I frames, which never carry P. A P
+    /// is acted on only once its frame has arrived whole, so a P on a 48-bit frame reaches
+    /// the secondary earlier than one riding on a long I frame, and its loss is rarer.
+    Supervisory,
+}
+
+/// What a primary (ARM) or combined station (ABM) does with new I frames between the
+/// expiry of T1 and the F = 1 response to its poll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimerRecovery {
+    /// Keeps sending new I frames while the window allows (the paper is silent; the
+    /// model's original behaviour).
+    Continue,
+    /// The LAPB timer-recovery condition (X.25 §2.4.5.9, ISO 7776): no new I frames
+    /// until the F = 1 response; retransmissions the station already owes still go.
+    Lapb,
 }
 
 /// What a primary or combined station does when its timer T1 expires.
@@ -101,6 +119,9 @@ pub struct HdlcConfig {
     /// ARM only: the secondary's action on timer expiry.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub secondary_t1_action: Option<SecondaryT1Action>,
+    /// ABM and ARM only: new I frames during timer recovery.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timer_recovery: Option<TimerRecovery>,
 }
 
 /// T1 default. The paper gives no value; it calls timer recovery a "relatively short
@@ -132,6 +153,7 @@ impl HdlcConfig {
             t1_action: T1Action::Poll,
             withhold_ack_at_window: (mode == Mode::Nrm).then_some(true),
             secondary_t1_action: (mode == Mode::Arm).then_some(SecondaryT1Action::Oldest),
+            timer_recovery: (mode != Mode::Nrm).then_some(TimerRecovery::Continue),
         }
     }
 }
@@ -205,24 +227,25 @@ pub fn parse(t: &mut Table, p: &mut Problems) -> HdlcConfig {
         .choice(
             "poll",
             default_name(d.poll),
-            &["asap", "idle", "timeout"],
+            &["asap", "idle", "timeout", "supervisory"],
             p,
         )
         .as_str()
     {
         "asap" => Poll::Asap,
         "idle" => Poll::Idle,
+        "supervisory" => Poll::Supervisory,
         _ => Poll::Timeout,
     };
     match (mode, poll) {
         (Mode::Nrm, Poll::Timeout) => p.push(
             t.path_of("poll"),
             Some(&"timeout".into()),
-            "expected \"asap\" or \"idle\" with mode = \"nrm\" (the secondary transmits only when polled)",
+            "expected \"asap\", \"idle\" or \"supervisory\" with mode = \"nrm\" (the secondary transmits only when polled)",
         ),
-        (Mode::Abm | Mode::Arm, Poll::Idle) => p.push(
+        (Mode::Abm | Mode::Arm, Poll::Idle | Poll::Supervisory) => p.push(
             t.path_of("poll"),
-            Some(&"idle".into()),
+            Some(&default_name(poll).into()),
             "expected \"timeout\" or \"asap\" with an asynchronous mode",
         ),
         _ => {}
@@ -265,6 +288,20 @@ pub fn parse(t: &mut Table, p: &mut Problems) -> HdlcConfig {
         only_in(t, p, "secondary_t1_action", "arm", mode);
         None
     };
+    let timer_recovery = if mode == Mode::Nrm {
+        only_in(t, p, "timer_recovery", "abm\" or \"arm", mode);
+        None
+    } else {
+        Some(
+            match t
+                .choice("timer_recovery", "continue", &["continue", "lapb"], p)
+                .as_str()
+            {
+                "lapb" => TimerRecovery::Lapb,
+                _ => TimerRecovery::Continue,
+            },
+        )
+    };
     HdlcConfig {
         mode,
         modulus,
@@ -279,6 +316,7 @@ pub fn parse(t: &mut Table, p: &mut Problems) -> HdlcConfig {
         t1_action,
         withhold_ack_at_window,
         secondary_t1_action,
+        timer_recovery,
     }
 }
 
@@ -287,6 +325,7 @@ fn default_name(poll: Poll) -> &'static str {
         Poll::Asap => "asap",
         Poll::Idle => "idle",
         Poll::Timeout => "timeout",
+        Poll::Supervisory => "supervisory",
     }
 }
 

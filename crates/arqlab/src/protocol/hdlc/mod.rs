@@ -6,7 +6,7 @@ pub mod station;
 pub mod wire;
 
 pub use config::{
-    parse, HdlcConfig, Mode, Poll, Reject, SecondaryT1Action, T1Action, DEFAULT_T1_S,
+    parse, HdlcConfig, Mode, Poll, Reject, SecondaryT1Action, T1Action, TimerRecovery, DEFAULT_T1_S,
 };
 pub use station::{HdlcStation, Role};
 

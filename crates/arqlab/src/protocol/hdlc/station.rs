@@ -8,9 +8,12 @@
 //! out-of-sequence one is discarded (REJ) or held (SREJ), but its N(R) and P/F are acted
 //! on. A frame with a bad FCS is only counted (Appendix A1.3).
 
-use super::config::{HdlcConfig, Mode, Poll, Reject, SecondaryT1Action, T1Action};
+use super::config::{HdlcConfig, Mode, Poll, Reject, SecondaryT1Action, T1Action, TimerRecovery};
 use crate::engine::{Duration, SimTime};
-use crate::protocol::{Counters, Event, Frame, FrameKind, Grant, Layer, Modulus, Payload, RetransmitCause, Sdu, Service, Station};
+use crate::protocol::{
+    Counters, Event, Frame, FrameKind, Grant, Layer, Modulus, Payload, RetransmitCause, Sdu,
+    Service, Station,
+};
 use std::collections::VecDeque;
 
 /// The station's part in its mode.
@@ -49,6 +52,7 @@ pub struct HdlcStation<P: Payload = Sdu> {
     t1_action: T1Action,
     withhold_ack: bool,
     secondary_t1_action: SecondaryT1Action,
+    timer_recovery: TimerRecovery,
 
     // Send side. `unacked[0]` carries N(S) = V(A).
     va: u32,
@@ -90,6 +94,8 @@ pub struct HdlcStation<P: Payload = Sdu> {
     // Receive side.
     vr: u32,
     ack_pending: bool,
+    /// In-sequence I frames received since our last N(R) went out.
+    unacked_received: usize,
     rej_condition: bool,
     rej_pending: bool,
     /// SREJ: frames held beyond V(R), by offset from V(R) (offset 0 is always empty).
@@ -140,6 +146,7 @@ impl<P: Payload> HdlcStation<P> {
                 && role == Role::Primary
                 && cfg.withhold_ack_at_window.unwrap_or(true),
             secondary_t1_action: cfg.secondary_t1_action.unwrap_or(SecondaryT1Action::Oldest),
+            timer_recovery: cfg.timer_recovery.unwrap_or(TimerRecovery::Continue),
             va: 0,
             va_abs: 0,
             unacked: VecDeque::new(),
@@ -160,6 +167,7 @@ impl<P: Payload> HdlcStation<P> {
             polled: false,
             vr: 0,
             ack_pending: false,
+            unacked_received: 0,
             rej_condition: false,
             rej_pending: false,
             held: VecDeque::from(vec![None; held]),
@@ -244,8 +252,19 @@ impl<P: Payload> HdlcStation<P> {
         if self.peer_busy {
             return self.next == 0 && self.sent > 0;
         }
+        if self.in_timer_recovery() {
+            return self.next < self.sent;
+        }
         self.next < self.unacked.len()
             || (self.unacked.len() < self.k && (!with_queue || !self.queue.is_empty()))
+    }
+
+    /// `timer_recovery = "lapb"`: from T1's expiry until the F = 1 response to the poll
+    /// it caused, no new I frame goes (X.25 §2.4.5.9).
+    fn in_timer_recovery(&self) -> bool {
+        self.timer_recovery == TimerRecovery::Lapb
+            && self.role != Role::Secondary
+            && (self.send_p || (self.p_outstanding && self.p_for_timeout))
     }
 
     /// The first single-frame retransmission that may go now. Requests for frames
@@ -396,6 +415,13 @@ impl<P: Payload> HdlcStation<P> {
             }
             self.update_busy();
             self.set_ack_pending(now);
+            // k frames unacknowledged: the peer's window is full and nothing more can
+            // come for an acknowledgement to wait for; T2 would only stall the link.
+            self.unacked_received += 1;
+            if self.unacked_received >= self.k {
+                self.t2_deadline = None;
+                self.t2_expired = true;
+            }
             return;
         }
         match self.reject {
@@ -465,6 +491,10 @@ impl<P: Payload> HdlcStation<P> {
         {
             return Some((self.supervisory(self.status_kind(), self.vr, true), Pf::Set));
         }
+        // `poll = "supervisory"`: the poll goes ahead of the I frames on a short command.
+        if self.poll == Poll::Supervisory && self.role == Role::Primary && !self.p_outstanding {
+            return Some((self.supervisory(self.status_kind(), self.vr, true), Pf::Set));
+        }
         if self.rej_pending && !withholding {
             return Some((self.supervisory(FrameKind::REJ, self.vr, command), Pf::Rule));
         }
@@ -520,7 +550,7 @@ impl<P: Payload> HdlcStation<P> {
         // "Poll as often as possible": a supervisory poll when no I frame can carry it.
         if self.role != Role::Secondary
             && !self.p_outstanding
-            && matches!(self.poll, Poll::Asap | Poll::Idle)
+            && matches!(self.poll, Poll::Asap | Poll::Idle | Poll::Supervisory)
         {
             return Some((self.supervisory(self.status_kind(), self.vr, true), Pf::Set));
         }
@@ -567,7 +597,7 @@ impl<P: Payload> HdlcStation<P> {
                         && match self.poll {
                             Poll::Asap => true,
                             Poll::Idle => f.kind != FrameKind::I && !self.can_send_i(true),
-                            Poll::Timeout => false,
+                            Poll::Timeout | Poll::Supervisory => false,
                         })
             }
             Role::Secondary if self.mode == Mode::Nrm => self.response_ends_with(f),
@@ -590,6 +620,7 @@ impl<P: Payload> HdlcStation<P> {
         }
         if f.kind != FrameKind::SREJ && f.nr == self.vr {
             self.ack_pending = false;
+            self.unacked_received = 0;
             self.t2_deadline = None;
             self.t2_expired = false;
         }
@@ -683,8 +714,11 @@ impl<P: Payload> Layer for HdlcStation<P> {
                 FrameKind::RR => self.peer_busy = false,
                 FrameKind::REJ => {
                     self.peer_busy = false;
-                    if answers_p {
+                    if answers_p && (self.poll != Poll::Supervisory || self.va_abs < self.p_mark) {
                         // A REJ with F = 1 is the checkpoint response: one go-back.
+                        // With the poll on its own S frame, only if a frame sent before
+                        // the P is still unacknowledged; otherwise the gap concerns frames
+                        // sent after the P and this is an ordinary REJ.
                         self.go_back(checkpoint_cause);
                     } else if self.sent > 0 && self.recovery_from != Some(self.va_abs) {
                         // A REJ for the frame a checkpoint or time-out retransmission
@@ -732,8 +766,10 @@ impl<P: Payload> Layer for HdlcStation<P> {
         }
         if self.async_timer() {
             // Stopped when nothing is outstanding; kept running while the peer is busy
-            // so that a lost RR clearing the busy condition is recovered by a poll.
-            if self.sent == 0 && !self.peer_busy {
+            // so that a lost RR clearing the busy condition is recovered by a poll, and
+            // in LAPB timer recovery, which only the F = 1 response ends (a lost poll
+            // must be repeated or no new I frame would ever go).
+            if self.sent == 0 && !self.peer_busy && !self.in_timer_recovery() {
                 self.t1_deadline = None;
             } else if self.peer_busy && self.t1_deadline.is_none() && self.role != Role::Secondary {
                 self.t1_deadline = Some(now + self.t1);

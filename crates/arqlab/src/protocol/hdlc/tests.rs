@@ -66,7 +66,21 @@ fn events(st: &mut HdlcStation) -> (Vec<u64>, Vec<u64>) {
 
 /// Sends `n` frames in a row (the line being idle each time) and returns them.
 fn send(st: &mut HdlcStation, now: SimTime, n: usize) -> Vec<Frame> {
-    (0..n).filter_map(|_| st.poll_transmit(now, &LINE)).collect()
+    (0..n)
+        .filter_map(|_| st.poll_transmit(now, &LINE))
+        .collect()
+}
+
+/// Lets T1 of station `a` (nothing received, V(R) = 0) run out and checks that the
+/// timer-recovery poll RR(0), P = 1 goes next; returns the expiry time.
+fn expire_t1_and_poll(a: &mut HdlcStation) -> SimTime {
+    let t1 = a.poll_timeout().unwrap();
+    a.handle_timeout(t1);
+    assert_eq!(
+        brief(&a.poll_transmit(t1, &LINE).unwrap()),
+        (FrameKind::RR, 0, 0, true)
+    );
+    t1
 }
 
 /// A combined (ABM) station with frames 0..n sent.
@@ -74,6 +88,104 @@ fn abm_outstanding(n: usize) -> HdlcStation {
     let mut a = station(&cfg(Mode::Abm, 8), Station::A, 10);
     assert_eq!(send(&mut a, SimTime::ZERO, n).len(), n);
     a
+}
+
+// ---- Options of issue 14: supervisory poll, LAPB timer recovery, T2 at k --------------
+
+#[test]
+fn test_nrm_supervisory_poll_goes_ahead_of_the_i_frames() {
+    let mut c = cfg(Mode::Nrm, 8);
+    c.poll = Poll::Supervisory;
+    let mut a = station(&c, Station::A, 10);
+    let fs = send(&mut a, SimTime::ZERO, 4);
+    assert_eq!(
+        fs.iter().map(brief).collect::<Vec<_>>(),
+        vec![
+            (FrameKind::RR, 0, 0, true),
+            (FrameKind::I, 0, 0, false),
+            (FrameKind::I, 1, 0, false),
+            (FrameKind::I, 2, 0, false),
+        ],
+        "one RR with P = 1, then I frames that never carry P"
+    );
+    assert!(fs[0].command && fs[0].bits == 48);
+    // F = 1 answers the poll, acknowledging frame 0 only: no checkpoint (frames 0..2 were
+    // sent after the P) and the next poll goes out at once, ahead of frame 3.
+    a.handle_receive(ms(1), &s_frame(FrameKind::RR, 1, true, false));
+    let fs = send(&mut a, ms(1), 2);
+    assert_eq!(
+        fs.iter().map(brief).collect::<Vec<_>>(),
+        vec![(FrameKind::RR, 0, 0, true), (FrameKind::I, 3, 0, false)]
+    );
+    assert_eq!(a.counters().i_frames_retransmitted, 0);
+}
+
+#[test]
+fn test_nrm_supervisory_poll_rej_with_f_goes_back_only_for_frames_before_the_p() {
+    let mut c = cfg(Mode::Nrm, 8);
+    c.poll = Poll::Supervisory;
+    // REJ F = 1 naming a frame sent after the P: an ordinary REJ, one go-back (cause REJ).
+    let mut a = station(&c, Station::A, 10);
+    send(&mut a, SimTime::ZERO, 4); // RR P, I0, I1, I2
+    a.handle_receive(ms(1), &s_frame(FrameKind::REJ, 1, true, false));
+    let f = a.poll_transmit(ms(1), &LINE).unwrap();
+    assert_eq!(
+        brief(&f),
+        (FrameKind::RR, 0, 0, true),
+        "the next poll first"
+    );
+    let f = a.poll_transmit(ms(1), &LINE).unwrap();
+    assert_eq!(brief(&f), (FrameKind::I, 1, 0, false));
+    assert_eq!(a.counters().retransmitted_reject, 1);
+    assert_eq!(a.counters().retransmitted_checkpoint, 0);
+    // REJ F = 1 naming a frame sent before the P: the checkpoint go-back.
+    let mut a = station(&c, Station::A, 10);
+    send(&mut a, SimTime::ZERO, 3); // RR P, I0, I1
+    a.handle_receive(ms(1), &s_frame(FrameKind::RR, 0, true, false)); // F: no checkpoint (nothing before P)
+    send(&mut a, ms(1), 2); // RR P (mark: V(S) = 2), I2
+    a.handle_receive(ms(2), &s_frame(FrameKind::REJ, 1, true, false));
+    let fs = send(&mut a, ms(2), 2);
+    assert_eq!(brief(&fs[1]), (FrameKind::I, 1, 0, false));
+    assert_eq!(a.counters().retransmitted_checkpoint, 1);
+}
+
+#[test]
+fn test_abm_lapb_timer_recovery_stops_new_i_frames_until_the_f_response() {
+    for (recovery, new_frames_during_recovery) in
+        [(TimerRecovery::Continue, 2), (TimerRecovery::Lapb, 0)]
+    {
+        let mut c = cfg(Mode::Abm, 8);
+        c.timer_recovery = Some(recovery);
+        let mut a = station(&c, Station::A, 10);
+        send(&mut a, SimTime::ZERO, 3);
+        let t1 = expire_t1_and_poll(&mut a);
+        let fs = send(&mut a, t1, 2);
+        assert_eq!(fs.len(), new_frames_during_recovery, "{recovery:?}");
+        // The F = 1 response ends timer recovery: checkpoint go-back from N(R) = 1.
+        a.handle_receive(t1 + Duration(1), &s_frame(FrameKind::RR, 1, true, false));
+        let f = a.poll_transmit(t1 + Duration(1), &LINE).unwrap();
+        assert_eq!(brief(&f), (FrameKind::I, 1, 0, false), "{recovery:?}");
+    }
+}
+
+#[test]
+fn test_t2_ends_when_k_frames_are_unacknowledged() {
+    // T2 holds an acknowledgement for a piggyback; once k = 2 in-sequence frames are
+    // unacknowledged the peer's window is full, so the RR goes at once.
+    let mut c = cfg(Mode::Abm, 8);
+    c.window = 2;
+    c.t2_s = 0.5;
+    let mut b = station(&c, Station::B, 0);
+    b.handle_receive(ms(1), &i_frame(0, 0, false, true));
+    assert!(b.poll_transmit(ms(1), &LINE).is_none(), "T2 running");
+    b.handle_receive(ms(2), &i_frame(1, 0, false, true));
+    let f = b.poll_transmit(ms(2), &LINE).unwrap();
+    assert_eq!(brief(&f), (FrameKind::RR, 0, 2, false));
+    b.handle_receive(ms(3), &i_frame(2, 0, false, true));
+    assert!(
+        b.poll_transmit(ms(3), &LINE).is_none(),
+        "the count restarts with the RR"
+    );
 }
 
 // ---- ABM ------------------------------------------------------------------------------
@@ -379,7 +491,10 @@ fn test_abm_t2_delays_rr_for_piggyback() {
     c.t2_s = 0.01;
     let mut b = station(&c, Station::B, 0);
     b.handle_receive(ms(1), &i_frame(0, 0, false, true));
-    assert!(b.poll_transmit(ms(1), &LINE).is_none(), "waits T2 for an I frame");
+    assert!(
+        b.poll_transmit(ms(1), &LINE).is_none(),
+        "waits T2 for an I frame"
+    );
     assert_eq!(b.poll_timeout(), Some(ms(11)));
     b.handle_timeout(ms(11));
     assert_eq!(
@@ -593,7 +708,10 @@ fn test_nrm_primary_window_full_withholds_acknowledgements() {
         "M−1 outstanding: no RR (Section 3.1.3)"
     );
     a.handle_receive(ms(110), &i_frame(2, 0, false, false));
-    assert!(a.poll_transmit(ms(110), &LINE).is_none(), "REJ deferred too");
+    assert!(
+        a.poll_transmit(ms(110), &LINE).is_none(),
+        "REJ deferred too"
+    );
     // The secondary's F ends the wait; the poll carries the deferred REJ.
     a.handle_receive(ms(120), &i_frame(3, 0, true, false));
     let f = a.poll_transmit(ms(120), &LINE).unwrap();
@@ -623,7 +741,10 @@ fn test_nrm_secondary_rej_sent_only_when_polled() {
         (FrameKind::RR, 0, 1, true)
     );
     b.handle_receive(ms(2), &i_frame(2, 0, false, true));
-    assert!(b.poll_transmit(ms(2), &LINE).is_none(), "the REJ waits for a P");
+    assert!(
+        b.poll_transmit(ms(2), &LINE).is_none(),
+        "the REJ waits for a P"
+    );
     b.handle_receive(ms(3), &i_frame(3, 0, true, true));
     assert_eq!(
         brief(&b.poll_transmit(ms(3), &LINE).unwrap()),
@@ -785,7 +906,10 @@ fn test_srej_sender_retransmits_only_the_requested_frame() {
     assert!(events(&mut a).1.is_empty(), "SREJ acknowledges nothing");
     let f = a.poll_transmit(ms(100), &LINE).unwrap();
     assert_eq!(f.ns, 1);
-    assert!(a.poll_transmit(ms(100), &LINE).is_none(), "window of 4 still full");
+    assert!(
+        a.poll_transmit(ms(100), &LINE).is_none(),
+        "window of 4 still full"
+    );
     a.handle_receive(ms(200), &s_frame(FrameKind::RR, 4, false, false));
     assert_eq!(a.poll_transmit(ms(200), &LINE).unwrap().ns, 4);
     assert_eq!(a.counters().retransmitted_reject, 1);
@@ -864,7 +988,7 @@ impl Harness {
                         id,
                         bits: bits + (id as u32 * 37) % 500,
                         flow: 0,
-        born: SimTime::ZERO,
+                        born: SimTime::ZERO,
                     },
                 );
             }
@@ -1103,34 +1227,93 @@ mod properties {
         ) {
             let c = config(mode, modulus, reject, window, alt, t1_s, buffer);
             let messages = if two_way { [n, n / 2 + 1] } else if reverse { [0, n] } else { [n, 0] };
-            let mut h = Harness::new(&c, delay_s, messages, bits);
-            let errors_end = SimTime::from_secs_f64(30.0);
-            let mut rng = Rng(seed);
-            let mut bad = false;
-            h.run(errors_end, &mut |_, _| {
-                if burst {
-                    // Gilbert-like: lose everything while in the bad state.
-                    if rng.next() < if bad { 0.3 } else { p_loss / 5.0 } { bad = !bad; }
-                    bad
-                } else {
-                    rng.next() < p_loss
-                }
-            });
-            // After the errors stop: at most a few timer periods plus every frame's
-            // round trip, with margin.
-            let frame_s = (bits as f64 + 600.0) / LINE.rate_bps;
-            let round = frame_s + 2.0 * delay_s + 0.01;
-            let mut bound = 10.0 * t1_s + (messages[0] + messages[1] + 2 * c.window as u64) as f64 * round * 2.0;
-            if c.secondary_t1_action == Some(SecondaryT1Action::Oldest) {
-                // A2's literal rule resends one frame per expiry: once the secondary has
-                // nothing new to send (no later frame exposes the gap to a REJ), each
-                // outstanding frame may cost a whole T1.
-                bound += c.window as f64 * (t1_s + c.t2_s + round);
+            exactly_once_in_order_no_deadlock(&c, messages, p_loss, burst, seed, delay_s, bits);
+        }
+
+        /// The same with the options of issue 14 on: NRM's poll on a supervisory
+        /// command, ABM's and ARM's LAPB timer recovery.
+        #[test]
+        fn prop_exactly_once_with_supervisory_poll_and_lapb_timer_recovery(
+            mode in 0u8..3, modulus in any::<bool>(), reject in 0u8..3, window in 0u32..200,
+            alt in 0u8..16, t1_s in 0.3f64..2.0, buffer in 0u32..8,
+            two_way in any::<bool>(), reverse in any::<bool>(), n in 1u64..80,
+            p_loss in 0.0f64..0.5, burst in any::<bool>(), seed in any::<u64>(),
+            delay_s in 0.0f64..0.3, bits in 100u32..3000,
+        ) {
+            let mut c = config(mode, modulus, reject, window, alt, t1_s, buffer);
+            if c.mode == Mode::Nrm {
+                c.poll = Poll::Supervisory;
+            } else {
+                c.timer_recovery = Some(TimerRecovery::Lapb);
             }
-            h.run(errors_end + Duration::from_secs_f64(bound), &mut |_, _| false);
-            assert_complete(&mut h, messages, &format!("{c:?}"));
+            let messages = if two_way { [n, n / 2 + 1] } else if reverse { [0, n] } else { [n, 0] };
+            exactly_once_in_order_no_deadlock(&c, messages, p_loss, burst, seed, delay_s, bits);
         }
     }
+
+    /// Random frame errors (independent, or in bursts) for 30 s, then none: every
+    /// message is delivered exactly once and in order, and acknowledged, within a
+    /// bounded time after the errors stop (no deadlock, and no recovery that costs a
+    /// whole T1 per message).
+    pub(super) fn exactly_once_in_order_no_deadlock(
+        c: &HdlcConfig,
+        messages: [u64; 2],
+        p_loss: f64,
+        burst: bool,
+        seed: u64,
+        delay_s: f64,
+        bits: u32,
+    ) {
+        let mut h = Harness::new(c, delay_s, messages, bits);
+        let errors_end = SimTime::from_secs_f64(30.0);
+        let mut rng = Rng(seed);
+        let mut bad = false;
+        h.run(errors_end, &mut |_, _| {
+            if burst {
+                // Gilbert-like: lose everything while in the bad state.
+                if rng.next() < if bad { 0.3 } else { p_loss / 5.0 } {
+                    bad = !bad;
+                }
+                bad
+            } else {
+                rng.next() < p_loss
+            }
+        });
+        // After the errors stop: at most a few timer periods plus every frame's
+        // round trip, with margin.
+        let t1_s = c.t1_s;
+        let frame_s = (bits as f64 + 600.0) / LINE.rate_bps;
+        let round = frame_s + 2.0 * delay_s + 0.01;
+        let mut bound =
+            10.0 * t1_s + (messages[0] + messages[1] + 2 * c.window as u64) as f64 * round * 2.0;
+        if c.secondary_t1_action == Some(SecondaryT1Action::Oldest) {
+            // A2's literal rule resends one frame per expiry: once the secondary has
+            // nothing new to send (no later frame exposes the gap to a REJ), each
+            // outstanding frame may cost a whole T1.
+            bound += c.window as f64 * (t1_s + c.t2_s + round);
+        }
+        h.run(errors_end + Duration::from_secs_f64(bound), &mut |_, _| {
+            false
+        });
+        assert_complete(&mut h, messages, &format!("{c:?}"));
+    }
+}
+
+/// The shrunk case of `prop_exactly_once_in_order_no_deadlock` (also in
+/// `tests.proptest-regressions`): ABM, modulus 8, window 1, T2 = T1/4, zero delay,
+/// 53 messages one way, 42% frame loss for 30 s.
+#[test]
+fn test_abm_window_1_heavy_loss_recovers_without_a_t1_per_message() {
+    let c = properties::config(1, false, 0, 7, 8, 1.9269359121265766, 0);
+    properties::exactly_once_in_order_no_deadlock(
+        &c,
+        [53, 0],
+        0.4158516916421947,
+        false,
+        1919049774868810017,
+        0.0,
+        100,
+    );
 }
 
 #[test]
@@ -1144,12 +1327,7 @@ fn test_abm_repoll_keeps_checkpoint_mark_of_first_timeout_poll() {
     // mark x is V(S) at the first expiry), not to the re-poll, or they are resent for
     // nothing and the duplicates start a REJ cascade on an error-free channel.
     let mut a = abm_outstanding(3);
-    let t1 = a.poll_timeout().unwrap();
-    a.handle_timeout(t1);
-    assert_eq!(
-        brief(&a.poll_transmit(t1, &LINE).unwrap()),
-        (FrameKind::RR, 0, 0, true)
-    );
+    let t1 = expire_t1_and_poll(&mut a);
     let fs = send(&mut a, t1, 2);
     assert_eq!(fs.iter().map(|f| f.ns).collect::<Vec<_>>(), vec![3, 4]);
     let t1b = a.poll_timeout().unwrap();
@@ -1194,4 +1372,23 @@ fn test_nrm_primary_repoll_keeps_checkpoint_mark_of_first_poll() {
         "frames 1 and 2 were sent after the first P: no go-back"
     );
     assert_eq!(a.counters().i_frames_retransmitted, 0);
+}
+
+/// Shrunk case of `prop_exactly_once_with_supervisory_poll_and_lapb_timer_recovery`:
+/// T1 expired just before the RR acknowledging the last outstanding frame arrived, and
+/// the poll was lost. The timer then stopped (nothing outstanding) while timer recovery
+/// still barred new I frames: a deadlock, until T1 was kept running in timer recovery.
+#[test]
+fn test_abm_lapb_timer_recovery_keeps_t1_running_after_everything_is_acknowledged() {
+    let mut c = properties::config(1, false, 1, 0, 0, 0.3, 0);
+    c.timer_recovery = Some(TimerRecovery::Lapb);
+    properties::exactly_once_in_order_no_deadlock(
+        &c,
+        [24, 0],
+        0.4955701606906543,
+        false,
+        0,
+        0.07454223357693177,
+        100,
+    );
 }
