@@ -181,6 +181,12 @@ pub trait Layer {
     }
     /// SDUs submitted but never yet transmitted (for saturated sources).
     fn backlog(&self) -> usize;
+    /// How many SDUs a saturated source keeps in `backlog` (1: one always waiting; a
+    /// layer that plans a whole transmission at once asks for enough to fill it).
+    #[inline(always)]
+    fn saturation_depth(&self) -> usize {
+        1
+    }
     /// SDUs submitted and not yet acknowledged (queued + outstanding).
     fn unacknowledged(&self) -> usize;
     /// Whole-run counters of the layer's own (e.g. TP4's AK, ED and EA TPDUs), as

@@ -675,6 +675,11 @@ impl<P: Payload> Layer for HfArq<P> {
         self.queue.len()
     }
 
+    /// Enough SDUs to fill a transmission (each is at least one packet).
+    fn saturation_depth(&self) -> usize {
+        self.max_packets
+    }
+
     fn unacknowledged(&self) -> usize {
         let sdus_in_window = self.slots.iter().filter(|s| s.seg.index + 1 == s.seg.count).count();
         // A partially segmented SDU is still at the head of the queue.
