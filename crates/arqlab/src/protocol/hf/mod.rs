@@ -41,6 +41,7 @@
 //!   equals that of one still queued or unacknowledged is dropped on submission.
 
 pub mod config;
+pub mod wire;
 
 pub use config::HfArqConfig;
 
@@ -100,6 +101,8 @@ pub struct HfFrame<P> {
     pub first: bool,
     pub last: bool,
     pub bits: u32,
+    /// Client bits of the segment carried (data).
+    pub info: u32,
     /// Index into the modem table's modes (data rate, or copies combined).
     pub mode: u8,
     pub airtime: Duration,
@@ -133,7 +136,7 @@ impl<P: Payload> Pdu for HfFrame<P> {
             pf: self.last,
             command: self.first,
             bits: self.bits,
-            info_bits: self.segment.map_or(0, |s| s.sdu.bits().min(u32::MAX)),
+            info_bits: self.info,
             message: self.segment.and_then(|s| s.sdu.sdu_id()),
         }
     }
@@ -324,7 +327,7 @@ impl<P: Payload> HfArq<P> {
     }
 
     fn frame(&self, kind: HfKind) -> HfFrame<P> {
-        HfFrame { kind, seq: 0, segment: None, lwe: self.rx_base, bitmap: self.bitmap(), request: false, first: false, last: false, bits: self.ack_bits, mode: 0, airtime: Duration::ZERO }
+        HfFrame { kind, seq: 0, segment: None, lwe: self.rx_base, bitmap: self.bitmap(), request: false, first: false, last: false, bits: self.ack_bits, info: 0, mode: 0, airtime: Duration::ZERO }
     }
 
     fn bitmap(&self) -> u128 {
@@ -420,6 +423,7 @@ impl<P: Payload> HfArq<P> {
             f.seq = self.base + i as u64;
             f.segment = Some(seg);
             f.bits = bits;
+            f.info = self.slots[i].bits;
             f.mode = self.data_mode(sent);
             frames.push(f);
             self.counters.i_frames_sent += 1;
