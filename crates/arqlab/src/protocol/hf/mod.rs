@@ -197,6 +197,9 @@ pub struct HfArq<P: Payload = Sdu> {
     /// ... and every data packet of it was one we already had (our ack was lost).
     peer_dups_only: bool,
     peer_had_data: bool,
+    /// The peer's transmission is still arriving (its last packet has not): we do not
+    /// key up over it (carrier sense; on a half-duplex radio the gate ensures it too).
+    peer_busy: bool,
     /// We owe the peer a response.
     owe: bool,
     /// ... and it must acknowledge data.
@@ -252,6 +255,7 @@ impl<P: Payload> HfArq<P> {
             peer_solicits: false,
             peer_dups_only: true,
             peer_had_data: false,
+            peer_busy: false,
             owe: false,
             ack_pending: false,
             solicit_pending: false,
@@ -342,7 +346,7 @@ impl<P: Payload> HfArq<P> {
 
     /// Plans the next transmission, if we may and have something to send.
     fn plan(&mut self) {
-        if !(self.owe || self.retry || self.awaiting.is_none()) {
+        if self.peer_busy || !(self.owe || self.retry || self.awaiting.is_none()) {
             return;
         }
         self.fill_window();
@@ -562,6 +566,7 @@ impl<P: Payload> HfArq<P> {
         }
         // The peer is answering: whatever it says, the wait is over.
         self.awaiting = None;
+        self.peer_busy = !f.last;
         self.retry = false;
         if ok {
             match f.kind {
@@ -669,7 +674,13 @@ impl<P: Payload> Layer for HfArq<P> {
     }
 
     fn wants_transmit(&self) -> bool {
-        if !self.burst.is_empty() || self.owe || self.retry {
+        if !self.burst.is_empty() {
+            return true;
+        }
+        if self.peer_busy {
+            return false;
+        }
+        if self.owe || self.retry {
             return true;
         }
         self.awaiting.is_none() && (self.has_data() || self.peer_wants)

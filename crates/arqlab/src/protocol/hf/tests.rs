@@ -403,3 +403,17 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_station_does_not_key_up_over_the_peers_transmission() {
+    let (mut a, mut b) = (arq("5066"), arq("5066"));
+    for i in 0..3 {
+        a.handle_submit(SimTime::ZERO, sdu(i, 1600));
+    }
+    b.handle_submit(SimTime::ZERO, sdu(9, 800));
+    let fs = burst(&mut a, SimTime::ZERO);
+    b.handle_receive(t(2.0), &fs[0]);
+    assert!(!b.wants_transmit() && b.poll_transmit(t(2.0), &G).is_none(), "A is still transmitting");
+    feed(&mut b, &fs[1..], t(4.0), &[]);
+    assert_eq!(kinds(&burst(&mut b, t(4.0))), vec![HfKind::Ack, HfKind::Data], "after A's last packet, B answers");
+}
