@@ -25,16 +25,20 @@ pub enum LinkType {
     /// LINKTYPE_ETHERNET (1): the frame is a whole IEEE 802.3 frame (no FCS); carries
     /// TP4's TPDUs (`Family::Cotp`).
     Ethernet,
+    /// LINKTYPE_STANAG_5066_D_PDU (237): one STANAG 5066 D_PDU per record, no
+    /// pseudo-header (Wireshark's s5066dts dissector); carries `Family::S5066`.
+    Stanag5066,
 }
 
 impl LinkType {
-    pub const NAMES: &'static [&'static str] = &["sita", "lapb_with_dir", "ethernet"];
+    pub const NAMES: &'static [&'static str] = &["sita", "lapb_with_dir", "ethernet", "stanag_5066"];
 
     pub fn parse(name: &str) -> Result<LinkType, String> {
         match name {
             "sita" => Ok(LinkType::Sita),
             "lapb_with_dir" => Ok(LinkType::LapbWithDir),
             "ethernet" => Ok(LinkType::Ethernet),
+            "stanag_5066" => Ok(LinkType::Stanag5066),
             other => Err(format!(
                 "pcap link type {other:?}: expected one of {}",
                 LinkType::NAMES.join(", ")
@@ -48,6 +52,7 @@ impl LinkType {
             LinkType::Sita => 196,
             LinkType::LapbWithDir => 207,
             LinkType::Ethernet => 1,
+            LinkType::Stanag5066 => 237,
         }
     }
 
@@ -55,7 +60,7 @@ impl LinkType {
     pub fn carries(self, family: Family) -> bool {
         matches!(
             (self, family),
-            (LinkType::Sita | LinkType::LapbWithDir, Family::Hdlc) | (LinkType::Ethernet, Family::Cotp)
+            (LinkType::Sita | LinkType::LapbWithDir, Family::Hdlc) | (LinkType::Ethernet, Family::Cotp) | (LinkType::Stanag5066, Family::S5066)
         )
     }
 
@@ -71,7 +76,7 @@ impl LinkType {
                 out.extend_from_slice(&[u8::from(!sent), 0x1F, 0, rx_crc, 0x01]);
             }
             LinkType::LapbWithDir => out.push(u8::from(sent)),
-            LinkType::Ethernet => {}
+            LinkType::Ethernet | LinkType::Stanag5066 => {}
         }
     }
 }

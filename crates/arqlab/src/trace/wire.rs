@@ -22,6 +22,8 @@ pub enum Family {
     /// An ISO 8073 TPDU in an IEEE 802.3 frame with an OSI LLC header and the ISO 8473
     /// inactive-subset network header (`protocol::tp4::wire`).
     Cotp,
+    /// A STANAG 5066 D_PDU (`protocol::hf::wire`).
+    S5066,
 }
 
 /// A protocol's frame encoder.
