@@ -179,6 +179,8 @@ pub enum ErrorModel {
     /// One model per transmission mode (an adaptive modem's data rates); a mode beyond
     /// the table uses its last entry.
     PerMode(Vec<ErrorModel>),
+    /// An HF skywave channel and a modem's PER table (boxed: keeps the enum small).
+    Hf(Box<HfErrors>),
 }
 
 impl ErrorModel {
@@ -191,7 +193,25 @@ impl ErrorModel {
             ErrorModel::GilbertElliott(g) => g.frame_in_error(bits, rng),
             ErrorModel::Schedule(s) => s.frame_in_error(now, bits, rng),
             ErrorModel::PerMode(models) => per_mode(models, now, bits, mode, rng),
+            ErrorModel::Hf(h) => h.frame_in_error(now, bits, mode, rng),
         }
+    }
+}
+
+/// Packet errors of an HF link: the channel's SNR at the packet's start mapped through
+/// the modem's table for the packet's mode (a data rate, or the copies combined).
+#[derive(Clone, Debug)]
+pub struct HfErrors {
+    pub channel: super::hf::HfChannel,
+    pub modem: std::sync::Arc<super::modem::ModemTable>,
+}
+
+impl HfErrors {
+    #[inline(never)]
+    pub fn frame_in_error(&mut self, now: SimTime, bits: u64, mode: u8, rng: &mut Stream) -> bool {
+        let snr = self.channel.snr_db(now, rng);
+        let p = self.modem.attempt_failure(mode as usize, bits.min(u32::MAX as u64) as u32, snr);
+        rng.random::<f64>() < p
     }
 }
 

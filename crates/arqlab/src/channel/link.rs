@@ -107,7 +107,11 @@ impl<F: Pdu> Direction<F> {
     pub fn start(&mut self, now: SimTime, lead: Duration, frame: F, dst: u32) -> Transmission {
         debug_assert!(!self.is_busy(now));
         let bits = frame.bits();
-        let end = now + lead + self.cached_transmission_time(bits);
+        let time = match frame.airtime() {
+            Some(t) => t,
+            None => self.cached_transmission_time(bits),
+        };
+        let end = now + lead + time;
         let in_error = self.errors.frame_in_error(now, bits as u64, frame.mode(), &mut self.rng);
         self.busy_until = end;
         self.counters.frames_transmitted += 1;

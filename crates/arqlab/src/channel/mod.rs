@@ -2,12 +2,14 @@
 //! half-duplex radio gate, the token ring, and store-and-forward relays.
 
 pub mod errors;
+pub mod hf;
 pub mod link;
+pub mod modem;
 pub mod radio;
 pub mod relay;
 pub mod token_ring;
 
-pub use errors::{BitErrors, ErrorModel, GilbertElliott, Schedule};
+pub use errors::{BitErrors, ErrorModel, GilbertElliott, HfErrors, Schedule};
 pub use link::{Direction, DirectionCounters, InFlight, Transmission};
 pub use radio::Radio;
 pub use relay::{Admission, DelayProfile, Forwarding, PortCounters, Relay};

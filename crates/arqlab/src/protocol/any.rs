@@ -32,6 +32,8 @@ impl<P: Payload> AnyLayer<P> {
             ProtocolConfig::Llc2(c) => AnyLayer::Llc2(Llc2::new(c)),
             // Validation keeps them out of generic stacks: `sim` wires them itself.
             ProtocolConfig::Tcp(_) | ProtocolConfig::X25(_) => unreachable!("{} is wired by sim::run_x25", cfg.kind()),
+            // Its own PDU (an HF packet with its airtime): wired alone by `sim`.
+            ProtocolConfig::HfArq(_) => unreachable!("hf_arq is a single-layer stack (validated)"),
         }
     }
 }

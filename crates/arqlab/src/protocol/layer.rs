@@ -54,6 +54,12 @@ pub trait Payload: Copy + std::fmt::Debug {
     fn trace_inner(&self) -> Option<TraceFrame> {
         None
     }
+    /// What identifies a copy of this payload for a link layer's duplicate filter (the
+    /// HF ARQ's "drop a TCP segment already queued or in transmission"): two payloads
+    /// with the same key are the same segment. `None` (the default): never filtered.
+    fn filter_key(&self) -> Option<u64> {
+        None
+    }
 }
 
 impl Payload for Sdu {
@@ -74,6 +80,13 @@ pub trait Pdu: Clone {
     /// that depend on it; 0 when the medium has one mode.
     fn mode(&self) -> u8 {
         0
+    }
+    /// Its own time on the medium, when that is not bits / the lane's rate: a modem
+    /// that picks its data rate per transmission, a preamble or interleaver padding the
+    /// sending layer accounts for. `None` (the default): bits / rate.
+    #[inline(always)]
+    fn airtime(&self) -> Option<Duration> {
+        None
     }
     /// The node it is addressed to, when the sending layer talks to more than one peer
     /// (a multiplexing layer); `None` sends it to the node's one peer.
@@ -168,6 +181,12 @@ pub trait Layer {
     }
     /// SDUs submitted but never yet transmitted (for saturated sources).
     fn backlog(&self) -> usize;
+    /// How many SDUs a saturated source keeps in `backlog` (1: one always waiting; a
+    /// layer that plans a whole transmission at once asks for enough to fill it).
+    #[inline(always)]
+    fn saturation_depth(&self) -> usize {
+        1
+    }
     /// SDUs submitted and not yet acknowledged (queued + outstanding).
     fn unacknowledged(&self) -> usize;
     /// Whole-run counters of the layer's own (e.g. TP4's AK, ED and EA TPDUs), as

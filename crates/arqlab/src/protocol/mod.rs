@@ -10,6 +10,7 @@ pub mod any;
 pub mod datagram;
 pub mod frame;
 pub mod hdlc;
+pub mod hf;
 pub mod layer;
 pub mod llc2;
 pub mod mux;

@@ -39,6 +39,10 @@ impl<P: Pdu> Pdu for Tagged<P> {
     fn mode(&self) -> u8 {
         self.pdu.mode()
     }
+    #[inline(always)]
+    fn airtime(&self) -> Option<crate::engine::Duration> {
+        self.pdu.airtime()
+    }
     #[inline]
     fn dst(&self) -> Option<u32> {
         Some(self.dst)

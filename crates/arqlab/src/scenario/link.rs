@@ -14,13 +14,76 @@ pub enum DirectionConfig {
     GilbertElliott { good_ber: f64, bad_ber: f64, mean_good_bits: f64, mean_bad_bits: f64 },
     /// Independent bit errors at a rate that changes at given times.
     Schedule { times_s: Vec<f64>, bit_error_rates: Vec<f64> },
+    /// An HF skywave channel (Watterson paths, mid-term lognormal SNR) and a modem's
+    /// PER table (`channel::hf`, `channel::modem`).
+    Hf(HfDirectionConfig),
+}
+
+/// `error_model = "hf"`: the channel's SNR process and the modem table.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct HfDirectionConfig {
+    /// A built-in modem table name or a TOML file.
+    pub modem: String,
+    /// Long-term mean SNR at the start (dB).
+    pub snr_db: f64,
+    /// ... and after the ramp (dB); equal to `snr_db` for a stable channel.
+    pub snr_end_db: f64,
+    /// Duration of the linear ramp from `snr_db` to `snr_end_db` (s); 0: none.
+    pub ramp_s: f64,
+    /// Standard deviation of the mid-term lognormal variation (dB).
+    pub variation_db: f64,
+    pub time_constant_s: f64,
+    pub doppler_spread_hz: f64,
+    /// "in_table" (the modem table already includes the fading) or "per_packet".
+    pub fading: String,
+    #[serde(skip)]
+    pub table: Option<std::sync::Arc<crate::channel::modem::ModemTable>>,
+}
+
+impl HfDirectionConfig {
+    pub fn params(&self) -> crate::channel::hf::HfChannelParams {
+        crate::channel::hf::HfChannelParams {
+            mean: crate::channel::hf::MeanSnr { start_db: self.snr_db, end_db: self.snr_end_db, ramp_s: self.ramp_s },
+            variation_db: self.variation_db,
+            time_constant_s: self.time_constant_s,
+            doppler_spread_hz: self.doppler_spread_hz,
+            per_packet_fading: self.fading == "per_packet",
+        }
+    }
+}
+
+/// The HF presets: Johnson's three channels.
+pub const HF_CHANNELS: &[&str] = &["stable_25", "stable_5", "transition"];
+
+fn parse_hf(d: &mut Table, p: &mut Problems) -> DirectionConfig {
+    let preset = d.choice("channel", "stable_25", HF_CHANNELS, p);
+    let base = crate::channel::hf::HfChannelParams::preset(&preset).unwrap_or_else(|| unreachable!("validated preset"));
+    let snr = Range::Closed(-50.0, 100.0);
+    let snr_db = d.f64("snr_db", base.mean.start_db, snr, p);
+    let snr_end_db = d.f64("snr_end_db", if d.has("snr_db") && !d.has("channel") { snr_db } else { base.mean.end_db }, snr, p);
+    let ramp_s = d.f64("ramp_s", base.mean.ramp_s, Range::Closed(0.0, 1e9), p);
+    let variation_db = d.f64("variation_db", base.variation_db, Range::Closed(0.0, 100.0), p);
+    let time_constant_s = d.f64("time_constant_s", base.time_constant_s, Range::Positive, p);
+    let doppler_spread_hz = d.f64("doppler_spread_hz", base.doppler_spread_hz, Range::Positive, p);
+    let fading = d.choice("fading", "in_table", &["in_table", "per_packet"], p);
+    let modem = match d.raw("modem") {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(v) => {
+            p.push(d.path_of("modem"), Some(v), "expected a modem table name or file");
+            String::new()
+        }
+        None => "mil-std-188-110b".to_string(),
+    };
+    let table = if modem.is_empty() { None } else { crate::channel::modem::ModemTable::load(&modem, &d.path_of("modem"), p) };
+    DirectionConfig::Hf(HfDirectionConfig { modem, snr_db, snr_end_db, ramp_s, variation_db, time_constant_s, doppler_spread_hz, fading, table })
 }
 
 /// Reads one direction's error model table (`[link.a_to_b]`, a medium's `forward`).
 pub fn parse_direction(d: &mut Table, default_ber: f64, p: &mut Problems) -> DirectionConfig {
-    let model = d.choice("error_model", "bit", &["none", "bit", "gilbert_elliott", "schedule"], p);
+    let model = d.choice("error_model", "bit", &["none", "bit", "gilbert_elliott", "schedule", "hf"], p);
     match model.as_str() {
         "none" => DirectionConfig::None,
+        "hf" => parse_hf(d, p),
         "gilbert_elliott" => DirectionConfig::GilbertElliott {
             good_ber: d.f64("good_ber", 0.0, BER, p),
             bad_ber: d.f64("bad_ber", 0.01, BER, p),

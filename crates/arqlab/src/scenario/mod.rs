@@ -47,9 +47,11 @@ pub enum ProtocolConfig {
     Tcp(crate::protocol::tcp::TcpConfig),
     /// An X.25 host: IP-to-X.25 interface, packet level and LAPB access line.
     X25(crate::protocol::x25::X25Config),
+    /// HF radio ARQ: STANAG 5066, 3G HDL and their variants (Johnson).
+    HfArq(crate::protocol::hf::HfArqConfig),
 }
 
-pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat", "hdlc", "datagram", "tp4", "network_window", "llc2", "tcp", "x25"];
+pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat", "hdlc", "datagram", "tp4", "network_window", "llc2", "tcp", "x25", "hf_arq"];
 
 impl ProtocolConfig {
     pub fn parse(t: &mut Table, p: &mut Problems) -> ProtocolConfig {
@@ -75,6 +77,9 @@ impl ProtocolConfig {
         if kind == "x25" {
             return ProtocolConfig::X25(crate::protocol::x25::X25Config::parse(t, p));
         }
+        if kind == "hf_arq" {
+            return ProtocolConfig::HfArq(crate::protocol::hf::HfArqConfig::parse(t, p));
+        }
         let c = TextbookConfig::parse(&kind, t, p);
         match kind.as_str() {
             "stop_and_wait" => ProtocolConfig::StopAndWait(c),
@@ -95,6 +100,7 @@ impl ProtocolConfig {
             ProtocolConfig::Llc2(_) => "llc2",
             ProtocolConfig::Tcp(_) => "tcp",
             ProtocolConfig::X25(_) => "x25",
+            ProtocolConfig::HfArq(_) => "hf_arq",
         }
     }
 }

@@ -33,7 +33,7 @@ pub enum CaptureError {
 pub type WireFor = fn(&serde_json::Value) -> Option<Result<Box<dyn Wire>, String>>;
 
 /// Every protocol's encoder. A new model adds its `wire_for` here.
-pub const ENCODERS: &[WireFor] = &[hdlc::wire::wire_for, textbook::wire::wire_for, tp4::wire::wire_for, crate::protocol::x25::wire::wire_for, crate::protocol::llc2::wire::wire_for];
+pub const ENCODERS: &[WireFor] = &[hdlc::wire::wire_for, textbook::wire::wire_for, tp4::wire::wire_for, crate::protocol::x25::wire::wire_for, crate::protocol::llc2::wire::wire_for, crate::protocol::hf::wire::wire_for];
 
 /// One frame sent in the window.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -106,6 +106,20 @@ pub fn flights(
         // Arrivals at the run's last instant come after its end event: run 1 µs more.
         records = run(SimTime::from_secs_f64(last + 1e-6))?;
     }
+    // PDUs with their own airtime (an HF modem's) may take longer than bits / rate:
+    // run further until every frame sent in the window has arrived.
+    let mut end = last.max(to.as_secs_f64());
+    for _ in 0..8 {
+        let lane = |st: &str, received: bool| usize::from(st == "B") ^ usize::from(received);
+        let arrived: std::collections::HashSet<(usize, u64)> =
+            records.iter().filter(|r| matches!(r.event, TraceKind::Receive | TraceKind::ReceiveInError)).filter_map(|r| Some((lane(&r.station, true), r.seq?))).collect();
+        let missing = records.iter().filter(|r| r.event == TraceKind::Send && r.time_s <= to.as_secs_f64()).filter_map(|r| Some((lane(&r.station, false), r.seq?))).any(|k| !arrived.contains(&k));
+        if !missing {
+            break;
+        }
+        end += (end - from.as_secs_f64()).max(1.0);
+        records = run(SimTime::from_secs_f64(end))?;
+    }
     let side = |s: &str| usize::from(s == "B");
     let name = |s: &str| if s == "B" { "B" } else { "A" };
     let mut arrivals: HashMap<(usize, u64), (f64, bool)> = HashMap::new();
@@ -135,11 +149,14 @@ pub fn flights(
                     );
                     return Err(CaptureError::Input(msg));
                 };
+                // A PDU with its own airtime (an HF modem's) ends when its arrival says.
+                let by_rate = r.time_s + tx(&frame);
+                let tx_end_s = if (arrived_s - delay - by_rate).abs() > 1e-9 { arrived_s - delay } else { by_rate };
                 out.flights.push(Flight {
                     seq,
                     sender: name(&r.station),
                     sent_s: r.time_s,
-                    tx_end_s: r.time_s + tx(&frame),
+                    tx_end_s,
                     arrived_s,
                     in_error,
                     frame,
@@ -177,10 +194,11 @@ pub fn pcap(
 ) -> Result<Vec<(String, Vec<u8>)>, String> {
     let wire = encoder(sc)?;
     // A family with one link type gets it whatever was asked (TPDUs go in Ethernet,
-    // LLC2 PDUs in token-ring frames).
+    // LLC2 PDUs in token-ring frames, D_PDUs in STANAG 5066 records).
     let link = match wire.family() {
         Family::Cotp => LinkType::Ethernet,
         Family::TokenRing => LinkType::TokenRing,
+        Family::S5066 => LinkType::Stanag5066,
         Family::Hdlc => link,
     };
     if !link.carries(wire.family()) {

@@ -27,6 +27,7 @@ use crate::protocol::netwindow::NetWindow;
 use crate::protocol::tcp::{Tcp, TcpOver};
 use crate::protocol::tp4::{Tp4, Tp4Over, Tpdu};
 use crate::protocol::hdlc::HdlcStation;
+use crate::protocol::hf::HfArq;
 use crate::protocol::llc2::Llc2;
 use crate::protocol::textbook::{GoBackN, SelectiveRepeat};
 use crate::protocol::mux::{Connection, Mux};
@@ -137,6 +138,10 @@ fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Opti
         ProtocolConfig::Tp4(_) => unreachable!("dispatched above"),
         ProtocolConfig::Llc2(_) => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
             ProtocolConfig::Llc2(c) => Llc2::new(c),
+            other => unreachable!("stack shapes validated: {}", other.kind()),
+        }),
+        ProtocolConfig::HfArq(_) => runner::run(sc, seed, replication, w, t, |n, s| match &n.stack[0] {
+            ProtocolConfig::HfArq(c) => HfArq::new(c, s),
             other => unreachable!("stack shapes validated: {}", other.kind()),
         }),
         ProtocolConfig::Tcp(_) | ProtocolConfig::X25(_) => unreachable!("tcp and x25 dispatched above"),

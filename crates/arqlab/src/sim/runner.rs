@@ -706,15 +706,24 @@ fn transmit<F: Pdu>(lane: &mut Lane<F>, radios: &mut [Radio], rings: &mut [RingL
     tx
 }
 
-/// A saturated source always has an SDU waiting.
+/// A saturated source always has an SDU waiting (as many as the stack's
+/// `saturation_depth`: a layer that plans a whole burst at once needs more than one).
 #[inline(always)]
 fn top_up<L: Layer<Sdu = Sdu>>(node: &mut Node<L>, flows: &mut [Flow], now: SimTime) {
     if let Some(f) = node.saturated {
-        if node.stack.backlog_of(f) == 0 {
+        let depth = node.stack.saturation_depth();
+        // At most `depth` submissions: a layer may drop an SDU (a duplicate filter).
+        for _ in 0..depth {
+            if node.stack.backlog_of(f) >= depth {
+                break;
+            }
             let flow = &mut flows[f as usize];
-            if let Some(bits) = flow.source.take() {
-                let m = flow.ids.next(bits, now, f);
-                node.stack.handle_submit(now, m);
+            match flow.source.take() {
+                Some(bits) => {
+                    let m = flow.ids.next(bits, now, f);
+                    node.stack.handle_submit(now, m);
+                }
+                None => break,
             }
         }
     }

@@ -6,7 +6,8 @@
 use super::measure::DirectionMeter;
 use super::ring_lanes::RingLanes;
 use super::runner::{DialogueRun, Flow, Lane, Node, SimError, Target, MAX_ELEMENTS, Sim};
-use crate::channel::{TokenRing, BitErrors, DelayProfile, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, PortCounters, Radio, Relay, Schedule};
+use crate::channel::{TokenRing, BitErrors, DelayProfile, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, HfErrors, PortCounters, Radio, Relay, Schedule};
+use crate::channel::hf::HfChannel;
 use crate::engine::{stream, Duration, EventQueue, SimTime, Stream};
 use crate::protocol::{Layer, Sdu, Service, Station};
 use crate::scenario::link::DirectionConfig;
@@ -27,6 +28,10 @@ fn error_model(cfg: &DirectionConfig, rng: &mut Stream) -> ErrorModel {
             let times: Vec<SimTime> = times_s.iter().map(|&t| SimTime::from_secs_f64(t)).collect();
             ErrorModel::Schedule(Schedule::new(&times, bit_error_rates, rng))
         }
+        DirectionConfig::Hf(c) => match &c.table {
+            Some(modem) => ErrorModel::Hf(Box::new(HfErrors { channel: HfChannel::new(&c.params(), rng), modem: modem.clone() })),
+            None => unreachable!("validated: an hf error model has a modem table"),
+        },
     }
 }
 

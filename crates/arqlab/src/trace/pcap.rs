@@ -30,10 +30,13 @@ pub enum LinkType {
     /// LINKTYPE_IEEE802_5 (6; 9 is PPP): an IEEE 802.5 frame from AC through the information
     /// field (no FCS); carries LLC2 PDUs (`Family::TokenRing`).
     TokenRing,
+    /// LINKTYPE_STANAG_5066_D_PDU (237): one STANAG 5066 D_PDU per record, no
+    /// pseudo-header (Wireshark's s5066dts dissector); carries `Family::S5066`.
+    Stanag5066,
 }
 
 impl LinkType {
-    pub const NAMES: &'static [&'static str] = &["sita", "lapb_with_dir", "ethernet", "token_ring"];
+    pub const NAMES: &'static [&'static str] = &["sita", "lapb_with_dir", "ethernet", "token_ring", "stanag_5066"];
 
     pub fn parse(name: &str) -> Result<LinkType, String> {
         match name {
@@ -41,6 +44,7 @@ impl LinkType {
             "lapb_with_dir" => Ok(LinkType::LapbWithDir),
             "ethernet" => Ok(LinkType::Ethernet),
             "token_ring" => Ok(LinkType::TokenRing),
+            "stanag_5066" => Ok(LinkType::Stanag5066),
             other => Err(format!(
                 "pcap link type {other:?}: expected one of {}",
                 LinkType::NAMES.join(", ")
@@ -55,6 +59,7 @@ impl LinkType {
             LinkType::LapbWithDir => 207,
             LinkType::Ethernet => 1,
             LinkType::TokenRing => 6,
+            LinkType::Stanag5066 => 237,
         }
     }
 
@@ -65,6 +70,7 @@ impl LinkType {
             (LinkType::Sita | LinkType::LapbWithDir, Family::Hdlc)
                 | (LinkType::Ethernet, Family::Cotp)
                 | (LinkType::TokenRing, Family::TokenRing)
+                | (LinkType::Stanag5066, Family::S5066)
         )
     }
 
@@ -80,7 +86,7 @@ impl LinkType {
                 out.extend_from_slice(&[u8::from(!sent), 0x1F, 0, rx_crc, 0x01]);
             }
             LinkType::LapbWithDir => out.push(u8::from(sent)),
-            LinkType::Ethernet | LinkType::TokenRing => {}
+            LinkType::Ethernet | LinkType::TokenRing | LinkType::Stanag5066 => {}
         }
     }
 }

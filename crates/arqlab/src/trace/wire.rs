@@ -25,6 +25,8 @@ pub enum Family {
     /// An IEEE 802.5 frame (AC, FC, addresses) carrying an IEEE 802.2 PDU, without FCS
     /// (`protocol::llc2::wire`).
     TokenRing,
+    /// A STANAG 5066 D_PDU (`protocol::hf::wire`).
+    S5066,
 }
 
 /// A protocol's frame encoder.

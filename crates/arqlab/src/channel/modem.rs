@@ -1,0 +1,314 @@
+//! HF modems as tables: packet error rate vs SNR per mode (a data rate, or a number of
+//! code-combined copies) and packet size, read from a replaceable TOML file
+//! (`crates/arqlab/data/hf/*.toml`, built by `tools/hf_modem_tables.py`; derivation in
+//! docs/models/hf.md). Lookup interpolates linearly in SNR and takes the smallest
+//! tabulated packet size that holds the packet (beyond the largest: independent
+//! blocks of the largest size).
+//!
+//! A code-combining table lists, per number of copies k, the probability that the
+//! decoder still fails after combining k copies (PER_k, never increasing in k). The
+//! k-th attempt of a packet whose earlier k−1 attempts failed then fails with the
+//! conditional probability PER_k / PER_{k−1}.
+
+use crate::schema::{Problems, Range, Table};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// What a mode carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Data,
+    /// A robust control burst (141B BW1, the HDL acknowledgement).
+    Control,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mode {
+    pub name: String,
+    pub bps: f64,
+    pub role: Role,
+    /// Copies combined (code-combining tables), else 1.
+    pub copies: u32,
+    /// Fixed on-air time of one packet (a burst waveform's slot), else bits / bps.
+    pub airtime_s: Option<f64>,
+    pub packet_bits: Vec<u32>,
+    /// per[i][j]: PER of a packet_bits[i]-bit packet at snr_db[j].
+    pub per: Vec<Vec<f64>>,
+}
+
+/// A validated modem table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModemTable {
+    pub name: String,
+    pub combining: bool,
+    pub preamble_s: f64,
+    /// A transmission's data part is rounded up to whole interleaver blocks (0: none).
+    pub interleaver_block_s: f64,
+    pub snr_db: Vec<f64>,
+    pub modes: Vec<Mode>,
+}
+
+/// The built-in tables by name.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("mil-std-188-110b", include_str!("../../data/hf/mil-std-188-110b.toml")),
+    ("mil-std-188-141b-appc", include_str!("../../data/hf/mil-std-188-141b-appc.toml")),
+];
+
+fn numbers(v: Option<&Value>) -> Option<Vec<f64>> {
+    v?.as_array()?.iter().map(Value::as_f64).collect()
+}
+
+impl ModemTable {
+    /// Parses and validates a table; problems are reported under `path` (the scenario
+    /// key that named the file), e.g. `stack.hf.modem.mode[2].per[1]`.
+    pub fn parse(text: &str, path: &str, p: &mut Problems) -> Option<ModemTable> {
+        let v: Value = match toml::from_str::<toml::Value>(text) {
+            Ok(t) => serde_json::to_value(t).unwrap_or(Value::Null),
+            Err(e) => {
+                p.push(path, None, format!("modem table is not valid TOML: {}", e.message()));
+                return None;
+            }
+        };
+        let before = p.0.len();
+        let mut sub = Problems::default();
+        let mut t = Table::root(&v, &mut sub);
+        let name = t.string("name", &mut sub);
+        let combining = t.bool("combining", false, &mut sub);
+        let preamble_s = t.f64("preamble_s", 0.0, Range::Closed(0.0, 60.0), &mut sub);
+        let interleaver_block_s = t.f64("interleaver_block_s", 0.0, Range::Closed(0.0, 60.0), &mut sub);
+        let snr_db = numbers(t.raw("snr_db")).unwrap_or_default();
+        if snr_db.len() < 2 || snr_db.windows(2).any(|w| w[1] <= w[0]) {
+            sub.push("snr_db", None, "expected at least two SNR values (dB), strictly increasing");
+        }
+        let mut modes = Vec::new();
+        for (k, mut m) in t.tables("mode", &mut sub).into_iter().enumerate() {
+            let mp = format!("mode[{k}]");
+            let name = m.string("name", &mut sub);
+            let bps = m.f64("bps", 0.0, Range::Positive, &mut sub);
+            let role = match m.choice("role", "data", &["data", "control"], &mut sub).as_str() {
+                "control" => Role::Control,
+                _ => Role::Data,
+            };
+            let copies = m.u64("copies", 1, 1, 255, &mut sub) as u32;
+            let airtime_s = m.opt_f64("airtime_s", Range::Positive, &mut sub);
+            let packet_bits: Vec<u32> = numbers(m.raw("packet_bits")).unwrap_or_default().iter().map(|&x| x as u32).collect();
+            if packet_bits.is_empty() || packet_bits.windows(2).any(|w| w[1] <= w[0]) || packet_bits[0] == 0 {
+                sub.push(format!("{mp}.packet_bits"), None, "expected packet sizes in bits, positive and strictly increasing");
+            }
+            let per: Vec<Vec<f64>> = match m.raw("per").and_then(Value::as_array) {
+                Some(rows) => rows.iter().map(|r| numbers(Some(r)).unwrap_or_default()).collect(),
+                None => vec![],
+            };
+            if per.len() != packet_bits.len() {
+                sub.push(format!("{mp}.per"), None, format!("expected {} rows, one per packet size", packet_bits.len()));
+            }
+            for (i, row) in per.iter().enumerate() {
+                let rp = format!("{mp}.per[{i}]");
+                if row.len() != snr_db.len() {
+                    sub.push(rp, None, format!("expected {} values, one per entry of snr_db", snr_db.len()));
+                } else if let Some(x) = row.iter().find(|x| !(0.0..=1.0).contains(*x)) {
+                    sub.push(rp, Some(&(*x).into()), "expected packet error rates in [0, 1]");
+                } else if let Some(j) = row.windows(2).position(|w| w[1] > w[0]) {
+                    sub.push(rp, None, format!("PER must not increase with SNR (it rises from {} to {} between {} and {} dB)", row[j], row[j + 1], snr_db[j], snr_db[j + 1]));
+                } else if i > 0 && per[i - 1].len() == row.len() && row.iter().zip(&per[i - 1]).any(|(a, b)| a < b) {
+                    sub.push(rp, None, "PER must not decrease with packet size (a longer packet is never safer)");
+                }
+            }
+            m.finish(&mut sub);
+            modes.push(Mode { name, bps, role, copies, airtime_s, packet_bits, per });
+        }
+        if !modes.iter().any(|m| m.role == Role::Data) {
+            sub.push("mode", None, "expected at least one [[mode]] with role = \"data\"");
+        }
+        if combining {
+            let data: Vec<(usize, &Mode)> = modes.iter().enumerate().filter(|(_, m)| m.role == Role::Data).collect();
+            for (n, &(k, m)) in data.iter().enumerate() {
+                if m.copies as usize != n + 1 {
+                    sub.push(format!("mode[{k}].copies"), Some(&m.copies.into()), format!("expected {} (data modes list copies 1, 2, 3, … in order)", n + 1));
+                } else if n > 0 {
+                    let prev = data[n - 1].1;
+                    let worse = prev.packet_bits != m.packet_bits || m.per.iter().zip(&prev.per).any(|(a, b)| a.iter().zip(b).any(|(x, y)| x > y));
+                    if worse {
+                        sub.push(format!("mode[{k}].per"), None, "code combining must never increase the PER: each entry ≤ the previous copy's, same packet_bits");
+                    }
+                }
+            }
+        }
+        t.finish(&mut sub);
+        for q in sub.0 {
+            p.0.push(crate::schema::Problem { path: format!("{path}.{}", q.path), value: q.value, expected: q.expected });
+        }
+        (p.0.len() == before).then_some(ModemTable { name, combining, preamble_s, interleaver_block_s, snr_db, modes })
+    }
+
+    /// A built-in table by name, or a file: `modem` is either a built-in name or a path
+    /// to a TOML file.
+    pub fn load(modem: &str, path: &str, p: &mut Problems) -> Option<Arc<ModemTable>> {
+        let text = match BUILTIN.iter().find(|(n, _)| *n == modem) {
+            Some((_, t)) => t.to_string(),
+            None => match std::fs::read_to_string(modem) {
+                Ok(t) => t,
+                Err(e) => {
+                    let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
+                    p.push(path, Some(&modem.into()), format!("expected a built-in modem ({}) or a readable TOML file ({e})", crate::schema::fields::quoted(&names)));
+                    return None;
+                }
+            },
+        };
+        ModemTable::parse(&text, path, p).map(Arc::new)
+    }
+
+    /// Index of the data mode with `copies` copies (combining tables), saturating at
+    /// the last one.
+    pub fn data_modes(&self) -> Vec<usize> {
+        self.modes.iter().enumerate().filter(|(_, m)| m.role == Role::Data).map(|(i, _)| i).collect()
+    }
+
+    pub fn control_mode(&self) -> Option<usize> {
+        self.modes.iter().position(|m| m.role == Role::Control)
+    }
+
+    /// PER of a `bits`-bit packet in mode `mode` at `snr` dB.
+    pub fn per(&self, mode: usize, bits: u32, snr: f64) -> f64 {
+        let m = &self.modes[mode.min(self.modes.len() - 1)];
+        let at = |row: &[f64]| -> f64 {
+            let s = &self.snr_db;
+            if snr <= s[0] {
+                return row[0];
+            }
+            if snr >= s[s.len() - 1] {
+                return row[row.len() - 1];
+            }
+            let j = s.partition_point(|&x| x <= snr) - 1;
+            let f = (snr - s[j]) / (s[j + 1] - s[j]);
+            row[j] + f * (row[j + 1] - row[j])
+        };
+        match m.packet_bits.iter().position(|&b| b >= bits) {
+            Some(i) => at(&m.per[i]),
+            None => {
+                let last = m.packet_bits.len() - 1;
+                let p = at(&m.per[last]);
+                1.0 - (1.0 - p).powf(bits as f64 / m.packet_bits[last] as f64)
+            }
+        }
+    }
+
+    /// Probability that attempt `mode` fails given the previous copies failed: PER_k /
+    /// PER_{k−1} for combined copies k ≥ 2, else PER.
+    pub fn attempt_failure(&self, mode: usize, bits: u32, snr: f64) -> f64 {
+        let mode = mode.min(self.modes.len() - 1);
+        let p = self.per(mode, bits, snr);
+        if self.combining && self.modes[mode].role == Role::Data && self.modes[mode].copies > 1 {
+            let prev = self.per(mode - 1, bits, snr);
+            return if prev > 0.0 { (p / prev).min(1.0) } else { 0.0 };
+        }
+        p
+    }
+
+    /// On-air time of a `bits`-bit packet in `mode`, in seconds.
+    pub fn airtime_s(&self, mode: usize, bits: u32) -> f64 {
+        let m = &self.modes[mode.min(self.modes.len() - 1)];
+        m.airtime_s.unwrap_or(bits as f64 / m.bps)
+    }
+
+    /// The data part `data_s` of a transmission rounded up to whole interleaver blocks.
+    pub fn rounded_s(&self, data_s: f64) -> f64 {
+        if self.interleaver_block_s > 0.0 {
+            (data_s / self.interleaver_block_s - 1e-9).ceil().max(1.0) * self.interleaver_block_s
+        } else {
+            data_s
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn builtin(name: &str) -> Arc<ModemTable> {
+        let mut p = Problems::default();
+        let t = ModemTable::load(name, "modem", &mut p);
+        assert!(p.is_empty(), "{p:?}");
+        t.unwrap()
+    }
+
+    #[test]
+    fn lookup_matches_the_table_at_grid_points_and_interpolates_between() {
+        for name in ["mil-std-188-110b", "mil-std-188-141b-appc"] {
+            let t = builtin(name);
+            for (k, m) in t.modes.iter().enumerate() {
+                for (i, &bits) in m.packet_bits.iter().enumerate() {
+                    for (j, &s) in t.snr_db.iter().enumerate() {
+                        assert_eq!(t.per(k, bits, s), m.per[i][j], "{name} {} {bits} bits {s} dB", m.name);
+                        // A packet between two sizes uses the larger row.
+                        if i > 0 {
+                            assert_eq!(t.per(k, m.packet_bits[i - 1] + 1, s), m.per[i][j]);
+                        }
+                    }
+                    let mid = t.per(k, bits, 5.5);
+                    let (a, b) = (t.per(k, bits, 5.0), t.per(k, bits, 6.0));
+                    assert!((mid - (a + b) / 2.0).abs() < 1e-12);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn code_combining_never_increases_the_per() {
+        let t = builtin("mil-std-188-141b-appc");
+        let data = t.data_modes();
+        assert!(data.len() >= 8);
+        for &s in &t.snr_db {
+            for w in data.windows(2) {
+                assert!(t.per(w[1], 1881, s) <= t.per(w[0], 1881, s));
+                let c = t.attempt_failure(w[1], 1881, s);
+                assert!((0.0..=1.0).contains(&c));
+            }
+        }
+        // The conditional attempts multiply back to the table: P(k copies all fail).
+        let s = 5.0;
+        let prod: f64 = data.iter().take(6).map(|&k| t.attempt_failure(k, 1881, s)).product();
+        assert!((prod - t.per(data[5], 1881, s)).abs() < 1e-12);
+    }
+
+    fn problems(text: &str) -> Vec<String> {
+        let mut p = Problems::default();
+        assert!(ModemTable::parse(text, "stack.hf.modem", &mut p).is_none());
+        p.0.iter().map(|q| q.to_string()).collect()
+    }
+
+    const HEAD: &str = "name = \"t\"\nsnr_db = [0, 10, 20]\n";
+
+    #[test]
+    fn a_table_that_is_not_monotone_is_an_error_naming_the_field() {
+        let e = problems(&format!("{HEAD}[[mode]]\nname = \"x\"\nbps = 75\npacket_bits = [100]\nper = [[0.5, 0.6, 0.1]]\n"));
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(e[0].starts_with("stack.hf.modem.mode[0].per[0]: PER must not increase with SNR"), "{e:?}");
+        let e = problems(&format!("{HEAD}[[mode]]\nname = \"x\"\nbps = 75\npacket_bits = [100, 200]\nper = [[0.5, 0.2, 0.1], [0.4, 0.2, 0.1]]\n"));
+        assert!(e[0].starts_with("stack.hf.modem.mode[0].per[1]: PER must not decrease with packet size"), "{e:?}");
+        let e = problems(&format!(
+            "combining = true\n{HEAD}[[mode]]\nname = \"1\"\nbps = 4800\ncopies = 1\npacket_bits = [100]\nper = [[1, 0.5, 0.1]]\n\
+             [[mode]]\nname = \"2\"\nbps = 4800\ncopies = 2\npacket_bits = [100]\nper = [[1, 0.6, 0.1]]\n"
+        ));
+        assert!(e[0].starts_with("stack.hf.modem.mode[1].per: code combining must never increase the PER"), "{e:?}");
+        let e = problems("name = \"t\"\nsnr_db = [0, 0]\n[[mode]]\nname = \"x\"\nbps = 75\npacket_bits = [100]\nper = [[1, 2]]\nbogus = 1\n");
+        assert!(e.iter().any(|x| x.starts_with("stack.hf.modem.snr_db")), "{e:?}");
+        assert!(e.iter().any(|x| x.starts_with("stack.hf.modem.mode[0].per[0] = 2")), "{e:?}");
+        assert!(e.iter().any(|x| x.starts_with("stack.hf.modem.mode[0].bogus")), "{e:?}");
+        let mut p = Problems::default();
+        assert!(ModemTable::load("no-such-modem", "stack.hf.modem", &mut p).is_none());
+        assert!(p.0[0].to_string().starts_with("stack.hf.modem = \"no-such-modem\": expected a built-in modem"));
+    }
+
+    #[test]
+    fn interleaver_rounding_and_airtime() {
+        let t = builtin("mil-std-188-110b");
+        assert_eq!(t.rounded_s(0.1), 0.6);
+        assert_eq!(t.rounded_s(0.6), 0.6);
+        assert!((t.rounded_s(0.61) - 1.2).abs() < 1e-12);
+        assert!((t.airtime_s(2, 600) - 2.0).abs() < 1e-12, "600 bits at 300 bit/s");
+        let h = builtin("mil-std-188-141b-appc");
+        assert_eq!(h.airtime_s(0, 1881), 0.4);
+        assert_eq!(h.rounded_s(1.23), 1.23);
+    }
+}
