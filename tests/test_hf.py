@@ -67,7 +67,7 @@ def test_the_ladder_shows_the_hf_packets(tmp_path: Path) -> None:
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     text = out.read_text()
-    assert "DATA" in text and "ACK" in text
+    assert all(f"DATA({n}" in text for n in range(10)), "every data packet of the window is drawn with its FSN"
 
 
 def test_johnson_scenarios_run_with_arqlab_run() -> None:
