@@ -126,6 +126,8 @@ fn bad_hf_input_names_the_field() {
     assert!(e.contains("stack.arq.window = 200: expected a whole number in [1, 128]"), "{e}");
     let e = problems("5066-1s_stable_5.toml", &[("stack.arq.window", json!(4))]);
     assert!(e.contains("stack.arq.window = 4: stop-and-wait has window = 1"), "{e}");
+    let e = problems("hdl_stable_5.toml", &[("/medium/0/reverse/modem", json!("mil-std-188-110b"))]);
+    assert!(e.contains("medium[0].reverse.modem = \"mil-std-188-110b\": expected \"mil-std-188-141b-appc\", the modem of the hf_arq stack"), "{e}");
     // A modem table that is not monotone, from a file.
     let dir = std::env::temp_dir().join(format!("arqlab-hf-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
