@@ -137,3 +137,12 @@ fn bad_hf_input_names_the_field() {
     assert!(e.contains("medium[0].forward.modem.mode[0].per[0]: PER must not increase with SNR"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_resolved_scenario_parses_back_to_itself() {
+    for file in ["5066_transition.toml", "hdl-1d_stable_5.toml"] {
+        let sc = load(file, &[]);
+        let again = Scenario::from_value(&sc.to_value()).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(again, sc, "{file}");
+    }
+}
