@@ -4,8 +4,6 @@ scenarios through `arqlab run`, and bad HF input exiting 2 with the field named.
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,21 +12,11 @@ import pytest
 
 import arqlab
 from arqlab.capture import flights
+from test_capture import run_tshark, tshark  # noqa: F401 (tshark: the shared fixture)
 
 PAIR = "scenarios/johnson/pair/5066_stable_5.toml"
 WINDOW = (0.0, 120.0)
 TYPES = {"DATA": 0, "ACK": 1, "REQ": 6, "REL": 6}
-
-
-@pytest.fixture(scope="module")
-def tshark() -> str:
-    path = shutil.which("tshark")
-    if path is None:
-        message = "tshark is missing: install the Debian package (apt-get install tshark); .ci/run does"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
 
 
 def test_tshark_decodes_every_d_pdu_as_the_trace_says(tshark: str, tmp_path: Path) -> None:
@@ -37,10 +25,7 @@ def test_tshark_decodes_every_d_pdu_as_the_trace_says(tshark: str, tmp_path: Pat
     want = flights(PAIR, *WINDOW)["flights"]
     fields = ["s5066dts.type", "s5066dts.src_addr", "s5066dts.dest_addr", "s5066dts.eot",
               "s5066dts.data_only.transmit_sequence_number", "s5066dts.ack_only.rx_lwe", "s5066dts.header_crc"]
-    cmd = [tshark, "-n", "-r", str(pcap), "-T", "fields", "-E", "separator=/t", "-E", "occurrence=f"]
-    for f in fields:
-        cmd += ["-e", f]
-    rows = [line.split("\t") for line in subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=120).stdout.splitlines()]
+    rows = run_tshark(tshark, pcap, fields)
     assert len(rows) == len(want) > 10
     assert {f["frame"]["kind"] for f in want} >= {"DATA", "ACK"}
     assert any(f["in_error"] for f in want), "a 5 dB channel corrupts some packets"
@@ -67,7 +52,7 @@ def test_the_ladder_shows_the_hf_packets(tmp_path: Path) -> None:
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     text = out.read_text()
-    assert "DATA" in text and "ACK" in text
+    assert all(f"DATA({n}" in text for n in range(10)), "every data packet of the window is drawn with its FSN"
 
 
 def test_johnson_scenarios_run_with_arqlab_run() -> None:

@@ -36,9 +36,25 @@ def label(frame: Mapping[str, Any]) -> str:
         return tpdu_label(frame)
     if kind in X25_PACKETS:
         return x25_label(frame)
+    if kind in D_PDUS:
+        return d_pdu_label(frame)
     number = frame["ns"] if kind == "I" else frame["nr"]
     bit = (",P" if frame["command"] else ",F") if frame["pf"] else ""
     return f"{kind}({number}{bit})"
+
+
+#: HF ARQ packets as STANAG 5066 D_PDUs (hf_arq scenarios).
+D_PDUS = ("DATA", "ACK", "REQ", "REL")
+
+
+def d_pdu_label(frame: Mapping[str, Any]) -> str:
+    """DATA(TX FSN), ACK(RX LWE), REQ, REL; ",EOT" marks the last of a transmission."""
+    kind, eot = frame["kind"], ",EOT" if frame["pf"] else ""
+    if kind == "DATA":
+        return f"DATA({frame['ns']}{eot})"
+    if kind == "ACK":
+        return f"ACK({frame['nr']}{eot})"
+    return f"{kind}({eot[1:]})" if eot else kind
 
 
 #: ISO 8073 data-transfer TPDUs (TP4 scenarios).
@@ -129,7 +145,7 @@ def draw(frames: list[dict[str, Any]], expiries: list[dict[str, Any]], resolved:
         width = f["tx_end_s"] - f["sent_s"]
         kind = f["frame"]["kind"]
         color = "tab:red" if f["in_error"] else (
-            "tab:blue" if kind in ("I", "DT") else "tab:purple" if kind in ("ED", "EA") else "tab:green")
+            "tab:blue" if kind in ("I", "DT", "DATA") else "tab:purple" if kind in ("ED", "EA") else "tab:green")
         ax.fill([xs, xr, xr, xs], [f["sent_s"], f["arrived_s"] - width, f["arrived_s"], f["tx_end_s"]],
                 color=color, alpha=0.08, linewidth=0, gid=f"band-{i}")
         ax.add_patch(FancyArrowPatch((xs, f["sent_s"]), (xr, f["arrived_s"]), gid=f"frame-{i}",

@@ -126,6 +126,8 @@ fn bad_hf_input_names_the_field() {
     assert!(e.contains("stack.arq.window = 200: expected a whole number in [1, 128]"), "{e}");
     let e = problems("5066-1s_stable_5.toml", &[("stack.arq.window", json!(4))]);
     assert!(e.contains("stack.arq.window = 4: stop-and-wait has window = 1"), "{e}");
+    let e = problems("hdl_stable_5.toml", &[("/medium/0/reverse/modem", json!("mil-std-188-110b"))]);
+    assert!(e.contains("medium[0].reverse.modem = \"mil-std-188-110b\": expected \"mil-std-188-141b-appc\", the modem of the hf_arq stack"), "{e}");
     // A modem table that is not monotone, from a file.
     let dir = std::env::temp_dir().join(format!("arqlab-hf-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -134,4 +136,13 @@ fn bad_hf_input_names_the_field() {
     let e = problems("5066_stable_5.toml", &[("/medium/0/forward/modem", json!(bad.to_str().unwrap()))]);
     assert!(e.contains("medium[0].forward.modem.mode[0].per[0]: PER must not increase with SNR"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_resolved_scenario_parses_back_to_itself() {
+    for file in ["5066_transition.toml", "hdl-1d_stable_5.toml"] {
+        let sc = load(file, &[]);
+        let again = Scenario::from_value(&sc.to_value()).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(again, sc, "{file}");
+    }
 }

@@ -141,8 +141,7 @@ impl ModemTable {
         (p.0.len() == before).then_some(ModemTable { name, combining, preamble_s, interleaver_block_s, snr_db, modes })
     }
 
-    /// A built-in table by name, or a file: `modem` is either a built-in name or a path
-    /// to a TOML file.
+    /// A built-in table by name, or a TOML file by path.
     pub fn load(modem: &str, path: &str, p: &mut Problems) -> Option<Arc<ModemTable>> {
         let text = match BUILTIN.iter().find(|(n, _)| *n == modem) {
             Some((_, t)) => t.to_string(),
@@ -158,8 +157,7 @@ impl ModemTable {
         ModemTable::parse(&text, path, p).map(Arc::new)
     }
 
-    /// Index of the data mode with `copies` copies (combining tables), saturating at
-    /// the last one.
+    /// Indices of the data modes, in table order (rates ascending, or copies 1, 2, …).
     pub fn data_modes(&self) -> Vec<usize> {
         self.modes.iter().enumerate().filter(|(_, m)| m.role == Role::Data).map(|(i, _)| i).collect()
     }

@@ -500,6 +500,7 @@ impl NetworkConfig {
         for (s, st) in &self.stack {
             check_stack(s, st, p);
         }
+        check_hf_modems(self, p);
         if p.0.len() > before {
             return None;
         }
@@ -723,6 +724,21 @@ fn parse_profile(d: &mut Table, p: &mut Problems) -> DelayConfig {
 }
 
 /// Layers fit when there are at most two and link-only protocols sit at the bottom.
+/// An `hf_arq` stack and the `hf` error models must name one modem table: a packet's
+/// mode (data rate, copies combined) is an index into it.
+fn check_hf_modems(net: &NetworkConfig, p: &mut Problems) {
+    let arq: Vec<&str> = net.stack.values().flat_map(|st| &st.layers).filter_map(|l| if let ProtocolConfig::HfArq(c) = l { Some(c.modem.as_str()) } else { None }).collect();
+    for (i, m) in net.medium.iter().enumerate() {
+        for (key, d) in [("forward", &m.forward), ("reverse", &m.reverse)] {
+            if let Some(DirectionConfig::Hf(h)) = d {
+                if let Some(want) = arq.iter().find(|&&a| a != h.modem) {
+                    p.push(format!("medium[{i}].{key}.modem"), Some(&h.modem.as_str().into()), format!("expected {want:?}, the modem of the hf_arq stack (a packet's mode indexes its table)"));
+                }
+            }
+        }
+    }
+}
+
 fn check_stack(name: &str, st: &StackConfig, p: &mut Problems) {
     let path = format!("stack.{name}");
     if st.layers.len() > 2 {

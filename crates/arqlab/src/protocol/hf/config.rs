@@ -1,6 +1,6 @@
 //! `kind = "hf_arq"`: the three features and the named protocols they make.
 
-use crate::channel::modem::{ModemTable, Role};
+use crate::channel::modem::ModemTable;
 use crate::schema::{Problems, Range, Table};
 use serde::Serialize;
 use std::sync::Arc;
@@ -86,7 +86,6 @@ impl HfArqConfig {
             if !integrated_modem && tb.combining {
                 p.push(t.path_of("modem"), Some(&modem.clone().into()), "an external modem needs a table of data rates without code combining (e.g. \"mil-std-188-110b\")");
             }
-            let _ = Role::Data;
         }
         let initial_snr_db = t.f64("initial_snr_db", 25.0, Range::Closed(-50.0, 100.0), p);
         let target_per = t.f64("target_per", 0.1, Range::Open(0.0, 1.0), p);

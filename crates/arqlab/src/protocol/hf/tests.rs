@@ -26,7 +26,7 @@ fn burst<P: Payload>(a: &mut HfArq<P>, now: SimTime) -> Vec<HfFrame<P>> {
     let mut out = vec![];
     let mut at = now;
     while let Some(f) = a.poll_transmit(at, &G) {
-        at = at + f.airtime;
+        at += f.airtime;
         let last = f.last;
         out.push(f);
         if last {
