@@ -221,6 +221,8 @@ pub(super) struct Sim<L: Layer> {
     pub(super) port_at_open: Vec<PortCounters>,
     pub(super) flows: Vec<Flow>,
     pub(super) dialogues: Vec<DialogueRun>,
+    /// Dialogue writes released for other nodes by the delivery being handled.
+    pub(super) released: Vec<(usize, Sdu)>,
     /// Extra scopes (lanes, relay ports) are measured: explicit topologies.
     pub(super) extra_scopes: bool,
     /// All flows together (`flow.*`): explicit topologies with several flows.
@@ -585,22 +587,13 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
     /// (Borrows the runner's parts separately: one bounds check per element.)
     #[inline]
     fn after_input(&mut self, n: usize, now: SimTime) -> Result<(), SimError> {
-        let Sim { q, nodes, lanes, radios, rings, flows, pooled, trace, unfinished, dialogues, .. } = self;
-        // Dialogue writes for other nodes, released by a delivery here.
-        let mut elsewhere: Vec<(usize, Sdu)> = vec![];
+        let Sim { q, nodes, lanes, radios, rings, flows, pooled, trace, unfinished, dialogues, released, .. } = self;
         let node = &mut nodes[n];
         while let Some(e) = node.stack.poll_event() {
             deliver(flows, pooled, unfinished, now, e)?;
             if let Event::Delivered(m) = e {
                 if let Some((d, dir)) = flows[m.flow as usize].dialogue {
-                    let run = &mut dialogues[d as usize];
-                    let (writes, done) = run.d.delivered(usize::from(dir), m.id, now, run.next_ids(flows));
-                    if done {
-                        *unfinished -= 1;
-                    }
-                    // The application answers at once: a write for this node goes out
-                    // with (or before) its acknowledgement.
-                    submit_writes(run, writes, now, flows, &mut |to, sdu| if to == n { node.stack.handle_submit(now, sdu) } else { elsewhere.push((to, sdu)) });
+                    dialogue_delivered(&mut dialogues[d as usize], usize::from(dir), &m, n, &mut node.stack, flows, unfinished, released, now);
                 }
             }
         }
@@ -648,15 +641,30 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 node.wake = Some(at);
             }
         }
-        if !elsewhere.is_empty() {
-            for &(m, sdu) in &elsewhere {
-                self.nodes[m].stack.handle_submit(now, sdu);
-            }
-            let mut touched: Vec<usize> = elsewhere.iter().map(|x| x.0).collect();
-            touched.dedup();
-            for m in touched {
-                self.after_input(m, now)?;
-            }
+        if !self.released.is_empty() {
+            self.submit_released(now)?;
+        }
+        Ok(())
+    }
+
+    /// Hands dialogue writes released by a delivery to the nodes that send them, then
+    /// lets each of those nodes act (in the order the writes were released).
+    #[cold]
+    #[inline(never)]
+    fn submit_released(&mut self, now: SimTime) -> Result<(), SimError> {
+        let mut writes = std::mem::take(&mut self.released);
+        for &(m, sdu) in &writes {
+            self.nodes[m].stack.handle_submit(now, sdu);
+        }
+        let mut touched: Vec<usize> = writes.iter().map(|x| x.0).collect();
+        touched.dedup();
+        for m in touched {
+            self.after_input(m, now)?;
+        }
+        // Keep the buffer (a write released meanwhile has been submitted in its turn).
+        writes.clear();
+        if self.released.is_empty() {
+            self.released = writes;
         }
         Ok(())
     }
@@ -727,6 +735,20 @@ fn top_up<L: Layer<Sdu = Sdu>>(node: &mut Node<L>, flows: &mut [Flow], now: SimT
             }
         }
     }
+}
+
+/// A delivery to a dialogue's receiver `n`: the writes it releases go to `n`'s own stack
+/// at once (the application answers with, or before, its acknowledgement) or, for
+/// another node, to `released`.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn dialogue_delivered<L: Layer<Sdu = Sdu>>(run: &mut DialogueRun, dir: usize, m: &Sdu, n: usize, stack: &mut L, flows: &mut [Flow], unfinished: &mut usize, released: &mut Vec<(usize, Sdu)>, now: SimTime) {
+    let (writes, done) = run.d.delivered(dir, m.id, now, run.next_ids(flows));
+    if done {
+        *unfinished -= 1;
+    }
+    submit_writes(run, writes, now, flows, &mut |to, sdu| if to == n { stack.handle_submit(now, sdu) } else { released.push((to, sdu)) });
 }
 
 /// Issues a dialogue's released writes as SDUs of its flows (ids in order) and hands

@@ -224,6 +224,7 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
         unfinished: topo.flows.iter().filter(|f| f.traffic.is_finite()).count(),
         terminating: topo.flows.iter().filter(|f| f.traffic.is_active()).all(|f| f.traffic.is_finite()),
         dialogues,
+        released: Vec::new(),
         fingerprint: 0xcbf2_9ce4_8422_2325,
         trace,
     };
