@@ -210,11 +210,15 @@ def test_interior_maximum() -> None:
     assert outcome([0.95, 0.8, 0.9, 0.7]).verdict is not H
 
 
-@pytest.mark.xfail(reason="claim-logic gap: _interior_max compares the largest point with the end it sits on "
-                          "(a difference of 0 ± h), so a curve rising to the end is 'inconclusive', never refuted")
 def test_interior_maximum_at_an_end_is_refuted() -> None:
-    rising = figure_data({"c": [(float(i), y, 0.001) for i, y in enumerate([0.5, 0.8, 0.9, 0.95])]})
-    assert figures_throughput._interior_max(rising, "c").verdict is N
+    def verdict(ys: list[float], half: float = 0.001) -> fw.Verdict:
+        fd = figure_data({"c": [(float(i), y, half) for i, y in enumerate(ys)]})
+        return figures_throughput._interior_max(fd, "c").verdict
+
+    assert verdict([0.5, 0.8, 0.9, 0.95]) is N  # rising to the right end
+    assert verdict([0.95, 0.8, 0.9, 0.7]) is N  # falling from the left end
+    assert verdict([0.5, 0.8, 0.949, 0.95]) is I  # the end is within the noise of an interior point
+    assert verdict([0.5, 0.8, 0.9, 0.95], half=0.05) is I  # all within the noise
 
 
 def test_steep_rise_against_the_reference() -> None:

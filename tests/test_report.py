@@ -77,6 +77,56 @@ def test_report_files_and_links(populated_store: Path, tmp_path: Path) -> None:
     assert len(list(out.glob("*.png"))) == 2
 
 
+def test_report_shows_claims_origin_and_measured_deviation(tmp_path: Path) -> None:
+    """Issue 14: each claim keeps its measured numbers beside the verdict and its origin
+    label (the paper's claims counted apart from arqlab's extrapolations/inferences)."""
+    from types import SimpleNamespace
+
+    from arqlab.studies.data import ClaimResult, StudyData
+    from arqlab.studies.publish import publish
+    from arqlab.studies.reproduce import Reproduction
+    from arqlab.studies.verdicts import Verdict
+
+    results = [
+        ClaimResult("c.paper", None, "§3", "ABM beats NRM", Verdict.HOLDS, "at 9600: 0.812±0.004 vs 0.738"),
+        ClaimResult("c.extra", None, "§3", "carried to Fig. 9", Verdict.DOES_NOT_HOLD, "tau = 1.25±0.02",
+                    origin="extrapolation"),
+        ClaimResult("c.infer", None, "§A", "follows M/G/1", Verdict.HOLDS, "no deviation", origin="inference"),
+    ]
+    rep = Reproduction(out_dir=tmp_path, data=StudyData({}), claims=results, files=[], skipped_claims=[])
+    study = SimpleNamespace(NAME="toy", TITLE="Toy study")
+    path = tmp_path / "store.sqlite"
+    publish(rep, study, path, quick=True)
+    out = tmp_path / "report"
+    build_report(path, out)
+    page = (out / "study-toy.html").read_text(encoding="utf-8")
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"<tr>.*?(c\.\w+).*?</tr>", page)}
+    assert "(A−B)/B +10.0% (1 pt)" in rows["c.paper"] and '<td class="origin">paper</td>' in rows["c.paper"]
+    assert "<td class=\"measured\">1.25</td>" in rows["c.extra"] and "arqlab extrapolation" in rows["c.extra"]
+    assert "arqlab inference" in rows["c.infer"]
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "arqlab extrapolation:</span>" in index and "arqlab inference:</span>" in index
+
+
+def test_report_reads_a_store_without_origin_and_measured(tmp_path: Path) -> None:
+    """A store written before the claims' origin/measured columns opens read-only and reports."""
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    with Store(path) as store:
+        store.record_claims("old", [{"claim": "c", "verdict": "agrees", "evidence": "e"}], figure="1")
+    conn = sqlite3.connect(path)
+    conn.execute("ALTER TABLE claims DROP COLUMN origin")
+    conn.execute("ALTER TABLE claims DROP COLUMN measured")
+    conn.commit()
+    conn.close()
+    build_report(path, tmp_path / "r")
+    assert "agrees" in (tmp_path / "r" / "study-old.html").read_text(encoding="utf-8")
+    with Store(path) as store:  # a writable open adds the columns
+        store.record_claims("old", [{"claim": "c", "verdict": "agrees", "measured": "+1%"}], figure="1")
+        assert store.claims("old")[0].measured == "+1%"
+
+
 def test_report_cli(populated_store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     parser = argparse.ArgumentParser(prog="arqlab")
     register_cli(parser.add_subparsers(dest="command"))

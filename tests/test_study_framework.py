@@ -11,6 +11,7 @@ import json
 import math
 import sys
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -225,6 +226,40 @@ def test_reproduce_study_outputs_and_verdicts(tmp_path: Path) -> None:
     assert payload["counts"]["holds"] == 2 and payload["mode"] == "quick"
     printed = stream.getvalue()
     assert "[        holds] toy.fast_above_slow" in printed and "Not evaluated" in printed
+
+
+def test_study_package_settings_trace_figures_and_extras(tmp_path: Path) -> None:
+    """A package's reproduce()/settings_for() come from StudyPackage: trace figures are
+    not swept, an Extra runs when its figure is chosen (or all are), one that simulates is
+    skipped under a substituted runner, and each receives the pass's settings."""
+    seen: list[tuple[str, Any, bool]] = []
+
+    def extra(tag: str) -> Callable[[fw.Reproduction, fw.PassInfo], list[Path]]:
+        def write(rep: fw.Reproduction, info: fw.PassInfo) -> list[Path]:
+            seen.append((tag, info.figures, info.quick))
+            path = rep.out_dir / f"{tag}.txt"
+            path.write_text(tag)
+            return [path]
+        return write
+
+    toy = _ToyStudy()
+    pkg = fw.StudyPackage(toy.NAME, toy.TITLE, toy.SOURCE, toy.STUDY_CLAIMS_HEADING, toy.figures, toy.study_claims,
+                          quick_replications=3, full_precision=0.01, trace_figures=(5,),
+                          extras=(fw.Extra(extra("always"), simulates=False), fw.Extra(extra("fig5"), figure=5,
+                                                                                       simulates=False),
+                                  fw.Extra(extra("traced"), figure=5)))
+    assert pkg.settings_for(True, seed=4) == fw.RunSettings(quick=True, seed=4, replications=3)
+    assert pkg.settings_for(False).precision == 0.01
+    assert pkg.default_out_dir == "reproduce-toy"
+    calls: list[str] = []
+    rep = pkg.reproduce(figures=[1], quick=True, out_dir=tmp_path / "a", runner=_runner_factory(calls),
+                        stream=io.StringIO())
+    assert seen == [("always", [1], True)] and calls and rep.files[-1].name == "always.txt"
+    seen.clear()
+    rep = pkg.reproduce(figures=[5], quick=True, out_dir=tmp_path / "b", runner=_runner_factory([]),
+                        stream=io.StringIO())
+    assert seen == [("always", [5], True), ("fig5", [5], True)]  # "traced" simulates: skipped
+    assert list(rep.data.figures) == []  # figure 5 is a trace figure: nothing swept
 
 
 def test_full_pass_reports_points_short_of_the_precision_target(tmp_path: Path) -> None:

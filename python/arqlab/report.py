@@ -54,6 +54,15 @@ def verdict_mark(verdict: str) -> str:
     return _MARKS[verdict_class(verdict)]
 
 
+_ORIGINS = {"paper": "paper", "extrapolation": "arqlab extrapolation", "inference": "arqlab inference"}
+
+
+def origin_label(origin: str) -> str:
+    """Whose statement a claim is, as the report says it: "paper", "arqlab extrapolation"
+    (the paper says it of another figure), "arqlab inference" (not the paper's claim)."""
+    return _ORIGINS.get(origin, origin)
+
+
 def figure_order(figure: str) -> tuple[Any, ...]:
     """Natural order of figure labels: 2, 3, …, 10, 11 (not 10, 11, 2)."""
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", figure) if part)
@@ -80,7 +89,8 @@ def _env() -> Any:
 
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    env.filters.update(fmt=_fmt_num, verdict_class=verdict_class, verdict_mark=verdict_mark)
+    env.filters.update(fmt=_fmt_num, verdict_class=verdict_class, verdict_mark=verdict_mark,
+                       origin_label=origin_label)
     env.tests["number_cell"] = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
     env.globals["css"] = (TEMPLATES / "report.css").read_text(encoding="utf-8")
     return env
@@ -231,11 +241,13 @@ def _build(store: Store, out: Path) -> Path:
         _write(out / page, env.get_template("study.html").render(
             title=f"{study.title} — arqlab", crumbs=[("index", "index.html")], study=study,
             cards=cards_by_study.get(name, []), claims=study_claims))
-        counts: dict[str, int] = {}
+        # The paper's own claims are counted apart from arqlab's extrapolations and inferences.
+        counts: dict[str, dict[str, int]] = {}
         for c in study_claims:
-            counts[c.verdict] = counts.get(c.verdict, 0) + 1
+            group = counts.setdefault("" if c.origin in ("", "paper") else origin_label(c.origin), {})
+            group[c.verdict] = group.get(c.verdict, 0) + 1
         study_rows.append({"page": page, "title": study.title, "citation": study.citation,
-                           "figures": len(cards_by_study.get(name, [])), "counts": sorted(counts.items())})
+                           "figures": len(cards_by_study.get(name, [])), "counts": [(g, sorted(counts[g].items())) for g in sorted(counts)]})
 
     entries = store.ls()
     stored = None

@@ -7,6 +7,9 @@
 //! (acknowledgements, polls and rejects included) for a while, then a bounded error-free
 //! drain after which every message is delivered and acknowledged (the liveness pattern
 //! of `textbook_liveness.rs`, through the real runner).
+//! `prop_hdlc_new_options_recover_after_errors_stop`: the same with NRM's
+//! `poll = "supervisory"` and ABM/ARM's `timer_recovery = "lapb"` (64 cases, a few
+//! seconds; the 256 cases above cover the other options).
 
 mod common;
 
@@ -224,8 +227,83 @@ fn hdlc_config(mode: u8, big: bool, reject: u8, window: u32, alt: u8, t1_s: f64,
 mod liveness {
     use super::common::{self, acc, Log, Loss, Lossy};
     use super::*;
+    use arqlab::protocol::hdlc::TimerRecovery;
     use proptest::prelude::*;
+    use proptest::test_runner::TestCaseError;
     use std::rc::Rc;
+
+    /// The link, traffic and loss drawn for one case (the configuration is drawn apart).
+    #[derive(Debug)]
+    struct Draws {
+        a: u8,
+        b: u8,
+        bits: u32,
+        delay_s: f64,
+        loss: Loss,
+        errors_s: f64,
+        seed: u64,
+    }
+
+    fn draws() -> impl Strategy<Value = Draws> {
+        (
+            0u8..3, 0u8..3, 50u32..4000, 0.0f64..0.3,
+            (0.0f64..0.5, 0.0f64..0.5, any::<bool>(), 0.0f64..1.0),
+            20.0f64..50.0, any::<u64>(),
+        )
+            .prop_map(|(a, b, bits, delay_s, (p_data, p_ack, burst, vanish), errors_s, seed)| Draws {
+                a, b, bits, delay_s, loss: Loss { p_data, p_ack, burst, vanish }, errors_s, seed,
+            })
+    }
+
+    /// T1 above a frame each way plus the round trip, as a real configuration would be.
+    fn round_s(d: &Draws) -> f64 {
+        let frame_s = (d.bits as f64 + 56.0) / 48_000.0;
+        2.0 * frame_s + 2.0 * d.delay_s + 0.01
+    }
+
+    /// Random losses and corruptions both ways until `errors_s`, then an error-free drain:
+    /// every message delivered exactly once in order (the runner checks order and
+    /// duplicates itself), every one acknowledged, and the drain within its bound.
+    fn recovers_after_errors_stop(c: &HdlcConfig, d: &Draws) -> Result<(), TestCaseError> {
+        let frame_s = (d.bits as f64 + 56.0) / 48_000.0;
+        let round = round_s(d);
+        let load = 0.2 * (c.window as f64 * frame_s / (frame_s + 2.0 * d.delay_s)).min(1.0);
+        let traffic = |k: u8| match k % 3 {
+            0 => common::NONE.to_string(),
+            1 => common::saturated(d.bits),
+            _ => common::poisson(load, d.bits),
+        };
+        let (ta, tb) = if d.a % 3 == 0 && d.b % 3 == 0 { (traffic(1), traffic(0)) } else { (traffic(d.a), traffic(d.b)) };
+        let sc = common::scenario(d.delay_s, &ta, &tb);
+        let errors_end = SimTime::from_secs_f64(d.errors_s);
+        let logs = [Rc::new(Log::default()), Rc::new(Log::default())];
+        let end = SimTime::from_secs_f64(d.errors_s + 3000.0);
+        let w = Windows::equal(SimTime::ZERO, end, 1);
+        let seed = d.seed;
+        let out = run(&sc, seed, 0, &w, None, |_, s| {
+            let i = s.index();
+            Lossy::new(HdlcStation::new(c, s), d.loss, seed ^ (i as u64 + 1) * 0x5851_f42d, errors_end, logs[i].clone())
+        })
+        .unwrap_or_else(|e| panic!("{c:?}: {e}"));
+        for dir in 0..2 {
+            let (issued, delivered, acked, unacked) = acc(&out, dir);
+            let held = logs[dir].held.get();
+            prop_assert_eq!(delivered, issued - held, "{:?}: direction {}: {:?}", c, dir, out.accounting);
+            prop_assert_eq!(acked, delivered, "{:?}: direction {}: {:?}", c, dir, out.accounting);
+            prop_assert_eq!(unacked, held);
+        }
+        // A few timer periods, then at most one round per message and window left;
+        // A2's literal ARM rule may cost a T1 per outstanding frame.
+        let left = logs[0].left_at_end.get() + logs[1].left_at_end.get();
+        let mut bound = 2.0 * (10.0 * (c.t1_s + c.t2_s) + (left + 2 * c.window as u64 + 2) as f64 * round);
+        if c.secondary_t1_action == Some(SecondaryT1Action::Oldest) {
+            bound += 2.0 * c.window as f64 * (c.t1_s + c.t2_s + round);
+        }
+        let last = logs[0].last_event.get().max(logs[1].last_event.get());
+        let took = last.as_secs_f64() - d.errors_s;
+        prop_assert!(took <= bound, "{:?}: drained {:.3} s after the errors stopped, bound {:.3} s for {} messages", c, took, bound, left);
+        Ok(())
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
@@ -233,50 +311,32 @@ mod liveness {
         #[test]
         fn prop_hdlc_recovers_after_errors_stop(
             mode in 0u8..3, big in any::<bool>(), reject in 0u8..3, window in 0u32..200,
-            alt in 0u8..16, t1_factor in 1.1f64..4.0, buffer in 0u32..8,
-            a in 0u8..3, b in 0u8..3, bits in 50u32..4000, delay_s in 0.0f64..0.3,
-            p_data in 0.0f64..0.5, p_ack in 0.0f64..0.5, burst in any::<bool>(), vanish in 0.0f64..1.0,
-            errors_s in 20.0f64..50.0, seed in any::<u64>(),
+            alt in 0u8..16, t1_factor in 1.1f64..4.0, buffer in 0u32..8, d in draws(),
         ) {
-            let frame_s = (bits as f64 + 56.0) / 48_000.0;
-            // T1 above a frame each way plus the round trip, as a real configuration would be.
-            let round = 2.0 * frame_s + 2.0 * delay_s + 0.01;
-            let c = hdlc_config(mode, big, reject, window, alt, t1_factor * round, buffer);
-            let load = 0.2 * (c.window as f64 * frame_s / (frame_s + 2.0 * delay_s)).min(1.0);
-            let traffic = |k: u8| match k % 3 {
-                0 => common::NONE.to_string(),
-                1 => common::saturated(bits),
-                _ => common::poisson(load, bits),
-            };
-            let (ta, tb) = if a % 3 == 0 && b % 3 == 0 { (traffic(1), traffic(0)) } else { (traffic(a), traffic(b)) };
-            let sc = common::scenario(delay_s, &ta, &tb);
-            let errors_end = SimTime::from_secs_f64(errors_s);
-            let loss = Loss { p_data, p_ack, burst, vanish };
-            let logs = [Rc::new(Log::default()), Rc::new(Log::default())];
-            let end = SimTime::from_secs_f64(errors_s + 3000.0);
-            let w = Windows::equal(SimTime::ZERO, end, 1);
-            let out = run(&sc, seed, 0, &w, None, |_, s| {
-                let i = s.index();
-                Lossy::new(HdlcStation::new(&c, s), loss, seed ^ (i as u64 + 1) * 0x5851_f42d, errors_end, logs[i].clone())
-            })
-            .unwrap_or_else(|e| panic!("{c:?}: {e}"));
-            for d in 0..2 {
-                let (issued, delivered, acked, unacked) = acc(&out, d);
-                let held = logs[d].held.get();
-                prop_assert_eq!(delivered, issued - held, "{:?}: direction {}: {:?}", c, d, out.accounting);
-                prop_assert_eq!(acked, delivered, "{:?}: direction {}: {:?}", c, d, out.accounting);
-                prop_assert_eq!(unacked, held);
+            let c = hdlc_config(mode, big, reject, window, alt, t1_factor * round_s(&d), buffer);
+            recovers_after_errors_stop(&c, &d)?;
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+
+        /// The issue-14 options under the same losses: NRM with the poll on a supervisory
+        /// command ahead of the I frames (`poll = "supervisory"`), ABM and ARM with the
+        /// LAPB timer-recovery condition (`timer_recovery = "lapb"`), each with every other
+        /// strategy bit of `hdlc_config`.
+        #[test]
+        fn prop_hdlc_new_options_recover_after_errors_stop(
+            mode in 0u8..3, big in any::<bool>(), reject in 0u8..3, window in 0u32..200,
+            alt in 0u8..16, t1_factor in 1.1f64..4.0, buffer in 0u32..8, d in draws(),
+        ) {
+            let mut c = hdlc_config(mode, big, reject, window, alt, t1_factor * round_s(&d), buffer);
+            if c.mode == Mode::Nrm {
+                c.poll = Poll::Supervisory;
+            } else {
+                c.timer_recovery = Some(TimerRecovery::Lapb);
             }
-            // A few timer periods, then at most one round per message and window left;
-            // A2's literal ARM rule may cost a T1 per outstanding frame.
-            let left = logs[0].left_at_end.get() + logs[1].left_at_end.get();
-            let mut bound = 2.0 * (10.0 * (c.t1_s + c.t2_s) + (left + 2 * c.window as u64 + 2) as f64 * round);
-            if c.secondary_t1_action == Some(SecondaryT1Action::Oldest) {
-                bound += 2.0 * c.window as f64 * (c.t1_s + c.t2_s + round);
-            }
-            let last = logs[0].last_event.get().max(logs[1].last_event.get());
-            let took = last.as_secs_f64() - errors_s;
-            prop_assert!(took <= bound, "{:?}: drained {:.3} s after the errors stopped, bound {:.3} s for {} messages", c, took, bound, left);
+            recovers_after_errors_stop(&c, &d)?;
         }
     }
 }

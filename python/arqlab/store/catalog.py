@@ -58,6 +58,10 @@ class Claim:
     evidence: str
     version: str
     created: float
+    #: Whose statement it is ("paper", "extrapolation", "inference"; "" if not said).
+    origin: str = ""
+    #: The measured deviation behind the verdict, in one short cell ("" if not given).
+    measured: str = ""
 
 
 @dataclass(frozen=True)
@@ -201,7 +205,9 @@ class CatalogStore(StoreBase):
     def record_claims(self, study: str, claims: Iterable[Mapping[str, Any]], *, figure: str = "") -> int:
         """Replace the claims of (study, figure) with ``claims``: mappings with keys
         ``claim``, ``verdict`` and ``evidence`` (verdicts such as "agrees", "disagrees",
-        "partly", "not checked"). Returns how many were recorded."""
+        "partly", "not checked"), and optionally ``origin`` (whose statement: "paper",
+        "extrapolation", "inference") and ``measured`` (the deviation behind the verdict).
+        Returns how many were recorded."""
         items = list(claims)
         problems = []
         for i, c in enumerate(items):
@@ -215,26 +221,23 @@ class CatalogStore(StoreBase):
             conn.execute("DELETE FROM claims WHERE study=? AND figure=?", (study, figure))
             for i, c in enumerate(items):
                 conn.execute(
-                    "INSERT INTO claims(study, figure, position, claim, verdict, evidence, version, created) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO claims(study, figure, position, claim, verdict, evidence, version, created, "
+                    "origin, measured) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (study, figure, i, str(c["claim"]), str(c["verdict"]), str(c.get("evidence", "")),
-                     self.version, now),
+                     self.version, now, str(c.get("origin", "")), str(c.get("measured", ""))),
                 )
         return len(items)
 
     def claims(self, study: str | None = None) -> list[Claim]:
+        # A store written before origin/measured existed, opened read-only, reads them as "".
+        added = [c if c in self._columns("claims") else "''" for c in ("origin", "measured")]
+        cols = "study, figure, claim, verdict, evidence, version, created, " + ", ".join(added)
         with self._guard("cannot read") as conn:
             if study is None:
-                rows = conn.execute(
-                    "SELECT study, figure, claim, verdict, evidence, version, created FROM claims "
-                    "ORDER BY study, figure, position"
-                ).fetchall()
+                rows = conn.execute(f"SELECT {cols} FROM claims ORDER BY study, figure, position").fetchall()
             else:
-                rows = conn.execute(
-                    "SELECT study, figure, claim, verdict, evidence, version, created FROM claims "
-                    "WHERE study=? ORDER BY figure, position",
-                    (study,),
-                ).fetchall()
+                rows = conn.execute(f"SELECT {cols} FROM claims WHERE study=? ORDER BY figure, position",
+                                    (study,)).fetchall()
         return [Claim(*r) for r in rows]
 
 

@@ -25,7 +25,7 @@ from typing import Any, Self
 
 from arqlab.errors import ArqlabError
 from arqlab.store.keys import canonical_json, current_version, default_store_path, key_scenario
-from arqlab.store.schema import _SCHEMA, _TABLES, SCHEMA_VERSION
+from arqlab.store.schema import _ADDED_COLUMNS, _SCHEMA, _TABLES, SCHEMA_VERSION
 
 _HASH_PREFIX = re.compile(r"[0-9a-fA-F]{4,64}")
 
@@ -181,6 +181,17 @@ class StoreBase:
                     "INSERT OR IGNORE INTO arqlab_meta(key, value) VALUES ('schema', ?)",
                     (str(SCHEMA_VERSION),),
                 )
+        if any(c not in self._columns(t) for t, cols in _ADDED_COLUMNS.items() for c, _ in cols):
+            with self._transaction("cannot upgrade") as conn:  # re-checked under the lock: another writer may have
+                for table, cols in _ADDED_COLUMNS.items():
+                    for column, definition in cols:
+                        if column not in self._columns(table):
+                            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+
+    def _columns(self, table: str) -> set[str]:
+        """The columns of ``table`` (a store written before a column was added lacks it)."""
+        with self._guard("cannot read") as conn:
+            return {str(row[1]) for row in conn.execute(f"PRAGMA table_info({table})")}
 
     def close(self) -> None:
         self._conn.close()

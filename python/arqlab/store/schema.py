@@ -65,8 +65,16 @@ CREATE TABLE IF NOT EXISTS claims (
     verdict TEXT NOT NULL,
     evidence TEXT NOT NULL,
     version TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    origin TEXT NOT NULL DEFAULT '',
+    measured TEXT NOT NULL DEFAULT ''
 );
 """
 
 _TABLES = {"arqlab_meta", "scenarios", "replications", "studies", "sweeps", "claims"}
+
+# Columns added after schema 1 shipped, with their definitions: a writable open adds the
+# missing ones (old readers ignore them; readers of an old store read them as empty).
+_ADDED_COLUMNS = {
+    "claims": (("origin", "TEXT NOT NULL DEFAULT ''"), ("measured", "TEXT NOT NULL DEFAULT ''")),
+}

@@ -14,7 +14,7 @@ live in focused modules:
 :mod:`.artefacts`     ``FigureData``, ``Table``, ``FactorialEffects``, ``MeasuredXCurve``
 :mod:`.capacity`      steady-state / capacity checks of Poisson points
 :mod:`.output`        plots, scenario files, claims files, any artefact as CSV/PNG/SVG
-:mod:`.reproduce`     ``Study``, ``Reproduction``, ``reproduce_study``
+:mod:`.reproduce`     ``Study``, ``StudyPackage`` (+ ``Extra``), ``Reproduction``, ``reproduce_study``
 ====================  ==================================================================
 """
 
@@ -73,7 +73,7 @@ from .plan import (
     point_overrides,
     tabulate,
 )
-from .reproduce import Reproduction, Study, StudyPackage, reproduce_study
+from .reproduce import Extra, PassInfo, Reproduction, Study, StudyPackage, reproduce_study
 from .run import ProgressFn, plain_metrics, simulate_runs
 from .spec import Assumption, Claim, ClosedForm, Curve, Figure, Marker, Metrics, Scenario, Sensitivity
 from .verdicts import (
@@ -96,8 +96,8 @@ from .verdicts import (
 
 __all__ = [
     "CAPACITY_REPLICATIONS", "POINT_COLUMNS", "SHORTFALL", "Artefact", "Assumption", "Check", "Claim", "ClaimResult",
-    "ClosedForm", "Curve", "Effect", "Est", "FactorialEffects", "Figure", "FigureData", "FractionalDesign",
-    "Marker", "MeasuredXCurve", "Metrics", "Outcome", "Point", "ProgressFn", "Region", "Relation", "Reproduction", "RunRequest",
+    "ClosedForm", "Curve", "Effect", "Est", "Extra", "FactorialEffects", "Figure", "FigureData", "FractionalDesign",
+    "Marker", "MeasuredXCurve", "Metrics", "Outcome", "PassInfo", "Point", "ProgressFn", "Region", "Relation", "Reproduction", "RunRequest",
     "RunSettings", "Scenario", "Sensitivity", "Study", "StudyData", "StudyPackage", "Table", "Verdict", "all_of",
     "any_of", "apply_overrides", "approx", "approx_value", "at_least", "at_most", "base_argmax", "below", "both",
     "canonical_json", "capacity_request", "check_capacity", "conjunction", "curve_scenario", "curves_relation",

@@ -42,19 +42,6 @@ class Study(Protocol):
 
 
 @dataclass
-class StudyPackage:
-    """A study package's constants and builders as a :class:`Study` (one line in its
-    ``__init__`` instead of a class)."""
-
-    NAME: str
-    TITLE: str
-    SOURCE: str
-    STUDY_CLAIMS_HEADING: str
-    figures: Callable[[], list[Figure]]
-    study_claims: Callable[[], list[Claim]]
-
-
-@dataclass
 class Reproduction:
     """Everything a reproduction produced."""
 
@@ -181,3 +168,101 @@ def reproduce_study(
     _print_summary(results, fdata, out, settings.precision, sink)
     files += list(write_claims(results, out, title=study.TITLE, quick=quick))
     return Reproduction(out, data, results, files, skipped)
+
+
+@dataclass(frozen=True)
+class PassInfo:
+    """What an :class:`Extra` knows of the pass it runs in."""
+
+    figures: Sequence[int] | None
+    quick: bool
+    seed: int
+    stream: TextIO
+
+
+@dataclass(frozen=True)
+class Extra:
+    """An output a study adds after its swept figures and claims: a figure drawn from a
+    trace, a redrawing of some figures, a measurement. ``write`` returns the files it wrote.
+
+    ``figure``: it runs when that figure is chosen (or all are); None: on every pass.
+    ``simulates``: it runs the simulator itself, so it is skipped when a test substitutes
+    the runner (``reproduce(runner=...)``).
+    """
+
+    write: Callable[[Reproduction, PassInfo], list[Path]]
+    figure: int | None = None
+    simulates: bool = True
+
+    def wanted(self, figures: Sequence[int] | None, substituted_runner: bool) -> bool:
+        if self.simulates and substituted_runner:
+            return False
+        return self.figure is None or figures is None or self.figure in figures
+
+
+@dataclass
+class StudyPackage:
+    """A study package as a :class:`Study`, with its run settings and extras: the one
+    object a package's ``__init__`` builds, exporting ``STUDY.reproduce`` as
+    ``reproduce`` and ``STUDY.settings_for`` as ``settings_for``.
+
+    ``trace_figures``: figure numbers drawn by an :class:`Extra` rather than swept (``arqlab
+    reproduce --figure N`` accepts them; they are not passed to :func:`reproduce_study`).
+    ``out_dir``: default output folder (``reproduce-NAME`` when empty).
+    """
+
+    NAME: str
+    TITLE: str
+    SOURCE: str
+    STUDY_CLAIMS_HEADING: str
+    figures: Callable[[], list[Figure]]
+    study_claims: Callable[[], list[Claim]]
+    quick_replications: int
+    full_precision: float
+    out_dir: str = ""
+    trace_figures: tuple[int, ...] = ()
+    extras: tuple[Extra, ...] = ()
+
+    def settings_for(self, quick: bool, seed: int = 1) -> RunSettings:
+        """Quick: ``quick_replications`` fixed replications; full: sequential precision
+        ``full_precision`` (relative half-width at 95%)."""
+        return RunSettings.for_pass(quick, seed, self.quick_replications, self.full_precision)
+
+    def reproduce(
+        self,
+        figures: Sequence[int] | None = None,
+        quick: bool = False,
+        out_dir: str | os.PathLike[str] | None = None,
+        workers: int | None = None,
+        executor: Any = None,
+        store: Any = None,
+        progress: ProgressFn | None = None,
+        *,
+        seed: int = 1,
+        runner: Callable[[RunRequest], Metrics] | None = None,
+        stream: TextIO | None = None,
+        quiet: bool = False,
+    ) -> Reproduction:
+        """Reproduce the study's figures (or the chosen ones), check every claim, then run
+        its extras.
+
+        Writes ``figN.png/.svg/.csv``, ``figN_scenarios/`` and ``claims.json``/``claims.md``
+        (and whatever the extras draw) into ``out_dir`` and prints each figure's claims with
+        their verdicts. All curves share ``seed`` (common random numbers).
+        """
+        sink = stream if stream is not None else sys.stdout
+        swept = None if figures is None else [n for n in figures if n not in self.trace_figures]
+        rep = reproduce_study(
+            self, figures=swept, quick=quick, out_dir=out_dir if out_dir is not None else self.default_out_dir,
+            settings=self.settings_for(quick, seed), workers=workers, executor=executor, store=store,
+            progress=progress, runner=runner, stream=sink, quiet=quiet,
+        )
+        info = PassInfo(figures, quick, seed, sink)
+        for extra in self.extras:
+            if extra.wanted(figures, runner is not None):
+                rep.files += extra.write(rep, info)
+        return rep
+
+    @property
+    def default_out_dir(self) -> str:
+        return self.out_dir or f"reproduce-{self.NAME}"

@@ -22,56 +22,23 @@ losses). The paper draws Figs. 2, 3 and 5 against the measured throughput:
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import pandas as pd
 
 from ..artefacts import FigureData, MeasuredXCurve
 from ..output import write_artefact
-from ..plan import RunRequest, RunSettings
-from ..reproduce import Reproduction, reproduce_study
-from ..run import ProgressFn
-from ..spec import Claim, Figure, Metrics
+from ..reproduce import Extra, PassInfo, Reproduction, StudyPackage
 from .claims import all_claim_ids, study_claims
 from .figures import FIGURE_BUILDERS, figure, figures
 from .params import CITATION, FULL_PRECISION, NAME, QUICK_REPLICATIONS, SOURCE, STUDY_CLAIMS_HEADING, TITLE
 from .scenarios import base
 
 __all__ = [
-    "CITATION", "FIGURE_BUILDERS", "NAME", "SOURCE", "TITLE", "TRACE_FIGURES", "all_claim_ids", "base", "figure", "figures",
+    "CITATION", "FIGURE_BUILDERS", "NAME", "SOURCE", "STUDY", "TITLE", "TRACE_FIGURES", "all_claim_ids", "base", "figure", "figures",
     "reproduce", "settings_for", "study_claims", "vs_throughput",
 ]
-
-
-#: Figures drawn from a trace rather than from simulated points (``--figure 4``).
-TRACE_FIGURES = (4,)
-
-
-class _StudyModule:
-    """This package as a :class:`~arqlab.studies.reproduce.Study`."""
-
-    NAME = NAME
-    TITLE = TITLE
-    SOURCE = SOURCE
-    STUDY_CLAIMS_HEADING = STUDY_CLAIMS_HEADING
-
-    @staticmethod
-    def figures() -> list[Figure]:
-        return figures()
-
-    @staticmethod
-    def study_claims() -> list[Claim]:
-        return study_claims()
-
-
-def settings_for(quick: bool, seed: int = 1) -> RunSettings:
-    """Quick: QUICK_REPLICATIONS fixed replications; full: sequential ±2.5% relative
-    precision at 95%."""
-    return RunSettings.for_pass(quick, seed, QUICK_REPLICATIONS, FULL_PRECISION)
 
 
 class VsThroughput:
@@ -123,43 +90,37 @@ def vs_throughput(rep: Reproduction, quick: bool) -> list[Path]:
     return files
 
 
-def reproduce(
-    figures: Sequence[int] | None = None,
-    quick: bool = False,
-    out_dir: str | os.PathLike[str] = "reproduce-biersack",
-    workers: int | None = None,
-    executor: Any = None,
-    store: Any = None,
-    progress: ProgressFn | None = None,
-    *,
-    seed: int = 1,
-    runner: Callable[[RunRequest], Metrics] | None = None,
-    stream: TextIO | None = None,
-    quiet: bool = False,
-) -> Reproduction:
-    """Reproduce Figs. 1-3, 5-7 (or the chosen ones), check every claim, measure the
-    simulator's speed on the 36-station model (with Fig. 1) and draw Fig. 4 from a traced
-    run (with Fig. 4 or all figures).
+def _redraw_vs_throughput(rep: Reproduction, info: PassInfo) -> list[Path]:
+    return vs_throughput(rep, info.quick)
 
-    Writes ``figN.png/.svg/.csv``, ``figN_scenarios/``, ``claims.json``/``claims.md``
-    and ``fig4.svg/.png`` into ``out_dir``. All curves share ``seed``.
-    """
-    sink = stream if stream is not None else sys.stdout
-    simulated = None if figures is None else [n for n in figures if n not in TRACE_FIGURES]
-    rep = reproduce_study(
-        _StudyModule(), figures=simulated, quick=quick, out_dir=out_dir, settings=settings_for(quick, seed),
-        workers=workers, executor=executor, store=store, progress=progress, runner=runner, stream=sink, quiet=quiet,
-    )
-    rep.files += vs_throughput(rep, quick)
-    if runner is None and (figures is None or 1 in figures):
-        from .speed import events_per_second
 
-        line = events_per_second()
-        print(line, file=sink)
-        with open(rep.out_dir / "claims.md", "a") as fh:
-            fh.write(f"\n## Speed\n\n{line}\n")
-    if runner is None and (figures is None or 4 in figures):
-        from .timegraph import write_fig4
+def _speed(rep: Reproduction, info: PassInfo) -> list[Path]:
+    """The simulator's speed on the 36-station model (with Fig. 1), printed and appended
+    to ``claims.md``."""
+    from .speed import events_per_second
 
-        rep.files += write_fig4(rep.out_dir)
-    return rep
+    line = events_per_second()
+    print(line, file=info.stream)
+    with open(rep.out_dir / "claims.md", "a") as fh:
+        fh.write(f"\n## Speed\n\n{line}\n")
+    return []
+
+
+def _fig4(rep: Reproduction, _: PassInfo) -> list[Path]:
+    """Fig. 4 (SREJ recovery with w = 5) from a traced run."""
+    from .timegraph import write_fig4
+
+    return write_fig4(rep.out_dir)
+
+
+STUDY = StudyPackage(NAME, TITLE, SOURCE, STUDY_CLAIMS_HEADING, figures, study_claims,
+                     quick_replications=QUICK_REPLICATIONS, full_precision=FULL_PRECISION, trace_figures=(4,),
+                     extras=(Extra(_redraw_vs_throughput, simulates=False), Extra(_speed, figure=1),
+                             Extra(_fig4, figure=4)))
+#: Figures drawn from a trace rather than from simulated points (``--figure 4``).
+TRACE_FIGURES = STUDY.trace_figures
+#: Figs. 1-3, 5-7 (or the chosen ones) with every claim checked, Figs. 2, 3, 5 redrawn
+#: against the measured throughput, the simulator's speed (with Fig. 1) and Fig. 4 from a
+#: trace (with Fig. 4); see :meth:`StudyPackage.reproduce`.
+reproduce = STUDY.reproduce
+settings_for = STUDY.settings_for

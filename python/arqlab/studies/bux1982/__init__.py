@@ -25,15 +25,7 @@ exponential lengths), as the paper plots them.
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Callable, Sequence
-from typing import Any, TextIO
-
-from ..plan import RunRequest, RunSettings
-from ..reproduce import Reproduction, reproduce_study
-from ..run import ProgressFn
-from ..spec import Claim, Figure, Metrics
+from ..reproduce import StudyPackage
 from .claims import all_claim_ids, study_claims
 from .figures import FIGURE_BUILDERS, figure, figures
 from .params import (
@@ -68,7 +60,7 @@ from .theory import (
 
 __all__ = [
     "CITATION", "FIGURE_BUILDERS", "FULL_PRECISION", "LENGTHS", "LENGTHS_QUICK", "LOADS", "LOADS_800",
-    "LOADS_800_QUICK", "LOADS_QUICK", "NAME", "QUICK_REPLICATIONS", "SOURCE", "STUDY_CLAIMS_HEADING", "TITLE",
+    "LOADS_800_QUICK", "LOADS_QUICK", "NAME", "QUICK_REPLICATIONS", "SOURCE", "STUDY", "STUDY_CLAIMS_HEADING", "TITLE",
     "TP_RATIOS", "TP_RATIOS_QUICK", "all_claim_ids", "base_scenario", "block_error_to_pbit", "channel_bound",
     "derive_run", "figure", "figures", "frame_time", "ideal_transfer", "md1_transfer_over_ti",
     "mg1_exp_transfer_over_ti", "overhead_bits", "reproduce", "s_frame_bits", "settings_for", "side_of",
@@ -76,51 +68,8 @@ __all__ = [
 ]
 
 
-class _StudyModule:
-    """This package as a :class:`~arqlab.studies.reproduce.Study`."""
-
-    NAME = NAME
-    TITLE = TITLE
-    SOURCE = SOURCE
-    STUDY_CLAIMS_HEADING = STUDY_CLAIMS_HEADING
-
-    @staticmethod
-    def figures() -> list[Figure]:
-        return figures()
-
-    @staticmethod
-    def study_claims() -> list[Claim]:
-        return study_claims()
-
-
-def settings_for(quick: bool, seed: int = 1) -> RunSettings:
-    """Quick: QUICK_REPLICATIONS fixed replications; full: sequential ±2.5% relative
-    precision at 95%."""
-    return RunSettings.for_pass(quick, seed, QUICK_REPLICATIONS, FULL_PRECISION)
-
-
-def reproduce(
-    figures: Sequence[int] | None = None,
-    quick: bool = False,
-    out_dir: str | os.PathLike[str] = "reproduce-bux1982",
-    workers: int | None = None,
-    executor: Any = None,
-    store: Any = None,
-    progress: ProgressFn | None = None,
-    *,
-    seed: int = 1,
-    runner: Callable[[RunRequest], Metrics] | None = None,
-    stream: TextIO | None = None,
-    quiet: bool = False,
-) -> Reproduction:
-    """Reproduce Figures 2–11 (or the chosen ones) and check every claim.
-
-    Writes ``figN.png``, ``figN.svg``, ``figN.csv``, ``figN_scenarios/`` and
-    ``claims.json``/``claims.md`` into ``out_dir`` and prints each figure's claims with
-    their verdicts. All curves share ``seed`` (common random numbers).
-    """
-    return reproduce_study(
-        _StudyModule(), figures=figures, quick=quick, out_dir=out_dir, settings=settings_for(quick, seed),
-        workers=workers, executor=executor, store=store, progress=progress, runner=runner,
-        stream=stream if stream is not None else sys.stdout, quiet=quiet,
-    )
+STUDY = StudyPackage(NAME, TITLE, SOURCE, STUDY_CLAIMS_HEADING, figures, study_claims,
+                     quick_replications=QUICK_REPLICATIONS, full_precision=FULL_PRECISION)
+#: Figures 2–11 (or the chosen ones) with every claim checked; see :meth:`StudyPackage.reproduce`.
+reproduce = STUDY.reproduce
+settings_for = STUDY.settings_for

@@ -162,8 +162,15 @@ def _interior_max(fd: FigureData, curve: str) -> Outcome:
         return Outcome(Verdict.INCONCLUSIVE, "fewer than 3 points")
     xo = base_argmax(fd, curve)
     peak = fd.est(curve, xo) if xo is not None else Est(float("nan"), float("nan"))
-    v = all_of([below(fd.est(curve, xs[0]), peak), below(fd.est(curve, xs[-1]), peak)])
-    return Outcome(v, f"max at x={xo} ({peak}); ends {fd.est(curve, xs[0])}, {fd.est(curve, xs[-1])}")
+    ends = (fd.est(curve, xs[0]), fd.est(curve, xs[-1]))
+    if xo in (xs[0], xs[-1]):
+        # The largest mean sits on an end: refuted if that end is significantly above every
+        # interior point (comparing it with itself would only ever give 0 ± h).
+        v = all_of(below(fd.est(curve, x), peak) for x in xs[1:-1])
+        v = Verdict.DOES_NOT_HOLD if v is Verdict.HOLDS else Verdict.INCONCLUSIVE
+    else:
+        v = all_of([below(ends[0], peak), below(ends[1], peak)])
+    return Outcome(v, f"max at x={xo} ({peak}); ends {ends[0]}, {ends[1]}")
 
 
 def fig3() -> Figure:

@@ -21,75 +21,30 @@ by its 10240 octets (constant), plotted in ms per octet.
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from pathlib import Path
 
-from ..plan import RunRequest, RunSettings
-from ..reproduce import Reproduction, reproduce_study
-from ..run import ProgressFn
-from ..spec import Claim, Figure, Metrics
+from ..reproduce import Extra, PassInfo, Reproduction, StudyPackage
 from .claims import all_claim_ids, study_claims
 from .figures import FIGURE_BUILDERS, figure, figures
 from .params import CITATION, FULL_PRECISION, NAME, QUICK_REPLICATIONS, SOURCE, STUDY_CLAIMS_HEADING, TITLE
 
 __all__ = [
-    "CITATION", "FIGURE_BUILDERS", "NAME", "SOURCE", "TITLE", "all_claim_ids", "figure", "figures", "reproduce",
+    "CITATION", "FIGURE_BUILDERS", "NAME", "SOURCE", "STUDY", "TITLE", "all_claim_ids", "figure", "figures", "reproduce",
     "settings_for", "study_claims",
 ]
 
 
-class _StudyModule:
-    """This package as a :class:`~arqlab.studies.reproduce.Study`."""
+def _time_graphs(rep: Reproduction, _: PassInfo) -> list[Path]:
+    """Figures 1–2 (ISO and NBS expedited data) from a traced run, with Figure 4."""
+    from .timegraph import write_time_graphs
 
-    NAME = NAME
-    TITLE = TITLE
-    SOURCE = SOURCE
-    STUDY_CLAIMS_HEADING = STUDY_CLAIMS_HEADING
-
-    @staticmethod
-    def figures() -> list[Figure]:
-        return figures()
-
-    @staticmethod
-    def study_claims() -> list[Claim]:
-        return study_claims()
+    return write_time_graphs(rep.out_dir)
 
 
-def settings_for(quick: bool, seed: int = 1) -> RunSettings:
-    """Quick: QUICK_REPLICATIONS fixed replications; full: sequential ±2.5% relative
-    precision at 95%."""
-    return RunSettings.for_pass(quick, seed, QUICK_REPLICATIONS, FULL_PRECISION)
-
-
-def reproduce(
-    figures: Sequence[int] | None = None,
-    quick: bool = False,
-    out_dir: str | os.PathLike[str] = "reproduce-colella",
-    workers: int | None = None,
-    executor: Any = None,
-    store: Any = None,
-    progress: ProgressFn | None = None,
-    *,
-    seed: int = 1,
-    runner: Callable[[RunRequest], Metrics] | None = None,
-    stream: TextIO | None = None,
-    quiet: bool = False,
-) -> Reproduction:
-    """Reproduce Figures 4–9 (or the chosen ones), check every claim, and draw the time
-    graphs of Figures 1–2 from a traced run.
-
-    Writes ``figN.png/.svg/.csv``, ``figN_scenarios/``, ``claims.json``/``claims.md`` and
-    ``fig1``/``fig2`` time graphs into ``out_dir``. All curves share ``seed``.
-    """
-    rep = reproduce_study(
-        _StudyModule(), figures=figures, quick=quick, out_dir=out_dir, settings=settings_for(quick, seed),
-        workers=workers, executor=executor, store=store, progress=progress, runner=runner,
-        stream=stream if stream is not None else sys.stdout, quiet=quiet,
-    )
-    if runner is None and (figures is None or 4 in figures):
-        from .timegraph import write_time_graphs
-
-        rep.files += write_time_graphs(rep.out_dir)
-    return rep
+STUDY = StudyPackage(NAME, TITLE, SOURCE, STUDY_CLAIMS_HEADING, figures, study_claims,
+                     quick_replications=QUICK_REPLICATIONS, full_precision=FULL_PRECISION,
+                     extras=(Extra(_time_graphs, figure=4),))
+#: Figures 4–9 (or the chosen ones) with every claim checked, and the time graphs of
+#: Figures 1–2 with Figure 4; see :meth:`StudyPackage.reproduce`.
+reproduce = STUDY.reproduce
+settings_for = STUDY.settings_for

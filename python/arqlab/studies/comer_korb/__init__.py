@@ -21,15 +21,9 @@ Host ``a`` sends; the transfer's measures are ``flow.a->b``, the TCP and X.25 co
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from pathlib import Path
 
-from ..plan import RunRequest, RunSettings
-from ..reproduce import Reproduction, StudyPackage, reproduce_study
-from ..run import ProgressFn
-from ..spec import Metrics
+from ..reproduce import Extra, PassInfo, Reproduction, StudyPackage
 from .claims import all_claim_ids, study_claims
 from .figures import FIGURE_BUILDERS, figure, figures
 from .params import CITATION, FULL_PRECISION, NAME, QUICK_REPLICATIONS, SOURCE, STUDY_CLAIMS_HEADING, TITLE
@@ -39,47 +33,19 @@ __all__ = [
     "reproduce", "settings_for", "study_claims",
 ]
 
+def _figure1(rep: Reproduction, _: PassInfo) -> list[Path]:
+    """Figure 1 (the burst mode) from a traced run."""
+    from .timegraph import write_time_graph
+
+    return write_time_graph(rep.out_dir)
+
+
+STUDY = StudyPackage(NAME, TITLE, SOURCE, STUDY_CLAIMS_HEADING, figures, study_claims,
+                     quick_replications=QUICK_REPLICATIONS, full_precision=FULL_PRECISION,
+                     trace_figures=(1,), extras=(Extra(_figure1, figure=1),))
 #: Figures drawn from a trace, not from a sweep (``--figure 1`` draws only it).
-TRACE_FIGURES = (1,)
-
-
-STUDY = StudyPackage(NAME, TITLE, SOURCE, STUDY_CLAIMS_HEADING, figures, study_claims)
-
-
-def settings_for(quick: bool, seed: int = 1) -> RunSettings:
-    """Quick: QUICK_REPLICATIONS fixed replications; full: sequential ±2.5% relative
-    precision at 95%."""
-    return RunSettings.for_pass(quick, seed, QUICK_REPLICATIONS, FULL_PRECISION)
-
-
-def reproduce(
-    figures: Sequence[int] | None = None,
-    quick: bool = False,
-    out_dir: str | os.PathLike[str] = "reproduce-comer-korb",
-    workers: int | None = None,
-    executor: Any = None,
-    store: Any = None,
-    progress: ProgressFn | None = None,
-    *,
-    seed: int = 1,
-    runner: Callable[[RunRequest], Metrics] | None = None,
-    stream: TextIO | None = None,
-    quiet: bool = False,
-) -> Reproduction:
-    """Reproduce Figures 2–7 (or the chosen ones), check every claim, and draw Figure 1
-    from a traced run.
-
-    Writes ``figN.png/.svg/.csv``, ``figN_scenarios/``, ``claims.json``/``claims.md`` and
-    ``fig1.svg``/``fig1.png`` into ``out_dir``. All curves share ``seed``.
-    """
-    swept = None if figures is None else [n for n in figures if n not in TRACE_FIGURES]
-    rep = reproduce_study(
-        STUDY, figures=swept, quick=quick, out_dir=out_dir, settings=settings_for(quick, seed),
-        workers=workers, executor=executor, store=store, progress=progress, runner=runner,
-        stream=stream if stream is not None else sys.stdout, quiet=quiet,
-    )
-    if runner is None and (figures is None or 1 in figures):
-        from .timegraph import write_time_graph
-
-        rep.files += write_time_graph(rep.out_dir)
-    return rep
+TRACE_FIGURES = STUDY.trace_figures
+#: Figures 2–7 (or the chosen ones) with every claim checked, and Figure 1 from a trace;
+#: see :meth:`StudyPackage.reproduce`.
+reproduce = STUDY.reproduce
+settings_for = STUDY.settings_for
