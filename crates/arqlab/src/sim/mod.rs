@@ -24,7 +24,7 @@ use crate::engine::SimTime;
 use crate::protocol::any::AnyLayer;
 use crate::protocol::datagram::Datagram;
 use crate::protocol::netwindow::NetWindow;
-use crate::protocol::tcp::{Tcp, TcpOver};
+use crate::protocol::tcp::Tcp;
 use crate::protocol::tp4::{Tp4, Tp4Over, Tpdu};
 use crate::protocol::hdlc::HdlcStation;
 use crate::protocol::hf::HfArq;
@@ -167,7 +167,8 @@ fn run_tcp(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tr
             ProtocolConfig::Tcp(c) => Tcp::open(c, opens_actively(sc, n.index)),
             other => unreachable!("dispatched on tcp: {}", other.kind()),
         };
-        TcpOver(Stacked::new(tcp, AnyLayer::<Frame<Sdu>>::new(&n.stack[1], s)))
+        // TCP's own counters come out as `transport.<flow>` measures (`Tcp::extra_measures`).
+        Stacked::new(tcp, AnyLayer::<Frame<Sdu>>::new(&n.stack[1], s))
     })
 }
 

@@ -6,14 +6,12 @@
 
 pub mod config;
 pub mod endpoint;
-pub mod over;
 pub mod receiver;
 pub mod reno;
 pub mod rto;
 
 pub use config::TcpConfig;
 pub use endpoint::Tcp;
-pub use over::TcpOver;
 pub use reno::Reno;
 pub use rto::RtoEstimator;
 
