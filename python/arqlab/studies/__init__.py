@@ -20,6 +20,7 @@ __all__ = ["STUDIES", "get_study", "register_cli", "handler", "main"]
 #: figures(), study_claims() and reproduce(...).
 STUDIES: dict[str, str] = {
     "bux1982": "arqlab.studies.bux1982", "colella": "arqlab.studies.colella", "comer-korb": "arqlab.studies.comer_korb",
+    "johnson": "arqlab.studies.johnson",
 }
 
 
@@ -42,6 +43,8 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("study", help=f"study to reproduce ({', '.join(sorted(STUDIES))})")
     p.add_argument("--figure", dest="figures", action="append", default=None, metavar="N",
                    help="reproduce only figure N (repeatable); default: all figures")
+    p.add_argument("--table", dest="tables", action="append", default=None, metavar="N",
+                   help="reproduce only table N (repeatable; studies with tables, e.g. johnson): runs the figures it needs")
     p.add_argument("--quick", action="store_true",
                    help="low-precision pass (few replications, short runs, fewer x points)")
     p.add_argument("--out", default=None, metavar="DIR", help="output directory (default: ./reproduce-STUDY)")
@@ -93,6 +96,21 @@ def handler(args: argparse.Namespace) -> int:
                 return _fail(f"{name} has no figure {n} (figures: {', '.join(map(str, known))})")
             if n not in figures:
                 figures.append(n)
+    tables: list[int] | None = None
+    if getattr(args, "tables", None):
+        known_tables = sorted(getattr(study, "TABLE_FIGURES", {}))
+        if not known_tables:
+            return _fail(f"{name} has no tables (use --figure)")
+        tables = []
+        for raw in args.tables:
+            try:
+                n = int(str(raw).removeprefix("table"))
+            except ValueError:
+                return _fail(f"--table expects a table number, got {raw!r}")
+            if n not in known_tables:
+                return _fail(f"{name} has no table {n} (tables: {', '.join(map(str, known_tables))})")
+            if n not in tables:
+                tables.append(n)
     if args.workers is not None and args.workers < 1:
         return _fail(f"--workers must be at least 1, got {args.workers}")
     executor: str | None = args.dask or None
@@ -103,8 +121,9 @@ def handler(args: argparse.Namespace) -> int:
     from ..errors import ArqlabError, SimulationError
 
     try:
+        extra: dict[str, Any] = {"tables": tables} if tables is not None else {}
         rep = study.reproduce(figures=figures, quick=args.quick, out_dir=out, workers=args.workers,
-                              executor=executor, store=store, progress=progress, quiet=args.quiet)
+                              executor=executor, store=store, progress=progress, quiet=args.quiet, **extra)
         if store is not False:
             from .publish import publish
 
