@@ -42,4 +42,4 @@ DURATION_S = 3600.0
 #: More sessions than fit in the hour: the run ends at DURATION_S.
 SESSIONS = 100_000
 QUICK_REPLICATIONS = 3
-FULL_REPLICATIONS = 20
+FULL_REPLICATIONS = 50
