@@ -18,7 +18,9 @@ from typing import Any
 import pandas as pd
 
 from ...design import Design, Factor, analyse, design
+from ..artefacts.table import Table
 from ..data import StudyData
+from ..output import write_artefact
 from ..verdicts import Est
 from .params import CHANNEL_X, PAPER_CURVES, VARIANT
 from .published import CHANNELS, EFFECTS_TABLES, LATENCY_TABLES, PROTOCOLS, EffectsTable
@@ -122,6 +124,14 @@ def latency(data: StudyData, fig: int, protocol: str, channel: str) -> Est:
     return data[fig].est(f"{PAPER_CURVES[protocol]}.latency", X_OF[channel])
 
 
+def latency_table(data: StudyData, n: int) -> Table:
+    """Table 1 (SMTP/TCP, from Figure 1's runs) or 2 (HMTP, Figure 2): mean session
+    latency per protocol × channel with its CI, beside the published value."""
+    t = LATENCY_TABLES[n - 1]
+    cells = {(p, c): latency(data, n, p, c) for p in PROTOCOLS for c in CHANNELS}
+    return Table(t.id, t.title, PROTOCOLS, CHANNELS, cells, dict(t.values), unit=t.unit)
+
+
 def _sign(s: int | None) -> str:
     return "" if s is None else ("+" if s > 0 else "−")
 
@@ -136,21 +146,13 @@ def render(data: StudyData, tables: list[int]) -> tuple[str, pd.DataFrame]:
     rows: list[dict[str, Any]] = []
     for n in tables:
         if n in (1, 2):
-            t = LATENCY_TABLES[n - 1]
-            if t.id == "table1" and 1 not in data or t.id == "table2" and 2 not in data:
+            if n not in data:
                 continue
-            fig = n
-            lines += [f"## Table {n}: {t.title} — ours (mean ± 95 % CI) vs published", "",
-                      "| protocol | " + " | ".join(CHANNELS) + " |", "|---|" + "---|" * len(CHANNELS)]
-            for p in PROTOCOLS:
-                cells = []
-                for c in CHANNELS:
-                    e = latency(data, fig, p, c)
-                    cells.append(f"{e.mean:.0f} ± {e.half:.0f} ({t.values[(p, c)]:g})")
-                    rows.append({"table": n, "row": p, "column": c, "ours": e.mean, "ours_ci95_half_width": e.half,
-                                 "published": t.values[(p, c)], "unit": "s"})
-                lines.append(f"| {p} | " + " | ".join(cells) + " |")
-            lines += ["", "(published value in parentheses)", ""]
+            t = latency_table(data, n)
+            lines += [f"## Table {n}: {t.title} — ours (mean ± 95 % CI) vs published (in parentheses)", "",
+                      t.to_markdown(digits=4)]
+            rows += [{"table": n, "row": r.row, "column": r.column, "ours": r.mean, "ours_ci95_half_width": r.ci95_half_width,
+                      "published": r.published, "unit": "s"} for r in t.to_frame().itertuples(index=False)]
             continue
         need = TABLE_FIGURES[n]
         if any(f not in data for f in need):
@@ -177,8 +179,15 @@ def render(data: StudyData, tables: list[int]) -> tuple[str, pd.DataFrame]:
 
 
 def write_tables(data: StudyData, tables: list[int], out: Path) -> list[Path]:
+    """``tables.md``/``tables.csv`` (every chosen table) and, for Tables 1 and 2, the
+    table artefact's own ``tableN.csv/.png/.svg`` (bars with CIs, published ticks)."""
     text, frame = render(data, tables)
     md, csv = out / "tables.md", out / "tables.csv"
     md.write_text("# Johnson: tables, ours vs published\n\n" + text + "\n", encoding="utf-8")
     frame.to_csv(csv, index=False)
-    return [md, csv]
+    files = [md, csv]
+    for n in (1, 2):
+        if n in tables and n in data:
+            t = latency_table(data, n)
+            files += write_artefact(t, out, f"table{n}", title=t.title)
+    return files
