@@ -20,16 +20,20 @@ def integrated(variant: str) -> bool:
     return variant in ("hdl", "hdl-1d", "sw-integrated-simplex", "all-three")
 
 
-def tables(variant: str, workload: str, x: float, replications: int) -> dict[str, Any]:
+def tables(variant: str, workload: str, x: float, replications: int, initial_rto_s: float | None = None) -> dict[str, Any]:
     """Every table of one point: ``workload`` is "smtp" (SMTP over TCP with connection
     set-up), "hmtp" (directly over the ARQ) or "long" (5,000-byte messages back to back,
-    client to server: the sustained throughput on long messages)."""
+    client to server: the sustained throughput on long messages). ``initial_rto_s``:
+    TCP's initial RTO when not the default (RFC 6298's 1 s)."""
     _, channel, snr = CHANNEL_X[x]
     # Modem turnaround as the hf scenarios (docs/models/hf.md): 0.5 s radio + ARQ, plus
     # the external 110B modem's 0.6 s interleaver delay.
     rate, turnaround, modem = (4800.0, 0.5, "mil-std-188-141b-appc") if integrated(variant) else (2400.0, 1.1, "mil-std-188-110b")
     arq = {"kind": "hf_arq", "variant": variant, "initial_snr_db": snr}
-    layers = [{"kind": "tcp", "connection_setup": True}, arq] if workload == "smtp" else [arq]
+    tcp: dict[str, Any] = {"kind": "tcp", "connection_setup": True}
+    if initial_rto_s is not None:
+        tcp["initial_rto_s"] = initial_rto_s
+    layers = [tcp, arq] if workload == "smtp" else [arq]
     lane = {"error_model": "hf", "channel": channel, "modem": modem}
     if workload == "long":
         traffic: dict[str, Any] = {"kind": "saturated", "length": {"dist": "constant", "mean_bits": 40_000}}
@@ -51,4 +55,6 @@ def scenario(variant: str = "hdl", workload: str = "smtp", x: float = 1.0, repli
 
 def derive(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
     """The figures' ``derive``: x is the channel (1: 25 dB, 2: 5 dB, 3: transition)."""
-    return tables(str(params["variant"]), str(params["workload"]), x, QUICK_REPLICATIONS if quick else FULL_REPLICATIONS)
+    rto = params.get("initial_rto_s")
+    return tables(str(params["variant"]), str(params["workload"]), x, QUICK_REPLICATIONS if quick else FULL_REPLICATIONS,
+                  None if rto is None else float(rto))
