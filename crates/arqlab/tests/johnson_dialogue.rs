@@ -102,3 +102,19 @@ fn hf_arq_fits_only_alone_or_under_tcp() {
     let err = Scenario::from_toml(&text("layers = [{ kind = \"tcp\" }, { kind = \"hf_arq\" }]")).err().map(|e| e.problems()).unwrap_or_default();
     assert!(err.iter().all(|p| !p.contains("hf_arq")), "{err:?}");
 }
+
+#[test]
+fn the_filter_key_names_a_tcp_segment_by_sequence_number_length_and_syn() {
+    use arqlab::protocol::{Frame, FrameKind, Payload, Sdu};
+    let seg = |ns: u32, nr: u32, bits: u32, command: bool| Frame::<Sdu> { kind: FrameKind::I, ns, nr, pf: false, command, bits, msg: None };
+    // A retransmission carries a newer acknowledgement: still the same segment.
+    assert_eq!(seg(537, 10, 4448, false).filter_key(), seg(537, 99, 4448, false).filter_key());
+    assert!(seg(537, 10, 4448, false).filter_key().is_some());
+    assert_ne!(seg(537, 10, 4448, false).filter_key(), seg(1073, 10, 4448, false).filter_key(), "another sequence number");
+    assert_ne!(seg(537, 10, 4448, false).filter_key(), seg(537, 10, 2000, false).filter_key(), "another length");
+    assert_ne!(seg(0, 0, 160, true).filter_key(), seg(0, 0, 160, false).filter_key(), "a SYN is not a data segment");
+    // ACKs are never filtered: a newer ACK must not be dropped for an older one.
+    assert_eq!(Frame::<Sdu>::supervisory(FrameKind::RR, 5, false, 160).filter_key(), None);
+    let sdu = Sdu { id: 0, bits: 8, flow: 0, born: arqlab::engine::SimTime::ZERO };
+    assert_eq!(sdu.filter_key(), None, "plain traffic-source SDUs never match");
+}

@@ -76,6 +76,24 @@ def _progress(done: int, total: int, label: str) -> None:
           file=sys.stderr, flush=True)
 
 
+def _chosen(raws: list[str] | None, what: str, prefix: str, name: str, known: list[int]) -> list[int] | str | None:
+    """The numbers of ``--figure``/``--table`` (each once, in order), None when not
+    given, or the error message."""
+    if not raws:
+        return None
+    out: list[int] = []
+    for raw in raws:
+        try:
+            n = int(str(raw).removeprefix(prefix))
+        except ValueError:
+            return f"--{what} expects a {what} number, got {raw!r}"
+        if n not in known:
+            return f"{name} has no {what} {n} ({what}s: {', '.join(map(str, known))})"
+        if n not in out:
+            out.append(n)
+    return out
+
+
 def handler(args: argparse.Namespace) -> int:
     """Run ``arqlab reproduce``: 0 when it ran (whatever the verdicts), 2 on bad input."""
     name = args.study
@@ -84,33 +102,17 @@ def handler(args: argparse.Namespace) -> int:
     study = get_study(name)
     # Figures drawn from a trace (TRACE_FIGURES) are chosen like the swept ones.
     known = sorted([f.number for f in study.figures()] + list(getattr(study, "TRACE_FIGURES", ())))
-    figures: list[int] | None = None
-    if args.figures:
-        figures = []
-        for raw in args.figures:
-            try:
-                n = int(str(raw).removeprefix("fig"))
-            except ValueError:
-                return _fail(f"--figure expects a figure number, got {raw!r}")
-            if n not in known:
-                return _fail(f"{name} has no figure {n} (figures: {', '.join(map(str, known))})")
-            if n not in figures:
-                figures.append(n)
-    tables: list[int] | None = None
+    figures = _chosen(args.figures, "figure", "fig", name, known)
+    if isinstance(figures, str):
+        return _fail(figures)
+    tables: list[int] | str | None = None
     if getattr(args, "tables", None):
         known_tables = sorted(getattr(study, "TABLE_FIGURES", {}))
         if not known_tables:
             return _fail(f"{name} has no tables (use --figure)")
-        tables = []
-        for raw in args.tables:
-            try:
-                n = int(str(raw).removeprefix("table"))
-            except ValueError:
-                return _fail(f"--table expects a table number, got {raw!r}")
-            if n not in known_tables:
-                return _fail(f"{name} has no table {n} (tables: {', '.join(map(str, known_tables))})")
-            if n not in tables:
-                tables.append(n)
+        tables = _chosen(args.tables, "table", "table", name, known_tables)
+        if isinstance(tables, str):
+            return _fail(tables)
     if args.workers is not None and args.workers < 1:
         return _fail(f"--workers must be at least 1, got {args.workers}")
     executor: str | None = args.dask or None
