@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..spec import Assumption, Curve, Figure, Sensitivity
+import numpy as np
+
+from ..spec import Assumption, ClosedForm, Curve, Figure, Sensitivity
 from . import claims as cl
 from .params import CHANNEL_X, EXTRA_CURVES, PAPER_CURVES
-from .published import TABLE_1, TABLE_2
+from .published import TABLE_1, TABLE_2, LatencyTable
 from .scenarios import CLIENT, LAYERS, derive, scenario
 
 XS = tuple(CHANNEL_X)
@@ -57,12 +59,22 @@ RFC2988 = Sensitivity("rto_rfc2988", "TCP's initial RTO 3 s (RFC 2988, the paper
                       params={"initial_rto_s": 3.0})
 
 
+def published_curves(table: LatencyTable) -> tuple[ClosedForm, ...]:
+    """The paper's Figure 1 or 2 (40,000 bits / Table 1 or 2) drawn over ours: thin
+    dotted lines through the three channels, in each protocol's colour."""
+    def line(protocol: str) -> ClosedForm:
+        ys = [table.throughput_bps(protocol, CHANNEL_X[x][0]) for x in XS]
+        return ClosedForm(f"published: {protocol}", lambda x: float(np.interp(x, XS, ys)),
+                          {"color": COLORS[PAPER_CURVES[protocol]], "linestyle": ":", "linewidth": 1.2})
+    return tuple(line(p) for p in PAPER_CURVES)
+
+
 def fig1() -> Figure:
     return Figure(
         1, "Message throughput for SMTP/TCP (40,000 bits / session latency)", scenario(workload="smtp"),
         "channel (1: 25 dB, 2: 5 dB, 3: transition)", "message throughput (bit/s)", "message_throughput_bps",
         XS, XS, _no_x, curves("smtp", True), derive=derive, assumptions=(A_MODEM, A_TCP, A_RUN), sensitivities=(RFC2988,),
-        published=(TABLE_1.figure,), claims=cl.fig1_claims(),
+        published=(TABLE_1.figure,), claims=cl.fig1_claims(), closed_forms=published_curves(TABLE_1),
         caption="dashed: the four feature combinations the paper did not run (the full 2^3 design)",
     )
 
@@ -72,7 +84,7 @@ def fig2() -> Figure:
         2, "Message throughput for HMTP (40,000 bits / session latency)", scenario(workload="hmtp"),
         "channel (1: 25 dB, 2: 5 dB, 3: transition)", "message throughput (bit/s)", "message_throughput_bps",
         XS, XS, _no_x, curves("hmtp", True), derive=derive, assumptions=(A_MODEM, A_RUN),
-        published=(TABLE_2.figure,), claims=cl.fig2_claims(),
+        published=(TABLE_2.figure,), claims=cl.fig2_claims(), closed_forms=published_curves(TABLE_2),
         caption="dashed: the four feature combinations the paper did not run (the full 2^3 design)",
     )
 
