@@ -82,6 +82,20 @@ def test_effects_tables_give_the_published_percentages_from_the_published_latenc
             assert row.sign == row.published_sign, f"{table.id} {row.label}"
 
 
+def test_effects_on_replications_keep_the_effects_of_the_means_and_add_their_cis() -> None:
+    data = _published_data()
+    # Two replications per cell, ±1 % around the published value: the same means.
+    reps = {(n, v, x): [data[n].est(v, x).mean * 0.99, data[n].est(v, x).mean * 1.01]
+            for n in (1, 2) for v in params.PAPER_CURVES.values() for x in params.CHANNEL_X}
+    for t in ("table3", "table6", "table8"):
+        means, both = tables.effects(data, t), tables.effects(data, t, reps)
+        assert list(both[both["effect"] != "error"]["q"]) == pytest.approx(list(means["q"])), t
+        assert "error" in set(both["effect"]) and "error" not in set(means["effect"])
+        real = both[~both["effect"].isin(["I", "error"])]
+        assert ((real["ci_low"] <= real["q"]) & (real["q"] <= real["ci_high"])).all()
+        assert (real["ci_high"] > real["ci_low"]).all()
+
+
 def test_claims_on_the_published_tables() -> None:
     """The claims that rest on Tables 1-8 alone, evaluated on the paper's own numbers:
     what its tables support holds, what they contradict does not (see published.py)."""
@@ -111,8 +125,10 @@ def test_quick_reproduction_through_the_cli(tmp_path: Path) -> None:
     lat = frame[frame["table"] == 1]
     assert len(lat) == 12 and all(math.isfinite(v) and v > 0 for v in lat["ours"])
     for n in range(3, 11):
-        shares = frame[frame["table"] == n]["ours"]
-        assert shares.between(0, 100).all()
+        shares = frame[frame["table"] == n]
+        assert shares["ours"].between(0, 100).all()
+        effects = shares[shares["column"] != "error"]
+        assert (effects["q_ci_low"] <= effects["q_ci_high"]).all(), "every effect has its CI from the replications"
     # --table picks the figures a table needs; a bad one exits 2 naming it.
     r = subprocess.run([*cmd[:-1], str(tmp_path / "t7"), "--table", "7"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert r.returncode == 0, r.stderr

@@ -30,7 +30,7 @@ from .claims import all_claim_ids, study_claims
 from .figures import FIGURE_BUILDERS, figure, figures
 from .params import FULL_REPLICATIONS, NAME, QUICK_REPLICATIONS, SOURCE, STUDY_CLAIMS_HEADING, TITLE
 from .published import CITATION
-from .tables import TABLE_FIGURES, write_tables
+from .tables import TABLE_FIGURES, replication_values, write_tables
 
 __all__ = [
     "CITATION", "FIGURE_BUILDERS", "NAME", "SOURCE", "STUDY", "TABLE_FIGURES", "TITLE", "all_claim_ids", "figure",
@@ -75,7 +75,11 @@ def reproduce(
     )
     if figures is not None and tables is None:
         wanted_tables = [t for t, need in TABLE_FIGURES.items() if all(f in rep.data for f in need)]
-    rep.files += write_tables(rep.data, wanted_tables, rep.out_dir)
+    reps = None
+    if runner is None:  # the effects' CIs need every replication (a test runner gives only means)
+        reps = replication_values([rep.data[n].figure for n in (1, 2) if n in rep.data], settings_for(quick, seed),
+                                  workers=workers, executor=executor, store=store)
+    rep.files += write_tables(rep.data, wanted_tables, rep.out_dir, reps)
     if not quiet:
         print(f"Tables {', '.join(map(str, wanted_tables))}: {rep.out_dir / 'tables.md'}", file=stream or sys.stdout)
     return rep
