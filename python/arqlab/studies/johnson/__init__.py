@@ -75,8 +75,11 @@ def reproduce(
     )
     if figures is not None and tables is None:
         wanted_tables = [t for t, need in TABLE_FIGURES.items() if all(f in rep.data for f in need)]
+    if not wanted_tables:
+        return rep
     reps = None
-    if runner is None:  # the effects' CIs need every replication (a test runner gives only means)
+    if runner is None and any(t > 2 for t in wanted_tables):
+        # The effects' CIs need every replication (a test runner gives only means).
         reps = replication_values([rep.data[n].figure for n in (1, 2) if n in rep.data], settings_for(quick, seed),
                                   workers=workers, executor=executor, store=store)
     rep.files += write_tables(rep.data, wanted_tables, rep.out_dir, reps)
