@@ -59,6 +59,7 @@ reproduce: build
 	$(VENV)/bin/arqlab reproduce colella --out reproduce-out/colella
 	$(VENV)/bin/arqlab reproduce comer-korb --out reproduce-out/comer-korb
 	$(VENV)/bin/arqlab reproduce biersack --out reproduce-out/biersack
+	$(VENV)/bin/arqlab reproduce johnson --out reproduce-out/johnson
 
 # Mutation score (a benchmark, not a CI step; see docs/guide/testing.md). Scoped to the
 # protocol state machines and the estimators (Rust) and the closed forms and claim logic

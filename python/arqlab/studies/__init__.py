@@ -20,7 +20,7 @@ __all__ = ["STUDIES", "get_study", "register_cli", "handler", "main"]
 #: figures(), study_claims() and reproduce(...).
 STUDIES: dict[str, str] = {
     "biersack": "arqlab.studies.biersack", "bux1982": "arqlab.studies.bux1982", "colella": "arqlab.studies.colella",
-    "comer-korb": "arqlab.studies.comer_korb",
+    "comer-korb": "arqlab.studies.comer_korb", "johnson": "arqlab.studies.johnson",
 }
 
 
@@ -43,6 +43,8 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("study", help=f"study to reproduce ({', '.join(sorted(STUDIES))})")
     p.add_argument("--figure", dest="figures", action="append", default=None, metavar="N",
                    help="reproduce only figure N (repeatable); default: all figures")
+    p.add_argument("--table", dest="tables", action="append", default=None, metavar="N",
+                   help="reproduce only table N (repeatable; studies with tables, e.g. johnson): runs the figures it needs")
     p.add_argument("--quick", action="store_true",
                    help="low-precision pass (few replications, short runs, fewer x points)")
     p.add_argument("--out", default=None, metavar="DIR", help="output directory (default: ./reproduce-STUDY)")
@@ -74,6 +76,24 @@ def _progress(done: int, total: int, label: str) -> None:
           file=sys.stderr, flush=True)
 
 
+def _chosen(raws: list[str] | None, what: str, prefix: str, name: str, known: list[int]) -> list[int] | str | None:
+    """The numbers of ``--figure``/``--table`` (each once, in order), None when not
+    given, or the error message."""
+    if not raws:
+        return None
+    out: list[int] = []
+    for raw in raws:
+        try:
+            n = int(str(raw).removeprefix(prefix))
+        except ValueError:
+            return f"--{what} expects a {what} number, got {raw!r}"
+        if n not in known:
+            return f"{name} has no {what} {n} ({what}s: {', '.join(map(str, known))})"
+        if n not in out:
+            out.append(n)
+    return out
+
+
 def handler(args: argparse.Namespace) -> int:
     """Run ``arqlab reproduce``: 0 when it ran (whatever the verdicts), 2 on bad input."""
     name = args.study
@@ -82,18 +102,17 @@ def handler(args: argparse.Namespace) -> int:
     study = get_study(name)
     # Figures drawn from a trace (TRACE_FIGURES) are chosen like the swept ones.
     known = sorted([f.number for f in study.figures()] + list(getattr(study, "TRACE_FIGURES", ())))
-    figures: list[int] | None = None
-    if args.figures:
-        figures = []
-        for raw in args.figures:
-            try:
-                n = int(str(raw).removeprefix("fig"))
-            except ValueError:
-                return _fail(f"--figure expects a figure number, got {raw!r}")
-            if n not in known:
-                return _fail(f"{name} has no figure {n} (figures: {', '.join(map(str, known))})")
-            if n not in figures:
-                figures.append(n)
+    figures = _chosen(args.figures, "figure", "fig", name, known)
+    if isinstance(figures, str):
+        return _fail(figures)
+    tables: list[int] | str | None = None
+    if getattr(args, "tables", None):
+        known_tables = sorted(getattr(study, "TABLE_FIGURES", {}))
+        if not known_tables:
+            return _fail(f"{name} has no tables (use --figure)")
+        tables = _chosen(args.tables, "table", "table", name, known_tables)
+        if isinstance(tables, str):
+            return _fail(tables)
     if args.workers is not None and args.workers < 1:
         return _fail(f"--workers must be at least 1, got {args.workers}")
     executor: str | None = args.dask or None
@@ -104,8 +123,9 @@ def handler(args: argparse.Namespace) -> int:
     from ..errors import ArqlabError, SimulationError
 
     try:
+        extra: dict[str, Any] = {"tables": tables} if tables is not None else {}
         rep = study.reproduce(figures=figures, quick=args.quick, out_dir=out, workers=args.workers,
-                              executor=executor, store=store, progress=progress, quiet=args.quiet)
+                              executor=executor, store=store, progress=progress, quiet=args.quiet, **extra)
         if store is not False:
             from .publish import publish
 

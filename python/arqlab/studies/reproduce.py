@@ -218,14 +218,20 @@ class StudyPackage:
     figures: Callable[[], list[Figure]]
     study_claims: Callable[[], list[Claim]]
     quick_replications: int
-    full_precision: float
+    #: The full pass: sequential relative precision at 95%, or (None) a fixed
+    #: ``full_replications`` replications per point.
+    full_precision: float | None
+    full_replications: int | None = None
     out_dir: str = ""
     trace_figures: tuple[int, ...] = ()
     extras: tuple[Extra, ...] = ()
 
     def settings_for(self, quick: bool, seed: int = 1) -> RunSettings:
         """Quick: ``quick_replications`` fixed replications; full: sequential precision
-        ``full_precision`` (relative half-width at 95%)."""
+        ``full_precision`` (relative half-width at 95%) or ``full_replications`` fixed ones."""
+        if self.full_precision is None:
+            return RunSettings(quick=quick, seed=seed, replications=self.quick_replications if quick else self.full_replications,
+                               precision=None)
         return RunSettings.for_pass(quick, seed, self.quick_replications, self.full_precision)
 
     def reproduce(

@@ -78,6 +78,13 @@ impl<P: Payload> Payload for Frame<P> {
     fn sdu_id(&self) -> Option<u64> {
         self.msg.and_then(|m| m.sdu_id())
     }
+    /// A TCP segment carried by a link layer (the HF ARQ's duplicate filter): an I frame
+    /// (data, or a SYN: `command`) is the same segment as another with the same sequence
+    /// number, length and SYN flag, whatever its acknowledgement number; ACKs (RR) are
+    /// never filtered.
+    fn filter_key(&self) -> Option<u64> {
+        (self.kind == FrameKind::I).then(|| (u64::from(self.command) << 63) | (u64::from(self.ns) << 24) | u64::from(self.bits & 0xFF_FFFF))
+    }
 }
 
 impl<P: Payload> Pdu for Frame<P> {

@@ -761,8 +761,9 @@ fn check_stack(name: &str, st: &StackConfig, p: &mut Problems) {
         if bottom && i == 1 && matches!(l, ProtocolConfig::X25(_)) && !matches!(st.layers[0], ProtocolConfig::Tcp(_)) {
             p.push(format!("{path}.layers[0].kind"), Some(&st.layers[0].kind().into()), "\"tcp\" (the only layer wired over \"x25\" for now)");
         }
-        if matches!(l, ProtocolConfig::HfArq(_)) && st.layers.len() > 1 {
-            p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected hf_arq as the only layer of its stack (it is wired alone for now)");
+        // hf_arq (johnson): alone, or as the link under "tcp" (SMTP/TCP over HF ARQ).
+        if matches!(l, ProtocolConfig::HfArq(_)) && st.layers.len() > 1 && !(bottom && matches!(st.layers[0], ProtocolConfig::Tcp(_))) {
+            p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected hf_arq as the only layer of its stack or directly under \"tcp\"");
         }
         if !bottom && matches!(l, ProtocolConfig::Hdlc(_) | ProtocolConfig::Datagram(_)) {
             p.push(

@@ -106,6 +106,9 @@ fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Opti
         return run_tp4(sc, seed, replication, w, t);
     }
     if let ProtocolConfig::Tcp(_) = &shape[0] {
+        if let Some(ProtocolConfig::HfArq(_)) = shape.get(1) {
+            return run_tcp_over_hf(sc, seed, replication, w, t);
+        }
         return run_tcp(sc, seed, replication, w, t);
     }
     if shape.len() > 1 {
@@ -169,6 +172,17 @@ fn run_tcp(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tr
         };
         // TCP's own counters come out as `transport.<flow>` measures (`Tcp::extra_measures`).
         Stacked::new(tcp, AnyLayer::<Frame<Sdu>>::new(&n.stack[1], s))
+    })
+}
+
+/// TCP over the HF ARQ (johnson's SMTP/TCP workload): its own PDU type, so not an
+/// [`AnyLayer`]. Validation keeps hf_arq directly under tcp on every node.
+fn run_tcp_over_hf(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>) -> Result<RunOutput, SimError> {
+    runner::run(sc, seed, replication, w, t, |n, s| match (&n.stack[0], &n.stack[1]) {
+        (ProtocolConfig::Tcp(c), ProtocolConfig::HfArq(h)) => {
+            Stacked::new(Tcp::open(c, opens_actively(sc, n.index)), HfArq::<Frame<Sdu>>::new(h, s))
+        }
+        (a, b) => unreachable!("dispatched on tcp over hf_arq: {} over {}", a.kind(), b.kind()),
     })
 }
 

@@ -1,0 +1,120 @@
+//! Johnson's two e-mail workloads over the HF ARQ protocols: SMTP over TCP (with
+//! connection set-up) over `hf_arq`, and HMTP directly over `hf_arq`. The runner checks
+//! exactly-once in-order delivery of every write of both directions at each delivery;
+//! these tests add that every session completes with the script's octets, that TCP's
+//! retransmissions meet the duplicate filter, and determinism.
+
+use arqlab::scenario::Scenario;
+use arqlab::sim::{replicate, run_experiment};
+
+const VARIANTS: [&str; 4] = ["5066", "5066-1s", "hdl", "hdl-1d"];
+
+/// The study's scenario: variant over the 5 dB channel, `sessions` back to back.
+fn scenario(variant: &str, script: &str, sessions: u32) -> Scenario {
+    let integrated = variant.starts_with("hdl");
+    let (rate, turnaround, modem) = if integrated { (4800.0, 0.5, "mil-std-188-141b-appc") } else { (2400.0, 1.1, "mil-std-188-110b") };
+    let arq = format!("{{ kind = \"hf_arq\", variant = \"{variant}\", initial_snr_db = 5.0 }}");
+    let stack = if script == "smtp" {
+        format!("layers = [{{ kind = \"tcp\", connection_setup = true }}, {arq}]")
+    } else {
+        format!("layers = [{arq}]")
+    };
+    let lane = format!("{{ error_model = \"hf\", channel = \"stable_5\", modem = \"{modem}\" }}");
+    let text = format!(
+        "[run]\nduration_s = 36000.0\nwarmup_s = 0.0\nreplications = 2\n[stack.s]\n{stack}\n\
+         [[medium]]\nname = \"hf\"\nkind = \"half_duplex_radio\"\nends = [\"client\", \"server\"]\nrate_bps = {rate}\n\
+         delay_s = 0.01\nturnaround_s = {turnaround}\npreamble_s = 0.0\nforward = {lane}\nreverse = {lane}\n\
+         [[node]]\nname = \"client\"\nstack = \"s\"\n[[node]]\nname = \"server\"\nstack = \"s\"\n\
+         [[flow]]\nfrom = \"client\"\nto = \"server\"\ntraffic = {{ kind = \"dialogue\", script = \"{script}\", sessions = {sessions} }}\n"
+    );
+    Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{variant} {script}: {e}"))
+}
+
+/// Octets of the SMTP script per direction (client, server): 13 lines with CRLF and
+/// the 5,000-octet body, as docs/models/dialogue.md lists them.
+fn script_octets() -> [u64; 2] {
+    use arqlab::traffic::dialogue::{line_octets, SMTP_LINES};
+    let mut o = [0, 0];
+    for &(side, line) in SMTP_LINES {
+        o[side.dir()] += line.map_or(5000, |l| u64::from(line_octets(l)));
+    }
+    o
+}
+
+#[test]
+fn both_workloads_deliver_every_octet_once_in_order_over_the_four_protocols_at_5_db() {
+    let octets = script_octets();
+    for variant in VARIANTS {
+        for script in ["smtp", "hmtp"] {
+            let x = run_experiment(&scenario(variant, script, 3), 5, Some(2), None).unwrap_or_else(|e| panic!("{variant} {script}: {e}"));
+            for r in &x.records {
+                assert_eq!(r.batches[0]["flow.client->server"].get("sessions_completed"), Some(3.0), "{variant} {script}");
+                for (k, scope) in ["flow.client->server", "flow.server->client"].into_iter().enumerate() {
+                    let a = r.accounting[scope];
+                    assert_eq!(a.issued, a.delivered, "{variant} {script} {scope}: {a:?}");
+                    let bits = r.batches[0][scope].get("throughput_bps").unwrap() * r.simulated_s;
+                    assert!((bits - (3 * octets[k] * 8) as f64).abs() < 1e-6 * bits, "{variant} {script} {scope}: {bits} bits");
+                }
+            }
+            let m = &x.metrics["flow.client->server"];
+            let (lat, thr) = (m["session_latency_s"].mean, m["message_throughput_bps"].mean);
+            assert!(lat > 0.0 && lat.is_finite(), "{variant} {script}: {lat}");
+            // Mean of per-replication throughputs, each 40,000 bits over that replication's mean latency.
+            assert!(thr > 0.0 && thr <= 40_000.0 / lat * 2.0, "{variant} {script}: {thr} bit/s vs {lat} s");
+            let sent = x.metrics["transport.flow.client->server"]["hf_packets_sent"].mean;
+            let new = x.metrics["transport.flow.client->server"]["hf_packets_new"].mean;
+            assert!(sent > new, "{variant} {script}: at 5 dB packets are lost and sent again ({sent} for {new})");
+        }
+    }
+}
+
+#[test]
+fn tcp_retransmissions_meet_the_duplicate_filter() {
+    // At 5 dB the ARQ holds a segment longer than TCP's RTO: TCP sends it again while
+    // the first copy is still queued or unacknowledged, and the filter drops the copy.
+    let x = run_experiment(&scenario("hdl", "smtp", 3), 5, Some(2), None).unwrap();
+    let t = &x.metrics["transport.flow.client->server"];
+    assert!(t["tcp_segments_retransmitted"].mean > 0.0);
+    assert!(t["hf_duplicates_filtered"].mean > 0.0, "{:?}", t["hf_duplicates_filtered"]);
+    assert!(t["hf_duplicates_filtered"].mean <= t["tcp_segments_retransmitted"].mean + 1e-9);
+}
+
+#[test]
+fn same_seed_same_sessions() {
+    for script in ["smtp", "hmtp"] {
+        let sc = scenario("5066", script, 2);
+        let (a, b) = (replicate(&sc, 9, 1).unwrap(), replicate(&sc, 9, 1).unwrap());
+        assert_eq!(a.fingerprint, b.fingerprint, "{script}");
+        assert_eq!(serde_json::to_string(&a.batches).unwrap(), serde_json::to_string(&b.batches).unwrap(), "{script}");
+        let c = replicate(&sc, 10, 1).unwrap();
+        assert_ne!(a.fingerprint, c.fingerprint, "{script}: another seed, another channel");
+    }
+}
+
+#[test]
+fn hf_arq_fits_only_alone_or_under_tcp() {
+    let text = |stack: &str| format!(
+        "[run]\nduration_s = 60.0\n[stack.s]\n{stack}\n[[medium]]\nname = \"hf\"\nkind = \"half_duplex_radio\"\nends = [\"a\", \"b\"]\nrate_bps = 4800.0\n\
+         [[node]]\nname = \"a\"\nstack = \"s\"\n[[node]]\nname = \"b\"\nstack = \"s\"\n[[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ kind = \"poisson\", load = 0.1 }}\n"
+    );
+    let err = Scenario::from_toml(&text("layers = [{ kind = \"go_back_n\" }, { kind = \"hf_arq\" }]")).err().expect("accepted").problems();
+    assert_eq!(err, vec!["stack.s.layers[1].kind = \"hf_arq\": expected hf_arq as the only layer of its stack or directly under \"tcp\""]);
+    let err = Scenario::from_toml(&text("layers = [{ kind = \"tcp\" }, { kind = \"hf_arq\" }]")).err().map(|e| e.problems()).unwrap_or_default();
+    assert!(err.iter().all(|p| !p.contains("hf_arq")), "{err:?}");
+}
+
+#[test]
+fn the_filter_key_names_a_tcp_segment_by_sequence_number_length_and_syn() {
+    use arqlab::protocol::{Frame, FrameKind, Payload, Sdu};
+    let seg = |ns: u32, nr: u32, bits: u32, command: bool| Frame::<Sdu> { kind: FrameKind::I, ns, nr, pf: false, command, bits, msg: None };
+    // A retransmission carries a newer acknowledgement: still the same segment.
+    assert_eq!(seg(537, 10, 4448, false).filter_key(), seg(537, 99, 4448, false).filter_key());
+    assert!(seg(537, 10, 4448, false).filter_key().is_some());
+    assert_ne!(seg(537, 10, 4448, false).filter_key(), seg(1073, 10, 4448, false).filter_key(), "another sequence number");
+    assert_ne!(seg(537, 10, 4448, false).filter_key(), seg(537, 10, 2000, false).filter_key(), "another length");
+    assert_ne!(seg(0, 0, 160, true).filter_key(), seg(0, 0, 160, false).filter_key(), "a SYN is not a data segment");
+    // ACKs are never filtered: a newer ACK must not be dropped for an older one.
+    assert_eq!(Frame::<Sdu>::supervisory(FrameKind::RR, 5, false, 160).filter_key(), None);
+    let sdu = Sdu { id: 0, bits: 8, flow: 0, born: arqlab::engine::SimTime::ZERO };
+    assert_eq!(sdu.filter_key(), None, "plain traffic-source SDUs never match");
+}

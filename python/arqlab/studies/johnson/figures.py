@@ -1,0 +1,109 @@
+"""Figures 1 and 2 (message throughput of the SMTP/TCP and HMTP sessions per protocol
+and channel; Tables 1 and 2 are their latencies) and Figure 3 (beyond the paper's
+figures: the sustained throughput on long messages that Section 5 quotes). x is the
+channel: 1 = 25 dB, 2 = 5 dB, 3 = transition. Every figure carries the four protocols
+of the paper and, as extension curves, the other four feature combinations.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..spec import Assumption, ClosedForm, Curve, Figure, Sensitivity
+from . import claims as cl
+from .params import CHANNEL_X, EXTRA_CURVES, PAPER_CURVES
+from .published import TABLE_1, TABLE_2, LatencyTable
+from .scenarios import CLIENT, LAYERS, derive, scenario
+
+XS = tuple(CHANNEL_X)
+COLORS = {"hdl": "C0", "hdl-1d": "C1", "5066": "C2", "5066-1s": "C3", "all-three": "C4",
+          "sr-external-simplex": "C5", "sw-external-duplex": "C6", "sw-integrated-simplex": "C7"}
+#: Counters behind the "transmissions per packet" claim (hidden curves).
+PACKET_MEASURES = ("hf_packets_sent", "hf_packets_new")
+
+A_MODEM = Assumption("modem tables", "MIL-STD-188-110B / -141B App. C required performance",
+                     "Johnson used measured commercial modems we do not have (docs/models/hf.md)")
+A_TCP = Assumption("TCP", "Reno, RFC 6298 timers, MSS 536, connection set-up",
+                   "the paper names TCP without its settings")
+A_RUN = Assumption("run length", "sessions back to back for one simulated hour per replication",
+                   "the paper's run length; replications give the CIs the paper lacks")
+
+
+def _no_x(x: float) -> dict[str, Any]:
+    return {}
+
+
+def curves(workload: str, latency: bool) -> tuple[Curve, ...]:
+    """One curve per feature combination (the paper's four first) and, hidden, each
+    one's session latency (Tables 1 and 2) and packet counters."""
+    keys = [(name, v, False) for name, v in PAPER_CURVES.items()] + [(v, v, True) for v in EXTRA_CURVES]
+    out: list[Curve] = []
+    for label, v, extension in keys:
+        params = {"variant": v, "workload": workload}
+        out.append(Curve(v, label, CLIENT, params=params, extension=extension,
+                         style={"color": COLORS[v], "marker": "o", "linestyle": "--" if extension else "-"}))
+        if latency:
+            out.append(Curve(f"{v}.latency", f"{label}: session latency", CLIENT, params=params,
+                             measure="session_latency_s", plot=False, extension=extension))
+        out += [Curve(f"{v}.{m}", f"{label}: {m}", LAYERS, params=params, measure=m, plot=False, extension=extension)
+                for m in PACKET_MEASURES]
+    return tuple(out)
+
+
+#: TCP of the paper's era: RFC 2988 (2000) started the RTO at 3 s; RFC 6298 (2011), our
+#: default, at 1 s. The paper does not give its TCP's timers.
+RFC2988 = Sensitivity("rto_rfc2988", "TCP's initial RTO 3 s (RFC 2988, the paper's era) instead of 1 s (RFC 6298)",
+                      tuple(PAPER_CURVES.values()) + tuple(f"{v}.latency" for v in PAPER_CURVES.values()),
+                      params={"initial_rto_s": 3.0})
+
+
+def published_curves(table: LatencyTable) -> tuple[ClosedForm, ...]:
+    """The paper's Figure 1 or 2 (40,000 bits / Table 1 or 2) drawn over ours: thin
+    dotted lines through the three channels, in each protocol's colour."""
+    def line(protocol: str) -> ClosedForm:
+        ys = [table.throughput_bps(protocol, CHANNEL_X[x][0]) for x in XS]
+        return ClosedForm(f"published: {protocol}", lambda x: float(np.interp(x, XS, ys)),
+                          {"color": COLORS[PAPER_CURVES[protocol]], "linestyle": ":", "linewidth": 1.2})
+    return tuple(line(p) for p in PAPER_CURVES)
+
+
+def fig1() -> Figure:
+    return Figure(
+        1, "Message throughput for SMTP/TCP (40,000 bits / session latency)", scenario(workload="smtp"),
+        "channel (1: 25 dB, 2: 5 dB, 3: transition)", "message throughput (bit/s)", "message_throughput_bps",
+        XS, XS, _no_x, curves("smtp", True), derive=derive, assumptions=(A_MODEM, A_TCP, A_RUN), sensitivities=(RFC2988,),
+        published=(TABLE_1.figure,), claims=cl.fig1_claims(), closed_forms=published_curves(TABLE_1),
+        caption="dashed: the four feature combinations the paper did not run (the full 2^3 design)",
+    )
+
+
+def fig2() -> Figure:
+    return Figure(
+        2, "Message throughput for HMTP (40,000 bits / session latency)", scenario(workload="hmtp"),
+        "channel (1: 25 dB, 2: 5 dB, 3: transition)", "message throughput (bit/s)", "message_throughput_bps",
+        XS, XS, _no_x, curves("hmtp", True), derive=derive, assumptions=(A_MODEM, A_RUN),
+        published=(TABLE_2.figure,), claims=cl.fig2_claims(), closed_forms=published_curves(TABLE_2),
+        caption="dashed: the four feature combinations the paper did not run (the full 2^3 design)",
+    )
+
+
+def fig3() -> Figure:
+    return Figure(
+        3, "Sustained throughput on long messages (5,000-byte messages back to back; Section 5)",
+        scenario(workload="long"), "channel (1: 25 dB, 2: 5 dB, 3: transition)", "throughput (bit/s)", "throughput_bps",
+        XS, XS, _no_x, curves("long", False), derive=derive, assumptions=(A_MODEM, A_RUN), claims=cl.fig3_claims(),
+        caption="not a figure of the paper: the long-message rates its Section 5 quotes",
+    )
+
+
+FIGURE_BUILDERS = {1: fig1, 2: fig2, 3: fig3}
+
+
+def figures() -> list[Figure]:
+    return [b() for b in FIGURE_BUILDERS.values()]
+
+
+def figure(n: int) -> Figure:
+    return FIGURE_BUILDERS[n]()

@@ -1,0 +1,137 @@
+"""Johnson: the study's scenarios carry the paper's workloads and channels, the effects
+tables computed by :mod:`arqlab.studies.johnson.tables` give the published percentages
+when fed the published latencies, every claim of the paper is checked, and a quick
+reproduction (all figures and tables) runs through the command line."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "python"))
+
+from arqlab.studies import framework as fw  # noqa: E402
+from arqlab.studies import johnson as jo  # noqa: E402
+from arqlab.studies.artefacts.curves import FigureData  # noqa: E402
+from arqlab.studies.data import StudyData  # noqa: E402
+from arqlab.studies.johnson import params, tables  # noqa: E402
+from arqlab.studies.johnson import published as P  # noqa: E402
+
+
+def _point(n: int, curve: str, x: float) -> dict[str, Any]:
+    f = jo.figure(n)
+    c = f.curve(curve)
+    return fw.apply_overrides(f.base, fw.point_overrides(f, c, x, True, c.params, {}))
+
+
+def test_points_carry_the_workload_protocol_and_channel() -> None:
+    smtp = _point(1, "hdl", 2.0)
+    tcp, arq = smtp["stack"]["s"]["layers"]
+    assert (tcp["kind"], tcp["connection_setup"]) == ("tcp", True)
+    assert (arq["kind"], arq["variant"], arq["initial_snr_db"]) == ("hf_arq", "hdl", 5.0)
+    lane = smtp["medium"][0]["forward"]
+    assert (lane["channel"], lane["modem"]) == ("stable_5", "mil-std-188-141b-appc")
+    assert smtp["flow"][0]["traffic"] == {"kind": "dialogue", "script": "smtp", "sessions": params.SESSIONS}
+    assert smtp["run"]["duration_s"] == 3600.0, "the paper's hour of sessions per replication"
+    hmtp = _point(2, "5066", 3.0)
+    (arq,) = hmtp["stack"]["s"]["layers"]
+    assert (arq["variant"], hmtp["medium"][0]["reverse"]["channel"]) == ("5066", "transition")
+    assert hmtp["medium"][0]["forward"]["modem"] == "mil-std-188-110b"
+    assert _point(3, "all-three", 1.0)["flow"][0]["traffic"]["kind"] == "saturated"
+
+
+def test_the_half_fraction_is_the_papers_four_protocols_and_the_full_design_all_eight() -> None:
+    half = tables.table_design("table4")
+    got = {params.VARIANT[(r["A"] > 0, r["B"] > 0, r["C"] > 0)] for r in half.runs()}
+    assert got == set(params.PAPER_CURVES.values())
+    for name, v in params.PAPER_CURVES.items():
+        f = P.FEATURES[name]
+        assert params.VARIANT[(f.selective_repeat, f.integrated_modem, f.duplex_client_data)] == v
+    full = tables.table_design("table9")
+    assert {params.VARIANT[(r["A"] > 0, r["B"] > 0, r["C"] > 0)] for r in full.runs()} == set(params.VARIANT.values())
+
+
+def _published_data() -> StudyData:
+    """Study data whose cells are the paper's Tables 1 and 2 (throughput and latency)."""
+    figs = {}
+    for n, table in ((1, P.TABLE_1), (2, P.TABLE_2)):
+        rows = []
+        for p, v in params.PAPER_CURVES.items():
+            for x, (channel, _, _) in params.CHANNEL_X.items():
+                for curve, y in ((v, table.throughput_bps(p, channel)), (f"{v}.latency", table.values[(p, channel)])):
+                    rows.append({"curve": curve, "variant": "", "x": x, "y": y, "y_ci95_half_width": 0.0, "n": 1})
+        figs[n] = FigureData(jo.figure(n), pd.DataFrame(rows))
+    return StudyData(figs)
+
+
+@pytest.mark.parametrize("table", P.EFFECTS_TABLES, ids=lambda t: t.id)
+def test_effects_tables_give_the_published_percentages_from_the_published_latencies(table: P.EffectsTable) -> None:
+    for row in tables.compare(_published_data(), table):
+        if row.published_percent is None:
+            continue
+        assert abs(row.percent - row.published_percent) <= 1.0, f"{table.id} {row.label}: {row.percent:.2f} %"
+        if row.published_percent > 0:
+            assert row.sign == row.published_sign, f"{table.id} {row.label}"
+
+
+def test_effects_on_replications_keep_the_effects_of_the_means_and_add_their_cis() -> None:
+    data = _published_data()
+    # Two replications per cell, ±1 % around the published value: the same means.
+    reps = {(n, v, x): [data[n].est(v, x).mean * 0.99, data[n].est(v, x).mean * 1.01]
+            for n in (1, 2) for v in params.PAPER_CURVES.values() for x in params.CHANNEL_X}
+    for t in ("table3", "table6", "table8"):
+        means, both = tables.effects(data, t), tables.effects(data, t, reps)
+        assert list(both[both["effect"] != "error"]["q"]) == pytest.approx(list(means["q"])), t
+        assert "error" in set(both["effect"]) and "error" not in set(means["effect"])
+        real = both[~both["effect"].isin(["I", "error"])]
+        assert ((real["ci_low"] <= real["q"]) & (real["q"] <= real["ci_high"])).all()
+        assert (real["ci_high"] > real["ci_low"]).all()
+
+
+def test_claims_on_the_published_tables() -> None:
+    """The claims that rest on Tables 1-8 alone, evaluated on the paper's own numbers:
+    what its tables support holds, what they contradict does not (see published.py)."""
+    data = _published_data()
+    by_id = {c.id: c for c in [*jo.figure(1).claims, *jo.study_claims()]}
+    verdict = {i: str(by_id[i].check(data).verdict) for i in (
+        "high_snr_duplex_dominates", "low_snr_modem_dominates", "low_snr_modem_over_workload",
+        "selective_repeat_everywhere", "modem_less_loss_when_unstable", "hmtp_threefold", "hdl_1d_drops_with_hmtp")}
+    assert verdict["hmtp_threefold"] == "does not hold", "HDL-1d's ratio is 1.75-2.0 in the paper's own tables"
+    assert {v for k, v in verdict.items() if k != "hmtp_threefold"} == {"holds"}, verdict
+
+
+def test_every_claim_of_the_paper_is_checked() -> None:
+    checked = [c.id for f in jo.figures() for c in f.claims] + [c.id for c in jo.study_claims()]
+    assert sorted(checked) == sorted(jo.all_claim_ids())
+
+
+def test_quick_reproduction_through_the_cli(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "arqlab.cli", "reproduce", "johnson", "--quick", "--no-store", "--quiet", "--out", str(out)]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stderr
+    claims = json.loads((out / "claims.json").read_text())
+    assert len(claims["claims"]) == len(P.CLAIMS)
+    frame = pd.read_csv(out / "tables.csv")
+    assert sorted(set(frame["table"])) == list(range(1, 11))
+    lat = frame[frame["table"] == 1]
+    assert len(lat) == 12 and all(math.isfinite(v) and v > 0 for v in lat["ours"])
+    for n in range(3, 11):
+        shares = frame[frame["table"] == n]
+        assert shares["ours"].between(0, 100).all()
+        effects = shares[shares["column"] != "error"]
+        assert (effects["q_ci_low"] <= effects["q_ci_high"]).all(), "every effect has its CI from the replications"
+    # --table picks the figures a table needs; a bad one exits 2 naming it.
+    r = subprocess.run([*cmd[:-1], str(tmp_path / "t7"), "--table", "7"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in (tmp_path / "t7").glob("fig*.csv")) == ["fig1.csv", "fig2.csv"]
+    bad = subprocess.run([*cmd, "--table", "11"], capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and "johnson has no table 11" in bad.stderr
