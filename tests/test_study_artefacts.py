@@ -204,3 +204,20 @@ def test_figure_data_is_an_artefact(tmp_path: Path) -> None:
     paths = write_artefact(fd, tmp_path, "fig1")
     assert (tmp_path / "fig1.csv").read_text().splitlines()[0].startswith("figure,curve,label,variant,x,")
     assert len(paths) == 3
+
+
+def test_named_x_positions_label_a_categorical_axis() -> None:
+    from arqlab.studies import framework as fw
+
+    fig = fw.Figure(
+        1, "Toy", {"traffic": {"a": {"load": 0.1}}}, "channel", "y", "throughput_efficiency", (1.0, 2.0), (1.0, 2.0),
+        lambda x: {}, (fw.Curve("c", "curve c", "a_to_b"),), x_ticks=((1.0, "good"), (2.0, "bad")),
+    )
+    points, runs, _ = fw.plan_figure(fig, fw.RunSettings(quick=True, replications=3))
+    metrics: fw.Metrics = {key: {"a_to_b": {"throughput_efficiency": {"mean": 0.5, "ci95_half_width": 0.01, "n": 3}}}
+                           for key in runs}
+    fd = fw.FigureData(fig, fw.tabulate(fig, points, metrics))
+    _, ax = _axes()
+    fd.plot(ax)
+    assert list(ax.get_xticks()) == [1.0, 2.0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["good", "bad"]

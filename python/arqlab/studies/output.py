@@ -7,6 +7,7 @@ import json
 import math
 import re
 import sys
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -34,7 +35,10 @@ def write_plot(figure: Figure, frame: pd.DataFrame, out_dir: Path, *, quick: boo
     mode = "quick (low precision)" if quick else "full precision"
     ax.set_title(f"Fig. {figure.number}. {figure.title}\n[arqlab reproduction, {mode}; bars: 95% CI]", fontsize=9.5)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=6.5, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    # Long labels (sensitivities, bounds) wrap so the legend stays inside the figure.
+    handles, labels = ax.get_legend_handles_labels()
+    ax.legend(handles, [textwrap.fill(label, 60) for label in labels], fontsize=6.5, loc="upper left",
+              bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     fig.subplots_adjust(right=0.62)
     notes = [figure.caption] if figure.caption else []
     notes += [f"Assumed {a.parameter} = {a.value}" for a in figure.assumptions]

@@ -137,6 +137,8 @@ class Figure:
     sensitivities: tuple[Sensitivity, ...] = ()
     claims: tuple[Claim, ...] = ()
     caption: str = ""
+    #: Named x positions (a categorical axis, e.g. channels): (x, label) pairs.
+    x_ticks: tuple[tuple[float, str], ...] = ()
 
     def curve(self, key: str) -> Curve:
         for c in self.curves:

@@ -155,6 +155,8 @@ def draw_curves(ax: Any, figure: Figure, frame: pd.DataFrame) -> None:
         ax.axvline(m.x, label=m.label, **{"color": "0.3", "linewidth": 1.0, "linestyle": ":", **m.style})
     ax.set_xscale(figure.x_scale)
     ax.set_yscale(figure.y_scale)
+    if figure.x_ticks:
+        ax.set_xticks([x for x, _ in figure.x_ticks], [label for _, label in figure.x_ticks])
     if figure.y_limits is not None:
         ax.set_ylim(*figure.y_limits)
     if unsteady_rows:
