@@ -365,6 +365,18 @@ mod tests {
     }
 
     #[test]
+    fn test_receiver_vr_advances_only_on_the_in_sequence_frame() {
+        let mut r = GoBackN::new(&cfg(1, 2)); // stop-and-wait: V(R) alternates 0, 1, 0
+        assert_eq!(r.vr(), 0);
+        r.handle_receive(SimTime(1), &Frame::information(0, 0, false, msg(0), 48));
+        assert_eq!(r.vr(), 1);
+        r.handle_receive(SimTime(2), &Frame::information(0, 0, false, msg(0), 48));
+        assert_eq!(r.vr(), 1, "a duplicate leaves V(R)");
+        r.handle_receive(SimTime(3), &Frame::information(1, 0, false, msg(1), 48));
+        assert_eq!(r.vr(), 0, "V(R) wraps modulo 2");
+    }
+
+    #[test]
     fn test_receiver_duplicate_is_acknowledged_again() {
         let mut r = GoBackN::new(&cfg(7, 8));
         r.handle_receive(SimTime(1), &Frame::information(0, 0, false, msg(0), 48));
