@@ -410,6 +410,8 @@ mod tests {
         // A corrupted frame beyond the expected one is left to the go-back.
         r.handle_receive_in_error(SimTime(3), &Frame::information(1, 0, false, msg(1), 48));
         assert!(r.poll_transmit(SimTime(3), &LINE).is_none());
+        let c = r.counters();
+        assert_eq!((c.frames_in_error_received, c.rejects_sent, c.s_frames_sent, c.frames_sent), (3, 2, 2, 2));
     }
 
     #[test]
@@ -419,5 +421,18 @@ mod tests {
         s.handle_receive(SimTime(1), &Frame::supervisory(FrameKind::RR, 5, false, 48));
         assert!(acked(&mut s).is_empty());
         assert_eq!(s.unacknowledged(), 3);
+    }
+
+    #[test]
+    fn test_rej_with_invalid_nr_does_not_go_back() {
+        let mut s = sender_with(10, 7);
+        for _ in 0..3 {
+            s.poll_transmit(SimTime::ZERO, &LINE);
+        }
+        // V(A) = 0, V(S) = 3: N(R) = 5 acknowledges frames never sent; the REJ is ignored.
+        s.handle_receive(SimTime(1), &Frame::supervisory(FrameKind::REJ, 5, false, 48));
+        assert!(acked(&mut s).is_empty());
+        assert_eq!(s.poll_transmit(SimTime(1), &LINE).unwrap().ns, 3, "new frame, no go-back");
+        assert_eq!(s.counters().i_frames_retransmitted, 0);
     }
 }
