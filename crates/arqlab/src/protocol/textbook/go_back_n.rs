@@ -325,6 +325,9 @@ mod tests {
         assert_eq!(s.poll_transmit(SimTime(9), &LINE).unwrap().ns, 4);
         assert_eq!(s.poll_transmit(SimTime(9), &LINE).unwrap().ns, 5, "new frames after the go-back");
         assert_eq!(s.counters().i_frames_retransmitted, 3);
+        // 5 first copies + 3 copies again + frame 5: every I frame counts as sent.
+        let c = s.counters();
+        assert_eq!((c.frames_sent, c.i_frames_sent, c.s_frames_sent), (9, 9, 0));
     }
 
     #[test]
@@ -362,6 +365,9 @@ mod tests {
         r.handle_receive(SimTime(6), &Frame::information(3, 0, false, msg(3), 48));
         let f = r.poll_transmit(SimTime(6), &LINE).unwrap();
         assert_eq!((f.kind, f.nr), (FrameKind::REJ, 2));
+        // Sent: RR, REJ, RR, REJ (frame 1's RR was never polled for: the REJ went first).
+        let c = r.counters();
+        assert_eq!((c.frames_sent, c.s_frames_sent, c.rejects_sent, c.i_frames_sent), (4, 4, 2, 0));
     }
 
     #[test]
