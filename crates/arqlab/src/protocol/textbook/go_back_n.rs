@@ -293,6 +293,8 @@ mod tests {
         let ns: Vec<u32> = (0..7).map(|_| s.poll_transmit(SimTime::ZERO, &LINE).unwrap().ns).collect();
         assert_eq!(ns, vec![0, 1, 2, 3, 4, 5, 6]);
         assert!(s.poll_transmit(SimTime::ZERO, &LINE).is_none(), "window of 7 is full");
+        // The runner's wake-up hint is exact: a full window with a backlog wants nothing.
+        assert!(!s.wants_transmit());
         assert_eq!(s.poll_timeout(), Some(SimTime(21_833_333_333) + Duration::from_secs_f64(1.0)));
     }
 
