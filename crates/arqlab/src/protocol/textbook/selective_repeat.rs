@@ -369,6 +369,7 @@ mod tests {
         let f = s.poll_transmit(SimTime(1), &LINE).unwrap();
         assert_eq!((f.ns, f.msg.unwrap().id), (0, 0));
         assert!(s.poll_transmit(SimTime(1), &LINE).is_none(), "frame 0 still holds the window");
+        assert!(!s.wants_transmit(), "the copy is sent: nothing pending");
         let mut rr0 = Frame::supervisory(FrameKind::RR, 2, false, 48);
         rr0.ns = 0;
         s.handle_receive(SimTime(2), &rr0);
@@ -379,6 +380,8 @@ mod tests {
         assert_eq!(s.poll_transmit(SimTime(2), &LINE).unwrap().ns, 4);
         assert_eq!(s.poll_transmit(SimTime(2), &LINE).unwrap().ns, 5);
         assert_eq!(s.counters().retransmitted_reject, 1);
+        let c = s.counters();
+        assert_eq!((c.frames_sent, c.i_frames_sent, c.i_frames_retransmitted), (7, 7, 1), "4 + 1 copy + 2");
     }
 
     #[test]
