@@ -361,6 +361,7 @@ mod tests {
             assert_eq!(s.poll_transmit(SimTime::ZERO, &LINE).unwrap().ns, k);
         }
         assert!(s.poll_transmit(SimTime::ZERO, &LINE).is_none(), "window of 4");
+        assert_eq!((s.backlog(), s.unacknowledged()), (2, 6), "2 never sent; 6 not yet acknowledged");
         // Frame 1 arrived (individual ack, N(S) = 1), frame 0 did not (cumulative N(R) = 0).
         let mut rr1 = Frame::supervisory(FrameKind::RR, 0, false, 48);
         rr1.ns = 1;
