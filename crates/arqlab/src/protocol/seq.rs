@@ -61,7 +61,8 @@ mod tests {
                 for n in 0..2 * m {
                     assert_eq!(md.add(a, n), (a + n) % m, "add({a}, {n}) mod {m}");
                 }
-                for b in 0..m {
+                // `from` reduced; `to` up to 2M − 1 also takes the `% M` fallback.
+                for b in 0..2 * m {
                     if a < m {
                         assert_eq!(md.distance(a, b), (b + m - a) % m, "distance({a}, {b}) mod {m}");
                     }

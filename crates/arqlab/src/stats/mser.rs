@@ -146,4 +146,12 @@ mod tests {
         assert_eq!((r.d_star_batches, r.reliable), (0, true));
         assert!(!mser5(&[f64::NAN; 50]).reliable);
     }
+
+    #[test]
+    fn two_batches_are_enough_to_decide() {
+        // k = 2, d ∈ {0, 1}. Equal batches: MSER(0) = 0 = MSER(1), the smaller d wins,
+        // below the bound d = 1. A high first batch: MSER(1) = 0 < MSER(0) = 8/4, at the bound.
+        assert_eq!(mser(&[1.0, 1.0], 1), MserResult { truncate_obs: 0, d_star_batches: 0, reliable: true });
+        assert_eq!(mser(&[5.0, 1.0], 1), MserResult { truncate_obs: 1, d_star_batches: 1, reliable: false });
+    }
 }

@@ -293,6 +293,8 @@ mod tests {
         let ns: Vec<u32> = (0..7).map(|_| s.poll_transmit(SimTime::ZERO, &LINE).unwrap().ns).collect();
         assert_eq!(ns, vec![0, 1, 2, 3, 4, 5, 6]);
         assert!(s.poll_transmit(SimTime::ZERO, &LINE).is_none(), "window of 7 is full");
+        // The runner's wake-up hint is exact: a full window with a backlog wants nothing.
+        assert!(!s.wants_transmit());
         assert_eq!(s.poll_timeout(), Some(SimTime(21_833_333_333) + Duration::from_secs_f64(1.0)));
     }
 
@@ -325,6 +327,9 @@ mod tests {
         assert_eq!(s.poll_transmit(SimTime(9), &LINE).unwrap().ns, 4);
         assert_eq!(s.poll_transmit(SimTime(9), &LINE).unwrap().ns, 5, "new frames after the go-back");
         assert_eq!(s.counters().i_frames_retransmitted, 3);
+        // 5 first copies + 3 copies again + frame 5: every I frame counts as sent.
+        let c = s.counters();
+        assert_eq!((c.frames_sent, c.i_frames_sent, c.s_frames_sent), (9, 9, 0));
     }
 
     #[test]
@@ -362,6 +367,21 @@ mod tests {
         r.handle_receive(SimTime(6), &Frame::information(3, 0, false, msg(3), 48));
         let f = r.poll_transmit(SimTime(6), &LINE).unwrap();
         assert_eq!((f.kind, f.nr), (FrameKind::REJ, 2));
+        // Sent: RR, REJ, RR, REJ (frame 1's RR was never polled for: the REJ went first).
+        let c = r.counters();
+        assert_eq!((c.frames_sent, c.s_frames_sent, c.rejects_sent, c.i_frames_sent), (4, 4, 2, 0));
+    }
+
+    #[test]
+    fn test_receiver_vr_advances_only_on_the_in_sequence_frame() {
+        let mut r = GoBackN::new(&cfg(1, 2)); // stop-and-wait: V(R) alternates 0, 1, 0
+        assert_eq!(r.vr(), 0);
+        r.handle_receive(SimTime(1), &Frame::information(0, 0, false, msg(0), 48));
+        assert_eq!(r.vr(), 1);
+        r.handle_receive(SimTime(2), &Frame::information(0, 0, false, msg(0), 48));
+        assert_eq!(r.vr(), 1, "a duplicate leaves V(R)");
+        r.handle_receive(SimTime(3), &Frame::information(1, 0, false, msg(1), 48));
+        assert_eq!(r.vr(), 0, "V(R) wraps modulo 2");
     }
 
     #[test]
@@ -398,6 +418,8 @@ mod tests {
         // A corrupted frame beyond the expected one is left to the go-back.
         r.handle_receive_in_error(SimTime(3), &Frame::information(1, 0, false, msg(1), 48));
         assert!(r.poll_transmit(SimTime(3), &LINE).is_none());
+        let c = r.counters();
+        assert_eq!((c.frames_in_error_received, c.rejects_sent, c.s_frames_sent, c.frames_sent), (3, 2, 2, 2));
     }
 
     #[test]
@@ -407,5 +429,18 @@ mod tests {
         s.handle_receive(SimTime(1), &Frame::supervisory(FrameKind::RR, 5, false, 48));
         assert!(acked(&mut s).is_empty());
         assert_eq!(s.unacknowledged(), 3);
+    }
+
+    #[test]
+    fn test_rej_with_invalid_nr_does_not_go_back() {
+        let mut s = sender_with(10, 7);
+        for _ in 0..3 {
+            s.poll_transmit(SimTime::ZERO, &LINE);
+        }
+        // V(A) = 0, V(S) = 3: N(R) = 5 acknowledges frames never sent; the REJ is ignored.
+        s.handle_receive(SimTime(1), &Frame::supervisory(FrameKind::REJ, 5, false, 48));
+        assert!(acked(&mut s).is_empty());
+        assert_eq!(s.poll_transmit(SimTime(1), &LINE).unwrap().ns, 3, "new frame, no go-back");
+        assert_eq!(s.counters().i_frames_retransmitted, 0);
     }
 }
