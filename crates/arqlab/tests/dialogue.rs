@@ -249,6 +249,9 @@ fn tcp_timer_fires_on_a_slow_radio_and_is_counted() {
     let r = replicate(&sc, 1, 0).unwrap();
     let t = &r.batches[0]["transport.flow.client->server"];
     assert!(t.get("tcp_timeouts").unwrap() >= 1.0);
+    // All segments (SYNs and pure ACKs included) outnumber the data segments: the SYN
+    // alone is one more, and the server's acknowledgements carry no data.
+    assert!(t.get("tcp_all_segments_sent").unwrap() > t.get("tcp_segments_sent").unwrap());
     assert!(t.get("tcp_segments_retransmitted").unwrap() >= 1.0);
     assert_eq!(r.batches[0]["flow.client->server"].get("sessions_completed"), Some(1.0));
 }
