@@ -44,7 +44,7 @@ def test_points_carry_the_workload_protocol_and_channel() -> None:
     hmtp = _point(2, "5066", 3.0)
     (arq,) = hmtp["stack"]["s"]["layers"]
     assert (arq["variant"], hmtp["medium"][0]["reverse"]["channel"]) == ("5066", "transition")
-    assert hmtp["medium"][0]["forward"]["modem"] == "mil-std-188-110b"
+    assert hmtp["medium"][0]["forward"]["modem"] == arq["modem"] == "mil-std-188-110b-75-9600", "75–9600 bit/s as the paper"
     assert _point(3, "all-three", 1.0)["flow"][0]["traffic"]["kind"] == "saturated"
 
 

@@ -31,6 +31,10 @@ pub struct Mode {
     pub copies: u32,
     /// Fixed on-air time of one packet (a burst waveform's slot), else bits / bps.
     pub airtime_s: Option<f64>,
+    /// This mode's own preamble and interleaver block (a waveform family with other
+    /// framing in the same modem, e.g. 110B App. C), else the table's.
+    pub preamble_s: Option<f64>,
+    pub interleaver_block_s: Option<f64>,
     pub packet_bits: Vec<u32>,
     /// per[i][j]: PER of a packet_bits[i]-bit packet at snr_db[j].
     pub per: Vec<Vec<f64>>,
@@ -51,6 +55,7 @@ pub struct ModemTable {
 /// The built-in tables by name.
 pub const BUILTIN: &[(&str, &str)] = &[
     ("mil-std-188-110b", include_str!("../../data/hf/mil-std-188-110b.toml")),
+    ("mil-std-188-110b-75-9600", include_str!("../../data/hf/mil-std-188-110b-75-9600.toml")),
     ("mil-std-188-141b-appc", include_str!("../../data/hf/mil-std-188-141b-appc.toml")),
 ];
 
@@ -91,6 +96,8 @@ impl ModemTable {
             };
             let copies = m.u64("copies", 1, 1, 255, &mut sub) as u32;
             let airtime_s = m.opt_f64("airtime_s", Range::Positive, &mut sub);
+            let mode_preamble_s = m.opt_f64("preamble_s", Range::Closed(0.0, 60.0), &mut sub);
+            let mode_block_s = m.opt_f64("interleaver_block_s", Range::Closed(0.0, 60.0), &mut sub);
             let packet_bits: Vec<u32> = numbers(m.raw("packet_bits")).unwrap_or_default().iter().map(|&x| x as u32).collect();
             if packet_bits.is_empty() || packet_bits.windows(2).any(|w| w[1] <= w[0]) || packet_bits[0] == 0 {
                 sub.push(format!("{mp}.packet_bits"), None, "expected packet sizes in bits, positive and strictly increasing");
@@ -115,7 +122,7 @@ impl ModemTable {
                 }
             }
             m.finish(&mut sub);
-            modes.push(Mode { name, bps, role, copies, airtime_s, packet_bits, per });
+            modes.push(Mode { name, bps, role, copies, airtime_s, preamble_s: mode_preamble_s, interleaver_block_s: mode_block_s, packet_bits, per });
         }
         if !modes.iter().any(|m| m.role == Role::Data) {
             sub.push("mode", None, "expected at least one [[mode]] with role = \"data\"");
@@ -209,10 +216,17 @@ impl ModemTable {
         m.airtime_s.unwrap_or(bits as f64 / m.bps)
     }
 
-    /// The data part `data_s` of a transmission rounded up to whole interleaver blocks.
-    pub fn rounded_s(&self, data_s: f64) -> f64 {
-        if self.interleaver_block_s > 0.0 {
-            (data_s / self.interleaver_block_s - 1e-9).ceil().max(1.0) * self.interleaver_block_s
+    /// The preamble of a transmission in `mode`.
+    pub fn preamble_s(&self, mode: usize) -> f64 {
+        self.modes[mode.min(self.modes.len() - 1)].preamble_s.unwrap_or(self.preamble_s)
+    }
+
+    /// The data part `data_s` of a transmission in `mode` rounded up to whole
+    /// interleaver blocks.
+    pub fn rounded_s(&self, mode: usize, data_s: f64) -> f64 {
+        let block = self.modes[mode.min(self.modes.len() - 1)].interleaver_block_s.unwrap_or(self.interleaver_block_s);
+        if block > 0.0 {
+            (data_s / block - 1e-9).ceil().max(1.0) * block
         } else {
             data_s
         }
@@ -301,12 +315,35 @@ mod tests {
     #[test]
     fn interleaver_rounding_and_airtime() {
         let t = builtin("mil-std-188-110b");
-        assert_eq!(t.rounded_s(0.1), 0.6);
-        assert_eq!(t.rounded_s(0.6), 0.6);
-        assert!((t.rounded_s(0.61) - 1.2).abs() < 1e-12);
+        assert_eq!(t.rounded_s(2, 0.1), 0.6);
+        assert_eq!(t.rounded_s(2, 0.6), 0.6);
+        assert!((t.rounded_s(2, 0.61) - 1.2).abs() < 1e-12);
+        assert_eq!(t.preamble_s(2), 0.6);
         assert!((t.airtime_s(2, 600) - 2.0).abs() < 1e-12, "600 bits at 300 bit/s");
         let h = builtin("mil-std-188-141b-appc");
         assert_eq!(h.airtime_s(0, 1881), 0.4);
-        assert_eq!(h.rounded_s(1.23), 1.23);
+        assert_eq!(h.rounded_s(0, 1.23), 1.23);
+    }
+
+    #[test]
+    fn appendix_c_modes_have_their_own_preamble_and_interleaver() {
+        // 75–4800 bit/s as in the body table, then App. C 3200–9600 bit/s with the
+        // 287-symbol preamble and 9-frame ("Short") blocks of 0.12 s frames.
+        let t = builtin("mil-std-188-110b-75-9600");
+        let body = builtin("mil-std-188-110b");
+        for (k, m) in body.modes.iter().enumerate() {
+            assert_eq!(&t.modes[k], m, "the body modes are unchanged");
+        }
+        let rates: Vec<f64> = t.data_modes().iter().map(|&m| t.modes[m].bps).collect();
+        assert_eq!(rates, [75.0, 150.0, 300.0, 600.0, 1200.0, 2400.0, 4800.0, 3200.0, 4800.0, 6400.0, 8000.0, 9600.0]);
+        let c9600 = t.modes.len() - 1;
+        assert!((t.preamble_s(c9600) - 287.0 / 2400.0).abs() < 1e-12);
+        assert!((t.rounded_s(c9600, 0.1) - 1.08).abs() < 1e-12);
+        assert!((t.rounded_s(c9600, 1.2) - 2.16).abs() < 1e-12);
+        assert_eq!(t.preamble_s(5), 0.6, "2400 bit/s keeps the body preamble");
+        // Anchors (Table C-XVII, ITU-R poor, BER 1e-5): 9600 at 31 dB, 3200 at 14 dB.
+        let l = 1728;
+        assert!(t.per(c9600, l, 31.0) < 0.01 && t.per(c9600, l, 25.0) > 0.5);
+        assert!(t.per(7, l, 14.0) < 0.01 && t.per(7, l, 14.0) < t.per(5, l, 14.0), "3200 (VL) beats 2400 (short) at 14 dB");
     }
 }

@@ -13,6 +13,9 @@ from ..spec import Curve, Scenario
 from .params import CHANNEL_X, DURATION_S, FULL_REPLICATIONS, QUICK_REPLICATIONS, SESSIONS
 
 CLIENT = "flow.client->server"
+#: The external modem: MIL-STD-188-110B 75–9600 bit/s (the paper: "data rates of 75
+#: through 9600 bps"), the body's serial tone and the Appendix C waveforms.
+MODEM_110B = "mil-std-188-110b-75-9600"
 LAYERS = "transport.flow.client->server"
 
 
@@ -28,8 +31,8 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
     _, channel, snr = CHANNEL_X[x]
     # Modem turnaround as the hf scenarios (docs/models/hf.md): 0.5 s radio + ARQ, plus
     # the external 110B modem's 0.6 s interleaver delay.
-    rate, turnaround, modem = (4800.0, 0.5, "mil-std-188-141b-appc") if integrated(variant) else (2400.0, 1.1, "mil-std-188-110b")
-    arq = {"kind": "hf_arq", "variant": variant, "initial_snr_db": snr}
+    rate, turnaround, modem = (4800.0, 0.5, "mil-std-188-141b-appc") if integrated(variant) else (2400.0, 1.1, MODEM_110B)
+    arq = {"kind": "hf_arq", "variant": variant, "initial_snr_db": snr, "modem": modem}
     tcp: dict[str, Any] = {"kind": "tcp", "connection_setup": True}
     if initial_rto_s is not None:
         tcp["initial_rto_s"] = initial_rto_s

@@ -484,12 +484,15 @@ impl<P: Payload> HfArq<P> {
             f.airtime = Duration::from_secs_f64(t);
             data_s += t;
         }
-        let pad = self.table.rounded_s(data_s) - data_s;
+        // The waveform's framing: an external modem's current rate (110B App. C modes
+        // have their own preamble and interleaver), else the table's.
+        let mode = if self.integrated { self.data_modes[0] } else { self.data_modes[self.rate] };
+        let pad = self.table.rounded_s(mode, data_s) - data_s;
         if let Some(last) = frames.last_mut() {
             last.airtime = last.airtime + Duration::from_secs_f64(pad.max(0.0));
         }
         if let Some(first) = frames.first_mut() {
-            first.airtime = first.airtime + Duration::from_secs_f64(self.table.preamble_s);
+            first.airtime = first.airtime + Duration::from_secs_f64(self.table.preamble_s(mode));
         }
     }
 

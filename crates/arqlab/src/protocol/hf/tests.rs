@@ -4,6 +4,7 @@
 use super::*;
 use crate::channel::Radio;
 use crate::engine::stream;
+use crate::schema::Problems;
 use proptest::prelude::*;
 use rand::Rng;
 
@@ -69,6 +70,32 @@ fn external_modem_picks_the_rate_for_the_initial_snr() {
     assert_eq!(HfArq::<Sdu>::new(&c, Station::A).rate_bps(), 600.0);
     c.initial_snr_db = -5.0;
     assert_eq!(HfArq::<Sdu>::new(&c, Station::A).rate_bps(), 75.0, "nothing meets the target: the lowest rate");
+}
+
+#[test]
+fn appendix_c_rates_use_their_own_preamble_and_interleaver_blocks() {
+    let table = |c: &mut HfArqConfig| {
+        let mut p = Problems::default();
+        c.modem = "mil-std-188-110b-75-9600".into();
+        c.table = ModemTable::load(&c.modem, "modem", &mut p);
+        assert!(p.is_empty(), "{p:?}");
+    };
+    let mut c = HfArqConfig::of("5066");
+    table(&mut c);
+    assert_eq!(HfArq::<Sdu>::new(&c, Station::A).rate_bps(), 8000.0, "25 dB: 8000 (27 dB anchor) passes, 9600 (31 dB) fails");
+    c.initial_snr_db = 40.0;
+    let mut a = HfArq::<Sdu>::new(&c, Station::A);
+    assert_eq!(a.rate_bps(), 9600.0);
+    for i in 0..3 {
+        a.handle_submit(SimTime::ZERO, sdu(i, 1600));
+    }
+    let fs = burst(&mut a, SimTime::ZERO);
+    // 3 × 1728 bits at 9600 bit/s = 0.54 s → one 9-frame block of 1.08 s, behind the
+    // 287-symbol App. C preamble (not the body's 0.6 s).
+    let total: f64 = fs.iter().map(|f| f.airtime.as_secs_f64()).sum();
+    assert!((total - (287.0 / 2400.0 + 1.08)).abs() < 1e-9, "{total}");
+    c.initial_snr_db = 5.0;
+    assert_eq!(HfArq::<Sdu>::new(&c, Station::A).rate_bps(), 600.0, "5 dB: the body rows, as in the 75–4800 table");
 }
 
 #[test]
