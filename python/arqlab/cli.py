@@ -39,7 +39,7 @@ SHOWN = [
     "frames_in_error",
 ]
 #: Shown too when a flow has them (a dialogue's client → server flow).
-SHOWN_IF_PRESENT = ["session_latency_s", "message_throughput_bps", "sessions_completed"]
+SHOWN_IF_PRESENT = ["session_latency_s", "message_throughput_bps", "sessions_completed", "sessions_censored"]
 
 
 def parse_sets(items: Sequence[str] | None) -> dict[str, Any]:

@@ -11,6 +11,11 @@ const VARIANTS: [&str; 4] = ["5066", "5066-1s", "hdl", "hdl-1d"];
 
 /// The study's scenario: variant over the 5 dB channel, `sessions` back to back.
 fn scenario(variant: &str, script: &str, sessions: u32) -> Scenario {
+    scenario_with(variant, script, &format!("sessions = {sessions}"), 36000.0)
+}
+
+/// The same with the dialogue's keys `dialogue` and the run length `duration_s`.
+fn scenario_with(variant: &str, script: &str, dialogue: &str, duration_s: f64) -> Scenario {
     let integrated = variant.starts_with("hdl");
     let (rate, turnaround, modem) = if integrated { (4800.0, 0.5, "mil-std-188-141b-appc") } else { (2400.0, 1.1, "mil-std-188-110b") };
     let arq = format!("{{ kind = \"hf_arq\", variant = \"{variant}\", initial_snr_db = 5.0 }}");
@@ -21,11 +26,11 @@ fn scenario(variant: &str, script: &str, sessions: u32) -> Scenario {
     };
     let lane = format!("{{ error_model = \"hf\", channel = \"stable_5\", modem = \"{modem}\" }}");
     let text = format!(
-        "[run]\nduration_s = 36000.0\nwarmup_s = 0.0\nreplications = 2\n[stack.s]\n{stack}\n\
+        "[run]\nduration_s = {duration_s}\nwarmup_s = 0.0\nreplications = 2\n[stack.s]\n{stack}\n\
          [[medium]]\nname = \"hf\"\nkind = \"half_duplex_radio\"\nends = [\"client\", \"server\"]\nrate_bps = {rate}\n\
          delay_s = 0.01\nturnaround_s = {turnaround}\npreamble_s = 0.0\nforward = {lane}\nreverse = {lane}\n\
          [[node]]\nname = \"client\"\nstack = \"s\"\n[[node]]\nname = \"server\"\nstack = \"s\"\n\
-         [[flow]]\nfrom = \"client\"\nto = \"server\"\ntraffic = {{ kind = \"dialogue\", script = \"{script}\", sessions = {sessions} }}\n"
+         [[flow]]\nfrom = \"client\"\nto = \"server\"\ntraffic = {{ kind = \"dialogue\", script = \"{script}\", {dialogue} }}\n"
     );
     Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{variant} {script}: {e}"))
 }
@@ -117,4 +122,26 @@ fn the_filter_key_names_a_tcp_segment_by_sequence_number_length_and_syn() {
     assert_eq!(Frame::<Sdu>::supervisory(FrameKind::RR, 5, false, 160).filter_key(), None);
     let sdu = Sdu { id: 0, bits: 8, flow: 0, born: arqlab::engine::SimTime::ZERO };
     assert_eq!(sdu.filter_key(), None, "plain traffic-source SDUs never match");
+}
+
+#[test]
+fn sessions_started_before_start_until_run_to_completion_and_the_cut_one_is_counted() {
+    // HMTP over HDL at 5 dB: sessions last ~100–200 s. Run A starts sessions for 600 s
+    // and ends when the one in progress then completes (the 10 h cap is not reached);
+    // run B stops at 600 s sharp and leaves that session out of the mean.
+    let a = scenario_with("hdl", "hmtp", "sessions = 100000, start_until_s = 600.0", 36000.0);
+    let b = scenario_with("hdl", "hmtp", "sessions = 100000", 600.0);
+    for seed in 1..=3 {
+        let (ra, rb) = (replicate(&a, seed, 0).unwrap(), replicate(&b, seed, 0).unwrap());
+        let (fa, fb) = (&ra.batches[0]["flow.client->server"], &rb.batches[0]["flow.client->server"]);
+        assert!(ra.simulated_s > 600.0 && ra.simulated_s < 600.0 + 2000.0, "{}", ra.simulated_s);
+        assert_eq!(ra.batches[0]["run"].get("completed"), Some(1.0));
+        assert_eq!(ra.batches[0]["run"].get("completion_time_s"), Some(ra.simulated_s));
+        assert_eq!((fa.get("sessions_censored"), fb.get("sessions_censored")), (Some(0.0), Some(1.0)));
+        assert_eq!(rb.simulated_s, 600.0);
+        // Same seed, same trajectory up to 600 s: A completes B's sessions and the cut one.
+        assert_eq!(fa.get("sessions_completed").unwrap(), fb.get("sessions_completed").unwrap() + 1.0, "seed {seed}");
+        let (la, lb) = (fa.get("session_latency_s").unwrap(), fb.get("session_latency_s").unwrap());
+        assert!(la.is_finite() && lb.is_finite());
+    }
 }

@@ -4,7 +4,10 @@
 //! (SDUs) and is released when the steps it waits for (by default the previous one)
 //! have been completely delivered to their receivers. The session ends when every
 //! step is delivered; `sessions` sessions run back to back (later ones reuse the
-//! transport connection), and the run ends after the last (a terminating run).
+//! transport connection), and the run ends after the last (a terminating run). With
+//! `start_until_s`, no session starts at or after that time: the run ends when the
+//! session in progress then has completed (Johnson's runs of "at least an hour" whose
+//! every session is averaged), or at `run.duration_s`, a cap.
 //!
 //! Built-in scripts from Johnson (the e-mail session of the HF ARQ study): `smtp`,
 //! the SMTP dialogue exactly as the paper lists it, one step per line (each line a
@@ -15,10 +18,13 @@
 //! Measures (added to the scope of the client → server flow): `session_latency_s`,
 //! from the session's first transmission (the first SYN with TCP connection set-up) to
 //! the delivery of its last step, averaged over the sessions completed in the window;
-//! `message_throughput_bps` = message bits / that mean; `sessions_completed`.
+//! `message_throughput_bps` = message bits / that mean; `sessions_completed`;
+//! `sessions_censored`, 1 if a session was still in progress when the window closed
+//! (its latency is in no mean: with back-to-back sessions and a fixed run length this
+//! leaves out the session the end of the run cuts, the longer ones more often).
 
 use crate::engine::SimTime;
-use crate::schema::{Problems, Table};
+use crate::schema::{Problems, Range, Table};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -127,6 +133,10 @@ pub struct DialogueConfig {
     pub script: String,
     /// Sessions run back to back.
     pub sessions: u64,
+    /// No session starts at or after this time (s); the run ends when the last one
+    /// started has completed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_until_s: Option<f64>,
     /// Built-in scripts: octets of the message body and the writes it is sent as.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message_octets: Option<u32>,
@@ -172,6 +182,7 @@ impl DialogueConfig {
     pub fn parse(t: &mut Table, p: &mut Problems) -> DialogueConfig {
         let script = t.choice("script", "custom", SCRIPTS, p);
         let sessions = t.u64("sessions", 1, 1, 1_000_000, p);
+        let start_until_s = t.opt_f64("start_until_s", Range::Positive, p);
         let builtin = script != "custom";
         let (mut message_octets, mut message_writes) = (None, None);
         if builtin {
@@ -182,7 +193,7 @@ impl DialogueConfig {
                 let v = t.raw("step").cloned();
                 p.push(t.path_of("step"), v.as_ref(), format!("not allowed with script = \"{script}\" (built in); use script = \"custom\""));
             }
-            return DialogueConfig { script, sessions, message_octets, message_writes, step: vec![] };
+            return DialogueConfig { script, sessions, start_until_s, message_octets, message_writes, step: vec![] };
         }
         for key in ["message_octets", "message_writes"] {
             if t.has(key) {
@@ -199,7 +210,7 @@ impl DialogueConfig {
             steps.push(parse_step(&mut s, i, p));
             s.finish(p);
         }
-        DialogueConfig { script, sessions, message_octets, message_writes, step: steps }
+        DialogueConfig { script, sessions, start_until_s, message_octets, message_writes, step: steps }
     }
 }
 
@@ -282,6 +293,8 @@ fn integers(t: &mut Table, key: &str, lo: u64, hi: u64, p: &mut Problems) -> Vec
 pub struct Dialogue {
     steps: Vec<Step>,
     sessions_left: u64,
+    /// No session starts at or after this time.
+    start_until: Option<SimTime>,
     /// Per step: writes not yet delivered in this session (`None`: not released).
     pending: Vec<Option<usize>>,
     /// Per direction: (first SDU id, step) of every released step, in id order.
@@ -301,7 +314,8 @@ impl Dialogue {
     pub fn new(cfg: &DialogueConfig) -> Dialogue {
         let steps = cfg.steps();
         let message_bits = cfg.message_bits();
-        Dialogue { pending: vec![None; steps.len()], steps, sessions_left: cfg.sessions, issued: [vec![], vec![]], started: None, message_bits, window_sum: 0.0, window_n: 0 }
+        let start_until = cfg.start_until_s.map(SimTime::from_secs_f64);
+        Dialogue { pending: vec![None; steps.len()], steps, sessions_left: cfg.sessions, start_until, issued: [vec![], vec![]], started: None, message_bits, window_sum: 0.0, window_n: 0 }
     }
 
     /// The first session's writes, released at the start of the run (`next_id`: the
@@ -352,7 +366,7 @@ impl Dialogue {
             self.window_sum += (now - start).as_secs_f64();
             self.window_n += 1;
             self.sessions_left -= 1;
-            if self.sessions_left == 0 {
+            if self.sessions_left == 0 || self.start_until.is_some_and(|t| now >= t) {
                 return (vec![], true);
             }
             // The next session starts now, on the open connection.
@@ -369,14 +383,20 @@ impl Dialogue {
     }
 
     /// The window's measures.
-    pub fn measures(&self) -> [(&'static str, f64); 3] {
+    pub fn measures(&self) -> [(&'static str, f64); 4] {
         let mean = if self.window_n > 0 { self.window_sum / self.window_n as f64 } else { f64::NAN };
-        [("session_latency_s", mean), ("message_throughput_bps", self.message_bits as f64 / mean), ("sessions_completed", self.window_n as f64)]
+        let in_progress = self.pending.iter().any(Option::is_some) && !self.pending.iter().all(|&x| x == Some(0));
+        [
+            ("session_latency_s", mean),
+            ("message_throughput_bps", self.message_bits as f64 / mean),
+            ("sessions_completed", self.window_n as f64),
+            ("sessions_censored", f64::from(u8::from(in_progress))),
+        ]
     }
 }
 
 /// Names of the measures a dialogue adds to its flow's scope.
-pub const DIALOGUE_MEASURES: &[&str] = &["session_latency_s", "message_throughput_bps", "sessions_completed"];
+pub const DIALOGUE_MEASURES: &[&str] = &["session_latency_s", "message_throughput_bps", "sessions_completed", "sessions_censored"];
 
 #[cfg(test)]
 mod tests {
@@ -406,7 +426,7 @@ mod tests {
 
     #[test]
     fn test_steps_released_on_full_delivery_and_session_latency_from_first_transmission() {
-        let cfg = DialogueConfig { script: "hmtp".into(), sessions: 2, message_octets: Some(10), message_writes: Some(2), step: vec![] };
+        let cfg = DialogueConfig { script: "hmtp".into(), sessions: 2, start_until_s: None, message_octets: Some(10), message_writes: Some(2), step: vec![] };
         let mut d = Dialogue::new(&cfg);
         let w0 = d.start([0, 0]);
         assert_eq!(w0, vec![(1, 46 * 8)]);
@@ -426,5 +446,36 @@ mod tests {
         assert_eq!(next, vec![(1, 46 * 8)], "session 2 starts at once");
         assert_eq!(d.measures()[0], ("session_latency_s", 4.0));
         assert_eq!(d.measures()[1].1, 80.0 / 4.0, "10 message octets / 4 s");
+    }
+
+    /// Runs the first session of an HMTP dialogue to completion at t = 5 s.
+    fn first_session(d: &mut Dialogue) -> (Vec<Write>, bool) {
+        d.start([0, 0]);
+        d.transmitted(SimTime::from_secs_f64(1.0));
+        d.delivered(1, 0, SimTime::from_secs_f64(2.0), [0, 1]);
+        for id in 0..7 {
+            d.delivered(0, id, SimTime::from_secs_f64(3.0), [7, 1]);
+        }
+        for id in 1..6 {
+            d.delivered(1, id, SimTime::from_secs_f64(4.0), [7, 7]);
+        }
+        d.delivered(1, 6, SimTime::from_secs_f64(5.0), [7, 7])
+    }
+
+    #[test]
+    fn test_start_until_ends_with_the_session_in_progress_and_censoring_is_counted() {
+        let cfg = |until: Option<f64>| DialogueConfig { script: "hmtp".into(), sessions: 100, start_until_s: until, message_octets: Some(10), message_writes: Some(2), step: vec![] };
+        // The session in progress at 4.5 s runs to its end (5 s); no other starts.
+        let mut d = Dialogue::new(&cfg(Some(4.5)));
+        let (next, done) = first_session(&mut d);
+        assert!(done && next.is_empty());
+        assert_eq!(&d.measures()[2..], &[("sessions_completed", 1.0), ("sessions_censored", 0.0)]);
+        // Before the limit the next session starts, and is censored if the window closes.
+        for until in [Some(6.0), None] {
+            let mut d = Dialogue::new(&cfg(until));
+            let (next, done) = first_session(&mut d);
+            assert!(!done && next == vec![(1, 46 * 8)]);
+            assert_eq!(&d.measures()[2..], &[("sessions_completed", 1.0), ("sessions_censored", 1.0)]);
+        }
     }
 }

@@ -27,8 +27,8 @@ A_MODEM = Assumption("modem tables", "MIL-STD-188-110B / -141B App. C required p
                      "Johnson used measured commercial modems we do not have (docs/models/hf.md)")
 A_TCP = Assumption("TCP", "Reno, RFC 6298 timers, MSS 536, connection set-up",
                    "the paper names TCP without its settings")
-A_RUN = Assumption("run length", "sessions back to back for one simulated hour per replication",
-                   "the paper's run length; replications give the CIs the paper lacks")
+A_RUN = Assumption("run length", "sessions back to back, started during one simulated hour and run to their end",
+                   "the paper's \"at least an hour\", every session averaged; replications give the CIs the paper lacks")
 
 
 def _no_x(x: float) -> dict[str, Any]:
@@ -47,6 +47,8 @@ def curves(workload: str, latency: bool) -> tuple[Curve, ...]:
         if latency:
             out.append(Curve(f"{v}.latency", f"{label}: session latency", CLIENT, params=params,
                              measure="session_latency_s", plot=False, extension=extension))
+            out.append(Curve(f"{v}.censored", f"{label}: sessions censored at the cap", CLIENT, params=params,
+                             measure="sessions_censored", plot=False, extension=extension))
         out += [Curve(f"{v}.{m}", f"{label}: {m}", LAYERS, params=params, measure=m, plot=False, extension=extension)
                 for m in PACKET_MEASURES]
     return tuple(out)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..spec import Curve, Scenario
-from .params import CHANNEL_X, DURATION_S, FULL_REPLICATIONS, QUICK_REPLICATIONS, SESSIONS
+from .params import CHANNEL_X, DURATION_S, FULL_REPLICATIONS, HOUR_S, QUICK_REPLICATIONS, SESSION_CAP_S, SESSIONS
 
 CLIENT = "flow.client->server"
 #: The external modem: MIL-STD-188-110B 75–9600 bit/s (the paper: "data rates of 75
@@ -40,10 +40,12 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
     lane = {"error_model": "hf", "channel": channel, "modem": modem}
     if workload == "long":
         traffic: dict[str, Any] = {"kind": "saturated", "length": {"dist": "constant", "mean_bits": 40_000}}
+        duration = DURATION_S
     else:
-        traffic = {"kind": "dialogue", "script": workload, "sessions": SESSIONS}
+        traffic = {"kind": "dialogue", "script": workload, "sessions": SESSIONS, "start_until_s": HOUR_S}
+        duration = SESSION_CAP_S
     return {
-        "run": {"duration_s": DURATION_S, "warmup_s": 0.0, "replications": replications},
+        "run": {"duration_s": duration, "warmup_s": 0.0, "replications": replications},
         "stack": {"s": {"layers": layers}},
         "medium": [{"name": "hf", "kind": "half_duplex_radio", "ends": ["client", "server"], "rate_bps": rate,
                     "delay_s": 0.01, "turnaround_s": turnaround, "preamble_s": 0.0, "forward": lane, "reverse": dict(lane)}],

@@ -25,7 +25,7 @@ from ..plan import RunRequest, RunSettings, plan_figure
 from ..spec import Figure
 from ..output import write_artefact
 from ..verdicts import Est
-from .params import CHANNEL_X, PAPER_CURVES, VARIANT
+from .params import CHANNEL_X, PAPER_CURVES, SESSION_CAP_S, VARIANT
 from .scenarios import CLIENT
 from .published import CHANNELS, EFFECTS_TABLES, LATENCY_TABLES, PROTOCOLS, EffectsTable
 
@@ -177,6 +177,20 @@ def latency_table(data: StudyData, n: int) -> Table:
     return Table(t.id, t.title, PROTOCOLS, CHANNELS, cells, dict(t.values), unit=t.unit)
 
 
+def censored(data: StudyData, fig: int) -> tuple[int, int]:
+    """Replications of Figure ``fig`` (Tables 1, 2) whose session in progress at the cap
+    was cut (``sessions_censored``), and the replications in all: sessions start during
+    the hour and run to their end, so any cut session is one the cap cut short."""
+    cut = runs = 0
+    for v in PAPER_CURVES.values():
+        for x in X_OF.values():
+            e = data[fig].est(f"{v}.censored", x)
+            if e.n:
+                cut += round(e.mean * e.n)
+                runs += e.n
+    return cut, runs
+
+
 def _sign(s: int | None) -> str:
     return "" if s is None else ("+" if s > 0 else "−")
 
@@ -194,8 +208,11 @@ def render(data: StudyData, tables: list[int], reps: Reps | None = None) -> tupl
             if n not in data:
                 continue
             t = latency_table(data, n)
+            cut, runs = censored(data, n)
             lines += [f"## Table {n}: {t.title} — ours (mean ± 95 % CI) vs published (in parentheses)", "",
-                      t.to_markdown(digits=4)]
+                      t.to_markdown(digits=4), "",
+                      f"Sessions started during the hour and run to their end; sessions cut by the "
+                      f"{SESSION_CAP_S / 3600:g} h cap (in no mean): {cut} in {runs} replications.", ""]
             rows += [{"table": n, "row": r.row, "column": r.column, "ours": r.mean, "ours_ci95_half_width": r.ci95_half_width,
                       "published": r.published, "unit": "s"} for r in t.to_frame().itertuples(index=False)]
             continue
