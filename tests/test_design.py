@@ -1,9 +1,21 @@
 """`arqlab.design`: two-level factorial designs and their analysis (Jain 1991, ch. 17–19).
 
 The worked examples are Jain's, *The Art of Computer Systems Performance Analysis*
-(Wiley, 1991). The data are the book's; each docstring says which expected numbers the
-book prints (asserted at its precision) and which are computed by hand from its formulas
-(interval bounds, the 2^(7−4) percentages), which the book was not at hand to re-read.
+(Wiley, 1991). Each docstring says which expected numbers are the book's printed ones
+(asserted at their printed precision) and which are computed by hand from its formulas.
+
+Provenance (checked 2026-11-23): no copy of the book could be read here. The stored
+corpora hold copies of the whole book (docero.net, epage.pub) but index only their
+first page; searches for Examples 17.1, 18.1 and the 2^(7−4) example (Table 19.x) by
+their numbers found no text of chapters 17–19, and no public repository quotes them.
+So the "printed" numbers below are as remembered from the book, not re-read: Examples
+17.1 and 18.1 are its best-known worked examples (and are internally consistent: every
+printed number follows from the data by the book's formulas), while the 2^(7−4)
+example's data y = 20, 35, 7, 42, 36, 50, 45, 82 were written from recollection (the
+same eight numbers appear as the responses of an unrelated fractional-factorial script
+on GitHub, consistent with a textbook source but no citation). What the tests assert of
+it holds for these data whatever their source: the effects and shares are computed
+from them by the formulas of §19.2, and the test pins our analysis, not the book.
 """
 
 from __future__ import annotations
@@ -84,10 +96,13 @@ def test_jain_example_18_1_replicated_2_2() -> None:
 
 def test_jain_2_7_4_design_confounding_and_effects() -> None:
     """Jain §19.1–19.2 (the 2^(7−4) design, sign table with D = AB, E = AC, F = BC,
-    G = ABC; y = 20, 35, 7, 42, 36, 50, 45, 82): the column totals 317, 101, 35, 109, 43,
-    1, 47, 3 give the effects 39.625 (q0), 12.625, 4.375, 13.625, 5.375, 0.125, 5.875, 0.375
-    and A and C explain 37.26% and 43.40% of the variation (the other percentages are
-    computed by hand: SS = 8 q², SST = 3421.875)."""
+    G = ABC), data y = 20, 35, 7, 42, 36, 50, 45, 82 — NOT verified against the book
+    (module docstring). Computed from them by §19.2's formulas (not read from the book):
+    column totals 317, 101, 35, 109, 43, 1, 47, 3; effects 39.625 (q0), 12.625, 4.375,
+    13.625, 5.375, 0.125, 5.875, 0.375; SS = 8 q², SST = 3421.875; shares 37.26, 4.47,
+    43.40, 6.75, 0.00, 8.07, 0.03 % (8 × 5.875² / 3421.875 = 8.069 %: a book rounding its
+    effects to two decimals first would print 8.08). The defining relation and aliases
+    follow from the generators alone (§19.3)."""
     d = design(factors("ABCDEFG"), ["D=AB", "E=AC", "F=BC", "G=ABC"])
     assert (d.k, d.p, d.n_runs, d.base) == (7, 4, 8, ("A", "B", "C"))
     assert d.effects() == ["A", "B", "C", "D", "E", "F", "G"]
