@@ -151,3 +151,24 @@ fn the_resolved_scenario_parses_back_to_itself() {
         assert_eq!(again, sc, "{file}");
     }
 }
+
+#[test]
+fn the_rate_staircase_settles_where_a_step_down_is_up_over_up_plus_down() {
+    // Stop-and-wait over the external modem at 25 dB: the SNR estimate climbs until
+    // the chosen rate fails. In the long run the steps balance, E[Δ] = 0, so the share
+    // of transmissions that step down is up / (up + down): 1/3 for the default +1/−2 dB
+    // per transmission, whatever target_per; per packet with up = 2·0.1/0.9 dB, the
+    // target 0.1. Data packets lost are at most that share (timeouts and lost ACKs
+    // also step down) and not far below it.
+    let fer = |over: &[(&str, Value)]| {
+        let mut o = vec![("run.duration_s", json!(7200.0)), ("run.replications", json!(4)), ("/flow/1/traffic", json!({ "kind": "none" }))];
+        o.extend_from_slice(over);
+        let x = run(&load("5066-1s_stable_25.toml", &o));
+        x.metrics["link.hf.a->b"]["frame_error_ratio"].mean
+    };
+    let burst = fer(&[]);
+    assert!((0.25..=1.0 / 3.0 + 0.01).contains(&burst), "{burst}");
+    let up = 2.0 * 0.1 / 0.9;
+    let target = fer(&[("stack.arq.rate_adaptation", json!("per_packet")), ("stack.arq.snr_step_up_db", json!(up))]);
+    assert!((0.06..=0.11).contains(&target), "{target}");
+}

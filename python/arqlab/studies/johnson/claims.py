@@ -29,9 +29,11 @@ FIVE = (4.0, 6.0)
 
 def _claim(id_: str, check: Callable[[StudyData], Outcome], figure: int | None, needs: tuple[int, ...] = ()) -> Claim:
     c = CLAIM[id_]
-    # Figure 1's claims are also checked with the paper-era TCP (figures.RFC2988).
-    return Claim(id_, c.where, c.statement, check, needs=needs, figure=figure,
-                 sensitivity=("rto_rfc2988",) if figure == 1 else ())
+    # Figure 1's claims are also checked with the paper-era TCP (figures.RFC2988), and
+    # those of Figures 1 and 3 with the external modem's per-packet rate rule
+    # (figures.rate_per_packet).
+    sensitivity = {1: ("rto_rfc2988", "rate_per_packet"), 3: ("rate_per_packet",)}.get(figure or 0, ())
+    return Claim(id_, c.where, c.statement, check, needs=needs, figure=figure, sensitivity=sensitivity)
 
 
 def _est(data: StudyData, fig: int, protocol: str, x: float) -> Est:

@@ -50,5 +50,15 @@ DURATION_S = HOUR_S
 SESSION_CAP_S = 4 * HOUR_S
 #: More sessions than fit in the hour: the run ends with the last one started in it.
 SESSIONS = 100_000
+#: The external modem's rate rule: the hf_arq default staircase (+1 dB after a
+#: transmission without loss, −2 dB after one that lost more than half). It settles
+#: where a third of the stop-and-wait transmissions fail, whatever the rate choice's
+#: target PER (0.1); stepping per packet with up = down · target / (1 − target)
+#: settles at the target for any burst size (tests/hf.rs, the staircase test) but
+#: climbs back slowly after deep fades (the transition channel's 30 dB variation). The
+#: paper does not give its algorithm: "per_packet" is a sensitivity (docs/studies/johnson.md).
+RATE_ADAPTATION = "burst"
+TARGET_PER, SNR_STEP_DOWN_DB = 0.1, 2.0
+SNR_STEP_UP_DB = SNR_STEP_DOWN_DB * TARGET_PER / (1 - TARGET_PER)
 QUICK_REPLICATIONS = 3
 FULL_REPLICATIONS = 50

@@ -34,6 +34,14 @@ pub struct HfArqConfig {
     pub initial_snr_db: f64,
     /// Highest PER the rate choice accepts for a full packet at the SNR estimate.
     pub target_per: f64,
+    /// The SNR estimate rises by this much after a transmission without loss (dB) ...
+    pub snr_step_up_db: f64,
+    /// ... and falls by this much after one that lost more than half its packets, went
+    /// unanswered or whose acknowledgement was lost (dB).
+    pub snr_step_down_db: f64,
+    /// "burst": one step per transmission (up if nothing was lost, down if more than
+    /// half was); "per_packet": (up · received − down · lost) / packets sent.
+    pub rate_adaptation: String,
     /// Client bits per packet (a D_PDU's data segment; 233 octets in a BW2 slot).
     pub segment_bits: u32,
     /// Header and CRC bits of a data packet.
@@ -89,6 +97,9 @@ impl HfArqConfig {
         }
         let initial_snr_db = t.f64("initial_snr_db", 25.0, Range::Closed(-50.0, 100.0), p);
         let target_per = t.f64("target_per", 0.1, Range::Open(0.0, 1.0), p);
+        let snr_step_up_db = t.f64("snr_step_up_db", 1.0, Range::Closed(0.0, 20.0), p);
+        let snr_step_down_db = t.f64("snr_step_down_db", 2.0, Range::Closed(0.0, 20.0), p);
+        let rate_adaptation = t.choice("rate_adaptation", "burst", &["burst", "per_packet"], p);
         let default_seg = if integrated_modem { 233 * 8 } else { 200 * 8 };
         let segment_bits = t.u64("segment_bits", default_seg, 8, 1023 * 8, p) as u32;
         let header_bits = t.u64("header_bits", if integrated_modem { 17 } else { 128 }, 0, 1 << 16, p) as u32;
@@ -112,6 +123,9 @@ impl HfArqConfig {
             modem,
             initial_snr_db,
             target_per,
+            snr_step_up_db,
+            snr_step_down_db,
+            rate_adaptation,
             segment_bits,
             header_bits,
             ack_bits,

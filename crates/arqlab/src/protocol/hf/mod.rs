@@ -29,8 +29,13 @@
 //!   fills whole interleaver blocks; the data rate is chosen per transmission as the
 //!   highest rate whose tabulated PER at the sender's SNR estimate is at most
 //!   `target_per`. The estimate starts at `initial_snr_db` (Johnson: "set using the
-//!   user-specified SNR") and follows the outcomes: −2 dB when more than half of a
-//!   transmission's packets were lost (or no response came), +1 dB when none was.
+//!   user-specified SNR") and follows the outcomes: −`snr_step_down_db` (2) when more
+//!   than half of a transmission's packets were lost (or no response came),
+//!   +`snr_step_up_db` (1) when none was. With one packet per transmission this
+//!   staircase settles where a transmission fails with probability up / (up + down)
+//!   (1/3 by default), whatever `target_per`. `rate_adaptation = "per_packet"` steps
+//!   per packet instead ((up · received − down · lost) / packets sent), which settles
+//!   where the PER is up / (up + down) for any burst size.
 //! - Integrated 141B modem: data packets go in 400 ms BW2 slots behind a short sync
 //!   preamble; the n-th copy of a packet is decoded with all earlier copies combined
 //!   (its mode is the number of copies); acknowledgements and control are the robust
@@ -160,6 +165,11 @@ pub struct HfArq<P: Payload = Sdu> {
     data_modes: Vec<usize>,
     control_mode: usize,
     target_per: f64,
+    /// The SNR estimate's steps (dB): up after a clean transmission, down after a bad one.
+    step_up: f64,
+    step_down: f64,
+    /// Step per packet (`rate_adaptation = "per_packet"`) instead of per transmission.
+    per_packet: bool,
     segment_bits: u32,
     header_bits: u32,
     ack_bits: u32,
@@ -231,6 +241,9 @@ impl<P: Payload> HfArq<P> {
             data_modes,
             control_mode,
             target_per: cfg.target_per,
+            step_up: cfg.snr_step_up_db,
+            step_down: cfg.snr_step_down_db,
+            per_packet: cfg.rate_adaptation == "per_packet",
             segment_bits: cfg.segment_bits,
             header_bits: cfg.header_bits,
             ack_bits: cfg.ack_bits,
@@ -517,10 +530,15 @@ impl<P: Payload> HfArq<P> {
         // Rate adaptation on the outcome of our last transmission's data packets.
         if !self.last_sent.is_empty() {
             let lost = self.last_sent.iter().filter(|&&q| q >= self.base && self.slots.get((q - self.base) as usize).is_some_and(|s| !s.acked)).count();
-            if 2 * lost > self.last_sent.len() {
-                self.adapt(-2.0);
+            let n = self.last_sent.len();
+            if self.per_packet {
+                // Every packet steps the estimate: it settles where the PER is
+                // up / (up + down).
+                self.adapt((self.step_up * (n - lost) as f64 - self.step_down * lost as f64) / n as f64);
+            } else if 2 * lost > n {
+                self.adapt(-self.step_down);
             } else if lost == 0 {
-                self.adapt(1.0);
+                self.adapt(self.step_up);
             }
             self.last_sent.clear();
         }
@@ -605,7 +623,7 @@ impl<P: Payload> HfArq<P> {
             }
             // The peer resent only packets we had: our acknowledgement did not arrive.
             if self.peer_had_data && self.peer_dups_only {
-                self.adapt(-2.0);
+                self.adapt(-self.step_down);
             }
             // Our data went unanswered by an ack (it was lost): resend all.
             self.last_sent.clear();
@@ -649,7 +667,7 @@ impl<P: Payload> Layer for HfArq<P> {
             self.retry = true;
             self.counters.timeouts += 1;
             if !self.last_sent.is_empty() {
-                self.adapt(-2.0);
+                self.adapt(-self.step_down);
                 self.last_sent.clear();
             }
         }
