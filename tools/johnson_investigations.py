@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Reruns the sensitivity experiments behind docs/studies/johnson.md, "Deviations and
+why": which modelling assumption makes the external 110B modem fast at 5 dB, and what
+makes the stop-and-wait protocols slow at 25 dB. Each experiment changes one input (a
+variant of a modem table, or an hf_arq key) of one cell of the study and prints the
+measure it moves; nothing here is a fit to the paper.
+
+Run from the repository root after ``make build``:
+``.venv/bin/python tools/johnson_investigations.py [--out DIR] [--replications N]``
+(about a minute on two cores). Tables it prints are quoted in the doc.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import csv
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import hf_modem_tables as tables  # noqa: E402
+
+DATA = ROOT / "crates" / "arqlab" / "data" / "hf"
+ARQLAB = [sys.executable, "-m", "arqlab.cli"]
+RATES = (75, 150, 300, 600, 1200, 2400, 3200, 4800, 6400, 8000, 9600)
+PER_RE = re.compile(r"per = \[\n.*?\n\]", re.S)
+
+
+def scenario(variant: str, channel: str, snr: float, modem: str, workload: str, replications: int,
+             arq_extra: str = "") -> str:
+    """One cell of the study (python/arqlab/studies/johnson/scenarios.py) as TOML."""
+    integrated = variant.startswith("hdl")
+    rate, turnaround = (4800.0, 0.5) if integrated else (2400.0, 1.1)
+    arq = f'{{ kind = "hf_arq", variant = "{variant}", initial_snr_db = {snr}, modem = "{modem}"{arq_extra} }}'
+    layers = f'[{{ kind = "tcp", connection_setup = true }}, {arq}]' if workload == "smtp" else f"[{arq}]"
+    if workload == "long":
+        traffic, duration = '{ kind = "saturated", length = { dist = "constant", mean_bits = 40000 } }', 3600.0
+    else:
+        traffic, duration = f'{{ kind = "dialogue", script = "{workload}", sessions = 100000, start_until_s = 3600.0 }}', 14400.0
+    lane = f'{{ error_model = "hf", channel = "{channel}", modem = "{modem}" }}'
+    return (f'title = "{variant} {workload} {channel}"\n[run]\nduration_s = {duration}\nwarmup_s = 0.0\n'
+            f"replications = {replications}\n[stack.s]\nlayers = {layers}\n"
+            f'[[medium]]\nname = "hf"\nkind = "half_duplex_radio"\nends = ["client", "server"]\nrate_bps = {rate}\n'
+            f"delay_s = 0.01\nturnaround_s = {turnaround}\npreamble_s = 0.0\nforward = {lane}\nreverse = {lane}\n"
+            '[[node]]\nname = "client"\nstack = "s"\n[[node]]\nname = "server"\nstack = "s"\n'
+            f'[[flow]]\nfrom = "client"\nto = "server"\ntraffic = {traffic}\n')
+
+
+def variant_tables(out: Path) -> dict[str, str]:
+    """The modem tables the experiments swap in, by name -> file."""
+    files: dict[str, str] = {}
+    # 75-300 bit/s only: the rate pair the paper's adaptive modem switched between.
+    head, *modes = (DATA / "mil-std-188-110b.toml").read_text().split("\n[[mode]]")
+    keep = [m for m in modes if re.search(r"bps = (75|150|300)\.0", m)]
+    files["110b_upto300"] = str(out / "110b_upto300.toml")
+    Path(files["110b_upto300"]).write_text(head + "".join("\n[[mode]]" + m for m in keep))
+    # Independent bit errors after the decoder (burst = 1) instead of 5-bit error events.
+    burst = tables.CODED_BURST
+    tables.CODED_BURST = 1.0
+    files["110b_burst1"] = str(out / "110b_burst1.toml")
+    Path(files["110b_burst1"]).write_text(tables.table_110b(appendix_c=True))
+    tables.CODED_BURST = burst
+    # A bound: the first 141B copy as good as two combined copies (rate 1/2).
+    parts = (DATA / "mil-std-188-141b-appc.toml").read_text().split("\n[[mode]]")
+    second = PER_RE.search(parts[2])
+    assert second is not None
+    parts[1] = PER_RE.sub(lambda _: second.group(0), parts[1])
+    files["141b_copy1_as_copy2"] = str(out / "141b_copy1_as_copy2.toml")
+    Path(files["141b_copy1_as_copy2"]).write_text("\n[[mode]]".join(parts))
+    return files
+
+
+def run(path: Path) -> dict[str, dict[str, float]]:
+    r = subprocess.run([*ARQLAB, "run", str(path), "--no-store", "--quiet", "--json"], capture_output=True, text=True,
+                       check=True, cwd=ROOT)
+    metrics = json.loads(r.stdout)["metrics"]
+    return {scope: {k: v["mean"] for k, v in m.items()} for scope, m in metrics.items()}
+
+
+def rates(path: Path, out: Path) -> str:
+    """Shares of the client's data packets per external-modem rate in replication 0,
+    from the spacing of back-to-back 1728-bit packets in the trace."""
+    trace = out / (path.stem + ".trace.csv")
+    subprocess.run([*ARQLAB, "trace", str(path), "--from", "0", "--to", "3600", "--csv", str(trace)], check=True,
+                   capture_output=True, cwd=ROOT)
+    rows = [r for r in csv.DictReader(trace.open()) if r["event"] == "send" and r["station"] == "client"
+            and r["kind"] == "DATA" and r["bits"] == "1728"]
+    c: collections.Counter[int] = collections.Counter()
+    for a, b in zip(rows, rows[1:]):
+        d = float(b["time_s"]) - float(a["time_s"])
+        rate = next((x for x in RATES if d > 0 and abs(1728 / d - x) < 0.02 * x), None)
+        if rate is not None:
+            c[rate] += 1
+    n = sum(c.values()) or 1
+    return ", ".join(f"{r}: {100 * k / n:.0f} %" for r, k in sorted(c.items()))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=Path("johnson-investigations"))
+    ap.add_argument("--replications", type=int, default=10)
+    a = ap.parse_args()
+    a.out.mkdir(parents=True, exist_ok=True)
+    t = variant_tables(a.out)
+    n = a.replications
+    full = "mil-std-188-110b-75-9600"
+    up = 2.0 * 0.1 / 0.9
+    print("## 5066, long messages, stable 5 dB (throughput_bps, data-packet loss, rates used)\n")
+    print("| input changed | bit/s | packets lost | rates (replication 0) |\n|---|---|---|---|")
+    for label, modem, extra in (
+        ("none (the study's 75–9600 table)", full, ""),
+        ("rates 75–300 only", t["110b_upto300"], ""),
+        ("independent bit errors (burst 1)", t["110b_burst1"], ""),
+        ("target_per 0.01", full, ", target_per = 0.01"),
+        ("per-packet rate rule (up 2/9 dB)", full, f', rate_adaptation = "per_packet", snr_step_up_db = {up}'),
+    ):
+        p = a.out / f"long5_{re.sub(r'[^a-z0-9]+', '_', label.lower())[:30]}.toml"
+        p.write_text(scenario("5066", "stable_5", 5.0, modem, "long", n, extra))
+        m = run(p)
+        thr, fer = m["flow.client->server"]["throughput_bps"], m["link.hf.client->server"]["frame_error_ratio"]
+        print(f"| {label} | {thr:.0f} | {fer:.3f} | {rates(p, a.out)} |")
+    print("\n## Stop-and-wait and HDL at 25 dB (mean session latency, s)\n")
+    print("| cell | as the study | first 141B copy as good as two | per-packet rate rule |\n|---|---|---|---|")
+    for variant, workload in (("hdl", "smtp"), ("hdl", "hmtp"), ("hdl-1d", "smtp"), ("hdl-1d", "hmtp"),
+                              ("5066-1s", "hmtp")):
+        integrated = variant.startswith("hdl")
+        base = "mil-std-188-141b-appc" if integrated else full
+        cells = []
+        for modem, extra in ((base, ""), (t["141b_copy1_as_copy2"] if integrated else None, ""),
+                             (None if integrated else full, f', rate_adaptation = "per_packet", snr_step_up_db = {up}')):
+            if modem is None:
+                cells.append("—")
+                continue
+            p = a.out / f"s25_{variant}_{workload}_{len(cells)}.toml"
+            p.write_text(scenario(variant, "stable_25", 25.0, modem, workload, n, extra))
+            m = run(p)
+            lat, fer = m["flow.client->server"]["session_latency_s"], m["link.hf.client->server"]["frame_error_ratio"]
+            cells.append(f"{lat:.0f} (loss {fer:.2f})")
+        print(f"| {variant} {workload} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
