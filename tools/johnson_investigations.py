@@ -19,10 +19,15 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import hf_modem_tables as tables  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "python"))
+from arqlab.studies.johnson import scenarios as johnson_scenarios  # noqa: E402
+from arqlab.studies.overrides import to_toml  # noqa: E402
 
 DATA = ROOT / "crates" / "arqlab" / "data" / "hf"
 ARQLAB = [sys.executable, "-m", "arqlab.cli"]
@@ -30,24 +35,14 @@ RATES = (75, 150, 300, 600, 1200, 2400, 3200, 4800, 6400, 8000, 9600)
 PER_RE = re.compile(r"per = \[\n.*?\n\]", re.S)
 
 
-def scenario(variant: str, channel: str, snr: float, modem: str, workload: str, replications: int,
-             arq_extra: str = "") -> str:
-    """One cell of the study (python/arqlab/studies/johnson/scenarios.py) as TOML."""
-    integrated = variant.startswith("hdl")
-    rate, turnaround = (4800.0, 0.5) if integrated else (2400.0, 1.1)
-    arq = f'{{ kind = "hf_arq", variant = "{variant}", initial_snr_db = {snr}, modem = "{modem}"{arq_extra} }}'
-    layers = f'[{{ kind = "tcp", connection_setup = true }}, {arq}]' if workload == "smtp" else f"[{arq}]"
-    if workload == "long":
-        traffic, duration = '{ kind = "saturated", length = { dist = "constant", mean_bits = 40000 } }', 3600.0
-    else:
-        traffic, duration = f'{{ kind = "dialogue", script = "{workload}", sessions = 100000, start_until_s = 3600.0 }}', 14400.0
-    lane = f'{{ error_model = "hf", channel = "{channel}", modem = "{modem}" }}'
-    return (f'title = "{variant} {workload} {channel}"\n[run]\nduration_s = {duration}\nwarmup_s = 0.0\n'
-            f"replications = {replications}\n[stack.s]\nlayers = {layers}\n"
-            f'[[medium]]\nname = "hf"\nkind = "half_duplex_radio"\nends = ["client", "server"]\nrate_bps = {rate}\n'
-            f"delay_s = 0.01\nturnaround_s = {turnaround}\npreamble_s = 0.0\nforward = {lane}\nreverse = {lane}\n"
-            '[[node]]\nname = "client"\nstack = "s"\n[[node]]\nname = "server"\nstack = "s"\n'
-            f'[[flow]]\nfrom = "client"\nto = "server"\ntraffic = {traffic}\n')
+def scenario(variant: str, x: float, modem: str, workload: str, replications: int, **arq: Any) -> str:
+    """One cell of the study (channel x: 1 = 25 dB, 2 = 5 dB) with its modem table
+    replaced by ``modem`` and extra ``hf_arq`` keys, as TOML."""
+    tree = johnson_scenarios.tables(variant, workload, x, replications)
+    tree["stack"]["s"]["layers"][-1].update(modem=modem, **arq)
+    for lane in ("forward", "reverse"):
+        tree["medium"][0][lane]["modem"] = modem
+    return to_toml({"title": f"{variant} {workload} x={x}", **tree})
 
 
 def variant_tables(out: Path) -> dict[str, str]:
@@ -111,15 +106,16 @@ def main() -> None:
     up = 2.0 * 0.1 / 0.9
     print("## 5066, long messages, stable 5 dB (throughput_bps, data-packet loss, rates used)\n")
     print("| input changed | bit/s | packets lost | rates (replication 0) |\n|---|---|---|---|")
+    per_packet: dict[str, Any] = {"rate_adaptation": "per_packet", "snr_step_up_db": up}
     for label, modem, extra in (
-        ("none (the study's 75–9600 table)", full, ""),
-        ("rates 75–300 only", t["110b_upto300"], ""),
-        ("independent bit errors (burst 1)", t["110b_burst1"], ""),
-        ("target_per 0.01", full, ", target_per = 0.01"),
-        ("per-packet rate rule (up 2/9 dB)", full, f', rate_adaptation = "per_packet", snr_step_up_db = {up}'),
+        ("none (the study's 75–9600 table)", full, {}),
+        ("rates 75–300 only", t["110b_upto300"], {}),
+        ("independent bit errors (burst 1)", t["110b_burst1"], {}),
+        ("target_per 0.01", full, {"target_per": 0.01}),
+        ("per-packet rate rule (up 2/9 dB)", full, per_packet),
     ):
         p = a.out / f"long5_{re.sub(r'[^a-z0-9]+', '_', label.lower())[:30]}.toml"
-        p.write_text(scenario("5066", "stable_5", 5.0, modem, "long", n, extra))
+        p.write_text(scenario("5066", 2.0, modem, "long", n, **extra))
         m = run(p)
         thr, fer = m["flow.client->server"]["throughput_bps"], m["link.hf.client->server"]["frame_error_ratio"]
         print(f"| {label} | {thr:.0f} | {fer:.3f} | {rates(p, a.out)} |")
@@ -130,13 +126,13 @@ def main() -> None:
         integrated = variant.startswith("hdl")
         base = "mil-std-188-141b-appc" if integrated else full
         cells = []
-        for modem, extra in ((base, ""), (t["141b_copy1_as_copy2"] if integrated else None, ""),
-                             (None if integrated else full, f', rate_adaptation = "per_packet", snr_step_up_db = {up}')):
+        for modem, extra in ((base, {}), (t["141b_copy1_as_copy2"] if integrated else None, {}),
+                             (None if integrated else full, per_packet)):
             if modem is None:
                 cells.append("—")
                 continue
             p = a.out / f"s25_{variant}_{workload}_{len(cells)}.toml"
-            p.write_text(scenario(variant, "stable_25", 25.0, modem, workload, n, extra))
+            p.write_text(scenario(variant, 1.0, modem, workload, n, **extra))
             m = run(p)
             lat, fer = m["flow.client->server"]["session_latency_s"], m["link.hf.client->server"]["frame_error_ratio"]
             cells.append(f"{lat:.0f} (loss {fer:.2f})")
