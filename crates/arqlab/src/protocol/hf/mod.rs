@@ -294,13 +294,18 @@ impl<P: Payload> HfArq<P> {
     }
 
     /// Highest rate whose PER for a full packet at the SNR estimate ≤ target (else the
-    /// lowest).
+    /// first mode). Between modes of equal rate the later in the table wins; a table
+    /// need not be in rate order (110B lists its App. C modes after 4800 uncoded).
     fn choose_rate(&mut self) {
         if self.integrated {
             return;
         }
         let bits = self.segment_bits + self.header_bits;
-        self.rate = (0..self.data_modes.len()).rev().find(|&r| self.table.per(self.data_modes[r], bits, self.snr_est) <= self.target_per).unwrap_or(0);
+        let bps = |r: usize| self.table.modes[self.data_modes[r]].bps;
+        self.rate = (0..self.data_modes.len())
+            .filter(|&r| self.table.per(self.data_modes[r], bits, self.snr_est) <= self.target_per)
+            .max_by(|&a, &b| bps(a).total_cmp(&bps(b)).then(a.cmp(&b)))
+            .unwrap_or(0);
     }
 
     fn adapt(&mut self, delta_db: f64) {

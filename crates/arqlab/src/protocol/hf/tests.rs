@@ -96,6 +96,14 @@ fn appendix_c_rates_use_their_own_preamble_and_interleaver_blocks() {
     assert!((total - (287.0 / 2400.0 + 1.08)).abs() < 1e-9, "{total}");
     c.initial_snr_db = 5.0;
     assert_eq!(HfArq::<Sdu>::new(&c, Station::A).rate_bps(), 600.0, "5 dB: the body rows, as in the 75–4800 table");
+    // Not in rate order: the fastest mode that meets the target wins, not the last.
+    let text = "name = \"t\"\nsnr_db = [0, 40]\n[[mode]]\nname = \"a\"\nbps = 75\npacket_bits = [4096]\nper = [[0, 0]]\n\
+                [[mode]]\nname = \"b\"\nbps = 4800\npacket_bits = [4096]\nper = [[0, 0]]\n\
+                [[mode]]\nname = \"c\"\nbps = 3200\npacket_bits = [4096]\nper = [[0, 0]]\n";
+    let mut p = Problems::default();
+    c.table = ModemTable::parse(text, "modem", &mut p).map(Arc::new);
+    assert!(p.is_empty(), "{p:?}");
+    assert_eq!(HfArq::<Sdu>::new(&c, Station::A).rate_bps(), 4800.0);
 }
 
 #[test]
