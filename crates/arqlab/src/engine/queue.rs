@@ -8,6 +8,12 @@
 //! on a lane) are kept by their owner, not in the queue. 2^40 insertions (about 10^12,
 //! hours of wall time at tens of millions of events per second) bound one run; running
 //! out is an error, never a silent wrap that would reorder ties.
+//!
+//! Events at times fixed before the run (measurement window boundaries, the end) are a
+//! *calendar* kept beside the heap: a long run has dozens of them, and in the heap they
+//! would deepen every sift of the model's handful of pending events. A calendar event
+//! pops before any scheduled event at the same time, exactly as if it had been
+//! scheduled first, which is how the calendar is given (before anything is scheduled).
 
 use super::time::SimTime;
 use std::cmp::Reverse;
@@ -46,6 +52,8 @@ const SEQ_BITS: u32 = 40;
 
 pub struct EventQueue<E> {
     heap: BinaryHeap<Reverse<u128>>,
+    /// Calendar events, latest first (the next one is popped off the end).
+    calendar: Vec<(SimTime, E)>,
     next_seq: u64,
     now: SimTime,
     _event: std::marker::PhantomData<E>,
@@ -59,7 +67,19 @@ impl<E: EventCode> Default for EventQueue<E> {
 
 impl<E: EventCode> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { heap: BinaryHeap::with_capacity(64), next_seq: 0, now: SimTime::ZERO, _event: std::marker::PhantomData }
+        EventQueue { heap: BinaryHeap::with_capacity(64), calendar: Vec::new(), next_seq: 0, now: SimTime::ZERO, _event: std::marker::PhantomData }
+    }
+
+    /// A queue holding `events` (in non-decreasing time order) as its calendar: each pops
+    /// before any event scheduled later for the same time.
+    pub fn with_calendar(events: Vec<(SimTime, E)>) -> Result<Self, ScheduleError> {
+        if let Some(w) = events.windows(2).find(|w| w[1].0 < w[0].0) {
+            return Err(ScheduleError::Past { at: w[1].0, now: w[0].0 });
+        }
+        let mut q = Self::new();
+        q.calendar = events;
+        q.calendar.reverse();
+        Ok(q)
     }
 
     /// The time of the last event popped.
@@ -68,11 +88,11 @@ impl<E: EventCode> EventQueue<E> {
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() + self.calendar.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.heap.is_empty() && self.calendar.is_empty()
     }
 
     /// Schedules `event` at `time`; events at equal times pop in scheduling order.
@@ -95,6 +115,13 @@ impl<E: EventCode> EventQueue<E> {
     /// Removes the earliest event and advances the clock to its time.
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
+        if let Some(&(t, e)) = self.calendar.last() {
+            if self.heap.peek().is_none_or(|Reverse(k)| t.0 <= (k >> 64) as u64) {
+                self.calendar.pop();
+                self.now = t;
+                return Some((t, e));
+            }
+        }
         let Reverse(key) = self.heap.pop()?;
         self.now = SimTime((key >> 64) as u64);
         Some((self.now, E::decode(key as u32 & ((1 << CODE_BITS) - 1))))
@@ -102,7 +129,12 @@ impl<E: EventCode> EventQueue<E> {
 
     /// Time of the next event without removing it.
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|Reverse(k)| SimTime((k >> 64) as u64))
+        let heap = self.heap.peek().map(|Reverse(k)| SimTime((k >> 64) as u64));
+        match (self.calendar.last(), heap) {
+            (Some(&(t, _)), Some(h)) => Some(t.min(h)),
+            (Some(&(t, _)), None) => Some(t),
+            (None, h) => h,
+        }
     }
 }
 
@@ -134,6 +166,35 @@ mod tests {
         assert_eq!(q.pop(), Some((SimTime(2), 3)));
         assert_eq!(q.pop(), Some((SimTime(3), 2)));
         assert_eq!(q.pop(), Some((SimTime(u64::MAX - 1), 1)));
+    }
+
+    #[test]
+    fn calendar_events_pop_as_if_scheduled_first() {
+        // The same events through the heap alone and through calendar + heap pop alike.
+        let fixed = [(SimTime(0), 900), (SimTime(5), 901), (SimTime(5), 902), (SimTime(12), 903), (SimTime(40), 904)];
+        let model = [(SimTime(5), 1), (SimTime(3), 2), (SimTime(12), 3), (SimTime(5), 4), (SimTime(41), 5), (SimTime(0), 6)];
+        let mut heap_only = EventQueue::<u32>::new();
+        for &(t, e) in fixed.iter().chain(&model) {
+            heap_only.schedule(t, e).unwrap();
+        }
+        let mut with = EventQueue::<u32>::with_calendar(fixed.to_vec()).unwrap();
+        for &(t, e) in &model {
+            with.schedule(t, e).unwrap();
+        }
+        assert_eq!(with.len(), heap_only.len());
+        let drain = |q: &mut EventQueue<u32>| std::iter::from_fn(|| q.pop()).collect::<Vec<_>>();
+        let expected = drain(&mut heap_only);
+        assert_eq!(expected[..4], [(SimTime(0), 900), (SimTime(0), 6), (SimTime(3), 2), (SimTime(5), 901)]);
+        assert_eq!(with.peek_time(), Some(SimTime(0)));
+        assert_eq!(drain(&mut with), expected);
+        assert!(with.is_empty());
+        assert_eq!(with.schedule(SimTime(40), 0), Err(ScheduleError::Past { at: SimTime(40), now: SimTime(41) }), "the clock followed the calendar");
+    }
+
+    #[test]
+    fn a_calendar_out_of_order_is_an_error() {
+        let r = EventQueue::<u32>::with_calendar(vec![(SimTime(1), 0), (SimTime(3), 1), (SimTime(2), 2)]);
+        assert_eq!(r.err(), Some(ScheduleError::Past { at: SimTime(2), now: SimTime(3) }));
     }
 
     #[test]

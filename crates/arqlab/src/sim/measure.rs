@@ -2,9 +2,9 @@
 //! one batch of a batch-means run).
 
 use crate::channel::DirectionCounters;
-use crate::engine::SimTime;
+use crate::engine::{SimTime, PS_PER_S};
 use crate::protocol::{Counters, Sdu, Service};
-use crate::stats::{LogHistogram, Tally, TimeAverage};
+use crate::stats::{ExactMean, LogHistogram, TimeAverage};
 pub use crate::schema::measures::{Measures, MEASURES};
 
 /// A delivery (or acknowledgement) that broke the flow's contract: always a model bug.
@@ -56,9 +56,10 @@ pub struct DirectionMeter {
     measure_from: Option<SimTime>,
     bits: u64,
     delivered: u64,
-    transfer: Tally,
+    /// Transfer and buffer holding times in picoseconds (only their means are reported).
+    transfer: ExactMean,
     transfer_hist: LogHistogram,
-    holding: Tally,
+    holding: ExactMean,
     rx_buffer: TimeAverage,
     rx_buffer_bits: u64,
     sender_at_start: Counters,
@@ -77,9 +78,9 @@ impl DirectionMeter {
             measure_from: None,
             bits: 0,
             delivered: 0,
-            transfer: Tally::default(),
+            transfer: ExactMean::new(),
             transfer_hist: LogHistogram::new(),
-            holding: Tally::default(),
+            holding: ExactMean::new(),
             rx_buffer: TimeAverage::new(0.0),
             rx_buffer_bits: 0,
             sender_at_start: Counters::default(),
@@ -110,9 +111,9 @@ impl DirectionMeter {
     pub fn record(&mut self, now: SimTime, m: &Sdu) {
         self.delivered_total += 1;
         if self.timed(m) {
-            let t = (now - m.born).as_secs_f64();
-            self.transfer.add(t);
-            self.transfer_hist.add(t);
+            let t = now - m.born;
+            self.transfer.add(t.0);
+            self.transfer_hist.add(t.as_secs_f64());
         }
         self.bits += m.bits as u64;
         self.delivered += 1;
@@ -134,7 +135,7 @@ impl DirectionMeter {
     pub fn count_acknowledged(&mut self, now: SimTime, m: &Sdu) {
         self.acknowledged_total += 1;
         if self.timed(m) {
-            self.holding.add((now - m.born).as_secs_f64());
+            self.holding.add((now - m.born).0);
         }
     }
 
@@ -171,9 +172,9 @@ impl DirectionMeter {
         self.measure_from.get_or_insert(now);
         self.bits = 0;
         self.delivered = 0;
-        self.transfer = Tally::default();
+        self.transfer = ExactMean::new();
         self.transfer_hist.clear();
-        self.holding = Tally::default();
+        self.holding = ExactMean::new();
         self.rx_buffer.reset(now.as_secs_f64());
         self.sender_at_start = sender;
         self.receiver_at_start = receiver;
@@ -198,7 +199,6 @@ impl DirectionMeter {
         let s = sender.since(&self.sender_at_start);
         let r = receiver.since(&self.receiver_at_start);
         let frames_on_line = line.frames_transmitted - self.line_at_start.frames_transmitted;
-        let nan_if_empty = |t: &Tally| if t.n() == 0 { f64::NAN } else { t.mean() };
         let throughput_bps = if span > 0.0 {
             self.bits as f64 / span
         } else {
@@ -207,9 +207,9 @@ impl DirectionMeter {
         Measures {
             throughput_efficiency: throughput_bps / rate_bps,
             throughput_bps,
-            transfer_time_s: nan_if_empty(&self.transfer),
+            transfer_time_s: self.transfer.mean_in(PS_PER_S as f64),
             transfer_time_p95_s: self.transfer_hist.quantile(0.95).unwrap_or(f64::NAN),
-            buffer_holding_time_s: nan_if_empty(&self.holding),
+            buffer_holding_time_s: self.holding.mean_in(PS_PER_S as f64),
             messages_delivered: self.delivered as f64,
             frames_sent: s.frames_sent as f64,
             frames_retransmitted: s.i_frames_retransmitted as f64,

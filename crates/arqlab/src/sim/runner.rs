@@ -280,10 +280,11 @@ pub fn run<L: Layer<Sdu = Sdu>>(
 
 impl<L: Layer<Sdu = Sdu>> Sim<L> {
     fn start(&mut self, windows: &Windows) -> Result<(), SimError> {
+        // The window boundaries are the queue's calendar (given before anything is scheduled).
+        debug_assert!(self.q.is_empty());
         let n = windows.boundaries.len();
-        for (k, &b) in windows.boundaries.iter().enumerate() {
-            self.q.schedule(b, Ev::new(if k + 1 == n { END } else { BOUNDARY }, 0))?;
-        }
+        let calendar = windows.boundaries.iter().enumerate().map(|(k, &b)| (b, Ev::new(if k + 1 == n { END } else { BOUNDARY }, 0))).collect();
+        self.q = EventQueue::with_calendar(calendar)?;
         for d in 0..self.dialogues.len() {
             let next = self.dialogues[d].next_ids(&self.flows);
             let writes = self.dialogues[d].d.start(next);

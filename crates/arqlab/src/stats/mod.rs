@@ -2,6 +2,7 @@
 //!
 //! | module | concept | reference |
 //! |---|---|---|
+//! | [`exact_mean`] | mean of integer ticks (durations in ps) with an exact `u128` sum: the hot-path meter | — |
 //! | [`tally`] | running mean/variance/min/max of observations (Welford) | Welford 1962; Chan, Golub & LeVeque 1979 |
 //! | [`time_average`] | time-weighted mean of a piecewise-constant quantity (queue lengths, buffer occupancy) | Law & Kelton ch. 1 (time-average number in queue) |
 //! | [`quantile`] | fixed-memory log-linear histogram, quantiles within 2⁻⁸ relative error | HdrHistogram (Tene) layout |
@@ -18,6 +19,7 @@
 
 pub mod batch_means;
 pub mod ci;
+pub mod exact_mean;
 pub mod mser;
 pub mod paired;
 pub mod quantile;
@@ -27,6 +29,7 @@ pub mod time_average;
 
 pub use batch_means::{batch_means, coarsen, form_batches, lag1_autocorrelation, select_batches};
 pub use ci::{student_t, t_quantile, Interval};
+pub use exact_mean::ExactMean;
 pub use mser::{mser, mser5, MserResult};
 pub use paired::{paired_difference, relative, LengthMismatch};
 pub use quantile::LogHistogram;
