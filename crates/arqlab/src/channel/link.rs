@@ -103,7 +103,7 @@ impl<F: Pdu> Direction<F> {
     /// Starts transmitting `frame`, addressed to node `dst`, at `now` after a lead time
     /// (a preamble; zero on a line). The error outcome is drawn now from this lane's own
     /// stream, so it does not depend on anything else in the run.
-    #[inline]
+    #[inline(always)]
     pub fn start(&mut self, now: SimTime, lead: Duration, frame: F, dst: u32) -> Transmission {
         debug_assert!(!self.is_busy(now));
         let bits = frame.bits();

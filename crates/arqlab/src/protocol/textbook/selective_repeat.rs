@@ -252,6 +252,8 @@ impl<P: Payload> Layer for SelectiveRepeat<P> {
         self.prune_timers();
     }
 
+    // Inlined into the runner, as go-back-N's: the frame is built where it is sent.
+    #[inline]
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Frame<P>> {
         if let Some(r) = self.replies.pop_front() {
             self.counters.frames_sent += 1;
