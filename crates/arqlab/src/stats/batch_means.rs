@@ -95,8 +95,20 @@ mod tests {
         // Alternating series: strongly negative. 1,−1,1,−1: num = −3, den = 4.
         assert!((lag1_autocorrelation(&[1.0, -1.0, 1.0, -1.0]) + 0.75).abs() < 1e-15);
         assert_eq!(lag1_autocorrelation(&[2.0; 5]), 0.0);
+        // Two values: always −1/2 (−d²/(2d²)), the smallest series with a lag-1.
+        assert_eq!(lag1_autocorrelation(&[1.0, 3.0]), -0.5);
         assert!(lag1_autocorrelation(&[1.0]).is_nan());
         assert!(lag1_autocorrelation(&[]).is_nan());
+    }
+
+    #[test]
+    fn lag1_is_exact_under_a_large_offset() {
+        // Picosecond batch means sit near 10¹⁵ with a spread of a few units: the
+        // deviations from the mean must be squared, not Σx² − k·x̄² formed from
+        // products of the huge values. Every step here is exact in binary (mean
+        // 10¹⁵ + 2.5), so the lag-1 of 1,2,3,4 (0.25) comes out exactly.
+        let xs: Vec<f64> = [1.0, 2.0, 3.0, 4.0].iter().map(|x| x + 1e15).collect();
+        assert_eq!(lag1_autocorrelation(&xs), 0.25);
     }
 
     #[test]
