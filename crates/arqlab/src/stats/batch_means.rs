@@ -169,5 +169,9 @@ mod tests {
         let (same, l) = select_batches(&alt, 10, 0.6); // lag1 = −3/6
         assert_eq!(same, alt.to_vec());
         assert!((l + 0.5).abs() < 1e-15);
+        // The bound is strict: |lag-1| equal to it still counts as correlated.
+        // 1,−1,1,−1 has lag-1 −3/4 exactly; one halving gives 0,0 (lag-1 0).
+        let (merged, l) = select_batches(&[1.0, -1.0, 1.0, -1.0], 2, 0.75);
+        assert_eq!((merged, l), (vec![0.0, 0.0], 0.0));
     }
 }
