@@ -171,6 +171,24 @@ mod tests {
         }
     }
 
+    /// A&S 26.7.5 keeps the terms to ν⁻⁴, so its error against the exact quantile is
+    /// the first omitted term, c/ν⁵ (+ O(ν⁻⁶)): ν⁵·(series − exact) settles to a
+    /// constant as ν doubles, changing by a few per cent at ν = 20…80. A wrong operator
+    /// in a kept term leaves an error of order ν⁻⁴ or larger, whose scaled error at
+    /// least doubles with ν. (Above ν ≈ 100 statrs' own error, ~10⁻¹³, shows in ν⁵·….)
+    #[test]
+    fn series_error_is_of_order_nu_to_the_minus_5() {
+        for p in [0.9, 0.975, 0.995] {
+            let scaled: Vec<f64> = [20u64, 40, 80]
+                .iter()
+                .map(|&nu| (cornish_fisher(nu as f64, p) - t_quantile(nu, p)) * (nu as f64).powi(5))
+                .collect();
+            assert!(scaled[0] < 0.0, "p {p}: {scaled:?}");
+            assert!((scaled[1] / scaled[0] - 1.0).abs() < 0.1, "p {p}: {scaled:?}");
+            assert!((scaled[2] / scaled[1] - 1.0).abs() < 0.1, "p {p}: {scaled:?}");
+        }
+    }
+
     #[test]
     fn t_quantile_edges() {
         assert!(t_quantile(0, 0.975).is_nan());
