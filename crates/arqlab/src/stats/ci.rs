@@ -230,7 +230,11 @@ mod tests {
         let iv = student_t(&[3.0, 3.0, 3.0], 0.95);
         assert_eq!((iv.mean, iv.half_width), (3.0, 0.0));
         assert_eq!(iv.relative_half_width(), 0.0);
-        assert!(student_t(&[1.0, 2.0], 1.0).half_width.is_nan());
+        // A level outside (0, 1) has no interval (0 would give a zero width).
+        for level in [1.0, 0.0, -0.5, 1.5, f64::NAN] {
+            let iv = student_t(&[1.0, 2.0], level);
+            assert!(iv.half_width.is_nan() && iv.mean == 1.5, "level {level}: {iv:?}");
+        }
         let iv = Interval {
             mean: 0.0,
             half_width: 1.0,
