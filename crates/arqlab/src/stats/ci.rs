@@ -192,6 +192,8 @@ mod tests {
     #[test]
     fn t_quantile_edges() {
         assert!(t_quantile(0, 0.975).is_nan());
+        // No degrees of freedom: NaN even where any df would give ±∞.
+        assert!(t_quantile(0, 1.0).is_nan() && t_quantile(0, 0.0).is_nan());
         assert!(t_quantile(5, 1.5).is_nan());
         assert!(t_quantile(5, -0.1).is_nan());
         assert!(t_quantile(5, f64::NAN).is_nan());
@@ -210,6 +212,7 @@ mod tests {
         assert!((iv.half_width - 2.1659).abs() < 1e-3, "{}", iv.half_width);
         assert!(iv.contains(5.5 + 2.16) && !iv.contains(5.5 + 2.17));
         assert!(iv.contains(iv.lower()) && iv.contains(iv.upper()));
+        assert!((iv.lower() - 3.3341).abs() < 1e-3 && (iv.upper() - 7.6659).abs() < 1e-3, "{iv:?}");
         assert!((iv.relative_half_width() - iv.half_width / 5.5).abs() < 1e-15);
     }
 
