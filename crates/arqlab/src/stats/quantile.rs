@@ -431,6 +431,25 @@ mod range_tests {
     }
 
     #[test]
+    fn extremes_integers_and_the_out_of_range_bins() {
+        let empty = LogHistogram::new();
+        assert_eq!((empty.min(), empty.max()), (None, None));
+        let mut h = of(&[4.0, 2.5]);
+        assert_eq!((h.min(), h.max()), (Some(2.5), Some(4.0)));
+        h.add_u64(30_000_000_000); // 30 ms in picoseconds
+        assert_eq!((h.count(), h.max()), (3, Some(3.0e10)));
+        // Zeros, then the underflow bin (its estimate: the range edge 2⁻⁶⁴), then buckets.
+        let h = of(&[0.0, 1e-30, 5.0]);
+        assert_eq!(h.quantile(0.34), Some(2f64.powi(MIN_EXP)));
+        assert_eq!(h.quantile(0.3), Some(0.0));
+        // Merging carries the out-of-range bins.
+        let mut a = of(&[1e-30, 1.0]);
+        a.merge(&of(&[1e-30, 1e30]));
+        assert_eq!((a.underflow, a.overflow), (2, 1));
+        assert_eq!(a, of(&[1e-30, 1.0, 1e-30, 1e30]));
+    }
+
+    #[test]
     fn debug_shows_the_summary() {
         let s = format!("{:?}", of(&[0.0, 2.5, -1.0]));
         assert_eq!(s, "LogHistogram { count: 2, zeros: 1, underflow: 0, overflow: 0, rejected: 1, min: Some(0.0), max: Some(2.5), .. }");
