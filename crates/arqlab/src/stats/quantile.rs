@@ -395,6 +395,11 @@ mod tests {
     #[test]
     fn rank_is_robust_to_rounding() {
         assert_eq!(rank(0.95, 100), 95);
+        // 0.07 × 100 = 7.000000000000001 and 0.07 × 10⁸ = 7000000.000000001 in binary:
+        // the tolerance scales with q·n.
+        assert_eq!(rank(0.07, 100), 7);
+        assert_eq!(rank(0.07, 100_000_000), 7_000_000);
+        assert_eq!(rank(0.29, 100_000_000), 29_000_000);
         assert_eq!(rank(0.951, 100), 96);
         assert_eq!(rank(0.5, 3), 2);
         assert_eq!(rank(1e-9, 10), 1);
@@ -443,10 +448,10 @@ mod range_tests {
         assert_eq!(h.quantile(0.34), Some(2f64.powi(MIN_EXP)));
         assert_eq!(h.quantile(0.3), Some(0.0));
         // Merging carries the out-of-range bins.
-        let mut a = of(&[1e-30, 1.0]);
-        a.merge(&of(&[1e-30, 1e30]));
-        assert_eq!((a.underflow, a.overflow), (2, 1));
-        assert_eq!(a, of(&[1e-30, 1.0, 1e-30, 1e30]));
+        let mut a = of(&[1e-30, 1.0, 0.0, -1.0]);
+        a.merge(&of(&[1e-30, 1e30, 0.0, f64::NAN]));
+        assert_eq!((a.zeros, a.underflow, a.overflow, a.rejected, a.count()), (2, 2, 1, 2, 6));
+        assert_eq!(a, of(&[1e-30, 1.0, 0.0, -1.0, 1e-30, 1e30, 0.0, f64::NAN]));
     }
 
     #[test]
