@@ -27,6 +27,8 @@ CASES = [
     ({"protocol.kind": "xyz"}, 'protocol.kind = "xyz": expected one of "stop_and_wait", "go_back_n", "selective_repeat", "hdlc", "datagram", "tp4", "network_window", "llc2", "tcp", "x25", "hf_arq"'),
     ({"protocol.window": "seven"}, 'protocol.window = "seven": expected a whole number in [1, 1048576]'),
     ({"traffic.a.kind": "poisson", "traffic.a.load": 1.0}, "traffic.a.load = 1.0: expected a number in (0, 1)"),
+    ({"traffic.a.kind": "poisson", "traffic.a.initial_backlog": -3}, "traffic.a.initial_backlog = -3: expected a whole number in [0, 10000000]"),
+    ({"traffic.a.kind": "saturated", "traffic.a.initial_backlog": 10}, 'traffic.a.initial_backlog = 10: only allowed with kind = "poisson" (kind is "saturated")'),
     ({"traffic.a.length.dist": "gamma"}, 'traffic.a.length.dist = "gamma": expected one of "constant", "exponential", "uniform", "empirical"'),
     ({"link.speed_bps": 3}, "link.speed_bps = 3: unknown key"),
     ({"run.warmup_s": 5000.0}, "run.warmup_s = 5000.0: expected a warm-up shorter than run.duration_s (2000)"),

@@ -298,6 +298,17 @@ mod liveness {
         let mut bound = 2.0 * (10.0 * (c.t1_s + c.t2_s) + (left + 2 * c.window as u64 + 2) as f64 * round);
         if c.secondary_t1_action == Some(SecondaryT1Action::Oldest) {
             bound += 2.0 * c.window as f64 * (c.t1_s + c.t2_s + round);
+            if c.reject == Reject::Srej && c.receive_buffer_frames > 0 && c.receive_buffer_frames < c.window {
+                // A receive buffer smaller than the window can stall on a spent SREJ
+                // for good (docs/guide/testing.md): whenever the busy condition ends, the
+                // secondary's queued single retransmissions and new frames — all beyond a
+                // gap whose one SREJ each was already used — refill the buffer, and the
+                // gap frames are discarded again. Only the secondary's T1 then recovers
+                // them, the frame at V(A) once per T1 + T2 + round (retransmit, RNR/RR
+                // back, timer restarted), which the busy receiver always accepts: at
+                // worst one period per message left and per frame outstanding.
+                bound += 2.0 * (left + 2 * c.window as u64 + 2) as f64 * (c.t1_s + c.t2_s + round);
+            }
         }
         let last = logs[0].last_event.get().max(logs[1].last_event.get());
         let took = last.as_secs_f64() - d.errors_s;

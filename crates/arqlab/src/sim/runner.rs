@@ -294,6 +294,13 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         for node in 0..self.nodes.len() {
             for f in 0..self.flows.len() {
                 if self.flows[f].src as usize == node {
+                    // An initial backlog: messages born at time 0, ahead of the first arrival.
+                    for _ in 0..self.flows[f].source.initial_backlog() {
+                        let flow = &mut self.flows[f];
+                        let bits = flow.source.next_length();
+                        let m = flow.ids.next(bits, SimTime::ZERO, f as u32);
+                        self.nodes[node].stack.handle_submit(SimTime::ZERO, m);
+                    }
                     if let Some(gap) = self.flows[f].source.next_gap() {
                         self.q.schedule(SimTime::ZERO + gap, Ev::new(MESSAGE, f))?;
                     }

@@ -95,8 +95,20 @@ mod tests {
         // Alternating series: strongly negative. 1,−1,1,−1: num = −3, den = 4.
         assert!((lag1_autocorrelation(&[1.0, -1.0, 1.0, -1.0]) + 0.75).abs() < 1e-15);
         assert_eq!(lag1_autocorrelation(&[2.0; 5]), 0.0);
+        // Two values: always −1/2 (−d²/(2d²)), the smallest series with a lag-1.
+        assert_eq!(lag1_autocorrelation(&[1.0, 3.0]), -0.5);
         assert!(lag1_autocorrelation(&[1.0]).is_nan());
         assert!(lag1_autocorrelation(&[]).is_nan());
+    }
+
+    #[test]
+    fn lag1_is_exact_under_a_large_offset() {
+        // Picosecond batch means sit near 10¹⁵ with a spread of a few units: the
+        // deviations from the mean must be squared, not Σx² − k·x̄² formed from
+        // products of the huge values. Every step here is exact in binary (mean
+        // 10¹⁵ + 2.5), so the lag-1 of 1,2,3,4 (0.25) comes out exactly.
+        let xs: Vec<f64> = [1.0, 2.0, 3.0, 4.0].iter().map(|x| x + 1e15).collect();
+        assert_eq!(lag1_autocorrelation(&xs), 0.25);
     }
 
     #[test]
@@ -157,5 +169,9 @@ mod tests {
         let (same, l) = select_batches(&alt, 10, 0.6); // lag1 = −3/6
         assert_eq!(same, alt.to_vec());
         assert!((l + 0.5).abs() < 1e-15);
+        // The bound is strict: |lag-1| equal to it still counts as correlated.
+        // 1,−1,1,−1 has lag-1 −3/4 exactly; one halving gives 0,0 (lag-1 0).
+        let (merged, l) = select_batches(&[1.0, -1.0, 1.0, -1.0], 2, 0.75);
+        assert_eq!((merged, l), (vec![0.0, 0.0], 0.0));
     }
 }

@@ -171,9 +171,29 @@ mod tests {
         }
     }
 
+    /// A&S 26.7.5 keeps the terms to ν⁻⁴, so its error against the exact quantile is
+    /// the first omitted term, c/ν⁵ (+ O(ν⁻⁶)): ν⁵·(series − exact) settles to a
+    /// constant as ν doubles, changing by a few per cent at ν = 20…80. A wrong operator
+    /// in a kept term leaves an error of order ν⁻⁴ or larger, whose scaled error at
+    /// least doubles with ν. (Above ν ≈ 100 statrs' own error, ~10⁻¹³, shows in ν⁵·….)
+    #[test]
+    fn series_error_is_of_order_nu_to_the_minus_5() {
+        for p in [0.9, 0.975, 0.995] {
+            let scaled: Vec<f64> = [20u64, 40, 80]
+                .iter()
+                .map(|&nu| (cornish_fisher(nu as f64, p) - t_quantile(nu, p)) * (nu as f64).powi(5))
+                .collect();
+            assert!(scaled[0] < 0.0, "p {p}: {scaled:?}");
+            assert!((scaled[1] / scaled[0] - 1.0).abs() < 0.1, "p {p}: {scaled:?}");
+            assert!((scaled[2] / scaled[1] - 1.0).abs() < 0.1, "p {p}: {scaled:?}");
+        }
+    }
+
     #[test]
     fn t_quantile_edges() {
         assert!(t_quantile(0, 0.975).is_nan());
+        // No degrees of freedom: NaN even where any df would give ±∞.
+        assert!(t_quantile(0, 1.0).is_nan() && t_quantile(0, 0.0).is_nan());
         assert!(t_quantile(5, 1.5).is_nan());
         assert!(t_quantile(5, -0.1).is_nan());
         assert!(t_quantile(5, f64::NAN).is_nan());
@@ -192,6 +212,7 @@ mod tests {
         assert!((iv.half_width - 2.1659).abs() < 1e-3, "{}", iv.half_width);
         assert!(iv.contains(5.5 + 2.16) && !iv.contains(5.5 + 2.17));
         assert!(iv.contains(iv.lower()) && iv.contains(iv.upper()));
+        assert!((iv.lower() - 3.3341).abs() < 1e-3 && (iv.upper() - 7.6659).abs() < 1e-3, "{iv:?}");
         assert!((iv.relative_half_width() - iv.half_width / 5.5).abs() < 1e-15);
     }
 
@@ -212,7 +233,11 @@ mod tests {
         let iv = student_t(&[3.0, 3.0, 3.0], 0.95);
         assert_eq!((iv.mean, iv.half_width), (3.0, 0.0));
         assert_eq!(iv.relative_half_width(), 0.0);
-        assert!(student_t(&[1.0, 2.0], 1.0).half_width.is_nan());
+        // A level outside (0, 1) has no interval (0 would give a zero width).
+        for level in [1.0, 0.0, -0.5, 1.5, f64::NAN] {
+            let iv = student_t(&[1.0, 2.0], level);
+            assert!(iv.half_width.is_nan() && iv.mean == 1.5, "level {level}: {iv:?}");
+        }
         let iv = Interval {
             mean: 0.0,
             half_width: 1.0,

@@ -350,6 +350,8 @@ mod tests {
             h.add(x);
         }
         assert_eq!((h.count(), h.rejected()), (4, 3));
+        // Rejected inputs touch neither the zeros nor the exact extremes.
+        assert_eq!((h.zeros, h.min(), h.max()), (3, Some(0.0), Some(5.0)));
         assert_eq!(h.quantile(0.75), Some(0.0));
         let top = h.quantile(0.9).expect("non-empty");
         assert!((top - 5.0).abs() <= 5.0 * RELATIVE_ERROR);
@@ -393,6 +395,11 @@ mod tests {
     #[test]
     fn rank_is_robust_to_rounding() {
         assert_eq!(rank(0.95, 100), 95);
+        // 0.07 × 100 = 7.000000000000001 and 0.07 × 10⁸ = 7000000.000000001 in binary:
+        // the tolerance scales with q·n.
+        assert_eq!(rank(0.07, 100), 7);
+        assert_eq!(rank(0.07, 100_000_000), 7_000_000);
+        assert_eq!(rank(0.29, 100_000_000), 29_000_000);
         assert_eq!(rank(0.951, 100), 96);
         assert_eq!(rank(0.5, 3), 2);
         assert_eq!(rank(1e-9, 10), 1);
@@ -403,6 +410,55 @@ mod tests {
 #[cfg(test)]
 mod range_tests {
     use super::*;
+
+    fn of(xs: &[f64]) -> LogHistogram {
+        let mut h = LogHistogram::new();
+        xs.iter().for_each(|&x| h.add(x));
+        h
+    }
+
+    #[test]
+    fn equality_is_same_observations_whatever_the_range_held() {
+        // Only the exact minimum differs (1.0 and 1.001 share a bucket).
+        assert_ne!(of(&[1.0, 3.0]), of(&[1.001, 3.0]));
+        assert_ne!(of(&[1.0, 3.0]), of(&[1.0, 3.001]));
+        // Only the middle bucket differs.
+        assert_ne!(of(&[1.0, 2.0, 3.0]), of(&[1.0, 2.5, 3.0]));
+        assert_ne!(of(&[0.0, 1.0]), of(&[1.0, 1.0]));
+        // A histogram cleared after seeing 1.0 still holds the range from 1.0's bucket;
+        // refilled with 100.0 it equals a fresh one holding only 100.0's bucket.
+        let mut h = of(&[1.0, 100.0]);
+        h.clear();
+        h.add(100.0);
+        assert!(h.counts.len() > 1 && h.lo < of(&[100.0]).lo);
+        assert_eq!(h, of(&[100.0]));
+        assert_ne!(h, of(&[99.0]));
+    }
+
+    #[test]
+    fn extremes_integers_and_the_out_of_range_bins() {
+        let empty = LogHistogram::new();
+        assert_eq!((empty.min(), empty.max()), (None, None));
+        let mut h = of(&[4.0, 2.5]);
+        assert_eq!((h.min(), h.max()), (Some(2.5), Some(4.0)));
+        h.add_u64(30_000_000_000); // 30 ms in picoseconds
+        assert_eq!((h.count(), h.max()), (3, Some(3.0e10)));
+        // Zeros, then the underflow bin (its estimate: the range edge 2⁻⁶⁴), then buckets.
+        let h = of(&[0.0, 1e-30, 5.0]);
+        assert_eq!(h.quantile(0.34), Some(2f64.powi(MIN_EXP)));
+        assert_eq!(h.quantile(0.3), Some(0.0));
+        // Merging carries the out-of-range bins.
+        let mut a = of(&[1e-30, 1.0, 0.0, -1.0]);
+        a.merge(&of(&[1e-30, 1e30, 0.0, f64::NAN]));
+        assert_eq!((a.zeros, a.underflow, a.overflow, a.rejected, a.count()), (2, 2, 1, 2, 6));
+        assert_eq!(a, of(&[1e-30, 1.0, 0.0, -1.0, 1e-30, 1e30, 0.0, f64::NAN]));
+    }
+
+    #[test]
+    fn debug_shows_the_summary() {
+        let s = format!("{:?}", of(&[0.0, 2.5, -1.0]));
+        assert_eq!(s, "LogHistogram { count: 2, zeros: 1, underflow: 0, overflow: 0, rejected: 1, min: Some(0.0), max: Some(2.5), .. }");
+    }
 
     #[test]
     fn the_held_range_grows_both_ways_and_quantiles_do_not_depend_on_it() {

@@ -175,6 +175,7 @@ mod tests {
         assert_eq!(t.n(), 8);
         assert!(close(t.mean(), 5.0, 1e-15));
         assert!(close(t.variance(), 32.0 / 7.0, 1e-14));
+        assert!(close(t.std_dev(), (32.0f64 / 7.0).sqrt(), 1e-14));
         assert_eq!(t.min(), 2.0);
         assert_eq!(t.max(), 9.0);
         assert_eq!(t.sum(), 40.0);
@@ -189,8 +190,11 @@ mod tests {
         let mut t = Tally::new();
         t.add(-3.5);
         assert_eq!(t.mean(), -3.5);
-        assert!(t.variance().is_nan());
+        assert!(t.variance().is_nan() && t.std_dev().is_nan());
         assert_eq!((t.min(), t.max()), (-3.5, -3.5));
+        // Two observations are the fewest with a variance: (1 − 2)² + (3 − 2)² over 1.
+        let t: Tally = [1.0, 3.0].into_iter().collect();
+        assert_eq!((t.variance(), t.std_dev()), (2.0, 2f64.sqrt()));
     }
 
     #[test]

@@ -156,5 +156,6 @@ mod tests {
         // 4 on [3,5), 2 on [5,7]: (8 + 4)/4 = 3.
         assert!((a.mean(7.0) - 3.0).abs() < 1e-15);
         assert_eq!(a.max(), 4.0);
+        assert_eq!(a.value(), 2.0);
     }
 }

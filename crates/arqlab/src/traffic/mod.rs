@@ -5,6 +5,7 @@
 //!   whenever it takes the last one), for maximum-throughput experiments.
 //! - `poisson`: messages arrive in a Poisson stream whose rate gives a target *useful
 //!   load* ρ = λ·E[l] / rate (information bits per second over the link rate).
+//!   `initial_backlog` messages may wait at time 0 (a start-up transient on purpose).
 //! - `bulk`: a finite transfer of `messages` messages, all waiting from time 0 (a
 //!   saturated source that runs dry). A run whose flows are all finite ends when the
 //!   last one is complete (a terminating run).
@@ -128,6 +129,13 @@ fn number_list(t: &mut Table, key: &str, range: Range, p: &mut Problems) -> Opti
     }
 }
 
+/// The largest `initial_backlog`: every waiting message is held from time 0.
+const MAX_INITIAL_BACKLOG: u64 = 10_000_000;
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// A station's traffic configuration.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct TrafficConfig {
@@ -139,6 +147,10 @@ pub struct TrafficConfig {
     /// Bulk only: the number of messages of the transfer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub messages: Option<u64>,
+    /// Poisson only: messages already waiting at time 0, ahead of the first arrival.
+    /// Omitted from the resolved scenario when 0 (the default, a start-empty run).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub initial_backlog: u64,
     pub length: LengthConfig,
     /// Dialogue only: the script (its keys sit in the traffic table).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
@@ -157,7 +169,7 @@ impl TrafficConfig {
                 p.push(t.path_of("length"), None, "not used with kind = \"dialogue\" (the script gives the lengths)");
             }
             lt.finish(p);
-            return TrafficConfig { kind, load: None, messages: None, length: default, dialogue: Some(d) };
+            return TrafficConfig { kind, load: None, messages: None, initial_backlog: 0, length: default, dialogue: Some(d) };
         }
         let messages = if kind == "bulk" {
             Some(t.u64("messages", 1000, 1, 1_000_000_000_000, p))
@@ -177,10 +189,19 @@ impl TrafficConfig {
             }
             None
         };
+        let initial_backlog = if kind == "poisson" {
+            t.u64("initial_backlog", 0, 0, MAX_INITIAL_BACKLOG, p)
+        } else {
+            if t.has("initial_backlog") {
+                let v = t.raw("initial_backlog").cloned();
+                p.push(t.path_of("initial_backlog"), v.as_ref(), format!("only allowed with kind = \"poisson\" (kind is \"{kind}\")"));
+            }
+            0
+        };
         let mut lt = t.table("length", p);
         let length = LengthConfig::parse(&mut lt, p);
         lt.finish(p);
-        TrafficConfig { kind, load, messages, length, dialogue: None }
+        TrafficConfig { kind, load, messages, initial_backlog, length, dialogue: None }
     }
 
     /// The number of messages of a finite (bulk) source.
@@ -257,7 +278,8 @@ pub enum Source {
     Saturated { lengths: Lengths, rng_len: Stream },
     /// A saturated source with `left` messages to go.
     Bulk { left: u64, lengths: Lengths, rng_len: Stream },
-    Poisson { mean_gap_s: f64, lengths: Lengths, rng_arr: Stream, rng_len: Stream },
+    /// `initial` messages wait at time 0 (drawn from the length stream first).
+    Poisson { mean_gap_s: f64, initial: u64, lengths: Lengths, rng_arr: Stream, rng_len: Stream },
 }
 
 impl Source {
@@ -268,9 +290,17 @@ impl Source {
             "bulk" => Source::Bulk { left: cfg.messages.unwrap_or(0), lengths, rng_len },
             "poisson" => {
                 let lambda = cfg.load.unwrap_or(0.5) * rate_bps / cfg.length.mean_bits();
-                Source::Poisson { mean_gap_s: 1.0 / lambda, lengths, rng_arr, rng_len }
+                Source::Poisson { mean_gap_s: 1.0 / lambda, initial: cfg.initial_backlog, lengths, rng_arr, rng_len }
             }
             _ => Source::None,
+        }
+    }
+
+    /// Messages waiting at time 0 (a Poisson source's `initial_backlog`).
+    pub fn initial_backlog(&self) -> u64 {
+        match self {
+            Source::Poisson { initial, .. } => *initial,
+            _ => 0,
         }
     }
 
@@ -351,11 +381,54 @@ mod tests {
 
     #[test]
     fn poisson_rate_gives_the_useful_load() {
-        let cfg = TrafficConfig { kind: "poisson".into(), load: Some(0.4), messages: None, length: LengthConfig::Constant { mean_bits: 1000.0 }, dialogue: None };
+        let cfg = TrafficConfig { kind: "poisson".into(), load: Some(0.4), messages: None, initial_backlog: 0, length: LengthConfig::Constant { mean_bits: 1000.0 }, dialogue: None };
         let mut s = Source::new(&cfg, 48_000.0, stream(1, 0, "a"), stream(1, 0, "b"));
         let n = 100_000;
         let total: f64 = (0..n).map(|_| s.next_gap().unwrap().as_secs_f64()).sum();
         let load = n as f64 * 1000.0 / total / 48_000.0;
         assert!((load - 0.4).abs() < 0.01, "{load}");
+    }
+
+    fn scenario(traffic: &str) -> Result<crate::scenario::Scenario, crate::scenario::ScenarioError> {
+        let text = format!(
+            "[run]\nduration_s = 20.0\nreplications = 1\n[link]\nrate_bps = 48000.0\ndelay_s = 0.005\n\
+             [protocol]\nkind = \"selective_repeat\"\nwindow = 64\nmodulus = 128\n[traffic.a]\n{traffic}\n"
+        );
+        crate::scenario::Scenario::from_toml(&text)
+    }
+
+    #[test]
+    fn an_initial_backlog_is_served_back_to_back_from_time_zero() {
+        // N constant messages waiting at t = 0 on an error-free link, the window never
+        // limiting (64·t_f ≫ RTT), arrivals negligible (ρ = 10⁻⁹: none in 20 s at
+        // λ = 4.8·10⁻⁸/s): message i (0-based) is delivered at (i+1)·t_f + t_p, so the
+        // mean transfer time is (N+1)/2·t_f + t_p.
+        let n = 200u64;
+        let sc = scenario(&format!("kind = \"poisson\"\nload = 1e-9\ninitial_backlog = {n}")).expect("valid");
+        let x = crate::sim::run_experiment(&sc, 1, None, None).expect("runs");
+        let a = x.records[0].accounting["a_to_b"];
+        assert_eq!((a.issued, a.delivered), (n, n), "{a:?}");
+        let tf = crate::engine::Duration::transmission(1048, 48_000.0).as_secs_f64();
+        let want = (n + 1) as f64 / 2.0 * tf + 0.005;
+        let got = x.metrics["a_to_b"]["transfer_time_s"].mean;
+        assert!((got - want).abs() < 1e-9, "{got} vs {want}");
+        // The default is a start-empty run: nothing issued without arrivals.
+        let sc = scenario("kind = \"poisson\"\nload = 1e-9").expect("valid");
+        let x = crate::sim::run_experiment(&sc, 1, None, None).expect("runs");
+        assert_eq!(x.records[0].accounting["a_to_b"].issued, 0);
+    }
+
+    #[test]
+    fn a_bad_initial_backlog_names_the_field() {
+        for (traffic, want) in [
+            ("kind = \"poisson\"\ninitial_backlog = -1", "traffic.a.initial_backlog = -1: expected a whole number in [0, 10000000]"),
+            ("kind = \"poisson\"\ninitial_backlog = 2.5", "traffic.a.initial_backlog = 2.5: expected a whole number in [0, 10000000]"),
+            ("kind = \"poisson\"\ninitial_backlog = 10000001", "traffic.a.initial_backlog = 10000001: expected a whole number in [0, 10000000]"),
+            ("kind = \"poisson\"\ninitial_backlog = \"many\"", "traffic.a.initial_backlog = \"many\": expected a whole number in [0, 10000000]"),
+            ("kind = \"saturated\"\ninitial_backlog = 10", "traffic.a.initial_backlog = 10: only allowed with kind = \"poisson\" (kind is \"saturated\")"),
+        ] {
+            let e = scenario(traffic).unwrap_err();
+            assert_eq!(e.problems(), vec![want], "{traffic}");
+        }
     }
 }

@@ -61,3 +61,37 @@ impl TextbookConfig {
         TextbookConfig { window: window.min(limit).max(1), modulus, overhead_bits, ack_bits, timeout_s, reject, nak_corrupted }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(kind: &str, v: serde_json::Value) -> (TextbookConfig, Vec<String>) {
+        let mut p = Problems::default();
+        let mut t = Table::root(&v, &mut p);
+        let c = TextbookConfig::parse(kind, &mut t, &mut p);
+        (c, p.0.iter().map(ToString::to_string).collect())
+    }
+
+    #[test]
+    fn default_windows_are_the_largest_the_modulus_allows() {
+        // Selective repeat: W ≤ M/2 (a new frame must not alias an old one in the
+        // receive window); go-back-N: W ≤ M − 1.
+        for (kind, modulus, window) in [("selective_repeat", 128, 64), ("selective_repeat", 8, 4), ("go_back_n", 8, 7), ("go_back_n", 128, 127)] {
+            let (c, problems) = parse(kind, json!({ "modulus": modulus }));
+            assert!(problems.is_empty(), "{problems:?}");
+            assert_eq!((c.modulus, c.window), (modulus, window), "{kind}");
+        }
+    }
+
+    #[test]
+    fn a_window_above_the_limit_is_reported() {
+        let (_, problems) = parse("selective_repeat", json!({ "modulus": 128, "window": 65 }));
+        assert_eq!(problems, ["window = 65: expected a window in [1, 64] (modulus/2 for modulus 128)"]);
+        let (c, problems) = parse("selective_repeat", json!({ "modulus": 128, "window": 64 }));
+        assert!(problems.is_empty() && c.window == 64, "{problems:?}");
+        let (_, problems) = parse("go_back_n", json!({ "modulus": 8, "window": 8 }));
+        assert_eq!(problems, ["window = 8: expected a window in [1, 7] (modulus - 1 for modulus 8)"]);
+    }
+}

@@ -75,5 +75,10 @@ mod tests {
         assert!(wire_for(&json!({"kind": "go_back_n", "modulus": 256}))
             .unwrap()
             .is_err());
+        // 128, the largest modulus the extended control field encodes, is accepted.
+        let w128 = wire_for(&json!({"kind": "selective_repeat", "modulus": 128}))
+            .unwrap()
+            .unwrap();
+        assert_eq!(w128.encode(&i, 0).unwrap()[..3], [0x01, 0x04, 0x00]);
     }
 }
