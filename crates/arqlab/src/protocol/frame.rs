@@ -5,7 +5,12 @@ use super::layer::{Payload, Pdu, Sdu};
 /// Frame types. HDLC names are used for the textbook protocols too: an individual
 /// acknowledgement is an RR whose N(R) names the frame acknowledged plus one, a negative
 /// acknowledgement is a REJ (go-back-N) or SREJ (selective).
+///
+/// Four bytes wide on purpose: as one byte it sat beside the two flag bytes, each
+/// written by its own store, and the runner's copy of a fresh frame into its lane read
+/// the three as one word — a store-forwarding stall on every frame (5% of a run).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
 pub enum FrameKind {
     I,
     RR,
