@@ -10,7 +10,7 @@ mod common;
 use arqlab::engine::SimTime;
 use arqlab::protocol::llc2::{Llc2, Llc2Config, Variant};
 use arqlab::sim::runner::{run, Windows};
-use common::{acc, Log, Loss, Lossy};
+use common::{drained, Log, Loss, Lossy};
 use proptest::prelude::*;
 use std::rc::Rc;
 
@@ -45,12 +45,6 @@ proptest! {
             Lossy::new(Llc2::new(&c), loss, seed ^ (i as u64 + 1) * 0x5851_f42d, errors_end, logs[i].clone())
         })
         .unwrap_or_else(|e| panic!("{c:?}: {e}"));
-        for d in 0..2 {
-            let (issued, delivered, acked, unacked) = acc(&out, d);
-            let held = logs[d].held.get();
-            prop_assert_eq!(delivered, issued - held, "{:?}: direction {}: {:?}", c, d, out.accounting);
-            prop_assert_eq!(acked, delivered, "{:?}: direction {}: {:?}", c, d, out.accounting);
-            prop_assert_eq!(unacked, held);
-        }
+        drained(&out, &logs).map_err(|e| TestCaseError::fail(format!("{c:?}: {e}")))?;
     }
 }

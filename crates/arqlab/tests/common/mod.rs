@@ -37,6 +37,23 @@ pub fn acc(out: &arqlab::sim::runner::RunOutput, d: usize) -> (u64, u64, u64, u6
     (a.issued, a.delivered, a.acknowledged, a.unacknowledged)
 }
 
+/// After a [`Lossy`] run: in each direction every message issued is delivered except
+/// those held back after the errors stop, every delivered one is acknowledged, and the
+/// sender still holds exactly the held ones. The first mismatch, if any.
+pub fn drained(out: &arqlab::sim::runner::RunOutput, logs: &[std::rc::Rc<Log>; 2]) -> Result<(), String> {
+    for (d, log) in logs.iter().enumerate() {
+        let (issued, delivered, acked, unacked) = acc(out, d);
+        let held = log.held.get();
+        if (delivered, acked, unacked) != (issued - held, issued - held, held) {
+            return Err(format!(
+                "direction {d}: issued {issued}, held back {held}: delivered {delivered}, acknowledged {acked}, unacknowledged {unacked}: {:?}",
+                out.accounting
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub fn saturated(bits: u32) -> String {
     format!("kind = \"saturated\"\nlength = {{ dist = \"uniform\", min_bits = 8, max_bits = {bits} }}")
 }
