@@ -66,6 +66,8 @@ def test_johnson_scenarios_run_with_arqlab_run() -> None:
     ("stack.arq.variant=hdl-2", 'stack.arq.variant = "hdl-2": expected one of "5066"'),
     ("stack.arq.modem=mil-std-188-110b", "an integrated modem needs a code-combining table"),
     ("stack.arq.segment_bits=0", "stack.arq.segment_bits = 0: expected a whole number in [8, 8184]"),
+    ("stack.arq.rate_adaptation=sometimes", 'stack.arq.rate_adaptation = "sometimes": expected one of "burst", "per_packet"'),
+    ("stack.arq.snr_step_up_db=-1", "stack.arq.snr_step_up_db = -1: expected a number in [0, 20]"),
 ])
 def test_bad_hf_input_exits_2_naming_the_field(setting: str, message: str) -> None:
     p = subprocess.run([sys.executable, "-m", "arqlab.cli", "run", "scenarios/johnson/hdl_stable_5.toml", "--set", setting],

@@ -193,6 +193,8 @@ fn pair_form_dialogue_and_its_errors() {
     let builtin_steps = ok.replace("script = \"hmtp\"", "script = \"smtp\"\nmessage_octets = 0\n");
     assert_eq!(problems(&builtin_steps).len(), 1, "{:?}", problems(&builtin_steps));
     assert!(problems(&builtin_steps)[0].starts_with("traffic.a.message_octets = 0"));
+    let never = ok.replace("script = \"hmtp\"", "script = \"hmtp\"\nstart_until_s = -5.0");
+    assert_eq!(problems(&never), vec!["traffic.a.start_until_s = -5.0: expected a number > 0"]);
 }
 
 #[test]
