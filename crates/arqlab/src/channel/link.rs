@@ -118,7 +118,7 @@ impl<F: Pdu> Direction<F> {
         self.counters.bits_transmitted += bits as u64;
         self.counters.frames_in_error += u64::from(in_error);
         self.counters.busy_ps += end.0 - now.0;
-        self.in_flight.push_back(InFlight { frame, dst, in_error });
+        self.in_flight.push_back(InFlight { frame: frame.in_flight_copy(), dst, in_error });
         Transmission { end, arrival: end + self.delay, in_error }
     }
 

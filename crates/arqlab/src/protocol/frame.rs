@@ -97,6 +97,11 @@ impl<P: Payload> Pdu for Frame<P> {
     fn bits(&self) -> u32 {
         self.bits
     }
+    #[inline(always)]
+    fn in_flight_copy(&self) -> Self {
+        let Frame { kind, ns, nr, pf, command, bits, msg } = *self;
+        Frame { kind, ns, nr, pf, command, bits, msg: msg.map(|m| m.in_flight_copy()) }
+    }
     fn trace(&self) -> crate::trace::TraceFrame {
         if let Some(inner) = self.msg.and_then(|m| m.trace_inner()) {
             // A payload that shows itself (a TPDU in a network packet): its fields, the

@@ -60,9 +60,19 @@ pub trait Payload: Copy + std::fmt::Debug {
     fn filter_key(&self) -> Option<u64> {
         None
     }
+    /// A copy for a PDU in flight (see [`Pdu::in_flight_copy`]).
+    #[inline(always)]
+    fn in_flight_copy(&self) -> Self {
+        *self
+    }
 }
 
 impl Payload for Sdu {
+    #[inline(always)]
+    fn in_flight_copy(&self) -> Self {
+        let Sdu { id, bits, flow, born } = *self;
+        Sdu { id, bits, flow, born }
+    }
     #[inline]
     fn bits(&self) -> u32 {
         self.bits
@@ -96,6 +106,13 @@ pub trait Pdu: Clone {
     }
     /// The header fields a trace shows.
     fn trace(&self) -> TraceFrame;
+    /// A copy for the medium to keep while the PDU is in flight. A PDU type whose fields
+    /// are written one by one (a bool, a u32) copies itself field by field: a copy of the
+    /// whole struct reads wider words than were written and stalls on store forwarding.
+    #[inline(always)]
+    fn in_flight_copy(&self) -> Self {
+        self.clone()
+    }
 }
 
 /// A medium's permission to transmit now: at what rate, after what lead time (a radio's

@@ -113,7 +113,7 @@ impl DirectionMeter {
         if self.timed(m) {
             let t = now - m.born;
             self.transfer.add(t.0);
-            self.transfer_hist.add(t.as_secs_f64());
+            self.transfer_hist.add_secs_of_ps(t.0);
         }
         self.bits += m.bits as u64;
         self.delivered += 1;

@@ -188,7 +188,7 @@ impl<P: Payload> Layer for GoBackN<P> {
 
     // Inlined into the runner: the frame is built where it is sent (measured 4% faster
     // on the reference scenario).
-    #[inline]
+    #[inline(always)]
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Frame<P>> {
         if self.rej_pending {
             self.rej_pending = false;
