@@ -32,15 +32,17 @@ pub struct GoBackN<P: Payload = Sdu> {
     reject: bool,
     nak_corrupted: bool,
 
-    // Sender. `unacked[0]` carries N(S) = V(A).
+    // Sender. `buf` holds the SDUs of the window, then the queue: `buf[0]` carries
+    // N(S) = V(A), the first `outstanding` are in the window (an SDU joins it by moving
+    // the boundary, not itself).
     va: u32,
-    unacked: VecDeque<P>,
-    /// Index in `unacked` of the next frame to transmit: V(S) = V(A) + next.
+    buf: VecDeque<P>,
+    outstanding: usize,
+    /// Index in `buf` of the next frame to transmit: V(S) = V(A) + next.
     next: usize,
-    /// Frames of `unacked` transmitted at least once (a send below it is a retransmission).
+    /// Frames of the window transmitted at least once (a send below it is a retransmission).
     sent: usize,
     cause: RetransmitCause,
-    queue: VecDeque<P>,
     t1_deadline: Option<SimTime>,
 
     // Receiver.
@@ -64,11 +66,11 @@ impl<P: Payload> GoBackN<P> {
             reject: cfg.reject,
             nak_corrupted: cfg.nak_corrupted,
             va: 0,
-            unacked: VecDeque::new(),
+            buf: VecDeque::new(),
+            outstanding: 0,
             next: 0,
             sent: 0,
             cause: RetransmitCause::Timeout,
-            queue: VecDeque::new(),
             t1_deadline: None,
             vr: 0,
             ack_pending: false,
@@ -96,10 +98,11 @@ impl<P: Payload> GoBackN<P> {
             return; // nothing new, or an invalid N(R): ignored
         }
         for _ in 0..n {
-            if let Some(msg) = self.unacked.pop_front() {
+            if let Some(msg) = self.buf.pop_front() {
                 self.events.push_back(Event::Acknowledged(msg));
             }
         }
+        self.outstanding -= n;
         self.va = nr;
         self.sent -= n;
         self.next = self.next.saturating_sub(n);
@@ -142,7 +145,7 @@ impl<P: Payload> Layer for GoBackN<P> {
     }
 
     fn handle_submit(&mut self, _now: SimTime, msg: P) {
-        self.queue.push_back(msg);
+        self.buf.push_back(msg);
     }
 
     fn handle_receive(&mut self, now: SimTime, f: &Frame<P>) {
@@ -198,13 +201,11 @@ impl<P: Payload> Layer for GoBackN<P> {
             self.counters.rejects_sent += 1;
             return Some(Frame::supervisory(FrameKind::REJ, self.vr, false, self.ack_bits));
         }
-        if self.next == self.unacked.len() && self.unacked.len() < self.window as usize {
-            if let Some(msg) = self.queue.pop_front() {
-                self.unacked.push_back(msg);
-            }
+        if self.next == self.outstanding && self.outstanding < self.window as usize && self.buf.len() > self.outstanding {
+            self.outstanding += 1;
         }
-        if self.next < self.unacked.len() {
-            let msg = self.unacked[self.next];
+        if self.next < self.outstanding {
+            let msg = self.buf[self.next];
             let ns = self.vs();
             if self.next < self.sent {
                 self.counters.count_retransmission(self.cause);
@@ -240,11 +241,11 @@ impl<P: Payload> Layer for GoBackN<P> {
     }
 
     fn backlog(&self) -> usize {
-        self.queue.len()
+        self.buf.len() - self.outstanding
     }
 
     fn unacknowledged(&self) -> usize {
-        self.queue.len() + self.unacked.len()
+        self.buf.len()
     }
 
     fn counters(&self) -> Counters {
@@ -254,8 +255,8 @@ impl<P: Payload> Layer for GoBackN<P> {
     fn wants_transmit(&self) -> bool {
         self.rej_pending
             || self.ack_pending
-            || self.next < self.unacked.len()
-            || (!self.queue.is_empty() && self.unacked.len() < self.window as usize)
+            || self.next < self.outstanding
+            || (self.buf.len() > self.outstanding && self.outstanding < self.window as usize)
     }
 }
 
