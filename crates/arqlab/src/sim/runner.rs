@@ -81,6 +81,29 @@ impl EventCode for Ev {
     }
 }
 
+/// What a step of the event loop returns. An error is rare and large (64 bytes), so it
+/// travels boxed: the `Ok` of the unboxed `Result` went through memory on every call.
+type Step = Result<(), Box<SimError>>;
+
+impl From<ScheduleError> for Box<SimError> {
+    #[cold]
+    fn from(e: ScheduleError) -> Self {
+        Box::new(SimError::Schedule(e))
+    }
+}
+
+impl From<OrderViolation> for Box<SimError> {
+    #[cold]
+    fn from(e: OrderViolation) -> Self {
+        Box::new(SimError::Order(e))
+    }
+}
+
+#[cold]
+fn unbox(e: Box<SimError>) -> SimError {
+    *e
+}
+
 /// Largest element index an event can name (per kind).
 pub const MAX_ELEMENTS: usize = 1 << INDEX_BITS;
 
@@ -306,7 +329,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     }
                 }
             }
-            self.after_input(node, SimTime::ZERO)?;
+            self.after_input(node, SimTime::ZERO).map_err(unbox)?;
         }
         Ok(())
     }
@@ -324,10 +347,10 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             self.fingerprint = (self.fingerprint ^ now.0).wrapping_mul(0x0000_0100_0000_01b3) ^ ev.fingerprint_code();
             let i = ev.index();
             match ev.kind() {
-                ARRIVAL => self.arrival(i, now)?,
+                ARRIVAL => self.arrival(i, now).map_err(unbox)?,
                 TX_END if i < self.nodes.len() => {
                     self.nodes[i].tx_wake = false;
-                    self.after_input(i, now)?
+                    self.after_input(i, now).map_err(unbox)?
                 }
                 TX_END => {
                     let (r, k) = self.port_owner[i - self.nodes.len()];
@@ -337,7 +360,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     if !self.lanes[port.lane as usize].dir.is_busy(now) {
                         self.relays[r as usize].release(now, k as usize);
                     }
-                    self.send_from_port(r as usize, k as usize, now)?;
+                    self.send_from_port(r as usize, k as usize, now).map_err(unbox)?;
                 }
                 TIMER => {
                     let traced = self.trace.is_some();
@@ -351,7 +374,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     if before.is_some_and(|b| self.nodes[i].stack.counters().timeouts > b) {
                         self.record(now, i, TraceKind::Timeout, None);
                     }
-                    self.after_input(i, now)?;
+                    self.after_input(i, now).map_err(unbox)?;
                 }
                 MESSAGE => {
                     let f = &mut self.flows[i];
@@ -363,11 +386,11 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     if let Some(gap) = gap {
                         self.q.schedule(now + gap, Ev::new(MESSAGE, i))?;
                     }
-                    self.after_input(src, now)?;
+                    self.after_input(src, now).map_err(unbox)?;
                 }
                 RELAY_READY => {
                     if let Some(k) = self.relays[i].ready() {
-                        self.send_from_port(i, k, now)?;
+                        self.send_from_port(i, k, now).map_err(unbox)?;
                     }
                 }
                 kind => {
@@ -414,7 +437,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         Ok(RunOutput { windows: out, flow_windows, events: self.events, simulated: end, fingerprint: self.fingerprint, accounting, trace: self.trace })
     }
 
-    fn arrival(&mut self, l: usize, now: SimTime) -> Result<(), SimError> {
+    fn arrival(&mut self, l: usize, now: SimTime) -> Step {
         // Token ring: the station that copies the frame (its addressee or a bridge).
         let target = match self.lanes[l].target {
             Target::Ring(g) => match self.lanes[l].dir.next_arrival().map(|w| self.rings[g as usize].target(w.dst)) {
@@ -474,7 +497,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
 
     /// Relay `r`'s port `k` sends its next ready frame if its lane is free, and asks to
     /// be woken when the lane frees (to release the frame from the buffer).
-    fn send_from_port(&mut self, r: usize, k: usize, now: SimTime) -> Result<(), SimError> {
+    fn send_from_port(&mut self, r: usize, k: usize, now: SimTime) -> Step {
         let lane = self.relays[r].ports[k].lane as usize;
         let Some(lead) = gate(&self.lanes[lane], &self.radios, &self.rings, now) else {
             // Token ring: a port with frames waits for the token (one wake-up at a time).
@@ -594,7 +617,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
     /// After any input to node `n`: report events, transmit if granted, re-arm wakes.
     /// (Borrows the runner's parts separately: one bounds check per element.)
     #[inline]
-    fn after_input(&mut self, n: usize, now: SimTime) -> Result<(), SimError> {
+    fn after_input(&mut self, n: usize, now: SimTime) -> Step {
         let Sim { q, nodes, lanes, radios, rings, flows, pooled, trace, unfinished, dialogues, released, .. } = self;
         let node = &mut nodes[n];
         while let Some(e) = node.stack.poll_event() {
@@ -659,7 +682,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
     /// lets each of those nodes act (in the order the writes were released).
     #[cold]
     #[inline(never)]
-    fn submit_released(&mut self, now: SimTime) -> Result<(), SimError> {
+    fn submit_released(&mut self, now: SimTime) -> Step {
         let mut writes = std::mem::take(&mut self.released);
         for &(m, sdu) in &writes {
             self.nodes[m].stack.handle_submit(now, sdu);
@@ -771,7 +794,7 @@ fn submit_writes(run: &DialogueRun, writes: Vec<(usize, u32)>, now: SimTime, flo
 
 /// A delivery or acknowledgement into its flow's meter (and the pooled one).
 #[inline(always)]
-fn deliver(flows: &mut [Flow], pooled: &mut Option<DirectionMeter>, unfinished: &mut usize, now: SimTime, e: Event<Sdu>) -> Result<(), SimError> {
+fn deliver(flows: &mut [Flow], pooled: &mut Option<DirectionMeter>, unfinished: &mut usize, now: SimTime, e: Event<Sdu>) -> Step {
     match e {
         Event::Delivered(m) => {
             let f = &mut flows[m.flow as usize];
