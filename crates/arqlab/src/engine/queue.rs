@@ -191,6 +191,33 @@ mod tests {
         assert_eq!(with.schedule(SimTime(40), 0), Err(ScheduleError::Past { at: SimTime(40), now: SimTime(41) }), "the clock followed the calendar");
     }
 
+    /// Schedules and pops interleaved at random, many ties: the same pops, lengths and
+    /// next times as an ordered set of (time, insertion number) keys.
+    #[test]
+    fn interleaved_schedules_and_pops_match_an_ordered_model() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut q = EventQueue::<u32>::with_calendar(vec![(SimTime(50), 1000), (SimTime(500), 1001)]).unwrap();
+        let mut model = std::collections::BTreeSet::from([(50u64, 0u64, 1000u32), (500, 1, 1001)]);
+        let (mut seq, mut now) = (2u64, 0u64);
+        for step in 0..50_000u32 {
+            // Phases that grow the queue to a few hundred events and drain it again.
+            let grow = (step / 5_000) % 2 == 0;
+            if rng.random_bool(if grow { 0.6 } else { 0.4 }) {
+                let t = now + rng.random_range(0..40);
+                q.schedule(SimTime(t), step).unwrap();
+                model.insert((t, seq, step));
+                seq += 1;
+            } else {
+                let want = model.pop_first().map(|(t, _, e)| (SimTime(t), e));
+                assert_eq!(q.pop(), want, "step {step}");
+                now = want.map_or(now, |w| w.0 .0);
+            }
+            assert_eq!(q.len(), model.len());
+            assert_eq!(q.peek_time(), model.first().map(|k| SimTime(k.0)));
+        }
+    }
+
     #[test]
     fn a_calendar_out_of_order_is_an_error() {
         let r = EventQueue::<u32>::with_calendar(vec![(SimTime(1), 0), (SimTime(3), 1), (SimTime(2), 2)]);
