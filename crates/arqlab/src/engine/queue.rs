@@ -197,11 +197,11 @@ mod tests {
     fn interleaved_schedules_and_pops_match_an_ordered_model() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
-        let mut q = EventQueue::<u32>::with_calendar(vec![(SimTime(50), 1000), (SimTime(500), 1001)]).unwrap();
-        let mut model = std::collections::BTreeSet::from([(50u64, 0u64, 1000u32), (500, 1, 1001)]);
+        let mut q = EventQueue::<u32>::with_calendar(vec![(SimTime(50), 90_000), (SimTime(500), 90_001)]).unwrap();
+        let mut model = std::collections::BTreeSet::from([(50u64, 0u64, 90_000u32), (500, 1, 90_001)]);
         let (mut seq, mut now) = (2u64, 0u64);
         for step in 0..50_000u32 {
-            // Phases that grow the queue to a few hundred events and drain it again.
+            // Phases that grow the queue (to about a thousand events) and drain it again.
             let grow = (step / 5_000) % 2 == 0;
             if rng.random_bool(if grow { 0.6 } else { 0.4 }) {
                 let t = now + rng.random_range(0..40);
