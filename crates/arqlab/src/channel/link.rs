@@ -11,7 +11,6 @@
 use super::errors::ErrorModel;
 use crate::engine::{Duration, SimTime, Stream};
 use crate::protocol::Pdu;
-use std::collections::VecDeque;
 
 /// Counters of one direction.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -34,7 +33,7 @@ pub struct Direction<F> {
     busy_until: SimTime,
     /// (bits, time) of the last transmission time computed.
     last_tx: (u32, Duration),
-    in_flight: VecDeque<InFlight<F>>,
+    in_flight: InFlightRing<F>,
     pub counters: DirectionCounters,
 }
 
@@ -67,7 +66,7 @@ impl<F: Pdu> Direction<F> {
             rng,
             busy_until: SimTime::ZERO,
             last_tx: (0, Duration(1)),
-            in_flight: VecDeque::with_capacity(16),
+            in_flight: InFlightRing { slots: Vec::new(), head: 0, len: 0 },
             counters: DirectionCounters::default(),
         }
     }
@@ -104,28 +103,58 @@ impl<F: Pdu> Direction<F> {
     /// (a preamble; zero on a line). The error outcome is drawn now from this lane's own
     /// stream, so it does not depend on anything else in the run.
     #[inline(always)]
-    pub fn start(&mut self, now: SimTime, lead: Duration, frame: F, dst: u32) -> Transmission {
+    pub fn start(&mut self, now: SimTime, lead: Duration, frame: &F, dst: u32) -> Transmission {
+        self.stage(frame);
+        self.start_staged(now, lead, dst)
+    }
+
+    /// The slot the next frame started on this lane will occupy, to build the frame in
+    /// place (it holds an old frame: overwrite all of it); `None` when the lane has no
+    /// free slot (then `stage` a frame, which makes room).
+    #[inline]
+    pub fn free_slot(&mut self) -> Option<&mut F> {
+        self.in_flight.free_slot()
+    }
+
+    /// Copies `frame` into the next slot, making room if need be.
+    #[inline]
+    pub fn stage(&mut self, frame: &F) {
+        self.in_flight.stage(frame);
+    }
+
+    /// The frame in the next slot (built there, or staged).
+    #[inline]
+    pub fn staged(&self) -> &F {
+        self.in_flight.staged()
+    }
+
+    /// Starts transmitting the frame in the next slot (as `start`).
+    #[inline(always)]
+    pub fn start_staged(&mut self, now: SimTime, lead: Duration, dst: u32) -> Transmission {
         debug_assert!(!self.is_busy(now));
-        let bits = frame.bits();
-        let time = match frame.airtime() {
+        let frame = self.in_flight.staged();
+        let (bits, airtime, mode) = (frame.bits(), frame.airtime(), frame.mode());
+        let time = match airtime {
             Some(t) => t,
             None => self.cached_transmission_time(bits),
         };
         let end = now + lead + time;
-        let in_error = self.errors.frame_in_error(now, bits as u64, frame.mode(), &mut self.rng);
+        let in_error = self.errors.frame_in_error(now, bits as u64, mode, &mut self.rng);
         self.busy_until = end;
         self.counters.frames_transmitted += 1;
         self.counters.bits_transmitted += bits as u64;
         self.counters.frames_in_error += u64::from(in_error);
         self.counters.busy_ps += end.0 - now.0;
-        self.in_flight.push_back(InFlight { frame: frame.in_flight_copy(), dst, in_error });
+        self.in_flight.commit(dst, in_error);
         Transmission { end, arrival: end + self.delay, in_error }
     }
 
     /// The frame whose arrival is due now (FIFO).
     #[inline]
     pub fn take_arrival(&mut self) -> Option<InFlight<F>> {
-        self.in_flight.pop_front()
+        let w = self.in_flight.front().cloned();
+        self.in_flight.pop();
+        w
     }
 
     /// The frame whose arrival is due now, by reference (then `drop_arrival`): a
@@ -138,12 +167,83 @@ impl<F: Pdu> Direction<F> {
     /// Removes the frame `next_arrival` returned.
     #[inline]
     pub fn drop_arrival(&mut self) {
-        self.in_flight.pop_front();
+        self.in_flight.pop();
     }
 
     /// Frames sent but not yet arrived.
     pub fn in_flight(&self) -> usize {
-        self.in_flight.len()
+        self.in_flight.len
+    }
+}
+
+/// The frames in flight on a lane, oldest first: a ring of slots that stay initialised,
+/// so a frame is copied into its slot field by field where it is started, not
+/// assembled beside it and then moved in (each move of a fresh frame was several
+/// copies through the stack).
+struct InFlightRing<F> {
+    /// Capacity a power of two (or zero).
+    slots: Vec<InFlight<F>>,
+    head: usize,
+    len: usize,
+}
+
+impl<F: Pdu> InFlightRing<F> {
+    #[inline]
+    fn free_slot(&mut self) -> Option<&mut F> {
+        if self.len == self.slots.len() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        Some(&mut self.slots[(self.head + self.len) & mask].frame)
+    }
+
+    #[inline]
+    fn stage(&mut self, frame: &F) {
+        if self.len == self.slots.len() {
+            self.grow(frame);
+        }
+        let mask = self.slots.len() - 1;
+        frame.copy_into(&mut self.slots[(self.head + self.len) & mask].frame);
+    }
+
+    #[inline]
+    fn staged(&self) -> &F {
+        let mask = self.slots.len() - 1;
+        &self.slots[(self.head + self.len) & mask].frame
+    }
+
+    /// The staged frame joins the frames in flight.
+    #[inline]
+    fn commit(&mut self, dst: u32, in_error: bool) {
+        let mask = self.slots.len() - 1;
+        let slot = &mut self.slots[(self.head + self.len) & mask];
+        slot.dst = dst;
+        slot.in_error = in_error;
+        self.len += 1;
+    }
+
+    /// Doubles the capacity, oldest first at slot 0; new slots hold copies of `fill`.
+    #[cold]
+    fn grow(&mut self, fill: &F) {
+        let cap = (2 * self.slots.len()).max(16);
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut slots: Vec<InFlight<F>> = (0..self.len).map(|k| self.slots[(self.head + k) & mask].clone()).collect();
+        slots.resize(cap, InFlight { frame: fill.clone(), dst: 0, in_error: false });
+        self.slots = slots;
+        self.head = 0;
+    }
+
+    #[inline]
+    fn front(&self) -> Option<&InFlight<F>> {
+        (self.len > 0).then(|| &self.slots[self.head])
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        if self.len > 0 {
+            self.head = (self.head + 1) & (self.slots.len() - 1);
+            self.len -= 1;
+        }
     }
 }
 
@@ -158,7 +258,7 @@ mod tests {
         let mut d: Direction<Frame> =
             Direction::new(48_000.0, Duration::from_secs_f64(0.05), ErrorModel::None, stream(1, 0, "x"));
         let f: Frame = Frame::supervisory(FrameKind::RR, 3, false, 48);
-        let t = d.start(SimTime::ZERO, Duration::ZERO, f, 1);
+        let t = d.start(SimTime::ZERO, Duration::ZERO, &f, 1);
         assert_eq!(t.end, SimTime(1_000_000_000));
         assert_eq!(t.arrival, SimTime(51_000_000_000));
         for rate in [1200.0, 4800.0, 9600.0, 48_000.0, 64_000.0, 1_544_000.0, 4e6, 33_333.3] {
@@ -170,9 +270,44 @@ mod tests {
         assert!(d.is_busy(SimTime(999_999_999)));
         assert!(!d.is_busy(t.end));
         let g: Frame = Frame::supervisory(FrameKind::REJ, 4, false, 48);
-        d.start(t.end, Duration::ZERO, g, 1);
+        d.start(t.end, Duration::ZERO, &g, 1);
         assert_eq!(d.take_arrival().unwrap().frame.nr, 3);
         assert_eq!(d.take_arrival().unwrap().frame.nr, 4);
         assert!(d.take_arrival().is_none());
+    }
+
+    /// Frames built in the free slot, staged ones and frames that were only built (no
+    /// start) interleaved with arrivals, across ring wrap-arounds and growth: the frames
+    /// in flight are exactly those started, oldest first, each with its address.
+    #[test]
+    fn in_flight_frames_are_those_started_in_order_across_growth_and_wrap() {
+        let mut d: Direction<Frame> = Direction::new(1e9, Duration::ZERO, ErrorModel::None, stream(1, 0, "x"));
+        let (mut now, mut expected, mut started) = (SimTime::ZERO, std::collections::VecDeque::new(), 0);
+        for k in 0..300u32 {
+            match d.free_slot() {
+                // Built in place, sometimes abandoned (a layer with nothing to send).
+                Some(slot) if k % 3 == 0 => slot.set_supervisory(FrameKind::RNR, 9999, true, 8),
+                Some(slot) => slot.set_supervisory(FrameKind::RR, k, false, 48),
+                None => d.stage(&Frame::supervisory(FrameKind::RR, k, false, 48)),
+            }
+            if k % 3 != 0 || d.staged().nr != 9999 {
+                let t = d.start_staged(now, Duration::ZERO, k + 1000);
+                expected.push_back(k);
+                started += 1;
+                now = t.end;
+            }
+            // Fewer arrivals than starts while k < 200 (the ring fills and grows),
+            // more afterwards (it drains, wrapping around).
+            let arrivals = if k < 200 { usize::from(k % 2 == 0) } else { 2 };
+            for _ in 0..arrivals {
+                let got = d.next_arrival().map(|w| (w.frame.nr, w.dst));
+                assert_eq!(got, expected.front().map(|&e| (e, e + 1000)), "at {k}");
+                d.drop_arrival();
+                expected.pop_front();
+            }
+            assert_eq!(d.in_flight(), expected.len());
+        }
+        assert_eq!(d.counters.frames_transmitted, started);
+        assert!(started > 200 && started < 300, "some built frames were abandoned: {started}");
     }
 }

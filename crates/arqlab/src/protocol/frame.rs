@@ -62,6 +62,30 @@ impl<P: Payload> Frame<P> {
         }
     }
 
+    /// Makes this frame (a medium's slot) a supervisory one: `supervisory`, in place.
+    #[inline(always)]
+    pub fn set_supervisory(&mut self, kind: FrameKind, nr: u32, pf: bool, bits: u32) {
+        self.kind = kind;
+        self.ns = 0;
+        self.nr = nr;
+        self.pf = pf;
+        self.command = false;
+        self.bits = bits;
+        self.msg = None;
+    }
+
+    /// Makes this frame (a medium's slot) an I frame: `information`, in place.
+    #[inline(always)]
+    pub fn set_information(&mut self, ns: u32, nr: u32, pf: bool, msg: P, overhead_bits: u32) {
+        self.kind = FrameKind::I;
+        self.ns = ns;
+        self.nr = nr;
+        self.pf = pf;
+        self.command = false;
+        self.bits = msg.bits() + overhead_bits;
+        self.msg = Some(msg);
+    }
+
     pub fn information(ns: u32, nr: u32, pf: bool, msg: P, overhead_bits: u32) -> Frame<P> {
         Frame {
             kind: FrameKind::I,
@@ -98,9 +122,14 @@ impl<P: Payload> Pdu for Frame<P> {
         self.bits
     }
     #[inline(always)]
-    fn in_flight_copy(&self) -> Self {
-        let Frame { kind, ns, nr, pf, command, bits, msg } = *self;
-        Frame { kind, ns, nr, pf, command, bits, msg: msg.map(|m| m.in_flight_copy()) }
+    fn copy_into(&self, slot: &mut Self) {
+        slot.kind = self.kind;
+        slot.ns = self.ns;
+        slot.nr = self.nr;
+        slot.pf = self.pf;
+        slot.command = self.command;
+        slot.bits = self.bits;
+        slot.msg = self.msg.map(|m| m.in_flight_copy());
     }
     fn trace(&self) -> crate::trace::TraceFrame {
         if let Some(inner) = self.msg.and_then(|m| m.trace_inner()) {

@@ -106,12 +106,13 @@ pub trait Pdu: Clone {
     }
     /// The header fields a trace shows.
     fn trace(&self) -> TraceFrame;
-    /// A copy for the medium to keep while the PDU is in flight. A PDU type whose fields
-    /// are written one by one (a bool, a u32) copies itself field by field: a copy of the
-    /// whole struct reads wider words than were written and stalls on store forwarding.
+    /// Copies this PDU into `slot`, the medium's copy while it is in flight. A PDU type
+    /// whose fields are written one by one (a bool, a u32) copies itself field by field:
+    /// a copy of the whole struct reads wider words than were written and stalls on
+    /// store forwarding.
     #[inline(always)]
-    fn in_flight_copy(&self) -> Self {
-        self.clone()
+    fn copy_into(&self, slot: &mut Self) {
+        slot.clone_from(self);
     }
 }
 
@@ -182,6 +183,20 @@ pub trait Layer {
     fn handle_timeout(&mut self, now: SimTime);
     /// The medium grants a transmission now: the PDU to start, if any.
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Self::Pdu>;
+    /// `poll_transmit`, with the PDU written into `slot` (the medium's copy of it, which
+    /// holds an old PDU: every field is overwritten) instead of returned; true if there
+    /// is one. A layer that builds its PDU in place saves the copies a returned value
+    /// goes through on its way into the medium; the default calls `poll_transmit`.
+    #[inline]
+    fn poll_transmit_into(&mut self, now: SimTime, grant: &Grant, slot: &mut Self::Pdu) -> bool {
+        match self.poll_transmit(now, grant) {
+            Some(pdu) => {
+                pdu.copy_into(slot);
+                true
+            }
+            None => false,
+        }
+    }
     /// The earliest pending deadline.
     fn poll_timeout(&self) -> Option<SimTime>;
     /// The next event for the layer above, if any.

@@ -513,7 +513,8 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         }
         let Some((frame, dst)) = self.relays[r].ports[k].queue.pop_front() else { return Ok(()) };
         let bits = frame.bits();
-        let tx = transmit(&mut self.lanes[lane], &mut self.radios, &mut self.rings, now, lead, frame, dst);
+        self.lanes[lane].dir.stage(&frame);
+        let tx = transmit(&mut self.lanes[lane], &mut self.radios, &mut self.rings, now, lead, dst);
         self.relays[r].ports[k].sending = Some(bits);
         self.q.schedule(tx.arrival, Ev::new(ARRIVAL, lane))?;
         self.q.schedule(tx.end, Ev::new(TX_END, (self.relay_port0[r] as usize) + k))?;
@@ -642,16 +643,23 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         if let Some(lead) = gate(lane, radios, rings, now) {
             top_up(node, flows, now);
             let grant = Grant { rate_bps: lane.dir.rate_bps, lead, mtu_bits: u32::MAX };
-            if let Some(f) = node.stack.poll_transmit(now, &grant) {
+            // The frame is built in the lane's next slot (a lane without a free slot
+            // makes room when a frame is staged).
+            let sent = match lane.dir.free_slot() {
+                Some(slot) => node.stack.poll_transmit_into(now, &grant, slot),
+                None => node.stack.poll_transmit(now, &grant).map(|f| lane.dir.stage(&f)).is_some(),
+            };
+            if sent {
+                let f = lane.dir.staged();
                 debug_assert!(f.bits() > 0);
                 if let Some(d) = node.dialogue {
                     dialogues[d as usize].d.transmitted(now);
                 }
                 if trace.is_some() {
-                    record(trace, now, n, TraceKind::Send, Some(&f), &node.stack);
+                    record(trace, now, n, TraceKind::Send, Some(f), &node.stack);
                 }
                 let dst = f.dst().unwrap_or(node.peer);
-                let tx = transmit(lane, radios, rings, now, lead, f, dst);
+                let tx = transmit(lane, radios, rings, now, lead, dst);
                 q.schedule(tx.arrival, Ev::new(ARRIVAL, l))?;
                 top_up(node, flows, now);
             } else {
@@ -732,9 +740,10 @@ fn ready_at<F: Pdu>(lane: &Lane<F>, radios: &[Radio], rings: &[RingLanes], now: 
     }
 }
 
+/// Starts the frame staged in `lane`'s next slot.
 #[inline(always)]
-fn transmit<F: Pdu>(lane: &mut Lane<F>, radios: &mut [Radio], rings: &mut [RingLanes], now: SimTime, lead: Duration, frame: F, dst: u32) -> crate::channel::Transmission {
-    let mut tx = lane.dir.start(now, lead, frame, dst);
+fn transmit<F: Pdu>(lane: &mut Lane<F>, radios: &mut [Radio], rings: &mut [RingLanes], now: SimTime, lead: Duration, dst: u32) -> crate::channel::Transmission {
+    let mut tx = lane.dir.start_staged(now, lead, dst);
     if let Some((r, side)) = lane.radio {
         radios[r as usize].started(side, tx.end, lane.dir.delay);
     }

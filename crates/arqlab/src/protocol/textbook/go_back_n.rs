@@ -189,17 +189,23 @@ impl<P: Payload> Layer for GoBackN<P> {
         }
     }
 
-    // Inlined into the runner: the frame is built where it is sent (measured 4% faster
-    // on the reference scenario).
-    #[inline(always)]
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Frame<P>> {
+        let mut f = Frame::supervisory(FrameKind::RR, 0, false, 0);
+        self.poll_transmit_into(now, grant, &mut f).then_some(f)
+    }
+
+    // Inlined into the runner: the frame is built in the lane's slot it is sent from
+    // (no copies of a returned frame).
+    #[inline(always)]
+    fn poll_transmit_into(&mut self, now: SimTime, grant: &Grant, slot: &mut Frame<P>) -> bool {
         if self.rej_pending {
             self.rej_pending = false;
             self.ack_pending = false;
             self.counters.frames_sent += 1;
             self.counters.s_frames_sent += 1;
             self.counters.rejects_sent += 1;
-            return Some(Frame::supervisory(FrameKind::REJ, self.vr, false, self.ack_bits));
+            slot.set_supervisory(FrameKind::REJ, self.vr, false, self.ack_bits);
+            return true;
         }
         if self.next == self.outstanding && self.outstanding < self.window as usize && self.buf.len() > self.outstanding {
             self.outstanding += 1;
@@ -216,20 +222,21 @@ impl<P: Payload> Layer for GoBackN<P> {
             self.ack_pending = false;
             self.counters.frames_sent += 1;
             self.counters.i_frames_sent += 1;
-            let frame = Frame::information(ns, self.vr, false, msg, self.overhead_bits);
+            slot.set_information(ns, self.vr, false, msg, self.overhead_bits);
             // T1 starts when the last bit has left; a running T1 is not restarted by sends.
             if self.t1_deadline.is_none() {
-                self.t1_deadline = Some(now + grant.transmission(frame.bits) + self.t1);
+                self.t1_deadline = Some(now + grant.transmission(slot.bits) + self.t1);
             }
-            return Some(frame);
+            return true;
         }
         if self.ack_pending {
             self.ack_pending = false;
             self.counters.frames_sent += 1;
             self.counters.s_frames_sent += 1;
-            return Some(Frame::supervisory(FrameKind::RR, self.vr, false, self.ack_bits));
+            slot.set_supervisory(FrameKind::RR, self.vr, false, self.ack_bits);
+            return true;
         }
-        None
+        false
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
