@@ -60,7 +60,7 @@ pub trait Payload: Copy + std::fmt::Debug {
     fn filter_key(&self) -> Option<u64> {
         None
     }
-    /// A copy for a PDU in flight (see [`Pdu::in_flight_copy`]).
+    /// A copy for a PDU in flight (see [`Pdu::copy_into`]).
     #[inline(always)]
     fn in_flight_copy(&self) -> Self {
         *self
