@@ -36,7 +36,7 @@ pub struct Mode {
     pub preamble_s: Option<f64>,
     pub interleaver_block_s: Option<f64>,
     pub packet_bits: Vec<u32>,
-    /// per[i][j]: PER of a packet_bits[i]-bit packet at snr_db[j].
+    /// `per[i][j]`: PER of a `packet_bits[i]`-bit packet at `snr_db[j]`.
     pub per: Vec<Vec<f64>>,
 }
 

@@ -64,10 +64,10 @@ pub struct MediumConfig {
     pub rate_bps: f64,
     pub delay_s: f64,
     pub bit_error_rate: f64,
-    /// Error model of the lane ends[0] → ends[1] (default: bit errors at `bit_error_rate`).
+    /// Error model of the lane `ends[0]` → `ends[1]` (default: bit errors at `bit_error_rate`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub forward: Option<DirectionConfig>,
-    /// Error model of the lane ends[1] → ends[0].
+    /// Error model of the lane `ends[1]` → `ends[0]`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reverse: Option<DirectionConfig>,
 }
@@ -157,7 +157,7 @@ pub enum End {
 }
 
 /// A wired topology, indices instead of names. Lane `2m` of medium `m` runs
-/// ends[0] → ends[1], lane `2m + 1` the other way.
+/// `ends[0]` → `ends[1]`, lane `2m + 1` the other way.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Topology {
     pub nodes: Vec<NodeSpec>,

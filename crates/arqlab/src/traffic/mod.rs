@@ -4,7 +4,7 @@
 //! - `saturated`: a message is always waiting (the entity's backlog is topped up to one
 //!   whenever it takes the last one), for maximum-throughput experiments.
 //! - `poisson`: messages arrive in a Poisson stream whose rate gives a target *useful
-//!   load* ρ = λ·E[l] / rate (information bits per second over the link rate).
+//!   load* ρ = λ·E(l) / rate (information bits per second over the link rate).
 //!   `initial_backlog` messages may wait at time 0 (a start-up transient on purpose).
 //! - `bulk`: a finite transfer of `messages` messages, all waiting from time 0 (a
 //!   saturated source that runs dry). A run whose flows are all finite ends when the

@@ -14,7 +14,7 @@ pub enum PolicyKind {
     /// Close the circuit idle longest whenever a new one is needed.
     Lru,
     /// LRU, but only circuits open at least T_min may be closed, and K channels are
-    /// reserved for incoming calls (Comer & Korb 1983, [4]).
+    /// reserved for incoming calls (Comer & Korb 1983, ref. 4).
     Mlru,
     /// MLRU with up to C_max circuits per site, a new one at most every T_open (§6).
     MultiMlru,
