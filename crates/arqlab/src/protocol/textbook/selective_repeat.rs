@@ -16,7 +16,7 @@
 
 use super::config::TextbookConfig;
 use crate::engine::{Duration, SimTime};
-use crate::protocol::{Counters, Event, Frame, FrameKind, Grant, Layer, Modulus, Payload, RetransmitCause, Sdu, Service};
+use crate::protocol::{Counters, Event, Frame, FrameKind, Grant, Layer, Modulus, Payload, Pdu, RetransmitCause, Sdu, Service};
 use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug)]
@@ -252,13 +252,20 @@ impl<P: Payload> Layer for SelectiveRepeat<P> {
         self.prune_timers();
     }
 
-    // Inlined into the runner, as go-back-N's: the frame is built where it is sent.
-    #[inline]
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Frame<P>> {
+        let mut f = Frame::supervisory(FrameKind::RR, 0, false, 0);
+        self.poll_transmit_into(now, grant, &mut f).then_some(f)
+    }
+
+    // Inlined into the runner, as go-back-N's: the frame is built in the lane's slot it
+    // is sent from (no copies of a returned frame).
+    #[inline]
+    fn poll_transmit_into(&mut self, now: SimTime, grant: &Grant, slot: &mut Frame<P>) -> bool {
         if let Some(r) = self.replies.pop_front() {
             self.counters.frames_sent += 1;
             self.counters.s_frames_sent += 1;
-            return Some(r);
+            r.copy_into(slot);
+            return true;
         }
         let (va, m, overhead, t1) = (self.va, self.m, self.overhead_bits, self.t1);
         let deadline = |bits: u32| now + grant.transmission(bits) + t1;
@@ -266,8 +273,8 @@ impl<P: Payload> Layer for SelectiveRepeat<P> {
         if let Some((i, s)) = found {
             let cause = s.resend.take().unwrap_or(RetransmitCause::Timeout);
             let ns = m.add(va, i as u32);
-            let f = Frame::information(ns, 0, false, s.msg, overhead);
-            let d = deadline(f.bits);
+            slot.set_information(ns, 0, false, s.msg, overhead);
+            let d = deadline(slot.bits);
             s.deadline = Some(d);
             self.resend_pending -= 1;
             self.timers.push_back((d, ns));
@@ -275,21 +282,21 @@ impl<P: Payload> Layer for SelectiveRepeat<P> {
             self.counters.count_retransmission(cause);
             self.counters.frames_sent += 1;
             self.counters.i_frames_sent += 1;
-            return Some(f);
+            return true;
         }
         if self.slots.len() < self.window as usize {
             if let Some(msg) = self.queue.pop_front() {
                 let ns = m.add(va, self.slots.len() as u32);
-                let f = Frame::information(ns, 0, false, msg, overhead);
-                let d = deadline(f.bits);
+                slot.set_information(ns, 0, false, msg, overhead);
+                let d = deadline(slot.bits);
                 self.slots.push_back(Slot { msg, acked: false, resend: None, deadline: Some(d) });
                 self.timers.push_back((d, ns));
                 self.counters.frames_sent += 1;
                 self.counters.i_frames_sent += 1;
-                return Some(f);
+                return true;
             }
         }
-        None
+        false
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
