@@ -188,13 +188,19 @@ struct InFlightRing<F> {
 }
 
 impl<F: Pdu> InFlightRing<F> {
+    /// Index of the slot after the last frame in flight (the ring must have slots).
+    #[inline(always)]
+    fn next(&self) -> usize {
+        (self.head + self.len) & (self.slots.len() - 1)
+    }
+
     #[inline]
     fn free_slot(&mut self) -> Option<&mut F> {
         if self.len == self.slots.len() {
             return None;
         }
-        let mask = self.slots.len() - 1;
-        Some(&mut self.slots[(self.head + self.len) & mask].frame)
+        let i = self.next();
+        Some(&mut self.slots[i].frame)
     }
 
     #[inline]
@@ -202,21 +208,20 @@ impl<F: Pdu> InFlightRing<F> {
         if self.len == self.slots.len() {
             self.grow(frame);
         }
-        let mask = self.slots.len() - 1;
-        frame.copy_into(&mut self.slots[(self.head + self.len) & mask].frame);
+        let i = self.next();
+        frame.copy_into(&mut self.slots[i].frame);
     }
 
     #[inline]
     fn staged(&self) -> &F {
-        let mask = self.slots.len() - 1;
-        &self.slots[(self.head + self.len) & mask].frame
+        &self.slots[self.next()].frame
     }
 
     /// The staged frame joins the frames in flight.
     #[inline]
     fn commit(&mut self, dst: u32, in_error: bool) {
-        let mask = self.slots.len() - 1;
-        let slot = &mut self.slots[(self.head + self.len) & mask];
+        let i = self.next();
+        let slot = &mut self.slots[i];
         slot.dst = dst;
         slot.in_error = in_error;
         self.len += 1;

@@ -173,9 +173,14 @@ impl ModemTable {
         self.modes.iter().position(|m| m.role == Role::Control)
     }
 
+    /// Mode `i`, or the last mode for an index past the table.
+    fn mode(&self, i: usize) -> &Mode {
+        &self.modes[i.min(self.modes.len() - 1)]
+    }
+
     /// PER of a `bits`-bit packet in mode `mode` at `snr` dB.
     pub fn per(&self, mode: usize, bits: u32, snr: f64) -> f64 {
-        let m = &self.modes[mode.min(self.modes.len() - 1)];
+        let m = self.mode(mode);
         let at = |row: &[f64]| -> f64 {
             let s = &self.snr_db;
             if snr <= s[0] {
@@ -212,19 +217,19 @@ impl ModemTable {
 
     /// On-air time of a `bits`-bit packet in `mode`, in seconds.
     pub fn airtime_s(&self, mode: usize, bits: u32) -> f64 {
-        let m = &self.modes[mode.min(self.modes.len() - 1)];
+        let m = self.mode(mode);
         m.airtime_s.unwrap_or(bits as f64 / m.bps)
     }
 
     /// The preamble of a transmission in `mode`.
     pub fn preamble_s(&self, mode: usize) -> f64 {
-        self.modes[mode.min(self.modes.len() - 1)].preamble_s.unwrap_or(self.preamble_s)
+        self.mode(mode).preamble_s.unwrap_or(self.preamble_s)
     }
 
     /// The data part `data_s` of a transmission in `mode` rounded up to whole
     /// interleaver blocks.
     pub fn rounded_s(&self, mode: usize, data_s: f64) -> f64 {
-        let block = self.modes[mode.min(self.modes.len() - 1)].interleaver_block_s.unwrap_or(self.interleaver_block_s);
+        let block = self.mode(mode).interleaver_block_s.unwrap_or(self.interleaver_block_s);
         if block > 0.0 {
             (data_s / block - 1e-9).ceil().max(1.0) * block
         } else {

@@ -65,25 +65,13 @@ impl<P: Payload> Frame<P> {
     /// Makes this frame (a medium's slot) a supervisory one: `supervisory`, in place.
     #[inline(always)]
     pub fn set_supervisory(&mut self, kind: FrameKind, nr: u32, pf: bool, bits: u32) {
-        self.kind = kind;
-        self.ns = 0;
-        self.nr = nr;
-        self.pf = pf;
-        self.command = false;
-        self.bits = bits;
-        self.msg = None;
+        *self = Frame::supervisory(kind, nr, pf, bits);
     }
 
     /// Makes this frame (a medium's slot) an I frame: `information`, in place.
     #[inline(always)]
     pub fn set_information(&mut self, ns: u32, nr: u32, pf: bool, msg: P, overhead_bits: u32) {
-        self.kind = FrameKind::I;
-        self.ns = ns;
-        self.nr = nr;
-        self.pf = pf;
-        self.command = false;
-        self.bits = msg.bits() + overhead_bits;
-        self.msg = Some(msg);
+        *self = Frame::information(ns, nr, pf, msg, overhead_bits);
     }
 
     pub fn information(ns: u32, nr: u32, pf: bool, msg: P, overhead_bits: u32) -> Frame<P> {

@@ -346,11 +346,11 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             }
             self.fingerprint = (self.fingerprint ^ now.0).wrapping_mul(0x0000_0100_0000_01b3) ^ ev.fingerprint_code();
             let i = ev.index();
-            match ev.kind() {
-                ARRIVAL => self.arrival(i, now).map_err(unbox)?,
+            let step = match ev.kind() {
+                ARRIVAL => self.arrival(i, now),
                 TX_END if i < self.nodes.len() => {
                     self.nodes[i].tx_wake = false;
-                    self.after_input(i, now).map_err(unbox)?
+                    self.after_input(i, now)
                 }
                 TX_END => {
                     let (r, k) = self.port_owner[i - self.nodes.len()];
@@ -360,7 +360,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     if !self.lanes[port.lane as usize].dir.is_busy(now) {
                         self.relays[r as usize].release(now, k as usize);
                     }
-                    self.send_from_port(r as usize, k as usize, now).map_err(unbox)?;
+                    self.send_from_port(r as usize, k as usize, now)
                 }
                 TIMER => {
                     let traced = self.trace.is_some();
@@ -374,7 +374,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     if before.is_some_and(|b| self.nodes[i].stack.counters().timeouts > b) {
                         self.record(now, i, TraceKind::Timeout, None);
                     }
-                    self.after_input(i, now).map_err(unbox)?;
+                    self.after_input(i, now)
                 }
                 MESSAGE => {
                     let f = &mut self.flows[i];
@@ -386,13 +386,12 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     if let Some(gap) = gap {
                         self.q.schedule(now + gap, Ev::new(MESSAGE, i))?;
                     }
-                    self.after_input(src, now).map_err(unbox)?;
+                    self.after_input(src, now)
                 }
-                RELAY_READY => {
-                    if let Some(k) = self.relays[i].ready() {
-                        self.send_from_port(i, k, now).map_err(unbox)?;
-                    }
-                }
+                RELAY_READY => match self.relays[i].ready() {
+                    Some(k) => self.send_from_port(i, k, now),
+                    None => Ok(()),
+                },
                 kind => {
                     if boundary > 0 {
                         flow_windows.push((0..self.flows.len()).map(|f| self.close_flow(f, now)).collect::<Vec<_>>());
@@ -404,8 +403,10 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                         break;
                     }
                     self.open(now);
+                    Ok(())
                 }
-            }
+            };
+            step.map_err(unbox)?;
             if self.terminating && self.unfinished == 0 {
                 // The last finite transfer is complete: the run ends now.
                 flow_windows.push((0..self.flows.len()).map(|f| self.close_flow(f, now)).collect::<Vec<_>>());

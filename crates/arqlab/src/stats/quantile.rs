@@ -115,9 +115,8 @@ impl LogHistogram {
     #[inline]
     pub fn add(&mut self, x: f64) {
         if x > 0.0 && x < f64::INFINITY {
-            // Sign bit is 0, so the top bits are (biased exponent, mantissa prefix).
-            let idx = (x.to_bits() >> SHIFT).wrapping_sub(ORIGIN);
-            match self.counts.get_mut((idx as usize).wrapping_sub(self.lo)) {
+            let idx = bucket(x);
+            match self.held(idx) {
                 Some(c) => *c += 1,
                 None if (idx as usize) < N_BUCKETS => self.widen(idx as usize),
                 None if x.to_bits() >> SHIFT < ORIGIN => self.underflow += 1,
@@ -134,7 +133,12 @@ impl LogHistogram {
         self.max = self.max.max(x);
     }
 
-    /// Records a non-negative integer (e.g. a duration in picoseconds).
+    /// The counter of bucket `idx`, if the range held so far includes it.
+    #[inline(always)]
+    fn held(&mut self, idx: u64) -> Option<&mut u64> {
+        self.counts.get_mut((idx as usize).wrapping_sub(self.lo))
+    }
+
     /// Counts bucket `idx`, outside the range held so far: widens the range to it.
     #[cold]
     fn widen(&mut self, idx: usize) {
@@ -153,6 +157,7 @@ impl LogHistogram {
         self.counts[i] += 1;
     }
 
+    /// Records a non-negative integer (e.g. a duration in picoseconds).
     #[inline]
     pub fn add_u64(&mut self, x: u64) {
         self.add(x as f64);
@@ -174,8 +179,7 @@ impl LogHistogram {
         let approx = ps as i64 as f64 * 1e-12;
         let low = approx.to_bits() & LOW;
         if (4..=LOW - 4).contains(&low) && approx > self.min * (1.0 + 1e-14) && approx < self.max * (1.0 - 1e-14) {
-            let idx = (approx.to_bits() >> SHIFT).wrapping_sub(ORIGIN);
-            if let Some(c) = self.counts.get_mut((idx as usize).wrapping_sub(self.lo)) {
+            if let Some(c) = self.held(bucket(approx)) {
                 *c += 1;
                 self.total += 1;
                 return;
@@ -287,6 +291,13 @@ fn rank(q: f64, n: u64) -> u64 {
         r.ceil()
     };
     (k as u64).clamp(1, n)
+}
+
+/// The bucket of a positive `x`: the sign bit is 0, so the top bits are (biased
+/// exponent, mantissa prefix).
+#[inline(always)]
+fn bucket(x: f64) -> u64 {
+    (x.to_bits() >> SHIFT).wrapping_sub(ORIGIN)
 }
 
 /// Midpoint of bucket `i`: its lower edge with the next mantissa bit set.

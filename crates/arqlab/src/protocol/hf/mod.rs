@@ -467,12 +467,18 @@ impl<P: Payload> HfArq<P> {
         }
     }
 
-    fn data_airtime(&self, bits: u32) -> f64 {
+    /// The mode whose rate and framing data packets use now: an external modem's
+    /// current rate, else the integrated waveform's first data mode.
+    fn framing_mode(&self) -> usize {
         if self.integrated {
-            self.table.airtime_s(self.data_modes[0], bits)
+            self.data_modes[0]
         } else {
-            self.table.airtime_s(self.data_modes[self.rate], bits)
+            self.data_modes[self.rate]
         }
+    }
+
+    fn data_airtime(&self, bits: u32) -> f64 {
+        self.table.airtime_s(self.framing_mode(), bits)
     }
 
     fn data_mode(&self, copies: u32) -> u8 {
@@ -486,6 +492,7 @@ impl<P: Payload> HfArq<P> {
     /// Modes and airtimes: the preamble on the first packet, interleaver padding on
     /// the last (external modem).
     fn time(&self, frames: &mut [HfFrame<P>]) {
+        let mode = self.framing_mode();
         let mut data_s = 0.0;
         for f in frames.iter_mut() {
             let t = match (self.integrated, f.kind) {
@@ -495,16 +502,15 @@ impl<P: Payload> HfArq<P> {
                     self.table.airtime_s(self.control_mode, f.bits)
                 }
                 (false, _) => {
-                    f.mode = self.data_modes[self.rate] as u8;
-                    self.table.airtime_s(f.mode as usize, f.bits)
+                    f.mode = mode as u8;
+                    self.table.airtime_s(mode, f.bits)
                 }
             };
             f.airtime = Duration::from_secs_f64(t);
             data_s += t;
         }
-        // The waveform's framing: an external modem's current rate (110B App. C modes
-        // have their own preamble and interleaver), else the table's.
-        let mode = if self.integrated { self.data_modes[0] } else { self.data_modes[self.rate] };
+        // The waveform's framing (110B App. C modes have their own preamble and
+        // interleaver).
         let pad = self.table.rounded_s(mode, data_s) - data_s;
         if let Some(last) = frames.last_mut() {
             last.airtime = last.airtime + Duration::from_secs_f64(pad.max(0.0));
