@@ -66,7 +66,7 @@ impl<F: Pdu> Direction<F> {
             rng,
             busy_until: SimTime::ZERO,
             last_tx: (0, Duration(1)),
-            in_flight: InFlightRing { slots: Vec::new(), head: 0, len: 0 },
+            in_flight: InFlightRing { slots: Vec::new(), head: 0, tail: 0, len: 0 },
             counters: DirectionCounters::default(),
         }
     }
@@ -184,23 +184,19 @@ struct InFlightRing<F> {
     /// Capacity a power of two (or zero).
     slots: Vec<InFlight<F>>,
     head: usize,
+    /// The slot after the last frame in flight (where the next frame is built); kept
+    /// rather than computed from `head` and `len` at each of its several uses.
+    tail: usize,
     len: usize,
 }
 
 impl<F: Pdu> InFlightRing<F> {
-    /// Index of the slot after the last frame in flight (the ring must have slots).
-    #[inline(always)]
-    fn next(&self) -> usize {
-        (self.head + self.len) & (self.slots.len() - 1)
-    }
-
     #[inline]
     fn free_slot(&mut self) -> Option<&mut F> {
         if self.len == self.slots.len() {
             return None;
         }
-        let i = self.next();
-        Some(&mut self.slots[i].frame)
+        Some(&mut self.slots[self.tail].frame)
     }
 
     #[inline]
@@ -208,22 +204,21 @@ impl<F: Pdu> InFlightRing<F> {
         if self.len == self.slots.len() {
             self.grow(frame);
         }
-        let i = self.next();
-        frame.copy_into(&mut self.slots[i].frame);
+        frame.copy_into(&mut self.slots[self.tail].frame);
     }
 
     #[inline]
     fn staged(&self) -> &F {
-        &self.slots[self.next()].frame
+        &self.slots[self.tail].frame
     }
 
     /// The staged frame joins the frames in flight.
     #[inline]
     fn commit(&mut self, dst: u32, in_error: bool) {
-        let i = self.next();
-        let slot = &mut self.slots[i];
+        let slot = &mut self.slots[self.tail];
         slot.dst = dst;
         slot.in_error = in_error;
+        self.tail = (self.tail + 1) & (self.slots.len() - 1);
         self.len += 1;
     }
 
@@ -236,6 +231,7 @@ impl<F: Pdu> InFlightRing<F> {
         slots.resize(cap, InFlight { frame: fill.clone(), dst: 0, in_error: false });
         self.slots = slots;
         self.head = 0;
+        self.tail = self.len;
     }
 
     #[inline]

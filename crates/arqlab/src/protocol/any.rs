@@ -52,6 +52,7 @@ macro_rules! each {
 }
 
 impl<P: Payload> Layer for AnyLayer<P> {
+    const HOLDS_RECEIVED: bool = true;
     type Sdu = P;
     type Pdu = Frame<P>;
 

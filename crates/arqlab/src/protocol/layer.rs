@@ -229,6 +229,9 @@ pub trait Layer {
     }
     /// Counters since the start of the run.
     fn counters(&self) -> super::Counters;
+    /// True if `receive_buffer_bits` can be non-zero. A layer that keeps the default
+    /// (nothing held) leaves it false, and the runner does not poll it after every input.
+    const HOLDS_RECEIVED: bool = false;
     /// Information bits held at the receiver waiting for a gap to fill (selective
     /// retransmission); in-sequence receivers hold nothing.
     fn receive_buffer_bits(&self) -> u64 {

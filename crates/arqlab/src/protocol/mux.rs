@@ -92,6 +92,7 @@ impl<L: Layer<Sdu = Sdu>> Mux<L> {
 }
 
 impl<L: Layer<Sdu = Sdu>> Layer for Mux<L> {
+    const HOLDS_RECEIVED: bool = L::HOLDS_RECEIVED;
     type Sdu = Sdu;
     type Pdu = Tagged<L::Pdu>;
     fn service(&self) -> Service {

@@ -7,14 +7,14 @@ pub struct Modulus(pub u32);
 impl Modulus {
     #[inline]
     pub fn add(self, a: u32, n: u32) -> u32 {
-        // Operands are already reduced on the hot path: a subtraction, not a division.
-        let s = a + n;
+        // Operands are already reduced on the hot path: one conditional subtraction (a
+        // select, not a branch: the wrap is data-dependent), not a division.
+        let sum = a + n;
+        let s = if sum >= self.0 { sum - self.0 } else { sum };
         if s < self.0 {
             s
-        } else if s < 2 * self.0 {
-            s - self.0
         } else {
-            s % self.0
+            sum % self.0
         }
     }
     #[inline]
@@ -24,7 +24,8 @@ impl Modulus {
     /// Distance from `from` forward to `to`: (to − from) mod M.
     #[inline]
     pub fn distance(self, from: u32, to: u32) -> u32 {
-        let d = if to >= from { to - from } else { to + self.0 - from };
+        let d = to.wrapping_sub(from);
+        let d = if to < from { d.wrapping_add(self.0) } else { d };
         if d < self.0 {
             d
         } else {

@@ -43,6 +43,7 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Stacked<U, L> {
 }
 
 impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
+    const HOLDS_RECEIVED: bool = U::HOLDS_RECEIVED || L::HOLDS_RECEIVED;
     type Sdu = U::Sdu;
     type Pdu = L::Pdu;
     /// The stack gives what its top layer gives.

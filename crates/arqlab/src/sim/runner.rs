@@ -630,9 +630,12 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 }
             }
         }
-        if let Some(rf) = node.rx_flow {
-            flows[rf as usize].meter.receive_buffer(now, node.stack.receive_buffer_bits());
+        if L::HOLDS_RECEIVED {
+            if let Some(rf) = node.rx_flow {
+                flows[rf as usize].meter.receive_buffer(now, node.stack.receive_buffer_bits());
+            }
         }
+        debug_assert!(L::HOLDS_RECEIVED || node.stack.receive_buffer_bits() == 0, "a layer that holds received data must say so (Layer::HOLDS_RECEIVED)");
         let l = node.lane as usize;
         let lane = &mut lanes[l];
         if lane.ring.is_some() {

@@ -258,6 +258,16 @@ impl Lengths {
     pub fn sample(&self, rng: &mut Stream) -> u32 {
         match self {
             Lengths::Constant(b) => *b,
+            _ => self.draw(rng),
+        }
+    }
+
+    /// `sample` for the lengths that take a draw (out of line: a constant length is a
+    /// load, on every message of a saturated source).
+    #[inline(never)]
+    fn draw(&self, rng: &mut Stream) -> u32 {
+        match self {
+            Lengths::Constant(b) => *b,
             Lengths::Exponential { mean } => {
                 let u: f64 = 1.0 - rng.random::<f64>();
                 ((-u.ln() * mean).round() as u32).max(1)

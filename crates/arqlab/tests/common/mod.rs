@@ -144,6 +144,7 @@ impl<P: Layer<Sdu = Sdu>> Lossy<P> {
 }
 
 impl<P: Layer<Sdu = Sdu>> Layer for Lossy<P> {
+    const HOLDS_RECEIVED: bool = P::HOLDS_RECEIVED;
     type Sdu = Sdu;
     type Pdu = P::Pdu;
 
@@ -286,6 +287,7 @@ impl<P: Layer<Sdu = Sdu>> Faulty<P> {
 }
 
 impl<P: Layer<Sdu = Sdu>> Layer for Faulty<P> {
+    const HOLDS_RECEIVED: bool = P::HOLDS_RECEIVED;
     type Sdu = Sdu;
     type Pdu = P::Pdu;
 

@@ -665,6 +665,7 @@ impl<P: Payload> HdlcStation<P> {
 }
 
 impl<P: Payload> Layer for HdlcStation<P> {
+    const HOLDS_RECEIVED: bool = true;
     type Sdu = P;
     type Pdu = Frame<P>;
     fn service(&self) -> Service {

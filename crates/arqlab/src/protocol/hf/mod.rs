@@ -643,6 +643,7 @@ impl<P: Payload> HfArq<P> {
 }
 
 impl<P: Payload> Layer for HfArq<P> {
+    const HOLDS_RECEIVED: bool = true;
     type Sdu = P;
     type Pdu = HfFrame<P>;
 

@@ -244,6 +244,7 @@ impl<P: Payload> Llc2<P> {
 }
 
 impl<P: Payload> Layer for Llc2<P> {
+    const HOLDS_RECEIVED: bool = true;
     type Sdu = P;
     type Pdu = Frame<P>;
 

@@ -304,6 +304,7 @@ impl Tcp {
 }
 
 impl Layer for Tcp {
+    const HOLDS_RECEIVED: bool = true;
     type Sdu = Sdu;
     type Pdu = Frame<Sdu>;
 

@@ -92,11 +92,19 @@ impl<P: Payload> GoBackN<P> {
     }
 
     /// Frees every frame before `nr` if N(R) is valid (V(A) ≤ N(R) ≤ highest sent + 1).
+    #[inline]
     fn acknowledge(&mut self, now: SimTime, nr: u32) {
         let n = self.m.distance(self.va, nr) as usize;
         if n == 0 || n > self.sent {
             return; // nothing new, or an invalid N(R): ignored
         }
+        self.free(now, n, nr);
+    }
+
+    /// Frees the `n` oldest frames of the window: V(A) becomes `nr`. (Out of line: most
+    /// N(R)s received, every one piggybacked by a receive-only peer, free nothing.)
+    #[inline(never)]
+    fn free(&mut self, now: SimTime, n: usize, nr: u32) {
         for _ in 0..n {
             if let Some(msg) = self.buf.pop_front() {
                 self.events.push_back(Event::Acknowledged(msg));

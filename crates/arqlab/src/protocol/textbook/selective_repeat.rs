@@ -176,6 +176,7 @@ impl<P: Payload> SelectiveRepeat<P> {
 }
 
 impl<P: Payload> Layer for SelectiveRepeat<P> {
+    const HOLDS_RECEIVED: bool = true;
     type Sdu = P;
     type Pdu = Frame<P>;
     fn service(&self) -> Service {

@@ -110,6 +110,7 @@ impl Tp4 {
 }
 
 impl Layer for Tp4 {
+    const HOLDS_RECEIVED: bool = true;
     type Sdu = Sdu;
     type Pdu = Tpdu;
 
@@ -202,6 +203,7 @@ impl Layer for Tp4 {
 pub struct Tp4Over<L: Layer<Sdu = Tpdu>>(pub Stacked<Tp4, L>);
 
 impl<L: Layer<Sdu = Tpdu>> Layer for Tp4Over<L> {
+    const HOLDS_RECEIVED: bool = true;
     type Sdu = Sdu;
     type Pdu = L::Pdu;
     fn service(&self) -> Service {
