@@ -5,7 +5,7 @@
 
 use super::measure::DirectionMeter;
 use super::ring_lanes::RingLanes;
-use super::runner::{DialogueRun, Flow, Lane, Node, SimError, Target, MAX_ELEMENTS, Sim};
+use super::runner::{DialogueRun, Flow, Lane, Medium, Node, SimError, Target, MAX_ELEMENTS, Sim};
 use crate::channel::{TokenRing, BitErrors, DelayProfile, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, HfErrors, PortCounters, Radio, Relay, Schedule};
 use crate::channel::hf::HfChannel;
 use crate::engine::{stream, Duration, EventQueue, SimTime, Stream};
@@ -67,8 +67,7 @@ fn wire_rings<F: crate::protocol::Pdu>(topo: &Topology, seed: u64, replication: 
                     let em = error_model(&c.lane_errors(0), &mut rng);
                     lanes.push(Lane {
                         dir: Direction::new(c.rate_bps, Duration::ZERO, em, rng),
-                        radio: None,
-                        ring: Some((g as u32, k as u32)),
+                        medium: Medium::Ring(g as u32, k as u32),
                         target: Target::Ring(g as u32),
                         at_open: DirectionCounters::default(),
                     });
@@ -119,8 +118,7 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
             };
             lanes.push(Lane {
                 dir: Direction::new(c.rate_bps, Duration::from_secs_f64(c.delay_s), em, rng),
-                radio: radio.map(|r| (r, side as u8)),
-                ring: None,
+                medium: radio.map_or(Medium::Line, |r| Medium::Radio(r, side as u8)),
                 target,
                 at_open: DirectionCounters::default(),
             });
