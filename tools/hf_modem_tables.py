@@ -64,8 +64,10 @@ def ber(snr: float, ref_snr: float, ref_ber: float, coded: bool) -> float:
     return min(0.5, ref_ber * 10 ** (-(snr - ref_snr) / slope))
 
 
-def per(snr: float, ref_snr: float, ref_ber: float, coded: bool, bits: int) -> float:
-    burst = CODED_BURST if coded else UNCODED_BURST
+def per(snr: float, ref_snr: float, ref_ber: float, coded: bool, bits: int, coded_burst: float = CODED_BURST) -> float:
+    """PER of a `bits`-bit packet: bit errors in independent events of `coded_burst` bits
+    after a decoder (one bit uncoded)."""
+    burst = coded_burst if coded else UNCODED_BURST
     b = ber(snr, ref_snr, ref_ber, coded)
     return 1.0 - math.exp(-bits * b / burst)
 
@@ -74,9 +76,10 @@ def fmt(xs: list[float]) -> str:
     return "[" + ", ".join(f"{x:.6g}" for x in xs) + "]"
 
 
-def mode(name: str, bps: float, sizes: list[int], anchor: tuple[float, float, bool], extra: str = "") -> str:
+def mode(name: str, bps: float, sizes: list[int], anchor: tuple[float, float, bool], extra: str = "",
+         coded_burst: float = CODED_BURST) -> str:
     ref_snr, ref_ber, coded = anchor
-    rows = ",\n  ".join(fmt([per(s, ref_snr, ref_ber, coded, L) for s in SNR]) for L in sizes)
+    rows = ",\n  ".join(fmt([per(s, ref_snr, ref_ber, coded, L, coded_burst) for s in SNR]) for L in sizes)
     return (
         f"\n[[mode]]\nname = \"{name}\"\nbps = {bps}\n{extra}"
         f"# anchor: BER {ref_ber:g} at {ref_snr:g} dB ({'coded' if coded else 'uncoded'})\n"
@@ -84,7 +87,7 @@ def mode(name: str, bps: float, sizes: list[int], anchor: tuple[float, float, bo
     )
 
 
-def table_110b(appendix_c: bool = False) -> str:
+def table_110b(appendix_c: bool = False, coded_burst: float = CODED_BURST) -> str:
     head = (
         "# MIL-STD-188-110B serial-tone modem, short interleave: packet error rate vs SNR.\n"
         + ("# With the Appendix C waveforms (3200-9600 bit/s): their own preamble and blocks.\n" if appendix_c else "")
@@ -99,10 +102,10 @@ def table_110b(appendix_c: bool = False) -> str:
         "interleaver_block_s = 0.6\n"
         f"snr_db = {SNR}\n"
     )
-    body = "".join(mode(f"{r} bit/s", float(r), SIZES_110B, (s, b, c)) for r, s, b, c in ANCHORS_110B)
+    body = "".join(mode(f"{r} bit/s", float(r), SIZES_110B, (s, b, c), coded_burst=coded_burst) for r, s, b, c in ANCHORS_110B)
     if appendix_c:
         extra = f"preamble_s = {APPC_PREAMBLE_S!r}\ninterleaver_block_s = {round(APPC_FRAMES * APPC_FRAME_S, 9)!r}\n"
-        body += "".join(mode(f"{r} bit/s (App. C)", float(r), SIZES_110B, (s, 1e-5, True), extra) for r, s in ANCHORS_APPC)
+        body += "".join(mode(f"{r} bit/s (App. C)", float(r), SIZES_110B, (s, 1e-5, True), extra, coded_burst) for r, s in ANCHORS_APPC)
     return head + body
 
 

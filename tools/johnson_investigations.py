@@ -7,16 +7,13 @@ measure it moves; nothing here is a fit to the paper.
 
 Run from the repository root after ``make build``:
 ``.venv/bin/python tools/johnson_investigations.py [--out DIR] [--replications N]``
-(about a minute on two cores). Tables it prints are quoted in the doc.
+(a few seconds). Tables it prints are quoted in the doc.
 """
 from __future__ import annotations
 
 import argparse
 import collections
-import csv
-import json
 import re
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,11 +23,12 @@ sys.path.insert(0, str(ROOT / "tools"))
 import hf_modem_tables as tables  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "python"))
+import arqlab  # noqa: E402
 from arqlab.studies.johnson import scenarios as johnson_scenarios  # noqa: E402
 from arqlab.studies.overrides import to_toml  # noqa: E402
+from arqlab.trace import trace  # noqa: E402
 
 DATA = ROOT / "crates" / "arqlab" / "data" / "hf"
-ARQLAB = [sys.executable, "-m", "arqlab.cli"]
 RATES = (75, 150, 300, 600, 1200, 2400, 3200, 4800, 6400, 8000, 9600)
 PER_RE = re.compile(r"per = \[\n.*?\n\]", re.S)
 
@@ -54,11 +52,8 @@ def variant_tables(out: Path) -> dict[str, str]:
     files["110b_upto300"] = str(out / "110b_upto300.toml")
     Path(files["110b_upto300"]).write_text(head + "".join("\n[[mode]]" + m for m in keep))
     # Independent bit errors after the decoder (burst = 1) instead of 5-bit error events.
-    burst = tables.CODED_BURST
-    tables.CODED_BURST = 1.0
     files["110b_burst1"] = str(out / "110b_burst1.toml")
-    Path(files["110b_burst1"]).write_text(tables.table_110b(appendix_c=True))
-    tables.CODED_BURST = burst
+    Path(files["110b_burst1"]).write_text(tables.table_110b(appendix_c=True, coded_burst=1.0))
     # A bound: the first 141B copy as good as two combined copies (rate 1/2).
     parts = (DATA / "mil-std-188-141b-appc.toml").read_text().split("\n[[mode]]")
     second = PER_RE.search(parts[2])
@@ -70,23 +65,20 @@ def variant_tables(out: Path) -> dict[str, str]:
 
 
 def run(path: Path) -> dict[str, dict[str, float]]:
-    r = subprocess.run([*ARQLAB, "run", str(path), "--no-store", "--quiet", "--json"], capture_output=True, text=True,
-                       check=True, cwd=ROOT)
-    metrics = json.loads(r.stdout)["metrics"]
+    """The means of every measure of the scenario in `path`."""
+    metrics = arqlab.simulate(path).metrics
     return {scope: {k: v["mean"] for k, v in m.items()} for scope, m in metrics.items()}
 
 
-def rates(path: Path, out: Path) -> str:
+def rates(path: Path) -> str:
     """Shares of the client's data packets per external-modem rate in replication 0,
     from the spacing of back-to-back 1728-bit packets in the trace."""
-    trace = out / (path.stem + ".trace.csv")
-    subprocess.run([*ARQLAB, "trace", str(path), "--from", "0", "--to", "3600", "--csv", str(trace)], check=True,
-                   capture_output=True, cwd=ROOT)
-    rows = [r for r in csv.DictReader(trace.open()) if r["event"] == "send" and r["station"] == "client"
-            and r["kind"] == "DATA" and r["bits"] == "1728"]
+    df = trace(path, start_s=0.0, end_s=3600.0)
+    sent = df[(df["event"] == "send") & (df["station"] == "client") & (df["kind"] == "DATA") & (df["bits"] == 1728)]
+    times = sent["time_s"].tolist()
     c: collections.Counter[int] = collections.Counter()
-    for a, b in zip(rows, rows[1:]):
-        d = float(b["time_s"]) - float(a["time_s"])
+    for a, b in zip(times, times[1:]):
+        d = b - a
         rate = next((x for x in RATES if d > 0 and abs(1728 / d - x) < 0.02 * x), None)
         if rate is not None:
             c[rate] += 1
@@ -118,21 +110,23 @@ def main() -> None:
         p.write_text(scenario("5066", 2.0, modem, "long", n, **extra))
         m = run(p)
         thr, fer = m["flow.client->server"]["throughput_bps"], m["link.hf.client->server"]["frame_error_ratio"]
-        print(f"| {label} | {thr:.0f} | {fer:.3f} | {rates(p, a.out)} |")
+        print(f"| {label} | {thr:.0f} | {fer:.3f} | {rates(p)} |")
     print("\n## Stop-and-wait and HDL at 25 dB (mean session latency, s)\n")
     print("| cell | as the study | first 141B copy as good as two | per-packet rate rule |\n|---|---|---|---|")
     for variant, workload in (("hdl", "smtp"), ("hdl", "hmtp"), ("hdl-1d", "smtp"), ("hdl-1d", "hmtp"),
                               ("5066-1s", "hmtp")):
         integrated = variant.startswith("hdl")
         base = "mil-std-188-141b-appc" if integrated else full
-        cells = []
-        for modem, extra in ((base, {}), (t["141b_copy1_as_copy2"] if integrated else None, {}),
-                             (None if integrated else full, per_packet)):
-            if modem is None:
+        cells: list[str] = []
+        # (modem table, extra hf_arq keys) per column; None: the column does not apply.
+        columns: list[tuple[str | None, dict[str, Any]]] = [
+            (base, {}), (t["141b_copy1_as_copy2"] if integrated else None, {}), (None if integrated else full, per_packet)]
+        for table, extra in columns:
+            if table is None:
                 cells.append("—")
                 continue
             p = a.out / f"s25_{variant}_{workload}_{len(cells)}.toml"
-            p.write_text(scenario(variant, 1.0, modem, workload, n, **extra))
+            p.write_text(scenario(variant, 1.0, table, workload, n, **extra))
             m = run(p)
             lat, fer = m["flow.client->server"]["session_latency_s"], m["link.hf.client->server"]["frame_error_ratio"]
             cells.append(f"{lat:.0f} (loss {fer:.2f})")
