@@ -220,6 +220,7 @@ impl<F: Pdu> InFlightRing<F> {
         slot.in_error = in_error;
         self.tail = (self.tail + 1) & (self.slots.len() - 1);
         self.len += 1;
+        debug_assert_eq!(self.tail, (self.head + self.len) & (self.slots.len() - 1));
     }
 
     /// Doubles the capacity, oldest first at slot 0; new slots hold copies of `fill`.
@@ -244,6 +245,7 @@ impl<F: Pdu> InFlightRing<F> {
         if self.len > 0 {
             self.head = (self.head + 1) & (self.slots.len() - 1);
             self.len -= 1;
+            debug_assert_eq!(self.tail, (self.head + self.len) & (self.slots.len() - 1));
         }
     }
 }

@@ -52,6 +52,7 @@ macro_rules! each {
 }
 
 impl<P: Payload> Layer for AnyLayer<P> {
+    // The variant is chosen at run time and may be one that buffers (SR, HDLC, LLC2, ...).
     const HOLDS_RECEIVED: bool = true;
     type Sdu = P;
     type Pdu = Frame<P>;

@@ -231,6 +231,9 @@ pub trait Layer {
     fn counters(&self) -> super::Counters;
     /// True if `receive_buffer_bits` can be non-zero. A layer that keeps the default
     /// (nothing held) leaves it false, and the runner does not poll it after every input.
+    /// Set it true whenever you override `receive_buffer_bits`, and forward it from a
+    /// layer that wraps others: a false here drops the receive-buffer measure (debug
+    /// builds assert that a layer declaring false reports zero).
     const HOLDS_RECEIVED: bool = false;
     /// Information bits held at the receiver waiting for a gap to fill (selective
     /// retransmission); in-sequence receivers hold nothing.

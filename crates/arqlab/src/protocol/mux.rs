@@ -205,6 +205,15 @@ mod tests {
     use super::*;
     use crate::protocol::textbook::{GoBackN, TextbookConfig};
 
+    #[test]
+    fn holds_received_as_its_connections_do() {
+        use crate::protocol::textbook::SelectiveRepeat;
+        const {
+            assert!(!Mux::<GoBackN<Sdu>>::HOLDS_RECEIVED);
+            assert!(Mux::<SelectiveRepeat<Sdu>>::HOLDS_RECEIVED);
+        }
+    }
+
     fn gbn() -> GoBackN {
         GoBackN::new(&TextbookConfig { window: 2, modulus: 8, overhead_bits: 8, ack_bits: 8, timeout_s: 1.0, reject: true, nak_corrupted: false })
     }

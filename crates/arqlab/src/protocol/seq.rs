@@ -24,6 +24,7 @@ impl Modulus {
     /// Distance from `from` forward to `to`: (to − from) mod M.
     #[inline]
     pub fn distance(self, from: u32, to: u32) -> u32 {
+        // A select for the wrap, as in `add`.
         let d = to.wrapping_sub(from);
         let d = if to < from { d.wrapping_add(self.0) } else { d };
         if d < self.0 {
@@ -66,6 +67,24 @@ mod tests {
                 for b in 0..2 * m {
                     if a < m {
                         assert_eq!(md.distance(a, b), (b + m - a) % m, "distance({a}, {b}) mod {m}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fast_paths_agree_with_the_remainder_for_large_moduli() {
+        // Up to the largest modulus a scenario may give (2^20), at the edges of the ranges
+        // the callers pass (operands reduced, or up to 2M - 1).
+        for m in [3 << 18, 1u32 << 20] {
+            let md = Modulus(m);
+            let edges = [0, 1, 2, m / 2, m - 2, m - 1, m, m + 1, 2 * m - 2, 2 * m - 1];
+            for &a in &edges {
+                for &n in &edges {
+                    assert_eq!(md.add(a, n), (a + n) % m, "add({a}, {n}) mod {m}");
+                    if a < m {
+                        assert_eq!(md.distance(a, n), (n + m - a) % m, "distance({a}, {n}) mod {m}");
                     }
                 }
             }

@@ -137,6 +137,16 @@ mod tests {
 
     type Arq = Stacked<GoBackN<Sdu>, Datagram<Frame<Sdu>>>;
 
+    #[test]
+    fn holds_received_if_either_layer_does() {
+        use crate::protocol::textbook::SelectiveRepeat;
+        const {
+            assert!(!Arq::HOLDS_RECEIVED, "neither go-back-N nor the datagram layer buffers");
+            assert!(Stacked::<GoBackN<Sdu>, SelectiveRepeat<Frame<Sdu>>>::HOLDS_RECEIVED, "the lower layer buffers");
+            assert!(Stacked::<SelectiveRepeat<Sdu>, Datagram<Frame<Sdu>>>::HOLDS_RECEIVED, "the upper layer buffers");
+        }
+    }
+
     fn arq_over_datagram() -> Arq {
         let c = TextbookConfig { window: 3, modulus: 8, overhead_bits: 40, ack_bits: 40, timeout_s: 1.0, reject: true, nak_corrupted: false };
         Stacked::new(GoBackN::new(&c), Datagram::new(&DatagramConfig { overhead_bits: 24 }))

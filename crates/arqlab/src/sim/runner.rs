@@ -57,8 +57,8 @@ impl Ev {
     /// stay valid); everything else gets a code of its own.
     #[inline]
     fn fingerprint_code(self) -> u64 {
-        // Kinds 0..=3 at elements 0 and 1 (every event of a two-node run): 2·kind + index,
-        // read off the code's bits in one test.
+        // Kinds 0..=3 at elements 0 and 1 (every per-element event of a two-node run):
+        // 2·kind + index, read off the code's bits in one test.
         if self.0 & !(3 << INDEX_BITS | 1) == 0 {
             return u64::from(self.0 >> (INDEX_BITS - 1) | self.0 & 1);
         }
@@ -224,7 +224,7 @@ pub(super) struct Lane<F> {
 }
 
 /// The medium a lane belongs to, as far as starting a transmission goes.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub(super) enum Medium {
     /// A line of a duplex link: free when its own last frame has left.
     Line,
@@ -635,6 +635,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         let Sim { q, nodes, lanes, radios, rings, flows, pooled, trace, unfinished, dialogues, released, .. } = self;
         let node = &mut nodes[n];
         while let Some(e) = node.stack.poll_event() {
+            // `deliver` names a dialogue only for a delivery (an acknowledgement moves none).
             if let (Some((d, dir)), Event::Delivered(m)) = (deliver(flows, pooled, unfinished, now, e)?, e) {
                 dialogue_delivered(&mut dialogues[d as usize], usize::from(dir), &m, n, &mut node.stack, flows, unfinished, released, now);
             }
@@ -854,7 +855,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn test_fingerprint_codes_keep_the_two_station_codes_and_are_distinct() {
+    fn fingerprint_codes_keep_the_two_station_codes_and_are_distinct() {
         // The definition the pinned fingerprints were made with.
         let reference = |k: u64, i: u64| match (k, i) {
             (0..=3, 0..=1) => 2 * k + i,

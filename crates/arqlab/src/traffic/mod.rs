@@ -267,7 +267,7 @@ impl Lengths {
     #[inline(never)]
     fn draw(&self, rng: &mut Stream) -> u32 {
         match self {
-            Lengths::Constant(b) => *b,
+            Lengths::Constant(b) => *b, // (`sample` answers it; kept so `draw` is total)
             Lengths::Exponential { mean } => {
                 let u: f64 = 1.0 - rng.random::<f64>();
                 ((-u.ln() * mean).round() as u32).max(1)

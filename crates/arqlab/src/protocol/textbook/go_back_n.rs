@@ -101,8 +101,8 @@ impl<P: Payload> GoBackN<P> {
         self.free(now, n, nr);
     }
 
-    /// Frees the `n` oldest frames of the window: V(A) becomes `nr`. (Out of line: most
-    /// N(R)s received, every one piggybacked by a receive-only peer, free nothing.)
+    /// Frees the `n` oldest frames of the window: V(A) becomes `nr`. (Out of line: many
+    /// N(R)s free nothing, among them every one a receive-only station receives.)
     #[inline(never)]
     fn free(&mut self, now: SimTime, n: usize, nr: u32) {
         for _ in 0..n {

@@ -203,7 +203,7 @@ impl Layer for Tp4 {
 pub struct Tp4Over<L: Layer<Sdu = Tpdu>>(pub Stacked<Tp4, L>);
 
 impl<L: Layer<Sdu = Tpdu>> Layer for Tp4Over<L> {
-    const HOLDS_RECEIVED: bool = true;
+    const HOLDS_RECEIVED: bool = Stacked::<Tp4, L>::HOLDS_RECEIVED;
     type Sdu = Sdu;
     type Pdu = L::Pdu;
     fn service(&self) -> Service {
