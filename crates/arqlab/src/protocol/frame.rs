@@ -62,6 +62,14 @@ impl<P: Payload> Frame<P> {
         }
     }
 
+    /// The frame `build` writes into a fresh one, if it writes one: a layer's
+    /// `poll_transmit` in terms of its `poll_transmit_into`.
+    #[inline]
+    pub fn built_by(build: impl FnOnce(&mut Frame<P>) -> bool) -> Option<Frame<P>> {
+        let mut f = Frame::supervisory(FrameKind::RR, 0, false, 0);
+        build(&mut f).then_some(f)
+    }
+
     /// Makes this frame (a medium's slot) a supervisory one: `supervisory`, in place.
     #[inline(always)]
     pub fn set_supervisory(&mut self, kind: FrameKind, nr: u32, pf: bool, bits: u32) {

@@ -470,11 +470,7 @@ impl<P: Payload> HfArq<P> {
     /// The mode whose rate and framing data packets use now: an external modem's
     /// current rate, else the integrated waveform's first data mode.
     fn framing_mode(&self) -> usize {
-        if self.integrated {
-            self.data_modes[0]
-        } else {
-            self.data_modes[self.rate]
-        }
+        self.data_modes[if self.integrated { 0 } else { self.rate }]
     }
 
     fn data_airtime(&self, bits: u32) -> f64 {

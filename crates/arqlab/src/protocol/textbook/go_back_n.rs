@@ -198,8 +198,7 @@ impl<P: Payload> Layer for GoBackN<P> {
     }
 
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Frame<P>> {
-        let mut f = Frame::supervisory(FrameKind::RR, 0, false, 0);
-        self.poll_transmit_into(now, grant, &mut f).then_some(f)
+        Frame::built_by(|slot| self.poll_transmit_into(now, grant, slot))
     }
 
     // Inlined into the runner: the frame is built in the lane's slot it is sent from

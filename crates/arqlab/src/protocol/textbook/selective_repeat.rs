@@ -254,8 +254,7 @@ impl<P: Payload> Layer for SelectiveRepeat<P> {
     }
 
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Frame<P>> {
-        let mut f = Frame::supervisory(FrameKind::RR, 0, false, 0);
-        self.poll_transmit_into(now, grant, &mut f).then_some(f)
+        Frame::built_by(|slot| self.poll_transmit_into(now, grant, slot))
     }
 
     // Inlined into the runner, as go-back-N's: the frame is built in the lane's slot it
