@@ -35,6 +35,38 @@ class Assumption:
 
 
 @dataclass(frozen=True)
+class UncertainInput:
+    """An input the paper does not state (or states loosely), declared for the robustness
+    analysis: the study's value, a plausible range or set, and the argument for both.
+
+    ``target`` says what the input changes: a scenario key path as ``run --set`` writes it
+    (``"link.bit_error_rate"``, applied to every scenario of the study), or
+    ``"param:<NAME>"`` for a study-level parameter that the study's scenario builders read
+    (the study's ``params`` module attribute ``NAME``). Give either ``low``/``high`` (a
+    continuous range; ``log`` samples it on a log scale) or ``levels`` (a discrete set that
+    contains ``value``).
+    """
+
+    name: str
+    target: str
+    value: Any
+    source: str
+    low: float | None = None
+    high: float | None = None
+    levels: tuple[Any, ...] = ()
+    log: bool = False
+
+    def __post_init__(self) -> None:
+        continuous = self.low is not None and self.high is not None
+        if continuous == bool(self.levels):
+            raise ValueError(f"uncertain input {self.name!r}: give low/high or levels, not both or neither")
+        if continuous and not (self.low <= self.value <= self.high):  # type: ignore[operator]
+            raise ValueError(f"uncertain input {self.name!r}: value {self.value!r} outside [{self.low}, {self.high}]")
+        if self.levels and self.value not in self.levels:
+            raise ValueError(f"uncertain input {self.name!r}: value {self.value!r} not among levels {self.levels!r}")
+
+
+@dataclass(frozen=True)
 class Curve:
     """One plotted line: the figure's base scenario + ``overrides``, read on ``direction``.
 
