@@ -60,7 +60,7 @@ class UncertainInput:
         continuous = self.low is not None and self.high is not None
         if continuous == bool(self.levels):
             raise ValueError(f"uncertain input {self.name!r}: give low/high or levels, not both or neither")
-        if continuous and not (self.low <= self.value <= self.high):  # type: ignore[operator]
+        if continuous and not (self.low <= self.value <= self.high):
             raise ValueError(f"uncertain input {self.name!r}: value {self.value!r} outside [{self.low}, {self.high}]")
         if self.levels and self.value not in self.levels:
             raise ValueError(f"uncertain input {self.name!r}: value {self.value!r} not among levels {self.levels!r}")
