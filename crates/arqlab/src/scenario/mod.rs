@@ -8,6 +8,7 @@ pub mod link;
 pub mod ring;
 pub mod run;
 pub mod topology;
+mod x25_media;
 
 pub use crate::schema::{Problem, Problems, Range, Table};
 pub use link::{DirectionConfig, LinkConfig};
@@ -237,6 +238,7 @@ impl Scenario {
 
     /// Checks that involve more than one section.
     fn cross_check(&self, p: &mut Problems) {
+        x25_media::check(self, p);
         if !self.topology.flows.iter().any(|f| f.traffic.is_active()) {
             if self.network.is_none() {
                 p.push("traffic", None, "expected traffic at station a or b (traffic.a.kind or traffic.b.kind other than \"none\")");
