@@ -48,7 +48,8 @@ pub struct InterfaceCounters {
     pub short_lived_closes: u64,
     pub datagrams_sent: u64,
     pub datagrams_delivered: u64,
-    /// Discarded because no circuit could be obtained (§6.2).
+    /// Discarded because no circuit could be obtained (§6.2), or lost because a circuit
+    /// was cleared by the peer under it.
     pub datagrams_discarded: u64,
     pub data_packets_sent: u64,
     pub rr_packets_sent: u64,
@@ -232,6 +233,10 @@ impl<P: Payload> Interface<P> {
             PacketKind::ClearRequest => {
                 if let Some(s) = slot {
                     let c = self.circuits[s].take().expect("found");
+                    if c.sending() {
+                        // Cleared by the peer with part of a datagram not yet sent.
+                        self.counters.datagrams_discarded += 1;
+                    }
                     if c.state == VcState::Calling && c.caller {
                         self.counters.calls_refused += 1;
                         if self.open_to(c.peer) == 0 {
@@ -244,6 +249,13 @@ impl<P: Payload> Interface<P> {
                 }
             }
             PacketKind::ClearConfirmation => {}
+            // The peer cleared the circuit under a datagram's packets in flight (a
+            // clear collision): that datagram is lost, counted once, at its last packet.
+            PacketKind::Data if slot.is_none() => {
+                if !p.m {
+                    self.counters.datagrams_discarded += 1;
+                }
+            }
             PacketKind::Data | PacketKind::Rr => {
                 if let Some(c) = slot.and_then(|s| self.circuits[s].as_mut()) {
                     let before = c.sequence_errors;

@@ -158,4 +158,6 @@ impl X25Config {
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod manager_tests;
+#[cfg(test)]
 mod tcp_tests;
