@@ -70,9 +70,6 @@ impl TcpConfig {
         let flavour = t.choice("flavour", "reno", super::flavour::FLAVOURS, p);
         // 4.2BSD's timer constants: TCPTV_SRTTDFLT 3 s (RTO 2 × 3 s), TCPTV_MIN, TCPTV_MAX.
         let (initial_rto, max_rto) = if flavour == "bsd42" { (6.0, 30.0) } else { (d.initial_rto_s, d.max_rto_s) };
-        if flavour == "bsd42" && t.has("rto") {
-            p.push(t.path_of("rto"), None, "expected no rto with flavour = \"bsd42\" (4.2BSD's own timer: 2·SRTT in 500 ms ticks)");
-        }
         let mss = t.u64("mss_octets", d.mss_octets as u64, 1, 65_495, p) as u32;
         let c = TcpConfig {
             mss_octets: mss,
@@ -88,6 +85,10 @@ impl TcpConfig {
             rto: t.choice("rto", "rfc6298", &["rfc6298", "rfc793"], p),
             flavour,
         };
+        // The resolved form writes rto = "rfc6298" back: only another rule is refused.
+        if c.flavour == "bsd42" && c.rto != "rfc6298" {
+            p.push(t.path_of("rto"), None, "expected no rto with flavour = \"bsd42\" (4.2BSD's own timer: 2·SRTT in 500 ms ticks)");
+        }
         if c.receive_window_octets < c.mss_octets {
             p.push(t.path_of("receive_window_octets"), None, format!("at least mss_octets ({})", c.mss_octets));
         }
