@@ -84,7 +84,7 @@ def test_uncertain_inputs_name_params_that_the_scenarios_read(monkeypatch: pytes
         name = u.target.removeprefix("param:")
         assert getattr(params, name) == u.value, name
         seen.add(name)
-    assert {"TCP_FLAVOUR", "T_N_PLACEMENT", "X25_ACK_TIMER_S", "BSD42_INITIAL_RTO_S"} <= seen
+    assert {"TCP_FLAVOUR", "T_N_PLACEMENT", "X25_ACK_TIMER_S", "LAPB_T2_S", "BSD42_INITIAL_RTO_S"} <= seen
     monkeypatch.setattr(params, "TCP_FLAVOUR", "reno")
     monkeypatch.setattr(params, "T_N_PLACEMENT", "host_to_host")
     scn = _point(3, "tcp", 2.0)

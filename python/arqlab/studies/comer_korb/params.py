@@ -80,6 +80,8 @@ BURST_HIGH = 1.6
 T_N_PLACEMENT = "between_dces"
 #: The X.25 receiver's acknowledgement timer (P(R) goes back at the latest after it).
 X25_ACK_TIMER_S = 2.0
+#: LAPB's acknowledgement delay T2 on the access lines (the x25 default: a tenth of T1).
+LAPB_T2_S = 0.1
 
 QUICK_REPLICATIONS = 3
 FULL_PRECISION = 0.025
@@ -166,6 +168,9 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
                    "2.3 with this model", low=1.0, high=3.0),
     UncertainInput("bursty T_N high level (× T_N)", "param:BURST_HIGH", BURST_HIGH,
                    "The paper's closing guess; no measurement", low=1.2, high=3.0),
+    UncertainInput("LAPB acknowledgement delay T2 (s)", "param:LAPB_T2_S", LAPB_T2_S,
+                   "X.25 §2.4.8.2 asks only T2 < T1 (1 s here); 0 sends an RR ahead of every reply", low=0.0,
+                   high=0.5),
     UncertainInput("X.25 packet-level acknowledgement timer (s)", "param:X25_ACK_TIMER_S", X25_ACK_TIMER_S,
                    "The paper: P(R) returns when the window is full 'or after an extremely long time'", low=0.2, high=10.0,
                    log=True),

@@ -107,7 +107,7 @@ def transfer_tables(p: Mapping[str, Any]) -> dict[str, Any]:
     """The tables of one file transfer over ``circuits`` pre-opened circuits (Fig. 2, 3)."""
     c = int(p["circuits"])
     x25 = {"kind": "x25", "window": WINDOW, "policy": "multi_mlru", "c_max": c, "preopen_circuits": c,
-           "ack_timer_s": P.X25_ACK_TIMER_S}
+           "ack_timer_s": P.X25_ACK_TIMER_S, "lapb_t2_s": P.LAPB_T2_S}
     return {
         "stack": {"host": {"layers": [tcp_layer(p), x25]}},
         **network(["b"], p),
