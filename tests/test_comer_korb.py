@@ -89,7 +89,8 @@ def test_uncertain_inputs_name_params_that_the_scenarios_read(monkeypatch: pytes
     monkeypatch.setattr(params, "T_N_PLACEMENT", "host_to_host")
     scn = _point(3, "tcp", 2.0)
     assert scn["stack"]["host"]["layers"][0]["flavour"] == "reno"
-    assert scn["relay"][0]["transit_delay"]["mean_s"] == pytest.approx(0.235 - 137 * 8 / 9600)
+    # Host to host with the paper's T_f: 235 + 15 − (T_p/2 + T_rr) = 185.4 ms.
+    assert scn["relay"][0]["transit_delay"]["mean_s"] == pytest.approx(0.235 + 0.015 - 0.0646, abs=1e-4)
 
 
 def test_claim_ids_unique_and_cover_the_issue() -> None:

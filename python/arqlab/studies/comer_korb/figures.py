@@ -86,7 +86,7 @@ def _fig3_sensitivities() -> tuple[Sensitivity, ...]:
         # The knee needs the points around it, quick or full.
         Sensitivity("tcp_reno", "TCP Reno (RFC 5681/6298) instead of 4.2BSD's", curves, params={"flavour": "reno"},
                     xs=(1.0, 2.0, 3.0, 4.0, 5.0, 8.0, 13.0), quick_xs=CIRCUITS_QUICK),
-        Sensitivity("host_to_host", "T_N measured host to host (eq. 1: no far-side T_p; relay delay 235 − 114.2 ms)",
+        Sensitivity("host_to_host", "paper-calibrated: T_N host to host, T_f = 15 ms (cycle = eq. 1's; relay 185.4 ms)",
                     ("tcp",), params={"placement": "host_to_host"}, xs=tuple(float(c) for c in CIRCUITS),
                     quick_xs=CIRCUITS_QUICK),
     )

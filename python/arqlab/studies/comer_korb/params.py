@@ -76,7 +76,8 @@ BURST_LOW = 0.7
 BURST_HIGH = 1.6
 #: Where T_N is measured: "between_dces" (the relay's delay is T_N; the far access
 #: line adds its own frame time on top) or "host_to_host" (eq. 1 has no far-side T_p:
-#: the relay's delay is T_N less one data packet's frame time on the far access line).
+#: the relay's delay is set so that the model's burst cycle equals eq. 1's
+#: 2 (T_p + T_N + T_f) with the paper's T_f = 15 ms: 235 + 15 − 64.6 = 185.4 ms).
 T_N_PLACEMENT = "between_dces"
 #: The X.25 receiver's acknowledgement timer (P(R) goes back at the latest after it).
 X25_ACK_TIMER_S = 2.0

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..spec import Curve, Scenario
 from . import params as P
+from .theory import T_F_MODEL_S
 from .params import (
     CM_C_MAX,
     CM_CHANNELS,
@@ -53,16 +54,15 @@ TRANSFER: dict[str, Any] = {
     "rto": "rfc6298",  # Reno, NewReno: or "rfc793" (2·SRTT, a sensitivity)
 }
 
-#: One data packet (128 + 3 octets) in a LAPB frame (6 octets) at 9600 bit/s: the far
-#: access line's share of a host-to-host T_N.
-FAR_ACCESS_S = (128 + 3 + 6) * 8 / 9600.0
-
-
 def relay_t_n(p: Mapping[str, Any]) -> float:
     """The relay's mean delay for the vendor's T_N, by where T_N is measured (the
-    point's ``placement`` or params.T_N_PLACEMENT)."""
-    host_to_host = (p.get("placement") or P.T_N_PLACEMENT) == "host_to_host"
-    return P.T_N_S - FAR_ACCESS_S if host_to_host else P.T_N_S
+    point's ``placement`` or params.T_N_PLACEMENT). Between the DCEs: T_N itself.
+    Host to host, with the paper's T_f: the model's burst cycle W T_p + 2 relay + T_p +
+    2 T_rr equals eq. 1's 2 (T_p + T_N + T_f) with T_f = 15 ms, i.e. the model's own
+    frame-level share per packet (T_p/2 + T_rr = 64.6 ms) is replaced by the paper's."""
+    if (p.get("placement") or P.T_N_PLACEMENT) == "host_to_host":
+        return P.T_N_S + P.PAPER_T_F_S - T_F_MODEL_S
+    return P.T_N_S
 
 
 def transit_delay(p: Mapping[str, Any]) -> dict[str, Any]:
