@@ -399,7 +399,11 @@ length = { dist = "constant", mean_bits = 1000 }
     fn resolved_scenarios_are_fixed_points_for_every_protocol() {
         // TCP is not a link protocol: it is only valid over x25, in a [stack.*].
         for kind in PROTOCOL_KINDS.iter().filter(|k| **k != "tcp") {
-            let text = GBN.replace("kind = \"go_back_n\"\nwindow = 7", &format!("kind = \"{kind}\""));
+            let mut text = GBN.replace("kind = \"go_back_n\"\nwindow = 7", &format!("kind = \"{kind}\""));
+            if *kind == "x25" {
+                // X.25 refuses a lossy medium (no RESET/RESTART: it would stall).
+                text = text.replace("bit_error_rate = 1e-5", "bit_error_rate = 0.0");
+            }
             let s = Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{kind}: {e}"));
             assert_eq!(Scenario::from_value(&s.to_value()).as_ref(), Ok(&s), "{kind}");
         }
