@@ -24,7 +24,7 @@ from . import params as P
 #: implementation default, and a long one.
 T1_LEVELS = (0.3, 1.0, 2.0)
 #: The swept figures (Fig. 4 is a trace with its own timers).
-FIGURES = (1, 2, 3, 5, 6, 7)
+FIGURES = (1, 2, 3, 5, 6, 7, 8)
 
 
 @contextlib.contextmanager
