@@ -164,6 +164,10 @@ def draw_curves(ax: Any, figure: Figure, frame: pd.DataFrame) -> None:
     ax.set_yscale(figure.y_scale)
     if figure.x_ticks:
         ax.set_xticks([x for x, _ in figure.x_ticks], [label for _, label in figure.x_ticks])
+    elif figure.sensitivities and 0 < frame["x"].nunique() <= 3:
+        # Nudged sensitivity markers around one or a few x: tick only the real values.
+        ticks = sorted(set(frame["x"]))
+        ax.set_xticks(ticks, [f"{x:g}" for x in ticks])
     if figure.y_limits is not None:
         ax.set_ylim(*figure.y_limits)
     if unsteady_rows:
