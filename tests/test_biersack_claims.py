@@ -149,7 +149,16 @@ def test_uncertain_inputs_are_declared_and_reach_the_scenarios(monkeypatch: pyte
     assert {"T1_S", "REJECT_TIMER_S", "T1_RESETS_WINDOW", "FORWARDING_TIME_S", "PROCESSING_S", "HOLDING_TIME_S",
             "SINGLE_PROCESSOR", "WINDOW", "LENGTH_MIX"} <= names
     for u in inputs:
-        assert u.target.startswith("param:") and getattr(P, u.target[6:]) == u.value, u.name
+        if u.target.startswith("param:"):
+            assert getattr(P, u.target[6:]) == u.value, u.name
+        else:  # a `run --set` key of the LLC2 stack: the study runs at the value (the model's
+            # default), and every value of its range is a valid scenario that reaches the layer
+            from arqlab.scenario import load
+
+            key = u.target.removeprefix("stack.llc2.")
+            assert load(base("bg"))["stack"]["llc2"]["layers"][0][key] == u.value, u.name
+            for v in u.levels or (u.low, u.high):
+                assert load(base("bg"), {u.target: v})["stack"]["llc2"]["layers"][0][key] == v, u.name
     monkeypatch.setattr(P, "T1_S", 0.3)
     monkeypatch.setattr(P, "HOLDING_TIME_S", 0.01)
     monkeypatch.setattr(P, "PROCESSING_S", 0.001)

@@ -157,4 +157,9 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
                    levels=(LENGTH_MIX, UNIFORM_LENGTHS)),
     UncertainInput("cable propagation per ring (s)", "param:PROPAGATION_S", PROPAGATION_S,
                    "Not stated; 1 km of cable at 5 us/km, up to a few km.", low=1e-6, high=2e-5, log=True),
+    UncertainInput("N3 (I frames per acknowledgement)", "stack.llc2.n3", 1,
+                   "Not stated; the model's default acknowledges every I frame; LLC2 implementations allow up to "
+                   "3 (ack-max).", levels=(1, 3)),
+    UncertainInput("acknowledgement delay T2 (s)", "stack.llc2.ack_delay_s", 0.1,
+                   "Not stated; LLC2 implementations default to 100 ms.", low=0.01, high=0.2, log=True),
 )
