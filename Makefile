@@ -74,12 +74,14 @@ bench-startup: build
 bench-report: build
 	$(PY) benches/report.py
 
+# All five studies at full precision into reproduce-out/<study>/, two studies at a time
+# (each with a pool of one worker per core, the longest first), so both cores stay busy
+# across studies and points; prints each study's and the total CPU at the end.
+# REPRODUCE_ARGS="--jobs N --workers N --quick --no-store STUDY ..." (see
+# python/arqlab/studies/reproduce_all.py).
+REPRODUCE_ARGS ?=
 reproduce: build
-	$(VENV)/bin/arqlab reproduce bux1982 --out reproduce-out
-	$(VENV)/bin/arqlab reproduce colella --out reproduce-out/colella
-	$(VENV)/bin/arqlab reproduce comer-korb --out reproduce-out/comer-korb
-	$(VENV)/bin/arqlab reproduce biersack --out reproduce-out/biersack
-	$(VENV)/bin/arqlab reproduce johnson --out reproduce-out/johnson
+	$(PY) -m arqlab.studies.reproduce_all --out reproduce-out $(REPRODUCE_ARGS)
 
 # Mutation score (a benchmark, not a CI step; see docs/guide/testing.md). Scoped to the
 # protocol state machines and the estimators (Rust) and the closed forms and claim logic
