@@ -13,7 +13,7 @@ RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.lock
 PY_SOURCES := $(shell find python -name '*.py' -o -name '*.pyi') pyproject.toml
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test venv build rust-test py-test bench bench-report bench-startup reproduce mutants mutants-rust mutants-python clean docs-figures
+.PHONY: demo test venv build rust-test py-test bench bench-vs-bare bench-models bench-report bench-startup reproduce mutants mutants-rust mutants-python clean docs-figures
 
 demo: build
 	$(PY) -m arqlab.demo --out demo-out
@@ -50,6 +50,20 @@ bench: build
 	cargo bench -p arqlab --bench engine
 	$(PY) benches/report.py
 
+# arqlab against the bare hand-written loop of the reference model, alternated runs
+# (benches/vs_bare.py): VS_BARE="SIMULATED_SECONDS ROUNDS".
+VS_BARE ?= 100000 9
+bench-vs-bare:
+	cargo build --release --locked -q -p arqlab --example run --example bare_loop
+	python3 benches/vs_bare.py target/release/examples/run target/release/examples/bare_loop $(VS_BARE)
+
+# Events per CPU-second (and with --instructions, instructions per event) of each study
+# model, fresh processes of the `run` example (benches/models.py).
+MODELS_ARGS ?= --repeat 3
+bench-models:
+	cargo build --release --locked -q -p arqlab --example run
+	python3 benches/models.py target/release/examples/run $(MODELS_ARGS)
+
 # Generated documentation figures (the HDLC ladder diagrams in docs/models/img/).
 docs-figures: build
 	$(PY) docs/figures.py
@@ -60,12 +74,14 @@ bench-startup: build
 bench-report: build
 	$(PY) benches/report.py
 
+# All five studies at full precision into reproduce-out/<study>/, two studies at a time
+# (each with a pool of one worker per core, the longest first), so both cores stay busy
+# across studies and points; prints each study's and the total CPU at the end.
+# REPRODUCE_ARGS="--jobs N --workers N --quick --no-store STUDY ..." (see
+# python/arqlab/studies/reproduce_all.py).
+REPRODUCE_ARGS ?=
 reproduce: build
-	$(VENV)/bin/arqlab reproduce bux1982 --out reproduce-out
-	$(VENV)/bin/arqlab reproduce colella --out reproduce-out/colella
-	$(VENV)/bin/arqlab reproduce comer-korb --out reproduce-out/comer-korb
-	$(VENV)/bin/arqlab reproduce biersack --out reproduce-out/biersack
-	$(VENV)/bin/arqlab reproduce johnson --out reproduce-out/johnson
+	$(PY) -m arqlab.studies.reproduce_all --out reproduce-out $(REPRODUCE_ARGS)
 
 # Mutation score (a benchmark, not a CI step; see docs/guide/testing.md). Scoped to the
 # protocol state machines and the estimators (Rust) and the closed forms and claim logic

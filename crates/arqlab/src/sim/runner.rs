@@ -10,8 +10,9 @@
 //! own after-input work); if `n`'s lane may start a transmission, top
 //! up a saturated source, ask `poll_transmit` with the medium's grant and top up again;
 //! if the lane is not free and the stack `wants_transmit`, make sure `n` is woken when
-//! it frees (one pending wake per node); re-read `poll_timeout` (one pending timer wake
-//! per node: the minimum over its layers; a stale wake is harmless).
+//! it frees (one pending wake per node); re-read `poll_timeout` (the minimum over its
+//! layers) and schedule a timer wake only when none is pending at or before it (a wake
+//! that finds no deadline due is harmless; a duplicate is never queued).
 
 use super::measure::{DirectionMeter, Measures, OrderViolation};
 use super::scope::{lane_measures, llc2_measures, port_measures, relays_measures, ring_measures, MeasureSet};
@@ -179,8 +180,9 @@ pub(super) struct Node<L> {
     pub(super) rx_flow: Option<u32>,
     /// The saturated flow this node sources, if any (validation allows one).
     pub(super) saturated: Option<u32>,
-    /// Time of the timer wake-up the node has in the queue, if any.
-    pub(super) wake: Option<SimTime>,
+    /// Times of the timer wake-ups the node has in the queue, latest first: a wake is
+    /// scheduled only before every pending one, so the last is the next to fire.
+    pub(super) wakes: Vec<SimTime>,
     /// A TxEnd wake-up is in the queue for the node.
     pub(super) tx_wake: bool,
     /// The dialogue the node takes part in (its first transmission starts the session).
@@ -377,9 +379,8 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 TIMER => {
                     let traced = self.trace.is_some();
                     let node = &mut self.nodes[i];
-                    if node.wake == Some(now) {
-                        node.wake = None;
-                    }
+                    debug_assert_eq!(node.wakes.last(), Some(&now), "wakes fire in time order");
+                    node.wakes.pop();
                     // Only a traced run reads the counters to see whether the timer fired.
                     let before = traced.then(|| node.stack.counters().timeouts);
                     node.stack.handle_timeout(now);
@@ -689,9 +690,10 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         }
         if let Some(d) = node.stack.poll_timeout() {
             let at = d.max(now);
-            if node.wake.is_none_or(|w| at < w) {
+            // A wake already pending at or before `at` re-reads the deadline when it fires.
+            if node.wakes.last().is_none_or(|&w| at < w) {
                 q.schedule(at, Ev::new(TIMER, n))?;
-                node.wake = Some(at);
+                node.wakes.push(at);
             }
         }
         if !self.released.is_empty() {

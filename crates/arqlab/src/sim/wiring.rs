@@ -173,7 +173,7 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
                 peer: spec.peer,
                 rx_flow: topo.flows.iter().position(|f| f.dst as usize == i).map(|x| x as u32),
                 saturated: (0..flows.len()).find(|&f| flows[f].src as usize == i && flows[f].source.is_saturated()).map(|f| f as u32),
-                wake: None,
+                wakes: Vec::new(),
                 tx_wake: false,
                 dialogue: dialogues.iter().position(|d| d.nodes.contains(&(i as u32))).map(|d| d as u32),
                 stack,

@@ -11,7 +11,8 @@ use super::Tp4Counters;
 use crate::engine::{Duration, SimTime};
 use crate::protocol::layer::{Event, Grant, Sdu};
 use crate::protocol::Counters;
-use std::collections::{BTreeSet, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// One DT of the send buffer.
 #[derive(Clone, Copy, Debug)]
@@ -26,6 +27,8 @@ struct Segment {
     sacked: bool,
     /// Its retransmission deadline, while one runs.
     deadline: Option<SimTime>,
+    /// Its timer expired: to be sent again.
+    retx: bool,
 }
 
 pub(super) struct Sender {
@@ -49,10 +52,13 @@ pub(super) struct Sender {
     next_new: u64,
     /// Upper window edge: DTs below it may be sent.
     uwe: u64,
-    /// DTs whose timer expired, to be sent again (TPDU-NR order).
-    retx: BTreeSet<u64>,
-    /// Retransmission deadlines (deadline, TPDU-NR).
-    timers: BTreeSet<(SimTime, u64)>,
+    /// Segments flagged `retx` (sent again in TPDU-NR order: the first flagged one).
+    retx: usize,
+    /// Retransmission deadlines (deadline, TPDU-NR), least first. An entry whose segment
+    /// has gone or now runs another deadline is stale: it is dropped when it reaches the
+    /// top, and the top is never stale after a call returns (`drop_stale`), so the least
+    /// live deadline is always `timers.peek()`.
+    timers: BinaryHeap<Reverse<(SimTime, u64)>>,
     /// Normal units accepted so far (TSDUs or DT-sized pieces), for ED placement.
     units: u64,
     /// EDs the user has submitted, sent (first copies) and had acknowledged.
@@ -82,8 +88,8 @@ impl Sender {
             lwe: 0,
             next_new: 0,
             uwe: c.window_tpdus() as u64,
-            retx: BTreeSet::new(),
-            timers: BTreeSet::new(),
+            retx: 0,
+            timers: BinaryHeap::new(),
             units: 0,
             ed_submitted: 0,
             ed_sent: 0,
@@ -114,7 +120,7 @@ impl Sender {
             let pieces = octets.div_ceil(self.dt_user_octets).max(1);
             for k in 0..pieces {
                 let user_octets = if k + 1 == pieces { octets - k * self.dt_user_octets } else { self.dt_user_octets };
-                self.segs.push_back(Segment { tsdu, user_octets, eot: k + 1 == pieces, epoch: self.ed_submitted, sent: false, sacked: false, deadline: None });
+                self.segs.push_back(Segment { tsdu, user_octets, eot: k + 1 == pieces, epoch: self.ed_submitted, sent: false, sacked: false, deadline: None, retx: false });
                 if self.unit == ExpeditedUnit::Dt {
                     self.count_unit();
                 }
@@ -161,10 +167,7 @@ impl Sender {
             if !s.sacked {
                 self.used -= s.user_octets;
             }
-            if let Some(d) = s.deadline {
-                self.timers.remove(&(d, self.lwe));
-            }
-            self.retx.remove(&self.lwe);
+            self.retx -= usize::from(s.retx);
             if s.eot {
                 self.events.push_back(Event::Acknowledged(s.tsdu));
             }
@@ -176,13 +179,27 @@ impl Sender {
             if !s.sacked {
                 s.sacked = true;
                 self.used -= s.user_octets;
-                if let Some(d) = s.deadline.take() {
-                    self.timers.remove(&(d, n));
-                }
-                self.retx.remove(&n);
+                s.deadline = None;
+                self.retx -= usize::from(std::mem::take(&mut s.retx));
             }
         }
+        self.drop_stale();
         self.admit(now);
+    }
+
+    /// Whether timer entry (d, n) is still its segment's running deadline.
+    fn live(&self, d: SimTime, n: u64) -> bool {
+        n >= self.lwe && self.segs.get((n - self.lwe) as usize).is_some_and(|s| s.deadline == Some(d))
+    }
+
+    /// Pops stale entries off the top of `timers`.
+    fn drop_stale(&mut self) {
+        while let Some(&Reverse((d, n))) = self.timers.peek() {
+            if self.live(d, n) {
+                break;
+            }
+            self.timers.pop();
+        }
     }
 
     /// An EA for ED `nr`.
@@ -196,15 +213,20 @@ impl Sender {
 
     /// Expired timers: their DTs (or the ED) are queued to be sent again.
     pub(super) fn on_timeout(&mut self, now: SimTime, c: &mut Counters) {
-        while let Some(&(d, n)) = self.timers.first() {
+        while let Some(&Reverse((d, n))) = self.timers.peek() {
             if d > now {
                 break;
             }
-            self.timers.pop_first();
-            self.segs[(n - self.lwe) as usize].deadline = None;
-            self.retx.insert(n);
+            self.timers.pop();
+            if !self.live(d, n) {
+                continue;
+            }
+            let s = &mut self.segs[(n - self.lwe) as usize];
+            s.deadline = None;
+            self.retx += usize::from(!std::mem::replace(&mut s.retx, true));
             c.timeouts += 1;
         }
+        self.drop_stale();
         if self.ed_deadline.is_some_and(|d| d <= now) {
             self.ed_deadline = None;
             self.ed_resend = true;
@@ -213,7 +235,8 @@ impl Sender {
     }
 
     pub(super) fn poll_timeout(&self) -> Option<SimTime> {
-        let t = self.timers.first().map(|x| x.0);
+        debug_assert!(self.timers.peek().is_none_or(|Reverse((d, n))| self.live(*d, *n)), "the top timer is live");
+        let t = self.timers.peek().map(|Reverse(x)| x.0);
         match (t, self.ed_deadline) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -237,7 +260,7 @@ impl Sender {
     }
 
     pub(super) fn wants_transmit(&self) -> bool {
-        self.ed_ready() || !self.retx.is_empty() || self.next_dt().is_some()
+        self.ed_ready() || self.retx > 0 || self.next_dt().is_some()
     }
 
     /// The never-sent DT that may go now, if any.
@@ -263,7 +286,7 @@ impl Sender {
             x.ed_sent += 1;
             return Some(t);
         }
-        let (n, again) = match self.retx.pop_first() {
+        let (n, again) = match self.first_retx() {
             Some(n) => (n, true),
             None => (self.next_dt()?, false),
         };
@@ -272,10 +295,10 @@ impl Sender {
         let s = self.segs[i];
         let t = Tpdu { kind: TpduKind::Dt, nr: n, eot: s.eot, credit: 0, sack: None, octets: hdr + s.user_octets, user_octets: s.user_octets, tsdu: Some(s.tsdu), epoch: s.epoch };
         let d = now + grant.transmission(t.octets * 8) + self.t1;
-        if let Some(old) = self.segs[i].deadline.replace(d) {
-            self.timers.remove(&(old, n));
-        }
-        self.timers.insert((d, n));
+        // A deadline it replaces stays in `timers`, stale.
+        self.segs[i].deadline = Some(d);
+        self.timers.push(Reverse((d, n)));
+        self.drop_stale();
         self.segs[i].sent = true;
         c.i_frames_sent += 1;
         x.dt_sent += 1;
@@ -286,6 +309,18 @@ impl Sender {
             self.next_new += 1;
         }
         Some(t)
+    }
+
+    /// Takes the lowest TPDU-NR flagged for retransmission (a scan of the window, made
+    /// only when one is flagged).
+    fn first_retx(&mut self) -> Option<u64> {
+        if self.retx == 0 {
+            return None;
+        }
+        let i = self.segs.iter().position(|s| s.retx).expect("a flagged segment");
+        self.segs[i].retx = false;
+        self.retx -= 1;
+        Some(self.lwe + i as u64)
     }
 
     /// Octets of user data in the send buffer.

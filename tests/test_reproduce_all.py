@@ -1,0 +1,66 @@
+"""`make reproduce`'s driver (arqlab.studies.reproduce_all): scheduling and CPU accounting,
+with stand-in commands instead of the studies (which take CPU-minutes)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arqlab.studies import reproduce_all
+from arqlab.studies.reproduce_all import run_all, verdict_line
+
+
+def burn(seconds: float, code: int = 0, also_child: bool = False) -> list[str]:
+    """A command that spends about `seconds` of CPU (half in a child of its own if
+    `also_child`), prints a verdict line and exits with `code`."""
+    spin = f"t=__import__('time').process_time()\nwhile __import__('time').process_time()-t<{seconds / (2 if also_child else 1)}: pass"
+    child = f"import subprocess,sys; subprocess.run([sys.executable,'-c',{spin!r}])\n" if also_child else ""
+    return [sys.executable, "-c", f"{child}{spin}\nprint('Verdicts: {code} stand-in')\nraise SystemExit({code})"]
+
+
+def test_each_command_gets_its_cpu_including_its_children_and_its_log(tmp_path: Path) -> None:
+    runs = run_all([("a", burn(0.3, also_child=True)), ("b", burn(0.1))], jobs=2, log_dir=tmp_path)
+    assert [r.name for r in runs] == ["a", "b"]
+    assert all(r.returncode == 0 for r in runs)
+    # A child's CPU counts for its study (the workers of a reproduction are children).
+    assert runs[0].cpu_s >= 0.25
+    assert 0.08 <= runs[1].cpu_s < runs[0].cpu_s
+    assert verdict_line(runs[0].log) == "Verdicts: 0 stand-in"
+
+
+def test_at_most_jobs_run_at_once(tmp_path: Path) -> None:
+    # Three sleepers of 0.4 s with two at a time take two rounds, not one.
+    sleep = [sys.executable, "-c", "import time; time.sleep(0.4)"]
+    t = time.perf_counter()
+    run_all([("x", sleep), ("y", sleep), ("z", sleep)], jobs=2, log_dir=tmp_path)
+    assert time.perf_counter() - t >= 0.8
+    t = time.perf_counter()
+    run_all([("x", sleep), ("y", sleep), ("z", sleep)], jobs=3, log_dir=tmp_path)
+    assert time.perf_counter() - t < 0.8
+
+
+def test_a_failing_study_is_reported_with_its_status(tmp_path: Path) -> None:
+    runs = run_all([("ok", burn(0.0)), ("bad", burn(0.0, code=3))], jobs=1, log_dir=tmp_path)
+    assert [r.returncode for r in runs] == [0, 3]
+
+
+def test_bad_arguments_name_the_field(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        reproduce_all.main(["nosuchstudy"])
+    assert e.value.code == 2
+    assert "unknown study 'nosuchstudy'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        reproduce_all.main(["--jobs", "0"])
+    assert e.value.code == 2
+    assert "--jobs must be at least 1 (got 0)" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="jobs must be at least 1"):
+        run_all([], jobs=0, log_dir=Path("."))
+
+
+def test_the_studies_are_the_registered_ones() -> None:
+    from arqlab.studies import STUDIES
+
+    assert sorted(reproduce_all.STUDIES) == sorted(STUDIES)
