@@ -6,7 +6,7 @@
 //! `cargo bench -p arqlab --bench engine`; `benches/report.py` prints events per second.
 
 use arqlab::scenario::Scenario;
-use arqlab::sim::replicate;
+use arqlab::sim::{replicate, replicate_on, Path};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const REFERENCE: &str = include_str!("../scenarios/go_back_n.toml");
@@ -60,5 +60,33 @@ fn scaling(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench, scaling);
+/// Today's two-layer stacks through their monomorphised shape (`fast`) and forced
+/// through the composed path (`composed`: every layer an `AnyLayer`, one `match` per
+/// call). Criterion prints events per second (`thrpt`); the ratio composed / fast is
+/// the composed path's cost. (`relay_loss_arq` is go-back-N over datagrams, composed on
+/// both paths.)
+fn composed(c: &mut Criterion) {
+    let mut g = c.benchmark_group("two_layer_stacks");
+    g.sample_size(10);
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/");
+    for (name, file, duration_s) in [
+        ("tp4_over_network_window", "colella/acknowledgement.toml", 2000.0),
+        ("tcp_over_hf_arq", "johnson/smtp_tcp_radio.toml", 3600.0),
+        ("go_back_n_over_datagram", "topologies/relay_loss_arq.toml", 2000.0),
+        ("stop_and_wait_over_datagram", "compose/stop_and_wait_over_datagram.toml", 20000.0),
+    ] {
+        let text = std::fs::read_to_string(format!("{root}{file}")).expect("scenario file");
+        let mut v = arqlab::scenario::toml_to_json(&text).expect("parses");
+        arqlab::scenario::apply_override(&mut v, "run.duration_s", duration_s.into()).expect("override");
+        let sc = Scenario::from_value(&v).expect("valid");
+        for (path, label) in [(Path::Fast, "fast"), (Path::Composed, "composed")] {
+            let events = replicate_on(&sc, 1, 0, path).expect("runs").events;
+            g.throughput(Throughput::Elements(events));
+            g.bench_function(format!("{name}/{label}"), |b| b.iter(|| replicate_on(&sc, 1, 0, path).expect("runs")));
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, scaling, composed);
 criterion_main!(benches);

@@ -498,7 +498,7 @@ impl NetworkConfig {
             }
         }
         for (s, st) in &self.stack {
-            check_stack(s, st, p);
+            super::compose::check_stack(s, st, p);
         }
         check_hf_modems(self, p);
         if p.0.len() > before {
@@ -556,25 +556,14 @@ impl NetworkConfig {
                 p.push(format!("flow[{f}].traffic.kind"), Some(&"saturated".into()), format!("expected at most one saturated flow from node {} (use poisson traffic for the others)", c.from));
             }
         }
-        let shape = |n: &NodeConfig| self.stack[&n.stack].layers.iter().map(|l| l.kind()).collect::<Vec<_>>();
-        for (i, n) in self.node.iter().enumerate().skip(1) {
-            if shape(n) != shape(&self.node[0]) {
-                p.push(format!("node[{i}].stack"), Some(&n.stack.as_str().into()), format!("expected a stack of the same layer kinds as node {} ({:?}): one run has one stack shape", self.node[0].name, shape(&self.node[0])));
-            }
-        }
+        let pairs: Vec<(u32, u32)> = flows.iter().map(|f| (f.src, f.dst)).collect();
+        super::compose::check_peers(&self.node, &self.stack, &pairs, p);
         for (i, x) in peers.iter().enumerate() {
             if x.is_empty() && p.0.len() == before {
                 p.push(format!("node[{i}]"), Some(&self.node[i].name.as_str().into()), "takes part in no [[flow]]");
             }
             if x.len() > 1 && self.stack.get(&self.node[i].stack).is_some_and(|s| matches!(s.layers.first(), Some(ProtocolConfig::Tp4(_)))) {
                 p.push(format!("node[{i}].stack"), Some(&self.node[i].stack.as_str().into()), format!("node {}: tp4 runs one connection per node (multiplexing transport connections is not wired yet)", self.node[i].name));
-            } else if x.len() > 1 && self.stack.get(&self.node[i].stack).is_some_and(|s| s.layers.len() > 1) {
-                let names: Vec<&str> = x.iter().map(|&(o, _)| self.node[o as usize].name.as_str()).collect();
-                p.push(
-                    format!("node[{i}].stack"),
-                    Some(&self.node[i].stack.as_str().into()),
-                    format!("node {} talks to {}: several peers need a one-layer stack (multiplexing over two layers is not wired yet)", self.node[i].name, names.join(" and ")),
-                );
             }
         }
         if p.0.len() > before {
@@ -723,7 +712,6 @@ fn parse_profile(d: &mut Table, p: &mut Problems) -> DelayConfig {
     DelayConfig::Profile { starts_s, means_s, period_s, clock_at_start_s, shape }
 }
 
-/// Layers fit when there are at most two and link-only protocols sit at the bottom.
 /// An `hf_arq` stack and the `hf` error models must name one modem table: a packet's
 /// mode (data rate, copies combined) is an index into it.
 fn check_hf_modems(net: &NetworkConfig, p: &mut Problems) {
@@ -735,42 +723,6 @@ fn check_hf_modems(net: &NetworkConfig, p: &mut Problems) {
                     p.push(format!("medium[{i}].{key}.modem"), Some(&h.modem.as_str().into()), format!("expected {want:?}, the modem of the hf_arq stack (a packet's mode indexes its table)"));
                 }
             }
-        }
-    }
-}
-
-fn check_stack(name: &str, st: &StackConfig, p: &mut Problems) {
-    let path = format!("stack.{name}");
-    if st.layers.len() > 2 {
-        p.push(format!("{path}.layers"), None, format!("expected at most 2 layers (got {}): deeper stacks are not wired yet", st.layers.len()));
-    }
-    for (i, l) in st.layers.iter().enumerate() {
-        let bottom = i + 1 == st.layers.len();
-        if i > 0 && matches!(l, ProtocolConfig::Tp4(_)) {
-            p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected tp4 as the top layer: it carries the users' TSDUs");
-        }
-        // X.25 (comer-korb): `x25` is a whole host below IP and sends on the network;
-        // `tcp` runs only directly over it.
-        let below = st.layers.get(i + 1);
-        if matches!(l, ProtocolConfig::Tcp(_)) && matches!(below, None | Some(ProtocolConfig::Tcp(_))) {
-            p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected it directly above a link protocol (e.g. \"selective_repeat\", \"datagram\") or \"x25\"");
-        }
-        if matches!(l, ProtocolConfig::X25(_)) != bottom && matches!(l, ProtocolConfig::X25(_)) {
-            p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected it as the lowest layer: it sends on the network, not over another protocol");
-        }
-        if bottom && i == 1 && matches!(l, ProtocolConfig::X25(_)) && !matches!(st.layers[0], ProtocolConfig::Tcp(_)) {
-            p.push(format!("{path}.layers[0].kind"), Some(&st.layers[0].kind().into()), "\"tcp\" (the only layer wired over \"x25\" for now)");
-        }
-        // hf_arq (johnson): alone, or as the link under "tcp" (SMTP/TCP over HF ARQ).
-        if matches!(l, ProtocolConfig::HfArq(_)) && st.layers.len() > 1 && !(bottom && matches!(st.layers[0], ProtocolConfig::Tcp(_))) {
-            p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected hf_arq as the only layer of its stack or directly under \"tcp\"");
-        }
-        if !bottom && matches!(l, ProtocolConfig::Hdlc(_) | ProtocolConfig::Datagram(_)) {
-            p.push(
-                format!("{path}.layers[{i}].kind"),
-                Some(&l.kind().into()),
-                "expected it as the lowest layer: it sends on a medium, not over another protocol",
-            );
         }
     }
 }
@@ -949,13 +901,13 @@ traffic = { kind = "saturated" }
         let bad = BASE.replace("[stack.s]\nkind = \"go_back_n\"", "[stack.s]\nlayers = [{ kind = \"hdlc\" }, { kind = \"go_back_n\" }]");
         assert_eq!(
             problems(&bad),
-            vec!["stack.s.layers[0].kind = \"hdlc\": expected it as the lowest layer: it sends on a medium, not over another protocol"]
+            vec!["stack.s.layers[0].kind = \"hdlc\": hdlc over go_back_n (layers[1]): hdlc needs frames on a medium below it, but the layer below offers reliable in-order messages"]
         );
-        let deep = BASE.replace("[stack.s]\nkind = \"go_back_n\"", "[stack.s]\nlayers = [{ kind = \"go_back_n\" }, { kind = \"go_back_n\" }, { kind = \"datagram\" }]");
-        assert_eq!(problems(&deep), vec!["stack.s.layers: expected at most 2 layers (got 3): deeper stacks are not wired yet"]);
+        let deep = BASE.replace("[stack.s]\nkind = \"go_back_n\"", "[stack.s]\nlayers = [{ kind = \"go_back_n\" }, { kind = \"go_back_n\" }, { kind = \"go_back_n\" }, { kind = \"datagram\" }]");
+        assert_eq!(problems(&deep), vec!["stack.s.layers: expected at most 3 layers (got 4): the composed stack holds 3"]);
         let mixed = BASE.replace("[[node]]\nname = \"b\"\nstack = \"s\"", "[[node]]\nname = \"b\"\nstack = \"u\"\n[stack.u]\nkind = \"selective_repeat\"");
         assert_eq!(problems(&mixed).len(), 1, "{:?}", problems(&mixed));
-        assert!(problems(&mixed)[0].starts_with("node[1].stack = \"u\": expected a stack of the same layer kinds as node a"));
+        assert!(problems(&mixed)[0].starts_with("node[1].stack = \"u\": expected the same protocols as its peer a ([\"go_back_n\"]), got [\"selective_repeat\"]"), "{:?}", problems(&mixed));
     }
 
     #[test]
@@ -970,7 +922,7 @@ traffic = { kind = "saturated" }
         assert_eq!((a.peers.clone(), a.flow_conn.clone()), (vec![(1, 0), (2, 1)], vec![Some(0), Some(1)]), "a multiplexes two connections");
         assert_eq!(sc.topology.nodes[2].flow_conn, vec![None, Some(0)]);
         let deep = star.replace("[stack.s]\nkind = \"go_back_n\"", "[stack.s]\nlayers = [{ kind = \"go_back_n\" }, { kind = \"datagram\" }]");
-        assert_eq!(problems(&deep), vec!["node[0].stack = \"s\": node a talks to b and c: several peers need a one-layer stack (multiplexing over two layers is not wired yet)"]);
+        assert_eq!(problems(&deep), Vec::<String>::new(), "several peers over two layers: one composed stack per connection");
         let twice = format!("{BASE}\n[[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ kind = \"saturated\" }}\n");
         assert_eq!(
             problems(&twice),
