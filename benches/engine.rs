@@ -88,5 +88,46 @@ fn composed(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench, scaling, composed);
+/// Building (validating and wiring) large relay topologies: a line of 1,000 relays
+/// between two hosts and a star of 2,000 hosts on one relay. Routes come from one
+/// search per destination (`scenario/routes.rs`).
+fn routing(c: &mut Criterion) {
+    let mut g = c.benchmark_group("topology_build");
+    g.sample_size(10);
+    let flow = |a: &str, b: &str| serde_json::json!({ "from": a, "to": b, "traffic": { "kind": "poisson", "load": 0.1 } });
+    let medium = |n: String, a: String, b: String| serde_json::json!({ "name": n, "ends": [a, b] });
+    let base = || serde_json::json!({ "stack": { "s": { "kind": "datagram" } }, "medium": [], "relay": [], "node": [], "flow": [] });
+    // The line: a - r0 - r1 - ... - r999 - b.
+    let mut line = base();
+    let k = 1000;
+    line["medium"].as_array_mut().unwrap().push(medium("la".into(), "a".into(), "r0".into()));
+    for i in 1..k {
+        line["medium"].as_array_mut().unwrap().push(medium(format!("m{i}"), format!("r{}", i - 1), format!("r{i}")));
+    }
+    line["medium"].as_array_mut().unwrap().push(medium("lb".into(), format!("r{}", k - 1), "b".into()));
+    for i in 0..k {
+        line["relay"].as_array_mut().unwrap().push(serde_json::json!({ "name": format!("r{i}") }));
+    }
+    for n in ["a", "b"] {
+        line["node"].as_array_mut().unwrap().push(serde_json::json!({ "name": n, "stack": "s" }));
+    }
+    line["flow"].as_array_mut().unwrap().push(flow("a", "b"));
+    // The star: h0 .. h1999 on relay hub, h(2i) -> h(2i+1).
+    let mut star = base();
+    star["relay"].as_array_mut().unwrap().push(serde_json::json!({ "name": "hub" }));
+    for i in 0..2000 {
+        star["medium"].as_array_mut().unwrap().push(medium(format!("l{i}"), format!("h{i}"), "hub".into()));
+        star["node"].as_array_mut().unwrap().push(serde_json::json!({ "name": format!("h{i}"), "stack": "s" }));
+        if i % 2 == 1 {
+            star["flow"].as_array_mut().unwrap().push(flow(&format!("h{}", i - 1), &format!("h{i}")));
+        }
+    }
+    for (name, v) in [("line_of_1000_relays", line), ("star_of_2000_hosts", star)] {
+        Scenario::from_value(&v).expect("valid");
+        g.bench_function(name, |b| b.iter(|| Scenario::from_value(&v).expect("valid")));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, scaling, composed, routing);
 criterion_main!(benches);

@@ -7,6 +7,7 @@ pub use crate::schema::fields;
 pub mod compose;
 pub mod link;
 pub mod ring;
+mod routes;
 pub mod run;
 pub mod topology;
 

@@ -31,6 +31,7 @@
 
 use super::link::{parse_direction, DirectionConfig, LinkConfig};
 use super::ring::RingSpec;
+use super::routes::Graph;
 use super::ProtocolConfig;
 use crate::schema::{Problems, Range, Table};
 use crate::traffic::TrafficConfig;
@@ -514,6 +515,7 @@ impl NetworkConfig {
             p.push(format!("relay[{r}]"), Some(&self.relay[r].name.as_str().into()), "relays joined in a loop (frames could circulate); remove a medium to break it");
             return None;
         }
+        let routing = graph.routing();
         let mut flows = vec![];
         let mut peers: Vec<Vec<(u32, u32)>> = vec![vec![]; self.node.len()];
         let mut conns: BTreeMap<(u32, u32), u32> = BTreeMap::new();
@@ -532,7 +534,7 @@ impl NetworkConfig {
                 p.push(format!("flow[{f}].to"), Some(&c.to.as_str().into()), "expected a node other than flow.from");
                 continue;
             }
-            if !graph.reachable(ends[0], ends[1]) {
+            if !routing.reachable(ends[0], ends[1]) {
                 p.push(format!("flow[{f}]"), None, format!("no path from {} to {} through media and relays", c.from, c.to));
                 continue;
             }
@@ -608,29 +610,13 @@ impl NetworkConfig {
                         None => 2 * m + u32::from(media[m as usize].ends[1] == me),
                     })
                     .collect();
-                let routes = (0..self.node.len() as u32).map(|n| ms.iter().position(|&m| graph.behind(r as u32, m, n))).collect();
+                let routes = routing.routes[r].clone();
                 let port_scopes = ms.iter().map(|&m| format!("node.{}.{}", c.name, match graph.ring(m) { Some(g) => &g.config.name, None => &media[m as usize].config.name })).collect();
                 RelaySpec { config: c.clone(), media: ms.clone(), lanes, routes, port_scopes }
             })
             .collect();
-        let rings = rings
-            .iter()
-            .map(|g| {
-                // Each destination is copied by its own station, or by the bridge behind which it lies.
-                let receiver = (0..self.node.len() as u32)
-                    .map(|n| {
-                        g.stations
-                            .iter()
-                            .position(|&e| match e {
-                                End::Node(x) => x == n,
-                                End::Relay(r) => graph.relay_media[r as usize].iter().any(|&m2| m2 != g.attachment && graph.behind(r, m2, n)),
-                            })
-                            .map_or(u32::MAX, |k| k as u32)
-                    })
-                    .collect();
-                RingSpec { receiver, ..g.clone() }
-            })
-            .collect();
+        // Each destination is copied by its own station, or by the bridge behind which it lies.
+        let rings = rings.iter().zip(routing.receiver).map(|(g, receiver)| RingSpec { receiver, ..g.clone() }).collect();
         Some(Topology { nodes, media, relays, flows, pair: false, rings })
     }
 }
@@ -724,93 +710,6 @@ fn check_hf_modems(net: &NetworkConfig, p: &mut Problems) {
                 }
             }
         }
-    }
-}
-
-/// Adjacency of the wired media.
-/// Attachment ids: `m < media.len()` is two-ended medium `m`, above are the rings.
-struct Graph<'a> {
-    media: &'a [MediumSpec],
-    rings: &'a [RingSpec],
-    relay_media: &'a [Vec<u32>],
-    node_att: &'a [u32],
-}
-
-impl Graph<'_> {
-    fn ring(&self, m: u32) -> Option<&RingSpec> {
-        (m as usize).checked_sub(self.media.len()).map(|g| &self.rings[g])
-    }
-
-    /// The ends reached from `from` across attachment `m`.
-    fn across(&self, m: u32, from: End) -> Vec<End> {
-        match self.ring(m) {
-            Some(g) => g.stations.iter().copied().filter(|&e| e != from).collect(),
-            None => {
-                let e = self.media[m as usize].ends;
-                vec![if e[0] == from { e[1] } else { e[0] }]
-            }
-        }
-    }
-
-    /// True if node `n` is reached from relay `r` by leaving through attachment `m`.
-    fn behind(&self, r: u32, m: u32, n: u32) -> bool {
-        let mut stack: Vec<(End, u32)> = self.across(m, End::Relay(r)).into_iter().map(|e| (e, m)).collect();
-        while let Some((e, via)) = stack.pop() {
-            match e {
-                End::Node(x) if x == n => return true,
-                End::Node(_) => {}
-                End::Relay(q) => {
-                    for &m2 in &self.relay_media[q as usize] {
-                        if m2 != via {
-                            stack.extend(self.across(m2, End::Relay(q)).into_iter().map(|e| (e, m2)));
-                        }
-                    }
-                }
-            }
-        }
-        false
-    }
-
-    fn reachable(&self, a: u32, b: u32) -> bool {
-        let m = self.node_att[a as usize];
-        self.across(m, End::Node(a)).into_iter().any(|e| match e {
-            End::Node(x) => x == b,
-            End::Relay(r) => self.relay_media[r as usize].iter().any(|&m2| m2 != m && self.behind(r, m2, b)),
-        })
-    }
-
-    /// A relay on a cycle of relays and media, if any (union–find over relay–relay media).
-    fn relay_loop(&self) -> Option<usize> {
-        let mut parent: Vec<usize> = (0..self.relay_media.len()).collect();
-        fn find(p: &mut [usize], x: usize) -> usize {
-            let mut x = x;
-            while p[x] != x {
-                p[x] = p[p[x]];
-                x = p[x];
-            }
-            x
-        }
-        for m in self.media {
-            if let [End::Relay(a), End::Relay(b)] = m.ends {
-                let (ra, rb) = (find(&mut parent, a as usize), find(&mut parent, b as usize));
-                if ra == rb {
-                    return Some(a as usize);
-                }
-                parent[ra] = rb;
-            }
-        }
-        // The relays on one ring are joined through it.
-        for g in self.rings {
-            let on: Vec<u32> = g.stations.iter().filter_map(|e| if let End::Relay(r) = e { Some(*r) } else { None }).collect();
-            for w in on.windows(2) {
-                let (ra, rb) = (find(&mut parent, w[0] as usize), find(&mut parent, w[1] as usize));
-                if ra == rb {
-                    return Some(w[1] as usize);
-                }
-                parent[ra] = rb;
-            }
-        }
-        None
     }
 }
 
