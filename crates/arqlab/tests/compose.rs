@@ -75,3 +75,17 @@ fn tcp_over_llc2_with_a_third_host_carries_both_connections() {
     let b = replicate(&sc, 5, 0).unwrap();
     assert_eq!((a.fingerprint, a.events), (b.fingerprint, b.events), "same scenario and seed, same trajectory");
 }
+
+#[test]
+fn store_and_forward_latency_through_k_routers_is_the_sum_of_the_hops() {
+    let sc = load("store_and_forward_three_routers.toml");
+    let rep = replicate(&sc, 1, 0).unwrap();
+    let bits = 1000.0 + 48.0;
+    let hops = [(9600.0, 0.001), (19200.0, 0.002), (4800.0, 0.003), (64000.0, 0.004)];
+    let forwarding = [0.0005, 0.001, 0.002];
+    let want: f64 = hops.iter().map(|(r, d)| bits / r + d).sum::<f64>() + forwarding.iter().sum::<f64>();
+    let got = rep.batches[0]["flow.a->b"].get("transfer_time_s").unwrap();
+    // Exact up to the picosecond rounding of each of the 11 steps.
+    assert!((got - want).abs() <= 11e-12, "transfer time {got} s vs the sum of the hops {want} s");
+    assert_eq!(rep.accounting["flow.a->b"].delivered, 1);
+}

@@ -6,7 +6,7 @@
 //! the same protocols layer by layer (peers fit), and every node's stack has the same
 //! depth (one PDU type on the media). Every problem is reported with its path.
 
-use super::topology::{NodeConfig, StackConfig};
+use super::elements::{NodeConfig, StackConfig};
 use crate::protocol::registry::ProtocolConfig;
 use crate::schema::Problems;
 use std::collections::BTreeMap;

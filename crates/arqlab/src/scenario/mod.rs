@@ -5,7 +5,9 @@
 
 pub use crate::schema::fields;
 pub mod compose;
+pub mod elements;
 pub mod link;
+pub mod network;
 pub mod ring;
 mod routes;
 pub mod run;

@@ -6,7 +6,7 @@
 //! any other search's.
 
 use super::ring::RingSpec;
-use super::topology::{End, MediumSpec};
+use super::elements::{End, MediumSpec};
 
 /// Adjacency of the wired media.
 /// Attachment ids: `m < media.len()` is two-ended medium `m`, above are the rings.

@@ -29,133 +29,15 @@
 //! with fewer than two ports, relays joined in a loop, flows without a path and stacks
 //! whose layers do not fit, each with its path.
 
-use super::link::{parse_direction, DirectionConfig, LinkConfig};
+pub use super::elements::{DelayConfig, End, FlowConfig, MediumConfig, MediumKind, MediumSpec, NodeConfig, RelayConfig, StackConfig};
+pub use super::network::NetworkConfig;
+use super::link::{DirectionConfig, LinkConfig};
 use super::ring::RingSpec;
 use super::routes::Graph;
 use super::ProtocolConfig;
-use crate::schema::{Problems, Range, Table};
+use crate::schema::Problems;
 use crate::traffic::TrafficConfig;
-use serde::Serialize;
 use std::collections::BTreeMap;
-
-/// The kind of a medium.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum MediumKind {
-    DuplexLink,
-    HalfDuplexRadio { turnaround_s: f64, preamble_s: f64 },
-    /// IEEE 802.5 token ring over all `ends` (`scenario::ring`, `channel::token_ring`).
-    TokenRing {
-        station_delay_bits: f64,
-        monitor_buffer_bits: f64,
-        propagation_s: f64,
-        token_bits: f64,
-        mac_overhead_octets: f64,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        holding_time_s: Option<f64>,
-    },
-}
-
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct MediumConfig {
-    pub name: String,
-    #[serde(flatten)]
-    pub kind: MediumKind,
-    pub ends: Vec<String>,
-    pub rate_bps: f64,
-    pub delay_s: f64,
-    pub bit_error_rate: f64,
-    /// Error model of the lane `ends[0]` → `ends[1]` (default: bit errors at `bit_error_rate`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub forward: Option<DirectionConfig>,
-    /// Error model of the lane `ends[1]` → `ends[0]`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reverse: Option<DirectionConfig>,
-}
-
-impl MediumConfig {
-    /// The error model of lane 0 (forward) or 1 (reverse).
-    pub fn lane_errors(&self, i: usize) -> DirectionConfig {
-        let link = LinkConfig { rate_bps: self.rate_bps, delay_s: self.delay_s, bit_error_rate: self.bit_error_rate, a_to_b: self.forward.clone(), b_to_a: self.reverse.clone() };
-        link.direction(i)
-    }
-}
-
-/// A relay's forwarding or transit delay.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-#[serde(tag = "dist", rename_all = "snake_case")]
-pub enum DelayConfig {
-    Constant { mean_s: f64 },
-    Exponential { mean_s: f64 },
-    Uniform { min_s: f64, max_s: f64 },
-    /// A piecewise-constant mean by time of day (`starts_s` into `period_s`, the clock
-    /// reading `clock_at_start_s` at time zero); each delay that mean (`shape =
-    /// "constant"`) or exponential with it.
-    Profile { starts_s: Vec<f64>, means_s: Vec<f64>, period_s: f64, clock_at_start_s: f64, shape: String },
-}
-
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct RelayConfig {
-    pub name: String,
-    /// "store_and_forward" or "transit_network".
-    pub kind: String,
-    /// Drop-tail buffer per output port (octets); absent = unlimited.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub buffer_octets: Option<f64>,
-    /// Store and forward: constant time from last bit in to ready for the output port.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub forwarding_time_s: Option<f64>,
-    /// Transit network: the delay of each frame.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub transit_delay: Option<DelayConfig>,
-}
-
-impl RelayConfig {
-    /// The forwarding (or transit) delay.
-    pub fn delay(&self) -> DelayConfig {
-        match (&self.transit_delay, self.forwarding_time_s) {
-            (Some(d), _) => d.clone(),
-            (None, t) => DelayConfig::Constant { mean_s: t.unwrap_or(0.0) },
-        }
-    }
-}
-
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct NodeConfig {
-    pub name: String,
-    pub stack: String,
-}
-
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct FlowConfig {
-    pub from: String,
-    pub to: String,
-    pub traffic: TrafficConfig,
-}
-
-/// A stack: its layers, top first.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct StackConfig {
-    pub layers: Vec<ProtocolConfig>,
-}
-
-/// The explicit form as written (resolved: every default explicit).
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct NetworkConfig {
-    pub stack: BTreeMap<String, StackConfig>,
-    pub medium: Vec<MediumConfig>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub relay: Vec<RelayConfig>,
-    pub node: Vec<NodeConfig>,
-    pub flow: Vec<FlowConfig>,
-}
-
-/// One end of a medium.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum End {
-    Node(u32),
-    Relay(u32),
-}
 
 /// A wired topology, indices instead of names. Lane `2m` of medium `m` runs
 /// `ends[0]` → `ends[1]`, lane `2m + 1` the other way.
@@ -191,15 +73,6 @@ pub struct NodeSpec {
     /// Flow index → position in `peers` of the connection carrying it (flows this node
     /// sends or receives).
     pub flow_conn: Vec<Option<usize>>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct MediumSpec {
-    pub config: MediumConfig,
-    pub ends: [End; 2],
-    /// Random stream and scope name of each lane.
-    pub lane_streams: [String; 2],
-    pub lane_scopes: [String; 2],
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -289,113 +162,6 @@ impl Topology {
 }
 
 impl NetworkConfig {
-    pub fn parse(root: &mut Table, p: &mut Problems) -> NetworkConfig {
-        let mut stack = BTreeMap::new();
-        let mut st = root.table("stack", p);
-        for name in st.keys() {
-            let mut t = st.table(&name, p);
-            let layers = if t.has("layers") {
-                let layers: Vec<ProtocolConfig> = t
-                    .tables("layers", p)
-                    .into_iter()
-                    .map(|mut l| {
-                        let c = ProtocolConfig::parse(&mut l, p);
-                        l.finish(p);
-                        c
-                    })
-                    .collect();
-                if layers.is_empty() {
-                    p.push(t.path_of("layers"), None, "expected at least one layer");
-                }
-                layers
-            } else {
-                vec![ProtocolConfig::parse(&mut t, p)]
-            };
-            t.finish(p);
-            stack.insert(name, StackConfig { layers });
-        }
-        st.finish(p);
-
-        let medium = root
-            .tables("medium", p)
-            .into_iter()
-            .map(|mut t| {
-                let name = t.string("name", p);
-                let kind = match t.choice("kind", "duplex_link", &["duplex_link", "half_duplex_radio", "token_ring"], p).as_str() {
-                    "half_duplex_radio" => MediumKind::HalfDuplexRadio {
-                        turnaround_s: t.f64("turnaround_s", 0.0, Range::Closed(0.0, 1e6), p),
-                        preamble_s: t.f64("preamble_s", 0.0, Range::Closed(0.0, 1e6), p),
-                    },
-                    "token_ring" => super::ring::parse_kind(&mut t, p),
-                    _ => MediumKind::DuplexLink,
-                };
-                let ends = t.strings("ends", p);
-                let default_rate = if matches!(kind, MediumKind::TokenRing { .. }) { 4e6 } else { 48_000.0 };
-                let rate_bps = t.f64("rate_bps", default_rate, Range::Closed(1.0, 1e12), p);
-                let delay_s = t.f64("delay_s", 0.0, Range::Closed(0.0, 1e6), p);
-                let bit_error_rate = t.f64("bit_error_rate", 0.0, Range::HalfOpen(0.0, 1.0), p);
-                let mut dir = |key: &str| {
-                    if !t.has(key) {
-                        return None;
-                    }
-                    let mut d = t.table(key, p);
-                    let c = parse_direction(&mut d, bit_error_rate, p);
-                    d.finish(p);
-                    Some(c)
-                };
-                let (forward, reverse) = (dir("forward"), dir("reverse"));
-                t.finish(p);
-                MediumConfig { name, kind, ends, rate_bps, delay_s, bit_error_rate, forward, reverse }
-            })
-            .collect();
-
-        let relay = root
-            .tables("relay", p)
-            .into_iter()
-            .map(|mut t| {
-                let name = t.string("name", p);
-                let kind = t.choice("kind", "store_and_forward", &["store_and_forward", "transit_network"], p);
-                let c = if kind == "transit_network" {
-                    let mut d = t.table("transit_delay", p);
-                    let delay = parse_delay(&mut d, p);
-                    d.finish(p);
-                    RelayConfig { name, kind, buffer_octets: None, forwarding_time_s: None, transit_delay: Some(delay) }
-                } else {
-                    let buffer_octets = t.opt_f64("buffer_octets", Range::Closed(1.0, 1e15), p);
-                    let f = t.f64("forwarding_time_s", 0.0, Range::Closed(0.0, 1e6), p);
-                    RelayConfig { name, kind, buffer_octets, forwarding_time_s: Some(f), transit_delay: None }
-                };
-                t.finish(p);
-                c
-            })
-            .collect();
-
-        let node = root
-            .tables("node", p)
-            .into_iter()
-            .map(|mut t| {
-                let c = NodeConfig { name: t.string("name", p), stack: t.string("stack", p) };
-                t.finish(p);
-                c
-            })
-            .collect();
-
-        let flow = root
-            .tables("flow", p)
-            .into_iter()
-            .map(|mut t| {
-                let from = t.string("from", p);
-                let to = t.string("to", p);
-                let mut tt = t.table("traffic", p);
-                let traffic = TrafficConfig::parse(&mut tt, p);
-                tt.finish(p);
-                t.finish(p);
-                FlowConfig { from, to, traffic }
-            })
-            .collect();
-        NetworkConfig { stack, medium, relay, node, flow }
-    }
-
     /// Checks names and shapes and wires the topology.
     pub fn wire(&self, p: &mut Problems) -> Option<Topology> {
         let before = p.0.len();
@@ -653,49 +419,6 @@ fn dialogue_reverse_flows(declared: &[FlowConfig], flows: &mut Vec<FlowSpec>, p:
             }
         }
     }
-}
-
-fn parse_delay(d: &mut Table, p: &mut Problems) -> DelayConfig {
-    let s = Range::Closed(0.0, 1e6);
-    match d.choice("dist", "constant", &["constant", "exponential", "uniform", "profile"], p).as_str() {
-        "exponential" => DelayConfig::Exponential { mean_s: d.f64("mean_s", 0.235, s, p) },
-        "uniform" => {
-            let lo = d.f64("min_s", 0.0, s, p);
-            let hi = d.f64("max_s", lo, s, p);
-            if hi < lo {
-                p.push(d.path_of("max_s"), Some(&hi.into()), format!("expected a number >= min_s ({lo})"));
-            }
-            DelayConfig::Uniform { min_s: lo, max_s: hi.max(lo) }
-        }
-        "profile" => parse_profile(d, p),
-        _ => DelayConfig::Constant { mean_s: d.f64("mean_s", 0.235, s, p) },
-    }
-}
-
-/// `dist = "profile"`: starts and means of the same length, starts from 0 increasing
-/// within the period, the clock at the start within the period.
-fn parse_profile(d: &mut Table, p: &mut Problems) -> DelayConfig {
-    let period_s = d.f64("period_s", 86_400.0, Range::Closed(1e-3, 1e9), p);
-    let starts_s = super::link::numbers(d, "starts_s", p);
-    let means_s = super::link::numbers(d, "means_s", p);
-    let clock_at_start_s = d.f64("clock_at_start_s", 0.0, Range::Closed(0.0, 1e9), p);
-    let shape = d.choice("shape", "constant", &["constant", "exponential"], p);
-    if let Some(i) = means_s.iter().position(|&m| !(0.0..=1e6).contains(&m)) {
-        p.push(format!("{}[{i}]", d.path_of("means_s")), Some(&means_s[i].into()), "a mean delay in [0, 1e6] seconds");
-    }
-    if means_s.is_empty() {
-        p.push(d.path_of("means_s"), None, "a non-empty list of mean delays (seconds)");
-    } else if starts_s.len() != means_s.len() {
-        p.push(d.path_of("starts_s"), None, format!("as many starts as means_s ({}), got {}", means_s.len(), starts_s.len()));
-    } else if starts_s.first().is_some_and(|&x| x != 0.0) {
-        p.push(format!("{}[0]", d.path_of("starts_s")), Some(&starts_s[0].into()), "0 (the first piece starts the period)");
-    } else if let Some(i) = (1..starts_s.len()).find(|&i| !(starts_s[i] > starts_s[i - 1] && starts_s[i] < period_s)) {
-        p.push(format!("{}[{i}]", d.path_of("starts_s")), Some(&starts_s[i].into()), format!("greater than the previous start and less than period_s ({period_s})"));
-    }
-    if clock_at_start_s >= period_s {
-        p.push(d.path_of("clock_at_start_s"), Some(&clock_at_start_s.into()), format!("less than period_s ({period_s})"));
-    }
-    DelayConfig::Profile { starts_s, means_s, period_s, clock_at_start_s, shape }
 }
 
 /// An `hf_arq` stack and the `hf` error models must name one modem table: a packet's
