@@ -89,3 +89,17 @@ fn store_and_forward_latency_through_k_routers_is_the_sum_of_the_hops() {
     assert!((got - want).abs() <= 11e-12, "transfer time {got} s vs the sum of the hops {want} s");
     assert_eq!(rep.accounting["flow.a->b"].delivered, 1);
 }
+
+#[test]
+fn an_smtp_dialogue_across_three_hops_completes_no_faster_than_its_path() {
+    let sc = load("smtp_three_hops.toml");
+    let rep = replicate(&sc, 1, 0).unwrap();
+    let flow = &rep.batches[0]["flow.client->server"];
+    assert_eq!(flow.get("sessions_completed"), Some(1.0), "{:?}", flow);
+    // Each step of the script is released by the delivery of the previous one: at
+    // least one crossing of the path (three 50 ms hops) per step.
+    let steps = arqlab::traffic::dialogue::smtp(1000, 1).len() as f64;
+    let latency = flow.get("session_latency_s").unwrap();
+    assert!(latency >= steps * 0.15, "session latency {latency} s for {steps} steps of at least 0.15 s");
+    assert!(latency < steps * 0.15 + 30.0, "session latency {latency} s: stalled");
+}
