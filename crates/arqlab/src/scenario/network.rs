@@ -3,7 +3,7 @@
 //! reported with its path. Wiring them into a topology is `topology.rs`.
 
 use super::elements::{DelayConfig, FlowConfig, MediumConfig, MediumKind, NodeConfig, RelayConfig, StackConfig};
-use super::link::parse_direction;
+use super::link::optional_direction;
 use super::ProtocolConfig;
 use crate::schema::{Problems, Range, Table};
 use crate::traffic::TrafficConfig;
@@ -67,16 +67,8 @@ impl NetworkConfig {
                 let rate_bps = t.f64("rate_bps", default_rate, Range::Closed(1.0, 1e12), p);
                 let delay_s = t.f64("delay_s", 0.0, Range::Closed(0.0, 1e6), p);
                 let bit_error_rate = t.f64("bit_error_rate", 0.0, Range::HalfOpen(0.0, 1.0), p);
-                let mut dir = |key: &str| {
-                    if !t.has(key) {
-                        return None;
-                    }
-                    let mut d = t.table(key, p);
-                    let c = parse_direction(&mut d, bit_error_rate, p);
-                    d.finish(p);
-                    Some(c)
-                };
-                let (forward, reverse) = (dir("forward"), dir("reverse"));
+                let forward = optional_direction(&mut t, "forward", bit_error_rate, p);
+                let reverse = optional_direction(&mut t, "reverse", bit_error_rate, p);
                 t.finish(p);
                 MediumConfig { name, kind, ends, rate_bps, delay_s, bit_error_rate, forward, reverse }
             })
