@@ -17,7 +17,7 @@ mod bare_loop;
 mod cpu_time;
 
 use arqlab::scenario::Scenario;
-use arqlab::sim::replicate;
+use arqlab::sim::{replicate, replicate_on, Path};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use cpu_time::CpuTime;
 
@@ -92,9 +92,78 @@ fn scaling(c: &mut Crit) {
     g.finish();
 }
 
+/// Today's two-layer stacks through their monomorphised shape (`fast`) and forced
+/// through the composed path (`composed`: every layer an `AnyLayer`, one `match` per
+/// call). Criterion prints events per second (`thrpt`); the ratio composed / fast is
+/// the composed path's cost. (`relay_loss_arq` is go-back-N over datagrams, composed on
+/// both paths.)
+fn composed(c: &mut Crit) {
+    let mut g = c.benchmark_group("two_layer_stacks");
+    g.sample_size(10);
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/");
+    for (name, file, duration_s) in [
+        ("tp4_over_network_window", "colella/acknowledgement.toml", 2000.0),
+        ("tcp_over_hf_arq", "johnson/smtp_tcp_radio.toml", 3600.0),
+        ("go_back_n_over_datagram", "topologies/relay_loss_arq.toml", 2000.0),
+        ("stop_and_wait_over_datagram", "compose/stop_and_wait_over_datagram.toml", 20000.0),
+    ] {
+        let text = std::fs::read_to_string(format!("{root}{file}")).expect("scenario file");
+        let mut v = arqlab::scenario::toml_to_json(&text).expect("parses");
+        arqlab::scenario::apply_override(&mut v, "run.duration_s", duration_s.into()).expect("override");
+        let sc = Scenario::from_value(&v).expect("valid");
+        for (path, label) in [(Path::Fast, "fast"), (Path::Composed, "composed")] {
+            let events = replicate_on(&sc, 1, 0, path).expect("runs").events;
+            g.throughput(Throughput::Elements(events));
+            g.bench_function(format!("{name}/{label}"), |b| b.iter(|| replicate_on(&sc, 1, 0, path).expect("runs")));
+        }
+    }
+    g.finish();
+}
+
+/// Building (validating and wiring) large relay topologies: a line of 1,000 relays
+/// between two hosts and a star of 2,000 hosts on one relay. Routes come from one
+/// search per destination (`scenario/routes.rs`).
+fn routing(c: &mut Crit) {
+    let mut g = c.benchmark_group("topology_build");
+    g.sample_size(10);
+    let flow = |a: &str, b: &str| serde_json::json!({ "from": a, "to": b, "traffic": { "kind": "poisson", "load": 0.1 } });
+    let medium = |n: String, a: String, b: String| serde_json::json!({ "name": n, "ends": [a, b] });
+    let base = || serde_json::json!({ "stack": { "s": { "kind": "datagram" } }, "medium": [], "relay": [], "node": [], "flow": [] });
+    // The line: a - r0 - r1 - ... - r999 - b.
+    let mut line = base();
+    let k = 1000;
+    line["medium"].as_array_mut().unwrap().push(medium("la".into(), "a".into(), "r0".into()));
+    for i in 1..k {
+        line["medium"].as_array_mut().unwrap().push(medium(format!("m{i}"), format!("r{}", i - 1), format!("r{i}")));
+    }
+    line["medium"].as_array_mut().unwrap().push(medium("lb".into(), format!("r{}", k - 1), "b".into()));
+    for i in 0..k {
+        line["relay"].as_array_mut().unwrap().push(serde_json::json!({ "name": format!("r{i}") }));
+    }
+    for n in ["a", "b"] {
+        line["node"].as_array_mut().unwrap().push(serde_json::json!({ "name": n, "stack": "s" }));
+    }
+    line["flow"].as_array_mut().unwrap().push(flow("a", "b"));
+    // The star: h0 .. h1999 on relay hub, h(2i) -> h(2i+1).
+    let mut star = base();
+    star["relay"].as_array_mut().unwrap().push(serde_json::json!({ "name": "hub" }));
+    for i in 0..2000 {
+        star["medium"].as_array_mut().unwrap().push(medium(format!("l{i}"), format!("h{i}"), "hub".into()));
+        star["node"].as_array_mut().unwrap().push(serde_json::json!({ "name": format!("h{i}"), "stack": "s" }));
+        if i % 2 == 1 {
+            star["flow"].as_array_mut().unwrap().push(flow(&format!("h{}", i - 1), &format!("h{i}")));
+        }
+    }
+    for (name, v) in [("line_of_1000_relays", line), ("star_of_2000_hosts", star)] {
+        Scenario::from_value(&v).expect("valid");
+        g.bench_function(name, |b| b.iter(|| Scenario::from_value(&v).expect("valid")));
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().with_measurement(CpuTime);
-    targets = models, scaling
+    targets = models, scaling, composed, routing
 }
 criterion_main!(benches);

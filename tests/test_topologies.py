@@ -63,7 +63,8 @@ def test_the_pair_form_and_its_explicit_equivalent_agree() -> None:
         (lambda t: t.replace('stack = "udp"\n\n[[flow]]', 'stack = "tcp"\n\n[[flow]]'),
          'node[1].stack = "tcp": expected the name of a [stack.<name>] table (known: udp)'),
         (lambda t: t.replace('kind = "datagram"', 'layers = [{ kind = "hdlc" }, { kind = "datagram" }]'),
-         'stack.udp.layers[0].kind = "hdlc": expected it as the lowest layer: it sends on a medium, not over another protocol'),
+         'stack.udp.layers[0].kind = "hdlc": hdlc over datagram (layers[1]): hdlc needs frames on a medium below it, '
+         'but the layer below offers best-effort datagrams'),
         (lambda t: t + '\n[link]\nrate_bps = 1\n',
          'link = {…}: not allowed with [[node]]/[[medium]]/[[flow]]'),
     ],

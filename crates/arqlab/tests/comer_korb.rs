@@ -54,11 +54,11 @@ fn bad_x25_parameters_name_their_field() {
 }
 
 #[test]
-fn tcp_needs_a_layer_below_and_x25_carries_only_tcp() {
+fn tcp_needs_a_layer_below_and_x25_sends_on_the_network() {
     let pair = "[run]\nduration_s = 10.0\n[link]\nrate_bps = 9600.0\n[protocol]\nkind = \"tcp\"\n[traffic.a]\nkind = \"saturated\"\n";
     let e = Scenario::from_toml(pair).expect_err("tcp alone");
     assert!(e.problems().join("\n").contains("protocol.kind"), "{e}");
-    for (layers, path) in [("[{ kind = \"tcp\" }]", "layers[0].kind"), ("[{ kind = \"tcp\" }, { kind = \"tcp\" }]", "layers[0].kind"), ("[{ kind = \"go_back_n\" }, { kind = \"x25\" }]", "layers[0].kind"), ("[{ kind = \"x25\" }, { kind = \"datagram\" }]", "layers[0].kind")] {
+    for (layers, path) in [("[{ kind = \"tcp\" }]", "layers[0].kind"), ("[{ kind = \"tcp\" }, { kind = \"tcp\" }]", "layers[0].kind"), ("[{ kind = \"x25\" }, { kind = \"x25\" }]", "layers[0].kind"), ("[{ kind = \"x25\" }, { kind = \"datagram\" }]", "layers[0].kind")] {
         let text = pair_explicit(layers);
         let e = Scenario::from_toml(&text).expect_err(layers);
         assert!(e.problems().join("\n").contains(&format!("stack.h.{path}")), "{layers}: {e}");

@@ -13,7 +13,7 @@
 
 use arqlab::engine::SimTime;
 use arqlab::scenario::{apply_override, toml_to_json, Scenario};
-use arqlab::sim::{replicate, trace};
+use arqlab::sim::{replicate_on, trace, Path as RunPath};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -92,7 +92,11 @@ fn scenario(file: &str, overrides: &[(&'static str, Value)]) -> Scenario {
 
 /// Everything a replication produced except its wall time, with floats as exact bits.
 fn record(sc: &Scenario, seed: u64, rep: u64) -> Value {
-    let r = replicate(sc, seed, rep).unwrap_or_else(|e| panic!("{e}"));
+    record_on(sc, seed, rep, RunPath::Fast)
+}
+
+fn record_on(sc: &Scenario, seed: u64, rep: u64, path: RunPath) -> Value {
+    let r = replicate_on(sc, seed, rep, path).unwrap_or_else(|e| panic!("{e}"));
     let bits = |x: f64| format!("{:016x}", x.to_bits());
     let batches: Vec<Value> = r
         .batches
@@ -179,4 +183,16 @@ fn every_scenario_reproduces_its_pinned_trajectory() {
 #[test]
 fn every_topology_reproduces_its_pinned_trajectory() {
     check("topologies.json", topology_cases());
+}
+
+/// The composed path (every stack built from its registered layers, nested in
+/// `Stacked`'s order) reproduces every pinned case bit for bit: fingerprint, event
+/// count, every measure of every window and the accounting.
+#[test]
+fn the_composed_path_reproduces_every_pinned_trajectory() {
+    for (name, file, o) in cases().into_iter().chain(topology_cases()) {
+        let sc = scenario(&file, &o);
+        let (fast, composed) = (record(&sc, 1, 0), record_on(&sc, 1, 0, RunPath::Composed));
+        assert!(fast == composed, "{name}: the composed path differs:\nfast     {fast}\ncomposed {composed}");
+    }
 }

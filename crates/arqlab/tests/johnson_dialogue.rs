@@ -97,13 +97,14 @@ fn same_seed_same_sessions() {
 }
 
 #[test]
-fn hf_arq_fits_only_alone_or_under_tcp() {
+fn hf_arq_fits_under_any_layer_that_needs_messages_and_only_on_a_medium() {
     let text = |stack: &str| format!(
         "[run]\nduration_s = 60.0\n[stack.s]\n{stack}\n[[medium]]\nname = \"hf\"\nkind = \"half_duplex_radio\"\nends = [\"a\", \"b\"]\nrate_bps = 4800.0\n\
          [[node]]\nname = \"a\"\nstack = \"s\"\n[[node]]\nname = \"b\"\nstack = \"s\"\n[[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ kind = \"poisson\", load = 0.1 }}\n"
     );
-    let err = Scenario::from_toml(&text("layers = [{ kind = \"go_back_n\" }, { kind = \"hf_arq\" }]")).err().expect("accepted").problems();
-    assert_eq!(err, vec!["stack.s.layers[1].kind = \"hf_arq\": expected hf_arq as the only layer of its stack or directly under \"tcp\""]);
+    let err = Scenario::from_toml(&text("layers = [{ kind = \"hf_arq\" }, { kind = \"datagram\" }]")).err().expect("accepted").problems();
+    assert_eq!(err, vec!["stack.s.layers[0].kind = \"hf_arq\": hf_arq over datagram (layers[1]): hf_arq needs frames on a medium below it, but the layer below offers best-effort datagrams"]);
+    assert!(Scenario::from_toml(&text("layers = [{ kind = \"go_back_n\" }, { kind = \"hf_arq\" }]")).is_ok(), "a link over the HF ARQ's reliable messages");
     let err = Scenario::from_toml(&text("layers = [{ kind = \"tcp\" }, { kind = \"hf_arq\" }]")).err().map(|e| e.problems()).unwrap_or_default();
     assert!(err.iter().all(|p| !p.contains("hf_arq")), "{err:?}");
 }

@@ -179,7 +179,7 @@ fn bad_input_is_named_by_field() {
     assert_eq!(err("expedited = \"fast\""), vec!["protocol.expedited = \"fast\": expected one of \"iso\", \"nbs\""]);
     assert_eq!(err("acknowledgement = \"go_back\""), vec!["protocol.acknowledgement = \"go_back\": expected one of \"one_for_one\", \"selective\""]);
     let text = "[run]\nreplications = 1\n[stack.s]\nlayers = [{ kind = \"network_window\" }, { kind = \"tp4\" }]\n[[medium]]\nname = \"m\"\nends = [\"a\", \"b\"]\n[[node]]\nname = \"a\"\nstack = \"s\"\n[[node]]\nname = \"b\"\nstack = \"s\"\n[[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = { kind = \"bulk\", messages = 2 }\n";
-    assert_eq!(Scenario::from_toml(text).unwrap_err().problems(), vec!["stack.s.layers[1].kind = \"tp4\": expected tp4 as the top layer: it carries the users' TSDUs"]);
+    assert_eq!(Scenario::from_toml(text).unwrap_err().problems(), vec!["stack.s.layers[1].kind = \"tp4\": expected it as the top layer: its SDUs are the users' messages (it is under network_window)"]);
 }
 
 #[test]

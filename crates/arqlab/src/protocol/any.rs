@@ -1,39 +1,169 @@
-//! Any built-in layer, chosen at run time: the slot type of user-composed stacks beyond
-//! the monomorphised single-layer shapes. Costs one `match` per call per layer slot.
+//! Any registered layer, chosen at run time: the slot type of composed stacks
+//! ([`super::composed`]). `AnyLayer<P>` carries payloads `P` (the users' SDUs, or the
+//! PDUs of the layer above) and sends [`AnyPdu<P>`]: one variant per header family, so
+//! layers whose PDUs differ (frames, TPDUs, TCP segments, HF packets, X.25 packets)
+//! stack in any order their declared services allow. Costs one `match` per call.
+//!
+//! TCP and TP4 take the users' SDUs only (`Carry::user`): validation keeps them on top.
 
 use super::datagram::Datagram;
 use super::hdlc::HdlcStation;
-use super::netwindow::NetWindow;
+use super::hf::{HfArq, HfFrame};
 use super::llc2::Llc2;
+use super::netwindow::NetWindow;
+use super::registry::ProtocolConfig;
+use super::tcp::Tcp;
 use super::textbook::{GoBackN, SelectiveRepeat};
-use super::{Counters, Event, Frame, Grant, Layer, Payload, Service, Station};
-use crate::engine::SimTime;
-use crate::scenario::ProtocolConfig;
+use super::tp4::{Tp4, Tpdu};
+use super::x25::{packet::Packet, Routable, X25Host};
+use super::{Counters, Event, Frame, Grant, Layer, Payload, Pdu, Sdu, Service, Station};
+use crate::engine::{Duration, SimTime};
+use crate::trace::TraceFrame;
 
-pub enum AnyLayer<P: Payload> {
+/// A PDU of any registered header family, carrying `P`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AnyPdu<P> {
+    /// A link frame (textbook ARQ, HDLC, LLC2, datagram, network window).
+    Frame(Frame<P>),
+    /// A TCP segment (always carries the users' SDUs).
+    Segment(Frame<Sdu>),
+    Tpdu(Tpdu),
+    Hf(HfFrame<P>),
+    Packet(Packet<P>),
+}
+
+macro_rules! each_pdu {
+    ($self:expr, $x:ident => $e:expr) => {
+        match $self {
+            AnyPdu::Frame($x) => $e,
+            AnyPdu::Segment($x) => $e,
+            AnyPdu::Tpdu($x) => $e,
+            AnyPdu::Hf($x) => $e,
+            AnyPdu::Packet($x) => $e,
+        }
+    };
+}
+
+impl<P: Payload> Payload for AnyPdu<P> {
+    #[inline]
+    fn bits(&self) -> u32 {
+        each_pdu!(self, x => Payload::bits(x))
+    }
+    fn sdu_id(&self) -> Option<u64> {
+        each_pdu!(self, x => Payload::sdu_id(x))
+    }
+    fn trace_inner(&self) -> Option<TraceFrame> {
+        each_pdu!(self, x => x.trace_inner())
+    }
+    fn filter_key(&self) -> Option<u64> {
+        each_pdu!(self, x => x.filter_key())
+    }
+}
+
+impl<P: Payload> Pdu for AnyPdu<P> {
+    #[inline]
+    fn bits(&self) -> u32 {
+        each_pdu!(self, x => Pdu::bits(x))
+    }
+    fn mode(&self) -> u8 {
+        each_pdu!(self, x => x.mode())
+    }
+    #[inline]
+    fn airtime(&self) -> Option<Duration> {
+        each_pdu!(self, x => x.airtime())
+    }
+    #[inline]
+    fn dst(&self) -> Option<u32> {
+        each_pdu!(self, x => x.dst())
+    }
+    fn trace(&self) -> TraceFrame {
+        each_pdu!(self, x => x.trace())
+    }
+}
+
+/// TCP segments and TPDUs carry no flow: IP sends them to the host's one peer.
+impl<P: Payload> Routable for AnyPdu<P> {
+    fn flow(&self) -> Option<u32> {
+        None
+    }
+}
+
+/// What a composed layer carries: the users' SDUs at the top, PDUs below.
+pub trait Carry: Routable {
+    /// The users' SDU (top of the stack only).
+    fn user(self) -> Sdu;
+    fn from_user(s: Sdu) -> Self;
+}
+
+impl Carry for Sdu {
+    #[inline(always)]
+    fn user(self) -> Sdu {
+        self
+    }
+    #[inline(always)]
+    fn from_user(s: Sdu) -> Self {
+        s
+    }
+}
+
+impl<P: Payload> Carry for AnyPdu<P> {
+    fn user(self) -> Sdu {
+        unreachable!("a top-only layer (tcp, tp4) below the top (validated)")
+    }
+    fn from_user(_: Sdu) -> Self {
+        unreachable!("a top-only layer (tcp, tp4) below the top (validated)")
+    }
+}
+
+/// What a layer's constructor may need to know about its node.
+#[derive(Clone, Copy, Debug)]
+pub struct Ctx<'a> {
+    pub me: u32,
+    /// The peer this stack talks to (the first, for a layer that addresses several).
+    pub peer: u32,
+    pub station: Station,
+    /// TCP: open actively (the client of the first flow with traffic to `peer`).
+    pub active_open: bool,
+    /// Flow index → destination node (X.25 routes datagrams by it).
+    pub routes: &'a [u32],
+    /// The sites this node sends to (X.25 pre-opens circuits to them).
+    pub sites: &'a [u32],
+}
+
+impl Ctx<'static> {
+    /// A link layer's context: no routes, no sites, passive.
+    pub fn link(me: u32, peer: u32, station: Station) -> Self {
+        Ctx { me, peer, station, active_open: false, routes: &[], sites: &[] }
+    }
+}
+
+pub enum AnyLayer<P: Carry> {
     GoBackN(GoBackN<P>),
     SelectiveRepeat(SelectiveRepeat<P>),
     Hdlc(HdlcStation<P>),
     Datagram(Datagram<P>),
     NetWindow(NetWindow<P>),
     Llc2(Llc2<P>),
+    Tp4(Tp4),
+    Tcp(Tcp),
+    X25(X25Host<P>),
+    HfArq(HfArq<P>),
 }
 
-impl<P: Payload> AnyLayer<P> {
-    pub fn new(cfg: &ProtocolConfig, station: Station) -> Self {
+impl<P: Carry> AnyLayer<P> {
+    /// The layer a registered configuration builds.
+    pub fn new(cfg: &ProtocolConfig, ctx: &Ctx) -> Self {
         match cfg {
             ProtocolConfig::StopAndWait(c) | ProtocolConfig::GoBackN(c) => AnyLayer::GoBackN(GoBackN::new(c)),
             ProtocolConfig::SelectiveRepeat(c) => AnyLayer::SelectiveRepeat(SelectiveRepeat::new(c)),
-            ProtocolConfig::Hdlc(c) => AnyLayer::Hdlc(HdlcStation::new(c, station)),
+            ProtocolConfig::Hdlc(c) => AnyLayer::Hdlc(HdlcStation::new(c, ctx.station)),
             ProtocolConfig::Datagram(c) => AnyLayer::Datagram(Datagram::new(c)),
             ProtocolConfig::NetworkWindow(c) => AnyLayer::NetWindow(NetWindow::new(c)),
-            // Validation keeps TP4 at the top of a stack, over one of the layers above.
-            ProtocolConfig::Tp4(_) => unreachable!("tp4 is only a top layer (validated)"),
             ProtocolConfig::Llc2(c) => AnyLayer::Llc2(Llc2::new(c)),
-            // Validation keeps them out of generic stacks: `sim` wires them itself.
-            ProtocolConfig::Tcp(_) | ProtocolConfig::X25(_) => unreachable!("{} is wired by sim::run_x25", cfg.kind()),
-            // Its own PDU (an HF packet with its airtime): wired alone by `sim`.
-            ProtocolConfig::HfArq(_) => unreachable!("hf_arq is a single-layer stack (validated)"),
+            ProtocolConfig::Tp4(c) => AnyLayer::Tp4(Tp4::new(c)),
+            ProtocolConfig::Tcp(c) => AnyLayer::Tcp(Tcp::open(c, ctx.active_open)),
+            ProtocolConfig::X25(c) => AnyLayer::X25(X25Host::new(ctx.me, c, ctx.routes.to_vec(), ctx.peer, ctx.sites)),
+            ProtocolConfig::HfArq(c) => AnyLayer::HfArq(HfArq::new(c, ctx.station)),
         }
     }
 }
@@ -47,39 +177,100 @@ macro_rules! each {
             AnyLayer::Datagram($l) => $e,
             AnyLayer::NetWindow($l) => $e,
             AnyLayer::Llc2($l) => $e,
+            AnyLayer::Tp4($l) => $e,
+            AnyLayer::Tcp($l) => $e,
+            AnyLayer::X25($l) => $e,
+            AnyLayer::HfArq($l) => $e,
         }
     };
 }
 
-impl<P: Payload> Layer for AnyLayer<P> {
+/// The PDU a layer gets, unwrapped from its header family; a PDU of another family
+/// cannot reach it (peers run the same layers, validated) and is ignored.
+macro_rules! receive {
+    ($self:expr, $pdu:expr, $f:ident($now:expr)) => {
+        match ($self, $pdu) {
+            (AnyLayer::GoBackN(l), AnyPdu::Frame(x)) => l.$f($now, x),
+            (AnyLayer::SelectiveRepeat(l), AnyPdu::Frame(x)) => l.$f($now, x),
+            (AnyLayer::Hdlc(l), AnyPdu::Frame(x)) => l.$f($now, x),
+            (AnyLayer::Datagram(l), AnyPdu::Frame(x)) => l.$f($now, x),
+            (AnyLayer::NetWindow(l), AnyPdu::Frame(x)) => l.$f($now, x),
+            (AnyLayer::Llc2(l), AnyPdu::Frame(x)) => l.$f($now, x),
+            (AnyLayer::Tp4(l), AnyPdu::Tpdu(x)) => l.$f($now, x),
+            (AnyLayer::Tcp(l), AnyPdu::Segment(x)) => l.$f($now, x),
+            (AnyLayer::X25(l), AnyPdu::Packet(x)) => l.$f($now, x),
+            (AnyLayer::HfArq(l), AnyPdu::Hf(x)) => l.$f($now, x),
+            _ => debug_assert!(false, "a PDU of another header family"),
+        }
+    };
+}
+
+impl<P: Carry> Layer for AnyLayer<P> {
     // The variant is chosen at run time and may be one that buffers (SR, HDLC, LLC2, ...).
     const HOLDS_RECEIVED: bool = true;
     type Sdu = P;
-    type Pdu = Frame<P>;
+    type Pdu = AnyPdu<P>;
 
     fn service(&self) -> Service {
         each!(self, l => l.service())
     }
     fn handle_submit(&mut self, now: SimTime, sdu: P) {
-        each!(self, l => l.handle_submit(now, sdu))
+        match self {
+            AnyLayer::Tp4(l) => l.handle_submit(now, sdu.user()),
+            AnyLayer::Tcp(l) => l.handle_submit(now, sdu.user()),
+            AnyLayer::GoBackN(l) => l.handle_submit(now, sdu),
+            AnyLayer::SelectiveRepeat(l) => l.handle_submit(now, sdu),
+            AnyLayer::Hdlc(l) => l.handle_submit(now, sdu),
+            AnyLayer::Datagram(l) => l.handle_submit(now, sdu),
+            AnyLayer::NetWindow(l) => l.handle_submit(now, sdu),
+            AnyLayer::Llc2(l) => l.handle_submit(now, sdu),
+            AnyLayer::X25(l) => l.handle_submit(now, sdu),
+            AnyLayer::HfArq(l) => l.handle_submit(now, sdu),
+        }
     }
-    fn handle_receive(&mut self, now: SimTime, pdu: &Frame<P>) {
-        each!(self, l => l.handle_receive(now, pdu))
+    fn handle_receive(&mut self, now: SimTime, pdu: &AnyPdu<P>) {
+        receive!(self, pdu, handle_receive(now))
     }
-    fn handle_receive_in_error(&mut self, now: SimTime, pdu: &Frame<P>) {
-        each!(self, l => l.handle_receive_in_error(now, pdu))
+    fn handle_receive_in_error(&mut self, now: SimTime, pdu: &AnyPdu<P>) {
+        receive!(self, pdu, handle_receive_in_error(now))
     }
     fn handle_timeout(&mut self, now: SimTime) {
         each!(self, l => l.handle_timeout(now))
     }
-    fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Frame<P>> {
-        each!(self, l => l.poll_transmit(now, grant))
+    fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<AnyPdu<P>> {
+        match self {
+            AnyLayer::GoBackN(l) => l.poll_transmit(now, grant).map(AnyPdu::Frame),
+            AnyLayer::SelectiveRepeat(l) => l.poll_transmit(now, grant).map(AnyPdu::Frame),
+            AnyLayer::Hdlc(l) => l.poll_transmit(now, grant).map(AnyPdu::Frame),
+            AnyLayer::Datagram(l) => l.poll_transmit(now, grant).map(AnyPdu::Frame),
+            AnyLayer::NetWindow(l) => l.poll_transmit(now, grant).map(AnyPdu::Frame),
+            AnyLayer::Llc2(l) => l.poll_transmit(now, grant).map(AnyPdu::Frame),
+            AnyLayer::Tp4(l) => l.poll_transmit(now, grant).map(AnyPdu::Tpdu),
+            AnyLayer::Tcp(l) => l.poll_transmit(now, grant).map(AnyPdu::Segment),
+            AnyLayer::X25(l) => l.poll_transmit(now, grant).map(AnyPdu::Packet),
+            AnyLayer::HfArq(l) => l.poll_transmit(now, grant).map(AnyPdu::Hf),
+        }
     }
     fn poll_timeout(&self) -> Option<SimTime> {
         each!(self, l => l.poll_timeout())
     }
     fn poll_event(&mut self) -> Option<Event<P>> {
-        each!(self, l => l.poll_event())
+        let up = |e: Event<Sdu>| match e {
+            Event::Delivered(s) => Event::Delivered(P::from_user(s)),
+            Event::Acknowledged(s) => Event::Acknowledged(P::from_user(s)),
+        };
+        match self {
+            AnyLayer::Tp4(l) => l.poll_event().map(up),
+            AnyLayer::Tcp(l) => l.poll_event().map(up),
+            AnyLayer::GoBackN(l) => l.poll_event(),
+            AnyLayer::SelectiveRepeat(l) => l.poll_event(),
+            AnyLayer::Hdlc(l) => l.poll_event(),
+            AnyLayer::Datagram(l) => l.poll_event(),
+            AnyLayer::NetWindow(l) => l.poll_event(),
+            AnyLayer::Llc2(l) => l.poll_event(),
+            AnyLayer::X25(l) => l.poll_event(),
+            AnyLayer::HfArq(l) => l.poll_event(),
+        }
     }
     fn accepts(&self) -> bool {
         each!(self, l => l.accepts())
@@ -90,13 +281,41 @@ impl<P: Payload> Layer for AnyLayer<P> {
     fn backlog(&self) -> usize {
         each!(self, l => l.backlog())
     }
+    fn saturation_depth(&self) -> usize {
+        each!(self, l => l.saturation_depth())
+    }
     fn unacknowledged(&self) -> usize {
         each!(self, l => l.unacknowledged())
+    }
+    fn extra_measures(&self) -> Vec<(&'static str, f64)> {
+        each!(self, l => l.extra_measures())
     }
     fn counters(&self) -> Counters {
         each!(self, l => l.counters())
     }
     fn receive_buffer_bits(&self) -> u64 {
         each!(self, l => l.receive_buffer_bits())
+    }
+}
+
+/// The monomorphised shapes' lower layers (TCP or TP4 over one link layer) carry
+/// these; they are never a top layer's.
+macro_rules! carried_below_only {
+    ($($t:ty),*) => {$(
+        impl Carry for $t {
+            fn user(self) -> Sdu {
+                unreachable!("carried below the top only")
+            }
+            fn from_user(_: Sdu) -> Self {
+                unreachable!("carried below the top only")
+            }
+        }
+    )*};
+}
+carried_below_only!(Frame<Sdu>, Tpdu);
+
+impl Routable for Tpdu {
+    fn flow(&self) -> Option<u32> {
+        None
     }
 }

@@ -7,6 +7,7 @@
 //! grants a transmission, and re-reads `poll_timeout`.
 
 pub mod any;
+pub mod composed;
 pub mod datagram;
 pub mod frame;
 pub mod hdlc;
@@ -15,7 +16,9 @@ pub mod layer;
 pub mod llc2;
 pub mod mux;
 pub mod netwindow;
+pub mod registry;
 pub mod seq;
+pub mod service;
 pub mod stacked;
 pub mod tcp;
 #[cfg(test)]

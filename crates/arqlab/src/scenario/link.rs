@@ -140,22 +140,25 @@ pub struct LinkConfig {
 
 const BER: Range = Range::HalfOpen(0.0, 1.0);
 
+/// The error model of one direction, if its table (`key`) is given; `bit_error_rate`
+/// is the medium's default.
+pub fn optional_direction(t: &mut Table, key: &str, bit_error_rate: f64, p: &mut Problems) -> Option<DirectionConfig> {
+    if !t.has(key) {
+        return None;
+    }
+    let mut d = t.table(key, p);
+    let c = parse_direction(&mut d, bit_error_rate, p);
+    d.finish(p);
+    Some(c)
+}
+
 impl LinkConfig {
     pub fn parse(t: &mut Table, p: &mut Problems) -> LinkConfig {
         let rate_bps = t.f64("rate_bps", 48_000.0, Range::Closed(1.0, 1e12), p);
         let delay_s = t.f64("delay_s", 0.0, Range::Closed(0.0, 1e6), p);
         let bit_error_rate = t.f64("bit_error_rate", 0.0, BER, p);
-        let mut dir = |key: &str| {
-            if !t.has(key) {
-                return None;
-            }
-            let mut d = t.table(key, p);
-            let c = parse_direction(&mut d, bit_error_rate, p);
-            d.finish(p);
-            Some(c)
-        };
-        let a_to_b = dir("a_to_b");
-        let b_to_a = dir("b_to_a");
+        let a_to_b = optional_direction(t, "a_to_b", bit_error_rate, p);
+        let b_to_a = optional_direction(t, "b_to_a", bit_error_rate, p);
         LinkConfig { rate_bps, delay_s, bit_error_rate, a_to_b, b_to_a }
     }
 

@@ -4,8 +4,12 @@
 //! explicit) serializes back to JSON for storage, hashing and `arqlab check`.
 
 pub use crate::schema::fields;
+pub mod compose;
+pub mod elements;
 pub mod link;
+pub mod network;
 pub mod ring;
+mod routes;
 pub mod run;
 pub mod topology;
 mod x25_media;
@@ -17,94 +21,11 @@ pub use run::RunConfig;
 pub use topology::{NetworkConfig, Topology};
 
 use crate::protocol::datagram::DatagramConfig;
-use crate::protocol::hdlc::HdlcConfig;
-use crate::protocol::netwindow::NetWindowConfig;
-use crate::protocol::tp4::Tp4Config;
-use crate::protocol::llc2::Llc2Config;
-use crate::protocol::textbook::TextbookConfig;
+pub use crate::protocol::registry::{ProtocolConfig, PROTOCOL_KINDS};
 use crate::traffic::TrafficConfig;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
-
-/// The protocol run by both stations.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum ProtocolConfig {
-    StopAndWait(TextbookConfig),
-    GoBackN(TextbookConfig),
-    SelectiveRepeat(TextbookConfig),
-    /// HDLC NRM / ABM / ARM (Bux, Kümmerle & Truong 1982).
-    Hdlc(HdlcConfig),
-    /// Best effort: one frame per SDU, no recovery.
-    Datagram(DatagramConfig),
-    /// ISO 8073 class 4 transport, data transfer phase (Colella, Aronoff & Mills).
-    Tp4(Tp4Config),
-    /// A window of packets in transit over the subnetwork (`protocol::netwindow`).
-    NetworkWindow(NetWindowConfig),
-    /// IEEE 802.2 LLC type 2 and its variants (Biersack 1992).
-    Llc2(Llc2Config),
-    /// TCP Reno (over `x25` only, for now).
-    Tcp(crate::protocol::tcp::TcpConfig),
-    /// An X.25 host: IP-to-X.25 interface, packet level and LAPB access line.
-    X25(crate::protocol::x25::X25Config),
-    /// HF radio ARQ: STANAG 5066, 3G HDL and their variants (Johnson).
-    HfArq(crate::protocol::hf::HfArqConfig),
-}
-
-pub const PROTOCOL_KINDS: &[&str] = &["stop_and_wait", "go_back_n", "selective_repeat", "hdlc", "datagram", "tp4", "network_window", "llc2", "tcp", "x25", "hf_arq"];
-
-impl ProtocolConfig {
-    pub fn parse(t: &mut Table, p: &mut Problems) -> ProtocolConfig {
-        let kind = t.choice("kind", "go_back_n", PROTOCOL_KINDS, p);
-        if kind == "hdlc" {
-            return ProtocolConfig::Hdlc(crate::protocol::hdlc::parse(t, p));
-        }
-        if kind == "datagram" {
-            return ProtocolConfig::Datagram(DatagramConfig::parse(t, p));
-        }
-        if kind == "tp4" {
-            return ProtocolConfig::Tp4(Tp4Config::parse(t, p));
-        }
-        if kind == "network_window" {
-            return ProtocolConfig::NetworkWindow(NetWindowConfig::parse(t, p));
-        }
-        if kind == "llc2" {
-            return ProtocolConfig::Llc2(Llc2Config::parse(t, p));
-        }
-        if kind == "tcp" {
-            return ProtocolConfig::Tcp(crate::protocol::tcp::TcpConfig::parse(t, p));
-        }
-        if kind == "x25" {
-            return ProtocolConfig::X25(crate::protocol::x25::X25Config::parse(t, p));
-        }
-        if kind == "hf_arq" {
-            return ProtocolConfig::HfArq(crate::protocol::hf::HfArqConfig::parse(t, p));
-        }
-        let c = TextbookConfig::parse(&kind, t, p);
-        match kind.as_str() {
-            "stop_and_wait" => ProtocolConfig::StopAndWait(c),
-            "selective_repeat" => ProtocolConfig::SelectiveRepeat(c),
-            _ => ProtocolConfig::GoBackN(c),
-        }
-    }
-
-    pub fn kind(&self) -> &'static str {
-        match self {
-            ProtocolConfig::StopAndWait(_) => "stop_and_wait",
-            ProtocolConfig::GoBackN(_) => "go_back_n",
-            ProtocolConfig::SelectiveRepeat(_) => "selective_repeat",
-            ProtocolConfig::Hdlc(_) => "hdlc",
-            ProtocolConfig::Datagram(_) => "datagram",
-            ProtocolConfig::Tp4(_) => "tp4",
-            ProtocolConfig::NetworkWindow(_) => "network_window",
-            ProtocolConfig::Llc2(_) => "llc2",
-            ProtocolConfig::Tcp(_) => "tcp",
-            ProtocolConfig::X25(_) => "x25",
-            ProtocolConfig::HfArq(_) => "hf_arq",
-        }
-    }
-}
 
 /// Traffic offered at each station.
 #[derive(Clone, Debug, Serialize, PartialEq)]

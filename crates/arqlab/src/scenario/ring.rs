@@ -16,7 +16,7 @@
 //! holding_time_s = 0.01            # absent: one frame per token
 //! ```
 
-use super::topology::{End, MediumConfig, MediumKind};
+use super::elements::{End, MediumConfig, MediumKind};
 use crate::channel::RingParams;
 use crate::schema::{Problems, Range, Table};
 

@@ -29,135 +29,15 @@
 //! with fewer than two ports, relays joined in a loop, flows without a path and stacks
 //! whose layers do not fit, each with its path.
 
-use super::link::{parse_direction, DirectionConfig, LinkConfig};
+pub use super::elements::{DelayConfig, End, FlowConfig, MediumConfig, MediumKind, MediumSpec, NodeConfig, RelayConfig, StackConfig};
+pub use super::network::NetworkConfig;
+use super::link::{DirectionConfig, LinkConfig};
 use super::ring::RingSpec;
+use super::routes::Graph;
 use super::ProtocolConfig;
-use crate::schema::{Problems, Range, Table};
+use crate::schema::Problems;
 use crate::traffic::TrafficConfig;
-use serde::Serialize;
 use std::collections::BTreeMap;
-
-/// The kind of a medium.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum MediumKind {
-    DuplexLink,
-    HalfDuplexRadio { turnaround_s: f64, preamble_s: f64 },
-    /// IEEE 802.5 token ring over all `ends` (`scenario::ring`, `channel::token_ring`).
-    TokenRing {
-        station_delay_bits: f64,
-        monitor_buffer_bits: f64,
-        propagation_s: f64,
-        token_bits: f64,
-        mac_overhead_octets: f64,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        holding_time_s: Option<f64>,
-    },
-}
-
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct MediumConfig {
-    pub name: String,
-    #[serde(flatten)]
-    pub kind: MediumKind,
-    pub ends: Vec<String>,
-    pub rate_bps: f64,
-    pub delay_s: f64,
-    pub bit_error_rate: f64,
-    /// Error model of the lane `ends[0]` → `ends[1]` (default: bit errors at `bit_error_rate`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub forward: Option<DirectionConfig>,
-    /// Error model of the lane `ends[1]` → `ends[0]`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reverse: Option<DirectionConfig>,
-}
-
-impl MediumConfig {
-    /// The error model of lane 0 (forward) or 1 (reverse).
-    pub fn lane_errors(&self, i: usize) -> DirectionConfig {
-        let link = LinkConfig { rate_bps: self.rate_bps, delay_s: self.delay_s, bit_error_rate: self.bit_error_rate, a_to_b: self.forward.clone(), b_to_a: self.reverse.clone() };
-        link.direction(i)
-    }
-}
-
-/// A relay's forwarding or transit delay.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-#[serde(tag = "dist", rename_all = "snake_case")]
-pub enum DelayConfig {
-    Constant { mean_s: f64 },
-    Exponential { mean_s: f64 },
-    Uniform { min_s: f64, max_s: f64 },
-    /// A piecewise-constant mean by time of day (`starts_s` into `period_s`, the clock
-    /// reading `clock_at_start_s` at time zero); each delay that mean (`shape =
-    /// "constant"`) or exponential with it.
-    Profile { starts_s: Vec<f64>, means_s: Vec<f64>, period_s: f64, clock_at_start_s: f64, shape: String },
-}
-
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct RelayConfig {
-    pub name: String,
-    /// "store_and_forward" or "transit_network".
-    pub kind: String,
-    /// Drop-tail buffer per output port (octets); absent = unlimited.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub buffer_octets: Option<f64>,
-    /// Store and forward: constant time from last bit in to ready for the output port.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub forwarding_time_s: Option<f64>,
-    /// Transit network: the delay of each frame.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub transit_delay: Option<DelayConfig>,
-    /// Store and forward: one processor forwards one frame at a time (else in parallel).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub single_processor: bool,
-}
-
-impl RelayConfig {
-    /// The forwarding (or transit) delay.
-    pub fn delay(&self) -> DelayConfig {
-        match (&self.transit_delay, self.forwarding_time_s) {
-            (Some(d), _) => d.clone(),
-            (None, t) => DelayConfig::Constant { mean_s: t.unwrap_or(0.0) },
-        }
-    }
-}
-
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct NodeConfig {
-    pub name: String,
-    pub stack: String,
-}
-
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct FlowConfig {
-    pub from: String,
-    pub to: String,
-    pub traffic: TrafficConfig,
-}
-
-/// A stack: its layers, top first.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct StackConfig {
-    pub layers: Vec<ProtocolConfig>,
-}
-
-/// The explicit form as written (resolved: every default explicit).
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct NetworkConfig {
-    pub stack: BTreeMap<String, StackConfig>,
-    pub medium: Vec<MediumConfig>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub relay: Vec<RelayConfig>,
-    pub node: Vec<NodeConfig>,
-    pub flow: Vec<FlowConfig>,
-}
-
-/// One end of a medium.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum End {
-    Node(u32),
-    Relay(u32),
-}
 
 /// A wired topology, indices instead of names. Lane `2m` of medium `m` runs
 /// `ends[0]` → `ends[1]`, lane `2m + 1` the other way.
@@ -193,15 +73,6 @@ pub struct NodeSpec {
     /// Flow index → position in `peers` of the connection carrying it (flows this node
     /// sends or receives).
     pub flow_conn: Vec<Option<usize>>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct MediumSpec {
-    pub config: MediumConfig,
-    pub ends: [End; 2],
-    /// Random stream and scope name of each lane.
-    pub lane_streams: [String; 2],
-    pub lane_scopes: [String; 2],
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -291,114 +162,6 @@ impl Topology {
 }
 
 impl NetworkConfig {
-    pub fn parse(root: &mut Table, p: &mut Problems) -> NetworkConfig {
-        let mut stack = BTreeMap::new();
-        let mut st = root.table("stack", p);
-        for name in st.keys() {
-            let mut t = st.table(&name, p);
-            let layers = if t.has("layers") {
-                let layers: Vec<ProtocolConfig> = t
-                    .tables("layers", p)
-                    .into_iter()
-                    .map(|mut l| {
-                        let c = ProtocolConfig::parse(&mut l, p);
-                        l.finish(p);
-                        c
-                    })
-                    .collect();
-                if layers.is_empty() {
-                    p.push(t.path_of("layers"), None, "expected at least one layer");
-                }
-                layers
-            } else {
-                vec![ProtocolConfig::parse(&mut t, p)]
-            };
-            t.finish(p);
-            stack.insert(name, StackConfig { layers });
-        }
-        st.finish(p);
-
-        let medium = root
-            .tables("medium", p)
-            .into_iter()
-            .map(|mut t| {
-                let name = t.string("name", p);
-                let kind = match t.choice("kind", "duplex_link", &["duplex_link", "half_duplex_radio", "token_ring"], p).as_str() {
-                    "half_duplex_radio" => MediumKind::HalfDuplexRadio {
-                        turnaround_s: t.f64("turnaround_s", 0.0, Range::Closed(0.0, 1e6), p),
-                        preamble_s: t.f64("preamble_s", 0.0, Range::Closed(0.0, 1e6), p),
-                    },
-                    "token_ring" => super::ring::parse_kind(&mut t, p),
-                    _ => MediumKind::DuplexLink,
-                };
-                let ends = t.strings("ends", p);
-                let default_rate = if matches!(kind, MediumKind::TokenRing { .. }) { 4e6 } else { 48_000.0 };
-                let rate_bps = t.f64("rate_bps", default_rate, Range::Closed(1.0, 1e12), p);
-                let delay_s = t.f64("delay_s", 0.0, Range::Closed(0.0, 1e6), p);
-                let bit_error_rate = t.f64("bit_error_rate", 0.0, Range::HalfOpen(0.0, 1.0), p);
-                let mut dir = |key: &str| {
-                    if !t.has(key) {
-                        return None;
-                    }
-                    let mut d = t.table(key, p);
-                    let c = parse_direction(&mut d, bit_error_rate, p);
-                    d.finish(p);
-                    Some(c)
-                };
-                let (forward, reverse) = (dir("forward"), dir("reverse"));
-                t.finish(p);
-                MediumConfig { name, kind, ends, rate_bps, delay_s, bit_error_rate, forward, reverse }
-            })
-            .collect();
-
-        let relay = root
-            .tables("relay", p)
-            .into_iter()
-            .map(|mut t| {
-                let name = t.string("name", p);
-                let kind = t.choice("kind", "store_and_forward", &["store_and_forward", "transit_network"], p);
-                let c = if kind == "transit_network" {
-                    let mut d = t.table("transit_delay", p);
-                    let delay = parse_delay(&mut d, p);
-                    d.finish(p);
-                    RelayConfig { name, kind, buffer_octets: None, forwarding_time_s: None, transit_delay: Some(delay), single_processor: false }
-                } else {
-                    let buffer_octets = t.opt_f64("buffer_octets", Range::Closed(1.0, 1e15), p);
-                    let f = t.f64("forwarding_time_s", 0.0, Range::Closed(0.0, 1e6), p);
-                    let single_processor = t.bool("single_processor", false, p);
-                    RelayConfig { name, kind, buffer_octets, forwarding_time_s: Some(f), transit_delay: None, single_processor }
-                };
-                t.finish(p);
-                c
-            })
-            .collect();
-
-        let node = root
-            .tables("node", p)
-            .into_iter()
-            .map(|mut t| {
-                let c = NodeConfig { name: t.string("name", p), stack: t.string("stack", p) };
-                t.finish(p);
-                c
-            })
-            .collect();
-
-        let flow = root
-            .tables("flow", p)
-            .into_iter()
-            .map(|mut t| {
-                let from = t.string("from", p);
-                let to = t.string("to", p);
-                let mut tt = t.table("traffic", p);
-                let traffic = TrafficConfig::parse(&mut tt, p);
-                tt.finish(p);
-                t.finish(p);
-                FlowConfig { from, to, traffic }
-            })
-            .collect();
-        NetworkConfig { stack, medium, relay, node, flow }
-    }
-
     /// Checks names and shapes and wires the topology.
     pub fn wire(&self, p: &mut Problems) -> Option<Topology> {
         let before = p.0.len();
@@ -502,7 +265,7 @@ impl NetworkConfig {
             }
         }
         for (s, st) in &self.stack {
-            check_stack(s, st, p);
+            super::compose::check_stack(s, st, p);
         }
         check_hf_modems(self, p);
         if p.0.len() > before {
@@ -518,6 +281,7 @@ impl NetworkConfig {
             p.push(format!("relay[{r}]"), Some(&self.relay[r].name.as_str().into()), "relays joined in a loop (frames could circulate); remove a medium to break it");
             return None;
         }
+        let routing = graph.routing();
         let mut flows = vec![];
         let mut peers: Vec<Vec<(u32, u32)>> = vec![vec![]; self.node.len()];
         let mut conns: BTreeMap<(u32, u32), u32> = BTreeMap::new();
@@ -536,7 +300,7 @@ impl NetworkConfig {
                 p.push(format!("flow[{f}].to"), Some(&c.to.as_str().into()), "expected a node other than flow.from");
                 continue;
             }
-            if !graph.reachable(ends[0], ends[1]) {
+            if !routing.reachable(ends[0], ends[1]) {
                 p.push(format!("flow[{f}]"), None, format!("no path from {} to {} through media and relays", c.from, c.to));
                 continue;
             }
@@ -560,25 +324,14 @@ impl NetworkConfig {
                 p.push(format!("flow[{f}].traffic.kind"), Some(&"saturated".into()), format!("expected at most one saturated flow from node {} (use poisson traffic for the others)", c.from));
             }
         }
-        let shape = |n: &NodeConfig| self.stack[&n.stack].layers.iter().map(|l| l.kind()).collect::<Vec<_>>();
-        for (i, n) in self.node.iter().enumerate().skip(1) {
-            if shape(n) != shape(&self.node[0]) {
-                p.push(format!("node[{i}].stack"), Some(&n.stack.as_str().into()), format!("expected a stack of the same layer kinds as node {} ({:?}): one run has one stack shape", self.node[0].name, shape(&self.node[0])));
-            }
-        }
+        let pairs: Vec<(u32, u32)> = flows.iter().map(|f| (f.src, f.dst)).collect();
+        super::compose::check_peers(&self.node, &self.stack, &pairs, p);
         for (i, x) in peers.iter().enumerate() {
             if x.is_empty() && p.0.len() == before {
                 p.push(format!("node[{i}]"), Some(&self.node[i].name.as_str().into()), "takes part in no [[flow]]");
             }
             if x.len() > 1 && self.stack.get(&self.node[i].stack).is_some_and(|s| matches!(s.layers.first(), Some(ProtocolConfig::Tp4(_)))) {
                 p.push(format!("node[{i}].stack"), Some(&self.node[i].stack.as_str().into()), format!("node {}: tp4 runs one connection per node (multiplexing transport connections is not wired yet)", self.node[i].name));
-            } else if x.len() > 1 && self.stack.get(&self.node[i].stack).is_some_and(|s| s.layers.len() > 1) {
-                let names: Vec<&str> = x.iter().map(|&(o, _)| self.node[o as usize].name.as_str()).collect();
-                p.push(
-                    format!("node[{i}].stack"),
-                    Some(&self.node[i].stack.as_str().into()),
-                    format!("node {} talks to {}: several peers need a one-layer stack (multiplexing over two layers is not wired yet)", self.node[i].name, names.join(" and ")),
-                );
             }
         }
         if p.0.len() > before {
@@ -623,29 +376,13 @@ impl NetworkConfig {
                         None => 2 * m + u32::from(media[m as usize].ends[1] == me),
                     })
                     .collect();
-                let routes = (0..self.node.len() as u32).map(|n| ms.iter().position(|&m| graph.behind(r as u32, m, n))).collect();
+                let routes = routing.routes[r].clone();
                 let port_scopes = ms.iter().map(|&m| format!("node.{}.{}", c.name, match graph.ring(m) { Some(g) => &g.config.name, None => &media[m as usize].config.name })).collect();
                 RelaySpec { config: c.clone(), media: ms.clone(), lanes, routes, port_scopes }
             })
             .collect();
-        let rings = rings
-            .iter()
-            .map(|g| {
-                // Each destination is copied by its own station, or by the bridge behind which it lies.
-                let receiver = (0..self.node.len() as u32)
-                    .map(|n| {
-                        g.stations
-                            .iter()
-                            .position(|&e| match e {
-                                End::Node(x) => x == n,
-                                End::Relay(r) => graph.relay_media[r as usize].iter().any(|&m2| m2 != g.attachment && graph.behind(r, m2, n)),
-                            })
-                            .map_or(u32::MAX, |k| k as u32)
-                    })
-                    .collect();
-                RingSpec { receiver, ..g.clone() }
-            })
-            .collect();
+        // Each destination is copied by its own station, or by the bridge behind which it lies.
+        let rings = rings.iter().zip(routing.receiver).map(|(g, receiver)| RingSpec { receiver, ..g.clone() }).collect();
         Some(Topology { nodes, media, relays, flows, pair: false, rings })
     }
 }
@@ -684,50 +421,6 @@ fn dialogue_reverse_flows(declared: &[FlowConfig], flows: &mut Vec<FlowSpec>, p:
     }
 }
 
-fn parse_delay(d: &mut Table, p: &mut Problems) -> DelayConfig {
-    let s = Range::Closed(0.0, 1e6);
-    match d.choice("dist", "constant", &["constant", "exponential", "uniform", "profile"], p).as_str() {
-        "exponential" => DelayConfig::Exponential { mean_s: d.f64("mean_s", 0.235, s, p) },
-        "uniform" => {
-            let lo = d.f64("min_s", 0.0, s, p);
-            let hi = d.f64("max_s", lo, s, p);
-            if hi < lo {
-                p.push(d.path_of("max_s"), Some(&hi.into()), format!("expected a number >= min_s ({lo})"));
-            }
-            DelayConfig::Uniform { min_s: lo, max_s: hi.max(lo) }
-        }
-        "profile" => parse_profile(d, p),
-        _ => DelayConfig::Constant { mean_s: d.f64("mean_s", 0.235, s, p) },
-    }
-}
-
-/// `dist = "profile"`: starts and means of the same length, starts from 0 increasing
-/// within the period, the clock at the start within the period.
-fn parse_profile(d: &mut Table, p: &mut Problems) -> DelayConfig {
-    let period_s = d.f64("period_s", 86_400.0, Range::Closed(1e-3, 1e9), p);
-    let starts_s = super::link::numbers(d, "starts_s", p);
-    let means_s = super::link::numbers(d, "means_s", p);
-    let clock_at_start_s = d.f64("clock_at_start_s", 0.0, Range::Closed(0.0, 1e9), p);
-    let shape = d.choice("shape", "constant", &["constant", "exponential"], p);
-    if let Some(i) = means_s.iter().position(|&m| !(0.0..=1e6).contains(&m)) {
-        p.push(format!("{}[{i}]", d.path_of("means_s")), Some(&means_s[i].into()), "a mean delay in [0, 1e6] seconds");
-    }
-    if means_s.is_empty() {
-        p.push(d.path_of("means_s"), None, "a non-empty list of mean delays (seconds)");
-    } else if starts_s.len() != means_s.len() {
-        p.push(d.path_of("starts_s"), None, format!("as many starts as means_s ({}), got {}", means_s.len(), starts_s.len()));
-    } else if starts_s.first().is_some_and(|&x| x != 0.0) {
-        p.push(format!("{}[0]", d.path_of("starts_s")), Some(&starts_s[0].into()), "0 (the first piece starts the period)");
-    } else if let Some(i) = (1..starts_s.len()).find(|&i| !(starts_s[i] > starts_s[i - 1] && starts_s[i] < period_s)) {
-        p.push(format!("{}[{i}]", d.path_of("starts_s")), Some(&starts_s[i].into()), format!("greater than the previous start and less than period_s ({period_s})"));
-    }
-    if clock_at_start_s >= period_s {
-        p.push(d.path_of("clock_at_start_s"), Some(&clock_at_start_s.into()), format!("less than period_s ({period_s})"));
-    }
-    DelayConfig::Profile { starts_s, means_s, period_s, clock_at_start_s, shape }
-}
-
-/// Layers fit when there are at most two and link-only protocols sit at the bottom.
 /// An `hf_arq` stack and the `hf` error models must name one modem table: a packet's
 /// mode (data rate, copies combined) is an index into it.
 fn check_hf_modems(net: &NetworkConfig, p: &mut Problems) {
@@ -740,129 +433,6 @@ fn check_hf_modems(net: &NetworkConfig, p: &mut Problems) {
                 }
             }
         }
-    }
-}
-
-fn check_stack(name: &str, st: &StackConfig, p: &mut Problems) {
-    let path = format!("stack.{name}");
-    if st.layers.len() > 2 {
-        p.push(format!("{path}.layers"), None, format!("expected at most 2 layers (got {}): deeper stacks are not wired yet", st.layers.len()));
-    }
-    for (i, l) in st.layers.iter().enumerate() {
-        let bottom = i + 1 == st.layers.len();
-        if i > 0 && matches!(l, ProtocolConfig::Tp4(_)) {
-            p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected tp4 as the top layer: it carries the users' TSDUs");
-        }
-        // X.25 (comer-korb): `x25` is a whole host below IP and sends on the network;
-        // `tcp` runs only directly over it.
-        let below = st.layers.get(i + 1);
-        if matches!(l, ProtocolConfig::Tcp(_)) && matches!(below, None | Some(ProtocolConfig::Tcp(_))) {
-            p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected it directly above a link protocol (e.g. \"selective_repeat\", \"datagram\") or \"x25\"");
-        }
-        if matches!(l, ProtocolConfig::X25(_)) != bottom && matches!(l, ProtocolConfig::X25(_)) {
-            p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected it as the lowest layer: it sends on the network, not over another protocol");
-        }
-        if bottom && i == 1 && matches!(l, ProtocolConfig::X25(_)) && !matches!(st.layers[0], ProtocolConfig::Tcp(_)) {
-            p.push(format!("{path}.layers[0].kind"), Some(&st.layers[0].kind().into()), "\"tcp\" (the only layer wired over \"x25\" for now)");
-        }
-        // hf_arq (johnson): alone, or as the link under "tcp" (SMTP/TCP over HF ARQ).
-        if matches!(l, ProtocolConfig::HfArq(_)) && st.layers.len() > 1 && !(bottom && matches!(st.layers[0], ProtocolConfig::Tcp(_))) {
-            p.push(format!("{path}.layers[{i}].kind"), Some(&l.kind().into()), "expected hf_arq as the only layer of its stack or directly under \"tcp\"");
-        }
-        if !bottom && matches!(l, ProtocolConfig::Hdlc(_) | ProtocolConfig::Datagram(_)) {
-            p.push(
-                format!("{path}.layers[{i}].kind"),
-                Some(&l.kind().into()),
-                "expected it as the lowest layer: it sends on a medium, not over another protocol",
-            );
-        }
-    }
-}
-
-/// Adjacency of the wired media.
-/// Attachment ids: `m < media.len()` is two-ended medium `m`, above are the rings.
-struct Graph<'a> {
-    media: &'a [MediumSpec],
-    rings: &'a [RingSpec],
-    relay_media: &'a [Vec<u32>],
-    node_att: &'a [u32],
-}
-
-impl Graph<'_> {
-    fn ring(&self, m: u32) -> Option<&RingSpec> {
-        (m as usize).checked_sub(self.media.len()).map(|g| &self.rings[g])
-    }
-
-    /// The ends reached from `from` across attachment `m`.
-    fn across(&self, m: u32, from: End) -> Vec<End> {
-        match self.ring(m) {
-            Some(g) => g.stations.iter().copied().filter(|&e| e != from).collect(),
-            None => {
-                let e = self.media[m as usize].ends;
-                vec![if e[0] == from { e[1] } else { e[0] }]
-            }
-        }
-    }
-
-    /// True if node `n` is reached from relay `r` by leaving through attachment `m`.
-    fn behind(&self, r: u32, m: u32, n: u32) -> bool {
-        let mut stack: Vec<(End, u32)> = self.across(m, End::Relay(r)).into_iter().map(|e| (e, m)).collect();
-        while let Some((e, via)) = stack.pop() {
-            match e {
-                End::Node(x) if x == n => return true,
-                End::Node(_) => {}
-                End::Relay(q) => {
-                    for &m2 in &self.relay_media[q as usize] {
-                        if m2 != via {
-                            stack.extend(self.across(m2, End::Relay(q)).into_iter().map(|e| (e, m2)));
-                        }
-                    }
-                }
-            }
-        }
-        false
-    }
-
-    fn reachable(&self, a: u32, b: u32) -> bool {
-        let m = self.node_att[a as usize];
-        self.across(m, End::Node(a)).into_iter().any(|e| match e {
-            End::Node(x) => x == b,
-            End::Relay(r) => self.relay_media[r as usize].iter().any(|&m2| m2 != m && self.behind(r, m2, b)),
-        })
-    }
-
-    /// A relay on a cycle of relays and media, if any (union–find over relay–relay media).
-    fn relay_loop(&self) -> Option<usize> {
-        let mut parent: Vec<usize> = (0..self.relay_media.len()).collect();
-        fn find(p: &mut [usize], x: usize) -> usize {
-            let mut x = x;
-            while p[x] != x {
-                p[x] = p[p[x]];
-                x = p[x];
-            }
-            x
-        }
-        for m in self.media {
-            if let [End::Relay(a), End::Relay(b)] = m.ends {
-                let (ra, rb) = (find(&mut parent, a as usize), find(&mut parent, b as usize));
-                if ra == rb {
-                    return Some(a as usize);
-                }
-                parent[ra] = rb;
-            }
-        }
-        // The relays on one ring are joined through it.
-        for g in self.rings {
-            let on: Vec<u32> = g.stations.iter().filter_map(|e| if let End::Relay(r) = e { Some(*r) } else { None }).collect();
-            for w in on.windows(2) {
-                let (ra, rb) = (find(&mut parent, w[0] as usize), find(&mut parent, w[1] as usize));
-                if ra == rb {
-                    return Some(w[1] as usize);
-                }
-                parent[ra] = rb;
-            }
-        }
-        None
     }
 }
 
@@ -953,13 +523,13 @@ traffic = { kind = "saturated" }
         let bad = BASE.replace("[stack.s]\nkind = \"go_back_n\"", "[stack.s]\nlayers = [{ kind = \"hdlc\" }, { kind = \"go_back_n\" }]");
         assert_eq!(
             problems(&bad),
-            vec!["stack.s.layers[0].kind = \"hdlc\": expected it as the lowest layer: it sends on a medium, not over another protocol"]
+            vec!["stack.s.layers[0].kind = \"hdlc\": hdlc over go_back_n (layers[1]): hdlc needs frames on a medium below it, but the layer below offers reliable in-order messages"]
         );
-        let deep = BASE.replace("[stack.s]\nkind = \"go_back_n\"", "[stack.s]\nlayers = [{ kind = \"go_back_n\" }, { kind = \"go_back_n\" }, { kind = \"datagram\" }]");
-        assert_eq!(problems(&deep), vec!["stack.s.layers: expected at most 2 layers (got 3): deeper stacks are not wired yet"]);
+        let deep = BASE.replace("[stack.s]\nkind = \"go_back_n\"", "[stack.s]\nlayers = [{ kind = \"go_back_n\" }, { kind = \"go_back_n\" }, { kind = \"go_back_n\" }, { kind = \"datagram\" }]");
+        assert_eq!(problems(&deep), vec!["stack.s.layers: expected at most 3 layers (got 4): the composed stack holds 3"]);
         let mixed = BASE.replace("[[node]]\nname = \"b\"\nstack = \"s\"", "[[node]]\nname = \"b\"\nstack = \"u\"\n[stack.u]\nkind = \"selective_repeat\"");
         assert_eq!(problems(&mixed).len(), 1, "{:?}", problems(&mixed));
-        assert!(problems(&mixed)[0].starts_with("node[1].stack = \"u\": expected a stack of the same layer kinds as node a"));
+        assert!(problems(&mixed)[0].starts_with("node[1].stack = \"u\": expected the same protocols as its peer a ([\"go_back_n\"]), got [\"selective_repeat\"]"), "{:?}", problems(&mixed));
     }
 
     #[test]
@@ -974,7 +544,7 @@ traffic = { kind = "saturated" }
         assert_eq!((a.peers.clone(), a.flow_conn.clone()), (vec![(1, 0), (2, 1)], vec![Some(0), Some(1)]), "a multiplexes two connections");
         assert_eq!(sc.topology.nodes[2].flow_conn, vec![None, Some(0)]);
         let deep = star.replace("[stack.s]\nkind = \"go_back_n\"", "[stack.s]\nlayers = [{ kind = \"go_back_n\" }, { kind = \"datagram\" }]");
-        assert_eq!(problems(&deep), vec!["node[0].stack = \"s\": node a talks to b and c: several peers need a one-layer stack (multiplexing over two layers is not wired yet)"]);
+        assert_eq!(problems(&deep), Vec::<String>::new(), "several peers over two layers: one composed stack per connection");
         let twice = format!("{BASE}\n[[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ kind = \"saturated\" }}\n");
         assert_eq!(
             problems(&twice),

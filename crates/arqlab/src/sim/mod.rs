@@ -7,11 +7,12 @@ pub mod experiment;
 pub mod interrupt;
 pub mod measure;
 pub mod runner;
-mod ring_lanes;
+mod lanes;
 pub mod scope;
+mod state;
 pub mod summary;
 mod wiring;
-mod x25_run;
+mod composed;
 
 pub use experiment::{run_experiment, Experiment};
 pub use measure::Measures;
@@ -21,7 +22,8 @@ pub use summary::{summarize, Metrics};
 pub use scope::MeasureSet;
 
 use crate::engine::SimTime;
-use crate::protocol::any::AnyLayer;
+use crate::protocol::any::{AnyLayer, Ctx};
+use crate::scenario::compose::addresses_peers;
 use crate::protocol::datagram::Datagram;
 use crate::protocol::netwindow::NetWindow;
 use crate::protocol::tcp::Tcp;
@@ -30,8 +32,7 @@ use crate::protocol::hdlc::HdlcStation;
 use crate::protocol::hf::HfArq;
 use crate::protocol::llc2::Llc2;
 use crate::protocol::textbook::{GoBackN, SelectiveRepeat};
-use crate::protocol::mux::{Connection, Mux};
-use crate::protocol::{Frame, Sdu, Stacked, Station};
+use crate::protocol::{Frame, Sdu, Stacked};
 use crate::scenario::{ProtocolConfig, Scenario};
 use crate::trace::Tracer;
 use serde::Serialize;
@@ -71,6 +72,16 @@ pub struct Accounting {
     pub unacknowledged: u64,
 }
 
+/// Which runner a scenario goes through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// The monomorphised shape where every node's stack has one of them (one layer;
+    /// TCP or TP4 over one link layer), the composed path otherwise.
+    Fast,
+    /// Every stack composed from its registered layers (`sim::composed`), whatever it is.
+    Composed,
+}
+
 /// Runs `sc` once with the given windows, dispatching on the protocol.
 pub fn run_windows(
     sc: &Scenario,
@@ -78,30 +89,23 @@ pub fn run_windows(
     replication: u64,
     w: &Windows,
 ) -> Result<RunOutput, SimError> {
-    run_dispatch(sc, seed, replication, w, None)
+    run_dispatch(sc, seed, replication, w, None, Path::Fast)
 }
 
-fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>) -> Result<RunOutput, SimError> {
-    // Validation gave every node a stack of the same layer kinds: the first node's
-    // shape picks the monomorphised loop.
+/// True if every node runs the same stack shape and that shape is monomorphised.
+fn fast_shape(sc: &Scenario) -> bool {
+    let nodes = &sc.topology.nodes;
+    let shape = &nodes[0].stack;
+    let same = nodes.iter().all(|n| n.stack.len() == shape.len() && n.stack.iter().zip(shape).all(|(a, b)| a.kind() == b.kind()));
+    let several_peers = nodes.iter().any(|n| n.peers.len() > 1);
+    same && shape.len() <= 2 && !several_peers && !addresses_peers(shape) && (shape.len() == 1 || shape[0].declared().top_only)
+}
+
+fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>, path: Path) -> Result<RunOutput, SimError> {
+    if path == Path::Composed || !fast_shape(sc) {
+        return composed::run(sc, seed, replication, w, t);
+    }
     let shape = &sc.topology.nodes[0].stack;
-    if matches!(shape.last(), Some(ProtocolConfig::X25(_))) {
-        return x25_run::run(sc, seed, replication, w, t);
-    }
-    if sc.topology.nodes.iter().any(|n| n.peers.len() > 1) {
-        // A node with several peers: every node's one layer runs per connection.
-        return runner::run(sc, seed, replication, w, t, |n, _| {
-            let conns = n
-                .peers
-                .iter()
-                .map(|&(peer, id)| {
-                    let station = if n.index < peer { Station::A } else { Station::B };
-                    Connection { id, peer, layer: AnyLayer::<Sdu>::new(&n.stack[0], station) }
-                })
-                .collect();
-            Mux::new(conns, n.flow_conn.clone())
-        });
-    }
     if let ProtocolConfig::Tp4(_) = &shape[0] {
         return run_tp4(sc, seed, replication, w, t);
     }
@@ -110,11 +114,6 @@ fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Opti
             return run_tcp_over_hf(sc, seed, replication, w, t);
         }
         return run_tcp(sc, seed, replication, w, t);
-    }
-    if shape.len() > 1 {
-        return runner::run(sc, seed, replication, w, t, |n, s| {
-            Stacked::new(AnyLayer::<Sdu>::new(&n.stack[0], s), AnyLayer::<Frame<Sdu>>::new(&n.stack[1], s))
-        });
     }
     // Same shape everywhere, so the `else` arms below are unreachable.
     match &shape[0] {
@@ -147,7 +146,7 @@ fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Opti
             ProtocolConfig::HfArq(c) => HfArq::new(c, s),
             other => unreachable!("stack shapes validated: {}", other.kind()),
         }),
-        ProtocolConfig::Tcp(_) | ProtocolConfig::X25(_) => unreachable!("tcp and x25 dispatched above"),
+        ProtocolConfig::Tcp(_) | ProtocolConfig::X25(_) => unreachable!("tcp and x25 take the composed path"),
     }
 }
 
@@ -160,7 +159,7 @@ fn run_tp4(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tr
     if sc.topology.nodes[0].stack.len() == 1 {
         return runner::run(sc, seed, replication, w, t, |n, _| tp4(n));
     }
-    runner::run(sc, seed, replication, w, t, |n, s| Tp4Over(Stacked::new(tp4(n), AnyLayer::<Tpdu>::new(&n.stack[1], s))))
+    runner::run(sc, seed, replication, w, t, |n, s| Tp4Over(Stacked::new(tp4(n), AnyLayer::<Tpdu>::new(&n.stack[1], &Ctx::link(n.index, n.peer, s)))))
 }
 
 /// TCP over any link layer (x25 is dispatched above).
@@ -171,7 +170,7 @@ fn run_tcp(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tr
             other => unreachable!("dispatched on tcp: {}", other.kind()),
         };
         // TCP's own counters come out as `transport.<flow>` measures (`Tcp::extra_measures`).
-        Stacked::new(tcp, AnyLayer::<Frame<Sdu>>::new(&n.stack[1], s))
+        Stacked::new(tcp, AnyLayer::<Frame<Sdu>>::new(&n.stack[1], &Ctx::link(n.index, n.peer, s)))
     })
 }
 
@@ -214,22 +213,24 @@ pub fn trace(
         replication,
         &w,
         Some(Tracer::new(from, to, limit)),
+        Path::Fast,
     )?;
     Ok(out.trace.unwrap_or_else(|| Tracer::new(from, to, limit)))
 }
 
 /// Runs replication `replication` of `sc` with master seed `seed`.
 pub fn replicate(sc: &Scenario, seed: u64, replication: u64) -> Result<Replication, SimError> {
+    replicate_on(sc, seed, replication, Path::Fast)
+}
+
+/// [`replicate`] through the given runner path (the composed one reproduces the fast
+/// one bit for bit: `tests/golden.rs` holds it to that).
+pub fn replicate_on(sc: &Scenario, seed: u64, replication: u64, path: Path) -> Result<Replication, SimError> {
     let started = std::time::Instant::now();
     let end = SimTime::from_secs_f64(sc.run.duration_s);
     let mut events = 0;
     let (warmup, mser_reliable) = if sc.run.warmup == "mser5" {
-        let pilot = run_windows(
-            sc,
-            seed,
-            replication,
-            &Windows::equal(SimTime::ZERO, end, MSER_INTERVALS),
-        )?;
+        let pilot = run_dispatch(sc, seed, replication, &Windows::equal(SimTime::ZERO, end, MSER_INTERVALS), None, path)?;
         events += pilot.events;
         let (t, reliable) = mser_warmup(sc, &pilot, end);
         (t, Some(reliable))
@@ -241,7 +242,7 @@ pub fn replicate(sc: &Scenario, seed: u64, replication: u64) -> Result<Replicati
     } else {
         1
     };
-    let out = run_windows(sc, seed, replication, &Windows::equal(warmup, end, count))?;
+    let out = run_dispatch(sc, seed, replication, &Windows::equal(warmup, end, count), None, path)?;
     events += out.events;
     let accounting = out
         .accounting

@@ -4,8 +4,8 @@
 //! arrays indexed as the topology indexes its elements.
 
 use super::measure::DirectionMeter;
-use super::ring_lanes::RingLanes;
-use super::runner::{DialogueRun, Flow, Lane, Medium, Node, SimError, Target, MAX_ELEMENTS, Sim};
+use super::lanes::{Lane, Medium, RingLanes, Target};
+use super::state::{DialogueRun, Flow, Node, Sim, SimError, MAX_ELEMENTS};
 use crate::channel::{TokenRing, BitErrors, DelayProfile, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, HfErrors, PortCounters, Radio, Relay, Schedule};
 use crate::channel::hf::HfChannel;
 use crate::engine::{stream, Duration, EventQueue, SimTime, Stream};

@@ -1,0 +1,103 @@
+//! One registration per protocol: its `kind` name, configuration type, how its table
+//! parses, and the services it declares ([`super::service`]). The macro generates the
+//! configuration enum `ProtocolConfig` (a scenario's `[protocol]` table or one layer of
+//! a `[stack.*]`), the list of kinds and the dispatch on them; the layer each builds is
+//! in [`super::any::AnyLayer::new`]. Adding a protocol: its own folder, its docs page,
+//! one line here and one arm there.
+
+use super::service::{Declared, ServiceKind, ANY_BELOW, MEDIUM, PACKETS};
+use crate::schema::{Problems, Table};
+use serde::Serialize;
+
+macro_rules! registry {
+    ($( $(#[doc = $doc:literal])* $variant:ident($cfg:ty) = $kind:literal, parse: $parse:expr, declares: $declares:expr; )*) => {
+        /// The configuration of one protocol (one layer of a stack).
+        #[derive(Clone, Debug, Serialize, PartialEq)]
+        #[serde(tag = "kind", rename_all = "snake_case")]
+        pub enum ProtocolConfig {
+            $( $(#[doc = $doc])* $variant($cfg), )*
+        }
+
+        /// Every registered `kind`, in registration order.
+        pub const PROTOCOL_KINDS: &[&str] = &[$($kind),*];
+
+        impl ProtocolConfig {
+            /// Reads a protocol table (`kind` defaults to "go_back_n"); unknown keys are
+            /// reported by the caller's `finish`.
+            pub fn parse(t: &mut Table, p: &mut Problems) -> ProtocolConfig {
+                let kind = t.choice("kind", "go_back_n", PROTOCOL_KINDS, p);
+                $( if kind == $kind {
+                    let parse: fn(&str, &mut Table, &mut Problems) -> $cfg = $parse;
+                    return ProtocolConfig::$variant(parse(&kind, t, p));
+                } )*
+                unreachable!("`choice` returns one of PROTOCOL_KINDS")
+            }
+
+            pub fn kind(&self) -> &'static str {
+                match self { $( ProtocolConfig::$variant(_) => $kind, )* }
+            }
+
+            /// What the protocol offers above and needs below.
+            pub fn declared(&self) -> Declared {
+                match self { $( ProtocolConfig::$variant(_) => $declares, )* }
+            }
+        }
+    };
+}
+
+use super::datagram::DatagramConfig;
+use super::hdlc::HdlcConfig;
+use super::hf::HfArqConfig;
+use super::llc2::Llc2Config;
+use super::netwindow::NetWindowConfig;
+use super::tcp::TcpConfig;
+use super::textbook::TextbookConfig;
+use super::tp4::Tp4Config;
+use super::x25::X25Config;
+use ServiceKind::{ByteStream, Datagrams, Messages};
+
+const ARQ: Declared = Declared::link(Messages, ANY_BELOW);
+
+registry! {
+    StopAndWait(TextbookConfig) = "stop_and_wait", parse: TextbookConfig::parse, declares: ARQ;
+    GoBackN(TextbookConfig) = "go_back_n", parse: TextbookConfig::parse, declares: ARQ;
+    SelectiveRepeat(TextbookConfig) = "selective_repeat", parse: TextbookConfig::parse, declares: ARQ;
+    /// HDLC NRM / ABM / ARM (Bux, Kümmerle & Truong 1982): station addresses and flags
+    /// on a line.
+    Hdlc(HdlcConfig) = "hdlc", parse: |_, t, p| super::hdlc::parse(t, p), declares: Declared::link(Messages, MEDIUM);
+    /// Best effort: one frame per SDU, no recovery.
+    Datagram(DatagramConfig) = "datagram", parse: |_, t, p| DatagramConfig::parse(t, p), declares: Declared::link(Datagrams, MEDIUM);
+    /// ISO 8073 class 4 transport, data transfer phase (Colella, Aronoff & Mills), over
+    /// a subnetwork of any kind (or alone on a medium, as the paper's model does).
+    Tp4(Tp4Config) = "tp4", parse: |_, t, p| Tp4Config::parse(t, p), declares: Declared { top_only: true, transport: true, ..ARQ };
+    /// A window of packets in transit over the subnetwork (`protocol::netwindow`).
+    NetworkWindow(NetWindowConfig) = "network_window", parse: |_, t, p| NetWindowConfig::parse(t, p), declares: Declared::link(Datagrams, ANY_BELOW);
+    /// IEEE 802.2 LLC type 2 and its variants (Biersack 1992).
+    Llc2(Llc2Config) = "llc2", parse: |_, t, p| Llc2Config::parse(t, p), declares: ARQ;
+    /// TCP Reno over a packet service (a link protocol, or IP over X.25).
+    Tcp(TcpConfig) = "tcp", parse: |_, t, p| TcpConfig::parse(t, p), declares: Declared { top_only: true, ..Declared::link(ByteStream, PACKETS) };
+    /// An X.25 host: IP-to-X.25 interface (RFC 877), packet level and LAPB access line;
+    /// it opens circuits to every site it sends to.
+    X25(X25Config) = "x25", parse: |_, t, p| X25Config::parse(t, p), declares: Declared { addresses_peers: true, ..Declared::link(Datagrams, MEDIUM) };
+    /// HF radio ARQ: STANAG 5066, 3G HDL and their variants (Johnson); picks a modem
+    /// mode per packet.
+    HfArq(HfArqConfig) = "hf_arq", parse: |_, t, p| HfArqConfig::parse(t, p), declares: Declared { modem_aware: true, ..Declared::link(Messages, MEDIUM) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_is_registered_once_and_declares_a_lower_service() {
+        for (i, k) in PROTOCOL_KINDS.iter().enumerate() {
+            assert!(!PROTOCOL_KINDS[..i].contains(k), "{k} twice");
+        }
+        let v = serde_json::json!({"kind": "tcp"});
+        let mut p = Problems::default();
+        let mut t = Table::root(&v, &mut p);
+        let c = ProtocolConfig::parse(&mut t, &mut p);
+        assert_eq!((c.kind(), c.declared().offers, c.declared().top_only), ("tcp", ByteStream, true));
+        assert!(p.is_empty());
+    }
+}

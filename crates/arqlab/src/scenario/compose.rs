@@ -1,0 +1,196 @@
+//! Composing stacks from declared services (`protocol::service`): a stack is accepted
+//! when every pair of neighbours fits (the lower layer offers a service the upper one
+//! needs), its lowest layer can send on a medium, a top-only layer (TCP, TP4: their SDUs
+//! are the users' messages) is on top, and it is no deeper than the composed stack
+//! holds. Nodes of one run may have different stacks; the two ends of a flow must run
+//! the same protocols layer by layer (peers fit), and every node's stack has the same
+//! depth (one PDU type on the media). Every problem is reported with its path.
+
+use super::elements::{NodeConfig, StackConfig};
+use crate::protocol::registry::ProtocolConfig;
+use crate::schema::Problems;
+use std::collections::BTreeMap;
+
+/// Deepest stack the composed path holds (`sim::composed`).
+pub const MAX_DEPTH: usize = 3;
+
+/// Checks one `[stack.<name>]`.
+pub fn check_stack(name: &str, st: &StackConfig, p: &mut Problems) {
+    let path = format!("stack.{name}");
+    if st.layers.len() > MAX_DEPTH {
+        p.push(format!("{path}.layers"), None, format!("expected at most {MAX_DEPTH} layers (got {}): the composed stack holds {MAX_DEPTH}", st.layers.len()));
+    }
+    let kind = |i: usize| serde_json::Value::from(st.layers[i].kind());
+    for (i, l) in st.layers.iter().enumerate() {
+        let d = l.declared();
+        if i > 0 && d.top_only {
+            p.push(format!("{path}.layers[{i}].kind"), Some(&kind(i)), format!("expected it as the top layer: its SDUs are the users' messages (it is under {})", st.layers[i - 1].kind()));
+        }
+        match st.layers.get(i + 1) {
+            Some(lower) => {
+                if let Some(why) = d.misfit_over(&lower.declared()) {
+                    p.push(format!("{path}.layers[{i}].kind"), Some(&kind(i)), format!("{} over {} (layers[{}]): {} {why}", l.kind(), lower.kind(), i + 1, l.kind()));
+                }
+            }
+            None => {
+                if let Some(why) = d.misfit_on_medium() {
+                    p.push(format!("{path}.layers[{i}].kind"), Some(&kind(i)), format!("{} as the lowest layer: it {why}", l.kind()));
+                }
+            }
+        }
+    }
+}
+
+/// The layer kinds of a stack, top first.
+fn kinds(st: &StackConfig) -> Vec<&'static str> {
+    st.layers.iter().map(ProtocolConfig::kind).collect()
+}
+
+/// Checks the nodes' stacks against each other: one depth per run, and the two ends of
+/// every flow (`pairs`: node indices) with the same protocols layer by layer.
+pub fn check_peers(nodes: &[NodeConfig], stacks: &BTreeMap<String, StackConfig>, pairs: &[(u32, u32)], p: &mut Problems) {
+    let stack_of = |n: &NodeConfig| stacks.get(&n.stack);
+    let Some(first) = nodes.first().and_then(|n| stack_of(n)) else { return };
+    for (i, n) in nodes.iter().enumerate().skip(1) {
+        if let Some(st) = stack_of(n) {
+            if st.layers.len() != first.layers.len() {
+                p.push(
+                    format!("node[{i}].stack"),
+                    Some(&n.stack.as_str().into()),
+                    format!("expected a stack of {} layers like node {}'s: the media of one run carry one PDU shape", first.layers.len(), nodes[0].name),
+                );
+            }
+        }
+    }
+    let mut reported = vec![];
+    for &(a, b) in pairs {
+        let (na, nb) = (&nodes[a as usize], &nodes[b as usize]);
+        let (Some(sa), Some(sb)) = (stack_of(na), stack_of(nb)) else { continue };
+        if kinds(sa) != kinds(sb) && !reported.contains(&(a, b)) {
+            reported.push((a, b));
+            p.push(
+                format!("node[{b}].stack"),
+                Some(&nb.stack.as_str().into()),
+                format!("expected the same protocols as its peer {} ({:?}), got {:?}: peers run the same layers", na.name, kinds(sa), kinds(sb)),
+            );
+        }
+    }
+}
+
+/// True if the stack holds a layer that addresses several peers itself (no per-peer
+/// multiplexer over it).
+pub fn addresses_peers(layers: &[ProtocolConfig]) -> bool {
+    layers.iter().any(|l| l.declared().addresses_peers)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::Scenario;
+
+    /// Two hosts a and b on one link, each with `[stack.s]` = `layers`.
+    fn pair(layers: &str) -> String {
+        format!(
+            "[stack.s]\nlayers = [{layers}]\n[[medium]]\nname = \"l\"\nends = [\"a\", \"b\"]\nrate_bps = 9600\n\
+             [[node]]\nname = \"a\"\nstack = \"s\"\n[[node]]\nname = \"b\"\nstack = \"s\"\n\
+             [[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ kind = \"poisson\", load = 0.3 }}\n"
+        )
+    }
+
+    fn problems(text: &str) -> Vec<String> {
+        Scenario::from_toml(text).err().map_or(vec![], |e| e.problems())
+    }
+
+    #[test]
+    fn stacks_whose_neighbours_fit_are_accepted() {
+        for layers in [
+            r#"{ kind = "tp4" }, { kind = "x25" }"#,
+            r#"{ kind = "tp4" }, { kind = "hf_arq" }"#,
+            r#"{ kind = "tp4" }, { kind = "datagram" }"#,
+            r#"{ kind = "tcp" }, { kind = "llc2" }"#,
+            r#"{ kind = "tcp" }, { kind = "hdlc" }"#,
+            r#"{ kind = "tcp" }, { kind = "go_back_n" }, { kind = "datagram" }"#,
+            r#"{ kind = "tp4" }, { kind = "selective_repeat" }, { kind = "hf_arq" }"#,
+            r#"{ kind = "go_back_n" }, { kind = "x25" }"#,
+        ] {
+            assert_eq!(problems(&pair(layers)), Vec::<String>::new(), "{layers}");
+        }
+    }
+
+    #[test]
+    fn stacks_whose_neighbours_do_not_fit_name_the_pair_and_why() {
+        let cases = [
+            (r#"{ kind = "tcp" }"#, "stack.s.layers[0].kind = \"tcp\": tcp as the lowest layer: it needs best-effort datagrams or reliable in-order messages below it, not a medium (put a link layer under it)"),
+            (r#"{ kind = "go_back_n" }, { kind = "tcp" }"#, "stack.s.layers[1].kind = \"tcp\": expected it as the top layer: its SDUs are the users' messages (it is under go_back_n)"),
+            (r#"{ kind = "x25" }, { kind = "datagram" }"#, "stack.s.layers[0].kind = \"x25\": x25 over datagram (layers[1]): x25 needs frames on a medium below it, but the layer below offers best-effort datagrams"),
+            (r#"{ kind = "hf_arq" }, { kind = "hdlc" }"#, "stack.s.layers[0].kind = \"hf_arq\": hf_arq over hdlc (layers[1]): hf_arq needs frames on a medium below it, but the layer below offers reliable in-order messages"),
+            (r#"{ kind = "tp4" }, { kind = "tcp" }, { kind = "datagram" }"#, "stack.s.layers[1].kind = \"tcp\": expected it as the top layer: its SDUs are the users' messages (it is under tp4)"),
+        ];
+        for (layers, want) in cases {
+            let got = problems(&pair(layers));
+            assert!(got.iter().any(|g| g == want), "{layers}: {got:?}");
+        }
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_path() {
+        let got = problems(&pair(r#"{ kind = "tcp" }, { kind = "tp4" }, { kind = "hdlc" }, { kind = "datagram" }"#));
+        assert_eq!(
+            got,
+            vec![
+                "stack.s.layers: expected at most 3 layers (got 4): the composed stack holds 3",
+                "stack.s.layers[1].kind = \"tp4\": expected it as the top layer: its SDUs are the users' messages (it is under tcp)",
+                "stack.s.layers[2].kind = \"hdlc\": hdlc over datagram (layers[3]): hdlc needs frames on a medium below it, but the layer below offers best-effort datagrams",
+            ]
+        );
+    }
+
+    #[test]
+    fn nodes_may_differ_where_peers_fit() {
+        // a-b run go-back-N, c-d selective repeat, through one relay.
+        let text = r#"
+[stack.g]
+kind = "go_back_n"
+[stack.s]
+kind = "selective_repeat"
+[[medium]]
+name = "la"
+ends = ["a", "r"]
+[[medium]]
+name = "lb"
+ends = ["b", "r"]
+[[medium]]
+name = "lc"
+ends = ["c", "r"]
+[[medium]]
+name = "ld"
+ends = ["d", "r"]
+[[relay]]
+name = "r"
+[[node]]
+name = "a"
+stack = "g"
+[[node]]
+name = "b"
+stack = "g"
+[[node]]
+name = "c"
+stack = "s"
+[[node]]
+name = "d"
+stack = "s"
+[[flow]]
+from = "a"
+to = "b"
+traffic = { kind = "poisson", load = 0.2 }
+[[flow]]
+from = "c"
+to = "d"
+traffic = { kind = "poisson", load = 0.2 }
+"#;
+        assert_eq!(problems(text), Vec::<String>::new());
+        let crossed = text.replace("from = \"c\"\nto = \"d\"", "from = \"a\"\nto = \"d\"");
+        assert!(problems(&crossed).iter().any(|p| p.starts_with("node[3].stack = \"s\": expected the same protocols as its peer a")), "{:?}", problems(&crossed));
+        let deeper = text.replace("[stack.s]\nkind = \"selective_repeat\"", "[stack.s]\nlayers = [{ kind = \"selective_repeat\" }, { kind = \"datagram\" }]");
+        assert!(problems(&deeper).iter().any(|p| p.starts_with("node[2].stack = \"s\": expected a stack of 1 layers like node a's")), "{:?}", problems(&deeper));
+    }
+}

@@ -1,0 +1,95 @@
+//! The composed path: every node's stack built from its registered layers
+//! (`protocol::any::AnyLayer`), nested in `Stacked`'s order (`protocol::composed`), one
+//! monomorphised runner per depth. A node with several peers runs one stack per
+//! connection behind a multiplexer, unless a layer of its stack addresses peers itself
+//! (an X.25 host's circuits). Nodes may run different stacks of one depth.
+
+use super::runner::{self, RunOutput, SimError, Windows};
+use crate::protocol::any::{AnyLayer, AnyPdu, Carry, Ctx};
+use crate::protocol::composed::Composed;
+use crate::protocol::mux::{Connection, Mux};
+use crate::protocol::registry::ProtocolConfig;
+use crate::protocol::{Layer, Sdu, Station};
+use crate::scenario::compose::addresses_peers;
+use crate::scenario::topology::NodeSpec;
+use crate::scenario::Scenario;
+use crate::trace::Tracer;
+
+type L1 = AnyPdu<Sdu>;
+type L2 = AnyPdu<L1>;
+type Depth2 = Composed<AnyLayer<Sdu>, AnyLayer<L1>>;
+type Depth3 = Composed<AnyLayer<Sdu>, Composed<AnyLayer<L1>, AnyLayer<L2>>>;
+
+fn one<P: Carry>(l: &ProtocolConfig, c: &Ctx) -> AnyLayer<P> {
+    AnyLayer::new(l, c)
+}
+
+/// Builds a stack of `D` layers (`layers.len()` = D, validated).
+trait Build: Layer<Sdu = Sdu> + Sized {
+    fn build(layers: &[ProtocolConfig], c: &Ctx) -> Self;
+}
+
+impl Build for AnyLayer<Sdu> {
+    fn build(l: &[ProtocolConfig], c: &Ctx) -> Self {
+        one(&l[0], c)
+    }
+}
+
+impl Build for Depth2 {
+    fn build(l: &[ProtocolConfig], c: &Ctx) -> Self {
+        Composed::new(one(&l[0], c), one(&l[1], c), l[0].declared().transport)
+    }
+}
+
+impl Build for Depth3 {
+    fn build(l: &[ProtocolConfig], c: &Ctx) -> Self {
+        let lower = Composed::new(one(&l[1], c), one(&l[2], c), l[1].declared().transport);
+        Composed::new(one(&l[0], c), lower, l[0].declared().transport)
+    }
+}
+
+/// Runs `sc` on the composed path.
+pub(super) fn run(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>) -> Result<RunOutput, SimError> {
+    match sc.topology.nodes[0].stack.len() {
+        1 => run_depth::<AnyLayer<Sdu>>(sc, seed, replication, w, t),
+        2 => run_depth::<Depth2>(sc, seed, replication, w, t),
+        _ => run_depth::<Depth3>(sc, seed, replication, w, t),
+    }
+}
+
+fn run_depth<S: Build>(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>) -> Result<RunOutput, SimError> {
+    let topo = &sc.topology;
+    let routes: Vec<u32> = topo.flows.iter().map(|f| f.dst).collect();
+    // Each node pre-opens circuits (if its stack asks) to every site it sends to.
+    let sites: Vec<Vec<u32>> = topo
+        .nodes
+        .iter()
+        .map(|n| {
+            let mut s: Vec<u32> = topo.flows.iter().filter(|f| f.src == n.index && f.traffic.is_active()).map(|f| f.dst).collect();
+            s.dedup();
+            s
+        })
+        .collect();
+    let ctx = |n: &NodeSpec, peer: u32, station: Station, active_open: bool| Ctx { me: n.index, peer, station, active_open, routes: &routes, sites: &sites[n.index as usize] };
+    let mux = topo.nodes.iter().any(|n| n.peers.len() > 1 && !addresses_peers(&n.stack));
+    if !mux {
+        return runner::run(sc, seed, replication, w, t, |n, s| S::build(&n.stack, &ctx(n, n.peer, s, super::opens_actively(sc, n.index))));
+    }
+    runner::run(sc, seed, replication, w, t, |n, _| {
+        let conns = n
+            .peers
+            .iter()
+            .map(|&(peer, id)| {
+                let station = if n.index < peer { Station::A } else { Station::B };
+                Connection { id, peer, layer: S::build(&n.stack, &ctx(n, peer, station, opens_to(sc, n.index, peer))) }
+            })
+            .collect();
+        Mux::new(conns, n.flow_conn.clone())
+    })
+}
+
+/// TCP on one connection of several: `node` opens actively if it is the source of the
+/// first flow with traffic between it and `peer`.
+fn opens_to(sc: &Scenario, node: u32, peer: u32) -> bool {
+    sc.topology.flows.iter().find(|f| f.traffic.is_active() && ((f.src, f.dst) == (node, peer) || (f.src, f.dst) == (peer, node))).is_some_and(|f| f.src == node)
+}

@@ -1,0 +1,105 @@
+//! The shipped compositions in `scenarios/compose/`: stacks composed from registered
+//! layers (any order their declared services allow), each against a closed form or a
+//! bound, plus the invariants the runner checks on every delivery (no message lost,
+//! duplicated or reordered on an in-order service; counters balance).
+
+use arqlab::scenario::{toml_to_json, Scenario};
+use arqlab::sim::{replicate, run_experiment, Experiment};
+use std::path::Path;
+
+fn load(file: &str) -> Scenario {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/compose").join(file);
+    let v = toml_to_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    Scenario::from_value(&v).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+fn run(sc: &Scenario) -> Experiment {
+    run_experiment(sc, 11, None, None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn mean(x: &Experiment, scope: &str, m: &str) -> f64 {
+    x.metrics[scope][m].mean
+}
+
+#[test]
+fn stop_and_wait_over_datagrams_matches_its_closed_form() {
+    let sc = load("stop_and_wait_over_datagram.toml");
+    let x = run(&sc);
+    let (l, h, a, d, r, tau) = (1000.0, 48.0, 48.0, 24.0, 9600.0, 0.01);
+    let cycle = (l + h + d) / r + (a + d) / r + 2.0 * tau;
+    let want = (l / r) / cycle;
+    let got = x.metrics["flow.a->b"]["throughput_efficiency"];
+    // Deterministic and error free: every cycle is the same, only the window edges
+    // (a cycle cut at the start and the end of the measured time) differ.
+    assert!((got.mean - want).abs() < 2.0 * cycle / 190.0, "efficiency {} vs closed form {want}", got.mean);
+}
+
+#[test]
+fn tp4_over_x25_delivers_every_tsdu_within_its_bound() {
+    let sc = load("tp4_over_x25.toml");
+    let rep = replicate(&sc, 3, 0).unwrap();
+    let acc = rep.accounting["flow.a->b"];
+    assert_eq!((acc.issued, acc.delivered, acc.acknowledged), (40, 40, 40), "every TSDU delivered and acknowledged");
+    // Lower bound: the data alone at the X.25 access line rate plus one transit delay.
+    let x25 = match &sc.network.as_ref().unwrap().stack["ts"].layers[1] {
+        arqlab::scenario::ProtocolConfig::X25(c) => c.clone(),
+        _ => unreachable!(),
+    };
+    let bound = 40.0 * 8192.0 / x25.access_rate_bps + 0.235;
+    let done = rep.batches[0]["run"].get("completion_time_s").unwrap();
+    assert!(done >= bound, "completion {done} s below the bound {bound} s");
+    assert_eq!(rep.batches[0]["flow.a->b"].get("frames_retransmitted").unwrap(), 0.0, "error free: no TPDU sent twice");
+}
+
+#[test]
+fn tp4_over_the_hf_arq_delivers_every_tsdu_below_the_line_rate() {
+    let sc = load("tp4_over_hf_arq.toml");
+    let rep = replicate(&sc, 3, 0).unwrap();
+    let acc = rep.accounting["flow.a->b"];
+    assert_eq!((acc.issued, acc.delivered, acc.acknowledged), (10, 10, 10));
+    let done = rep.batches[0]["run"].get("completion_time_s").unwrap();
+    assert!(done >= 10.0 * 8192.0 / 2400.0, "completion {done} s: faster than the line");
+}
+
+#[test]
+fn tcp_over_llc2_with_a_third_host_carries_both_connections() {
+    let sc = load("tcp_llc2_three_hosts.toml");
+    let x = run(&sc);
+    for flow in ["flow.a->b", "flow.a->c"] {
+        let offered = 0.1 * 4e6;
+        let got = mean(&x, flow, "throughput_bps");
+        // Poisson load far below capacity: what is offered is carried (within noise).
+        assert!((got - offered).abs() < 0.1 * offered, "{flow}: {got} bit/s for {offered} offered");
+    }
+    let a = replicate(&sc, 5, 0).unwrap();
+    let b = replicate(&sc, 5, 0).unwrap();
+    assert_eq!((a.fingerprint, a.events), (b.fingerprint, b.events), "same scenario and seed, same trajectory");
+}
+
+#[test]
+fn store_and_forward_latency_through_k_routers_is_the_sum_of_the_hops() {
+    let sc = load("store_and_forward_three_routers.toml");
+    let rep = replicate(&sc, 1, 0).unwrap();
+    let bits = 1000.0 + 48.0;
+    let hops = [(9600.0, 0.001), (19200.0, 0.002), (4800.0, 0.003), (64000.0, 0.004)];
+    let forwarding = [0.0005, 0.001, 0.002];
+    let want: f64 = hops.iter().map(|(r, d)| bits / r + d).sum::<f64>() + forwarding.iter().sum::<f64>();
+    let got = rep.batches[0]["flow.a->b"].get("transfer_time_s").unwrap();
+    // Exact up to the picosecond rounding of each of the 11 steps.
+    assert!((got - want).abs() <= 11e-12, "transfer time {got} s vs the sum of the hops {want} s");
+    assert_eq!(rep.accounting["flow.a->b"].delivered, 1);
+}
+
+#[test]
+fn an_smtp_dialogue_across_three_hops_completes_no_faster_than_its_path() {
+    let sc = load("smtp_three_hops.toml");
+    let rep = replicate(&sc, 1, 0).unwrap();
+    let flow = &rep.batches[0]["flow.client->server"];
+    assert_eq!(flow.get("sessions_completed"), Some(1.0), "{:?}", flow);
+    // Each step of the script is released by the delivery of the previous one: at
+    // least one crossing of the path (three 50 ms hops) per step.
+    let steps = arqlab::traffic::dialogue::smtp(1000, 1).len() as f64;
+    let latency = flow.get("session_latency_s").unwrap();
+    assert!(latency >= steps * 0.15, "session latency {latency} s for {steps} steps of at least 0.15 s");
+    assert!(latency < steps * 0.15 + 30.0, "session latency {latency} s: stalled");
+}
