@@ -132,6 +132,9 @@ pub enum SimError {
 pub struct Windows {
     /// Boundaries in increasing order; the first opens the first window (end of the
     /// warm-up), each later one closes a window and opens the next, the last is the end.
+    /// A window is half-open, [b_k, b_k+1): a boundary event pops before every other
+    /// event at its time, so a frame that starts (or a message that is delivered) at
+    /// b_k+1 counts in the next window, and one at b_k in this one — at b_0 = 0 too.
     pub boundaries: Vec<SimTime>,
 }
 
@@ -320,6 +323,12 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         let n = windows.boundaries.len();
         let calendar = windows.boundaries.iter().enumerate().map(|(k, &b)| (b, Ev::new(if k + 1 == n { END } else { BOUNDARY }, 0))).collect();
         self.q = EventQueue::with_calendar(calendar)?;
+        // Windows are half-open, [b_k, b_k+1): what happens at a boundary belongs to the
+        // window it opens. At t = 0 the sources submit and the first frames start before
+        // any event pops, so a window opening at 0 is opened here, before them.
+        if windows.boundaries.len() > 1 && windows.boundaries[0] == SimTime::ZERO {
+            self.open(SimTime::ZERO);
+        }
         for d in 0..self.dialogues.len() {
             let next = self.dialogues[d].next_ids(&self.flows);
             let writes = self.dialogues[d].d.start(next);
@@ -414,7 +423,10 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                         end = now;
                         break;
                     }
-                    self.open(now);
+                    // (A first window opening at 0 was opened by `start`.)
+                    if !(boundary == 1 && now == SimTime::ZERO) {
+                        self.open(now);
+                    }
                     Ok(())
                 }
             };
