@@ -5,6 +5,7 @@
 
 pub use crate::schema::fields;
 pub mod link;
+pub mod reorder;
 pub mod ring;
 pub mod run;
 pub mod topology;
@@ -237,6 +238,7 @@ impl Scenario {
 
     /// Checks that involve more than one section.
     fn cross_check(&self, p: &mut Problems) {
+        reorder::check(&self.topology, p);
         if !self.topology.flows.iter().any(|f| f.traffic.is_active()) {
             if self.network.is_none() {
                 p.push("traffic", None, "expected traffic at station a or b (traffic.a.kind or traffic.b.kind other than \"none\")");

@@ -201,7 +201,9 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
             Relay::new(spec.lanes.clone(), cap, forwarding(&spec.config.delay()), spec.routes.clone(), rng)
         })
         .collect();
+    let stall = super::stall::StallWatch::new(topo, &flows);
     let mut sim = Sim {
+        stall,
         q: EventQueue::new(),
         port_at_open: vec![PortCounters::default(); port_owner.len()],
         nodes,
