@@ -94,6 +94,11 @@ def steady_state_warnings(result: Any) -> list[str]:
     return warnings(result.scenario, result.metrics)
 
 
+#: `run`'s exit status when a reliable flow stalled in some replication: the results
+#: are printed, but they describe a run that stopped making progress.
+STALLED_EXIT = 3
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     overrides = parse_sets(args.sets)
     from .api import simulate
@@ -117,11 +122,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.json:
         out = result.to_dict()
         out["warnings"] = warnings
-        json.dump(out, sys.stdout, indent=2, allow_nan=False)
-        print()
+        from .jsonout import dumps
+
+        print(dumps(out, indent=2))
         for w in warnings:
             print(printable(f"arqlab run: warning: {w}"), file=sys.stderr)
-        return 0
+        return STALLED_EXIT if result.stalled else 0
     sc = result.scenario
     loaded = [d for d, active in scenario.flows(sc) if active]
     loaded += [k for k in result.metrics if k.startswith(("link.", "node.")) or k == "run"]
@@ -139,7 +145,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     computed = progress.summary.computed if progress.summary is not None else result.replications
     rate = f" ({result.events / wall / 1e6:.1f} M events/s)" if wall > 0 and computed else ""
     print(f"{result.events} events, {result.simulated_s:.6g} simulated s in {wall:.3f} wall s{rate}")
-    return 0
+    return STALLED_EXIT if result.stalled else 0
 
 
 def cmd_check(args: argparse.Namespace) -> int:

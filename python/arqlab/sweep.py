@@ -24,6 +24,7 @@ from arqlab.execution import PointSpec, Runner, run_points_detailed
 from arqlab.limits import check_seed
 from arqlab.outputs import PLOT_FORMATS, writable_file
 from arqlab.progress import Progress
+from arqlab.results import warn_stalls
 from arqlab.store import Store, flatten, open_store
 
 if TYPE_CHECKING:
@@ -148,6 +149,7 @@ def sweep(
         keys = list(grid)
         rows: list[dict[str, Any]] = []
         for params, outcome in zip(params_list, outcomes):
+            warn_stalls(_point_label(params), outcome.summary.stalls)
             metrics = outcome.metrics
             for direction, measures in metrics.items():
                 for measure, stats in measures.items():

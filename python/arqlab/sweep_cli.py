@@ -7,7 +7,6 @@ the sweep runs, so a typo costs a one-line message, not a finished sweep.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from arqlab import scenario as scenario_mod
 from arqlab.errors import ArqlabError, SimulationError, printable, shorten
+from arqlab.jsonout import dumps
 from arqlab.outputs import PLOT_FORMATS, writable_dir, writable_file
 from arqlab.sweep import GridError, _has_signal, default_measures, plot_sweep, plot_title, sweep
 
@@ -161,7 +161,7 @@ def sweep_command(args: argparse.Namespace, runner: Runner | None = None) -> int
             try:
                 df.to_csv(out / "sweep.csv", index=False)
                 base = scenario_mod.load(args.scenario, overrides or None)
-                (out / "scenario.json").write_text(json.dumps(base, indent=2, sort_keys=True) + "\n")
+                (out / "scenario.json").write_text(dumps(base, indent=2, sort_keys=True) + "\n")
             except OSError as exc:
                 raise ArqlabError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
         if plot is not None:

@@ -7,12 +7,12 @@ read-only filesystem; only ``gc`` writes.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from typing import Any
 
 from arqlab.errors import ArqlabError, printable
+from arqlab.jsonout import dumps
 from arqlab.store import Store
 from arqlab.store.keys import DEFAULT_STORE_PATH
 
@@ -112,7 +112,7 @@ def _print_show(store: Store, key: str) -> None:
 
     info = store.show(key)
     print(f"scenario {info['hash']}")
-    print(json.dumps(info["scenario"], indent=2, sort_keys=True))
+    print(dumps(info["scenario"], indent=2, sort_keys=True))
     for run in info["runs"]:
         records = run["records"]
         print(f"seed {run['seed']}, arqlab {run['version']}: {len(records)} replications")

@@ -14,6 +14,8 @@ from typing import Any, TextIO
 
 import pandas as pd
 
+from arqlab.jsonout import dumps
+
 from .artefacts import Artefact
 from .artefacts.curves import draw_curves
 from .data import ClaimResult
@@ -138,7 +140,7 @@ def write_claims(results: Sequence[ClaimResult], out_dir: Path, *, title: str, q
     if set(by_origin) != {"paper"}:
         payload["counts_by_origin"] = by_origin
     payload["claims"] = [r.to_json() for r in results]
-    jpath.write_text(json.dumps(payload, indent=2) + "\n")
+    jpath.write_text(dumps(payload, indent=2) + "\n")
     lines = [f"# Claims: {title} ({'quick' if quick else 'full'} run)", ""]
     if set(by_origin) != {"paper"}:
         lines += ["Verdict counts: " + "; ".join(
