@@ -221,7 +221,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # SIGTERM stops like Ctrl-C: finished replications are kept, workers are stopped.
         signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        return handler(args)
+        status = handler(args)
+        sys.stdout.flush()  # a full or closed output fails here, inside the handlers below
+        return status
     except ScenarioError as e:
         for line in e.problems:
             print(printable(f"{prefix} error: {e.source + ': ' if e.source else ''}{line}"), file=sys.stderr)
@@ -243,6 +245,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141
+    except OSError as e:
+        # Standard output on a full disk (`> /dev/full`) or a failing device: one line,
+        # and nothing more is tried on it at exit.
+        what = f"cannot write {e.filename}" if e.filename else "cannot write the output"
+        print(printable(f"{prefix} error: {what}: {e.strerror or e}"), file=sys.stderr)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 2
 
 
 if __name__ == "__main__":

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from arqlab import scenario as scenario_mod
-from arqlab.errors import ArqlabError, shorten
+from arqlab.errors import ArqlabError, ScenarioError, shorten
 from arqlab.execution import PointSpec, Runner, run_points_detailed
 from arqlab.limits import check_seed
-from arqlab.outputs import PLOT_FORMATS, writable_file
+from arqlab.outputs import PLOT_FORMATS, replaced_atomically, writable_file
 from arqlab.progress import Progress
 from arqlab.results import warn_stalls
 from arqlab.store import Store, flatten, open_store
@@ -46,24 +46,33 @@ class GridError(ArqlabError):
         super().__init__("\n".join(self.problems))
 
 
-def _check_grid(grid: Mapping[str, Sequence[Any]], resolved: Mapping[str, Any]) -> list[str]:
+def _check_grid_shape(grid: Any) -> list[str]:
+    """Problems with the grid's shape: a mapping of keys to non-empty lists."""
     problems: list[str] = []
     if not isinstance(grid, Mapping) or not grid:
         return ["grid is empty: give at least one key with a list of values, e.g. "
                 "{'traffic.a.length.mean_bits': [500, 1000]}"]
-    known = list(flatten(resolved))
     for key, values in grid.items():
         if not isinstance(key, str) or not key:
             problems.append(f"grid key {key!r}: expected a dotted scenario key such as 'link.rate_bps'")
-            continue
-        if not scenario_mod.has_path(resolved, key):
-            close = difflib.get_close_matches(key, known, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            problems.append(f"grid key {key!r} is not in the resolved scenario{hint}")
-        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        elif isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
             problems.append(f"grid key {key!r}: values must be a list, got {values!r}")
         elif len(values) == 0:
             problems.append(f"grid key {key!r}: the list of values is empty")
+    return problems
+
+
+def _check_grid(grid: Mapping[str, Sequence[Any]], resolved: Mapping[str, Any]) -> list[str]:
+    if not isinstance(grid, Mapping) or not grid:
+        return _check_grid_shape(grid)
+    problems: list[str] = []
+    known = list(flatten(resolved))
+    for key, values in grid.items():
+        if isinstance(key, str) and key and not scenario_mod.has_path(resolved, key):
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            problems.append(f"grid key {key!r} is not in the resolved scenario{hint}")
+        problems += _check_grid_shape({key: values})
     return problems
 
 
@@ -107,9 +116,21 @@ def sweep(
 
 
     check_seed(seed)
+    if overrides is not None and not isinstance(overrides, Mapping):
+        scenario_mod.apply_overrides({}, overrides)  # the TypeError naming what was given
     base_overrides = dict(overrides or {})
+    if isinstance(grid, Mapping):  # numpy arrays and scalars as plain lists and numbers
+        grid = {k: scenario_mod.plain(v) if hasattr(v, "tolist") or isinstance(v, (list, tuple)) else v
+                for k, v in grid.items()}
     source = scenario if isinstance(scenario, Mapping) else str(scenario)
-    base = scenario_mod.load(source, base_overrides or None)
+    try:
+        base = scenario_mod.load(source, base_overrides or None)
+    except ScenarioError:
+        if _check_grid_shape(grid):
+            raise
+        # The grid may set what the base lacks: check the base with the first point's
+        # values instead (each point is validated in full below).
+        base = scenario_mod.load(source, {**base_overrides, **grid_points(grid)[0]})
     problems = _check_grid(grid, base)
     if problems:
         raise GridError(problems)
@@ -271,12 +292,12 @@ def plot_sweep(
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110)
     try:
-        if target is not None and target.suffix.lower() != ".png":
-            fig.savefig(target, format=target.suffix.lower().lstrip("."), dpi=110)
-        elif target is not None:
-            target.write_bytes(buf.getvalue())
-    except OSError as exc:
-        raise ArqlabError(f"plot: cannot write {target}: {exc.strerror or exc}") from None
+        if target is not None:
+            with replaced_atomically(target, "plot") as tmp:
+                if target.suffix.lower() != ".png":
+                    fig.savefig(tmp, format=target.suffix.lower().lstrip("."), dpi=110)
+                else:
+                    tmp.write_bytes(buf.getvalue())
     finally:
         plt.close(fig)
     return buf.getvalue()

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from arqlab import scenario as scenario_mod
-from arqlab.errors import ArqlabError, SimulationError, printable, shorten
+from arqlab.errors import ArqlabError, ScenarioError, SimulationError, printable, shorten
 from arqlab.jsonout import dumps
-from arqlab.outputs import PLOT_FORMATS, writable_dir, writable_file
+from arqlab.outputs import PLOT_FORMATS, replaced_atomically, writable_dir, writable_file, write_bytes
 from arqlab.sweep import GridError, _has_signal, default_measures, plot_sweep, plot_title, sweep
 
 if TYPE_CHECKING:
@@ -158,12 +158,13 @@ def sweep_command(args: argparse.Namespace, runner: Runner | None = None) -> int
         if absent:
             raise GridError([f"--measure {m}: not a measure of this scenario" for m in absent])
         if out is not None:
+            with replaced_atomically(out / "sweep.csv", "--out") as tmp:
+                df.to_csv(tmp, index=False)
             try:
-                df.to_csv(out / "sweep.csv", index=False)
                 base = scenario_mod.load(args.scenario, overrides or None)
-                (out / "scenario.json").write_text(dumps(base, indent=2, sort_keys=True) + "\n")
-            except OSError as exc:
-                raise ArqlabError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
+            except ScenarioError:  # a base the grid completes: written as given
+                base = scenario_mod.apply_overrides(scenario_mod.read(args.scenario)[0], overrides)
+            write_bytes(out / "scenario.json", (dumps(base, indent=2, sort_keys=True) + "\n").encode(), "--out")
         if plot is not None:
             plot_sweep(df, keys, plot, measures=measures, title=plot_title(Path(args.scenario).stem, overrides))
         _print_table(df, keys, measures, sys.stdout)

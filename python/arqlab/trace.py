@@ -102,19 +102,19 @@ def cmd_trace(args: argparse.Namespace) -> int:
     if args.csv:
         writable_file(args.csv, "--csv")  # before the run, not after
     if args.pcap:
-        from .capture import pcap
+        from .capture import linktype_of, pcap
 
         paths = pcap(args.scenario, args.start, args.end, args.pcap, seed=args.seed, replication=args.replication,
                      overrides=parse_sets(args.sets), linktype=args.linktype, limit=args.limit)
         for p in paths:
-            print(f"capture written to {p} (link type {args.linktype})", file=sys.stderr)
+            print(f"capture written to {p} (link type {linktype_of(p)})", file=sys.stderr)
     df = trace(args.scenario, start_s=args.start, end_s=args.end, seed=args.seed, replication=args.replication,
                overrides=parse_sets(args.sets), limit=args.limit)
     if args.csv:
-        try:
-            df.to_csv(args.csv, index=False)
-        except OSError as e:
-            raise ScenarioError([f"--csv {args.csv}: cannot write: {e}"]) from None
+        from .outputs import replaced_atomically
+
+        with replaced_atomically(args.csv, "--csv") as tmp:
+            df.to_csv(tmp, index=False)
         print(f"{len(df)} events written to {args.csv}", file=sys.stderr)
     elif not args.pcap:
         print(f"# {'time_s':>12}  station  event  frame  queued unacked=queued+outstanding"
