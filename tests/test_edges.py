@@ -207,3 +207,76 @@ def test_a_sweep_base_completed_by_its_grid_is_accepted() -> None:
     df = arqlab.sweep("scenarios/stop_and_wait.toml", {"run.warmup_s": [0.0]}, overrides=quick, replications=1,
                       store=False)
     assert set(df["run.warmup_s"]) == {0.0}
+
+
+def test_messages_that_misled(tmp_path: Path) -> None:
+    # A dotted key into a list of tables: no Python list repr.
+    line = one_error(cli("check", "scenarios/topologies/tandem.toml", "--set", "relay.buffer_octets=1"), "check")
+    assert line == ("arqlab check: error: relay.buffer_octets: relay is a list of [[relay]] tables, which a dotted "
+                    "key cannot reach into: change it in the scenario file")
+    # Bulk with MSER-5 names run.warmup, not warmup_s = 0.0.
+    line = one_error(cli("check", "scenarios/stop_and_wait.toml", "--set", "traffic.a.kind=bulk",
+                         "--set", "traffic.a.messages=5", "--set", "run.warmup=mser5", "--set", "run.warmup_s=0"),
+                     "check")
+    assert line.startswith('arqlab check: error: scenarios/stop_and_wait.toml: run.warmup = "mser5": expected "fixed"'), line
+    # A trace of an explicit file names its stack, not [protocol].
+    line = one_error(cli("trace", "scenarios/topologies/tandem.toml", "--from", "100", "--to", "101", "--pcap",
+                         str(tmp_path / "x.pcap")), "trace")
+    assert 'stack.udp.kind = "datagram": no frame encoder registered' in line and "protocol.kind" not in line
+
+
+def test_steady_state_warnings_name_the_cause() -> None:
+    from arqlab.steady import warnings
+
+    sc = {"run": {"duration_s": 300.0, "warmup_s": 1.0}, "traffic": {"a": {"kind": "poisson", "load": 0.5},
+                                                                      "b": {"kind": "none"}}}
+
+    def metrics(carried: float, delivered: float, transfer: float) -> dict[str, object]:
+        return {"a_to_b": {"throughput_efficiency": {"mean": carried, "ci95_half_width": 0.0, "n": 3},
+                           "messages_delivered": {"mean": delivered}, "transfer_time_s": {"mean": transfer}}}
+
+    # Load 1e-300: nothing arrives, so nothing can be judged.
+    (w,) = warnings({**sc, "traffic": {"a": {"kind": "poisson", "load": 1e-300}, "b": {"kind": "none"}}},
+                    metrics(0.0, 0.0, float("nan")))
+    assert w.startswith("too few messages in a_to_b to judge a steady state (0 delivered")
+    # A 40 s path in a 299 s window: 13% in transit explains a 13% shortfall.
+    (w,) = warnings(sc, metrics(0.435, 4000.0, 40.0))
+    assert "still in transit when the window closed (mean transfer time 40 s against a 299 s window)" in w
+    # An overload: far more missing than is in transit.
+    (w,) = warnings(sc, metrics(0.3, 4000.0, 40.0))
+    assert w.startswith("no steady state in a_to_b") and "lower traffic.a.load" in w
+    assert warnings(sc, metrics(0.5, 4000.0, 0.1)) == []
+
+
+def test_names_with_control_characters_are_escaped_in_every_output(tmp_path: Path) -> None:
+    sc = tmp_path / "esc.toml"
+    sc.write_text('[run]\nduration_s = 20.0\nwarmup_s = 1.0\nreplications = 2\n[stack.s]\nkind = "go_back_n"\n'
+                  '[[medium]]\nname = "l"\nends = ["a\\nX", "b\\u001b[2J"]\n[[node]]\nname = "a\\nX"\nstack = "s"\n'
+                  '[[node]]\nname = "b\\u001b[2J"\nstack = "s"\n'
+                  '[[flow]]\nfrom = "a\\nX"\nto = "b\\u001b[2J"\ntraffic = { kind = "saturated" }\n')
+    for args in (["run", str(sc), "--no-store", "--quiet"], ["trace", str(sc), "--from", "1", "--to", "1.1"]):
+        p = cli(*args)
+        assert p.returncode == 0, p.stderr
+        assert "\x1b" not in p.stdout and "a\nX" not in p.stdout, p.stdout[:300]
+        assert "\\x1b[2J" in p.stdout and "a\\x0aX" in p.stdout
+
+
+def test_store_show_accepts_every_key_store_ls_lists(tmp_path: Path) -> None:
+    import arqlab
+
+    store = tmp_path / "store.sqlite"
+    arqlab.sweep("scenarios/stop_and_wait.toml", {"link.bit_error_rate": [0.0, 1e-4]},
+                 overrides={"run.duration_s": 20.0, "run.warmup_s": 1.0}, replications=2, store=str(store),
+                 name="demo")
+    listed = cli("store", "ls", "--store", str(store))
+    assert listed.returncode == 0, listed.stderr
+    rows = [line.split() for line in listed.stdout.splitlines()[2:]]
+    assert [r[:2] for r in rows] == [["sweep", "demo"]], listed.stdout
+    shown = cli("store", "show", "demo", "--store", str(store))
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert lines[0].startswith("sweep demo: ") and "2 points" in lines[1]
+    point = lines[2].split()[0]
+    assert "link.bit_error_rate=0.0" in lines[2]
+    detail = cli("store", "show", point, "--store", str(store))
+    assert detail.returncode == 0 and detail.stdout.startswith("scenario "), detail.stderr

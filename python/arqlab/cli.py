@@ -79,7 +79,7 @@ def print_table(metrics: dict[str, dict[str, dict[str, float]]], directions: lis
 
     width = max(len(m) for d in directions for m in shown(d)) if directions else 0
     for d in directions:
-        print(f"{d}:")
+        print(printable(f"{d}:"))  # scope names carry user-chosen node and medium names
         for m in shown(d):
             v = metrics.get(d, {}).get(m)
             if v is None:

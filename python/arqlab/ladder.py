@@ -21,7 +21,7 @@ from typing import Any, Mapping
 
 from . import scenario
 from .capture import DEFAULT_LIMIT, check_window, flights, index_problems
-from .errors import ScenarioError
+from .errors import ScenarioError, printable
 
 #: At most this many frames in one diagram (a clear error beyond).
 MAX_FRAMES = 60
@@ -211,7 +211,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     fig = ladder(args.scenario, args.start, args.end, seed=args.seed, replication=args.replication,
                  overrides=parse_sets(args.sets), max_frames=args.max_frames)
     p = save(fig, args.out)
-    print(f"ladder diagram written to {p}", file=sys.stderr)
+    print(printable(f"ladder diagram written to {p}"), file=sys.stderr)
     return 0
 
 

@@ -19,7 +19,7 @@ from typing import Any, Mapping
 import tomli_w
 
 from . import _core
-from .errors import ScenarioError
+from .errors import ScenarioError, shorten
 
 Source = str | os.PathLike[str] | Mapping[str, Any]
 
@@ -141,7 +141,10 @@ def apply_overrides(tree: dict[str, Any], overrides: Mapping[str, Any] | None) -
             nxt = node.setdefault(part, {})
             if not isinstance(nxt, dict):
                 where = ".".join(parts[: i + 1])
-                raise ScenarioError([f"{where} = {nxt!r}: expected a table to set {key}"])
+                if isinstance(nxt, list):
+                    raise ScenarioError([f"{key}: {where} is a list of [[{where}]] tables, which a dotted key "
+                                         "cannot reach into: change it in the scenario file"])
+                raise ScenarioError([f"{key}: {where} is {shorten(repr(nxt), 60)}, not a table"])
             node = nxt
         node[parts[-1]] = value
     return tree

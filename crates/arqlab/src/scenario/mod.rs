@@ -249,7 +249,9 @@ impl Scenario {
         // A finite transfer is measured from its start to its completion.
         if let Some(f) = self.topology.flows.iter().find(|f| f.traffic.is_finite()) {
             let (what, unit) = if f.traffic.total().is_some() { ("bulk", "transfer") } else { ("dialogue", "dialogue") };
-            if self.run.warmup_s > 0.0 || self.run.warmup != "fixed" {
+            if self.run.warmup != "fixed" {
+                p.push("run.warmup", Some(&self.run.warmup.as_str().into()), format!("expected \"fixed\" (with run.warmup_s = 0) with {what} traffic: a finite {unit} is measured from its start"));
+            } else if self.run.warmup_s > 0.0 {
                 p.push("run.warmup_s", Some(&self.run.warmup_s.into()), format!("expected 0 with {what} traffic: a finite {unit} is measured from its start (run.warmup = \"fixed\")"));
             }
             if self.run.method != "replications" {
