@@ -1,5 +1,5 @@
 """Biersack (1992): what the paper states, the run settings of the reproduction, and the
-assumptions made where it is silent (REFERENCE.md §B).
+assumptions made where it is silent (docs/references.md#llc2-and-token-ring).
 
 ``A_*`` are the :class:`~arqlab.studies.spec.Assumption` s drawn under each figure.
 """
@@ -87,7 +87,7 @@ A_BRIDGE = Assumption(
     "'buffer2k', 'buffer8k', 'fwd2ms'.")
 A_T1_WINDOW = Assumption(
     "T1 expiry and the working window", "a T1 expiry cuts the BG/JAIN working window to 1",
-    "REFERENCE.md §B default; Bux & Grillo's dynamic window reacts to T1 too.")
+    "docs/references.md#llc2-and-token-ring default; Bux & Grillo's dynamic window reacts to T1 too.")
 A_RUN = Assumption(
     "run length", f"{FULL_DURATION_S:g} s after {FULL_WARMUP_S:g} s warm-up, {FULL_MIN_REPLICATIONS}-"
     f"{FULL_MAX_REPLICATIONS} replications (±2.5% at 95% on throughput and, below {OVERLOAD_MBPS:g} Mbit/s, "
