@@ -280,3 +280,11 @@ def test_store_show_accepts_every_key_store_ls_lists(tmp_path: Path) -> None:
     assert "link.bit_error_rate=0.0" in lines[2]
     detail = cli("store", "show", point, "--store", str(store))
     assert detail.returncode == 0 and detail.stdout.startswith("scenario "), detail.stderr
+
+
+def test_submodules_are_reachable_right_after_import_arqlab() -> None:
+    # Issue 29 item 12: arqlab.trace.trace(...) failed unless arqlab.trace was imported.
+    code = ("import arqlab, sys; assert 'arqlab.trace' not in sys.modules; "
+            "print(callable(arqlab.trace.trace), callable(arqlab.capture.pcap))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (p.returncode, p.stdout) == (0, "True True\n"), p.stderr
