@@ -244,6 +244,15 @@ def _has_signal(series: pd.Series) -> bool:
     return any(v != 0.0 for v in values)
 
 
+def log_axis_suits(key: str, values: Any) -> bool:
+    """An error rate (``bit_error_rate``, ``*_ber``) whose values are all positive and span
+    more than a decade is read on a logarithmic axis."""
+    if not ("error_rate" in key or key.endswith("ber")):
+        return False
+    xs = [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return bool(xs) and min(xs) > 0 and max(xs) / min(xs) > 10
+
+
 def plot_sweep(
     df: pd.DataFrame,
     grid_keys: Sequence[str],
@@ -251,10 +260,14 @@ def plot_sweep(
     *,
     measures: Sequence[str] | None = None,
     title: str = "",
+    logx: bool | None = None,
+    logy: bool = False,
 ) -> bytes:
     """Plot a sweep table: x = first grid key, one line per combination of the other keys
     per direction, error bars = 95% CI; one panel per measure. Returns the PNG bytes and
-    writes the plot to ``path`` if given, in the format its extension names (.png, .svg, .pdf)."""
+    writes the plot to ``path`` if given, in the format its extension names (.png, .svg, .pdf).
+    ``logx``: a logarithmic x axis (None: when x is an error rate with positive values
+    spanning more than a decade); ``logy``: a logarithmic y axis."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -265,6 +278,8 @@ def plot_sweep(
         raise ArqlabError("plot: a sweep table needs at least one grid key")
     x_key = grid_keys[0]
     others = list(grid_keys[1:])
+    if logx is None:
+        logx = log_axis_suits(x_key, df[x_key])
     fig, axes = plt.subplots(len(chosen), 1, figsize=(7.0, 3.6 * max(1, len(chosen))), squeeze=False)
     for ax, measure in zip(axes[:, 0], chosen):
         sub = df[df["measure"] == measure]
@@ -283,6 +298,10 @@ def plot_sweep(
                         capsize=3, label=name)
         ax.set_xlabel(x_key)
         ax.set_ylabel(measure)
+        if logx:
+            ax.set_xscale("log")
+        if logy:
+            ax.set_yscale("log")
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize="small")
     if title:

@@ -81,6 +81,9 @@ def register_cli(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     p.add_argument("--name", help="name of the sweep in the store and report")
     p.add_argument("--out", metavar="DIR", help="write DIR/sweep.csv and DIR/scenario.json")
     p.add_argument("--plot", metavar="FILE", help="write a plot; the extension picks the format (.png, .svg, .pdf)")
+    p.add_argument("--logx", action=argparse.BooleanOptionalAction, default=None,
+                   help="logarithmic x axis (default: for an error rate spanning more than a decade)")
+    p.add_argument("--logy", action="store_true", help="logarithmic y axis")
     p.add_argument("--measure", action="append", default=[], metavar="NAME",
                    help="measure(s) to plot and print (default: throughput_efficiency)")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary line (the result table is still printed)")
@@ -166,7 +169,8 @@ def sweep_command(args: argparse.Namespace, runner: Runner | None = None) -> int
                 base = scenario_mod.apply_overrides(scenario_mod.read(args.scenario)[0], overrides)
             write_bytes(out / "scenario.json", (dumps(base, indent=2, sort_keys=True) + "\n").encode(), "--out")
         if plot is not None:
-            plot_sweep(df, keys, plot, measures=measures, title=plot_title(Path(args.scenario).stem, overrides))
+            plot_sweep(df, keys, plot, measures=measures, title=plot_title(Path(args.scenario).stem, overrides),
+                       logx=args.logx, logy=args.logy)
         _print_table(df, keys, measures, sys.stdout)
     except SimulationError as exc:
         report_error("sweep", exc)
