@@ -237,7 +237,8 @@ class Result:
     @property
     def stalled(self) -> list[tuple[int, str]]:
         """(replication, message) of every replication that ended early because a
-        reliable flow stalled (data pending, no progress for 20 × its largest timer);
+        reliable flow stalled (data pending, no progress for 20 × its largest timer, or
+        ``run.stall_timers`` ×);
         empty if none did. Their measures cover the run up to the stall only."""
         return list(self.summary.stalls)
 

@@ -85,3 +85,24 @@ fn sc_t2(sc: &Scenario) -> f64 {
         _ => unreachable!(),
     }
 }
+
+#[test]
+fn run_stall_timers_sets_the_limit_and_zero_turns_the_check_off() {
+    let text = |k: &str| {
+        let mut v = arqlab::scenario::toml_to_json(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/comer_korb/fig3.toml")).unwrap()).unwrap();
+        arqlab::scenario::apply_override(&mut v, "run.stall_timers", serde_json::json!(k.parse::<f64>().unwrap())).unwrap();
+        v
+    };
+    let mut sc = lossy_x25(1e-4);
+    let base = replicate(&sc, 1, 0).unwrap().stalled.unwrap().limit_s;
+    sc.run.stall_timers = Some(40.0);
+    let doubled = replicate(&sc, 1, 0).unwrap().stalled.unwrap();
+    assert!((doubled.limit_s - 2.0 * base).abs() < 1e-9 && doubled.message.contains("the limit is 40 x"), "{doubled:?}");
+    sc.run.stall_timers = Some(0.0);
+    let r = replicate(&sc, 1, 0).unwrap();
+    assert!(r.stalled.is_none() && r.simulated_s == 3600.0, "no check: the run goes to its end");
+    // The key is validated and absent from the resolved scenario unless given.
+    assert!(Scenario::from_value(&text("20")).is_ok());
+    let e = Scenario::from_value(&text("-1")).unwrap_err();
+    assert!(e.to_string().contains("run.stall_timers = -1"), "{e}");
+}

@@ -17,7 +17,9 @@ use crate::protocol::{Sdu, Service};
 use crate::scenario::topology::Topology;
 use crate::scenario::ProtocolConfig;
 
-/// A flow is stalled after this many times its largest timer without progress.
+/// A flow is stalled after this many times its largest timer without progress, unless
+/// `run.stall_timers` says otherwise (0: never — fault-injection harnesses whose stacks
+/// the scenario does not describe).
 pub const STALL_TIMERS: f64 = 20.0;
 
 /// Which flow stalled, when it was found, and the limit it exceeded.
@@ -28,15 +30,18 @@ pub struct Stall {
     /// Time since its last progress.
     pub idle: Duration,
     pub limit: Duration,
+    /// The multiple of the largest timer the limit is.
+    pub timers: f64,
 }
 
 impl std::fmt::Display for Stall {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} stalled: data pending and no progress for {:.6} s (the limit is {STALL_TIMERS} x its largest timer = {:.6} s); the run ended at {:.6} s",
+            "{} stalled: data pending and no progress for {:.6} s (the limit is {} x its largest timer = {:.6} s); the run ended at {:.6} s",
             self.flow,
             self.idle.as_secs_f64(),
+            self.timers,
             self.limit.as_secs_f64(),
             self.at.as_secs_f64()
         )
@@ -65,6 +70,7 @@ pub fn largest_timer_s(stack: &[ProtocolConfig]) -> Option<f64> {
 pub(super) struct StallWatch {
     /// Per flow: the idle time that is a stall (`None`: not watched).
     limit: Vec<Option<Duration>>,
+    timers: f64,
     /// Per node: the watched flows it sources.
     by_node: Vec<Vec<u32>>,
     /// Per node: the next time its timers may trigger a check.
@@ -73,8 +79,9 @@ pub(super) struct StallWatch {
 }
 
 impl StallWatch {
-    /// `flows` must already know their service.
-    pub(super) fn new(topo: &Topology, flows: &[Flow]) -> StallWatch {
+    /// `flows` must already know their service; `timers`: the multiple of the largest
+    /// timer that is a stall (0: none is watched).
+    pub(super) fn new(topo: &Topology, flows: &[Flow], timers: f64) -> StallWatch {
         let mut by_node = vec![Vec::new(); topo.nodes.len()];
         let limit = flows
             .iter()
@@ -82,13 +89,13 @@ impl StallWatch {
             .map(|(i, f)| {
                 let (s, d) = (&topo.nodes[f.src as usize].stack, &topo.nodes[f.dst as usize].stack);
                 let largest = largest_timer_s(s).into_iter().chain(largest_timer_s(d)).reduce(f64::max)?;
-                (f.service == Service::InOrder).then(|| {
+                (f.service == Service::InOrder && timers > 0.0).then(|| {
                     by_node[f.src as usize].push(i as u32);
-                    Duration::from_secs_f64(STALL_TIMERS * largest)
+                    Duration::from_secs_f64(timers * largest)
                 })
             })
             .collect();
-        StallWatch { limit, next_check: vec![SimTime::ZERO; by_node.len()], by_node, stalled: None }
+        StallWatch { limit, timers, next_check: vec![SimTime::ZERO; by_node.len()], by_node, stalled: None }
     }
 
     /// A timer of `node` fired: checks the flows it sources (at most once per limit).
@@ -102,7 +109,7 @@ impl StallWatch {
             if let Some(limit) = self.limit[f as usize] {
                 next = next.min(now + limit);
                 if self.stalled.is_none() {
-                    self.stalled = check(&flows[f as usize], limit, now);
+                    self.stalled = check(&flows[f as usize], limit, self.timers, now);
                 }
             }
         }
@@ -113,16 +120,16 @@ impl StallWatch {
     pub(super) fn boundary(&mut self, flows: &[Flow], now: SimTime) {
         for (f, limit) in flows.iter().zip(&self.limit) {
             if let (Some(limit), None) = (*limit, &self.stalled) {
-                self.stalled = check(f, limit, now);
+                self.stalled = check(f, limit, self.timers, now);
             }
         }
     }
 
 }
 
-fn check(f: &Flow, limit: Duration, now: SimTime) -> Option<Stall> {
+fn check(f: &Flow, limit: Duration, timers: f64, now: SimTime) -> Option<Stall> {
     let idle = now - f.meter.progress_at;
-    (pending(f) && idle >= limit).then(|| Stall { flow: f.meter.name.clone(), at: now, idle, limit })
+    (pending(f) && idle >= limit).then(|| Stall { flow: f.meter.name.clone(), at: now, idle, limit, timers })
 }
 
 /// Data is pending: issued and not yet acknowledged, or a saturated source or an

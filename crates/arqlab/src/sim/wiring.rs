@@ -210,7 +210,7 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
             Relay::new(spec.lanes.clone(), cap, forwarding(&spec.config.delay()), spec.routes.clone(), rng)
         })
         .collect();
-    let stall = super::stall::StallWatch::new(topo, &flows);
+    let stall = super::stall::StallWatch::new(topo, &flows, sc.run.stall_timers.unwrap_or(super::stall::STALL_TIMERS));
     let mut sim = Sim {
         stall,
         q: EventQueue::new(),
