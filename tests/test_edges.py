@@ -288,3 +288,40 @@ def test_submodules_are_reachable_right_after_import_arqlab() -> None:
             "print(callable(arqlab.trace.trace), callable(arqlab.capture.pcap))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert (p.returncode, p.stdout) == (0, "True True\n"), p.stderr
+
+
+def test_a_result_renders_as_a_compact_html_table_in_notebooks(tmp_path: Path) -> None:
+    # Issue 29 item 14.
+    import arqlab
+
+    r = arqlab.simulate("scenarios/stop_and_wait.toml", replications=2, store=False,
+                        overrides={"run.duration_s": 20.0, "run.warmup_s": 1.0})
+    html = r._repr_html_()
+    assert html.startswith('<table class="arqlab-result"><caption>Stop-and-wait')
+    assert "seed 1, 2 replication(s)" in html
+    n_measures = sum(len(m) for m in r.metrics.values())
+    assert html.count("<tr>") == n_measures + 1
+    assert '<th rowspan="' in html and ">a_to_b</th>" in html and "<td>throughput_efficiency</td>" not in html
+    sc = tmp_path / "esc.toml"
+    sc.write_text('[run]\nduration_s = 20.0\nwarmup_s = 1.0\nreplications = 2\n[stack.s]\nkind = "go_back_n"\n'
+                  '[[medium]]\nname = "l"\nends = ["a", "<b>"]\n[[node]]\nname = "a"\nstack = "s"\n'
+                  '[[node]]\nname = "<b>"\nstack = "s"\n[[flow]]\nfrom = "a"\nto = "<b>"\ntraffic = { kind = "saturated" }\n')
+    html = arqlab.simulate(str(sc), store=False)._repr_html_()
+    assert "<b>" not in html and "flow.a-&gt;&lt;b&gt;" in html
+
+
+def test_progress_shows_a_bar_in_a_jupyter_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    from arqlab.progress import Progress
+
+    assert not Progress().show_bar, "no terminal, no kernel: no bar"
+
+    class ZMQInteractiveShell:
+        pass
+
+    fake = types.ModuleType("IPython")
+    fake.get_ipython = lambda: ZMQInteractiveShell()  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "IPython", fake)
+    assert Progress().show_bar and Progress().notebook
+    assert not Progress(quiet=True).show_bar

@@ -250,6 +250,31 @@ class Result:
     def to_frame(self) -> pd.DataFrame:
         return frame(self.metrics)
 
+    def _repr_html_(self) -> str:
+        """A compact table for notebooks: each scope's measures with mean ± 95% CI
+        half-width and n, under a caption naming the scenario, seed and replications;
+        warnings (a stall, a truncated warm-up) below it. Every name is escaped."""
+        from html import escape
+
+        from .scenario import describe
+
+        def num(x: Any) -> str:
+            return "—" if not isinstance(x, (int, float)) or not math.isfinite(x) else f"{x:.6g}"
+
+        sc = self.scenario
+        title = sc.get("title") or describe(sc) if isinstance(sc, dict) else ""
+        caption = f"{title} — seed {self.seed}, {self.replications} replication(s), 95% confidence intervals"
+        rows = []
+        for scope, measures in self.metrics.items():
+            for i, (name, s) in enumerate(measures.items()):
+                first = f'<th rowspan="{len(measures)}" style="text-align:left">{escape(scope)}</th>' if i == 0 else ""
+                rows.append(f"<tr>{first}<td style=\"text-align:left\">{escape(name)}</td><td>{num(s.get('mean'))}</td>"
+                            f"<td>± {num(s.get('ci95_half_width'))}</td><td>{num(s.get('n'))}</td></tr>")
+        warnings = "".join(f"<li>{escape(w)}</li>" for w in self.warnings)
+        return (f'<table class="arqlab-result"><caption>{escape(str(caption))}</caption>'
+                "<thead><tr><th>scope</th><th>measure</th><th>mean</th><th>95% CI</th><th>n</th></tr></thead>"
+                f"<tbody>{''.join(rows)}</tbody></table>" + (f"<ul>{warnings}</ul>" if warnings else ""))
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON structure of `arqlab run --json` (non-finite values are None/null:
         an undefined measure, the infinite half-width of one replication)."""
