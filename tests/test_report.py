@@ -281,3 +281,27 @@ def test_report_renders_in_headless_chromium(populated_store: Path, tmp_path: Pa
         time.sleep(0.2)
         browser.call("Runtime.evaluate", expression="1")
         assert _problems(browser.events) == [], page.name
+
+
+def test_a_study_figure_page_collapses_its_scenarios_and_identifies_its_rows(tmp_path: Path) -> None:
+    """Issue 29 item 13: the scenarios behind a collapsed block after the results, rows
+    identified by curve and x, no "points 0" or "grid —" for a figure without a grid."""
+    frame = pd.DataFrame({"figure": ["2"] * 2, "curve": ["abm", "nrm"], "label": ["ABM", "NRM"],
+                          "variant": ["", ""], "x": [1000.0, 1000.0], "direction": ["a_to_b"] * 2,
+                          "measure": ["throughput_efficiency"] * 2, "mean": [0.81, 0.74],
+                          "ci95_half_width": [0.004, 0.003], "n": [10, 10]})
+    path = tmp_path / "store.sqlite"
+    scenarios = "# --- abm.toml\n" + "x = 1\n" * 5000
+    with Store(path) as store:
+        store.record_sweep("fig2", frame, study="toy", figure="2", title="Figure 2", notes=scenarios)
+        store.record_study("toy", title="Toy study")
+    out = tmp_path / "report"
+    build_report(path, out)
+    page = next(out.glob("*fig2*.html")).read_text(encoding="utf-8")
+    results = page.index("<h2>Results</h2>")
+    assert page.index("<details><summary>Each curve's scenario") > results, "scenarios after the results, collapsed"
+    assert "<th>points</th>" not in page and "<th>grid</th>" not in page and "<th>rows</th><td>2</td>" in page
+    header = re.search(r"<h2>Results</h2>\s*<table[^>]*>\s*<thead>\s*<tr>(.*?)</tr>", page, re.S)
+    assert header is not None
+    cells = re.findall(r"<th[^>]*>(.*?)</th>", header.group(1))
+    assert cells[:3] == ["curve", "label", "x"], cells

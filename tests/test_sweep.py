@@ -243,3 +243,31 @@ def test_real_core_is_identical_across_executors_and_reruns(tmp_path: Path) -> N
     assert progress.summary is not None and (progress.summary.computed, progress.summary.reused) == (0, 12)
     eff = serial[(serial["measure"] == "throughput_efficiency") & (serial["direction"] == "a_to_b")]
     assert eff["mean"].between(0.05, 1.0).all()
+
+
+def test_sweep_plots_error_rates_on_a_log_axis(tmp_path: Path) -> None:
+    """Issue 29 item 13: `sweep --plot` offers log axes and uses one for error rates."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from unittest import mock
+
+    from arqlab.sweep import log_axis_suits, plot_sweep
+
+    assert log_axis_suits("link.bit_error_rate", [1e-6, 1e-5, 1e-4])
+    assert not log_axis_suits("link.bit_error_rate", [0.0, 1e-4]), "zero has no place on a log axis"
+    assert not log_axis_suits("link.bit_error_rate", [1e-5, 5e-5]), "less than a decade"
+    assert not log_axis_suits("traffic.a.length.mean_bits", [100, 10000])
+    df = pd.DataFrame({"link.bit_error_rate": [1e-6, 1e-4], "direction": ["a_to_b"] * 2,
+                       "measure": ["throughput_efficiency"] * 2, "mean": [0.9, 0.5], "ci95_half_width": [0.01, 0.02],
+                       "n": [3, 3]})
+    scales = []
+    import matplotlib.axes
+
+    real = matplotlib.axes.Axes.set_xscale
+    with mock.patch.object(matplotlib.axes.Axes, "set_xscale", autospec=True,
+                           side_effect=lambda ax, s, **kw: (scales.append(s), real(ax, s, **kw))):
+        plot_sweep(df, ["link.bit_error_rate"], tmp_path / "p.png")
+        plot_sweep(df, ["link.bit_error_rate"], tmp_path / "q.png", logx=False)
+    assert scales == ["log"]
+    assert (tmp_path / "p.png").stat().st_size > 0

@@ -1,5 +1,5 @@
 """Throughput efficiency of the textbook protocols against the closed forms
-(REFERENCE.md §G; `arqlab.theory`), within the run's own 95% CI plus 1% of the value.
+(docs/references.md#closed-forms; `arqlab.theory`), within the run's own 95% CI plus 1% of the value.
 
 The closed forms assume what textbooks assume: error-free feedback and a receiver that
 NAKs a corrupted frame at once (`nak_corrupted`), except the stop-and-wait timeout form,

@@ -6,7 +6,7 @@ documented in docs/models/hf.md ("Modem tables"); in short:
 
 * Anchor per mode: the SNR at which the standard *requires* a given coded BER on a
   two-path fading channel (MIL-STD-188-110B serial-tone performance table; the figures
-  are also in REFERENCE.md section D).
+  are also in docs/references.md#hf-radio).
 * Shape: BER falls one decade per ``slope`` dB away from the anchor (capped at 0.5).
   Coded modes: 2.5 dB/decade -- the diversity order of a 0.6 s interleaver on a 1 Hz
   Doppler, two-path channel is about 2 paths x 2 coherence times = 4 (10/4 dB/decade).

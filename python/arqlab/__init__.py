@@ -12,6 +12,7 @@ The public names are imported on first use, so ``import arqlab`` (and ``arqlab -
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 import types
 from typing import TYPE_CHECKING, Any
@@ -72,6 +73,9 @@ def __getattr__(name: str) -> Any:
         value = getattr(importlib.import_module(module), attr)
         globals()[name] = value
         return value
+    # A submodule not imported yet (``arqlab.trace.trace(...)`` right after ``import arqlab``).
+    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'arqlab' has no attribute {name!r}")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, Mapping
 
 from . import _core, scenario
@@ -59,8 +60,14 @@ def simulate(
     check_seed(seed)
     resolved = scenario.load(source, overrides)
     errors: list[str] = []
-    if replications is not None and (isinstance(replications, bool) or int(replications) < 1):
-        errors.append(f"replications = {replications}: expected a whole number >= 1")
+    if replications is not None:
+        if isinstance(replications, bool) or not isinstance(replications, numbers.Integral) or replications < 1:
+            errors.append(f"replications = {replications!r}: expected a whole number >= 1")
+        else:
+            replications = int(replications)
+    if precision is not None and (isinstance(precision, bool) or not isinstance(precision, numbers.Real)):
+        errors.append(f"precision = {precision!r}: expected a number in (0, 1)")
+        precision = None
     if precision is not None and not 0.0 < float(precision) < 1.0:
         errors.append(f"precision = {precision}: expected a number in (0, 1)")
     if precision is not None and replications is not None:
@@ -112,8 +119,14 @@ def compare(
     {mean (a − b), ci95_half_width, n}: a much tighter interval than comparing two
     independent intervals.
     """
-    ra = simulate(a, seed=seed, replications=replications, overrides=overrides_a)
-    rb = simulate(b, seed=seed, replications=ra.replications, overrides=overrides_b)
+    sa, sb = scenario.load(a, overrides_a), scenario.load(b, overrides_b)
+    # Before anything runs: two scenarios without a flow in common have nothing to pair.
+    flows_a, flows_b = ({d for d, _ in scenario.flows(s)} for s in (sa, sb))
+    if not flows_a & flows_b:
+        raise ScenarioError([f"compare: the scenarios have no flow in common (a: {', '.join(sorted(flows_a))}; "
+                             f"b: {', '.join(sorted(flows_b))}): there is nothing to pair"])
+    ra = simulate(sa, seed=seed, replications=replications)
+    rb = simulate(sb, seed=seed, replications=ra.replications)
     if ra.replications != rb.replications:
         raise ScenarioError([f"compare: variants ran {ra.replications} and {rb.replications} replications; pairing needs equal counts"])
     out: dict[str, dict[str, dict[str, float]]] = {}

@@ -21,6 +21,8 @@ from typing import Any, Mapping
 
 from . import _core, scenario
 from .errors import ScenarioError, SimulationError
+from .limits import index_problem
+from .outputs import write_bytes
 
 #: Link types a capture can be written under (see docs/guide/traces.md).
 LINKTYPES = ("sita", "lapb_with_dir")
@@ -52,9 +54,7 @@ def flights(
     """The frames sent in [start_s, end_s] with their arrival and FCS outcome, and the
     timer expiries: {"flights": [...], "expiries": [...], "from_s", "to_s"}, plus the
     resolved scenario under "scenario"."""
-    problems = check_window(start_s, end_s)
-    if replication < 0:
-        problems.append(f"replication = {replication}: expected an integer ≥ 0")
+    problems = check_window(start_s, end_s) + index_problems(seed, replication)
     if problems:
         raise ScenarioError(problems)
     resolved = scenario.load(source, overrides)
@@ -68,6 +68,12 @@ def flights(
     data: dict[str, Any] = json.loads(text)
     data["scenario"] = resolved
     return data
+
+
+def index_problems(seed: Any, replication: Any) -> list[str]:
+    """The seed and replication number checked as `run` checks them: whole numbers in
+    [0, 2^63 - 1] (the core's and the store's range)."""
+    return [p for p in (index_problem(seed, "seed"), index_problem(replication, "replication")) if p]
 
 
 def capture_paths(path: str | Path, names: list[str]) -> list[Path]:
@@ -94,7 +100,7 @@ def pcap(
     """Writes the frames sent in [start_s, end_s] of replication `replication` as pcap,
     one file per observed interface (today one: the line at station A), and returns the
     paths written."""
-    problems = check_window(start_s, end_s)
+    problems = check_window(start_s, end_s) + index_problems(seed, replication)
     if linktype not in LINKTYPES:
         problems.append(f"linktype = {linktype!r}: expected one of {', '.join(LINKTYPES)}")
     if problems:
@@ -109,8 +115,17 @@ def pcap(
         raise SimulationError(str(e)) from None
     paths = capture_paths(path, [name for name, _ in files])
     for p, (_, data) in zip(paths, files):
-        try:
-            p.write_bytes(data)
-        except OSError as e:
-            raise ScenarioError([f"--pcap {p}: cannot write: {e.strerror or e}"]) from None
+        write_bytes(p, data, "--pcap")
     return paths
+
+
+#: pcap link types arqlab writes, by number: the name the capture is announced with.
+LINKTYPE_NAMES = {196: "sita", 207: "lapb_with_dir", 1: "ethernet", 6: "ieee802_5", 237: "stanag_5066_d_pdu"}
+
+
+def linktype_of(path: str | Path) -> str:
+    """The link type in a pcap file's header, as ``name (number)``."""
+    with open(path, "rb") as fh:
+        header = fh.read(24)
+    number = int.from_bytes(header[20:24], "little") if len(header) == 24 else -1
+    return f"{LINKTYPE_NAMES.get(number, 'unknown')} ({number})"

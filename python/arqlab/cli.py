@@ -79,7 +79,7 @@ def print_table(metrics: dict[str, dict[str, dict[str, float]]], directions: lis
 
     width = max(len(m) for d in directions for m in shown(d)) if directions else 0
     for d in directions:
-        print(f"{d}:")
+        print(printable(f"{d}:"))  # scope names carry user-chosen node and medium names
         for m in shown(d):
             v = metrics.get(d, {}).get(m)
             if v is None:
@@ -92,6 +92,11 @@ def steady_state_warnings(result: Any) -> list[str]:
     from .steady import warnings
 
     return warnings(result.scenario, result.metrics)
+
+
+#: `run`'s exit status when a reliable flow stalled in some replication: the results
+#: are printed, but they describe a run that stopped making progress.
+STALLED_EXIT = 3
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -117,11 +122,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.json:
         out = result.to_dict()
         out["warnings"] = warnings
-        json.dump(out, sys.stdout, indent=2, allow_nan=False)
-        print()
+        from .jsonout import dumps
+
+        print(dumps(out, indent=2))
         for w in warnings:
             print(printable(f"arqlab run: warning: {w}"), file=sys.stderr)
-        return 0
+        return STALLED_EXIT if result.stalled else 0
     sc = result.scenario
     loaded = [d for d, active in scenario.flows(sc) if active]
     loaded += [k for k in result.metrics if k.startswith(("link.", "node.")) or k == "run"]
@@ -139,7 +145,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     computed = progress.summary.computed if progress.summary is not None else result.replications
     rate = f" ({result.events / wall / 1e6:.1f} M events/s)" if wall > 0 and computed else ""
     print(f"{result.events} events, {result.simulated_s:.6g} simulated s in {wall:.3f} wall s{rate}")
-    return 0
+    return STALLED_EXIT if result.stalled else 0
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -215,7 +221,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # SIGTERM stops like Ctrl-C: finished replications are kept, workers are stopped.
         signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        return handler(args)
+        status = handler(args)
+        sys.stdout.flush()  # a full or closed output fails here, inside the handlers below
+        return status
     except ScenarioError as e:
         for line in e.problems:
             print(printable(f"{prefix} error: {e.source + ': ' if e.source else ''}{line}"), file=sys.stderr)
@@ -237,6 +245,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141
+    except OSError as e:
+        # Standard output on a full disk (`> /dev/full`) or a failing device: one line,
+        # and nothing more is tried on it at exit.
+        what = f"cannot write {e.filename}" if e.filename else "cannot write the output"
+        print(printable(f"{prefix} error: {what}: {e.strerror or e}"), file=sys.stderr)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 2
 
 
 if __name__ == "__main__":

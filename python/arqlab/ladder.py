@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from . import scenario
-from .capture import DEFAULT_LIMIT, check_window, flights
-from .errors import ScenarioError
+from .capture import DEFAULT_LIMIT, check_window, flights, index_problems
+from .errors import ScenarioError, printable
 
 #: At most this many frames in one diagram (a clear error beyond).
 MAX_FRAMES = 60
@@ -111,6 +111,9 @@ def ladder(
     problems = check_window(start, end)
     if not problems and end == start:
         problems.append(f"window [{start}, {end}] is empty: expected T0 < T1")
+    problems += index_problems(seed, replication)
+    if isinstance(max_frames, bool) or not isinstance(max_frames, int) or max_frames < 1:
+        problems.append(f"max_frames = {max_frames!r}: expected a whole number >= 1")
     if problems:
         raise ScenarioError(problems)
     data = flights(source, start, end, seed=seed, replication=replication, overrides=overrides,
@@ -188,12 +191,15 @@ def save(fig: Any, out: str | Path) -> Path:
     p = Path(out)
     if p.suffix.lower() not in FORMATS:
         raise ScenarioError([f"--out {out}: expected a .svg or .png file name"])
+    from .outputs import replaced_atomically
+
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
-        meta = {"Date": None} if p.suffix.lower() == ".svg" else {}
-        fig.savefig(p, bbox_inches="tight", metadata=meta, dpi=150)
     except OSError as e:
         raise ScenarioError([f"--out {out}: cannot write: {e.strerror or e}"]) from None
+    meta = {"Date": None} if p.suffix.lower() == ".svg" else {}
+    with replaced_atomically(p, "--out") as tmp:
+        fig.savefig(tmp, bbox_inches="tight", metadata=meta, dpi=150)
     return p
 
 
@@ -205,7 +211,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     fig = ladder(args.scenario, args.start, args.end, seed=args.seed, replication=args.replication,
                  overrides=parse_sets(args.sets), max_frames=args.max_frames)
     p = save(fig, args.out)
-    print(f"ladder diagram written to {p}", file=sys.stderr)
+    print(printable(f"ladder diagram written to {p}"), file=sys.stderr)
     return 0
 
 

@@ -7,6 +7,7 @@ one line naming the value and the range), never an overflow traceback or a "mode
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 from arqlab.errors import ArqlabError
@@ -16,10 +17,11 @@ MAX_INDEX = 2**63 - 1
 
 
 def index_problem(value: Any, what: str) -> str | None:
-    """The problem with a seed or replication number, or None if it is in range."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    """The problem with a seed or replication number, or None if it is in range (a
+    Python or numpy integer; never a bool, a float or a string)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         return f"{what} = {value!r}: expected a whole number in [0, 2^63 - 1]"
-    if not 0 <= value <= MAX_INDEX:
+    if not 0 <= int(value) <= MAX_INDEX:
         return f"{what} = {value}: out of range, expected a whole number in [0, 2^63 - 1]"
     return None
 

@@ -58,7 +58,9 @@ class Progress:
         self.stream: TextIO = stream if stream is not None else sys.stderr
         self.quiet = quiet
         self.description = description
-        self.show_bar = not quiet and _isatty(self.stream)
+        # In a Jupyter kernel stderr is no terminal, but a rich bar renders there as HTML.
+        self.notebook = stream is None and _in_notebook()
+        self.show_bar = not quiet and (_isatty(self.stream) or self.notebook)
         self.points = 0
         self.total = 0
         self.computed = 0
@@ -93,7 +95,7 @@ class Progress:
                 TimeElapsedColumn(),
                 TextColumn("ETA"),
                 TimeRemainingColumn(),
-                console=Console(file=self.stream),
+                console=Console() if self.notebook else Console(file=self.stream),
                 transient=True,
             )
             self._bar.start()
@@ -132,6 +134,13 @@ class Progress:
         if not self.quiet:
             print(self.summary.line(), file=self.stream, flush=True)
         return self.summary
+
+
+def _in_notebook() -> bool:
+    """Running in a Jupyter kernel (IPython's ZMQ shell)?"""
+    ipython = sys.modules.get("IPython")
+    shell = getattr(ipython, "get_ipython", lambda: None)() if ipython is not None else None
+    return type(shell).__name__ == "ZMQInteractiveShell"
 
 
 def _isatty(stream: TextIO) -> bool:

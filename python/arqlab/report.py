@@ -137,12 +137,20 @@ def _sweep_plot(sweep: SweepInfo) -> bytes | None:
     return plot_sweep(sweep.table(), keys, measures=measures or None, title=sweep.title or sweep.name)
 
 
+#: Columns of a result table that are statistics or bookkeeping, not a row's identity.
+NOT_IDENTIFYING = frozenset({"direction", "measure", "mean", "ci95_half_width", "n", "precision_reached",
+                             "scenario_hash", "figure", "run"})
+
+
 def _summary_table(sweep: SweepInfo) -> dict[str, Any]:
     df = sweep.table()
     cols = set(df.columns)
     if not {"measure", "direction", "mean", "ci95_half_width"} <= cols:
         return {"columns": list(df.columns), "rows": list(df.itertuples(index=False, name=None))}
-    keys = [k for k, _ in sweep.grid if k in cols]
+    # The columns that say which row is which: a sweep's grid keys, a study figure's
+    # curve, label, variant and x (whatever is not a statistic or bookkeeping).
+    keys = [k for k, _ in sweep.grid if k in cols] or [
+        c for c in df.columns if c not in NOT_IDENTIFYING and df[c].map(lambda v: v not in ("", None)).any()]
     shown = df[df["measure"].isin(sweep.measures)] if sweep.measures else df
     columns = [*keys, "direction", "measure", "mean", "± 95% CI", "n"]
     extra = [c for c in ("precision_reached",) if c in cols and shown[c].notna().any()]

@@ -7,11 +7,13 @@ module only arranges records into observations per (direction, measure).
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from . import _core
-from .errors import ArqlabError
+from .errors import ArqlabError, printable
+from .jsonout import finite_or_none
 from .scenario import flows
 
 if TYPE_CHECKING:
@@ -66,6 +68,9 @@ class RunningSummary:
         self.unreliable = 0
         """Replications whose MSER-5 truncation hit its limit."""
         self.first_unreliable: list[int] = []
+        self.windows = 0
+        self.stalls: list[tuple[int, str]] = []
+        """(replication, message) of the replications in which a reliable flow stalled."""
 
     def add(self, rec: Record) -> None:
         """Folds the next replication (replication number ``self.n``)."""
@@ -81,6 +86,9 @@ class RunningSummary:
                     if tally is None:
                         tally = self._tallies[key] = _core.RunningInterval()
                     tally.add(x)
+        self.windows += len(rec["batches"])
+        if rec.get("stalled"):
+            self.stalls.append((self.n, str(rec["stalled"]["message"])))
         self.events += int(rec.get("events", 0))
         self.simulated_s += rec.get("simulated_s", 0.0)
         self.wall_s += rec.get("wall_s", 0.0)
@@ -99,6 +107,13 @@ class RunningSummary:
             items = ((k, t.interval()) for k, t in self._tallies.items())
         for (direction, name), (mean, hw, n) in items:
             metrics.setdefault(direction, {})[name] = {"mean": mean, "ci95_half_width": hw, "n": n}
+        stalled = metrics.get("run", {}).get("stalled")
+        if stalled is not None and stalled["n"] < self.windows:
+            # `run.stalled` is only in the windows of a stalled run (unless every run is
+            # terminating): every other window did not stall.
+            xs = [1.0] * len(self.stalls) + [0.0] * (self.windows - len(self.stalls))
+            mean, hw, n = _core.interval(xs, False)
+            metrics["run"]["stalled"] = {"mean": mean, "ci95_half_width": hw, "n": n}
         return metrics
 
 
@@ -151,17 +166,6 @@ def frame(metrics: Metrics, extra: Mapping[str, Any] | None = None) -> pd.DataFr
         for m, v in ms.items()
     ]
     return pd.DataFrame(rows, columns=[*(extra or {}).keys(), "direction", "measure", "mean", "ci95_half_width", "n"])
-
-
-def _nan_to_none(x: Any) -> Any:
-    """Strict JSON has no NaN: an undefined measure becomes null."""
-    if isinstance(x, float) and math.isnan(x):
-        return None
-    if isinstance(x, dict):
-        return {k: _nan_to_none(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_nan_to_none(v) for v in x]
-    return x
 
 
 #: Replication records are kept (``Result.records``) up to this many replications per
@@ -222,17 +226,60 @@ class Result:
                 f"MSER-5 truncation hit its limit (half the run) in {s.unreliable} of {s.n} "
                 f"replication(s) {s.first_unreliable}: the warm-up may not be over; run longer (run.duration_s)"
             )
+        for replication, message in s.stalls[:5]:
+            out.append(f"replication {replication}: {message}")
+        if len(s.stalls) > 5:
+            out.append(f"... a flow stalled in {len(s.stalls)} of {s.n} replications")
         if self.precision_reached is False:
             out.append("the precision target was not reached before run.max_replications")
         return out
 
+    @property
+    def stalled(self) -> list[tuple[int, str]]:
+        """(replication, message) of every replication that ended early because a
+        reliable flow stalled (data pending, no progress for 20 × its largest timer, or
+        ``run.stall_timers`` ×);
+        empty if none did. Their measures cover the run up to the stall only."""
+        return list(self.summary.stalls)
+
+    @property
+    def outcome(self) -> str:
+        """``"stalled"`` if any replication stalled, else ``"ok"``."""
+        return "stalled" if self.summary.stalls else "ok"
+
     def to_frame(self) -> pd.DataFrame:
         return frame(self.metrics)
 
+    def _repr_html_(self) -> str:
+        """A compact table for notebooks: each scope's measures with mean ± 95% CI
+        half-width and n, under a caption naming the scenario, seed and replications;
+        warnings (a stall, a truncated warm-up) below it. Every name is escaped."""
+        from html import escape
+
+        from .scenario import describe
+
+        def num(x: Any) -> str:
+            return "—" if not isinstance(x, (int, float)) or not math.isfinite(x) else f"{x:.6g}"
+
+        sc = self.scenario
+        title = sc.get("title") or describe(sc) if isinstance(sc, dict) else ""
+        caption = f"{title} — seed {self.seed}, {self.replications} replication(s), 95% confidence intervals"
+        rows = []
+        for scope, measures in self.metrics.items():
+            for i, (name, s) in enumerate(measures.items()):
+                first = f'<th rowspan="{len(measures)}" style="text-align:left">{escape(scope)}</th>' if i == 0 else ""
+                rows.append(f"<tr>{first}<td style=\"text-align:left\">{escape(name)}</td><td>{num(s.get('mean'))}</td>"
+                            f"<td>± {num(s.get('ci95_half_width'))}</td><td>{num(s.get('n'))}</td></tr>")
+        warnings = "".join(f"<li>{escape(w)}</li>" for w in self.warnings)
+        return (f'<table class="arqlab-result"><caption>{escape(str(caption))}</caption>'
+                "<thead><tr><th>scope</th><th>measure</th><th>mean</th><th>95% CI</th><th>n</th></tr></thead>"
+                f"<tbody>{''.join(rows)}</tbody></table>" + (f"<ul>{warnings}</ul>" if warnings else ""))
+
     def to_dict(self) -> dict[str, Any]:
-        """The JSON structure of `arqlab run --json` (undefined values are None/null)."""
-        return {
-            "metrics": _nan_to_none(self.metrics),
+        """The JSON structure of `arqlab run --json` (non-finite values are None/null:
+        an undefined measure, the infinite half-width of one replication)."""
+        return finite_or_none({
+            "metrics": self.metrics,
             "warnings": self.warnings,
             "events": self.events,
             "simulated_s": self.simulated_s,
@@ -240,8 +287,9 @@ class Result:
             "replications": self.replications,
             "seed": self.seed,
             "precision_reached": self.precision_reached,
+            "outcome": self.outcome,
             "scenario": self._scenario_as_run(),
-        }
+        })
 
     def _scenario_as_run(self) -> dict[str, Any]:
         """The scenario with ``run.replications`` set to the replications actually used
@@ -251,3 +299,13 @@ class Result:
         if isinstance(run, dict) and self.replications:
             out["run"] = {**run, "replications": self.replications}
         return out
+
+
+def warn_stalls(label: str, stalls: Sequence[tuple[int, str]]) -> None:
+    """A run whose reliable flow stalled is not a measurement: say so on stderr (its
+    ``run.stalled`` measure is in the results too)."""
+    for replication, message in stalls[:3]:
+        print(printable(f"arqlab: warning: {label}: replication {replication}: {message}"), file=sys.stderr)
+    if len(stalls) > 3:
+        print(printable(f"arqlab: warning: {label}: a flow stalled in {len(stalls)} replications"), file=sys.stderr)
+

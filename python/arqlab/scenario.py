@@ -19,7 +19,7 @@ from typing import Any, Mapping
 import tomli_w
 
 from . import _core
-from .errors import ScenarioError
+from .errors import ScenarioError, shorten
 
 Source = str | os.PathLike[str] | Mapping[str, Any]
 
@@ -113,9 +113,26 @@ def parse_value(text: str) -> Any:
         return text
 
 
+def plain(value: Any) -> Any:
+    """``value`` with numpy scalars and arrays (and anything else with ``tolist``, such as
+    a pandas Series) as plain Python numbers and lists, inside dicts, lists and tuples too."""
+    if isinstance(value, Mapping):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if hasattr(value, "dtype") and hasattr(value, "tolist"):
+        return plain(value.tolist())
+    return value
+
+
 def apply_overrides(tree: dict[str, Any], overrides: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Sets dotted keys (`link.bit_error_rate`) in `tree`, creating tables as needed."""
+    """Sets dotted keys (`link.bit_error_rate`) in `tree`, creating tables as needed.
+    Values may be numpy scalars or arrays (they become plain numbers and lists)."""
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise TypeError(f"overrides: expected a mapping of dotted keys to values such as "
+                        f"{{'link.rate_bps': 9600}}, got {type(overrides).__name__}")
     for key, value in (overrides or {}).items():
+        value = plain(value)
         parts = str(key).split(".")
         if not all(parts):
             raise ScenarioError([f"{key}: expected a dotted key like link.rate_bps"])
@@ -124,7 +141,10 @@ def apply_overrides(tree: dict[str, Any], overrides: Mapping[str, Any] | None) -
             nxt = node.setdefault(part, {})
             if not isinstance(nxt, dict):
                 where = ".".join(parts[: i + 1])
-                raise ScenarioError([f"{where} = {nxt!r}: expected a table to set {key}"])
+                if isinstance(nxt, list):
+                    raise ScenarioError([f"{key}: {where} is a list of [[{where}]] tables, which a dotted key "
+                                         "cannot reach into: change it in the scenario file"])
+                raise ScenarioError([f"{key}: {where} is {shorten(repr(nxt), 60)}, not a table"])
             node = nxt
         node[parts[-1]] = value
     return tree

@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from arqlab import scenario as scenario_mod
-from arqlab.errors import ArqlabError, shorten
+from arqlab.errors import ArqlabError, ScenarioError, shorten
 from arqlab.execution import PointSpec, Runner, run_points_detailed
 from arqlab.limits import check_seed
-from arqlab.outputs import PLOT_FORMATS, writable_file
+from arqlab.outputs import PLOT_FORMATS, replaced_atomically, writable_file
 from arqlab.progress import Progress
+from arqlab.results import warn_stalls
 from arqlab.store import Store, flatten, open_store
 
 if TYPE_CHECKING:
@@ -45,24 +46,33 @@ class GridError(ArqlabError):
         super().__init__("\n".join(self.problems))
 
 
-def _check_grid(grid: Mapping[str, Sequence[Any]], resolved: Mapping[str, Any]) -> list[str]:
+def _check_grid_shape(grid: Any) -> list[str]:
+    """Problems with the grid's shape: a mapping of keys to non-empty lists."""
     problems: list[str] = []
     if not isinstance(grid, Mapping) or not grid:
         return ["grid is empty: give at least one key with a list of values, e.g. "
                 "{'traffic.a.length.mean_bits': [500, 1000]}"]
-    known = list(flatten(resolved))
     for key, values in grid.items():
         if not isinstance(key, str) or not key:
             problems.append(f"grid key {key!r}: expected a dotted scenario key such as 'link.rate_bps'")
-            continue
-        if not scenario_mod.has_path(resolved, key):
-            close = difflib.get_close_matches(key, known, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            problems.append(f"grid key {key!r} is not in the resolved scenario{hint}")
-        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        elif isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
             problems.append(f"grid key {key!r}: values must be a list, got {values!r}")
         elif len(values) == 0:
             problems.append(f"grid key {key!r}: the list of values is empty")
+    return problems
+
+
+def _check_grid(grid: Mapping[str, Sequence[Any]], resolved: Mapping[str, Any]) -> list[str]:
+    if not isinstance(grid, Mapping) or not grid:
+        return _check_grid_shape(grid)
+    problems: list[str] = []
+    known = list(flatten(resolved))
+    for key, values in grid.items():
+        if isinstance(key, str) and key and not scenario_mod.has_path(resolved, key):
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            problems.append(f"grid key {key!r} is not in the resolved scenario{hint}")
+        problems += _check_grid_shape({key: values})
     return problems
 
 
@@ -106,9 +116,21 @@ def sweep(
 
 
     check_seed(seed)
+    if overrides is not None and not isinstance(overrides, Mapping):
+        scenario_mod.apply_overrides({}, overrides)  # the TypeError naming what was given
     base_overrides = dict(overrides or {})
+    if isinstance(grid, Mapping):  # numpy arrays and scalars as plain lists and numbers
+        grid = {k: scenario_mod.plain(v) if hasattr(v, "tolist") or isinstance(v, (list, tuple)) else v
+                for k, v in grid.items()}
     source = scenario if isinstance(scenario, Mapping) else str(scenario)
-    base = scenario_mod.load(source, base_overrides or None)
+    try:
+        base = scenario_mod.load(source, base_overrides or None)
+    except ScenarioError:
+        if _check_grid_shape(grid):
+            raise
+        # The grid may set what the base lacks: check the base with the first point's
+        # values instead (each point is validated in full below).
+        base = scenario_mod.load(source, {**base_overrides, **grid_points(grid)[0]})
     problems = _check_grid(grid, base)
     if problems:
         raise GridError(problems)
@@ -148,6 +170,7 @@ def sweep(
         keys = list(grid)
         rows: list[dict[str, Any]] = []
         for params, outcome in zip(params_list, outcomes):
+            warn_stalls(_point_label(params), outcome.summary.stalls)
             metrics = outcome.metrics
             for direction, measures in metrics.items():
                 for measure, stats in measures.items():
@@ -221,6 +244,15 @@ def _has_signal(series: pd.Series) -> bool:
     return any(v != 0.0 for v in values)
 
 
+def log_axis_suits(key: str, values: Any) -> bool:
+    """An error rate (``bit_error_rate``, ``*_ber``) whose values are all positive and span
+    more than a decade is read on a logarithmic axis."""
+    if not ("error_rate" in key or key.endswith("ber")):
+        return False
+    xs = [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return bool(xs) and min(xs) > 0 and max(xs) / min(xs) > 10
+
+
 def plot_sweep(
     df: pd.DataFrame,
     grid_keys: Sequence[str],
@@ -228,10 +260,14 @@ def plot_sweep(
     *,
     measures: Sequence[str] | None = None,
     title: str = "",
+    logx: bool | None = None,
+    logy: bool = False,
 ) -> bytes:
     """Plot a sweep table: x = first grid key, one line per combination of the other keys
     per direction, error bars = 95% CI; one panel per measure. Returns the PNG bytes and
-    writes the plot to ``path`` if given, in the format its extension names (.png, .svg, .pdf)."""
+    writes the plot to ``path`` if given, in the format its extension names (.png, .svg, .pdf).
+    ``logx``: a logarithmic x axis (None: when x is an error rate with positive values
+    spanning more than a decade); ``logy``: a logarithmic y axis."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -242,6 +278,8 @@ def plot_sweep(
         raise ArqlabError("plot: a sweep table needs at least one grid key")
     x_key = grid_keys[0]
     others = list(grid_keys[1:])
+    if logx is None:
+        logx = log_axis_suits(x_key, df[x_key])
     fig, axes = plt.subplots(len(chosen), 1, figsize=(7.0, 3.6 * max(1, len(chosen))), squeeze=False)
     for ax, measure in zip(axes[:, 0], chosen):
         sub = df[df["measure"] == measure]
@@ -260,6 +298,10 @@ def plot_sweep(
                         capsize=3, label=name)
         ax.set_xlabel(x_key)
         ax.set_ylabel(measure)
+        if logx:
+            ax.set_xscale("log")
+        if logy:
+            ax.set_yscale("log")
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize="small")
     if title:
@@ -269,12 +311,12 @@ def plot_sweep(
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110)
     try:
-        if target is not None and target.suffix.lower() != ".png":
-            fig.savefig(target, format=target.suffix.lower().lstrip("."), dpi=110)
-        elif target is not None:
-            target.write_bytes(buf.getvalue())
-    except OSError as exc:
-        raise ArqlabError(f"plot: cannot write {target}: {exc.strerror or exc}") from None
+        if target is not None:
+            with replaced_atomically(target, "plot") as tmp:
+                if target.suffix.lower() != ".png":
+                    fig.savefig(tmp, format=target.suffix.lower().lstrip("."), dpi=110)
+                else:
+                    tmp.write_bytes(buf.getvalue())
     finally:
         plt.close(fig)
     return buf.getvalue()

@@ -7,15 +7,15 @@ the sweep runs, so a typo costs a one-line message, not a finished sweep.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from arqlab import scenario as scenario_mod
-from arqlab.errors import ArqlabError, SimulationError, printable, shorten
-from arqlab.outputs import PLOT_FORMATS, writable_dir, writable_file
+from arqlab.errors import ArqlabError, ScenarioError, SimulationError, printable, shorten
+from arqlab.jsonout import dumps
+from arqlab.outputs import PLOT_FORMATS, replaced_atomically, writable_dir, writable_file, write_bytes
 from arqlab.sweep import GridError, _has_signal, default_measures, plot_sweep, plot_title, sweep
 
 if TYPE_CHECKING:
@@ -81,6 +81,9 @@ def register_cli(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     p.add_argument("--name", help="name of the sweep in the store and report")
     p.add_argument("--out", metavar="DIR", help="write DIR/sweep.csv and DIR/scenario.json")
     p.add_argument("--plot", metavar="FILE", help="write a plot; the extension picks the format (.png, .svg, .pdf)")
+    p.add_argument("--logx", action=argparse.BooleanOptionalAction, default=None,
+                   help="logarithmic x axis (default: for an error rate spanning more than a decade)")
+    p.add_argument("--logy", action="store_true", help="logarithmic y axis")
     p.add_argument("--measure", action="append", default=[], metavar="NAME",
                    help="measure(s) to plot and print (default: throughput_efficiency)")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary line (the result table is still printed)")
@@ -158,14 +161,16 @@ def sweep_command(args: argparse.Namespace, runner: Runner | None = None) -> int
         if absent:
             raise GridError([f"--measure {m}: not a measure of this scenario" for m in absent])
         if out is not None:
+            with replaced_atomically(out / "sweep.csv", "--out") as tmp:
+                df.to_csv(tmp, index=False)
             try:
-                df.to_csv(out / "sweep.csv", index=False)
                 base = scenario_mod.load(args.scenario, overrides or None)
-                (out / "scenario.json").write_text(json.dumps(base, indent=2, sort_keys=True) + "\n")
-            except OSError as exc:
-                raise ArqlabError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
+            except ScenarioError:  # a base the grid completes: written as given
+                base = scenario_mod.apply_overrides(scenario_mod.read(args.scenario)[0], overrides)
+            write_bytes(out / "scenario.json", (dumps(base, indent=2, sort_keys=True) + "\n").encode(), "--out")
         if plot is not None:
-            plot_sweep(df, keys, plot, measures=measures, title=plot_title(Path(args.scenario).stem, overrides))
+            plot_sweep(df, keys, plot, measures=measures, title=plot_title(Path(args.scenario).stem, overrides),
+                       logx=args.logx, logy=args.logy)
         _print_table(df, keys, measures, sys.stdout)
     except SimulationError as exc:
         report_error("sweep", exc)

@@ -1,4 +1,4 @@
-"""Closed forms for the textbook protocols (REFERENCE.md §G; Bertsekas & Gallager §2.4,
+"""Closed forms for the textbook protocols (docs/references.md#closed-forms; Bertsekas & Gallager §2.4,
 Schwartz ch. 4), used to validate the simulator and drawn on the demo plot.
 
 All efficiencies are *information* efficiencies: delivered information bits over link

@@ -19,7 +19,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Mapping
 
 from . import _core, scenario
-from .errors import ScenarioError, SimulationError
+from .errors import ScenarioError, SimulationError, printable
 from .interrupt import call_interruptibly
 from .limits import index_problem
 from .outputs import writable_file
@@ -102,25 +102,25 @@ def cmd_trace(args: argparse.Namespace) -> int:
     if args.csv:
         writable_file(args.csv, "--csv")  # before the run, not after
     if args.pcap:
-        from .capture import pcap
+        from .capture import linktype_of, pcap
 
         paths = pcap(args.scenario, args.start, args.end, args.pcap, seed=args.seed, replication=args.replication,
                      overrides=parse_sets(args.sets), linktype=args.linktype, limit=args.limit)
         for p in paths:
-            print(f"capture written to {p} (link type {args.linktype})", file=sys.stderr)
+            print(printable(f"capture written to {p} (link type {linktype_of(p)})"), file=sys.stderr)
     df = trace(args.scenario, start_s=args.start, end_s=args.end, seed=args.seed, replication=args.replication,
                overrides=parse_sets(args.sets), limit=args.limit)
     if args.csv:
-        try:
-            df.to_csv(args.csv, index=False)
-        except OSError as e:
-            raise ScenarioError([f"--csv {args.csv}: cannot write: {e}"]) from None
-        print(f"{len(df)} events written to {args.csv}", file=sys.stderr)
+        from .outputs import replaced_atomically
+
+        with replaced_atomically(args.csv, "--csv") as tmp:
+            df.to_csv(tmp, index=False)
+        print(printable(f"{len(df)} events written to {args.csv}"), file=sys.stderr)
     elif not args.pcap:
         print(f"# {'time_s':>12}  station  event  frame  queued unacked=queued+outstanding"
               f" (seed {args.seed}, replication {args.replication})")
         for row in df.to_dict("records"):
-            print(format_line(row))
+            print(printable(format_line(row)))  # station names are the user's
     if df.attrs["dropped"]:
         print(f"arqlab: warning: {df.attrs['dropped']} more events in the window were not kept (--limit {args.limit})",
               file=sys.stderr)

@@ -74,6 +74,15 @@ fn replication_dict<'py>(py: Python<'py>, r: &Replication) -> PyResult<Bound<'py
     if let Some(ok) = r.mser_reliable {
         d.set_item("mser_reliable", ok)?;
     }
+    if let Some(s) = &r.stalled {
+        let x = PyDict::new(py);
+        x.set_item("flow", &s.flow)?;
+        x.set_item("at_s", s.at_s)?;
+        x.set_item("idle_s", s.idle_s)?;
+        x.set_item("limit_s", s.limit_s)?;
+        x.set_item("message", &s.message)?;
+        d.set_item("stalled", x)?;
+    }
     Ok(d)
 }
 

@@ -168,7 +168,15 @@ fn same_seed_same_session_and_errors_slow_it_down() {
     assert_eq!(a.fingerprint, b.fingerprint);
     assert_eq!(serde_json::to_string(&a.batches).unwrap(), serde_json::to_string(&b.batches).unwrap());
     let clean = session(&scenario(TCP_OVER_DATAGRAM, "smtp", Some((0.05, 0.02)), 0.0, "")).0;
-    let noisy = run_experiment(&sc, 3, Some(6), None).unwrap().metrics["flow.client->server"]["session_latency_s"].mean;
+    // At 2e-4 a 5,000-octet segment gets through with probability e^-8: TCP backs off
+    // to its 60 s maximum and the session makes no progress for thousands of seconds.
+    // That is a stall (20 x the largest timer without progress), and is reported as one.
+    let x = run_experiment(&sc, 3, Some(6), None).unwrap();
+    assert!(x.records.iter().all(|r| r.stalled.is_some()), "a hopeless session stalls");
+    let sc = scenario(TCP_OVER_DATAGRAM, "smtp", Some((0.05, 0.02)), 2e-5, "");
+    let x = run_experiment(&sc, 3, Some(6), None).unwrap();
+    assert!(x.records.iter().all(|r| r.stalled.is_none()));
+    let noisy = x.metrics["flow.client->server"]["session_latency_s"].mean;
     assert!(noisy > clean, "errors cost retransmissions: {noisy} vs {clean}");
 }
 
@@ -257,3 +265,4 @@ fn tcp_timer_fires_on_a_slow_radio_and_is_counted() {
     assert!(t.get("tcp_segments_retransmitted").unwrap() >= 1.0);
     assert_eq!(r.batches[0]["flow.client->server"].get("sessions_completed"), Some(1.0));
 }
+

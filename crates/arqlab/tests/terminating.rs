@@ -70,6 +70,10 @@ fn a_terminating_run_measures_from_time_zero() {
         e.problems(),
         vec!["run.warmup_s = 5.0: expected 0 with bulk traffic: a finite transfer is measured from its start (run.warmup = \"fixed\")"]
     );
+    // Issue 29 item 10: MSER-5 was reported as "run.warmup_s = 0.0: expected 0".
+    let text = "[run]\nwarmup = \"mser5\"\n[protocol]\nkind = \"go_back_n\"\n[traffic.a]\nkind = \"bulk\"\nmessages = 10\n";
+    let e = Scenario::from_toml(text).unwrap_err();
+    assert_eq!(e.problems(), vec!["run.warmup = \"mser5\": expected \"fixed\" (with run.warmup_s = 0) with bulk traffic: a finite transfer is measured from its start"]);
     let e = Scenario::from_toml("[protocol]\nkind = \"go_back_n\"\n[traffic.a]\nkind = \"saturated\"\nmessages = 10\n").unwrap_err();
     assert_eq!(e.problems(), vec!["traffic.a.messages = 10: only allowed with kind = \"bulk\" (kind is \"saturated\")"]);
 }

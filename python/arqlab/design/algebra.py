@@ -316,7 +316,12 @@ def _check_factors(factors: Sequence[Factor]) -> tuple[list[str], list[str]]:
     return names, problems
 
 
-def design(factors: Sequence[Factor], generators: Sequence[str] = ()) -> Design:
+MAX_DESIGN_RUNS = 4096
+"""Designs of more runs are refused unless the limit is raised (``max_runs`` in the
+design file, ``--max-runs``): 2^k grows fast, and 25 factors would plan 33 million runs."""
+
+
+def design(factors: Sequence[Factor], generators: Sequence[str] = (), max_runs: int = MAX_DESIGN_RUNS) -> Design:
     """A checked design: ``factors`` (kept sorted by name) and generators such as ``"D=ABC"``.
 
     Raises :class:`DesignError` naming each problem: a bad or duplicate factor name, a
@@ -351,6 +356,10 @@ def design(factors: Sequence[Factor], generators: Sequence[str] = ()) -> Design:
     if problems:
         raise DesignError(problems)
     base = sorted(n for n in names if n not in parsed)
+    if 2 ** len(base) > max_runs:  # before the sign table of 2^(k-p) rows is built
+        raise DesignError([f"factors: {len(names)} factors and {len(parsed)} generator(s) make 2^{len(base)} = "
+                           f"{2 ** len(base):,} runs, more than the limit of {max_runs:,}: add generators for a "
+                           "smaller fraction, or raise the limit (max_runs = N in the design file, or --max-runs N)"])
     short = {left: word for left, word in parsed.items() if len(word.lstrip("-")) < 2}
     algebra = FractionalDesign.fraction(base, {} if short else parsed)
     if short:

@@ -30,6 +30,8 @@ def register_cli(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     p.add_argument("--seed", type=int, metavar="N", help="master seed, the same for every run (default 1)")
     p.add_argument("--log", action="store_true", help="analyse log10 of the response (multiplicative model)")
     p.add_argument("--plan", action="store_true", help="print the design (sign table, aliases) and stop")
+    p.add_argument("--max-runs", type=int, metavar="N",
+                   help="allow designs of up to N runs (default: the file's max_runs, else 4096)")
     p.add_argument("--name", help="name of the design in the store and report")
     p.add_argument("--out", metavar="DIR", help="write DIR/effects.csv and DIR/runs.csv")
     p.add_argument("--workers", type=int, metavar="N", help="local worker processes")
@@ -90,7 +92,9 @@ def design_command(args: argparse.Namespace) -> int:
     from arqlab.design.spec import load_design
     from arqlab.outputs import writable_dir
 
-    spec = load_design(args.design)
+    if args.max_runs is not None and args.max_runs < 1:
+        raise DesignError([f"--max-runs {args.max_runs}: expected a whole number >= 1"])
+    spec = load_design(args.design, args.max_runs)
     overrides = parse_sets(args.sets)
     if args.dask and args.workers is not None:
         raise DesignError(["--workers applies to the local pool; with --dask the cluster decides"])
@@ -123,9 +127,9 @@ def design_command(args: argparse.Namespace) -> int:
         print(f"defining relation: {' = '.join(d.defining_relation())}  (resolution {d.resolution()})")
     print_effects(result.effects)
     if out is not None:
-        try:
-            result.effects.to_csv(out / "effects.csv", index=False)
-            result.runs.to_csv(out / "runs.csv", index=False)
-        except OSError as exc:
-            raise ArqlabError(f"--out {out}: cannot write: {exc.strerror or exc}") from None
+        from arqlab.outputs import replaced_atomically
+
+        for name, frame in (("effects.csv", result.effects), ("runs.csv", result.runs)):
+            with replaced_atomically(out / name, "--out") as tmp:
+                frame.to_csv(tmp, index=False)
     return 0

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arqlab.design.algebra import LETTERS, Design, DesignError, Factor, design
+from arqlab.design.algebra import LETTERS, MAX_DESIGN_RUNS, Design, DesignError, Factor, design
 
-TOP_KEYS = ("generators", "replications", "seed", "log", "confidence", "response", "factors")
+TOP_KEYS = ("generators", "replications", "seed", "log", "confidence", "response", "factors", "max_runs")
 FACTOR_KEYS = ("label", "key", "levels", "level_names")
 RESPONSE_KEYS = ("measure", "direction")
 
@@ -87,9 +87,14 @@ def _factor(name: str, table: Any) -> tuple[Factor | None, list[str]]:
     return factor, problems
 
 
-def parse_design(data: Mapping[str, Any]) -> DesignSpec:
-    """A :class:`DesignSpec` from the parsed TOML; :class:`DesignError` lists every problem."""
+def parse_design(data: Mapping[str, Any], max_runs: int | None = None) -> DesignSpec:
+    """A :class:`DesignSpec` from the parsed TOML; :class:`DesignError` lists every problem.
+    ``max_runs`` (else the file's ``max_runs``, else ``MAX_DESIGN_RUNS``) caps the runs."""
     problems = _unknown(data, TOP_KEYS, "")
+    limit = data.get("max_runs", MAX_DESIGN_RUNS) if max_runs is None else max_runs
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        problems.append(f"max_runs = {limit!r}: expected a whole number >= 1")
+        limit = MAX_DESIGN_RUNS
     factors: list[Factor] = []
     raw = data.get("factors")
     if not isinstance(raw, Mapping) or not raw:
@@ -138,7 +143,7 @@ def parse_design(data: Mapping[str, Any]) -> DesignSpec:
     declared = raw if isinstance(raw, Mapping) else {}
     stand_ins = [Factor(n, {"?": 0}, {"?": 1}) for n in declared if n not in parsed and n in LETTERS]
     try:
-        built = design(factors + stand_ins, generators) if factors or stand_ins else None
+        built = design(factors + stand_ins, generators, limit) if factors or stand_ins else None
     except DesignError as exc:
         problems += exc.problems
         built = None
@@ -149,7 +154,7 @@ def parse_design(data: Mapping[str, Any]) -> DesignSpec:
     return DesignSpec(built, measure, direction, replications, seed, bool(log), float(confidence))
 
 
-def load_design(path_or_text: str | os.PathLike[str]) -> DesignSpec:
+def load_design(path_or_text: str | os.PathLike[str], max_runs: int | None = None) -> DesignSpec:
     """A design from a TOML file (or TOML text, if it spans lines)."""
     text = str(path_or_text)
     label = "design"
@@ -164,6 +169,6 @@ def load_design(path_or_text: str | os.PathLike[str]) -> DesignSpec:
     except tomllib.TOMLDecodeError as exc:
         raise DesignError([f"not valid TOML: {exc}"], label) from None
     try:
-        return parse_design(data)
+        return parse_design(data, max_runs)
     except DesignError as exc:
         raise DesignError(exc.problems, label) from None

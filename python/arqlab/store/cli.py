@@ -7,12 +7,12 @@ read-only filesystem; only ``gc`` writes.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from typing import Any
 
 from arqlab.errors import ArqlabError, printable
+from arqlab.jsonout import dumps
 from arqlab.store import Store
 from arqlab.store.keys import DEFAULT_STORE_PATH
 
@@ -29,7 +29,8 @@ def register_cli(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     common.add_argument("--store", metavar="PATH", default=argparse.SUPPRESS, help="result store")
     sub.add_parser("ls", parents=[common], help="list stored runs, sweeps and studies")
     show = sub.add_parser("show", parents=[common], help="show one scenario's resolved form and results")
-    show.add_argument("key", metavar="KEY", help="scenario hash (a unique prefix of ≥ 4 hex digits)")
+    show.add_argument("key", metavar="KEY", help="a KEY of `store ls`: a sweep's name, a study's STUDY/FIGURE, "
+                      "or a scenario hash (a unique prefix of ≥ 4 hex digits)")
     export = sub.add_parser("export", parents=[common], help="export a tidy table (Parquet and/or CSV)")
     export.add_argument("--parquet", metavar="FILE", help="write the table as Parquet to FILE")
     export.add_argument("--csv", metavar="FILE", help="write the table as CSV to FILE")
@@ -104,7 +105,7 @@ def _print_listing(store: Store) -> None:
     right = {3, 4}
     for row in table:
         cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
-        print("  ".join(cells).rstrip())
+        print(printable("  ".join(cells).rstrip()))
 
 
 def _print_show(store: Store, key: str) -> None:
@@ -112,14 +113,32 @@ def _print_show(store: Store, key: str) -> None:
 
     info = store.show(key)
     print(f"scenario {info['hash']}")
-    print(json.dumps(info["scenario"], indent=2, sort_keys=True))
+    print(dumps(info["scenario"], indent=2, sort_keys=True))
     for run in info["runs"]:
         records = run["records"]
         print(f"seed {run['seed']}, arqlab {run['version']}: {len(records)} replications")
         metrics = summarize_point(records, info["scenario"] or {})
         for direction, measures in metrics.items():
             for measure, s in measures.items():
-                print(f"  {direction:<8} {measure:<32} {s['mean']:.6g} ± {s['ci95_half_width']:.3g} (n={s['n']})")
+                print(printable(f"  {direction:<8} {measure:<32} {s['mean']:.6g} ± {s['ci95_half_width']:.3g} (n={s['n']})"))
+
+
+def _sweep_named(store: Store, key: str) -> Any:
+    """The sweep or study figure that `store ls` lists under ``key`` (the newest), or None."""
+    found = [s for s in store.sweeps() if key == (f"{s.study}/{s.name}" if s.study else s.name)]
+    return max(found, key=lambda s: s.created) if found else None
+
+
+def _print_sweep(sweep: Any) -> None:
+    """A sweep (or study figure): what it is, then each point with its scenario hash."""
+    kind = "study figure" if sweep.study else "sweep"
+    print(printable(f"{kind} {sweep.study + '/' if sweep.study else ''}{sweep.name}: {sweep.title or sweep.name}"))
+    print(printable(f"  {len(sweep.points)} points, arqlab {sweep.version}, {_fmt_time(sweep.created)}"))
+    for p in sweep.points:
+        given = p.get("params")
+        params = ", ".join(f"{k}={v}" for k, v in (given if isinstance(given, dict) else {}).items())
+        print(printable(f"  {str(p.get('hash', '?'))[:12]}  n={p.get('n', '?')}  {params}"))
+    print("(arqlab store show HASH: a point's scenario and results)")
 
 
 def store_command(args: argparse.Namespace) -> int:
@@ -132,7 +151,11 @@ def store_command(args: argparse.Namespace) -> int:
             if command == "ls":
                 _print_listing(store)
             elif command == "show":
-                _print_show(store, args.key)
+                sweep = _sweep_named(store, args.key)
+                if sweep is not None:
+                    _print_sweep(sweep)
+                else:
+                    _print_show(store, args.key)
             elif command == "export":
                 n = store.export(parquet=args.parquet, csv=args.csv)
                 targets = " and ".join(str(p) for p in (args.parquet, args.csv) if p is not None)

@@ -123,6 +123,9 @@ def handler(args: argparse.Namespace) -> int:
     from ..errors import ArqlabError, SimulationError
 
     try:
+        from ..outputs import writable_dir
+
+        writable_dir(out, "--out")  # before anything runs: a file in the way, a read-only place
         extra: dict[str, Any] = {"tables": tables} if tables is not None else {}
         rep = study.reproduce(figures=figures, quick=args.quick, out_dir=out, workers=args.workers,
                               executor=executor, store=store, progress=progress, quiet=args.quiet, **extra)
@@ -135,6 +138,8 @@ def handler(args: argparse.Namespace) -> int:
         return 1
     except ArqlabError as e:
         return _fail(str(e))
+    except OSError as e:  # a write the atomic helpers do not cover (a full disk)
+        return _fail(f"--out {out}: cannot write: {e.strerror or e}")
     return 0
 
 

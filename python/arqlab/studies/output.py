@@ -14,6 +14,9 @@ from typing import Any, TextIO
 
 import pandas as pd
 
+from arqlab.jsonout import dumps
+from arqlab.outputs import replaced_atomically
+
 from .artefacts import Artefact
 from .artefacts.curves import draw_curves
 from .data import ClaimResult
@@ -47,10 +50,16 @@ def write_plot(figure: Figure, frame: pd.DataFrame, out_dir: Path, *, quick: boo
         fig.subplots_adjust(bottom=0.1 + 0.022 * len(notes))
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [out_dir / f"fig{figure.number}.png", out_dir / f"fig{figure.number}.svg"]
-    fig.savefig(paths[0], dpi=130)
-    fig.savefig(paths[1])
+    _save(fig, paths[0], dpi=130)
+    _save(fig, paths[1])
     plt.close(fig)
     return paths
+
+
+def _save(fig: Any, path: Path, **kw: Any) -> None:
+    """A figure written whole or not at all (a full disk leaves no 0-byte file)."""
+    with replaced_atomically(path, "--out") as tmp:
+        fig.savefig(tmp, **kw)
 
 
 def write_scenarios(figure: Figure, log: Sequence[Mapping[str, Any]], out_dir: Path, settings: RunSettings,
@@ -138,7 +147,7 @@ def write_claims(results: Sequence[ClaimResult], out_dir: Path, *, title: str, q
     if set(by_origin) != {"paper"}:
         payload["counts_by_origin"] = by_origin
     payload["claims"] = [r.to_json() for r in results]
-    jpath.write_text(json.dumps(payload, indent=2) + "\n")
+    jpath.write_text(dumps(payload, indent=2) + "\n")
     lines = [f"# Claims: {title} ({'quick' if quick else 'full'} run)", ""]
     if set(by_origin) != {"paper"}:
         lines += ["Verdict counts: " + "; ".join(
@@ -180,14 +189,15 @@ def write_artefact(artefact: Artefact, out_dir: Path, name: str, *, title: str =
 
     out_dir.mkdir(parents=True, exist_ok=True)
     csv = out_dir / f"{name}.csv"
-    artefact.to_frame().to_csv(csv, index=False)
+    with replaced_atomically(csv, "--out") as tmp:
+        artefact.to_frame().to_csv(tmp, index=False)
     fig, ax = plt.subplots(figsize=figsize)
     artefact.plot(ax)
     if title:
         fig.suptitle(title, fontsize=9.5)
     fig.tight_layout()
     paths = [csv, out_dir / f"{name}.png", out_dir / f"{name}.svg"]
-    fig.savefig(paths[1], dpi=130)
-    fig.savefig(paths[2])
+    _save(fig, paths[1], dpi=130)
+    _save(fig, paths[2])
     plt.close(fig)
     return paths

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
+from arqlab.outputs import replaced_atomically
+
 from .artefacts.curves import FigureData
 from .capacity import check_capacity, point_name, short_point_note
 from .data import ClaimResult, StudyData, evaluate_claim
@@ -145,7 +147,8 @@ def reproduce_study(
         fig = all_figs[n]
         frame = frames[n]
         csv = out / f"fig{n}.csv"
-        frame.to_csv(csv, index=False)
+        with replaced_atomically(csv, "--out") as tmp:
+            frame.to_csv(tmp, index=False)
         files.append(csv)
         files += write_plot(fig, frame, out, quick=quick)
         files.append(write_scenarios(fig, plans[n][2], out, settings, source=study.SOURCE))

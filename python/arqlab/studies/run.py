@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from arqlab.results import warn_stalls
+
 from .plan import RunRequest
 from .spec import Metrics
 
@@ -76,5 +78,7 @@ def simulate_runs(
     outcomes = run_points_detailed(specs, executor=executor, workers=workers, store=store)
     for i, (req, spec, outcome) in enumerate(zip(runs, specs, outcomes), 1):
         results[req.key] = plain_metrics(outcome.metrics)
+        warn_stalls(req.label or req.key, outcome.summary.stalls)
         tick(i, req)
     return results
+

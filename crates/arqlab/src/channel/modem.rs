@@ -152,11 +152,12 @@ impl ModemTable {
     pub fn load(modem: &str, path: &str, p: &mut Problems) -> Option<Arc<ModemTable>> {
         let text = match BUILTIN.iter().find(|(n, _)| *n == modem) {
             Some((_, t)) => t.to_string(),
-            None => match std::fs::read_to_string(modem) {
+            None => match crate::schema::file::read_text(modem) {
                 Ok(t) => t,
                 Err(e) => {
                     let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
-                    p.push(path, Some(&modem.into()), format!("expected a built-in modem ({}) or a readable TOML file ({e})", crate::schema::fields::quoted(&names)));
+                    let cap = crate::schema::file::MAX_FILE_BYTES;
+                    p.push(path, Some(&modem.into()), format!("expected a built-in modem ({}) or a TOML file of at most {cap} bytes ({e})", crate::schema::fields::quoted(&names)));
                     return None;
                 }
             },

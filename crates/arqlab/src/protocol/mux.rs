@@ -63,17 +63,23 @@ pub struct Mux<L: Layer<Sdu = Sdu>> {
     conns: Vec<Connection<L>>,
     /// Flow index → connection handle (index into `conns`) for the flows this node
     /// sends or receives.
-    by_flow: Vec<Option<usize>>,
+    /// (flow, handle), sorted by flow: only the flows this node carries.
+    by_flow: Vec<(u32, usize)>,
     /// Next handle to offer the medium to (round robin).
     next: usize,
     events: VecDeque<Event<Sdu>>,
 }
 
 impl<L: Layer<Sdu = Sdu>> Mux<L> {
-    /// `conns` in handle order; `by_flow[f]` is the handle of the connection that
-    /// carries flow `f` (sent or received here).
-    pub fn new(conns: Vec<Connection<L>>, by_flow: Vec<Option<usize>>) -> Self {
+    /// `conns` in handle order; `by_flow` pairs each flow sent or received here with
+    /// the handle of the connection that carries it.
+    pub fn new(conns: Vec<Connection<L>>, mut by_flow: Vec<(u32, usize)>) -> Self {
+        by_flow.sort_unstable();
         Mux { conns, by_flow, next: 0, events: VecDeque::new() }
+    }
+
+    fn handle_of(&self, flow: u32) -> Option<usize> {
+        self.by_flow.binary_search_by_key(&flow, |&(f, _)| f).ok().map(|i| self.by_flow[i].1)
     }
 
     pub fn connection(&self, handle: usize) -> &Connection<L> {
@@ -101,7 +107,7 @@ impl<L: Layer<Sdu = Sdu>> Layer for Mux<L> {
 
     /// An SDU of a flow this node does not send is a wiring bug; it is dropped.
     fn handle_submit(&mut self, now: SimTime, sdu: Sdu) {
-        if let Some(&Some(h)) = self.by_flow.get(sdu.flow as usize) {
+        if let Some(h) = self.handle_of(sdu.flow) {
             self.conns[h].layer.handle_submit(now, sdu);
         }
     }
@@ -196,7 +202,7 @@ impl<L: Layer<Sdu = Sdu>> Layer for Mux<L> {
 
 impl<L: Layer<Sdu = Sdu>> Mux<L> {
     fn conn_of(&self, flow: u32) -> Option<&Connection<L>> {
-        self.by_flow.get(flow as usize).copied().flatten().map(|h| &self.conns[h])
+        self.handle_of(flow).map(|h| &self.conns[h])
     }
 }
 
@@ -228,10 +234,10 @@ mod tests {
         // Node 0 has connections 7 (to node 1, flow 0) and 9 (to node 2, flow 1).
         let mut hub = Mux::new(
             vec![Connection { id: 7, peer: 1, layer: gbn() }, Connection { id: 9, peer: 2, layer: gbn() }],
-            vec![Some(0), Some(1)],
+            vec![(0, 0), (1, 1)],
         );
-        let mut n1 = Mux::new(vec![Connection { id: 7, peer: 0, layer: gbn() }], vec![None, None]);
-        let mut n2 = Mux::new(vec![Connection { id: 9, peer: 0, layer: gbn() }], vec![None, None]);
+        let mut n1 = Mux::new(vec![Connection { id: 7, peer: 0, layer: gbn() }], vec![]);
+        let mut n2 = Mux::new(vec![Connection { id: 9, peer: 0, layer: gbn() }], vec![]);
         for id in 0..3 {
             hub.handle_submit(SimTime::ZERO, sdu(0, id));
             hub.handle_submit(SimTime::ZERO, sdu(1, id));

@@ -8,6 +8,7 @@ pub mod compose;
 pub mod elements;
 pub mod link;
 pub mod network;
+pub mod reorder;
 pub mod ring;
 mod routes;
 pub mod run;
@@ -160,6 +161,7 @@ impl Scenario {
     /// Checks that involve more than one section.
     fn cross_check(&self, p: &mut Problems) {
         x25_media::check(self, p);
+        reorder::check(&self.topology, p);
         if !self.topology.flows.iter().any(|f| f.traffic.is_active()) {
             if self.network.is_none() {
                 p.push("traffic", None, "expected traffic at station a or b (traffic.a.kind or traffic.b.kind other than \"none\")");
@@ -170,7 +172,9 @@ impl Scenario {
         // A finite transfer is measured from its start to its completion.
         if let Some(f) = self.topology.flows.iter().find(|f| f.traffic.is_finite()) {
             let (what, unit) = if f.traffic.total().is_some() { ("bulk", "transfer") } else { ("dialogue", "dialogue") };
-            if self.run.warmup_s > 0.0 || self.run.warmup != "fixed" {
+            if self.run.warmup != "fixed" {
+                p.push("run.warmup", Some(&self.run.warmup.as_str().into()), format!("expected \"fixed\" (with run.warmup_s = 0) with {what} traffic: a finite {unit} is measured from its start"));
+            } else if self.run.warmup_s > 0.0 {
                 p.push("run.warmup_s", Some(&self.run.warmup_s.into()), format!("expected 0 with {what} traffic: a finite {unit} is measured from its start (run.warmup = \"fixed\")"));
             }
             if self.run.method != "replications" {

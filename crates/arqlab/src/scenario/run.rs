@@ -29,6 +29,10 @@ pub struct RunConfig {
     /// Measures the precision applies to, "direction.measure"; empty = throughput
     /// efficiency and mean transfer time of each loaded direction.
     pub precision_measures: Vec<String>,
+    /// A reliable flow with data pending and no progress for this many times its largest
+    /// timer has stalled and ends the run (`sim::stall`; absent: 20; 0: never).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stall_timers: Option<f64>,
 }
 
 impl RunConfig {
@@ -44,6 +48,7 @@ impl RunConfig {
         let min_replications = t.u64("min_replications", 10, 2, 1_000_000, p);
         let max_replications = t.u64("max_replications", 200, 2, 1_000_000, p);
         let precision_measures = t.strings("precision_measures", p);
+        let stall_timers = t.opt_f64("stall_timers", Range::NonNegative, p);
         if warmup_s >= duration_s {
             p.push(t.path_of("warmup_s"), Some(&warmup_s.into()), format!("expected a warm-up shorter than run.duration_s ({duration_s})"));
         }
@@ -68,6 +73,7 @@ impl RunConfig {
             min_replications,
             max_replications,
             precision_measures,
+            stall_timers,
         }
     }
 

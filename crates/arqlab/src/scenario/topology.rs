@@ -70,9 +70,10 @@ pub struct NodeSpec {
     /// Every node it exchanges flows with, and the connection id of that pair (shared
     /// by both ends). More than one: the node's stack is multiplexed (`protocol::mux`).
     pub peers: Vec<(u32, u32)>,
-    /// Flow index → position in `peers` of the connection carrying it (flows this node
-    /// sends or receives).
-    pub flow_conn: Vec<Option<usize>>,
+    /// (flow index, position in `peers` of the connection carrying it) for the flows
+    /// this node sends or receives, by flow index: linear in flows overall, not
+    /// nodes × flows.
+    pub flow_conn: Vec<(u32, usize)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -118,7 +119,7 @@ impl Topology {
             first: lane == 0,
             index: lane,
             peers: vec![(peer, 0)],
-            flow_conn: vec![Some(0), Some(0)],
+            flow_conn: vec![(0, 0), (1, 0)],
         };
         let flow = |scope: &str, src, dst, t: &TrafficConfig, s: &str| FlowSpec { scope: scope.into(), src, dst, traffic: t.clone(), stream: s.into() };
         Topology {
@@ -337,17 +338,25 @@ impl NetworkConfig {
         if p.0.len() > before {
             return None;
         }
+        let mut node_flows: Vec<Vec<u32>> = vec![Vec::new(); self.node.len()];
+        for (k, f) in flows.iter().enumerate() {
+            node_flows[f.src as usize].push(k as u32);
+            if f.dst != f.src {
+                node_flows[f.dst as usize].push(k as u32);
+            }
+        }
         let nodes = self
             .node
             .iter()
             .enumerate()
             .map(|(i, n)| {
                 let peer = peers[i].first().map_or(0, |x| x.0);
-                let flow_conn = flows
+                let flow_conn = node_flows[i]
                     .iter()
-                    .map(|f: &FlowSpec| {
-                        let other = if f.src as usize == i { f.dst } else if f.dst as usize == i { f.src } else { return None };
-                        peers[i].iter().position(|&(x, _)| x == other)
+                    .filter_map(|&k| {
+                        let f: &FlowSpec = &flows[k as usize];
+                        let other = if f.src as usize == i { f.dst } else { f.src };
+                        peers[i].iter().position(|&(x, _)| x == other).map(|c| (k, c))
                     })
                     .collect();
                 NodeSpec {
@@ -541,8 +550,8 @@ traffic = { kind = "saturated" }
         let star = format!("{BASE}\n[[node]]\nname = \"c\"\nstack = \"s\"\n[[medium]]\nname = \"l3\"\nends = [\"r\", \"c\"]\n[[flow]]\nfrom = \"a\"\nto = \"c\"\ntraffic = {{ kind = \"poisson\" }}\n");
         let sc = Scenario::from_toml(&star).unwrap();
         let a = &sc.topology.nodes[0];
-        assert_eq!((a.peers.clone(), a.flow_conn.clone()), (vec![(1, 0), (2, 1)], vec![Some(0), Some(1)]), "a multiplexes two connections");
-        assert_eq!(sc.topology.nodes[2].flow_conn, vec![None, Some(0)]);
+        assert_eq!((a.peers.clone(), a.flow_conn.clone()), (vec![(1, 0), (2, 1)], vec![(0, 0), (1, 1)]), "a multiplexes two connections");
+        assert_eq!(sc.topology.nodes[2].flow_conn, vec![(1, 0)]);
         let deep = star.replace("[stack.s]\nkind = \"go_back_n\"", "[stack.s]\nlayers = [{ kind = \"go_back_n\" }, { kind = \"datagram\" }]");
         assert_eq!(problems(&deep), Vec::<String>::new(), "several peers over two layers: one composed stack per connection");
         let twice = format!("{BASE}\n[[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ kind = \"saturated\" }}\n");

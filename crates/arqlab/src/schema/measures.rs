@@ -1,6 +1,6 @@
 //! The measures of one flow (direction) over one measurement window, declared once: the
 //! struct, the list of names and name-based access cannot drift apart. Names follow
-//! DESIGN.md (snake_case, unit suffix).
+//! docs/architecture.md (snake_case, unit suffix).
 
 use serde::Serialize;
 
@@ -8,7 +8,7 @@ use serde::Serialize;
 /// cannot drift apart.
 macro_rules! measures {
     ($($(#[doc = $doc:literal])* $name:ident),* $(,)?) => {
-        /// The measures of one direction over one window (names from DESIGN.md). Counts
+        /// The measures of one direction over one window (names from docs/architecture.md). Counts
         /// are over the window; times in seconds; NaN where undefined (nothing timed).
         #[derive(Clone, Debug, Default, Serialize, PartialEq)]
         pub struct Measures {

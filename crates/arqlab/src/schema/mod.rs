@@ -4,6 +4,7 @@
 //! (protocols, traffic, scenarios, the runner) can use it without import cycles.
 
 pub mod fields;
+pub mod file;
 pub mod measures;
 
 pub use fields::{show, Problem, Problems, Range, Table};

@@ -176,10 +176,12 @@ pub fn flights(
 pub fn encoder(sc: &Scenario) -> Result<Box<dyn Wire>, String> {
     let table = serde_json::to_value(&sc.protocol).map_err(|e| e.to_string())?;
     ENCODERS.iter().find_map(|w| w(&table)).unwrap_or_else(|| {
-        Err(format!(
-            "protocol.kind = {}: no frame encoder registered",
-            table["kind"]
-        ))
+        // Name the key as the user wrote it: the pair form's [protocol], or the stack.
+        let at = match &sc.network {
+            Some(net) => format!("stack.{}", net.stack.keys().next().map_or("?", String::as_str)),
+            None => "protocol".into(),
+        };
+        Err(format!("{at}.kind = {}: no frame encoder registered (traces and captures need one)", table["kind"]))
     })
 }
 

@@ -51,6 +51,8 @@ pub struct DirectionMeter {
     next_id: u64,
     pub delivered_total: u64,
     pub acknowledged_total: u64,
+    /// The last delivery or acknowledgement (or when data became pending): `sim::stall`.
+    pub progress_at: SimTime,
     window_start: SimTime,
     /// End of the warm-up: messages that arrived before it are not timed.
     measure_from: Option<SimTime>,
@@ -74,6 +76,7 @@ impl DirectionMeter {
             next_id: 0,
             delivered_total: 0,
             acknowledged_total: 0,
+            progress_at: SimTime::ZERO,
             window_start: SimTime::ZERO,
             measure_from: None,
             bits: 0,
@@ -110,6 +113,7 @@ impl DirectionMeter {
     #[inline(always)]
     pub fn record(&mut self, now: SimTime, m: &Sdu) {
         self.delivered_total += 1;
+        self.progress_at = now;
         if self.timed(m) {
             let t = now - m.born;
             self.transfer.add(t.0);
@@ -134,6 +138,7 @@ impl DirectionMeter {
     #[inline]
     pub fn count_acknowledged(&mut self, now: SimTime, m: &Sdu) {
         self.acknowledged_total += 1;
+        self.progress_at = now;
         if self.timed(m) {
             self.holding.add((now - m.born).0);
         }

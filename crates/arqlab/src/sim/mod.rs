@@ -8,6 +8,7 @@ pub mod interrupt;
 pub mod measure;
 pub mod runner;
 mod lanes;
+pub mod stall;
 pub mod scope;
 mod state;
 pub mod summary;
@@ -60,6 +61,20 @@ pub struct Replication {
     /// MSER-5 only: false if the truncation point hit the search limit (run too short).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mser_reliable: Option<bool>,
+    /// Set when a reliable flow stalled and the run ended early (`sim::stall`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stalled: Option<StallReport>,
+}
+
+/// A stall, in seconds, for the record of a replication.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct StallReport {
+    pub flow: String,
+    pub at_s: f64,
+    pub idle_s: f64,
+    pub limit_s: f64,
+    /// The whole sentence, for warnings.
+    pub message: String,
 }
 
 /// Message accounting of one direction over a whole run. The runner has already
@@ -259,6 +274,7 @@ pub fn replicate_on(sc: &Scenario, seed: u64, replication: u64, path: Path) -> R
         warmup_s: warmup.as_secs_f64(),
         accounting,
         mser_reliable,
+        stalled: out.stalled.map(|s| StallReport { flow: s.flow.clone(), at_s: s.at.as_secs_f64(), idle_s: s.idle.as_secs_f64(), limit_s: s.limit.as_secs_f64(), message: s.to_string() }),
     })
 }
 

@@ -49,6 +49,12 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         let n = windows.boundaries.len();
         let calendar = windows.boundaries.iter().enumerate().map(|(k, &b)| (b, Ev::new(if k + 1 == n { END } else { BOUNDARY }, 0))).collect();
         self.q = EventQueue::with_calendar(calendar)?;
+        // Windows are half-open, [b_k, b_k+1): what happens at a boundary belongs to the
+        // window it opens. At t = 0 the sources submit and the first frames start before
+        // any event pops, so a window opening at 0 is opened here, before them.
+        if windows.boundaries.len() > 1 && windows.boundaries[0] == SimTime::ZERO {
+            self.open(SimTime::ZERO);
+        }
         for d in 0..self.dialogues.len() {
             let next = self.dialogues[d].next_ids(&self.flows);
             let writes = self.dialogues[d].d.start(next);
@@ -62,7 +68,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     for _ in 0..self.flows[f].source.initial_backlog() {
                         let flow = &mut self.flows[f];
                         let bits = flow.source.next_length();
-                        let m = flow.ids.next(bits, SimTime::ZERO, f as u32);
+                        let m = flow.issue(bits, SimTime::ZERO, f as u32);
                         self.nodes[node].stack.handle_submit(SimTime::ZERO, m);
                     }
                     if let Some(gap) = self.flows[f].source.next_gap() {
@@ -111,6 +117,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     // Only a traced run reads the counters to see whether the timer fired.
                     let before = traced.then(|| node.stack.counters().timeouts);
                     node.stack.handle_timeout(now);
+                    self.stall.timer_fired(&self.flows, i, now);
                     if before.is_some_and(|b| self.nodes[i].stack.counters().timeouts > b) {
                         self.record(now, i, TraceKind::Timeout, None);
                     }
@@ -119,7 +126,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 MESSAGE => {
                     let f = &mut self.flows[i];
                     let bits = f.source.next_length();
-                    let m = f.ids.next(bits, now, i as u32);
+                    let m = f.issue(bits, now, i as u32);
                     let src = f.src as usize;
                     let gap = f.source.next_gap();
                     self.nodes[src].stack.handle_submit(now, m);
@@ -134,21 +141,35 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 },
                 kind => {
                     if boundary > 0 {
-                        flow_windows.push((0..self.flows.len()).map(|f| self.close_flow(f, now)).collect::<Vec<_>>());
-                        out.push(self.close(now, flow_windows.last().map(Vec::as_slice).unwrap_or(&[])));
+                        self.stall.boundary(&self.flows, now);
                     }
-                    boundary += 1;
-                    if kind == END {
-                        end = now;
-                        break;
+                    if self.stall.stalled.is_some() {
+                        // The window is closed below, and the run ends.
+                        Ok(())
+                    } else {
+                        if boundary > 0 {
+                            flow_windows.push((0..self.flows.len()).map(|f| self.close_flow(f, now)).collect::<Vec<_>>());
+                            out.push(self.close(now, flow_windows.last().map(Vec::as_slice).unwrap_or(&[])));
+                        }
+                        boundary += 1;
+                        if kind == END {
+                            end = now;
+                            break;
+                        }
+                        // (A first window opening at 0 was opened by `start`.)
+                        if !(boundary == 1 && now == SimTime::ZERO) {
+                            self.open(now);
+                        }
+                        Ok(())
                     }
-                    self.open(now);
-                    Ok(())
                 }
             };
             step.map_err(unbox)?;
-            if self.terminating && self.unfinished == 0 {
-                // The last finite transfer is complete: the run ends now.
+            if (self.terminating && self.unfinished == 0) || self.stall.stalled.is_some() {
+                // The last finite transfer is complete, or a flow stalled: the run ends now.
+                if boundary == 0 {
+                    self.open(now); // (stalled in the warm-up: an empty window)
+                }
                 flow_windows.push((0..self.flows.len()).map(|f| self.close_flow(f, now)).collect::<Vec<_>>());
                 out.push(self.close(now, flow_windows.last().map(Vec::as_slice).unwrap_or(&[])));
                 end = now;
@@ -175,7 +196,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             }
             accounting.push((m.name.clone(), acc));
         }
-        Ok(RunOutput { windows: out, flow_windows, events: self.events, simulated: end, fingerprint: self.fingerprint, accounting, trace: self.trace })
+        Ok(RunOutput { windows: out, flow_windows, events: self.events, simulated: end, fingerprint: self.fingerprint, accounting, trace: self.trace, stalled: self.stall.stalled })
     }
 
     fn arrival(&mut self, l: usize, now: SimTime) -> Step {
@@ -313,10 +334,13 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         for d in &self.dialogues {
             out[d.flows[0] as usize].1 .0.extend(d.d.measures());
         }
+        let stalled = f64::from(u8::from(self.stall.stalled.is_some()));
         if self.terminating {
             let done = self.unfinished == 0;
             let at = if done { now.as_secs_f64() } else { f64::NAN };
-            out.push(("run".into(), MeasureSet(vec![("completion_time_s", at), ("completed", f64::from(u8::from(done)))])));
+            out.push(("run".into(), MeasureSet(vec![("completion_time_s", at), ("completed", f64::from(u8::from(done))), ("stalled", stalled)])));
+        } else if stalled > 0.0 {
+            out.push(("run".into(), MeasureSet(vec![("stalled", stalled)])));
         }
         // Layers' own whole-run counters (TP4's TPDU counts), both ends of a flow summed.
         for f in &self.flows {
@@ -466,7 +490,7 @@ fn top_up<L: Layer<Sdu = Sdu>>(node: &mut Node<L>, flows: &mut [Flow], now: SimT
             let flow = &mut flows[f as usize];
             match flow.source.take() {
                 Some(bits) => {
-                    let m = flow.ids.next(bits, now, f);
+                    let m = flow.issue(bits, now, f);
                     node.stack.handle_submit(now, m);
                 }
                 None => break,
@@ -494,7 +518,7 @@ fn dialogue_delivered<L: Layer<Sdu = Sdu>>(run: &mut DialogueRun, dir: usize, m:
 fn submit_writes(run: &DialogueRun, writes: Vec<(usize, u32)>, now: SimTime, flows: &mut [Flow], submit: &mut impl FnMut(usize, Sdu)) {
     for (dir, bits) in writes {
         let f = run.flows[dir];
-        let sdu = flows[f as usize].ids.next(bits, now, f);
+        let sdu = flows[f as usize].issue(bits, now, f);
         submit(run.nodes[dir] as usize, sdu);
     }
 }

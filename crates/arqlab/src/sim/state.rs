@@ -118,6 +118,9 @@ pub enum SimError {
 pub struct Windows {
     /// Boundaries in increasing order; the first opens the first window (end of the
     /// warm-up), each later one closes a window and opens the next, the last is the end.
+    /// A window is half-open, [b_k, b_k+1): a boundary event pops before every other
+    /// event at its time, so a frame that starts (or a message that is delivered) at
+    /// b_k+1 counts in the next window, and one at b_k in this one — at b_0 = 0 too.
     pub boundaries: Vec<SimTime>,
 }
 
@@ -155,6 +158,8 @@ pub struct RunOutput {
     pub accounting: Vec<(String, FlowAccounting)>,
     /// The trace, if one was asked for.
     pub trace: Option<Tracer>,
+    /// The run ended early because a reliable flow stalled (`sim::stall`).
+    pub stalled: Option<super::stall::Stall>,
 }
 
 pub(super) struct Node<L> {
@@ -233,6 +238,7 @@ pub(super) struct Sim<L: Layer> {
     pub(super) terminating: bool,
     pub(super) fingerprint: u64,
     pub(super) trace: Option<Tracer>,
+    pub(super) stall: super::stall::StallWatch,
 }
 
 /// The pooled scope's counters: senders' and receivers' stacks and the senders' lanes

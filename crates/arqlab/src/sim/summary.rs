@@ -28,6 +28,12 @@ fn observations(records: &[Replication]) -> BTreeMap<(String, String), Vec<f64>>
             }
         }
     }
+    // `run.stalled` appears only in the windows of a stalled run (unless the run is a
+    // terminating one): every other window did not stall.
+    let windows: usize = records.iter().map(|r| r.batches.len()).sum();
+    if let Some(xs) = obs.get_mut(&("run".to_string(), "stalled".to_string())) {
+        xs.resize(windows, 0.0);
+    }
     obs
 }
 

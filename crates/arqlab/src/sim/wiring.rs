@@ -162,6 +162,15 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
     for (i, f) in flows.iter_mut().enumerate() {
         f.dialogue = dialogue_of(i);
     }
+    // Each node's first received flow and first saturated source, in one pass over the
+    // flows (not one per node: wiring stays linear in nodes + flows).
+    let (mut rx_flow, mut saturated) = (vec![None; topo.nodes.len()], vec![None; topo.nodes.len()]);
+    for (k, f) in flows.iter().enumerate() {
+        rx_flow[f.dst as usize].get_or_insert(k as u32);
+        if f.source.is_saturated() {
+            saturated[f.src as usize].get_or_insert(k as u32);
+        }
+    }
     let nodes: Vec<Node<L>> = topo
         .nodes
         .iter()
@@ -171,8 +180,8 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
             Node {
                 lane: spec.lane,
                 peer: spec.peer,
-                rx_flow: topo.flows.iter().position(|f| f.dst as usize == i).map(|x| x as u32),
-                saturated: (0..flows.len()).find(|&f| flows[f].src as usize == i && flows[f].source.is_saturated()).map(|f| f as u32),
+                rx_flow: rx_flow[i],
+                saturated: saturated[i],
                 wakes: Vec::new(),
                 tx_wake: false,
                 dialogue: dialogues.iter().position(|d| d.nodes.contains(&(i as u32))).map(|d| d as u32),
@@ -203,7 +212,9 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
             relay
         })
         .collect();
+    let stall = super::stall::StallWatch::new(topo, &flows, sc.run.stall_timers.unwrap_or(super::stall::STALL_TIMERS));
     let mut sim = Sim {
+        stall,
         q: EventQueue::new(),
         port_at_open: vec![PortCounters::default(); port_owner.len()],
         nodes,

@@ -23,7 +23,7 @@ use std::rc::Rc;
 /// the errors). The `[protocol]` table is unused: entities come from the maker closure.
 pub fn scenario(delay_s: f64, a: &str, b: &str) -> Scenario {
     let text = format!(
-        "[run]\nduration_s = 100.0\n[link]\nrate_bps = 48000.0\ndelay_s = {delay_s}\n\
+        "[run]\nduration_s = 100.0\nstall_timers = 0\n[link]\nrate_bps = 48000.0\ndelay_s = {delay_s}\n\
          [protocol]\nkind = \"go_back_n\"\n[traffic.a]\n{a}\n[traffic.b]\n{b}\n"
     );
     Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}"))

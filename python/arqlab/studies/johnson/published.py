@@ -1,5 +1,5 @@
 """Johnson, HF radio ARQ under Internet-style and wireless-friendly e-mail: the
-published values, transcribed from ``../shared/papers/johnson-hf-arq-internet-applications.txt``.
+published values, transcribed from the paper (cited in docs/references.md#the-five-studies).
 
 - Tables 1 and 2: mean session latency (s) per protocol × channel, for the SMTP/TCP
   and the HMTP workloads (Section 4).

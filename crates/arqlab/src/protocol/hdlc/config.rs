@@ -127,7 +127,7 @@ pub struct HdlcConfig {
 /// T1 default. The paper gives no value; it calls timer recovery a "relatively short
 /// delay" next to NRM's wait until M−1 frames are outstanding. T1 must exceed the longest I frame (10⁴ bits: 0.21 s at 48 kbit/s) + 2 t_p (0.1 s) +
 /// an RR + a peer I frame delaying the acknowledgement (0.21 s) ≈ 0.52 s; 1 s is about
-/// twice that, in line with public networks' 0.5–1 s (REFERENCE.md §A).
+/// twice that, in line with public networks' 0.5–1 s (docs/references.md#hdlc-and-lapb).
 pub const DEFAULT_T1_S: f64 = 1.0;
 
 impl HdlcConfig {

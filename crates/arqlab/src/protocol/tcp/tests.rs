@@ -144,7 +144,7 @@ fn test_sequence_numbers_wrap_modulo_2_32() {
 
 /// Bulk transfer over a lossless line: after slow start the window W·MSS per round
 /// trip binds (or the line does), S = min(C·L/(L+H), W·L/(t_f + RTT)) as the closed
-/// form of REFERENCE.md §G.
+/// form of docs/references.md#closed-forms.
 fn bulk_throughput(w: u32) -> (f64, f64) {
     let (mss, rate, delay) = (512u32, 9600.0, 0.5);
     let mut c = cfg(mss, w, 1);

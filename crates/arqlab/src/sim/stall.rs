@@ -1,0 +1,151 @@
+//! Stalled runs. A reliable (in-order) flow that has data pending and makes no progress
+//! — no delivery to its receiver, no acknowledgement to its sender — for
+//! [`STALL_TIMERS`] × the largest timer of its end nodes' stacks has stalled: nothing in
+//! the model will move it again (a lost packet that no layer recovers, a deadlock), and
+//! running on would only report zero throughput as if it were a measurement. The run
+//! ends there with a `stalled` outcome instead.
+//!
+//! The idle time counts from the flow's last progress or, if it had nothing pending
+//! before, from the submission that gave it data again. It is checked when a timer of
+//! the flow's source node fires (at most once per limit per node, so a livelocked
+//! sender is caught within two limits) and at every window boundary (a deadlocked run
+//! has no events left but its boundaries).
+
+use super::runner::Flow;
+use crate::engine::{Duration, SimTime};
+use crate::protocol::{Sdu, Service};
+use crate::scenario::topology::Topology;
+use crate::scenario::ProtocolConfig;
+
+/// A flow is stalled after this many times its largest timer without progress, unless
+/// `run.stall_timers` says otherwise (0: never — fault-injection harnesses whose stacks
+/// the scenario does not describe).
+pub const STALL_TIMERS: f64 = 20.0;
+
+/// Which flow stalled, when it was found, and the limit it exceeded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stall {
+    pub flow: String,
+    pub at: SimTime,
+    /// Time since its last progress.
+    pub idle: Duration,
+    pub limit: Duration,
+    /// The multiple of the largest timer the limit is.
+    pub timers: f64,
+}
+
+impl std::fmt::Display for Stall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} stalled: data pending and no progress for {:.6} s (the limit is {} x its largest timer = {:.6} s); the run ended at {:.6} s",
+            self.flow,
+            self.idle.as_secs_f64(),
+            self.timers,
+            self.limit.as_secs_f64(),
+            self.at.as_secs_f64()
+        )
+    }
+}
+
+/// The largest timer of a stack, in seconds (`None` if it has none).
+pub fn largest_timer_s(stack: &[ProtocolConfig]) -> Option<f64> {
+    let timers = |c: &ProtocolConfig| -> Vec<f64> {
+        match c {
+            ProtocolConfig::StopAndWait(t) | ProtocolConfig::GoBackN(t) | ProtocolConfig::SelectiveRepeat(t) => vec![t.timeout_s],
+            ProtocolConfig::Hdlc(h) => vec![h.t1_s, h.t2_s],
+            ProtocolConfig::Datagram(_) => vec![],
+            ProtocolConfig::Tp4(t) => vec![t.retransmission_timer_s, t.window_timer_s, t.max_ack_delay_s.unwrap_or(0.0)],
+            ProtocolConfig::NetworkWindow(n) => vec![n.ack_delay_s],
+            ProtocolConfig::Llc2(l) => vec![l.t1_s, l.reject_timer_s, l.busy_timer_s, l.ack_delay_s],
+            ProtocolConfig::Tcp(t) => vec![t.initial_rto_s, t.max_rto_s, t.delayed_ack_s],
+            ProtocolConfig::X25(x) => vec![x.ack_timer_s, x.lapb_t1_s, x.call_setup_s, x.t_min_s, x.t_open_s],
+            ProtocolConfig::HfArq(h) => vec![h.max_transmission_s, h.response_timeout_s],
+        }
+    };
+    stack.iter().flat_map(timers).filter(|t| *t > 0.0).reduce(f64::max)
+}
+
+/// Watches the reliable flows of one run.
+pub(super) struct StallWatch {
+    /// Per flow: the idle time that is a stall (`None`: not watched).
+    limit: Vec<Option<Duration>>,
+    timers: f64,
+    /// Per node: the watched flows it sources.
+    by_node: Vec<Vec<u32>>,
+    /// Per node: the next time its timers may trigger a check.
+    next_check: Vec<SimTime>,
+    pub(super) stalled: Option<Stall>,
+}
+
+impl StallWatch {
+    /// `flows` must already know their service; `timers`: the multiple of the largest
+    /// timer that is a stall (0: none is watched).
+    pub(super) fn new(topo: &Topology, flows: &[Flow], timers: f64) -> StallWatch {
+        let mut by_node = vec![Vec::new(); topo.nodes.len()];
+        let limit = flows
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let (s, d) = (&topo.nodes[f.src as usize].stack, &topo.nodes[f.dst as usize].stack);
+                let largest = largest_timer_s(s).into_iter().chain(largest_timer_s(d)).reduce(f64::max)?;
+                (f.service == Service::InOrder && timers > 0.0).then(|| {
+                    by_node[f.src as usize].push(i as u32);
+                    Duration::from_secs_f64(timers * largest)
+                })
+            })
+            .collect();
+        StallWatch { limit, timers, next_check: vec![SimTime::ZERO; by_node.len()], by_node, stalled: None }
+    }
+
+    /// A timer of `node` fired: checks the flows it sources (at most once per limit).
+    #[inline]
+    pub(super) fn timer_fired(&mut self, flows: &[Flow], node: usize, now: SimTime) {
+        if now < self.next_check[node] || self.by_node[node].is_empty() {
+            return;
+        }
+        let mut next = SimTime(u64::MAX);
+        for &f in &self.by_node[node] {
+            if let Some(limit) = self.limit[f as usize] {
+                next = next.min(now + limit);
+                if self.stalled.is_none() {
+                    self.stalled = check(&flows[f as usize], limit, self.timers, now);
+                }
+            }
+        }
+        self.next_check[node] = next;
+    }
+
+    /// A window boundary: checks every watched flow.
+    pub(super) fn boundary(&mut self, flows: &[Flow], now: SimTime) {
+        for (f, limit) in flows.iter().zip(&self.limit) {
+            if let (Some(limit), None) = (*limit, &self.stalled) {
+                self.stalled = check(f, limit, self.timers, now);
+            }
+        }
+    }
+
+}
+
+fn check(f: &Flow, limit: Duration, timers: f64, now: SimTime) -> Option<Stall> {
+    let idle = now - f.meter.progress_at;
+    (pending(f) && idle >= limit).then(|| Stall { flow: f.meter.name.clone(), at: now, idle, limit, timers })
+}
+
+/// Data is pending: issued and not yet acknowledged, or a saturated source or an
+/// unfinished bulk transfer with more to give.
+fn pending(f: &Flow) -> bool {
+    let acked = f.meter.acknowledged_total;
+    f.ids.issued() > acked || (f.source.is_saturated() && acked < f.total)
+}
+
+impl Flow {
+    /// Issues the flow's next SDU. If the flow had nothing pending, its idle time starts now.
+    #[inline]
+    pub(super) fn issue(&mut self, bits: u32, now: SimTime, flow: u32) -> Sdu {
+        if self.ids.issued() == self.meter.acknowledged_total {
+            self.meter.progress_at = now;
+        }
+        self.ids.next(bits, now, flow)
+    }
+}

@@ -1,0 +1,108 @@
+//! Stalled runs: a reliable flow with data pending and no progress for
+//! `STALL_TIMERS` × its largest timer ends the run with a `stalled` outcome — never a
+//! quiet "completed 0".
+
+use arqlab::scenario::Scenario;
+use arqlab::sim::stall::{largest_timer_s, STALL_TIMERS};
+use arqlab::sim::{replicate, run_experiment};
+
+/// TCP over X.25 (Comer & Korb's Fig. 3 host) across a network that loses packets: the
+/// X.25 packet level does not recover a lost packet, so its window never reopens and
+/// TCP retransmits into it for ever.
+fn lossy_x25(ber: f64) -> Scenario {
+    x25(ber, "kind = \"bulk\", messages = 222")
+}
+
+fn x25(ber: f64, traffic: &str) -> Scenario {
+    let text = format!(
+        "[run]\nduration_s = 3600.0\nreplications = 2\n\
+         [stack.host]\nlayers = [\n  {{ kind = \"tcp\", mss_octets = 452, receive_window_octets = 4096 }},\n  \
+         {{ kind = \"x25\", window = 2, policy = \"multi_mlru\", c_max = 3, preopen_circuits = 3 }},\n]\n\
+         [[medium]]\nname = \"network\"\nends = [\"a\", \"b\"]\nrate_bps = 1e9\ndelay_s = 0.235\n\
+         forward = {{ error_model = \"bit\", bit_error_rate = {ber} }}\n\
+         [[node]]\nname = \"a\"\nstack = \"host\"\n[[node]]\nname = \"b\"\nstack = \"host\"\n\
+         [[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ {traffic}, length = {{ dist = \"constant\", mean_bits = 3616 }} }}\n"
+    );
+    Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_flow_that_makes_no_progress_ends_the_run_as_stalled() {
+    let sc = lossy_x25(1e-4);
+    let r = replicate(&sc, 1, 0).unwrap();
+    let s = r.stalled.as_ref().expect("the lost packet stalls the transfer");
+    assert_eq!(s.flow, "flow.a->b");
+    // The largest timer of the hosts' stacks: TCP's max RTO (60 s) or X.25's t_min (60 s).
+    let limit = STALL_TIMERS * largest_timer_s(&sc.topology.nodes[0].stack).unwrap();
+    assert!((s.limit_s - limit).abs() < 1e-9, "{} vs {limit}", s.limit_s);
+    assert!(s.idle_s >= s.limit_s && s.idle_s < 2.0 * s.limit_s, "found within two limits: {s:?}");
+    assert!(r.simulated_s < 3600.0 && (r.simulated_s - s.at_s).abs() < 1e-9, "the run ends at the stall: {}", r.simulated_s);
+    let run = &r.batches[0]["run"];
+    assert_eq!((run.get("stalled"), run.get("completed")), (Some(1.0), Some(0.0)));
+    assert!(s.message.contains("flow.a->b stalled") && s.message.contains("no progress"), "{}", s.message);
+    let a = r.accounting["flow.a->b"];
+    assert!(a.acknowledged < 222, "{a:?}");
+}
+
+#[test]
+fn stalls_are_counted_across_replications() {
+    let x = run_experiment(&lossy_x25(1e-4), 1, None, None).unwrap();
+    let stalled = x.metrics["run"]["stalled"];
+    assert_eq!(stalled.n, 2);
+    assert_eq!(stalled.mean, x.records.iter().filter(|r| r.stalled.is_some()).count() as f64 / 2.0);
+}
+
+#[test]
+fn a_transfer_that_progresses_does_not_stall() {
+    let r = replicate(&lossy_x25(0.0), 1, 0).unwrap();
+    assert!(r.stalled.is_none());
+    let run = &r.batches[0]["run"];
+    assert_eq!((run.get("stalled"), run.get("completed")), (Some(0.0), Some(1.0)));
+}
+
+#[test]
+fn a_saturated_flow_that_stalls_reports_it_in_a_run_scope_of_its_own() {
+    let r = replicate(&x25(1e-4, "kind = \"saturated\""), 1, 0).unwrap();
+    assert!(r.stalled.is_some());
+    assert_eq!(r.batches[0]["run"].iter().collect::<Vec<_>>(), vec![("stalled", 1.0)]);
+    // Without losses the run goes to its end and has no run scope.
+    let r = replicate(&x25(0.0, "kind = \"saturated\""), 1, 0).unwrap();
+    assert!(r.stalled.is_none() && !r.batches[0].contains_key("run"));
+    assert_eq!(r.simulated_s, 3600.0);
+}
+
+#[test]
+fn largest_timers_of_stacks() {
+    let sc = Scenario::from_toml("[protocol]\nkind = \"hdlc\"\nt1_s = 1.5\n[traffic.a]\nkind = \"saturated\"\n").unwrap();
+    assert_eq!(largest_timer_s(&sc.topology.nodes[0].stack), Some(1.5_f64.max(sc_t2(&sc))));
+    let sc = Scenario::from_toml("[protocol]\nkind = \"datagram\"\n[traffic.a]\nkind = \"saturated\"\n").unwrap();
+    assert_eq!(largest_timer_s(&sc.topology.nodes[0].stack), None, "best effort has no timer");
+}
+
+fn sc_t2(sc: &Scenario) -> f64 {
+    match &sc.topology.nodes[0].stack[0] {
+        arqlab::scenario::ProtocolConfig::Hdlc(h) => h.t2_s,
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn run_stall_timers_sets_the_limit_and_zero_turns_the_check_off() {
+    let text = |k: &str| {
+        let mut v = arqlab::scenario::toml_to_json(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/comer_korb/fig3.toml")).unwrap()).unwrap();
+        arqlab::scenario::apply_override(&mut v, "run.stall_timers", serde_json::json!(k.parse::<f64>().unwrap())).unwrap();
+        v
+    };
+    let mut sc = lossy_x25(1e-4);
+    let base = replicate(&sc, 1, 0).unwrap().stalled.unwrap().limit_s;
+    sc.run.stall_timers = Some(40.0);
+    let doubled = replicate(&sc, 1, 0).unwrap().stalled.unwrap();
+    assert!((doubled.limit_s - 2.0 * base).abs() < 1e-9 && doubled.message.contains("the limit is 40 x"), "{doubled:?}");
+    sc.run.stall_timers = Some(0.0);
+    let r = replicate(&sc, 1, 0).unwrap();
+    assert!(r.stalled.is_none() && r.simulated_s == 3600.0, "no check: the run goes to its end");
+    // The key is validated and absent from the resolved scenario unless given.
+    assert!(Scenario::from_value(&text("20")).is_ok());
+    let e = Scenario::from_value(&text("-1")).unwrap_err();
+    assert!(e.to_string().contains("run.stall_timers = -1"), "{e}");
+}
