@@ -11,7 +11,7 @@
 //! sender is caught within two limits) and at every window boundary (a deadlocked run
 //! has no events left but its boundaries).
 
-use super::runner::Flow;
+use super::state::Flow;
 use crate::engine::{Duration, SimTime};
 use crate::protocol::{Sdu, Service};
 use crate::scenario::topology::Topology;
