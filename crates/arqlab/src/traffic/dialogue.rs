@@ -12,8 +12,9 @@
 //! Built-in scripts from Johnson (the e-mail session of the HF ARQ study): `smtp`,
 //! the SMTP dialogue exactly as the paper lists it, one step per line (each line a
 //! write of its characters + CRLF) and the message body as one step; `hmtp`, the same
-//! writes in three steps: the 220 greeting, then every client line in one step, then
-//! every remaining server reply in one step. See `docs/models/dialogue.md`.
+//! octets in three steps: the 220 greeting, then every client line and the body as one
+//! batch (one write by default), then every remaining server reply as one write. See
+//! `docs/models/dialogue.md`.
 //!
 //! Measures (added to the scope of the client → server flow): `session_latency_s`,
 //! from the session's first transmission (the first SYN with TCP connection set-up) to
@@ -112,17 +113,21 @@ pub fn smtp(body: u32, body_writes: u32) -> Vec<Step> {
         .collect()
 }
 
-/// The HMTP script: the greeting, every client write in one step, every remaining
-/// server write in one step. (The client step holds the body and the commands: the
-/// message bits are the body's, see [`DialogueConfig::message_bits`].)
-pub fn hmtp(body: u32, body_writes: u32) -> Vec<Step> {
-    let w = smtp_writes(body, body_writes);
+/// The HMTP script: the greeting, then every client line and the body as one batch
+/// ("all of the client messages are sent in one transmission following the 220
+/// message"), then every remaining server reply as one write ("a single final
+/// transmission"). The client batch is `batch_writes` writes of equal size (1: one
+/// write, so the ARQ segments the batch as a whole and no line ends in a half-empty
+/// packet). (The message bits are the body's, see [`DialogueConfig::message_bits`].)
+pub fn hmtp(body: u32, batch_writes: u32) -> Vec<Step> {
+    let w = smtp_writes(body, 1);
     let (greeting, rest) = w.split_first().expect("the script starts with the greeting");
-    let batch = |side: Side| rest.iter().filter(|x| x.0 == side).flat_map(|x| x.1.iter().copied()).collect::<Vec<u32>>();
+    let octets = |side: Side| rest.iter().filter(|x| x.0 == side).flat_map(|x| x.1.iter()).sum::<u32>();
+    let client = octets(Side::Client);
     vec![
         Step { from: greeting.0, writes_octets: greeting.1.clone(), after: vec![], message: false },
-        Step { from: Side::Client, writes_octets: batch(Side::Client), after: vec![0], message: false },
-        Step { from: Side::Server, writes_octets: batch(Side::Server), after: vec![1], message: false },
+        Step { from: Side::Client, writes_octets: split(client, batch_writes.min(client)), after: vec![0], message: false },
+        Step { from: Side::Server, writes_octets: vec![octets(Side::Server)], after: vec![1], message: false },
     ]
 }
 
@@ -413,15 +418,23 @@ mod tests {
         assert!(s.iter().enumerate().all(|(i, x)| x.after == if i == 0 { vec![] } else { vec![i - 1] }));
     }
 
+    /// Johnson: "all of the client messages are sent in one transmission following the
+    /// 220 message from the server. All of the remaining server messages are then sent
+    /// in a single final transmission."
     #[test]
-    fn test_hmtp_batches_the_same_writes_in_three_steps() {
+    fn test_hmtp_sends_each_batch_as_one_write_of_the_same_octets() {
         let (s, h) = (smtp(5000, 1), hmtp(5000, 1));
-        let all = |v: &[Step], side| v.iter().filter(|x| x.from == side).flat_map(|x| x.writes_octets.clone()).collect::<Vec<_>>();
+        let total = |v: &[Step], side| v.iter().filter(|x| x.from == side).flat_map(|x| x.writes_octets.iter()).sum::<u32>();
         assert_eq!(h.len(), 3);
-        assert_eq!(all(&h, Side::Client), all(&s, Side::Client));
-        assert_eq!(all(&h, Side::Server), all(&s, Side::Server));
-        assert_eq!((h[1].after.clone(), h[2].after.clone()), (vec![0], vec![1]));
         assert_eq!(h[0].writes_octets, vec![46]);
+        // 27 + 35 + 37 + 6 + 5000 + 6 client octets: 22 packets of 233 octets, not 27.
+        assert_eq!(h[1].writes_octets, vec![5111]);
+        assert_eq!(h[2].writes_octets, vec![25 + 38 + 44 + 50 + 35 + 44]);
+        assert_eq!(total(&h, Side::Client), total(&s, Side::Client));
+        assert_eq!(total(&h, Side::Server), total(&s, Side::Server));
+        assert_eq!((h[1].after.clone(), h[2].after.clone()), (vec![0], vec![1]));
+        // message_writes splits the client batch in equal writes.
+        assert_eq!(hmtp(5000, 2)[1].writes_octets, vec![2556, 2555]);
     }
 
     #[test]
@@ -432,16 +445,11 @@ mod tests {
         assert_eq!(w0, vec![(1, 46 * 8)]);
         d.transmitted(SimTime::from_secs_f64(1.0));
         let (w1, _) = d.delivered(1, 0, SimTime::from_secs_f64(2.0), [0, 1]);
-        assert_eq!(w1.iter().map(|w| w.1 / 8).collect::<Vec<_>>(), vec![27, 35, 37, 6, 5, 5, 6]);
-        for id in 0..6 {
-            assert!(d.delivered(0, id, SimTime::from_secs_f64(3.0), [7, 1]).0.is_empty(), "the batch is not complete");
-        }
-        let (w2, _) = d.delivered(0, 6, SimTime::from_secs_f64(3.0), [7, 1]);
-        assert_eq!(w2.len(), 6);
-        for id in 1..6 {
-            d.delivered(1, id, SimTime::from_secs_f64(4.0), [7, 7]);
-        }
-        let (next, done) = d.delivered(1, 6, SimTime::from_secs_f64(5.0), [7, 7]);
+        assert_eq!(w1.iter().map(|w| w.1 / 8).collect::<Vec<_>>(), vec![61, 60], "121 client octets in two writes");
+        assert!(d.delivered(0, 0, SimTime::from_secs_f64(3.0), [2, 1]).0.is_empty(), "the batch is not complete");
+        let (w2, _) = d.delivered(0, 1, SimTime::from_secs_f64(3.0), [2, 1]);
+        assert_eq!(w2, vec![(1, 8 * 236)]);
+        let (next, done) = d.delivered(1, 1, SimTime::from_secs_f64(5.0), [2, 2]);
         assert!(!done);
         assert_eq!(next, vec![(1, 46 * 8)], "session 2 starts at once");
         assert_eq!(d.measures()[0], ("session_latency_s", 4.0));
@@ -453,13 +461,10 @@ mod tests {
         d.start([0, 0]);
         d.transmitted(SimTime::from_secs_f64(1.0));
         d.delivered(1, 0, SimTime::from_secs_f64(2.0), [0, 1]);
-        for id in 0..7 {
-            d.delivered(0, id, SimTime::from_secs_f64(3.0), [7, 1]);
+        for id in 0..2 {
+            d.delivered(0, id, SimTime::from_secs_f64(3.0), [2, 1]);
         }
-        for id in 1..6 {
-            d.delivered(1, id, SimTime::from_secs_f64(4.0), [7, 7]);
-        }
-        d.delivered(1, 6, SimTime::from_secs_f64(5.0), [7, 7])
+        d.delivered(1, 1, SimTime::from_secs_f64(5.0), [2, 2])
     }
 
     #[test]

@@ -37,7 +37,8 @@
 //!   per packet instead ((up · received − down · lost) / packets sent), which settles
 //!   where the PER is up / (up + down) for any burst size.
 //! - Integrated 141B modem: data packets go in 400 ms BW2 slots behind a short sync
-//!   preamble; the n-th copy of a packet is decoded with all earlier copies combined
+//!   preamble, a burst padded with empty slots to the table's sizes (BW2: 3, 6, 12 or
+//!   24 packets; selective repeat only); the n-th copy of a packet is decoded with all earlier copies combined
 //!   (its mode is the number of copies); acknowledgements and control are the robust
 //!   BW1. HDL-1d sends a control packet (ack and data flag) optionally followed by one
 //!   data packet in every transmission.
@@ -506,8 +507,16 @@ impl<P: Payload> HfArq<P> {
             data_s += t;
         }
         // The waveform's framing (110B App. C modes have their own preamble and
-        // interleaver).
-        let pad = self.table.rounded_s(mode, data_s) - data_s;
+        // interleaver; a slotted burst is padded to an allowed size: HDL's BW2 carries
+        // 3, 6, 12 or 24 packets). HDL-1d's one optional data packet is Johnson's own
+        // waveform, not a BW2 burst: not padded.
+        let mut pad = self.table.rounded_s(mode, data_s) - data_s;
+        if self.integrated && self.sr {
+            let n = frames.iter().filter(|f| f.kind == HfKind::Data).count() as u32;
+            if n > 0 {
+                pad += f64::from(self.table.burst_slots(n) - n) * self.table.airtime_s(mode, 0);
+            }
+        }
         if let Some(last) = frames.last_mut() {
             last.airtime = last.airtime + Duration::from_secs_f64(pad.max(0.0));
         }

@@ -229,8 +229,8 @@ fn code_combining_sends_each_copy_in_the_mode_of_its_copy_count_and_acks_in_bw1(
         let want = (copy.min(16) - 1) as usize;
         assert_eq!(tab.modes[fs[0].mode as usize].copies, want as u32 + 1, "copy {copy}");
         assert_eq!(fs[0].bits, 1881, "a BW2 slot carries a whole packet");
-        // BW2: 640 ms preamble + 400 ms per packet.
-        assert!((fs[0].airtime.as_secs_f64() - 1.04).abs() < 1e-9);
+        // BW2: 640 ms preamble + 400 ms per slot, one packet padded to n = 3 slots.
+        assert!((fs[0].airtime.as_secs_f64() - 1.84).abs() < 1e-9);
         let d = a.poll_timeout().unwrap();
         a.handle_timeout(d);
     }
@@ -241,6 +241,35 @@ fn code_combining_sends_each_copy_in_the_mode_of_its_copy_count_and_acks_in_bw1(
     assert_eq!(kinds(&r), vec![HfKind::Ack, HfKind::Data]);
     assert_eq!(tab.modes[r[0].mode as usize].role, crate::channel::modem::Role::Control);
     assert!((r[0].airtime.as_secs_f64() - (0.64 + 0.66667)).abs() < 1e-9, "BW1: 1306.67 ms");
+}
+
+/// MIL-STD-188-141B App. C: a BW2 burst lasts 640 + 400 n ms with n in {3, 6, 12, 24};
+/// a transmission of k packets occupies the smallest n >= k (padding slots carry no
+/// packet), and HDL-1d's single data packet is not a BW2 burst.
+#[test]
+fn hdl_bw2_bursts_are_padded_to_3_6_12_or_24_slots() {
+    for (k, n) in [(1u64, 3.0), (3, 3.0), (4, 6.0), (7, 12.0), (13, 24.0), (24, 24.0)] {
+        let mut a = arq("hdl");
+        // Simplex: a holds the data direction (the REQUEST / RELEASE exchange is done).
+        a.holder = true;
+        a.handle_submit(SimTime::ZERO, sdu(0, 1864 * k as u32));
+        let fs = burst(&mut a, SimTime::ZERO);
+        assert_eq!(fs.len() as u64, k, "{k} data packets");
+        assert!(fs.iter().all(|f| f.kind == HfKind::Data && f.bits == 1881));
+        let total: f64 = fs.iter().map(|f| f.airtime.as_secs_f64()).sum();
+        assert!((total - (0.64 + 0.4 * n)).abs() < 1e-9, "{k} packets: {total} s, want 640 + 400·{n} ms");
+        // The padding is at the end: every packet but the last takes one slot.
+        assert!(fs[..fs.len() - 1].iter().skip(1).all(|f| (f.airtime.as_secs_f64() - 0.4).abs() < 1e-9));
+    }
+    // A response of an acknowledgement alone (BW1) is not padded.
+    let (mut a, mut b) = (arq("hdl"), arq("hdl"));
+    a.holder = true;
+    a.handle_submit(SimTime::ZERO, sdu(0, 1000));
+    let fs = burst(&mut a, SimTime::ZERO);
+    feed(&mut b, &fs, t(2.0), &[]);
+    let r = burst(&mut b, t(3.0));
+    assert_eq!(kinds(&r), vec![HfKind::Ack]);
+    assert!((r[0].airtime.as_secs_f64() - (0.64 + 0.66667)).abs() < 1e-9);
 }
 
 #[test]
