@@ -181,6 +181,13 @@ pub trait Layer {
     fn handle_receive_in_error(&mut self, now: SimTime, pdu: &Self::Pdu);
     /// The clock reached (or passed) a deadline. Must be idempotent.
     fn handle_timeout(&mut self, now: SimTime);
+    /// The application closes its end of the connection: nothing more will be
+    /// submitted on it (a transport sends its FIN after the data). Layers without
+    /// connections ignore it.
+    fn handle_close(&mut self, _now: SimTime) {}
+    /// The application opens a new connection (an active open) for what it submits
+    /// next, the previous one being closed. Layers without connections ignore it.
+    fn handle_connect(&mut self, _now: SimTime) {}
     /// The medium grants a transmission now: the PDU to start, if any.
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Self::Pdu>;
     /// `poll_transmit`, with the PDU written into `slot` (the medium's copy of it, which

@@ -55,6 +55,15 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
         self.upper.handle_submit(now, sdu);
     }
 
+    /// Connections are the top layer's (the application's transport).
+    fn handle_close(&mut self, now: SimTime) {
+        self.upper.handle_close(now);
+    }
+
+    fn handle_connect(&mut self, now: SimTime) {
+        self.upper.handle_connect(now);
+    }
+
     fn handle_receive(&mut self, now: SimTime, pdu: &L::Pdu) {
         self.lower.handle_receive(now, pdu);
         self.pump_up(now);

@@ -6,14 +6,18 @@
 
 pub mod config;
 pub mod endpoint;
+pub mod host;
 pub mod receiver;
 pub mod reno;
 pub mod rto;
 
 pub use config::TcpConfig;
 pub use endpoint::Tcp;
+pub use host::TcpHost;
 pub use reno::Reno;
 pub use rto::RtoEstimator;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod close_tests;
