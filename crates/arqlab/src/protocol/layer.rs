@@ -242,6 +242,11 @@ pub trait Layer {
     /// layer that wraps others: a false here drops the receive-buffer measure (debug
     /// builds assert that a layer declaring false reports zero).
     const HOLDS_RECEIVED: bool = false;
+    /// The layer plans a whole transmission (several PDUs behind one preamble: the HF
+    /// ARQ's bursts) from what it holds when granted the medium: a layer stacked above
+    /// hands it every PDU it has ready then, not one — as a host's transport hands its
+    /// window's segments to the subnetwork's queue at once.
+    const PLANS_TRANSMISSIONS: bool = false;
     /// Information bits held at the receiver waiting for a gap to fill (selective
     /// retransmission); in-sequence receivers hold nothing.
     fn receive_buffer_bits(&self) -> u64 {

@@ -649,6 +649,7 @@ impl<P: Payload> HfArq<P> {
 
 impl<P: Payload> Layer for HfArq<P> {
     const HOLDS_RECEIVED: bool = true;
+    const PLANS_TRANSMISSIONS: bool = true;
     type Sdu = P;
     type Pdu = HfFrame<P>;
 

@@ -481,3 +481,27 @@ fn a_station_does_not_key_up_over_the_peers_transmission() {
     feed(&mut b, &fs[1..], t(4.0), &[]);
     assert_eq!(kinds(&burst(&mut b, t(4.0))), vec![HfKind::Ack, HfKind::Data], "after A's last packet, B answers");
 }
+
+/// TCP over the HF ARQ: when the ARQ plans a transmission, the stack hands it every
+/// segment TCP's window has ready (a host's transport queues its window at the
+/// subnetwork at once), not the one segment pulled before the plan — four 536-octet
+/// segments, 3 packets of 200 octets each, leave in one transmission.
+#[test]
+fn a_transmission_carries_every_tcp_segment_ready_when_it_is_planned() {
+    use crate::protocol::tcp::{Tcp, TcpConfig};
+    use crate::protocol::{Frame, Stacked};
+    let tc = TcpConfig { initial_window_segments: 4, ..TcpConfig::default() };
+    let mut s = Stacked::new(Tcp::new(&tc), HfArq::<Frame<Sdu>>::new(&HfArqConfig::of("5066"), Station::A));
+    s.handle_submit(SimTime::ZERO, sdu(0, 8 * 5000));
+    let mut fs = vec![];
+    while let Some(f) = s.poll_transmit(SimTime::ZERO, &G) {
+        let last = f.last;
+        fs.push(f);
+        if last {
+            break;
+        }
+    }
+    assert!(fs.iter().all(|f| f.kind == HfKind::Data));
+    let segments: Vec<u32> = fs.iter().map(|f| f.segment.unwrap().sdu.ns).collect();
+    assert_eq!(segments, vec![0, 0, 0, 536, 536, 536, 1072, 1072, 1072, 1608, 1608, 1608], "the initial window of four segments");
+}
