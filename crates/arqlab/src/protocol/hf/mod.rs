@@ -6,7 +6,8 @@
 //! The link is half duplex: stations take turns, and each turn is one *transmission*
 //! (a burst of packets behind one preamble). The rules, common to all variants:
 //!
-//! - A transmission *solicits* a response if it carries data or a REQUEST. Its sender
+//! - A transmission *solicits* a response if it carries data or a request for the data
+//!   direction (a REQUEST, or an ACK with the request flag). Its sender
 //!   then waits: the peer's next transmission is the response; if none has started
 //!   `response_timeout_s` after the end of ours, the sender may transmit again.
 //! - A station transmits when it owes a response (the peer's last transmission
@@ -405,7 +406,9 @@ impl<P: Payload> HfArq<P> {
             self.holder = false;
             self.peer_wants = false;
         }
-        self.solicit_pending = data > 0 || frames.iter().any(|f| f.kind == HfKind::Request);
+        // Data, a REQUEST or an ACK with the request flag asks for an answer (the
+        // holder's data or RELEASE): wait for it rather than ask again at once.
+        self.solicit_pending = data > 0 || frames.iter().any(|f| f.request);
         self.last_sent = frames.iter().filter(|f| f.kind == HfKind::Data).map(|f| f.seq).collect();
         self.owe = false;
         self.ack_pending = false;

@@ -208,6 +208,9 @@ fn duplex_responses_carry_the_ack_and_client_data_simplex_ones_only_the_ack() {
         assert_eq!(kinds(&r), expect, "{variant}");
         if variant == "hdl" {
             assert!(r[0].request, "the simplex ACK asks for the direction");
+            // ... and waits for the answer: no REQUEST of its own right after it.
+            assert!(b.poll_transmit(t(7.0) + r[0].airtime, &G).is_none(), "no second request");
+            assert!(b.poll_timeout().is_some(), "the wait for the RELEASE");
             feed(&mut a, &r, t(9.0), &[]);
             // A has nothing left: it releases the direction.
             let rel = burst(&mut a, t(10.0));
