@@ -60,5 +60,25 @@ fn scaling(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench, scaling);
+/// The HF ARQ (issue 30's HF part): HDL saturated one way at stable 5 dB — code
+/// combining, BW2 bursts of up to 24 packets, selective acknowledgement bitmaps — and
+/// 5066 at stable 25 dB, one simulated hour each. Events per second as above.
+fn hf_arq(c: &mut Criterion) {
+    let mut g = c.benchmark_group("hf_arq");
+    g.sample_size(10);
+    for (name, text) in [
+        ("hdl_stable_5", include_str!("../scenarios/johnson/hdl_stable_5.toml")),
+        ("5066_stable_25", include_str!("../scenarios/johnson/5066_stable_25.toml")),
+    ] {
+        let mut v = arqlab::scenario::toml_to_json(text).expect("scenario parses");
+        arqlab::scenario::apply_override(&mut v, "run.duration_s", 3600.0.into()).expect("override");
+        let sc = Scenario::from_value(&v).expect("scenario is valid");
+        let events = replicate(&sc, 1, 0).expect("runs").events;
+        g.throughput(Throughput::Elements(events));
+        g.bench_function(name, |b| b.iter(|| replicate(&sc, 1, 0).expect("runs")));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, scaling, hf_arq);
 criterion_main!(benches);

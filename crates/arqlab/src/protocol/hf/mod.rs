@@ -196,6 +196,9 @@ pub struct HfArq<P: Payload = Sdu> {
     // Receiver: packets rx_base .. rx_base + 128.
     rx_base: u64,
     rx: VecDeque<Option<Segment<P>>>,
+    /// The acknowledgement bitmap, kept as packets arrive: bit i set if packet
+    /// rx_base + 1 + i has (rx[i + 1] is some); shifted with the window.
+    rx_bitmap: u128,
     held_bits: u64,
 
     // Turns.
@@ -263,6 +266,7 @@ impl<P: Payload> HfArq<P> {
             rate: 0,
             rx_base: 0,
             rx: VecDeque::from(vec![None; BITMAP as usize + 1]),
+            rx_bitmap: 0,
             held_bits: 0,
             burst: VecDeque::new(),
             awaiting: None,
@@ -351,17 +355,17 @@ impl<P: Payload> HfArq<P> {
     }
 
     fn frame(&self, kind: HfKind) -> HfFrame<P> {
-        HfFrame { kind, seq: 0, segment: None, lwe: self.rx_base, bitmap: self.bitmap(), request: false, first: false, last: false, bits: self.ack_bits, info: 0, mode: 0, airtime: Duration::ZERO }
+        // Every unit test (the random-error property test among them) checks the kept
+        // bitmap against the window.
+        #[cfg(test)]
+        assert_eq!(self.rx_bitmap, self.bitmap());
+        HfFrame { kind, seq: 0, segment: None, lwe: self.rx_base, bitmap: self.rx_bitmap, request: false, first: false, last: false, bits: self.ack_bits, info: 0, mode: 0, airtime: Duration::ZERO }
     }
 
+    /// The bitmap rebuilt from the receive window (tests: it equals `rx_bitmap`).
+    #[cfg(test)]
     fn bitmap(&self) -> u128 {
-        let mut b = 0u128;
-        for i in 0..BITMAP as usize {
-            if self.rx.get(i + 1).is_some_and(Option::is_some) {
-                b |= 1 << i;
-            }
-        }
-        b
+        (0..BITMAP as usize).filter(|&i| self.rx.get(i + 1).is_some_and(Option::is_some)).fold(0, |b, i| b | 1 << i)
     }
 
     /// Plans the next transmission, if we may and have something to send.
@@ -370,12 +374,15 @@ impl<P: Payload> HfArq<P> {
             return;
         }
         self.fill_window();
-        let mut frames: Vec<HfFrame<P>> = Vec::new();
+        // Built in the (empty) burst queue: its capacity is kept from one transmission
+        // to the next.
+        debug_assert!(self.burst.is_empty());
+        let mut frames = std::mem::take(&mut self.burst);
         let wants_direction = !self.duplex && !self.holder && self.has_data();
         if self.ack_pending {
             let mut a = self.frame(HfKind::Ack);
             a.request = wants_direction;
-            frames.push(a);
+            frames.push_back(a);
         }
         let mut data = 0usize;
         // Simplex: data or an acknowledgement, never both.
@@ -387,20 +394,21 @@ impl<P: Payload> HfArq<P> {
             if self.peer_wants && (!self.holder || !self.has_data()) {
                 // The holder with nothing left, or a station that does not hold it,
                 // hands the direction to the peer that asked.
-                frames.push(self.frame(HfKind::Release));
+                frames.push_back(self.frame(HfKind::Release));
                 release = true;
             } else if wants_direction && frames.is_empty() {
                 let mut r = self.frame(HfKind::Request);
                 r.request = true;
-                frames.push(r);
+                frames.push_back(r);
             }
         }
         if frames.is_empty() {
+            self.burst = frames;
             return;
         }
         // HDL-1d: every transmission starts with its robust control packet.
         if self.integrated && !self.sr && self.duplex && frames[0].kind != HfKind::Ack {
-            frames.insert(0, self.frame(HfKind::Ack));
+            frames.push_front(self.frame(HfKind::Ack));
         }
         if release {
             self.holder = false;
@@ -409,24 +417,25 @@ impl<P: Payload> HfArq<P> {
         // Data, a REQUEST or an ACK with the request flag asks for an answer (the
         // holder's data or RELEASE): wait for it rather than ask again at once.
         self.solicit_pending = data > 0 || frames.iter().any(|f| f.request);
-        self.last_sent = frames.iter().filter(|f| f.kind == HfKind::Data).map(|f| f.seq).collect();
+        self.last_sent.clear();
+        self.last_sent.extend(frames.iter().filter(|f| f.kind == HfKind::Data).map(|f| f.seq));
         self.owe = false;
         self.ack_pending = false;
         self.retry = false;
         self.awaiting = None;
-        self.time(&mut frames);
+        self.time(frames.make_contiguous());
         self.counters.s_frames_sent += frames.iter().filter(|f| f.kind != HfKind::Data).count() as u64;
         let n = frames.len();
-        for (k, mut f) in frames.into_iter().enumerate() {
+        for (k, f) in frames.iter_mut().enumerate() {
             f.first = k == 0;
             f.last = k + 1 == n;
-            self.burst.push_back(f);
         }
+        self.burst = frames;
     }
 
     /// Appends the data packets of a transmission: every unacknowledged packet of the
     /// window in order (resends first, then new ones), within the limits.
-    fn push_data(&mut self, frames: &mut Vec<HfFrame<P>>) -> usize {
+    fn push_data(&mut self, frames: &mut VecDeque<HfFrame<P>>) -> usize {
         let (mut data, mut airtime) = (0usize, 0.0);
         let limit = if self.sr { self.max_packets } else { 1 };
         for i in 0..self.slots.len() {
@@ -451,7 +460,7 @@ impl<P: Payload> HfArq<P> {
             f.bits = bits;
             f.info = self.slots[i].bits;
             f.mode = self.data_mode(sent);
-            frames.push(f);
+            frames.push_back(f);
             self.counters.i_frames_sent += 1;
             if sent == 1 {
                 self.packets_new += 1;
@@ -585,10 +594,15 @@ impl<P: Payload> HfArq<P> {
         }
         self.peer_dups_only = false;
         self.rx[i] = Some(seg);
+        if i > 0 {
+            self.rx_bitmap |= 1 << (i - 1);
+        }
         self.held_bits += u64::from(self.seg_bits(&seg));
         while let Some(Some(s)) = self.rx.front().copied() {
             self.rx.pop_front();
             self.rx.push_back(None);
+            // Bit 0 was the new front's packet (now below the lower edge).
+            self.rx_bitmap >>= 1;
             self.rx_base += 1;
             self.held_bits -= u64::from(self.seg_bits(&s));
             if s.index + 1 == s.count {
