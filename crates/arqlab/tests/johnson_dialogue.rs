@@ -146,6 +146,26 @@ fn sessions_started_before_start_until_run_to_completion_and_the_cut_one_is_coun
     }
 }
 
+/// The latency of one error-free SMTP session over TCP over the HF ARQ layer `arq`
+/// (lanes without errors; TCP with MSS and window above the body, an RTO no exchange
+/// reaches, no delayed ACK), with radio turnaround `tau`.
+fn error_free_session(arq: &str, tau: f64) -> f64 {
+    let text = format!(
+        "[run]\nduration_s = 36000.0\nwarmup_s = 0.0\nreplications = 1\n[stack.s]\n\
+         layers = [{{ kind = \"tcp\", connection_setup = true, mss_octets = 6000, receive_window_octets = 8000, \
+         initial_rto_s = 3000.0, min_rto_s = 3000.0, max_rto_s = 3600.0, delayed_ack_s = 0.0 }}, {arq}]\n\
+         [[medium]]\nname = \"hf\"\nkind = \"half_duplex_radio\"\nends = [\"client\", \"server\"]\nrate_bps = 4800.0\n\
+         delay_s = 0.01\nturnaround_s = {tau}\npreamble_s = 0.0\n\
+         [[node]]\nname = \"client\"\nstack = \"s\"\n[[node]]\nname = \"server\"\nstack = \"s\"\n\
+         [[flow]]\nfrom = \"client\"\nto = \"server\"\ntraffic = {{ kind = \"dialogue\", script = \"smtp\" }}\n"
+    );
+    let sc = Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}"));
+    let r = replicate(&sc, 1, 0).unwrap_or_else(|e| panic!("{e}"));
+    let m = &r.batches[0]["flow.client->server"];
+    assert_eq!(m.get("frames_in_error"), Some(0.0));
+    m.get("session_latency_s").unwrap()
+}
+
 /// Closed form of an error-free SMTP session over TCP over 5066 (selective repeat,
 /// duplex, external 110B modem at 4800 bit/s: preamble 0.6 s, data rounded up to whole
 /// 0.6 s interleaver blocks; turnaround τ = 1.1 s, t_p = 10 ms). TCP with MSS and
@@ -194,19 +214,7 @@ fn error_free_smtp_over_tcp_over_5066_is_the_sum_of_its_transmissions() {
     let last = &tx[tx.len() - 1];
     let want = start + pre + (last[0] + last[1]) as f64 / rate + tp;
 
-    let text = "[run]\nduration_s = 36000.0\nwarmup_s = 0.0\nreplications = 1\n[stack.s]\n\
-        layers = [{ kind = \"tcp\", connection_setup = true, mss_octets = 6000, receive_window_octets = 8000, \
-        initial_rto_s = 3000.0, min_rto_s = 3000.0, max_rto_s = 3600.0, delayed_ack_s = 0.0 }, \
-        { kind = \"hf_arq\", variant = \"5066\", initial_snr_db = 40.0, modem = \"mil-std-188-110b\" }]\n\
-        [[medium]]\nname = \"hf\"\nkind = \"half_duplex_radio\"\nends = [\"client\", \"server\"]\nrate_bps = 4800.0\n\
-        delay_s = 0.01\nturnaround_s = 1.1\npreamble_s = 0.0\n\
-        [[node]]\nname = \"client\"\nstack = \"s\"\n[[node]]\nname = \"server\"\nstack = \"s\"\n\
-        [[flow]]\nfrom = \"client\"\nto = \"server\"\ntraffic = { kind = \"dialogue\", script = \"smtp\" }\n";
-    let sc = Scenario::from_toml(text).unwrap_or_else(|e| panic!("{e}"));
-    let r = replicate(&sc, 1, 0).unwrap_or_else(|e| panic!("{e}"));
-    let m = &r.batches[0]["flow.client->server"];
-    assert_eq!(m.get("frames_in_error"), Some(0.0));
-    let got = m.get("session_latency_s").unwrap();
+    let got = error_free_session("{ kind = \"hf_arq\", variant = \"5066\", initial_snr_db = 40.0, modem = \"mil-std-188-110b\" }", 1.1);
     assert!((got - want).abs() < 1e-6, "simulated {got} s, closed form {want} s");
     assert!(want > 18.0 * (pre + block + tau), "18 transmissions: {want} s");
 }
@@ -245,18 +253,6 @@ fn error_free_smtp_over_tcp_over_hdl_is_the_sum_of_its_transmissions() {
     let start: f64 = tx[..47].iter().map(|d| d + tp + tau).sum();
     let want = start + pre + slot + tp;
 
-    let text = "[run]\nduration_s = 36000.0\nwarmup_s = 0.0\nreplications = 1\n[stack.s]\n\
-        layers = [{ kind = \"tcp\", connection_setup = true, mss_octets = 6000, receive_window_octets = 8000, \
-        initial_rto_s = 3000.0, min_rto_s = 3000.0, max_rto_s = 3600.0, delayed_ack_s = 0.0 }, \
-        { kind = \"hf_arq\", variant = \"hdl\", initial_snr_db = 40.0 }]\n\
-        [[medium]]\nname = \"hf\"\nkind = \"half_duplex_radio\"\nends = [\"client\", \"server\"]\nrate_bps = 4800.0\n\
-        delay_s = 0.01\nturnaround_s = 0.5\npreamble_s = 0.0\n\
-        [[node]]\nname = \"client\"\nstack = \"s\"\n[[node]]\nname = \"server\"\nstack = \"s\"\n\
-        [[flow]]\nfrom = \"client\"\nto = \"server\"\ntraffic = { kind = \"dialogue\", script = \"smtp\" }\n";
-    let sc = Scenario::from_toml(text).unwrap_or_else(|e| panic!("{e}"));
-    let r = replicate(&sc, 1, 0).unwrap_or_else(|e| panic!("{e}"));
-    let m = &r.batches[0]["flow.client->server"];
-    assert_eq!(m.get("frames_in_error"), Some(0.0));
-    let got = m.get("session_latency_s").unwrap();
+    let got = error_free_session("{ kind = \"hf_arq\", variant = \"hdl\", initial_snr_db = 40.0 }", 0.5);
     assert!((got - want).abs() < 1e-6, "simulated {got} s, closed form {want} s");
 }
