@@ -120,6 +120,26 @@ fn composed(c: &mut Crit) {
     g.finish();
 }
 
+/// The HF ARQ (issue 30's HF part): HDL saturated one way at stable 5 dB — code
+/// combining, BW2 bursts of up to 24 packets, selective acknowledgement bitmaps — and
+/// 5066 at stable 25 dB, one simulated hour each. Events per second as above.
+fn hf_arq(c: &mut Crit) {
+    let mut g = c.benchmark_group("hf_arq");
+    g.sample_size(10);
+    for (name, text) in [
+        ("hdl_stable_5", include_str!("../scenarios/johnson/hdl_stable_5.toml")),
+        ("5066_stable_25", include_str!("../scenarios/johnson/5066_stable_25.toml")),
+    ] {
+        let mut v = arqlab::scenario::toml_to_json(text).expect("scenario parses");
+        arqlab::scenario::apply_override(&mut v, "run.duration_s", 3600.0.into()).expect("override");
+        let sc = Scenario::from_value(&v).expect("scenario is valid");
+        let events = replicate(&sc, 1, 0).expect("runs").events;
+        g.throughput(Throughput::Elements(events));
+        g.bench_function(name, |b| b.iter(|| replicate(&sc, 1, 0).expect("runs")));
+    }
+    g.finish();
+}
+
 /// Building (validating and wiring) large relay topologies: a line of 1,000 relays
 /// between two hosts and a star of 2,000 hosts on one relay. Routes come from one
 /// search per destination (`scenario/routes.rs`).
@@ -164,6 +184,6 @@ fn routing(c: &mut Crit) {
 criterion_group! {
     name = benches;
     config = Criterion::default().with_measurement(CpuTime);
-    targets = models, scaling, composed, routing
+    targets = models, scaling, composed, routing, hf_arq
 }
 criterion_main!(benches);

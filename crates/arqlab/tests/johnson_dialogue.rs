@@ -146,3 +146,114 @@ fn sessions_started_before_start_until_run_to_completion_and_the_cut_one_is_coun
         assert!(la.is_finite() && lb.is_finite());
     }
 }
+
+/// The latency of one error-free SMTP session over TCP over the HF ARQ layer `arq`
+/// (lanes without errors; TCP with MSS and window above the body, an RTO no exchange
+/// reaches, no delayed ACK), with radio turnaround `tau`.
+fn error_free_session(arq: &str, tau: f64) -> f64 {
+    let text = format!(
+        "[run]\nduration_s = 36000.0\nwarmup_s = 0.0\nreplications = 1\n[stack.s]\n\
+         layers = [{{ kind = \"tcp\", connection_setup = true, mss_octets = 6000, receive_window_octets = 8000, \
+         initial_rto_s = 3000.0, min_rto_s = 3000.0, max_rto_s = 3600.0, delayed_ack_s = 0.0 }}, {arq}]\n\
+         [[medium]]\nname = \"hf\"\nkind = \"half_duplex_radio\"\nends = [\"client\", \"server\"]\nrate_bps = 4800.0\n\
+         delay_s = 0.01\nturnaround_s = {tau}\npreamble_s = 0.0\n\
+         [[node]]\nname = \"client\"\nstack = \"s\"\n[[node]]\nname = \"server\"\nstack = \"s\"\n\
+         [[flow]]\nfrom = \"client\"\nto = \"server\"\ntraffic = {{ kind = \"dialogue\", script = \"smtp\" }}\n"
+    );
+    let sc = Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}"));
+    let r = replicate(&sc, 1, 0).unwrap_or_else(|e| panic!("{e}"));
+    let m = &r.batches[0]["flow.client->server"];
+    assert_eq!(m.get("frames_in_error"), Some(0.0));
+    m.get("session_latency_s").unwrap()
+}
+
+/// Closed form of an error-free SMTP session over TCP over 5066 (selective repeat,
+/// duplex, external 110B modem at 4800 bit/s: preamble 0.6 s, data rounded up to whole
+/// 0.6 s interleaver blocks; turnaround τ = 1.1 s, t_p = 10 ms). TCP with MSS and
+/// window above the body (every write one segment) and an RTO no exchange reaches;
+/// no delayed ACK. Each transmission answers the previous one (an HF ACK of 160 bits
+/// first when it carried data), then carries what TCP has ready, one HF packet per
+/// 200 octets of a segment (+128 header bits). The 18 transmissions: SYN; SYN-ACK;
+/// TCP's ACK; the 13 lines in turn — but the 5,020-octet body segment is 26 packets,
+/// over the 24-packet transmission, so the body takes two client transmissions around
+/// an ACK-only one; the last is the 221, followed by the server's FIN. The session ends
+/// when the 221's packet arrives.
+#[test]
+fn error_free_smtp_over_tcp_over_5066_is_the_sum_of_its_transmissions() {
+    use arqlab::traffic::dialogue::{line_octets, Side, SMTP_LINES};
+    let (tau, tp, rate, pre, block) = (1.1, 0.01, 4800.0, 0.6, 0.6);
+    let (hf_ack, hf_header, tcp_header, seg) = (160u64, 128u64, 160u64, 1600u64);
+    // The HF packets of one TCP segment of `octets` data octets.
+    let packets = |octets: u64| -> Vec<u64> {
+        let bits = tcp_header + 8 * octets;
+        (0..bits.div_ceil(seg)).map(|i| (bits - i * seg).min(seg) + hf_header).collect()
+    };
+    let lines: Vec<u64> = SMTP_LINES.iter().map(|&(_, l)| l.map_or(5000, |l| u64::from(line_octets(l)))).collect();
+    assert_eq!(SMTP_LINES[9], (Side::Client, None));
+    // (sender is the client, packets); the first of each answering transmission an ACK.
+    let mut tx: Vec<Vec<u64>> = vec![packets(0), [vec![hf_ack], packets(0)].concat(), [vec![hf_ack], packets(0)].concat()];
+    for (i, &o) in lines.iter().enumerate() {
+        let p = packets(o);
+        if i == 9 {
+            assert_eq!(p.len(), 26, "5,020 octets in 200-octet packets");
+            tx.push([vec![hf_ack], p[..24].to_vec()].concat());
+            tx.push(vec![hf_ack]);
+            tx.push(p[24..].to_vec());
+        } else if i == 12 {
+            tx.push([vec![hf_ack], p, packets(0)].concat());
+        } else {
+            tx.push([vec![hf_ack], p].concat());
+        }
+    }
+    assert_eq!(tx.len(), 18);
+    let duration = |bits: u64| pre + ((bits as f64 / rate / block) - 1e-9).ceil().max(1.0) * block;
+    let mut start = 0.0;
+    for t in &tx[..tx.len() - 1] {
+        start += duration(t.iter().sum()) + tp + tau;
+    }
+    // The 221 packet is the second of the last transmission (after the HF ACK).
+    let last = &tx[tx.len() - 1];
+    let want = start + pre + (last[0] + last[1]) as f64 / rate + tp;
+
+    let got = error_free_session("{ kind = \"hf_arq\", variant = \"5066\", initial_snr_db = 40.0, modem = \"mil-std-188-110b\" }", 1.1);
+    assert!((got - want).abs() < 1e-6, "simulated {got} s, closed form {want} s");
+    assert!(want > 18.0 * (pre + block + tau), "18 transmissions: {want} s");
+}
+
+/// Closed form of an error-free SMTP session over TCP over HDL (selective repeat,
+/// simplex, the 141B burst modem: a BW2 transmission of k data packets lasts 0.64 +
+/// 0.4·n s with n the smallest of 3, 6, 12, 24 that holds them; an acknowledgement,
+/// REQUEST or RELEASE is a 1.30667 s BW1 burst; τ = 0.5 s, t_p = 10 ms). TCP as in the
+/// 5066 case. Simplex: nobody holds the data direction at first, so the client asks
+/// (REQUEST), the server hands it over (RELEASE) and the SYN goes; from then on every
+/// TCP segment the other side sends costs three transmissions — the receiver's ACK
+/// with the request flag, the holder's RELEASE, the data: 12 transmissions to the 220,
+/// then 3 per line; the body's 5,020 octets are 22 packets in one 24-slot burst; the
+/// last transmission is the 221 and the server's FIN, and the session ends when the
+/// 221 (the first slot) arrives.
+#[test]
+fn error_free_smtp_over_tcp_over_hdl_is_the_sum_of_its_transmissions() {
+    use arqlab::traffic::dialogue::{line_octets, SMTP_LINES};
+    let (tau, tp, pre, slot, bw1) = (0.5, 0.01, 0.64, 0.4, 0.66667);
+    let (tcp_header, seg) = (160u64, 1864u64);
+    let data = |packets: u64| pre + slot * [3u64, 6, 12, 24].into_iter().find(|&n| n >= packets).unwrap() as f64;
+    let control = pre + bw1;
+    let packets = |octets: u64| (tcp_header + 8 * octets).div_ceil(seg);
+    // REQ, REL, SYN; ACK+req, REL, SYN-ACK; ACK+req, REL, TCP's ACK; ACK+req, REL, 220.
+    let mut tx = vec![control, control, data(1), control, control, data(1), control, control, data(1), control, control];
+    let lines: Vec<u64> = SMTP_LINES.iter().map(|&(_, l)| l.map_or(5000, |l| u64::from(line_octets(l)))).collect();
+    assert_eq!(packets(5000), 22);
+    for (i, &o) in lines.iter().enumerate() {
+        if i > 0 {
+            tx.extend([control, control]);
+        }
+        // The 221 is followed by the server's FIN in the same burst.
+        tx.push(data(packets(o) + u64::from(i == 12)));
+    }
+    assert_eq!(tx.len(), 48);
+    let start: f64 = tx[..47].iter().map(|d| d + tp + tau).sum();
+    let want = start + pre + slot + tp;
+
+    let got = error_free_session("{ kind = \"hf_arq\", variant = \"hdl\", initial_snr_db = 40.0 }", 0.5);
+    assert!((got - want).abs() < 1e-6, "simulated {got} s, closed form {want} s");
+}

@@ -12,7 +12,7 @@ use super::hf::{HfArq, HfFrame};
 use super::llc2::Llc2;
 use super::netwindow::NetWindow;
 use super::registry::ProtocolConfig;
-use super::tcp::Tcp;
+use super::tcp::TcpHost;
 use super::textbook::{GoBackN, SelectiveRepeat};
 use super::tp4::{Tp4, Tpdu};
 use super::x25::{packet::Packet, Routable, X25Host};
@@ -145,7 +145,7 @@ pub enum AnyLayer<P: Carry> {
     NetWindow(NetWindow<P>),
     Llc2(Llc2<P>),
     Tp4(Tp4),
-    Tcp(Tcp),
+    Tcp(TcpHost),
     X25(X25Host<P>),
     HfArq(HfArq<P>),
 }
@@ -161,7 +161,7 @@ impl<P: Carry> AnyLayer<P> {
             ProtocolConfig::NetworkWindow(c) => AnyLayer::NetWindow(NetWindow::new(c)),
             ProtocolConfig::Llc2(c) => AnyLayer::Llc2(Llc2::new(c)),
             ProtocolConfig::Tp4(c) => AnyLayer::Tp4(Tp4::new(c)),
-            ProtocolConfig::Tcp(c) => AnyLayer::Tcp(Tcp::open(c, ctx.active_open)),
+            ProtocolConfig::Tcp(c) => AnyLayer::Tcp(TcpHost::open(c, ctx.active_open)),
             ProtocolConfig::X25(c) => AnyLayer::X25(X25Host::new(ctx.me, c, ctx.routes.to_vec(), ctx.peer, ctx.sites)),
             ProtocolConfig::HfArq(c) => AnyLayer::HfArq(HfArq::new(c, ctx.station)),
         }
@@ -236,6 +236,15 @@ impl<P: Carry> Layer for AnyLayer<P> {
     }
     fn handle_timeout(&mut self, now: SimTime) {
         each!(self, l => l.handle_timeout(now))
+    }
+    fn handle_close(&mut self, now: SimTime) {
+        each!(self, l => l.handle_close(now))
+    }
+    fn handle_connect(&mut self, now: SimTime) {
+        each!(self, l => l.handle_connect(now))
+    }
+    fn plans_transmissions(&self) -> bool {
+        each!(self, l => l.plans_transmissions())
     }
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<AnyPdu<P>> {
         match self {

@@ -49,6 +49,16 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Composed<U, L> {
     fn handle_timeout(&mut self, now: SimTime) {
         self.stack.handle_timeout(now)
     }
+    fn handle_close(&mut self, now: SimTime) {
+        self.stack.handle_close(now)
+    }
+    fn handle_connect(&mut self, now: SimTime) {
+        self.stack.handle_connect(now)
+    }
+    #[inline]
+    fn plans_transmissions(&self) -> bool {
+        self.stack.plans_transmissions()
+    }
     #[inline]
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<L::Pdu> {
         self.stack.poll_transmit(now, grant)

@@ -181,6 +181,13 @@ pub trait Layer {
     fn handle_receive_in_error(&mut self, now: SimTime, pdu: &Self::Pdu);
     /// The clock reached (or passed) a deadline. Must be idempotent.
     fn handle_timeout(&mut self, now: SimTime);
+    /// The application closes its end of the connection: nothing more will be
+    /// submitted on it (a transport sends its FIN after the data). Layers without
+    /// connections ignore it.
+    fn handle_close(&mut self, _now: SimTime) {}
+    /// The application opens a new connection (an active open) for what it submits
+    /// next, the previous one being closed. Layers without connections ignore it.
+    fn handle_connect(&mut self, _now: SimTime) {}
     /// The medium grants a transmission now: the PDU to start, if any.
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Self::Pdu>;
     /// `poll_transmit`, with the PDU written into `slot` (the medium's copy of it, which
@@ -235,6 +242,17 @@ pub trait Layer {
     /// layer that wraps others: a false here drops the receive-buffer measure (debug
     /// builds assert that a layer declaring false reports zero).
     const HOLDS_RECEIVED: bool = false;
+    /// The layer plans a whole transmission (several PDUs behind one preamble: the HF
+    /// ARQ's bursts) from what it holds when granted the medium: a layer stacked above
+    /// hands it every PDU it has ready then, not one — as a host's transport hands its
+    /// window's segments to the subnetwork's queue at once.
+    const PLANS_TRANSMISSIONS: bool = false;
+    /// [`Layer::PLANS_TRANSMISSIONS`] of this value: a layer whose variant is chosen at
+    /// run time ([`super::any::AnyLayer`]) answers for the variant it holds.
+    #[inline]
+    fn plans_transmissions(&self) -> bool {
+        Self::PLANS_TRANSMISSIONS
+    }
     /// Information bits held at the receiver waiting for a gap to fill (selective
     /// retransmission); in-sequence receivers hold nothing.
     fn receive_buffer_bits(&self) -> u64 {

@@ -8,6 +8,10 @@
 //! not when it was queued. Deliveries and acknowledgements of the lower layer are
 //! consumed inside the stack: a lower delivery is the upper layer's receipt.
 //!
+//! A lower layer that plans whole transmissions ([`Layer::PLANS_TRANSMISSIONS`], the HF
+//! ARQ) is handed every upper PDU ready when it is hungry: a transmission can then
+//! carry a TCP window of segments, not the one segment pulled before it was planned.
+//!
 //! The upper layer sees the same [`Grant`] as the lower one: its transmission-end time
 //! (a timer start) ignores the lower layer's header bits, an error of at most
 //! `lower overhead / rate` per PDU.
@@ -44,6 +48,7 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Stacked<U, L> {
 
 impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
     const HOLDS_RECEIVED: bool = U::HOLDS_RECEIVED || L::HOLDS_RECEIVED;
+    const PLANS_TRANSMISSIONS: bool = L::PLANS_TRANSMISSIONS;
     type Sdu = U::Sdu;
     type Pdu = L::Pdu;
     /// The stack gives what its top layer gives.
@@ -53,6 +58,20 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
 
     fn handle_submit(&mut self, now: SimTime, sdu: U::Sdu) {
         self.upper.handle_submit(now, sdu);
+    }
+
+    /// Connections are the top layer's (the application's transport).
+    #[inline]
+    fn plans_transmissions(&self) -> bool {
+        self.lower.plans_transmissions()
+    }
+
+    fn handle_close(&mut self, now: SimTime) {
+        self.upper.handle_close(now);
+    }
+
+    fn handle_connect(&mut self, now: SimTime) {
+        self.upper.handle_connect(now);
     }
 
     fn handle_receive(&mut self, now: SimTime, pdu: &L::Pdu) {
@@ -73,8 +92,13 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
 
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<L::Pdu> {
         if self.lower_hungry() {
-            if let Some(p) = self.upper.poll_transmit(now, grant) {
+            // One PDU, fixed as late as can be; all that is ready for a lower layer
+            // that plans its transmission from its queue.
+            while let Some(p) = self.upper.poll_transmit(now, grant) {
                 self.lower.handle_submit(now, p);
+                if !self.lower.plans_transmissions() {
+                    break;
+                }
             }
         }
         let out = self.lower.poll_transmit(now, grant);

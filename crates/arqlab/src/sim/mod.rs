@@ -27,7 +27,7 @@ use crate::protocol::any::{AnyLayer, Ctx};
 use crate::scenario::compose::addresses_peers;
 use crate::protocol::datagram::Datagram;
 use crate::protocol::netwindow::NetWindow;
-use crate::protocol::tcp::Tcp;
+use crate::protocol::tcp::TcpHost;
 use crate::protocol::tp4::{Tp4, Tp4Over, Tpdu};
 use crate::protocol::hdlc::HdlcStation;
 use crate::protocol::hf::HfArq;
@@ -181,7 +181,7 @@ fn run_tp4(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tr
 fn run_tcp(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>) -> Result<RunOutput, SimError> {
     runner::run(sc, seed, replication, w, t, |n, s| {
         let tcp = match &n.stack[0] {
-            ProtocolConfig::Tcp(c) => Tcp::open(c, opens_actively(sc, n.index)),
+            ProtocolConfig::Tcp(c) => TcpHost::open(c, opens_actively(sc, n.index)),
             other => unreachable!("dispatched on tcp: {}", other.kind()),
         };
         // TCP's own counters come out as `transport.<flow>` measures (`Tcp::extra_measures`).
@@ -194,7 +194,7 @@ fn run_tcp(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tr
 fn run_tcp_over_hf(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>) -> Result<RunOutput, SimError> {
     runner::run(sc, seed, replication, w, t, |n, s| match (&n.stack[0], &n.stack[1]) {
         (ProtocolConfig::Tcp(c), ProtocolConfig::HfArq(h)) => {
-            Stacked::new(Tcp::open(c, opens_actively(sc, n.index)), HfArq::<Frame<Sdu>>::new(h, s))
+            Stacked::new(TcpHost::open(c, opens_actively(sc, n.index)), HfArq::<Frame<Sdu>>::new(h, s))
         }
         (a, b) => unreachable!("dispatched on tcp over hf_arq: {} over {}", a.kind(), b.kind()),
     })

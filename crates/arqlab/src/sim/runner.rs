@@ -22,6 +22,7 @@ use crate::protocol::{Event, Grant, Layer, Pdu, Sdu, Service, Station};
 use crate::scenario::topology::NodeSpec;
 use crate::scenario::Scenario;
 use crate::trace::{TraceKind, Tracer};
+use crate::traffic::dialogue::Progress;
 
 use super::lanes::{gate, ready_at, transmit, Medium, Target};
 use super::state::{pooled_counters, unbox, DialogueRun, Ev, Flow, Node, Sim, Step, ARRIVAL, BOUNDARY, END, MESSAGE, RELAY_READY, TIMER, TX_END};
@@ -459,8 +460,8 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
     #[inline(never)]
     fn submit_released(&mut self, now: SimTime) -> Step {
         let mut writes = std::mem::take(&mut self.released);
-        for &(m, sdu) in &writes {
-            self.nodes[m].stack.handle_submit(now, sdu);
+        for &(m, r) in &writes {
+            r.apply(&mut self.nodes[m].stack, now);
         }
         let mut touched: Vec<usize> = writes.iter().map(|x| x.0).collect();
         touched.dedup();
@@ -499,18 +500,50 @@ fn top_up<L: Layer<Sdu = Sdu>>(node: &mut Node<L>, flows: &mut [Flow], now: SimT
     }
 }
 
-/// A delivery to a dialogue's receiver `n`: the writes it releases go to `n`'s own stack
+/// What a dialogue hands a node's stack: a write, or a connection event of the
+/// application (a session's end closes the client's connection and opens the next;
+/// the server closes after its last step).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Release {
+    Write(Sdu),
+    Close,
+    Connect,
+}
+
+impl Release {
+    fn apply<L: Layer<Sdu = Sdu>>(self, stack: &mut L, now: SimTime) {
+        match self {
+            Release::Write(sdu) => stack.handle_submit(now, sdu),
+            Release::Close => stack.handle_close(now),
+            Release::Connect => stack.handle_connect(now),
+        }
+    }
+}
+
+/// A delivery to a dialogue's receiver `n`: what it releases goes to `n`'s own stack
 /// at once (the application answers with, or before, its acknowledgement) or, for
-/// another node, to `released`.
+/// another node, to `released`, in order: the client's close and connect at a
+/// session's end, the writes, the server's close after its last step.
 #[cold]
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn dialogue_delivered<L: Layer<Sdu = Sdu>>(run: &mut DialogueRun, dir: usize, m: &Sdu, n: usize, stack: &mut L, flows: &mut [Flow], unfinished: &mut usize, released: &mut Vec<(usize, Sdu)>, now: SimTime) {
-    let (writes, done) = run.d.delivered(dir, m.id, now, run.next_ids(flows));
+fn dialogue_delivered<L: Layer<Sdu = Sdu>>(run: &mut DialogueRun, dir: usize, m: &Sdu, n: usize, stack: &mut L, flows: &mut [Flow], unfinished: &mut usize, released: &mut Vec<(usize, Release)>, now: SimTime) {
+    let Progress { writes, session_ended, done, server_closes } = run.d.delivered(dir, m.id, now, run.next_ids(flows));
     if done {
         *unfinished -= 1;
     }
-    submit_writes(run, writes, now, flows, &mut |to, sdu| if to == n { stack.handle_submit(now, sdu) } else { released.push((to, sdu)) });
+    let [client, server] = run.nodes.map(|x| x as usize);
+    let mut to = |node: usize, r: Release| if node == n { r.apply(stack, now) } else { released.push((node, r)) };
+    if session_ended {
+        to(client, Release::Close);
+        if !done {
+            to(client, Release::Connect);
+        }
+    }
+    submit_writes(run, writes, now, flows, &mut |node, sdu| to(node, Release::Write(sdu)));
+    if server_closes {
+        to(server, Release::Close);
+    }
 }
 
 /// Issues a dialogue's released writes as SDUs of its flows (ids in order) and hands

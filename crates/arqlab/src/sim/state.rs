@@ -7,7 +7,7 @@ use super::measure::{DirectionMeter, Measures, OrderViolation};
 use super::scope::MeasureSet;
 use crate::channel::{DirectionCounters, PortCounters, Radio, Relay};
 use crate::engine::{EventCode, EventQueue, ScheduleError, SimTime};
-use crate::protocol::{Counters, Layer, Sdu, Service};
+use crate::protocol::{Counters, Layer, Service};
 use crate::trace::Tracer;
 use crate::traffic::dialogue::Dialogue;
 use crate::traffic::{MessageIds, Source};
@@ -219,8 +219,9 @@ pub(super) struct Sim<L: Layer> {
     pub(super) port_at_open: Vec<PortCounters>,
     pub(super) flows: Vec<Flow>,
     pub(super) dialogues: Vec<DialogueRun>,
-    /// Dialogue writes released for other nodes by the delivery being handled.
-    pub(super) released: Vec<(usize, Sdu)>,
+    /// Dialogue writes and connection events for other nodes, released by the
+    /// delivery being handled, in order.
+    pub(super) released: Vec<(usize, super::runner::Release)>,
     /// Extra scopes (lanes, relay ports) are measured: explicit topologies.
     pub(super) extra_scopes: bool,
     /// All flows together (`flow.*`): explicit topologies with several flows.

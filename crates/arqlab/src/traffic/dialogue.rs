@@ -3,8 +3,11 @@
 //! list of steps; each step is sent by one side as one or more application writes
 //! (SDUs) and is released when the steps it waits for (by default the previous one)
 //! have been completely delivered to their receivers. The session ends when every
-//! step is delivered; `sessions` sessions run back to back (later ones reuse the
-//! transport connection), and the run ends after the last (a terminating run). With
+//! step is delivered; `sessions` sessions run back to back, each on its own transport
+//! connection (the server closes after its last step — SMTP's "221 … closing
+//! connection" —, the client closes when the session ends and opens the next
+//! connection; over TCP with connection set-up: FIN, then a new SYN), and the run ends
+//! after the last (a terminating run). With
 //! `start_until_s`, no session starts at or after that time: the run ends when the
 //! session in progress then has completed (Johnson's runs of "at least an hour" whose
 //! every session is averaged), or at `run.duration_s`, a cap.
@@ -12,8 +15,9 @@
 //! Built-in scripts from Johnson (the e-mail session of the HF ARQ study): `smtp`,
 //! the SMTP dialogue exactly as the paper lists it, one step per line (each line a
 //! write of its characters + CRLF) and the message body as one step; `hmtp`, the same
-//! writes in three steps: the 220 greeting, then every client line in one step, then
-//! every remaining server reply in one step. See `docs/models/dialogue.md`.
+//! octets in three steps: the 220 greeting, then every client line and the body as one
+//! batch (one write by default), then every remaining server reply as one write. See
+//! `docs/models/dialogue.md`.
 //!
 //! Measures (added to the scope of the client → server flow): `session_latency_s`,
 //! from the session's first transmission (the first SYN with TCP connection set-up) to
@@ -112,17 +116,21 @@ pub fn smtp(body: u32, body_writes: u32) -> Vec<Step> {
         .collect()
 }
 
-/// The HMTP script: the greeting, every client write in one step, every remaining
-/// server write in one step. (The client step holds the body and the commands: the
-/// message bits are the body's, see [`DialogueConfig::message_bits`].)
-pub fn hmtp(body: u32, body_writes: u32) -> Vec<Step> {
-    let w = smtp_writes(body, body_writes);
+/// The HMTP script: the greeting, then every client line and the body as one batch
+/// ("all of the client messages are sent in one transmission following the 220
+/// message"), then every remaining server reply as one write ("a single final
+/// transmission"). The client batch is `batch_writes` writes of equal size (1: one
+/// write, so the ARQ segments the batch as a whole and no line ends in a half-empty
+/// packet). (The message bits are the body's, see [`DialogueConfig::message_bits`].)
+pub fn hmtp(body: u32, batch_writes: u32) -> Vec<Step> {
+    let w = smtp_writes(body, 1);
     let (greeting, rest) = w.split_first().expect("the script starts with the greeting");
-    let batch = |side: Side| rest.iter().filter(|x| x.0 == side).flat_map(|x| x.1.iter().copied()).collect::<Vec<u32>>();
+    let octets = |side: Side| rest.iter().filter(|x| x.0 == side).flat_map(|x| x.1.iter()).sum::<u32>();
+    let client = octets(Side::Client);
     vec![
         Step { from: greeting.0, writes_octets: greeting.1.clone(), after: vec![], message: false },
-        Step { from: Side::Client, writes_octets: batch(Side::Client), after: vec![0], message: false },
-        Step { from: Side::Server, writes_octets: batch(Side::Server), after: vec![1], message: false },
+        Step { from: Side::Client, writes_octets: split(client, batch_writes.min(client)), after: vec![0], message: false },
+        Step { from: Side::Server, writes_octets: vec![octets(Side::Server)], after: vec![1], message: false },
     ]
 }
 
@@ -305,28 +313,46 @@ pub struct Dialogue {
     /// Latencies of the sessions completed in the window: sum and count.
     window_sum: f64,
     window_n: u64,
+    /// The server's last step (after it the server closes its connection).
+    last_server_step: Option<usize>,
 }
 
 /// One SDU to submit: its direction and length in bits.
 pub type Write = (usize, u32);
+
+/// What a delivery did to the dialogue.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// Writes released now (of this session, or the first of the next one).
+    pub writes: Vec<Write>,
+    /// A session ended: the client closes its connection, and opens the next one
+    /// (before the next session's writes) unless `done`.
+    pub session_ended: bool,
+    /// The last session ended: the run may end.
+    pub done: bool,
+    /// The server's last step of the session is among `writes`: it closes its
+    /// connection after them.
+    pub server_closes: bool,
+}
 
 impl Dialogue {
     pub fn new(cfg: &DialogueConfig) -> Dialogue {
         let steps = cfg.steps();
         let message_bits = cfg.message_bits();
         let start_until = cfg.start_until_s.map(SimTime::from_secs_f64);
-        Dialogue { pending: vec![None; steps.len()], steps, sessions_left: cfg.sessions, start_until, issued: [vec![], vec![]], started: None, message_bits, window_sum: 0.0, window_n: 0 }
+        let last_server_step = steps.iter().rposition(|s| s.from == Side::Server);
+        Dialogue { pending: vec![None; steps.len()], steps, sessions_left: cfg.sessions, start_until, issued: [vec![], vec![]], started: None, message_bits, window_sum: 0.0, window_n: 0, last_server_step }
     }
 
     /// The first session's writes, released at the start of the run (`next_id`: the
     /// next SDU id of each direction).
     pub fn start(&mut self, next_id: [u64; 2]) -> Vec<Write> {
-        self.release(next_id)
+        self.release(next_id).writes
     }
 
     /// Steps whose predecessors are all delivered, released now.
-    fn release(&mut self, mut next_id: [u64; 2]) -> Vec<Write> {
-        let mut out = vec![];
+    fn release(&mut self, mut next_id: [u64; 2]) -> Progress {
+        let mut out = Progress::default();
         for i in 0..self.steps.len() {
             let ready = self.pending[i].is_none() && self.steps[i].after.iter().all(|&j| self.pending[j] == Some(0));
             if ready {
@@ -335,7 +361,8 @@ impl Dialogue {
                 self.pending[i] = Some(s.writes_octets.len());
                 self.issued[d].push((next_id[d], i));
                 next_id[d] += s.writes_octets.len() as u64;
-                out.extend(s.writes_octets.iter().map(|&o| (d, 8 * o)));
+                out.writes.extend(s.writes_octets.iter().map(|&o| (d, 8 * o)));
+                out.server_closes |= Some(i) == self.last_server_step;
             }
         }
         out
@@ -349,17 +376,17 @@ impl Dialogue {
         }
     }
 
-    /// SDU `id` of direction `dir` was delivered at `now`. Returns the writes released
-    /// by it and whether that was the end of the last session.
-    pub fn delivered(&mut self, dir: usize, id: u64, now: SimTime, next_id: [u64; 2]) -> (Vec<Write>, bool) {
+    /// SDU `id` of direction `dir` was delivered at `now`: the writes it releases and
+    /// the connection events it brings.
+    pub fn delivered(&mut self, dir: usize, id: u64, now: SimTime, next_id: [u64; 2]) -> Progress {
         let k = self.issued[dir].partition_point(|&(first, _)| first <= id);
-        let Some(&(_, step)) = k.checked_sub(1).and_then(|k| self.issued[dir].get(k)) else { return (vec![], false) };
+        let Some(&(_, step)) = k.checked_sub(1).and_then(|k| self.issued[dir].get(k)) else { return Progress::default() };
         match self.pending[step].as_mut() {
             Some(n) if *n > 0 => *n -= 1,
-            _ => return (vec![], false),
+            _ => return Progress::default(),
         }
         if self.pending[step] != Some(0) {
-            return (vec![], false);
+            return Progress::default();
         }
         if self.pending.iter().all(|&x| x == Some(0)) {
             let start = self.started.unwrap_or(now);
@@ -367,13 +394,14 @@ impl Dialogue {
             self.window_n += 1;
             self.sessions_left -= 1;
             if self.sessions_left == 0 || self.start_until.is_some_and(|t| now >= t) {
-                return (vec![], true);
+                return Progress { session_ended: true, done: true, ..Progress::default() };
             }
-            // The next session starts now, on the open connection.
+            // The next session starts now, on a new connection.
             self.pending.iter_mut().for_each(|x| *x = None);
             self.started = Some(now);
+            return Progress { session_ended: true, ..self.release(next_id) };
         }
-        (self.release(next_id), false)
+        self.release(next_id)
     }
 
     /// A measurement window opens: sessions completed before it are not counted.
@@ -413,15 +441,23 @@ mod tests {
         assert!(s.iter().enumerate().all(|(i, x)| x.after == if i == 0 { vec![] } else { vec![i - 1] }));
     }
 
+    /// Johnson: "all of the client messages are sent in one transmission following the
+    /// 220 message from the server. All of the remaining server messages are then sent
+    /// in a single final transmission."
     #[test]
-    fn test_hmtp_batches_the_same_writes_in_three_steps() {
+    fn test_hmtp_sends_each_batch_as_one_write_of_the_same_octets() {
         let (s, h) = (smtp(5000, 1), hmtp(5000, 1));
-        let all = |v: &[Step], side| v.iter().filter(|x| x.from == side).flat_map(|x| x.writes_octets.clone()).collect::<Vec<_>>();
+        let total = |v: &[Step], side| v.iter().filter(|x| x.from == side).flat_map(|x| x.writes_octets.iter()).sum::<u32>();
         assert_eq!(h.len(), 3);
-        assert_eq!(all(&h, Side::Client), all(&s, Side::Client));
-        assert_eq!(all(&h, Side::Server), all(&s, Side::Server));
-        assert_eq!((h[1].after.clone(), h[2].after.clone()), (vec![0], vec![1]));
         assert_eq!(h[0].writes_octets, vec![46]);
+        // 27 + 35 + 37 + 6 + 5000 + 6 client octets: 22 packets of 233 octets, not 27.
+        assert_eq!(h[1].writes_octets, vec![5111]);
+        assert_eq!(h[2].writes_octets, vec![25 + 38 + 44 + 50 + 35 + 44]);
+        assert_eq!(total(&h, Side::Client), total(&s, Side::Client));
+        assert_eq!(total(&h, Side::Server), total(&s, Side::Server));
+        assert_eq!((h[1].after.clone(), h[2].after.clone()), (vec![0], vec![1]));
+        // message_writes splits the client batch in equal writes.
+        assert_eq!(hmtp(5000, 2)[1].writes_octets, vec![2556, 2555]);
     }
 
     #[test]
@@ -431,35 +467,26 @@ mod tests {
         let w0 = d.start([0, 0]);
         assert_eq!(w0, vec![(1, 46 * 8)]);
         d.transmitted(SimTime::from_secs_f64(1.0));
-        let (w1, _) = d.delivered(1, 0, SimTime::from_secs_f64(2.0), [0, 1]);
-        assert_eq!(w1.iter().map(|w| w.1 / 8).collect::<Vec<_>>(), vec![27, 35, 37, 6, 5, 5, 6]);
-        for id in 0..6 {
-            assert!(d.delivered(0, id, SimTime::from_secs_f64(3.0), [7, 1]).0.is_empty(), "the batch is not complete");
-        }
-        let (w2, _) = d.delivered(0, 6, SimTime::from_secs_f64(3.0), [7, 1]);
-        assert_eq!(w2.len(), 6);
-        for id in 1..6 {
-            d.delivered(1, id, SimTime::from_secs_f64(4.0), [7, 7]);
-        }
-        let (next, done) = d.delivered(1, 6, SimTime::from_secs_f64(5.0), [7, 7]);
-        assert!(!done);
-        assert_eq!(next, vec![(1, 46 * 8)], "session 2 starts at once");
+        let w1 = d.delivered(1, 0, SimTime::from_secs_f64(2.0), [0, 1]).writes;
+        assert_eq!(w1.iter().map(|w| w.1 / 8).collect::<Vec<_>>(), vec![61, 60], "121 client octets in two writes");
+        assert_eq!(d.delivered(0, 0, SimTime::from_secs_f64(3.0), [2, 1]), Progress::default(), "the batch is not complete");
+        let p = d.delivered(0, 1, SimTime::from_secs_f64(3.0), [2, 1]);
+        assert_eq!(p, Progress { writes: vec![(1, 8 * 236)], server_closes: true, ..Progress::default() }, "the server's last step: it closes after it");
+        let p = d.delivered(1, 1, SimTime::from_secs_f64(5.0), [2, 2]);
+        assert_eq!(p, Progress { writes: vec![(1, 46 * 8)], session_ended: true, ..Progress::default() }, "session 2 starts at once, on a new connection");
         assert_eq!(d.measures()[0], ("session_latency_s", 4.0));
         assert_eq!(d.measures()[1].1, 80.0 / 4.0, "10 message octets / 4 s");
     }
 
     /// Runs the first session of an HMTP dialogue to completion at t = 5 s.
-    fn first_session(d: &mut Dialogue) -> (Vec<Write>, bool) {
+    fn first_session(d: &mut Dialogue) -> Progress {
         d.start([0, 0]);
         d.transmitted(SimTime::from_secs_f64(1.0));
         d.delivered(1, 0, SimTime::from_secs_f64(2.0), [0, 1]);
-        for id in 0..7 {
-            d.delivered(0, id, SimTime::from_secs_f64(3.0), [7, 1]);
+        for id in 0..2 {
+            d.delivered(0, id, SimTime::from_secs_f64(3.0), [2, 1]);
         }
-        for id in 1..6 {
-            d.delivered(1, id, SimTime::from_secs_f64(4.0), [7, 7]);
-        }
-        d.delivered(1, 6, SimTime::from_secs_f64(5.0), [7, 7])
+        d.delivered(1, 1, SimTime::from_secs_f64(5.0), [2, 2])
     }
 
     #[test]
@@ -467,14 +494,14 @@ mod tests {
         let cfg = |until: Option<f64>| DialogueConfig { script: "hmtp".into(), sessions: 100, start_until_s: until, message_octets: Some(10), message_writes: Some(2), step: vec![] };
         // The session in progress at 4.5 s runs to its end (5 s); no other starts.
         let mut d = Dialogue::new(&cfg(Some(4.5)));
-        let (next, done) = first_session(&mut d);
-        assert!(done && next.is_empty());
+        let p = first_session(&mut d);
+        assert_eq!(p, Progress { session_ended: true, done: true, ..Progress::default() });
         assert_eq!(&d.measures()[2..], &[("sessions_completed", 1.0), ("sessions_censored", 0.0)]);
         // Before the limit the next session starts, and is censored if the window closes.
         for until in [Some(6.0), None] {
             let mut d = Dialogue::new(&cfg(until));
-            let (next, done) = first_session(&mut d);
-            assert!(!done && next == vec![(1, 46 * 8)]);
+            let p = first_session(&mut d);
+            assert!(!p.done && p.session_ended && p.writes == vec![(1, 46 * 8)]);
             assert_eq!(&d.measures()[2..], &[("sessions_completed", 1.0), ("sessions_censored", 1.0)]);
         }
     }

@@ -8,6 +8,7 @@ their verdicts are plain comparisons of percentages.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from ..data import StudyData
@@ -19,8 +20,13 @@ from .params import CHANNEL_X, PAPER_CURVES
 CLAIM = {c.id: c for c in P.CLAIMS}
 #: "negligible" / "virtually irrelevant": below this share of the variation.
 NEGLIGIBLE_PCT = 5.0
-#: "roughly threefold": a ratio between 2 and 4.
+#: "roughly threefold ... with any of our ARQ protocols": what the paper's own Tables 1
+#: and 2 support — its per-protocol ratios are HDL 3.4, HDL-1d 1.8, 5066 3.3, 5066-1s
+#: 2.8 —, so: the protocols' geometric mean ratio between 2 and 4, and every
+#: protocol's ratio at least SUBSTANTIAL ("The performance boost compared to the
+#: SMTP/TCP case is substantial").
 THREEFOLD = (2.0, 4.0)
+SUBSTANTIAL = 1.5
 #: "around 100 bps": between 2/3 and 3/2 of it.
 AROUND = 1.5
 #: "about five transmissions": between 4 and 6.
@@ -29,10 +35,12 @@ FIVE = (4.0, 6.0)
 
 def _claim(id_: str, check: Callable[[StudyData], Outcome], figure: int | None, needs: tuple[int, ...] = ()) -> Claim:
     c = CLAIM[id_]
-    # Figure 1's claims are also checked with the paper-era TCP (figures.RFC2988), and
-    # those of Figures 1 and 3 with the external modem's per-packet rate rule
-    # (figures.rate_per_packet).
-    sensitivity = {1: ("rto_rfc2988", "rate_per_packet"), 3: ("rate_per_packet",)}.get(figure or 0, ())
+    # Figure 1's claims are also checked with the paper-era TCP (figures.RFC2988) and
+    # the transition channel's σ = 15 dB (figures.SIGMA_15), those of Figures 1 and 3
+    # with the external modem's per-packet rate rule and with the standard's 110B table
+    # (figures.rate_per_packet, figures.modem_standard).
+    sensitivity = {1: ("rto_rfc2988", "rate_per_packet", "modem_standard", "sigma_15"),
+                   3: ("rate_per_packet", "modem_standard")}.get(figure or 0, ())
     return Claim(id_, c.where, c.statement, check, needs=needs, figure=figure, sensitivity=sensitivity)
 
 
@@ -60,15 +68,19 @@ def _all(vs: list[Verdict]) -> Verdict:
 
 
 def hmtp_threefold(data: StudyData) -> Outcome:
-    """Per protocol, HMTP / SMTP throughput averaged over the three channels in [2, 4]."""
+    """Per protocol, HMTP / SMTP throughput averaged over the three channels: their
+    geometric mean in [2, 4] and each at least 1.5 (what the paper's tables support;
+    each in [2, 4] fails on them: HDL-1d 1.8)."""
     ratios = {}
     for p in P.PROTOCOLS:
         smtp = sum(_est(data, 1, p, x).mean for x in CHANNEL_X) / 3
         hmtp = sum(_est(data, 2, p, x).mean for x in CHANNEL_X) / 3
         ratios[p] = hmtp / smtp
-    ok = all(THREEFOLD[0] <= r <= THREEFOLD[1] for r in ratios.values())
+    geo = math.prod(ratios.values()) ** (1 / len(ratios))
+    ok = THREEFOLD[0] <= geo <= THREEFOLD[1] and min(ratios.values()) >= SUBSTANTIAL
     return Outcome(_v(ok), "HMTP/SMTP throughput (mean of channels): " + ", ".join(f"{p} {r:.2f}" for p, r in ratios.items())
-                   + f"; roughly threefold = in [{THREEFOLD[0]:g}, {THREEFOLD[1]:g}]")
+                   + f", geometric mean {geo:.2f}; roughly threefold = geometric mean in [{THREEFOLD[0]:g}, {THREEFOLD[1]:g}],"
+                   f" each at least {SUBSTANTIAL:g}")
 
 
 def _dominant(table: str, top: str, negligible: str) -> Callable[[StudyData], Outcome]:

@@ -4,6 +4,7 @@ in :mod:`.published`)."""
 
 from __future__ import annotations
 
+from ..spec import UncertainInput
 from .published import CHANNELS, PROTOCOLS
 
 NAME = "johnson"
@@ -60,5 +61,75 @@ SESSIONS = 100_000
 RATE_ADAPTATION = "burst"
 TARGET_PER, SNR_STEP_DOWN_DB = 0.1, 2.0
 SNR_STEP_UP_DB = SNR_STEP_DOWN_DB * TARGET_PER / (1 - TARGET_PER)
+#: The external modem (MIL-STD-188-110B, 75–9600 bit/s: the paper's "data rates of 75
+#: through 9600 bps", the serial tone and the Appendix C waveforms), calibrated to the
+#: paper's own statement of its 5 dB behaviour: "300 bps results in a packet error rate
+#: of over 50%, while 150 bps is nearly error-free" — every anchor of the standard's
+#: required figures 3.6 dB higher (tools/hf_modem_tables.py, docs/models/hf.md). The
+#: standard's figures themselves (``STANDARD_MODEM``) are the sensitivity
+#: ``modem_standard``: they lose 2 % of 300 bit/s packets at 5 dB.
+EXTERNAL_MODEM = "mil-std-188-110b-johnson"
+STANDARD_MODEM = "mil-std-188-110b-75-9600"
 QUICK_REPLICATIONS = 3
 FULL_REPLICATIONS = 50
+
+# Inputs the paper does not state; the study's value, read by ``scenarios.tables`` at
+# each call (the robustness analysis sets them here: targets "param:<NAME>").
+#: TCP: the paper names TCP without its settings. RFC 1122's default MSS (each segment
+#: 3 packets of 5066's 200 octets, 2.3 of HDL's 233).
+MSS_OCTETS = 536
+#: RFC 6298 timers (initial and minimum RTO 1 s, SRTT + 4 RTTVAR); "rfc793": 2 SRTT.
+RTO_RULE = "rfc6298"
+INITIAL_RTO_S = 1.0
+MIN_RTO_S = 1.0
+#: RFC 1122 §4.2.3.2 delayed ACK (BSD 0.2 s) and the 1988 BSD initial window.
+DELAYED_ACK_S = 0.2
+INITIAL_WINDOW_SEGMENTS = 1
+#: Radio + ARQ turnaround, and the external modem's interleaver delay on top of it.
+TURNAROUND_S = 0.5
+INTERLEAVER_DELAY_S = 0.6
+#: How long a station waits for the peer to start answering before it sends again.
+RESPONSE_TIMEOUT_S = 5.0
+#: 5066's D_PDU data segment (the standard allows up to 1023 octets).
+SEGMENT_OCTETS_5066 = 200
+#: The transition channel's "30 dB amplitude lognormal variation", read as the σ of the
+#: mid-term lognormal — the same word the paper uses for the stable channels' "4 dB
+#: amplitude", which the model reads as σ = 4 dB (docs/studies/johnson.md, "σ reading").
+TRANSITION_SIGMA_DB = 30.0
+#: The stable channels' "4 dB amplitude of the 'mid-term' lognormal variation", as σ.
+STABLE_SIGMA_DB = 4.0
+
+UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
+    UncertainInput("tcp_mss", "param:MSS_OCTETS", MSS_OCTETS, "unstated in the paper; RFC 1122 default 536, 1460 on an Ethernet path",
+                   levels=(536, 1460)),
+    UncertainInput("tcp_rto_rule", "param:RTO_RULE", RTO_RULE, "unstated; RFC 6298 (SRTT + 4 RTTVAR) or RFC 793 / 4.2BSD (2 SRTT)",
+                   levels=("rfc6298", "rfc793")),
+    UncertainInput("tcp_initial_rto_s", "param:INITIAL_RTO_S", INITIAL_RTO_S, "unstated; RFC 6298 1 s, RFC 2988 (the paper's era) 3 s",
+                   low=1.0, high=3.0),
+    UncertainInput("tcp_min_rto_s", "param:MIN_RTO_S", MIN_RTO_S, "unstated; RFC 6298 1 s, BSD stacks 0.2-0.5 s, up to the HF ARQ cycle (~5 s)",
+                   low=0.2, high=5.0, log=True),
+    UncertainInput("tcp_delayed_ack_s", "param:DELAYED_ACK_S", DELAYED_ACK_S, "unstated; RFC 1122 allows up to 0.5 s, BSD 0.2 s, 0 = no delay",
+                   low=0.0, high=0.5),
+    UncertainInput("tcp_initial_window", "param:INITIAL_WINDOW_SEGMENTS", INITIAL_WINDOW_SEGMENTS, "unstated; 1 (1988 BSD) to 4 (RFC 3390)",
+                   levels=(1, 2, 4)),
+    UncertainInput("turnaround_s", "param:TURNAROUND_S", TURNAROUND_S, "unstated; radio + ARQ turnaround of 141B-era HF radios, 0.25-1 s",
+                   low=0.25, high=1.0),
+    UncertainInput("interleaver_delay_s", "param:INTERLEAVER_DELAY_S", INTERLEAVER_DELAY_S,
+                   "unstated; 110B short interleaver 0.6 s, long 4.8 s (an ARQ modem runs the short one)", low=0.0, high=4.8),
+    UncertainInput("response_timeout_s", "param:RESPONSE_TIMEOUT_S", RESPONSE_TIMEOUT_S, "unstated; the ARQ's wait for an answer, 2-10 s",
+                   low=2.0, high=10.0),
+    UncertainInput("segment_octets_5066", "param:SEGMENT_OCTETS_5066", SEGMENT_OCTETS_5066, "unstated; STANAG 5066 D_PDU data 1-1023 octets",
+                   levels=(200, 512, 1023)),
+    UncertainInput("target_per", "param:TARGET_PER", TARGET_PER, "unstated; the external modem's rate choice target", low=0.01, high=0.3,
+                   log=True),
+    UncertainInput("rate_adaptation", "param:RATE_ADAPTATION", RATE_ADAPTATION,
+                   "the paper gives no algorithm ('tends to switch between' 300 and 150 bit/s)", levels=("burst", "per_packet")),
+    UncertainInput("external_modem", "param:EXTERNAL_MODEM", EXTERNAL_MODEM,
+                   "measured commercial modems not available; the paper's 5 dB statement (+3.6 dB) or the standard's figures",
+                   levels=(EXTERNAL_MODEM, STANDARD_MODEM)),
+    UncertainInput("transition_sigma_db", "param:TRANSITION_SIGMA_DB", TRANSITION_SIGMA_DB,
+                   "'30 dB amplitude lognormal variation': σ (as the stable channels' 4 dB) or half the peak-to-peak swing",
+                   levels=(15.0, 30.0)),
+    UncertainInput("stable_sigma_db", "param:STABLE_SIGMA_DB", STABLE_SIGMA_DB,
+                   "'4 dB amplitude of the mid-term lognormal variation' read as σ; as a half swing, σ = 2 dB", low=2.0, high=4.0),
+)

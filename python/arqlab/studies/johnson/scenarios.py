@@ -10,13 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..spec import Curve, Scenario
-from .params import (CHANNEL_X, DURATION_S, FULL_REPLICATIONS, HOUR_S, QUICK_REPLICATIONS, RATE_ADAPTATION, SESSION_CAP_S,
-                     SESSIONS, SNR_STEP_UP_DB)
+from . import params as P
+from .params import CHANNEL_X, DURATION_S, FULL_REPLICATIONS, HOUR_S, QUICK_REPLICATIONS, SESSION_CAP_S, SESSIONS
 
 CLIENT = "flow.client->server"
-#: The external modem: MIL-STD-188-110B 75–9600 bit/s (the paper: "data rates of 75
-#: through 9600 bps"), the body's serial tone and the Appendix C waveforms.
-MODEM_110B = "mil-std-188-110b-75-9600"
 LAYERS = "transport.flow.client->server"
 
 
@@ -25,25 +22,38 @@ def integrated(variant: str) -> bool:
 
 
 def tables(variant: str, workload: str, x: float, replications: int, initial_rto_s: float | None = None,
-           rate_adaptation: str = RATE_ADAPTATION) -> dict[str, Any]:
+           rate_adaptation: str | None = None, external_modem: str | None = None,
+           transition_sigma_db: float | None = None) -> dict[str, Any]:
     """Every table of one point: ``workload`` is "smtp" (SMTP over TCP with connection
     set-up), "hmtp" (directly over the ARQ) or "long" (5,000-byte messages back to back,
-    client to server: the sustained throughput on long messages). ``initial_rto_s``:
-    TCP's initial RTO when not the default (RFC 6298's 1 s). ``rate_adaptation``: the
-    external modem's rate rule, "per_packet" (converges to the target PER) or "burst"
-    (the model's default staircase)."""
+    client to server: the sustained throughput on long messages). The keyword arguments
+    override, for a sensitivity, the study's value in :mod:`.params` (read at each call,
+    so the robustness analysis may set them there): TCP's initial RTO, the external
+    modem's rate rule and table, the transition channel's mid-term σ."""
     _, channel, snr = CHANNEL_X[x]
-    # Modem turnaround as the hf scenarios (docs/models/hf.md): 0.5 s radio + ARQ, plus
-    # the external 110B modem's 0.6 s interleaver delay.
-    rate, turnaround, modem = (4800.0, 0.5, "mil-std-188-141b-appc") if integrated(variant) else (2400.0, 1.1, MODEM_110B)
-    arq: dict[str, Any] = {"kind": "hf_arq", "variant": variant, "initial_snr_db": snr, "modem": modem}
-    if not integrated(variant) and rate_adaptation == "per_packet":
-        arq.update(rate_adaptation="per_packet", snr_step_up_db=SNR_STEP_UP_DB)
-    tcp: dict[str, Any] = {"kind": "tcp", "connection_setup": True}
-    if initial_rto_s is not None:
-        tcp["initial_rto_s"] = initial_rto_s
+    rate_adaptation = P.RATE_ADAPTATION if rate_adaptation is None else rate_adaptation
+    external_modem = P.EXTERNAL_MODEM if external_modem is None else external_modem
+    # Modem turnaround (docs/models/hf.md): 0.5 s radio + ARQ, plus the external 110B
+    # modem's 0.6 s interleaver delay.
+    rate, turnaround, modem = ((4800.0, P.TURNAROUND_S, "mil-std-188-141b-appc") if integrated(variant)
+                               else (2400.0, P.TURNAROUND_S + P.INTERLEAVER_DELAY_S, external_modem))
+    arq: dict[str, Any] = {"kind": "hf_arq", "variant": variant, "initial_snr_db": snr, "modem": modem,
+                           "response_timeout_s": P.RESPONSE_TIMEOUT_S}
+    if not integrated(variant):
+        arq.update(target_per=P.TARGET_PER, segment_bits=8 * P.SEGMENT_OCTETS_5066)
+        if rate_adaptation == "per_packet":
+            arq.update(rate_adaptation="per_packet", snr_step_up_db=P.SNR_STEP_UP_DB)
+    tcp: dict[str, Any] = {"kind": "tcp", "connection_setup": True, "mss_octets": P.MSS_OCTETS,
+                           "receive_window_octets": max(4096, 4 * P.MSS_OCTETS), "rto": P.RTO_RULE,
+                           "initial_rto_s": P.INITIAL_RTO_S if initial_rto_s is None else initial_rto_s,
+                           "min_rto_s": P.MIN_RTO_S, "max_rto_s": max(60.0, P.MIN_RTO_S),
+                           "delayed_ack_s": P.DELAYED_ACK_S, "initial_window_segments": P.INITIAL_WINDOW_SEGMENTS}
     layers = [tcp, arq] if workload == "smtp" else [arq]
-    lane = {"error_model": "hf", "channel": channel, "modem": modem}
+    lane: dict[str, Any] = {"error_model": "hf", "channel": channel, "modem": modem}
+    if channel == "transition":
+        lane["variation_db"] = P.TRANSITION_SIGMA_DB if transition_sigma_db is None else transition_sigma_db
+    else:
+        lane["variation_db"] = P.STABLE_SIGMA_DB
     if workload == "long":
         traffic: dict[str, Any] = {"kind": "saturated", "length": {"dist": "constant", "mean_bits": 40_000}}
         duration = DURATION_S
@@ -66,6 +76,10 @@ def scenario(variant: str = "hdl", workload: str = "smtp", x: float = 1.0, repli
 
 def derive(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
     """The figures' ``derive``: x is the channel (1: 25 dB, 2: 5 dB, 3: transition)."""
-    rto = params.get("initial_rto_s")
+    def opt(key: str) -> Any:
+        return params.get(key)
+
+    rto, sigma = opt("initial_rto_s"), opt("transition_sigma_db")
     return tables(str(params["variant"]), str(params["workload"]), x, QUICK_REPLICATIONS if quick else FULL_REPLICATIONS,
-                  None if rto is None else float(rto), str(params.get("rate_adaptation", RATE_ADAPTATION)))
+                  None if rto is None else float(rto), opt("rate_adaptation"), opt("external_modem"),
+                  None if sigma is None else float(sigma))

@@ -6,7 +6,8 @@
 //! The link is half duplex: stations take turns, and each turn is one *transmission*
 //! (a burst of packets behind one preamble). The rules, common to all variants:
 //!
-//! - A transmission *solicits* a response if it carries data or a REQUEST. Its sender
+//! - A transmission *solicits* a response if it carries data or a request for the data
+//!   direction (a REQUEST, or an ACK with the request flag). Its sender
 //!   then waits: the peer's next transmission is the response; if none has started
 //!   `response_timeout_s` after the end of ours, the sender may transmit again.
 //! - A station transmits when it owes a response (the peer's last transmission
@@ -37,7 +38,8 @@
 //!   per packet instead ((up · received − down · lost) / packets sent), which settles
 //!   where the PER is up / (up + down) for any burst size.
 //! - Integrated 141B modem: data packets go in 400 ms BW2 slots behind a short sync
-//!   preamble; the n-th copy of a packet is decoded with all earlier copies combined
+//!   preamble, a burst padded with empty slots to the table's sizes (BW2: 3, 6, 12 or
+//!   24 packets; selective repeat only); the n-th copy of a packet is decoded with all earlier copies combined
 //!   (its mode is the number of copies); acknowledgements and control are the robust
 //!   BW1. HDL-1d sends a control packet (ack and data flag) optionally followed by one
 //!   data packet in every transmission.
@@ -194,6 +196,9 @@ pub struct HfArq<P: Payload = Sdu> {
     // Receiver: packets rx_base .. rx_base + 128.
     rx_base: u64,
     rx: VecDeque<Option<Segment<P>>>,
+    /// The acknowledgement bitmap, kept as packets arrive: bit i set if packet
+    /// rx_base + 1 + i has (rx[i + 1] is some); shifted with the window.
+    rx_bitmap: u128,
     held_bits: u64,
 
     // Turns.
@@ -261,6 +266,7 @@ impl<P: Payload> HfArq<P> {
             rate: 0,
             rx_base: 0,
             rx: VecDeque::from(vec![None; BITMAP as usize + 1]),
+            rx_bitmap: 0,
             held_bits: 0,
             burst: VecDeque::new(),
             awaiting: None,
@@ -349,17 +355,17 @@ impl<P: Payload> HfArq<P> {
     }
 
     fn frame(&self, kind: HfKind) -> HfFrame<P> {
-        HfFrame { kind, seq: 0, segment: None, lwe: self.rx_base, bitmap: self.bitmap(), request: false, first: false, last: false, bits: self.ack_bits, info: 0, mode: 0, airtime: Duration::ZERO }
+        // Every unit test (the random-error property test among them) checks the kept
+        // bitmap against the window.
+        #[cfg(test)]
+        assert_eq!(self.rx_bitmap, self.bitmap());
+        HfFrame { kind, seq: 0, segment: None, lwe: self.rx_base, bitmap: self.rx_bitmap, request: false, first: false, last: false, bits: self.ack_bits, info: 0, mode: 0, airtime: Duration::ZERO }
     }
 
+    /// The bitmap rebuilt from the receive window (tests: it equals `rx_bitmap`).
+    #[cfg(test)]
     fn bitmap(&self) -> u128 {
-        let mut b = 0u128;
-        for i in 0..BITMAP as usize {
-            if self.rx.get(i + 1).is_some_and(Option::is_some) {
-                b |= 1 << i;
-            }
-        }
-        b
+        (0..BITMAP as usize).filter(|&i| self.rx.get(i + 1).is_some_and(Option::is_some)).fold(0, |b, i| b | 1 << i)
     }
 
     /// Plans the next transmission, if we may and have something to send.
@@ -368,12 +374,15 @@ impl<P: Payload> HfArq<P> {
             return;
         }
         self.fill_window();
-        let mut frames: Vec<HfFrame<P>> = Vec::new();
+        // Built in the (empty) burst queue: its capacity is kept from one transmission
+        // to the next.
+        debug_assert!(self.burst.is_empty());
+        let mut frames = std::mem::take(&mut self.burst);
         let wants_direction = !self.duplex && !self.holder && self.has_data();
         if self.ack_pending {
             let mut a = self.frame(HfKind::Ack);
             a.request = wants_direction;
-            frames.push(a);
+            frames.push_back(a);
         }
         let mut data = 0usize;
         // Simplex: data or an acknowledgement, never both.
@@ -385,44 +394,48 @@ impl<P: Payload> HfArq<P> {
             if self.peer_wants && (!self.holder || !self.has_data()) {
                 // The holder with nothing left, or a station that does not hold it,
                 // hands the direction to the peer that asked.
-                frames.push(self.frame(HfKind::Release));
+                frames.push_back(self.frame(HfKind::Release));
                 release = true;
             } else if wants_direction && frames.is_empty() {
                 let mut r = self.frame(HfKind::Request);
                 r.request = true;
-                frames.push(r);
+                frames.push_back(r);
             }
         }
         if frames.is_empty() {
+            self.burst = frames;
             return;
         }
         // HDL-1d: every transmission starts with its robust control packet.
         if self.integrated && !self.sr && self.duplex && frames[0].kind != HfKind::Ack {
-            frames.insert(0, self.frame(HfKind::Ack));
+            frames.push_front(self.frame(HfKind::Ack));
         }
         if release {
             self.holder = false;
             self.peer_wants = false;
         }
-        self.solicit_pending = data > 0 || frames.iter().any(|f| f.kind == HfKind::Request);
-        self.last_sent = frames.iter().filter(|f| f.kind == HfKind::Data).map(|f| f.seq).collect();
+        // Data, a REQUEST or an ACK with the request flag asks for an answer (the
+        // holder's data or RELEASE): wait for it rather than ask again at once.
+        self.solicit_pending = data > 0 || frames.iter().any(|f| f.request);
+        self.last_sent.clear();
+        self.last_sent.extend(frames.iter().filter(|f| f.kind == HfKind::Data).map(|f| f.seq));
         self.owe = false;
         self.ack_pending = false;
         self.retry = false;
         self.awaiting = None;
-        self.time(&mut frames);
+        self.time(frames.make_contiguous());
         self.counters.s_frames_sent += frames.iter().filter(|f| f.kind != HfKind::Data).count() as u64;
         let n = frames.len();
-        for (k, mut f) in frames.into_iter().enumerate() {
+        for (k, f) in frames.iter_mut().enumerate() {
             f.first = k == 0;
             f.last = k + 1 == n;
-            self.burst.push_back(f);
         }
+        self.burst = frames;
     }
 
     /// Appends the data packets of a transmission: every unacknowledged packet of the
     /// window in order (resends first, then new ones), within the limits.
-    fn push_data(&mut self, frames: &mut Vec<HfFrame<P>>) -> usize {
+    fn push_data(&mut self, frames: &mut VecDeque<HfFrame<P>>) -> usize {
         let (mut data, mut airtime) = (0usize, 0.0);
         let limit = if self.sr { self.max_packets } else { 1 };
         for i in 0..self.slots.len() {
@@ -447,7 +460,7 @@ impl<P: Payload> HfArq<P> {
             f.bits = bits;
             f.info = self.slots[i].bits;
             f.mode = self.data_mode(sent);
-            frames.push(f);
+            frames.push_back(f);
             self.counters.i_frames_sent += 1;
             if sent == 1 {
                 self.packets_new += 1;
@@ -506,8 +519,16 @@ impl<P: Payload> HfArq<P> {
             data_s += t;
         }
         // The waveform's framing (110B App. C modes have their own preamble and
-        // interleaver).
-        let pad = self.table.rounded_s(mode, data_s) - data_s;
+        // interleaver; a slotted burst is padded to an allowed size: HDL's BW2 carries
+        // 3, 6, 12 or 24 packets). HDL-1d's one optional data packet is Johnson's own
+        // waveform, not a BW2 burst: not padded.
+        let mut pad = self.table.rounded_s(mode, data_s) - data_s;
+        if self.integrated && self.sr {
+            let n = frames.iter().filter(|f| f.kind == HfKind::Data).count() as u32;
+            if n > 0 {
+                pad += f64::from(self.table.burst_slots(n) - n) * self.table.airtime_s(mode, 0);
+            }
+        }
         if let Some(last) = frames.last_mut() {
             last.airtime = last.airtime + Duration::from_secs_f64(pad.max(0.0));
         }
@@ -573,10 +594,15 @@ impl<P: Payload> HfArq<P> {
         }
         self.peer_dups_only = false;
         self.rx[i] = Some(seg);
+        if i > 0 {
+            self.rx_bitmap |= 1 << (i - 1);
+        }
         self.held_bits += u64::from(self.seg_bits(&seg));
         while let Some(Some(s)) = self.rx.front().copied() {
             self.rx.pop_front();
             self.rx.push_back(None);
+            // Bit 0 was the new front's packet (now below the lower edge).
+            self.rx_bitmap >>= 1;
             self.rx_base += 1;
             self.held_bits -= u64::from(self.seg_bits(&s));
             if s.index + 1 == s.count {
@@ -640,6 +666,7 @@ impl<P: Payload> HfArq<P> {
 
 impl<P: Payload> Layer for HfArq<P> {
     const HOLDS_RECEIVED: bool = true;
+    const PLANS_TRANSMISSIONS: bool = true;
     type Sdu = P;
     type Pdu = HfFrame<P>;
 

@@ -208,6 +208,9 @@ fn duplex_responses_carry_the_ack_and_client_data_simplex_ones_only_the_ack() {
         assert_eq!(kinds(&r), expect, "{variant}");
         if variant == "hdl" {
             assert!(r[0].request, "the simplex ACK asks for the direction");
+            // ... and waits for the answer: no REQUEST of its own right after it.
+            assert!(b.poll_transmit(t(7.0) + r[0].airtime, &G).is_none(), "no second request");
+            assert!(b.poll_timeout().is_some(), "the wait for the RELEASE");
             feed(&mut a, &r, t(9.0), &[]);
             // A has nothing left: it releases the direction.
             let rel = burst(&mut a, t(10.0));
@@ -229,8 +232,8 @@ fn code_combining_sends_each_copy_in_the_mode_of_its_copy_count_and_acks_in_bw1(
         let want = (copy.min(16) - 1) as usize;
         assert_eq!(tab.modes[fs[0].mode as usize].copies, want as u32 + 1, "copy {copy}");
         assert_eq!(fs[0].bits, 1881, "a BW2 slot carries a whole packet");
-        // BW2: 640 ms preamble + 400 ms per packet.
-        assert!((fs[0].airtime.as_secs_f64() - 1.04).abs() < 1e-9);
+        // BW2: 640 ms preamble + 400 ms per slot, one packet padded to n = 3 slots.
+        assert!((fs[0].airtime.as_secs_f64() - 1.84).abs() < 1e-9);
         let d = a.poll_timeout().unwrap();
         a.handle_timeout(d);
     }
@@ -241,6 +244,35 @@ fn code_combining_sends_each_copy_in_the_mode_of_its_copy_count_and_acks_in_bw1(
     assert_eq!(kinds(&r), vec![HfKind::Ack, HfKind::Data]);
     assert_eq!(tab.modes[r[0].mode as usize].role, crate::channel::modem::Role::Control);
     assert!((r[0].airtime.as_secs_f64() - (0.64 + 0.66667)).abs() < 1e-9, "BW1: 1306.67 ms");
+}
+
+/// MIL-STD-188-141B App. C: a BW2 burst lasts 640 + 400 n ms with n in {3, 6, 12, 24};
+/// a transmission of k packets occupies the smallest n >= k (padding slots carry no
+/// packet), and HDL-1d's single data packet is not a BW2 burst.
+#[test]
+fn hdl_bw2_bursts_are_padded_to_3_6_12_or_24_slots() {
+    for (k, n) in [(1u64, 3.0), (3, 3.0), (4, 6.0), (7, 12.0), (13, 24.0), (24, 24.0)] {
+        let mut a = arq("hdl");
+        // Simplex: a holds the data direction (the REQUEST / RELEASE exchange is done).
+        a.holder = true;
+        a.handle_submit(SimTime::ZERO, sdu(0, 1864 * k as u32));
+        let fs = burst(&mut a, SimTime::ZERO);
+        assert_eq!(fs.len() as u64, k, "{k} data packets");
+        assert!(fs.iter().all(|f| f.kind == HfKind::Data && f.bits == 1881));
+        let total: f64 = fs.iter().map(|f| f.airtime.as_secs_f64()).sum();
+        assert!((total - (0.64 + 0.4 * n)).abs() < 1e-9, "{k} packets: {total} s, want 640 + 400·{n} ms");
+        // The padding is at the end: every packet but the last takes one slot.
+        assert!(fs[..fs.len() - 1].iter().skip(1).all(|f| (f.airtime.as_secs_f64() - 0.4).abs() < 1e-9));
+    }
+    // A response of an acknowledgement alone (BW1) is not padded.
+    let (mut a, mut b) = (arq("hdl"), arq("hdl"));
+    a.holder = true;
+    a.handle_submit(SimTime::ZERO, sdu(0, 1000));
+    let fs = burst(&mut a, SimTime::ZERO);
+    feed(&mut b, &fs, t(2.0), &[]);
+    let r = burst(&mut b, t(3.0));
+    assert_eq!(kinds(&r), vec![HfKind::Ack]);
+    assert!((r[0].airtime.as_secs_f64() - (0.64 + 0.66667)).abs() < 1e-9);
 }
 
 #[test]
@@ -451,4 +483,28 @@ fn a_station_does_not_key_up_over_the_peers_transmission() {
     assert!(!b.wants_transmit() && b.poll_transmit(t(2.0), &G).is_none(), "A is still transmitting");
     feed(&mut b, &fs[1..], t(4.0), &[]);
     assert_eq!(kinds(&burst(&mut b, t(4.0))), vec![HfKind::Ack, HfKind::Data], "after A's last packet, B answers");
+}
+
+/// TCP over the HF ARQ: when the ARQ plans a transmission, the stack hands it every
+/// segment TCP's window has ready (a host's transport queues its window at the
+/// subnetwork at once), not the one segment pulled before the plan — four 536-octet
+/// segments, 3 packets of 200 octets each, leave in one transmission.
+#[test]
+fn a_transmission_carries_every_tcp_segment_ready_when_it_is_planned() {
+    use crate::protocol::tcp::{Tcp, TcpConfig};
+    use crate::protocol::{Frame, Stacked};
+    let tc = TcpConfig { initial_window_segments: 4, ..TcpConfig::default() };
+    let mut s = Stacked::new(Tcp::new(&tc), HfArq::<Frame<Sdu>>::new(&HfArqConfig::of("5066"), Station::A));
+    s.handle_submit(SimTime::ZERO, sdu(0, 8 * 5000));
+    let mut fs = vec![];
+    while let Some(f) = s.poll_transmit(SimTime::ZERO, &G) {
+        let last = f.last;
+        fs.push(f);
+        if last {
+            break;
+        }
+    }
+    assert!(fs.iter().all(|f| f.kind == HfKind::Data));
+    let segments: Vec<u32> = fs.iter().map(|f| f.segment.unwrap().sdu.ns).collect();
+    assert_eq!(segments, vec![0, 0, 0, 536, 536, 536, 1072, 1072, 1072, 1608, 1608, 1608], "the initial window of four segments");
 }

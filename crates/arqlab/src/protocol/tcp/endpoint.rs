@@ -13,10 +13,18 @@
 //! it. SYN and SYN-ACK are timed and retransmitted under the same RFC 6298 timer as
 //! data (initial RTO, back-off on every expiry, Karn's rule), and after a handshake
 //! that timed out the RTO restarts at 3 s (RFC 6298 §5.7). The SYN consumes sequence
-//! number 0 (ISS = 0), so data starts at 1 on the wire. A SYN travels as a header-only
+//! number ISS (0 for an endpoint's first connection), so data starts at ISS + 1. A SYN travels as a header-only
 //! `I` frame with the `command` bit set (HDLC's command/response bit means nothing to
 //! TCP) and `pf` as its ACK flag: SYN = (command, !pf), SYN-ACK = (command, pf).
-//! FIN is not modelled: a connection is never closed.
+//!
+//! Close (RFC 9293 §3.6): once the application closes ([`Layer::handle_close`]) and
+//! every octet submitted has been sent, a FIN follows — a header-only `I` frame
+//! *without* the command bit, N(S) = the sequence number it consumes — under the same
+//! timer and go-back as data. FIN-WAIT-1 → FIN-WAIT-2 → TIME-WAIT for the end that
+//! closes first, CLOSE-WAIT → LAST-ACK → CLOSED for the other; TIME-WAIT (2·MSL)
+//! re-acknowledges a repeated FIN. Each connection of an endpoint has its own
+//! sequence space starting at its ISS (both ends use the same one, given by the active
+//! opener's SYN); [`super::host::TcpHost`] holds an endpoint's connections.
 
 use super::receiver::{Arrival, Receiver};
 use super::flavour::{Congestion, Timer};
@@ -36,7 +44,7 @@ pub fn unwrap_seq(wire: u32, reference: u64) -> u64 {
     (reference as i64 + d).max(0) as u64
 }
 
-/// The connection state (RFC 9293 §3.3.2), as far as the handshake goes.
+/// The connection state (RFC 9293 §3.3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum State {
     /// Passive open: waiting for a SYN.
@@ -46,7 +54,36 @@ pub enum State {
     /// SYN received, SYN-ACK sent, waiting for its ACK.
     SynReceived,
     Established,
+    /// We closed first and sent our FIN; neither acknowledged nor answered yet.
+    FinWait1,
+    /// Our FIN is acknowledged; waiting for the peer's.
+    FinWait2,
+    /// Both FINs crossed: waiting for the acknowledgement of ours.
+    Closing,
+    /// Both FINs acknowledged; 2·MSL before the connection is forgotten.
+    TimeWait,
+    /// The peer closed first; we may still send.
+    CloseWait,
+    /// We closed after the peer: waiting for the acknowledgement of our FIN.
+    LastAck,
+    Closed,
 }
+
+impl State {
+    /// Data (sent before any FIN of ours) may still go, or go again.
+    fn sends(self) -> bool {
+        matches!(self, State::Established | State::CloseWait | State::FinWait1 | State::Closing | State::LastAck)
+    }
+
+    /// Before the connection is synchronised: the handshake decides every segment.
+    fn opening(self) -> bool {
+        matches!(self, State::Listen | State::SynSent | State::SynReceived)
+    }
+}
+
+/// TIME-WAIT lasts 2·MSL, MSL = 2 minutes (RFC 9293 §3.4.2). It does not block the
+/// next connection, which has its own ISS.
+const TIME_WAIT_S: f64 = 240.0;
 
 pub struct Tcp {
     cfg: TcpConfig,
@@ -57,8 +94,16 @@ pub struct Tcp {
     syn_sent: bool,
     /// The handshake's send time of its (only) SYN or SYN-ACK, for the RTT sample.
     syn_timing: Option<SimTime>,
-    /// Offset of data on the wire: 1 when the SYN took sequence number 0.
+    /// The initial sequence number of both directions (the active opener's choice).
+    iss: u64,
+    /// Offset of data on the wire: ISS + 1 when the SYN took sequence number ISS.
     wire: u64,
+    /// The application closed: a FIN follows the last octet submitted.
+    close_requested: bool,
+    /// The peer's FIN has been received (it took one sequence number).
+    fin_received: bool,
+    /// End of TIME-WAIT.
+    time_wait_until: Option<SimTime>,
     /// Submitted SDUs not yet acknowledged, with the offset after their last octet.
     sdus: VecDeque<(Sdu, u64)>,
     /// Offset after the last octet submitted.
@@ -94,6 +139,11 @@ impl Tcp {
     /// An endpoint that opens the connection actively (sends the SYN at once) if
     /// `active` and `connection_setup` is on; passively otherwise.
     pub fn open(cfg: &TcpConfig, active: bool) -> Self {
+        Tcp::open_with_iss(cfg, active, 0)
+    }
+
+    /// [`Tcp::open`] with the connection's ISS (the sequence number of the SYN).
+    pub fn open_with_iss(cfg: &TcpConfig, active: bool, iss: u64) -> Self {
         let state = match (cfg.connection_setup, active) {
             (false, _) => State::Established,
             (true, true) => State::SynSent,
@@ -104,7 +154,11 @@ impl Tcp {
             syn_due: state == State::SynSent,
             syn_sent: false,
             syn_timing: None,
-            wire: u64::from(cfg.connection_setup),
+            iss,
+            wire: if cfg.connection_setup { iss + 1 } else { 0 },
+            close_requested: false,
+            fin_received: false,
+            time_wait_until: None,
             cfg: cfg.clone(),
             sdus: VecDeque::new(),
             write_end: 0,
@@ -152,6 +206,89 @@ impl Tcp {
     pub fn state(&self) -> State {
         self.state
     }
+    pub fn iss(&self) -> u64 {
+        self.iss
+    }
+    /// The application has closed this connection.
+    pub fn close_requested(&self) -> bool {
+        self.close_requested
+    }
+
+    /// A passive connection learns its ISS from the SYN.
+    pub fn set_iss(&mut self, iss: u64) {
+        debug_assert_eq!(self.state, State::Listen);
+        self.iss = iss;
+        self.wire = iss + 1;
+    }
+
+    /// The application closes: a FIN after everything submitted (no-op without
+    /// connection set-up, where the connection lives for the run).
+    pub fn close(&mut self) {
+        if self.cfg.connection_setup {
+            self.close_requested = true;
+        }
+    }
+
+    /// Our FIN is due: everything submitted has been sent (again, after a go-back) and
+    /// the FIN is not acknowledged yet.
+    fn fin_due(&self) -> bool {
+        self.close_requested && self.state.sends() && self.snd_nxt == self.write_end && self.snd_una <= self.write_end
+    }
+
+    /// The FIN: header only, N(S) = the sequence number it takes.
+    fn fin(&mut self, now: SimTime) -> Frame<Sdu> {
+        self.counters.frames_sent += 1;
+        if self.snd_max > self.write_end {
+            self.counters.count_retransmission(RetransmitCause::Timeout);
+            self.segments_retransmitted += 1;
+        }
+        self.snd_nxt = self.write_end + 1;
+        self.snd_max = self.snd_max.max(self.snd_nxt);
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(self.rto.deadline(now));
+        }
+        self.state = match self.state {
+            State::Established => State::FinWait1,
+            State::CloseWait => State::LastAck,
+            s => s,
+        };
+        self.rx.ack_sent();
+        Frame { kind: FrameKind::I, ns: (self.write_end + self.wire) as u32, nr: (self.rx.rcv_nxt + self.wire) as u32, pf: false, command: false, bits: self.cfg.header_bits, msg: None }
+    }
+
+    /// Our FIN is acknowledged.
+    fn fin_acked(&mut self, now: SimTime) {
+        self.state = match self.state {
+            State::FinWait1 => State::FinWait2,
+            State::Closing => self.time_wait(now),
+            State::LastAck => State::Closed,
+            s => s,
+        };
+    }
+
+    fn time_wait(&mut self, now: SimTime) -> State {
+        self.time_wait_until = Some(now + Duration::from_secs_f64(TIME_WAIT_S));
+        State::TimeWait
+    }
+
+    /// The peer's FIN at `seq`: taken in order only (after every octet before it); a
+    /// repeat is acknowledged again.
+    fn on_fin(&mut self, now: SimTime, seq: u64) {
+        if seq == self.rx.rcv_nxt && !self.fin_received {
+            self.fin_received = true;
+            self.rx.rcv_nxt += 1;
+            self.state = match self.state {
+                State::Established => State::CloseWait,
+                State::FinWait1 => State::Closing,
+                State::FinWait2 => self.time_wait(now),
+                s => s,
+            };
+        } else if self.fin_received && seq + 1 == self.rx.rcv_nxt && self.state == State::TimeWait {
+            // RFC 9293 §3.10.7.4: a retransmitted FIN restarts the 2·MSL timeout.
+            self.time_wait(now);
+        }
+        self.rx.ack_now = true;
+    }
 
     fn flight(&self) -> u64 {
         self.snd_max - self.snd_una
@@ -171,7 +308,7 @@ impl Tcp {
 
     /// True if the segment at SND.NXT fits the usable window now.
     fn can_send_new(&self) -> bool {
-        self.state == State::Established && self.snd_nxt < self.write_end && {
+        self.state.sends() && self.snd_nxt < self.write_end && {
             let (end, _) = self.cut(self.snd_nxt);
             end - self.snd_una <= self.window()
         }
@@ -227,6 +364,9 @@ impl Tcp {
             }
             // RFC 6298 §5.3: restart on new data acknowledged; §5.2: stop when all is.
             self.rto_deadline = (self.snd_una < self.snd_max).then(|| self.rto.deadline(now));
+            if self.close_requested && self.snd_una == self.write_end + 1 {
+                self.fin_acked(now);
+            }
         } else if pure && ack == self.snd_una && self.flight() > 0 {
             if self.cc.on_dupack(self.flight(), self.cfg.dupack_threshold, ack, self.snd_max) {
                 self.fast_rtx = true;
@@ -251,7 +391,8 @@ impl Tcp {
             self.rto_deadline = Some(self.rto.deadline(now));
         }
         let ack = self.state == State::SynReceived;
-        Frame { kind: FrameKind::I, ns: 0, nr: u32::from(ack), pf: ack, command: true, bits: self.cfg.header_bits, msg: None }
+        let nr = if ack { self.wire as u32 } else { 0 };
+        Frame { kind: FrameKind::I, ns: self.iss as u32, nr, pf: ack, command: true, bits: self.cfg.header_bits, msg: None }
     }
 
     /// A segment before the connection is established, or a SYN after: returns true if
@@ -276,12 +417,12 @@ impl Tcp {
                 true
             }
             // A duplicate SYN-ACK or SYN (our ACK, or the peer's view of it, was lost).
-            (State::Established, true, _) => {
+            (s, true, _) if !s.opening() => {
                 self.rx.ack_now = true;
                 true
             }
             // The ACK of our SYN-ACK, alone or on the peer's first data segment.
-            (State::SynReceived, false, _) if f.nr >= 1 => {
+            (State::SynReceived, false, _) if f.nr == self.wire as u32 => {
                 self.established(now);
                 false
             }
@@ -319,12 +460,17 @@ impl Layer for Tcp {
 
     fn handle_receive(&mut self, now: SimTime, f: &Frame<Sdu>) {
         // Before the connection is up, or a SYN after: the handshake decides.
-        if (self.state != State::Established || (f.command && f.kind == FrameKind::I)) && self.handshake(now, f) {
+        if (self.state.opening() || (f.command && f.kind == FrameKind::I)) && self.handshake(now, f) {
             return;
         }
         let w = self.wire as u32;
         let data = f.kind == FrameKind::I && f.bits > self.cfg.header_bits;
-        self.on_ack(now, unwrap_seq(f.nr.wrapping_sub(w), self.snd_una), !data);
+        let fin = f.kind == FrameKind::I && !f.command && f.bits == self.cfg.header_bits;
+        self.on_ack(now, unwrap_seq(f.nr.wrapping_sub(w), self.snd_una), !data && !fin);
+        if fin {
+            let seq = unwrap_seq(f.ns.wrapping_sub(w), self.rx.rcv_nxt);
+            self.on_fin(now, seq);
+        }
         if data {
             let seq = unwrap_seq(f.ns.wrapping_sub(w), self.rx.rcv_nxt);
             let end = seq + u64::from((f.bits - self.cfg.header_bits) / 8);
@@ -344,6 +490,10 @@ impl Layer for Tcp {
 
     fn handle_timeout(&mut self, now: SimTime) {
         self.rx.handle_timeout(now);
+        if self.time_wait_until.is_some_and(|d| d <= now) {
+            self.time_wait_until = None;
+            self.state = State::Closed;
+        }
         let handshaking = matches!(self.state, State::SynSent | State::SynReceived);
         if handshaking && self.rto_deadline.is_some_and(|d| d <= now) {
             // RFC 6298 §5.4–5.6 for the SYN (SYN-ACK): send it again, back off.
@@ -391,6 +541,9 @@ impl Layer for Tcp {
             self.snd_max = self.snd_max.max(self.snd_nxt);
             return Some(f);
         }
+        if self.fin_due() {
+            return Some(self.fin(now));
+        }
         if self.rx.ack_now {
             self.rx.ack_sent();
             self.counters.frames_sent += 1;
@@ -401,10 +554,7 @@ impl Layer for Tcp {
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
-        match (self.rto_deadline, self.rx.ack_due) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [self.rto_deadline, self.rx.ack_due, self.time_wait_until].into_iter().flatten().min()
     }
 
     fn poll_event(&mut self) -> Option<Event<Sdu>> {
@@ -412,7 +562,7 @@ impl Layer for Tcp {
     }
 
     fn wants_transmit(&self) -> bool {
-        self.syn_due || self.fast_rtx || self.rx.ack_now || self.can_send_new()
+        self.syn_due || self.fast_rtx || self.rx.ack_now || self.can_send_new() || self.fin_due()
     }
 
     fn backlog(&self) -> usize {
@@ -425,6 +575,10 @@ impl Layer for Tcp {
 
     fn counters(&self) -> Counters {
         self.counters
+    }
+
+    fn handle_close(&mut self, _now: SimTime) {
+        self.close();
     }
 
     fn receive_buffer_bits(&self) -> u64 {

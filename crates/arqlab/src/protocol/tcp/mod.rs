@@ -10,6 +10,7 @@ pub mod bsd42;
 pub mod config;
 pub mod endpoint;
 pub mod flavour;
+pub mod host;
 pub mod newreno;
 pub mod receiver;
 pub mod reno;
@@ -17,6 +18,7 @@ pub mod rto;
 
 pub use config::TcpConfig;
 pub use endpoint::Tcp;
+pub use host::TcpHost;
 pub use reno::Reno;
 pub use rto::RtoEstimator;
 
@@ -24,3 +26,5 @@ pub use rto::RtoEstimator;
 mod flavour_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod close_tests;

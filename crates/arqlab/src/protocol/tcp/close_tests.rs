@@ -1,0 +1,199 @@
+//! Connection close (RFC 9293 §3.6) and a new connection per session, frame in / frame
+//! out: each test names the state and the event, as RFC 9293's state diagram.
+
+use super::endpoint::State;
+use super::*;
+use crate::engine::SimTime;
+use crate::protocol::{Event, Frame, FrameKind, Grant, Layer, Sdu};
+
+const G: Grant = Grant::line(1e6);
+const H: u32 = 160;
+
+fn cfg() -> TcpConfig {
+    TcpConfig { connection_setup: true, mss_octets: 100, receive_window_octets: 6400, ..TcpConfig::default() }
+}
+
+fn sdu(id: u64, octets: u32) -> Sdu {
+    Sdu { id, bits: octets * 8, flow: 0, born: SimTime::ZERO }
+}
+
+fn t(s: f64) -> SimTime {
+    SimTime::from_secs_f64(s)
+}
+
+fn drain<L: Layer<Pdu = Frame<Sdu>>>(a: &mut L, now: SimTime) -> Vec<Frame<Sdu>> {
+    std::iter::from_fn(|| a.poll_transmit(now, &G)).collect()
+}
+
+/// Hands every frame to `to` at `now`.
+fn feed<L: Layer<Pdu = Frame<Sdu>>>(to: &mut L, fs: &[Frame<Sdu>], now: SimTime) {
+    for f in fs {
+        to.handle_receive(now, f);
+    }
+}
+
+fn is_fin(f: &Frame<Sdu>) -> bool {
+    f.kind == FrameKind::I && !f.command && f.bits == H
+}
+
+/// Client (active) and server (passive) through the handshake at t = 0..0.2 s.
+fn socket_established() -> (Tcp, Tcp) {
+    let (mut a, mut b) = (Tcp::open(&cfg(), true), Tcp::open(&cfg(), false));
+    let syn = drain(&mut a, t(0.0));
+    feed(&mut b, &syn, t(0.05));
+    let syn_ack = drain(&mut b, t(0.05));
+    feed(&mut a, &syn_ack, t(0.1));
+    let ack = drain(&mut a, t(0.1));
+    feed(&mut b, &ack, t(0.15));
+    assert_eq!((a.state(), b.state()), (State::Established, State::Established));
+    (a, b)
+}
+
+#[test]
+fn test_established_close_sends_fin_after_the_data_then_fin_wait_1() {
+    let (_, mut b) = socket_established();
+    b.handle_submit(t(1.0), sdu(0, 44));
+    b.handle_close(t(1.0));
+    let fs = drain(&mut b, t(1.0));
+    assert_eq!(fs.len(), 2, "the 221 segment, then the FIN: {fs:?}");
+    assert_eq!((fs[0].ns, fs[0].bits), (1, H + 44 * 8));
+    assert!(is_fin(&fs[1]), "header-only I frame without the command (SYN) bit");
+    assert_eq!(fs[1].ns, 45, "the FIN takes the sequence number after the last octet");
+    assert_eq!(b.state(), State::FinWait1);
+    assert!(b.poll_timeout().is_some(), "the FIN is timed like data");
+}
+
+#[test]
+fn test_close_wait_last_ack_closed_and_fin_wait_2_time_wait_closed() {
+    let (mut a, mut b) = socket_established();
+    b.handle_submit(t(1.0), sdu(0, 44));
+    b.handle_close(t(1.0));
+    let fs = drain(&mut b, t(1.0));
+    feed(&mut a, &fs, t(1.1));
+    // Established + FIN -> CLOSE-WAIT: the 221 is delivered, FIN + data acknowledged.
+    assert_eq!(a.state(), State::CloseWait);
+    assert_eq!(a.poll_event(), Some(Event::Delivered(sdu(0, 44))));
+    a.handle_close(t(1.1));
+    let r = drain(&mut a, t(1.1));
+    assert_eq!(r.len(), 1, "the client's FIN carries the ACK of the server's: {r:?}");
+    assert!(is_fin(&r[0]));
+    assert_eq!((r[0].ns, r[0].nr), (1, 46), "FIN at 1 (no client data), ACK of 44 octets and the FIN");
+    assert_eq!(a.state(), State::LastAck);
+    feed(&mut b, &r, t(1.2));
+    // FIN-WAIT-1 + ACK of our FIN and the peer's FIN -> FIN-WAIT-2 -> TIME-WAIT.
+    assert_eq!(b.state(), State::TimeWait);
+    let last = drain(&mut b, t(1.2));
+    assert_eq!(last.len(), 1);
+    assert_eq!((last[0].kind, last[0].nr), (FrameKind::RR, 2), "the last ACK");
+    feed(&mut a, &last, t(1.3));
+    assert_eq!(a.state(), State::Closed, "LAST-ACK + ACK of our FIN -> CLOSED");
+    assert_eq!(a.poll_timeout(), None);
+    // 2·MSL = 240 s.
+    let tw = b.poll_timeout().unwrap();
+    assert!((tw.as_secs_f64() - 241.2).abs() < 1e-9, "{tw:?}");
+    b.handle_timeout(tw);
+    assert_eq!(b.state(), State::Closed);
+}
+
+#[test]
+fn test_fin_wait_1_fin_lost_is_sent_again_on_timeout() {
+    let (_, mut b) = socket_established();
+    b.handle_close(t(1.0));
+    let fs = drain(&mut b, t(1.0));
+    assert!(fs.len() == 1 && is_fin(&fs[0]));
+    let rto = b.poll_timeout().unwrap();
+    b.handle_timeout(rto);
+    let again = drain(&mut b, rto);
+    assert_eq!(again, fs, "the same FIN");
+    assert_eq!((b.counters().retransmitted_timeout, b.counters().timeouts), (1, 1));
+    assert_eq!(b.state(), State::FinWait1);
+}
+
+#[test]
+fn test_time_wait_repeated_fin_is_acknowledged_again() {
+    let (mut a, mut b) = socket_established();
+    b.handle_close(t(1.0));
+    let fin_b = drain(&mut b, t(1.0));
+    feed(&mut a, &fin_b, t(1.1));
+    a.handle_close(t(1.1));
+    let fin_a = drain(&mut a, t(1.1));
+    feed(&mut b, &fin_a, t(1.2));
+    assert_eq!(b.state(), State::TimeWait);
+    drain(&mut b, t(1.2));
+    // The last ACK was lost: the client's FIN comes again.
+    feed(&mut b, &fin_a, t(5.0));
+    let ack = drain(&mut b, t(5.0));
+    assert_eq!((ack.len(), ack[0].kind, ack[0].nr), (1, FrameKind::RR, 2));
+    assert!((b.poll_timeout().unwrap().as_secs_f64() - 245.0).abs() < 1e-9, "TIME-WAIT restarts");
+}
+
+#[test]
+fn test_out_of_order_fin_waits_for_the_data_before_it() {
+    let (mut a, mut b) = socket_established();
+    b.handle_submit(t(1.0), sdu(0, 44));
+    b.handle_close(t(1.0));
+    let fs = drain(&mut b, t(1.0));
+    feed(&mut a, &fs[1..], t(1.1));
+    assert_eq!(a.state(), State::Established, "the FIN is beyond RCV.NXT: not taken");
+    feed(&mut a, &fs[..1], t(1.2));
+    assert_eq!(a.state(), State::Established);
+    feed(&mut a, &fs[1..], t(1.3));
+    assert_eq!(a.state(), State::CloseWait);
+}
+
+#[test]
+fn test_without_connection_setup_close_is_ignored() {
+    let mut a = Tcp::open(&TcpConfig::default(), true);
+    a.handle_submit(t(0.0), sdu(0, 10));
+    a.handle_close(t(0.0));
+    let fs = drain(&mut a, t(0.0));
+    assert_eq!(fs.len(), 1, "no FIN: the connection lives for the run");
+    assert_eq!(a.state(), State::Established);
+}
+
+/// Johnson's sessions: the server closes after 221, the client closes on reading it
+/// and opens the next connection at once; its SYN (ISS 2^24) meets the server's old
+/// connection in TIME-WAIT or LAST-ACK and opens a new one there, which takes the
+/// server's next greeting (submitted before the SYN arrived).
+#[test]
+fn test_host_time_wait_does_not_block_the_next_connection() {
+    let (mut c, mut s) = (TcpHost::open(&cfg(), true), TcpHost::open(&cfg(), false));
+    let syn = drain(&mut c, t(0.0));
+    feed(&mut s, &syn, t(0.1));
+    feed(&mut c, &drain(&mut s, t(0.1)), t(0.2));
+    feed(&mut s, &drain(&mut c, t(0.2)), t(0.3));
+    // Session 1: the 221, and the server closes.
+    s.handle_submit(t(1.0), sdu(0, 44));
+    s.handle_close(t(1.0));
+    let fs = drain(&mut s, t(1.0));
+    feed(&mut c, &fs, t(1.1));
+    assert_eq!(c.poll_event(), Some(Event::Delivered(sdu(0, 44))));
+    // The session ends: close, connect; the next greeting is written at the server.
+    c.handle_close(t(1.1));
+    c.handle_connect(t(1.1));
+    s.handle_submit(t(1.1), sdu(1, 46));
+    assert_eq!(s.connections().len(), 2, "the greeting waits in a new, listening connection");
+    assert!(drain(&mut s, t(1.1)).is_empty(), "nothing to send before the SYN");
+    let out = drain(&mut c, t(1.1));
+    assert_eq!(out.len(), 2, "the old connection's FIN, then the new SYN: {out:?}");
+    assert!(is_fin(&out[0]));
+    assert!(out[1].command && !out[1].pf && out[1].ns == 1 << 24, "SYN with ISS 2^24: {:?}", out[1]);
+    feed(&mut s, &out, t(1.2));
+    assert_eq!(s.connections()[0].state(), State::TimeWait);
+    assert_eq!(s.current().state(), State::SynReceived);
+    let back = drain(&mut s, t(1.2));
+    assert_eq!(back.len(), 2, "the old connection's last ACK, then the SYN-ACK: {back:?}");
+    assert_eq!(back[0].kind, FrameKind::RR);
+    assert!(back[1].command && back[1].pf && back[1].nr == (1 << 24) + 1);
+    feed(&mut c, &back, t(1.3));
+    assert_eq!(c.connections().len(), 1, "the old client connection is closed and forgotten");
+    assert_eq!(c.current().state(), State::Established);
+    // The ACK of the SYN-ACK establishes the server's connection; the greeting goes.
+    feed(&mut s, &drain(&mut c, t(1.3)), t(1.4));
+    let g = drain(&mut s, t(1.4));
+    assert_eq!((g.len(), g[0].ns, g[0].bits), (1, (1 << 24) + 1, H + 46 * 8));
+    feed(&mut c, &g, t(1.5));
+    assert_eq!(c.poll_event(), Some(Event::Delivered(sdu(1, 46))));
+    let m = |h: &TcpHost, k: &str| h.extra_measures().iter().find(|x| x.0 == k).map(|x| x.1);
+    assert_eq!((m(&c, "tcp_connections"), m(&s, "tcp_connections")), (Some(2.0), Some(2.0)));
+}
