@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import ArqlabError
 from .artefacts.curves import FigureData
-from .spec import Claim
+from .spec import Claim, Figure
 from .verdicts import Outcome, Verdict
+
+
+class StudyDefinitionError(ArqlabError, ValueError):
+    """A study whose declarations contradict each other (a claim's sensitivity variant
+    that does not vary the curves the claim reads): found at plan time, before any run."""
 
 
 class StudyData:
@@ -49,6 +55,53 @@ class ClaimResult:
         if self.origin == "paper":
             del d["origin"]
         return d
+
+
+def curves_read(claim: Claim, data: StudyData) -> set[str]:
+    """The curves of the claim's own figure that its check looks up on ``data`` (recorded
+    by :class:`FigureData`; a check that fails on missing values still records what it
+    reached)."""
+    assert claim.figure is not None
+    figs = {n: FigureData(fd.figure, fd.frame, fd.variant) for n, fd in data.figures.items()}
+    try:
+        claim.check(StudyData(figs))
+    except (KeyError, ValueError, ZeroDivisionError, TypeError, StopIteration):
+        pass
+    return figs[claim.figure].read
+
+
+def inapplicable_variants(claims: Sequence[Claim], figures: Mapping[int, Figure], data: StudyData) -> list[str]:
+    """Every (claim, sensitivity variant) pair where the claim reads a curve that the
+    variant does not vary although it is read from the same simulations as a curve the
+    variant does vary (another measure or direction of those runs, say): the variant
+    changes those runs, so under it the claim would read that curve's default data and
+    report it as the variant's. A curve on runs of its own that the variant leaves alone
+    is a fixed reference and fine. Also a variant that is not one of the claim's figure.
+    ``data`` holds the planned points (values may be missing); one message per pair."""
+    problems = []
+    for claim in claims:
+        if claim.figure is None or not claim.sensitivity:
+            continue
+        fig = figures[claim.figure]
+        frame = data[claim.figure].frame
+        base = frame[frame["variant"] == ""]
+        by_name = {s.name: s for s in fig.sensitivities}
+        read = curves_read(claim, data)
+        for name in claim.sensitivity:
+            sens = by_name.get(name)
+            if sens is None:
+                problems.append(f"claim {claim.id}: sensitivity variant {name!r} is not a variant of figure "
+                                f"{claim.figure} (variants: {', '.join(by_name) or 'none'})")
+                continue
+            varied_runs = set(base[base["curve"].isin(sens.curves)]["run"])
+            stale = sorted(c for c in read - set(sens.curves)
+                           if not varied_runs.isdisjoint(base[base["curve"] == c]["run"]))
+            if stale:
+                problems.append(f"claim {claim.id}: sensitivity variant {name!r} does not vary the curves "
+                                f"{', '.join(stale)} that the claim reads, although they come from the runs the "
+                                f"variant changes; the claim would read their default data under it (add them to "
+                                f"the variant)")
+    return problems
 
 
 def evaluate_claim(claim: Claim, data: StudyData) -> ClaimResult | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..spec import Assumption
+from ..spec import Assumption, UncertainInput
 
 NAME = "colella"
 TITLE = "Colella, Aronoff & Mills (NBS), Performance Improvements for ISO Transport"
@@ -87,3 +87,29 @@ A_DELAY_DEF = Assumption(
 A_TRANSFER = Assumption(
     "transfer time", "from time 0 to the sender's receipt of the AK covering the last DT",
     "Table 1: 'user data transferred / transfer time'; each replication is one finite transfer.")
+
+# ------------------------------------------------------- robustness (unstated inputs)
+#: What the paper leaves unstated, with the plausible range the robustness pass explores
+#: (``arqlab reproduce colella --robustness``; docs/studies/colella.md, "Robustness").
+UNCERTAIN_INPUTS = (
+    UncertainInput(
+        "one_way_delay", "param:ONE_WAY_DELAY_S", ONE_WAY_DELAY_S,
+        "Not stated ('satellite'); a geostationary hop's propagation is 0.24–0.28 s between ground stations "
+        "under the satellite and at the edge of its coverage, plus a few ms of ground-station processing.",
+        low=0.24, high=0.30),
+    UncertainInput(
+        "network_ack_delay", "param:NET_ACK_DELAY_S", NET_ACK_DELAY_S,
+        "Not stated how the window-4 subnetwork releases a place: 0 s is a local (access-link) acknowledgement as "
+        "an X.25 DCE gives; 0.55 s an end-to-end one after a satellite round trip.",
+        low=0.0, high=0.55),
+    UncertainInput(
+        "network_overhead_bits", "param:NET_OVERHEAD_BITS", NET_OVERHEAD_BITS,
+        "Not stated; X.25 packet header + LAPB frame: 3 + 6 octets with modulo-8 numbering (72 bits), "
+        "4 + 7 octets with modulo 128 (88 bits).",
+        levels=(72, 88)),
+    UncertainInput(
+        "expedited_unit", "param:EXPEDITED_UNIT", EXPEDITED_UNIT,
+        "'expedited data requests per normal data requests at the user interface' (Experiment 1) does not say "
+        "what a normal request is: one DT-sized piece of user data (the study's reading) or a whole TSDU.",
+        levels=("dt", "tsdu")),
+)
