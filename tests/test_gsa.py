@@ -50,10 +50,11 @@ def test_sobol_first_order_shares_of_a_linear_response_are_the_squared_coefficie
             assert row["ci95_low"] <= share + 0.02 and row["ci95_high"] >= share - 0.02
 
 
-def test_budget_picks_sobol_only_when_it_buys_a_base_sample_of_eight() -> None:
-    assert plan_for_budget(4, 47).method == "morris" and plan_for_budget(4, 47).size == 9
-    assert plan_for_budget(4, 48) == plan_for_budget(4, 48, "sobol")
-    assert plan_for_budget(4, 48).size == 8 and plan_for_budget(4, 48).points(4) == 48
+def test_budget_picks_sobol_only_when_it_buys_a_base_sample_of_sixteen() -> None:
+    assert plan_for_budget(4, 95).method == "morris" and plan_for_budget(4, 95).size == 19
+    assert plan_for_budget(4, 96) == plan_for_budget(4, 96, "sobol")
+    assert plan_for_budget(4, 96).size == 16 and plan_for_budget(4, 96).points(4) == 96
+    assert plan_for_budget(4, 48, "sobol").size == 8  # asked for: the largest power of two that fits
     with pytest.raises(DesignError, match="budget = 9: Morris over 4 inputs needs at least 10"):
         plan_for_budget(4, 9)
     with pytest.raises(DesignError, match="method = 'fast'"):

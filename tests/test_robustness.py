@@ -108,7 +108,7 @@ def test_robustness_measures_the_share_and_names_the_input_that_flips(toy: Any, 
     share = float(s.loc["toy.above_1_5", "share_holds"])
     assert 0.2 < share < 0.6 and s.loc["toy.above_1_5", "label"] == "fails at the study's values only"
     assert s.loc["toy.above_1_5", "share_ci95_low"] < share < s.loc["toy.above_1_5", "share_ci95_high"]
-    assert s.loc["toy.above_1_5", "flipped_by"].startswith("gain")
+    assert s.loc["toy.above_1_5", "flipped_by"].startswith("gain (")
     # One run per distinct (gain, delay): both the parameter and the key path reached the
     # scenario (Morris trajectories revisit grid points; those share their run).
     assert rob.runs == len(rob.design[["gain", "delay"]].drop_duplicates())

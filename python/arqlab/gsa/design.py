@@ -22,11 +22,14 @@ import pandas as pd
 METHODS = ("morris", "sobol")
 #: Morris grid levels (p): SALib's default; the step is p / (2(p − 1)) of the range.
 MORRIS_LEVELS = 4
+#: Δ, the Morris step on the unit interval (SALib's: p / (2(p − 1))).
+MORRIS_STEP = MORRIS_LEVELS / (2 * (MORRIS_LEVELS - 1))
 #: Bootstrap resamples behind every confidence interval of an index.
 RESAMPLES = 1000
 CONFIDENCE = 0.95
-#: The smallest Sobol' base sample (a power of two: Sobol' sequences balance only there).
-SOBOL_MIN_BASE = 8
+#: The smallest Sobol' base sample chosen without --method (a power of two: Sobol' sequences
+#: balance only there; fewer points leave the bootstrap CIs of a 0/1 response too wide to read).
+SOBOL_MIN_BASE = 16
 
 
 class DesignError(ValueError):

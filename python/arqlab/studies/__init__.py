@@ -33,7 +33,7 @@ def get_study(name: str) -> ModuleType:
 
 #: Design points of a robustness pass unless --budget says (docs/guide/sensitivity.md
 #: gives the cost per study).
-DEFAULT_BUDGET = 20
+DEFAULT_BUDGET = 40
 
 DESCRIPTION = """\
 Reproduce a published study: run every figure's simulations (or those of --figure N),

@@ -116,8 +116,8 @@ def _counts(results: Sequence[ClaimResult]) -> dict[str, int]:
 
 
 def counts_by_origin(results: Sequence[ClaimResult]) -> dict[str, dict[str, int]]:
-    """Verdict counts per origin (paper, extrapolation, inference), in that order."""
-    order = ["paper", "extrapolation", "inference"]
+    """Verdict counts per origin (paper, extrapolation, inference, model check), in that order."""
+    order = ["paper", "extrapolation", "inference", "model check"]
     origins = sorted({r.origin for r in results}, key=lambda o: (order.index(o) if o in order else 9, o))
     return {o: _counts([r for r in results if r.origin == o]) for o in origins}
 

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..gsa.design import Factor, Plan, analyse, plan_for_budget, sample, share_interval, values
+from ..gsa.design import MORRIS_STEP, Factor, Plan, analyse, plan_for_budget, sample, share_interval, values
 from .artefacts.curves import FigureData
 from .data import ClaimResult, StudyData, evaluate_claim
 from .overrides import apply_overrides, run_key
@@ -50,8 +50,9 @@ from .verdicts import Verdict
 #: share of the plausible space; it "fails robustly" when it fails there and holds on at
 #: most 1 − ROBUST_SHARE of it.
 ROBUST_SHARE = 0.9
-#: An input "flips" a claim when its effect on the 0/1 response is at least this: Morris
-#: μ* (a flip along at least this share of its steps) or Sobol' ST.
+#: An input "flips" a claim when its effect on the 0/1 response is at least this: the
+#: share of its Morris steps that change the verdict (μ*·Δ: an elementary effect of a
+#: flip is ±1/Δ), or its Sobol' ST.
 FLIP_EFFECT = 0.1
 
 HOLDS_ROBUSTLY = "holds robustly"
@@ -183,7 +184,11 @@ def _summary_row(claim: ClaimResult, holds: np.ndarray, inconclusive: np.ndarray
     share, lo, hi = share_interval(int(holds.sum()), len(holds))
     lead = "mu_star" if method == "morris" else "ST"
     eff = ix[ix["index"] == lead].sort_values("value", ascending=False)
-    flips = [f"{r.input} ({lead} {r.value:.2f})" for r in eff.itertuples() if r.value >= FLIP_EFFECT]
+    if method == "morris":
+        flips = [f"{r.input} (flips {100 * r.value * MORRIS_STEP:.0f}% of its steps)" for r in eff.itertuples()
+                 if r.value * MORRIS_STEP >= FLIP_EFFECT]
+    else:
+        flips = [f"{r.input} (ST {r.value:.2f})" for r in eff.itertuples() if r.value >= FLIP_EFFECT]
     return {"claim": claim.id, "origin": claim.origin, "statement": claim.statement,
             "verdict_at_study_values": claim.verdict.value, "share_holds": share, "share_ci95_low": lo,
             "share_ci95_high": hi, "share_inconclusive": float(inconclusive.mean()) if len(inconclusive) else float("nan"),

@@ -26,11 +26,12 @@ def section(rob: Robustness) -> list[str]:
     """The robustness section of ``claims.md``."""
     what = (f"Morris screening, {rob.plan.size} trajectories" if rob.plan.method == "morris"
             else f"Sobol' indices (Saltelli sampling), base sample {rob.plan.size}")
-    lead = "μ*" if rob.plan.method == "morris" else "ST"
+    flip = (f"at least {100 * FLIP_EFFECT:g}% of its one-at-a-time steps change the verdict" if rob.plan.method == "morris"
+            else f"its total-order index ST on the 0/1 verdict is at least {FLIP_EFFECT:g}")
     lines = [SECTION, "",
              f"{what}: {len(rob.design)} design points over {len(rob.inputs)} inputs, {rob.runs} distinct runs, "
              f"quick precision. Share = where the claim holds (Wilson 95% interval over the points); an input flips "
-             f"a claim when its {lead} on the 0/1 verdict is ≥ {FLIP_EFFECT:g}. Labels: *holds robustly* (holds at "
+             f"a claim when {flip}. Labels: *holds robustly* (holds at "
              f"the study's values and on ≥ {100 * ROBUST_SHARE:g}% of the space), *holds at the study's values only*, "
              f"*fails robustly* (holds on ≤ {100 * (1 - ROBUST_SHARE):g}%), *fails at the study's values only*.", ""]
     lines += _inputs_lines(rob) + [""]

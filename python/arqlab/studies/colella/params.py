@@ -77,9 +77,12 @@ A_NETWORK = Assumption(
     "Sensitivity 'remote_ack' releases a place only after a satellite round trip (0.55 s).")
 A_EXPEDITED = Assumption(
     "expedited arrival pattern", "an ED after every k-th DT-sized piece of user data, k = round(1/rate)",
-    "Not stated what a 'normal data request' is; with whole TSDUs (10 KB) NBS never idles, and the paper's "
-    "NBS drop between 1/7 and 1/3 appears only if a normal request is about one DT. Sensitivity 'per_tsdu' "
-    "places an ED after every k-th TSDU. ED user data 16 octets.")
+    "Experiment 1 defines the rate as 'expedited data requests per normal data requests at the user interface' "
+    "without saying what a normal request is, and explains NBS's drop from 1/7 to 1/3 by 'transport is not "
+    "receiving sufficient normal data before each expedited message to keep the transport connection fully "
+    "utilized'. With a whole TSDU (11 DTs, 1.3 s of line time) before each ED, NBS never idles; the drop "
+    "appears only if a normal request is about one DT (1/3: 3 DTs = 0.39 s < the ED round trip 0.55 s). "
+    "Sensitivity 'per_tsdu' places an ED after every k-th TSDU. ED user data 16 octets.")
 A_DELAY_DEF = Assumption(
     "TSDU delay", "from the transport entity accepting the TSDU into its send buffer to its delivery",
     "Table 1: 'between transmission and receipt of a TSDU' as seen by the users; a continuously queued user "
