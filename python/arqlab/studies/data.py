@@ -48,13 +48,33 @@ class ClaimResult:
     detail: str
     sensitivity: list[dict[str, str]] = field(default_factory=list)
     origin: str = "paper"
+    #: (A − B)/|B| of every compared point, from the data (:attr:`Outcome.deviations`).
+    deviations: tuple[float, ...] = ()
+
+    @property
+    def measured(self) -> str:
+        """The deviation behind the verdict in one cell, computed from the compared data
+        (:func:`deviation_range`); "" when the claim compares no pair of values."""
+        return deviation_range(self.deviations)
 
     def to_json(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
+        d["deviations"] = list(self.deviations)
+        d["measured"] = self.measured
         d["verdict"] = self.verdict.value
         if self.origin == "paper":
             del d["origin"]
         return d
+
+
+def deviation_range(devs: Sequence[float]) -> str:
+    """``(A−B)/B +1.2%`` or ``(A−B)/B −3.0% … +4.5% (n pts)`` of computed deviations."""
+    if not devs:
+        return ""
+    lo, hi = min(devs), max(devs)
+    if len(devs) == 1:
+        return f"(A−B)/B {100 * lo:+.1f}% (1 pt)"
+    return f"(A−B)/B {100 * lo:+.1f}% … {100 * hi:+.1f}% ({len(devs)} pts)"
 
 
 def curves_read(claim: Claim, data: StudyData) -> set[str]:
@@ -114,7 +134,7 @@ def evaluate_claim(claim: Claim, data: StudyData) -> ClaimResult | None:
     except (KeyError, ValueError, ZeroDivisionError) as exc:  # data missing for a curve
         out = Outcome(Verdict.INCONCLUSIVE, f"could not evaluate: {exc}")
     res = ClaimResult(claim.id, claim.figure, claim.section, claim.statement, out.verdict, out.detail,
-                      origin=claim.origin)
+                      origin=claim.origin, deviations=out.deviations)
     if claim.figure is not None:
         available = data[claim.figure].variants()
         for name in claim.sensitivity:
@@ -124,6 +144,7 @@ def evaluate_claim(claim: Claim, data: StudyData) -> ClaimResult | None:
                 sout = claim.check(data.with_variant(claim.figure, name))
             except (KeyError, ValueError, ZeroDivisionError) as exc:
                 sout = Outcome(Verdict.INCONCLUSIVE, f"could not evaluate: {exc}")
-            res.sensitivity.append({"variant": name, "verdict": sout.verdict.value, "detail": sout.detail})
+            res.sensitivity.append({"variant": name, "verdict": sout.verdict.value, "detail": sout.detail,
+                                    "measured": deviation_range(sout.deviations)})
     return res
 

@@ -12,7 +12,7 @@ from ..artefacts.curves import FigureData
 from ..claims import both, every, rel, vs_value, xs_where
 from ..data import StudyData
 from ..spec import Claim
-from ..verdicts import Est, Outcome, Verdict, approx_value, at_least, at_most, exceeds, pointwise
+from ..verdicts import Est, Outcome, Verdict, approx_value, at_least, at_most, exceeds, pointwise, relative
 from .params import TOL_FULL, TOL_PAPER_MAX
 from .theory import iso_efficiency
 
@@ -42,7 +42,8 @@ def _full_link(fig: int, curve: str, upto: float) -> Callable[[StudyData], Outco
         ref = fd.est(curve, 0.0)
         xs = [x for x in fd.xs(curve) if 0 < x <= upto]
         return pointwise(xs, lambda x: at_least(fd.est(curve, x), ref, TOL_FULL),
-                         describe=lambda x: f"{fd.est(curve, x)} vs none {ref}")
+                         describe=lambda x: f"{fd.est(curve, x)} vs none {ref}",
+                         deviation=lambda x: relative(fd.est(curve, x).mean, ref.mean))
     return check
 
 
@@ -50,7 +51,8 @@ def _drop(fig: int, curve: str, lo: float, hi: float, margin: float) -> Callable
     def check(sd: StudyData) -> Outcome:
         fd = sd[fig]
         a, b = fd.est(curve, lo), fd.est(curve, hi)
-        return Outcome(exceeds(a, b, margin), f"{curve}({lo:g}) = {a} vs {curve}({hi:g}) = {b}")
+        return Outcome(exceeds(a, b, margin), f"{curve}({lo:g}) = {a} vs {curve}({hi:g}) = {b}",
+                       (relative(a.mean, b.mean),))
     return check
 
 
@@ -88,7 +90,7 @@ def _up_to(fig: int, better: str, worse: str, mode: str, paper: float, what: str
             detail += f"; as a ratio the maximum is {100 * r.mean:.1f}% at x = {xr:g}"
         if mode == "inverse":
             detail += "; " + _delay_readings(sd, fd, better, worse, x)
-        return Outcome(v, detail)
+        return Outcome(v, detail, (relative(gain.mean, paper),))
     return check
 
 
