@@ -35,39 +35,40 @@ def _shape(name: str) -> Callable[[float, list[float]], float]:
     }[name]
 
 
-def _family(figs: dict[int, Figure]) -> Iterator[tuple[str, Values]]:
+Member = tuple[str, Values, str, int | None]
+
+
+def _family(figs: dict[int, Figure]) -> Iterator[Member]:
     """Cheap, generic members first; then one curve of one figure scaled on each shape, or
-    convex (bending away from the straight line) while the others rise linearly."""
+    convex (bending away from the straight line) while the others rise linearly. Each
+    member is (name, values, the generic member it equals outside one figure, that figure)."""
     shapes = ("flat", "rising", "falling", "peaked", "convex")
     for sh in shapes:
-        yield sh, lambda f, c, x, xs, g=_shape(sh): g(x, xs)
+        yield sh, lambda f, c, x, xs, g=_shape(sh): g(x, xs), sh, None
     for order in ("stacked", "stacked_reversed"):
         def stack(f: Figure, c: str, x: float, xs: list[float], rev: bool = order.endswith("reversed")) -> float:
             i = [k.key for k in f.curves].index(c) / len(f.curves)
             return 2.0 - i if rev else 1.0 + i
-        yield order, stack
+        yield order, stack, order, None
     for sh in shapes:
         for n, fig in sorted(figs.items()):
             for c0 in [k.key for k in fig.curves]:
                 for k in (0.5, 2.0):
                     yield (f"{sh}, fig{n} {c0}x{k:g}",
-                           lambda f, c, x, xs, g=_shape(sh), n=n, c0=c0, k=k: g(x, xs) * (k if (f.number, c) == (n, c0) else 1.0))
+                           lambda f, c, x, xs, g=_shape(sh), c0=c0, k=k: g(x, xs) * (k if c == c0 else 1.0), sh, n)
     for n, fig in sorted(figs.items()):
         for c0 in [k.key for k in fig.curves]:
             yield (f"fig{n} {c0} convex, the others rising",
-                   lambda f, c, x, xs, n=n, c0=c0: _shape("convex" if (f.number, c) == (n, c0) else "rising")(x, xs))
+                   lambda f, c, x, xs, c0=c0: _shape("convex" if c == c0 else "rising")(x, xs), "rising", n)
 
 
-def _data(figs: dict[int, Figure], frames: dict[int, pd.DataFrame], fn: Values) -> StudyData:
-    out = {}
-    for n, fig in figs.items():
-        frame = frames[n].copy()
-        xs = {c: sorted(set(frame[frame["curve"] == c]["x"])) for c in set(frame["curve"])}
-        y = [fn(fig, c, float(x), xs[c]) for c, x in zip(frame["curve"], frame["x"])]
-        frame["mean"] = frame["y"] = y
-        frame["ci95_half_width"] = frame["y_ci95_half_width"] = [1e-6 * abs(v) for v in y]
-        out[n] = FigureData(fig, frame)
-    return StudyData(out)
+def _figure_data(fig: Figure, frame: pd.DataFrame, fn: Values) -> FigureData:
+    frame = frame.copy()
+    xs = {c: sorted(set(frame[frame["curve"] == c]["x"])) for c in set(frame["curve"])}
+    y = [fn(fig, c, float(x), xs[c]) for c, x in zip(frame["curve"], frame["x"])]
+    frame["mean"] = frame["y"] = y
+    frame["ci95_half_width"] = frame["y_ci95_half_width"] = [1e-6 * abs(v) for v in y]
+    return FigureData(fig, frame)
 
 
 def _claims(study) -> list[Claim]:  # type: ignore[no-untyped-def]
@@ -81,11 +82,16 @@ def _refuters(study) -> dict[str, str]:  # type: ignore[no-untyped-def]
     frames = {n: tabulate(f, plan_figure(f, settings)[0], {}).assign(n=10, norm=1.0) for n, f in figs.items()}
     claims = _claims(study)
     out: dict[str, str] = {c.id: "" for c in claims}
-    for name, fn in _family(figs):
+    generic: dict[str, dict[int, FigureData]] = {}
+    for name, fn, base, only in _family(figs):
         pending = [c for c in claims if not out[c.id]]
         if not pending:
             break
-        data = _data(figs, frames, fn)
+        if only is None:
+            generic[name] = {n: _figure_data(f, frames[n], fn) for n, f in figs.items()}
+            data = StudyData(generic[name])
+        else:  # equal to a generic member outside figure ``only``: rebuild that one
+            data = StudyData({**generic[base], only: _figure_data(figs[only], frames[only], fn)})
         for claim in pending:
             try:
                 v = claim.check(data).verdict
