@@ -41,11 +41,12 @@ def test_relations_explain_each_point() -> None:
     fd = figure_data({"a": [(1.0, 2.0, 0.5), (2.0, 4.0, 0.5)], "b": [(1.0, 1.0, 0.0), (2.0, 3.0, 0.0)],
                       "ref": [(1.0, 2.0, 0.0), (2.0, 4.0, 0.0)]})
     out = claims.rel(9, "a", "b", claims.every("a"), fw.exceeds)(study(fd))
-    assert out == fw.Outcome(H, "x=1:ok 2±0.5 vs 1±0; x=2:ok 4±0.5 vs 3±0")
+    # The deviations (A − B)/|B| come from the compared values, not from the text.
+    assert out == fw.Outcome(H, "x=1:ok 2±0.5 vs 1±0; x=2:ok 4±0.5 vs 3±0", (1.0, 1 / 3))
     # The target may read the figure itself (a reference curve).
     target = lambda f, x: f.est("ref", x).mean  # noqa: E731
     out = claims.vs_value(9, "a", claims.every("a"), target, lambda e, t: fw.approx_value(e, t, 0.5))(study(fd))
-    assert out == fw.Outcome(H, "x=1:ok 2±0.5 vs 2; x=2:ok 4±0.5 vs 4")
+    assert out == fw.Outcome(H, "x=1:ok 2±0.5 vs 2; x=2:ok 4±0.5 vs 4", (0.0, 0.0))
     out = claims.gap_vs_value(9, "a", "b", claims.every("a"), lambda f, x: f.est("ref", x).mean / 2,
                               lambda e, t: fw.approx_value(e, t, 0.5))(study(fd))
     assert out == fw.Outcome(I, "x=1:ok gap 1±0.5 vs 1; x=2:? gap 1±0.5 vs 2")
@@ -110,3 +111,17 @@ def test_departs_before_against_trends() -> None:
 def test_linear_trend_needs_two_points_only() -> None:
     line = claims.linear_trend("c")(figure_data({"c": [(1.0, 3.0, 0.0), (3.0, 7.0, 0.0)]}))
     assert line(2.0) == 5.0
+
+
+def test_the_measured_column_is_computed_from_the_data_not_the_detail() -> None:
+    """A detail whose prose says one thing cannot change the measured column: it reads the
+    deviations the check computed."""
+    from arqlab.studies.data import ClaimResult
+    from arqlab.studies.output import measured_of
+
+    r = ClaimResult("c", 9, "s", "a above b", H, "x=1:ok 5±0 vs 1±0 (prose that would parse as +400%)",
+                    deviations=(0.1, -0.02))
+    assert measured_of(r) == "(A−B)/B -2.0% … +10.0% (2 pts)"
+    assert r.to_json()["measured"] == measured_of(r) and r.to_json()["deviations"] == [0.1, -0.02]
+    # A check that compares no pair of values falls back to its detail.
+    assert measured_of(ClaimResult("c", 9, "s", "x", H, "x=1:ok 5±0 vs 1±0")) == "(A−B)/B +400.0% (1 pt)"

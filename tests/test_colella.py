@@ -82,13 +82,12 @@ def test_checked_in_scenarios_match_the_tables() -> None:
     exp1 = tomllib.loads((ROOT / "scenarios/colella/expedited.toml").read_text())
     exp2 = tomllib.loads((ROOT / "scenarios/colella/acknowledgement.toml").read_text())
     for text, p in ((exp1, cs.params_for(1, {"expedited_every": 7})), (exp2, cs.params_for(2, {"acknowledgement": "selective", "ber": 1e-5}))):
+        # Every key the study generates, with its value, and no other: a key the file
+        # leaves out would run at the model's default, not the study's value.
         want = cs.tables(p)
-        for i, layer in enumerate(text["stack"]["ts"]["layers"]):
-            for k, v in layer.items():
-                assert want["stack"]["ts"]["layers"][i][k] == v, (k, v)
-        for k in ("rate_bps", "delay_s", "bit_error_rate"):
-            assert text["medium"][0][k] == want["medium"][0][k]
-        assert text["flow"][0]["traffic"] == want["flow"][0]["traffic"]
+        assert text["stack"] == want["stack"]
+        assert text["medium"] == want["medium"]
+        assert text["flow"] == want["flow"]
 
 
 def test_closed_forms() -> None:
@@ -107,7 +106,7 @@ def test_claim_ids_unique_and_cover_the_issue() -> None:
     ids = co.all_claim_ids()
     assert len(ids) == len(set(ids))
     for needed in ("fig4.nbs_ge_iso", "fig4.nbs_full_to_1_7", "fig4.nbs_drops_1_7_to_1_3", "abstract.expedited_38",
-                   "abstract.delay_61", "fig6.selective_ge", "abstract.selective_34", "fig7.selective_more_memory",
+                   "abstract.delay_61", "fig6.selective_better", "abstract.selective_34", "fig7.selective_more_memory",
                    "fig8.selective_more_memory", "fig9.selective_needs_twice_the_window",
                    "fig4.iso_one_round_trip_per_ed"):
         assert needed in ids
@@ -160,9 +159,10 @@ def _core_available() -> bool:
 needs_core = pytest.mark.skipif(not _core_available(), reason="arqlab._core cannot be imported; build it with `maturin develop`")
 
 # Claims that hold at quick precision in every run so far (the effects are many CIs wide).
+# Not fig6.selective_better: at 1e-6 the gain (2%) is inside the quick pass's CI.
 ROBUST_QUICK = (
     "fig4.nbs_ge_iso", "fig4.iso_one_round_trip_per_ed", "fig4.nbs_full_to_1_7", "fig4.nbs_drops_1_7_to_1_3",
-    "fig5.nbs_delay_le_iso", "fig5.iso_delay_grows", "fig6.selective_ge", "fig6.fewer_retransmissions",
+    "fig5.nbs_delay_le_iso", "fig5.iso_delay_grows", "fig6.fewer_retransmissions",
     "abstract.expedited_38", "abstract.selective_34",
 )
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .capture import pcap
     from .ladder import ladder
     from .results import Result
+    from .gsa import sensitivity
     from .scenario import load as load_scenario
     from .sweep import sweep
 
@@ -39,6 +40,7 @@ _LAZY = {
     "simulate": ("arqlab.api", "simulate"),
     "Result": ("arqlab.results", "Result"),
     "load_scenario": ("arqlab.scenario", "load"),
+    "sensitivity": ("arqlab.gsa", "sensitivity"),
 }
 
 
@@ -90,6 +92,7 @@ __all__ = [
     "ladder",
     "load_scenario",
     "pcap",
+    "sensitivity",
     "simulate",
     "sweep",
     "__version__",

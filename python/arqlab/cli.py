@@ -2,7 +2,7 @@
 
     arqlab run SCENARIO [--set key=value]... [--seed N] [--replications N] [--precision X] [--json]
     arqlab check SCENARIO [--set key=value]...
-    arqlab sweep | design | reproduce | store | report | trace | ladder ...   (see `arqlab COMMAND --help`)
+    arqlab sweep | design | sensitivity | reproduce | store | report | trace | ladder ...   (see `arqlab COMMAND --help`)
 
 Exit codes: 0 success, 2 bad input (one message per problem, no traceback), 1 a
 simulation failure (a model invariant broke; the message names scenario, seed and
@@ -164,6 +164,7 @@ PLUGINS: dict[str, tuple[str, str]] = {
     "report": ("arqlab.report", "build a static HTML report from the result store"),
     "design": ("arqlab.design.cli", "run a 2^k r or 2^(k-p) factorial design and print its effects"),
     "reproduce": ("arqlab.studies", "reproduce a published study's figures and check its claims"),
+    "sensitivity": ("arqlab.gsa.cli", "Morris or Sobol' sensitivity of a measure to a scenario's inputs"),
     "trace": ("arqlab.trace", "every frame sent and received in a time window of one replication"),
     "ladder": ("arqlab.ladder", "a time-sequence (ladder) diagram of a window of one replication"),
 }

@@ -54,12 +54,14 @@ def verdict_mark(verdict: str) -> str:
     return _MARKS[verdict_class(verdict)]
 
 
-_ORIGINS = {"paper": "paper", "extrapolation": "arqlab extrapolation", "inference": "arqlab inference"}
+_ORIGINS = {"paper": "paper", "extrapolation": "arqlab extrapolation", "inference": "arqlab inference",
+            "model check": "arqlab model check"}
 
 
 def origin_label(origin: str) -> str:
     """Whose statement a claim is, as the report says it: "paper", "arqlab extrapolation"
-    (the paper says it of another figure), "arqlab inference" (not the paper's claim)."""
+    (the paper says it of another figure), "arqlab inference" (not the paper's claim),
+    "arqlab model check" (the model against its own closed form)."""
     return _ORIGINS.get(origin, origin)
 
 

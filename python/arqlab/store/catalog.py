@@ -58,7 +58,7 @@ class Claim:
     evidence: str
     version: str
     created: float
-    #: Whose statement it is ("paper", "extrapolation", "inference"; "" if not said).
+    #: Whose statement it is ("paper", "extrapolation", "inference", "model check"; "" if not said).
     origin: str = ""
     #: The measured deviation behind the verdict, in one short cell ("" if not given).
     measured: str = ""

@@ -1,7 +1,7 @@
 """Reproductions of published studies, one package per paper (docs/studies/README.md).
 
 ``arqlab reproduce STUDY [--figure N]... [--quick] [--out DIR] [--workers N] [--dask ADDR]
-[--store PATH] [--quiet]`` regenerates a paper's figures, writes CSV/PNG/SVG/scenario files
+[--store PATH] [--quiet] [--robustness [--budget N] [--method morris|sobol]]`` regenerates a paper's figures, writes CSV/PNG/SVG/scenario files
 and ``claims.json``/``claims.md``, and prints each claim of the paper with a computed
 verdict. :func:`register_cli` adds that sub-command to the ``arqlab`` command line.
 """
@@ -31,6 +31,10 @@ def get_study(name: str) -> ModuleType:
     return importlib.import_module(STUDIES[name])
 
 
+#: Design points of a robustness pass unless --budget says (docs/guide/sensitivity.md
+#: gives the cost per study).
+DEFAULT_BUDGET = 40
+
 DESCRIPTION = """\
 Reproduce a published study: run every figure's simulations (or those of --figure N),
 write each figure as PNG, SVG and CSV (every point with its 95% confidence interval)
@@ -55,6 +59,13 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-store", action="store_true", help="do not read or write the result store")
     p.add_argument("--reuse-any-version", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--quiet", action="store_true", help="print only the verdict summary")
+    p.add_argument("--robustness", action="store_true",
+                   help="after the quick pass, vary the study's unstated inputs (Morris, or Sobol' when the budget "
+                        "allows) and label each claim by how much of their plausible space it holds in")
+    p.add_argument("--budget", type=int, default=None, metavar="N",
+                   help=f"--robustness: design points, each a quick pass (default {DEFAULT_BUDGET})")
+    p.add_argument("--method", choices=("morris", "sobol"), default=None,
+                   help="--robustness: the design (default: Sobol' when the budget allows, else Morris)")
 
 
 def register_cli(subparsers: Any) -> argparse.ArgumentParser:
@@ -115,6 +126,17 @@ def handler(args: argparse.Namespace) -> int:
             return _fail(tables)
     if args.workers is not None and args.workers < 1:
         return _fail(f"--workers must be at least 1, got {args.workers}")
+    robust = getattr(args, "robustness", False)
+    if not robust and (getattr(args, "budget", None) is not None or getattr(args, "method", None) is not None):
+        return _fail("--budget and --method apply to --robustness only")
+    if robust:
+        from .robustness import uncertain_inputs
+
+        if not uncertain_inputs(study):
+            return _fail(f"{name} declares no uncertain inputs (params.UNCERTAIN_INPUTS), so --robustness has nothing "
+                         "to vary")
+        if args.budget is not None and args.budget < 2:
+            return _fail(f"--budget must be at least 2 design points, got {args.budget}")
     executor: str | None = args.dask or None
     store: Any = False if getattr(args, "no_store", False) else args.store  # None: the default store
     # A progress line rewritten with \r only on a terminal; a log or pipe gets none.
@@ -127,12 +149,15 @@ def handler(args: argparse.Namespace) -> int:
 
         writable_dir(out, "--out")  # before anything runs: a file in the way, a read-only place
         extra: dict[str, Any] = {"tables": tables} if tables is not None else {}
-        rep = study.reproduce(figures=figures, quick=args.quick, out_dir=out, workers=args.workers,
+        quick = args.quick or robust
+        rep = study.reproduce(figures=figures, quick=quick, out_dir=out, workers=args.workers,
                               executor=executor, store=store, progress=progress, quiet=args.quiet, **extra)
         if store is not False:
             from .publish import publish
 
-            publish(rep, study, store, quick=args.quick)
+            publish(rep, study, store, quick=quick)
+        if robust:
+            _robustness(study, args, rep, figures, executor, store, progress)
     except SimulationError as e:
         print(f"arqlab reproduce: error: {e}", file=sys.stderr)
         return 1
@@ -141,6 +166,28 @@ def handler(args: argparse.Namespace) -> int:
     except OSError as e:  # a write the atomic helpers do not cover (a full disk)
         return _fail(f"--out {out}: cannot write: {e.strerror or e}")
     return 0
+
+
+def _robustness(study: ModuleType, args: argparse.Namespace, rep: Any, figures: list[int] | None, executor: Any,
+                store: Any, progress: Any) -> None:
+    """The robustness pass after the quick one: design, simulate, label, write, file."""
+    from pathlib import Path
+
+    from .robustness import robustness
+    from .robustness_output import print_robustness, publish_robustness, write_robustness
+
+    swept = None if figures is None else [n for n in figures if n not in getattr(study, "TRACE_FIGURES", ())]
+    try:
+        rob = robustness(study, budget=args.budget or DEFAULT_BUDGET, method=args.method, figures=swept,
+                         nominal=rep.claims, workers=args.workers, executor=executor, store=store, progress=progress)
+    except ValueError as e:
+        from ..errors import ArqlabError
+
+        raise ArqlabError(str(e)) from None
+    rep.files += write_robustness(rob, Path(rep.out_dir))
+    print_robustness(rob, sys.stdout)
+    if store is not False:
+        publish_robustness(rob, study.STUDY, Path(rep.out_dir), store)
 
 
 def main(argv: list[str] | None = None) -> int:

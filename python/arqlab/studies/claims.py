@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from .artefacts.curves import FigureData
 from .data import StudyData
-from .verdicts import Est, Outcome, Verdict, all_of, at_least, conjunction, exceeds, pointwise
+from .verdicts import Est, Outcome, Verdict, all_of, at_least, conjunction, exceeds, pointwise, relative
 
 Check = Callable[[StudyData], Outcome]
 
@@ -89,7 +89,8 @@ def rel(fig: int, a: str, b: str, region: Region, relation: Relation, *,
         fb = sd[fig_b] if fig_b is not None else fa
         xs = [x for x in region(fa) if x in set(fa.xs(a)) and x in set(fb.xs(b))]
         return pointwise(xs, lambda x: relation(fa.est(a, x), fb.est(b, x)), combine=combine,
-                         describe=lambda x: f"{fa.est(a, x)} vs {fb.est(b, x)}")
+                         describe=lambda x: f"{fa.est(a, x)} vs {fb.est(b, x)}",
+                         deviation=lambda x: relative(fa.est(a, x).mean, fb.est(b, x).mean))
     return check
 
 
@@ -108,7 +109,8 @@ def vs_value(fig: int, a: str, region: Region, target: Callable[[FigureData, flo
         fd = sd[fig]
         xs = region(fd)
         return pointwise(xs, lambda x: relation(fd.est(a, x), target(fd, x)), combine=combine,
-                         describe=lambda x: f"{fd.est(a, x)} vs {target(fd, x):.4g}")
+                         describe=lambda x: f"{fd.est(a, x)} vs {target(fd, x):.4g}",
+                         deviation=lambda x: relative(fd.est(a, x).mean, target(fd, x)))
     return check
 
 

@@ -103,10 +103,21 @@ _PAIR = re.compile(rf"({_NUM})±{_NUM} vs ({_NUM})")
 _EST = re.compile(rf"= ({_NUM})±{_NUM}")
 
 
+def measured_of(result: ClaimResult) -> str:
+    """The claims table's "measured" cell: the deviations the claim's check computed from
+    the data (:attr:`ClaimResult.measured`); only a check that compares no pair of values
+    falls back to reading its detail (:func:`measured`)."""
+    return result.measured or measured(result.detail)
+
+
+def _variant_measured(s: Mapping[str, str]) -> str:
+    return s.get("measured") or measured(s["detail"])
+
+
 def measured(detail: str) -> str:
-    """The deviation behind a verdict, in one cell: the range of (A − B)/|B| over the
-    compared points of the detail (``A±h vs B``), else the range of the reported values
-    (``= E±h``), else the detail's first words."""
+    """The fallback of :func:`measured_of` for checks that record no deviations: the range
+    of (A − B)/|B| over the compared points of the detail (``A±h vs B``), else the range of
+    the reported values (``= E±h``), else the detail's first words."""
     pairs = [(float(a), float(b)) for a, b in _PAIR.findall(detail)]
     devs = [(a - b) / abs(b) for a, b in pairs if b != 0.0 and math.isfinite(a) and math.isfinite(b)]
     if devs:
@@ -125,8 +136,8 @@ def _counts(results: Sequence[ClaimResult]) -> dict[str, int]:
 
 
 def counts_by_origin(results: Sequence[ClaimResult]) -> dict[str, dict[str, int]]:
-    """Verdict counts per origin (paper, extrapolation, inference), in that order."""
-    order = ["paper", "extrapolation", "inference"]
+    """Verdict counts per origin (paper, extrapolation, inference, model check), in that order."""
+    order = ["paper", "extrapolation", "inference", "model check"]
     origins = sorted({r.origin for r in results}, key=lambda o: (order.index(o) if o in order else 9, o))
     return {o: _counts([r for r in results if r.origin == o]) for o in origins}
 
@@ -154,11 +165,10 @@ def write_claims(results: Sequence[ClaimResult], out_dir: Path, *, title: str, q
             f"{o}: " + ", ".join(f"{n} {v}" for v, n in c.items()) for o, c in by_origin.items()), ""]
     lines += ["| id | origin | section | statement | verdict | measured | sensitivity |", "|---|---|---|---|---|---|---|"]
     for r in results:
-        sens = "; ".join(f"{s['variant']}: {s['verdict']} ({s.get('measured') or measured(s['detail'])})"
-                         for s in r.sensitivity) or ""
+        sens = "; ".join(f"{s['variant']}: {s['verdict']} ({_variant_measured(s)})" for s in r.sensitivity) or ""
         stmt = r.statement.replace("|", "\\|")
         lines.append(f"| `{r.id}` | {r.origin} | {r.section} | {stmt} | **{r.verdict.value}** | "
-                     f"{(r.measured or measured(r.detail)).replace('|', '/')} | {sens.replace('|', '/')} |")
+                     f"{measured_of(r).replace('|', '/')} | {sens.replace('|', '/')} |")
     lines += ["", "## Details", ""]
     for r in results:
         lines.append(f"- `{r.id}` — {r.verdict.value}: {r.detail}")
@@ -173,7 +183,7 @@ def print_claims(header: str, results: Sequence[ClaimResult], stream: TextIO | N
     print(header, file=out)
     for r in results:
         tag = "" if r.origin == "paper" else f" ({r.origin})"
-        print(f"  [{r.verdict.value:>13}] {r.id}{tag}: {r.statement} [{r.measured or measured(r.detail)}]", file=out)
+        print(f"  [{r.verdict.value:>13}] {r.id}{tag}: {r.statement} [{measured_of(r)}]", file=out)
         for s in r.sensitivity:
             print(f"  {'':>15}   under {s['variant']}: {s['verdict']}", file=out)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..store import Store, open_store
-from .output import measured
+from .output import measured_of
 from .reproduce import Reproduction
 
 
@@ -24,7 +24,7 @@ def _claims_of_figure(rep: Reproduction, number: int | None) -> list[dict[str, A
         if c.sensitivity:
             evidence += " | sensitivity: " + "; ".join(f"{s.get('variant', '')}: {s.get('verdict', '')}" for s in c.sensitivity)
         rows.append({"claim": f"{c.id} — {c.statement} ({c.section})", "verdict": c.verdict.value, "evidence": evidence,
-                     "origin": c.origin, "measured": measured(c.detail)})
+                     "origin": c.origin, "measured": measured_of(c)})
     return rows
 
 

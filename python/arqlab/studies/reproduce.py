@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TextIO
@@ -18,9 +18,9 @@ from arqlab.outputs import replaced_atomically
 
 from .artefacts.curves import FigureData
 from .capacity import check_capacity, point_name, short_point_note
-from .data import ClaimResult, StudyData, evaluate_claim
+from .data import ClaimResult, StudyData, StudyDefinitionError, evaluate_claim, inapplicable_variants
 from .output import counts_by_origin, print_claims, write_claims, write_plot, write_scenarios
-from .plan import RunRequest, RunSettings, plan_figure, tabulate
+from .plan import Point, RunRequest, RunSettings, plan_figure, tabulate
 from .run import ProgressFn, simulate_runs
 from .spec import Claim, Figure, Metrics
 from .verdicts import Verdict
@@ -107,6 +107,19 @@ def _print_summary(results: Sequence[ClaimResult], fdata: dict[int, FigureData],
         print(f"Precision: all {total} points within ±{100 * precision:g}%", file=stream)
 
 
+def check_variants(figures: Mapping[int, Figure], wanted: Sequence[int], points: Mapping[int, Sequence[Point]],
+                   study_claims: Sequence[Claim]) -> None:
+    """Plan time: every sensitivity variant a claim names must vary every curve the claim
+    reads (:func:`~.data.inapplicable_variants`, on the planned points without values);
+    otherwise a :class:`~.data.StudyDefinitionError` lists each offending pair before
+    anything runs."""
+    dry = StudyData({n: FigureData(figures[n], tabulate(figures[n], points[n], {})) for n in wanted})
+    claims = [c for n in wanted for c in figures[n].claims] + list(study_claims)
+    problems = inapplicable_variants([c for c in claims if c.figure is not None and c.figure in dry], figures, dry)
+    if problems:
+        raise StudyDefinitionError("\n".join(problems))
+
+
 def reproduce_study(
     study: Study,
     *,
@@ -132,6 +145,7 @@ def reproduce_study(
     if unknown:
         raise ValueError(f"{study.NAME} has no figure {unknown[0]} (figures: {', '.join(map(str, sorted(all_figs)))})")
     plans = {n: plan_figure(all_figs[n], settings) for n in wanted}
+    check_variants(all_figs, wanted, {n: p[0] for n, p in plans.items()}, study.study_claims())
     runs: dict[str, RunRequest] = {}
     for _, rmap, _ in plans.values():
         for k, r in rmap.items():

@@ -138,8 +138,10 @@ class Claim:
     figure: int | None = None
     #: Whose statement this is: ``"paper"`` (the paper says it of this figure),
     #: ``"extrapolation"`` (the paper says it of another figure; the reproduction carries
-    #: it here) or ``"inference"`` (the reproduction's own reading of a mechanism, not
-    #: counted among the paper's claims).
+    #: it here), ``"inference"`` (the reproduction's own reading of a mechanism) or
+    #: ``"model check"`` (the model against a closed form of the model itself, e.g. its own
+    #: C_max: a test of the simulator, not of the paper). Only ``"paper"`` claims count
+    #: as the paper's; the others are counted apart.
     origin: str = "paper"
 
 

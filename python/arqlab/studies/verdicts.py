@@ -39,13 +39,16 @@ class Verdict(str, Enum):
 
 @dataclass(frozen=True)
 class Outcome:
-    """A verdict with a one-line explanation of the numbers behind it, and optionally
-    the measured value for the claims table, computed from the data (``measured``; when
-    empty the table falls back to reading the detail)."""
+    """A verdict with a one-line explanation of the numbers behind it, the measured value
+    for the claims table when the check states one (``measured``), and the relative
+    deviations (A − B)/|B| of the compared points, computed from the data where the
+    comparison is made (:func:`pointwise` with ``deviation``): the claims table's
+    "measured" column reads these, never the prose of ``detail``."""
 
     verdict: Verdict
     detail: str = ""
     measured: str = ""
+    deviations: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -193,26 +196,38 @@ def pointwise(
     *,
     combine: Callable[[Iterable[Verdict]], Verdict] = all_of,
     describe: Callable[[float], str] | None = None,
+    deviation: Callable[[float], float] | None = None,
 ) -> Outcome:
-    """Apply ``check`` at each x and combine; the detail lists every x with its verdict."""
+    """Apply ``check`` at each x and combine; the detail lists every x with its verdict.
+    ``deviation(x)``: the compared point's (A − B)/|B|, kept in :attr:`Outcome.deviations`."""
     parts: list[str] = []
     verdicts: list[Verdict] = []
+    devs: list[float] = []
     for x in xs:
         v = check(x)
         verdicts.append(v)
         tag = {Verdict.HOLDS: "ok", Verdict.DOES_NOT_HOLD: "NO", Verdict.INCONCLUSIVE: "?"}[v]
         extra = f" {describe(x)}" if describe else ""
         parts.append(f"x={x:g}:{tag}{extra}")
+        if deviation is not None:
+            d = deviation(x)
+            if math.isfinite(d):
+                devs.append(d)
     if not verdicts:
         return Outcome(Verdict.INCONCLUSIVE, "no points in the region the claim is about")
-    return Outcome(combine(verdicts), "; ".join(parts))
+    return Outcome(combine(verdicts), "; ".join(parts), deviations=tuple(devs))
+
+
+def relative(a: float, b: float) -> float:
+    """(a − b)/|b|, NaN when b is 0 or either is not finite."""
+    return (a - b) / abs(b) if b and math.isfinite(a) and math.isfinite(b) else float("nan")
 
 
 def conjunction(outcomes: Mapping[str, Outcome]) -> Outcome:
     """Combine named sub-outcomes with :func:`all_of`."""
     verdict = all_of(o.verdict for o in outcomes.values())
     detail = " | ".join(f"{k}: {o.verdict} ({o.detail})" for k, o in outcomes.items())
-    return Outcome(verdict, detail)
+    return Outcome(verdict, detail, deviations=tuple(d for o in outcomes.values() for d in o.deviations))
 
 
 

@@ -32,14 +32,19 @@ class FigureData:
             replaced = set(sub["curve"])
             base = pd.concat([base[~base["curve"].isin(replaced)], sub], ignore_index=True)
         self._view = base
+        #: Curves a claim has looked up (:func:`~arqlab.studies.data.inapplicable_variants`
+        #: records them to find the curves a claim reads).
+        self.read: set[str] = set()
         self._index: dict[tuple[str, float], Est] = {}
         for row in base.itertuples(index=False):
             self._index[(str(row.curve), float(row.x))] = Est(float(row.y), float(row.y_ci95_half_width), int(row.n))
 
     def has(self, curve: str) -> bool:
+        self.read.add(curve)
         return any(k[0] == curve for k in self._index)
 
     def xs(self, curve: str) -> list[float]:
+        self.read.add(curve)
         return sorted(x for (c, x) in self._index if c == curve)
 
     def common_xs(self, *curves: str) -> list[float]:
@@ -47,6 +52,7 @@ class FigureData:
         return sorted(set.intersection(*sets)) if sets else []
 
     def est(self, curve: str, x: float) -> Est:
+        self.read.add(curve)
         return self._index.get((curve, float(x)), Est(float("nan"), float("nan"), 0))
 
     def argmax(self, curve: str) -> float | None:

@@ -142,7 +142,7 @@ def fig8() -> Figure:
               "arqlab: error-free ABM follows the M/G/1 (Pollaczek–Khinchine) result for exponential lengths (no modulus "
               "impact).",
               vs_value(8, "abm_p0", every("abm_p0"), lambda fd, x: ideal_transfer(l, "exponential")(x),
-                       lambda e, t: approx_value(e, t, TOL_CLOSED_FORM)), figure=8, sensitivity=("m128",), origin="inference"),
+                       lambda e, t: approx_value(e, t, TOL_CLOSED_FORM)), figure=8, sensitivity=("m128",), origin="model check"),
         Claim("fig8.relations_as_fig7", "3.2",
               "The general relation between the performance of the modes is robust to the length distribution: as in "
               "Fig. 7, error-free ABM ≈ NRM P→S (within 5%) and NRM S→P above NRM P→S.",

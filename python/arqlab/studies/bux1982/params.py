@@ -7,7 +7,7 @@ Every value cites the section or figure legend it comes from; ``A_*`` are the
 
 from __future__ import annotations
 
-from ..spec import Assumption
+from ..spec import Assumption, UncertainInput
 
 NAME = "bux1982"
 TITLE = "Bux, Kümmerle & Truong (1982), Data Link-Control Performance: HDLC NRM vs ABM"
@@ -55,6 +55,8 @@ VERY_HIGH_LOAD = 0.6
 #: "Model readings"): where the NRM primary's P rides, and ABM/ARM timer recovery.
 NRM_POLL = "supervisory"
 TIMER_RECOVERY = "lapb"
+#: T1 as a multiple of the study's rule (theory.t1_rule); variants and the robustness pass change it.
+T1_FACTOR = 1.0
 
 #: Run lengths: I-frames per replication (saturated) or messages per replication (Poisson).
 FRAMES_QUICK, FRAMES_FULL = 20000, 40000
@@ -122,3 +124,26 @@ A_LOADS = Assumption("traffic", "Poisson arrivals, the same useful load on both 
 A_X = Assumption("x grid", "message lengths 100…20000 bit (log axis)",
                  "axis range not legible; covers the window-limited branch, the optimum near 2000 bit and the "
                  "'greater than 3000 bits' region of Figs. 3–4")
+
+
+# ------------------------------------------------------- robustness (unstated inputs)
+#: What the paper leaves unstated, with the plausible range the robustness pass explores
+#: (``arqlab reproduce bux1982 --robustness``; docs/studies/bux1982.md, "Robustness").
+UNCERTAIN_INPUTS = (
+    UncertainInput(
+        "t1_factor", "param:T1_FACTOR", T1_FACTOR,
+        "T1 is not stated; the rule is 1.25 x the longest legitimate acknowledgement delay, so 0.8 x the rule is "
+        "the bound itself (no premature timeout) and 2 x a generously set timer.",
+        low=0.8, high=2.0),
+    UncertainInput(
+        "nrm_poll", "param:NRM_POLL", NRM_POLL,
+        "A1.2 says the primary polls 'as often as possible ... at the earliest point in time' but not on which "
+        "frame the P bit rides: an RR/REJ command ahead of the I frames (the study's reading) or the next "
+        "command, often a long I frame.",
+        levels=("supervisory", "asap")),
+    UncertainInput(
+        "timer_recovery", "param:TIMER_RECOVERY", TIMER_RECOVERY,
+        "A1.3 does not say whether ABM/ARM stations send new I frames while waiting for the F = 1 response to a "
+        "timeout's poll: LAPB timer recovery (none; the study's reading) or continue.",
+        levels=("lapb", "continue")),
+)

@@ -15,6 +15,7 @@ from .params import (
     DASHDOT,
     DASHED,
     NRM_POLL,
+    T1_FACTOR,
     TIMER_RECOVERY,
     FRAMES_FULL,
     FRAMES_QUICK,
@@ -122,7 +123,8 @@ def study_t1(scn: Mapping[str, Any]) -> float:
 def derive_run(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
     """Per-point settings computed from the point's scenario: T1, run length, warm-up.
 
-    * T1 = ``t1_factor`` × :func:`study_t1` (factor 1 unless a sensitivity variant says;
+    * T1 = ``t1_factor`` × :func:`study_t1` (factor ``T1_FACTOR`` = 1 unless a sensitivity
+      variant or the robustness pass says;
       ``t1 = "previous"`` selects the rule used before issue 14).
     * Saturated flow: warm-up 20 window cycles (T_I + 2 t_p); length = warm-up + N frames at
       the slower of the line rate and the error-free window rate (N = 20000 quick, 40000 full).
@@ -139,7 +141,7 @@ def derive_run(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bo
     if "block_error" in params:
         out["link.bit_error_rate"] = block_error_to_pbit(float(params["block_error"]), t_i * v)
     t1 = t1_rule_previous(t_i, t_p, t_s) if params.get("t1") == "previous" else study_t1(scn)
-    out["protocol.t1_s"] = round(float(params.get("t1_factor", 1.0)) * t1, 4)
+    out["protocol.t1_s"] = round(float(params.get("t1_factor", T1_FACTOR)) * t1, 4)
     loaded = loaded_directions(scn)
     saturated = get_dotted(scn, f"traffic.{side}.kind") == "saturated"
     if saturated:

@@ -70,11 +70,15 @@ def _ack_curves() -> tuple[Curve, ...]:
     )
 
 
-def _ack_sensitivities() -> tuple[Sensitivity, ...]:
+def _ack_sensitivities(extra: tuple[str, ...] = ()) -> tuple[Sensitivity, ...]:
+    """The Experiment 2 variants, over both AK curves and ``extra`` curves read from the
+    same runs (Figure 6's retransmission counts): a variant must vary every curve its
+    claims read, or the claim would read default data under it (a plan-time error)."""
+    curves = ("one_for_one", "selective", *extra)
     return (
-        Sensitivity("delay0.135", "one-way delay 0.135 s instead of 0.27 s", ("one_for_one", "selective"),
+        Sensitivity("delay0.135", "one-way delay 0.135 s instead of 0.27 s", curves,
                     params={"delay_s": 0.135}, quick_xs=(1e-5, 1e-4)),
-        Sensitivity("t1_1s", "retransmission timer 1 s instead of 650 ms", ("one_for_one", "selective"),
+        Sensitivity("t1_1s", "retransmission timer 1 s instead of 650 ms", curves,
                     params={"retransmission_timer_s": 1.0}, quick_xs=(1e-5, 1e-4)),
     )
 
@@ -118,7 +122,7 @@ def fig6() -> Figure:
     # DT retransmissions, read from the same runs (not drawn).
     retx = tuple(Curve(f"{c.key}_retx", f"{c.label}: DTs retransmitted", TRANSPORT, params=c.params,
                        measure="dt_retransmitted", plot=False) for c in _ack_curves())
-    return dataclasses.replace(f, curves=f.curves + retx)
+    return dataclasses.replace(f, curves=f.curves + retx, sensitivities=_ack_sensitivities(tuple(c.key for c in retx)))
 
 
 def fig7() -> Figure:

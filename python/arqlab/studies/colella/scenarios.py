@@ -30,22 +30,26 @@ from .params import (
 FLOW = "flow.a->b"
 TRANSPORT = "transport.flow.a->b"
 
-#: Every parameter a point may set, with the defaults shared by both experiments.
-COMMON: dict[str, Any] = {
-    "delay_s": ONE_WAY_DELAY_S,
-    "ber": 1e-9,
-    "tsdus": 60,
-    "tsdu_octets": TSDU_OCTETS,
-    "net_window": NETWORK_WINDOW,
-    "net_overhead_bits": NET_OVERHEAD_BITS,
-    "net_ack_delay_s": NET_ACK_DELAY_S,
-    "send_buffer_octets": BUFFER_OCTETS,
-    "receive_buffer_octets": BUFFER_OCTETS,
-    "expedited": "nbs",
-    "expedited_every": 0,
-    "expedited_unit": EXPEDITED_UNIT,
-    "acknowledgement": "one_for_one",
-}
+def common() -> dict[str, Any]:
+    """Every parameter a point may set, with the defaults shared by both experiments.
+
+    Built on each call: the unstated parameters are read when a point is planned, so a
+    robustness pass that rebinds them (``param:`` inputs) reaches every scenario."""
+    return {
+        "delay_s": ONE_WAY_DELAY_S,
+        "ber": 1e-9,
+        "tsdus": 60,
+        "tsdu_octets": TSDU_OCTETS,
+        "net_window": NETWORK_WINDOW,
+        "net_overhead_bits": NET_OVERHEAD_BITS,
+        "net_ack_delay_s": NET_ACK_DELAY_S,
+        "send_buffer_octets": BUFFER_OCTETS,
+        "receive_buffer_octets": BUFFER_OCTETS,
+        "expedited": "nbs",
+        "expedited_every": 0,
+        "expedited_unit": EXPEDITED_UNIT,
+        "acknowledgement": "one_for_one",
+    }
 
 TP4_KEYS = (
     "dt_size_octets", "window_octets", "send_buffer_octets", "receive_buffer_octets", "retransmission_timer_s",
@@ -55,7 +59,7 @@ TP4_KEYS = (
 
 def params_for(experiment: int, *layers: Mapping[str, Any]) -> dict[str, Any]:
     """Defaults of experiment 1 or 2 with each mapping of ``layers`` applied in turn."""
-    p = {**COMMON, **(EXP1 if experiment == 1 else EXP2)}
+    p = {**common(), **(EXP1 if experiment == 1 else EXP2)}
     for m in layers:
         p.update(m)
     return p

@@ -9,14 +9,16 @@ the reverse direction, local network acknowledgements):
   trip: k·t(DT) ≥ t(ED) + 2·t_p + t(EA) for an ED every k DTs.
 
 Header sizes are those of the model (ISO 8073 extended format with checksum, plus the
-network header of every packet).
+network header of every packet). Study parameters (delay, network header, expedited unit)
+are read when a function runs, not when it is defined, so a robustness pass that rebinds
+them (:func:`arqlab.studies.robustness.study_params`) moves the closed forms too.
 """
 
 from __future__ import annotations
 
 import math
 
-from .params import EXP1, LINK_BPS, NET_OVERHEAD_BITS, ONE_WAY_DELAY_S, TSDU_OCTETS
+from .params import EXP1, EXPEDITED_UNIT, LINK_BPS, NET_OVERHEAD_BITS, ONE_WAY_DELAY_S, TSDU_OCTETS
 
 DT_HEADER, AK_OCTETS, ED_OCTETS, EA_OCTETS = 12, 14, 12 + 16, 12
 
@@ -33,33 +35,39 @@ def dts_per_tsdu(dt_size: int = int(EXP1["dt_size_octets"])) -> list[int]:
     return [dt_size] * full + ([rest + DT_HEADER] if rest else [])
 
 
-def no_expedited_time(tsdus: int = int(EXP1["tsdus"]), delay: float = ONE_WAY_DELAY_S) -> float:
+def _delay(delay: float | None) -> float:
+    return ONE_WAY_DELAY_S if delay is None else delay
+
+
+def no_expedited_time(tsdus: int = int(EXP1["tsdus"]), delay: float | None = None) -> float:
     """T₀: the error-free link-limited transfer of ``tsdus`` TSDUs."""
-    return tsdus * sum(tx(o) for o in dts_per_tsdu()) + 2 * delay + tx(AK_OCTETS)
+    return tsdus * sum(tx(o) for o in dts_per_tsdu()) + 2 * _delay(delay) + tx(AK_OCTETS)
 
 
-def expedited_round_trip(delay: float = ONE_WAY_DELAY_S) -> float:
+def expedited_round_trip(delay: float | None = None) -> float:
     """The link idle time ISO adds per ED."""
-    return tx(ED_OCTETS) + 2 * delay + tx(EA_OCTETS)
+    return tx(ED_OCTETS) + 2 * _delay(delay) + tx(EA_OCTETS)
 
 
-def eds(rate: float, tsdus: int = int(EXP1["tsdus"]), per_dt: bool = True) -> int:
+def eds(rate: float, tsdus: int = int(EXP1["tsdus"]), per_dt: bool | None = None) -> int:
     """EDs the user submits: one after every k = round(1/rate) DTs (or TSDUs)."""
     if rate <= 0:
         return 0
     k = max(1, round(1 / rate))
+    if per_dt is None:
+        per_dt = EXPEDITED_UNIT == "dt"
     units = tsdus * len(dts_per_tsdu()) if per_dt else tsdus
     return units // k
 
 
-def iso_efficiency(rate: float, delay: float = ONE_WAY_DELAY_S, per_dt: bool = True) -> float:
+def iso_efficiency(rate: float, delay: float | None = None, per_dt: bool | None = None) -> float:
     """η of the ISO discipline: N·L / (C·(T₀ + n_ED·RTT_ED))."""
     n = int(EXP1["tsdus"])
     t = no_expedited_time(n, delay) + eds(rate, n, per_dt) * expedited_round_trip(delay)
     return n * TSDU_OCTETS * 8 / (LINK_BPS * t)
 
 
-def nbs_covers(rate: float, delay: float = ONE_WAY_DELAY_S) -> bool:
+def nbs_covers(rate: float, delay: float | None = None) -> bool:
     """NBS keeps the link busy: the k DTs before an ED outlast its round trip."""
     if rate <= 0:
         return True
@@ -67,7 +75,7 @@ def nbs_covers(rate: float, delay: float = ONE_WAY_DELAY_S) -> bool:
     return k * tx(int(EXP1["dt_size_octets"])) >= expedited_round_trip(delay)
 
 
-def break_even_rate(delay: float = ONE_WAY_DELAY_S) -> float:
+def break_even_rate(delay: float | None = None) -> float:
     """The largest expedited rate NBS hides completely (1/k at the smallest covering k)."""
     k = math.ceil(expedited_round_trip(delay) / tx(int(EXP1["dt_size_octets"])))
     return 1.0 / k
