@@ -52,7 +52,7 @@ def _drop(fig: int, curve: str, lo: float, hi: float, margin: float) -> Callable
         fd = sd[fig]
         a, b = fd.est(curve, lo), fd.est(curve, hi)
         return Outcome(exceeds(a, b, margin), f"{curve}({lo:g}) = {a} vs {curve}({hi:g}) = {b}",
-                       (relative(a.mean, b.mean),))
+                       deviations=(relative(a.mean, b.mean),))
     return check
 
 
@@ -90,7 +90,7 @@ def _up_to(fig: int, better: str, worse: str, mode: str, paper: float, what: str
             detail += f"; as a ratio the maximum is {100 * r.mean:.1f}% at x = {xr:g}"
         if mode == "inverse":
             detail += "; " + _delay_readings(sd, fd, better, worse, x)
-        return Outcome(v, detail, (relative(gain.mean, paper),))
+        return Outcome(v, detail, deviations=(relative(gain.mean, paper),))
     return check
 
 
