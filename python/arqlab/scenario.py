@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 import tomli_w
 
-from . import _core
+from . import _core, keys
 from .errors import ScenarioError
 
 Source = str | os.PathLike[str] | Mapping[str, Any]
@@ -114,19 +114,17 @@ def parse_value(text: str) -> Any:
 
 
 def apply_overrides(tree: dict[str, Any], overrides: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Sets dotted keys (`link.bit_error_rate`) in `tree`, creating tables as needed."""
+    """Sets each key (`link.bit_error_rate`, `medium[1].rate_bps`, `medium.l1.rate_bps`;
+    syntax in :mod:`arqlab.keys`) in `tree`, creating tables as needed. Every bad key is
+    reported at once."""
+    problems: list[str] = []
     for key, value in (overrides or {}).items():
-        parts = str(key).split(".")
-        if not all(parts):
-            raise ScenarioError([f"{key}: expected a dotted key like link.rate_bps"])
-        node: Any = tree
-        for i, part in enumerate(parts[:-1]):
-            nxt = node.setdefault(part, {})
-            if not isinstance(nxt, dict):
-                where = ".".join(parts[: i + 1])
-                raise ScenarioError([f"{where} = {nxt!r}: expected a table to set {key}"])
-            node = nxt
-        node[parts[-1]] = value
+        try:
+            keys.set_key(tree, str(key), value)
+        except ScenarioError as e:
+            problems += e.problems
+    if problems:
+        raise ScenarioError(problems)
     return tree
 
 
@@ -158,22 +156,13 @@ def to_toml(resolved: Mapping[str, Any]) -> str:
 
 
 def get_path(tree: Mapping[str, Any], dotted: str) -> Any:
-    """The value at a dotted key; KeyError if absent."""
-    node: Any = tree
-    for part in dotted.split("."):
-        if not isinstance(node, Mapping) or part not in node:
-            raise KeyError(dotted)
-        node = node[part]
-    return node
+    """The value at a key (syntax in :mod:`arqlab.keys`); KeyError if absent."""
+    return keys.get_key(tree, dotted)
 
 
 def has_path(tree: Mapping[str, Any], dotted: str) -> bool:
-    """Whether a dotted key names a value in the (nested) tree."""
-    try:
-        get_path(tree, dotted)
-    except KeyError:
-        return False
-    return True
+    """Whether a key names a value in the tree (syntax in :mod:`arqlab.keys`)."""
+    return keys.has_key(tree, dotted)
 
 
 def flows(resolved: Mapping[str, Any]) -> list[tuple[str, bool]]:

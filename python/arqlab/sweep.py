@@ -18,13 +18,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from arqlab import scenario as scenario_mod
+from arqlab import keys as key_syntax, scenario as scenario_mod
 from arqlab.errors import ArqlabError, shorten
 from arqlab.execution import PointSpec, Runner, run_points_detailed
 from arqlab.limits import check_seed
 from arqlab.outputs import PLOT_FORMATS, writable_file
 from arqlab.progress import Progress
-from arqlab.store import Store, flatten, open_store
+from arqlab.store import Store, open_store
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,17 +45,20 @@ class GridError(ArqlabError):
         super().__init__("\n".join(self.problems))
 
 
-def _check_grid(grid: Mapping[str, Sequence[Any]], resolved: Mapping[str, Any]) -> list[str]:
+def _check_grid(grid: Mapping[str, Sequence[Any]], resolved: Mapping[str, Any],
+                raw: Mapping[str, Any] | None = None) -> list[str]:
+    """Each key must name a value of the scenario as written (`raw`) or resolved (every
+    default explicit), in the syntax of :mod:`arqlab.keys`."""
     problems: list[str] = []
     if not isinstance(grid, Mapping) or not grid:
         return ["grid is empty: give at least one key with a list of values, e.g. "
                 "{'traffic.a.length.mean_bits': [500, 1000]}"]
-    known = list(flatten(resolved))
+    known = key_syntax.leaves(resolved)
     for key, values in grid.items():
         if not isinstance(key, str) or not key:
             problems.append(f"grid key {key!r}: expected a dotted scenario key such as 'link.rate_bps'")
             continue
-        if not scenario_mod.has_path(resolved, key):
+        if not scenario_mod.has_path(resolved, key) and not (raw is not None and scenario_mod.has_path(raw, key)):
             close = difflib.get_close_matches(key, known, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             problems.append(f"grid key {key!r} is not in the resolved scenario{hint}")
@@ -109,7 +112,8 @@ def sweep(
     base_overrides = dict(overrides or {})
     source = scenario if isinstance(scenario, Mapping) else str(scenario)
     base = scenario_mod.load(source, base_overrides or None)
-    problems = _check_grid(grid, base)
+    raw = scenario_mod.apply_overrides(scenario_mod.read(source)[0], base_overrides)
+    problems = _check_grid(grid, base, raw)
     if problems:
         raise GridError(problems)
     params_list = grid_points(grid)
@@ -279,9 +283,3 @@ def plot_sweep(
         plt.close(fig)
     return buf.getvalue()
 
-
-def register_cli(subparsers: Any) -> None:
-    """Add ``arqlab sweep`` (see :mod:`arqlab.sweep_cli`)."""
-    from arqlab.sweep_cli import register_cli as register
-
-    register(subparsers)

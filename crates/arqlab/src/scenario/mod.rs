@@ -8,6 +8,7 @@ pub mod link;
 pub mod ring;
 pub mod run;
 pub mod topology;
+pub mod validate;
 
 pub use crate::schema::{Problem, Problems, Range, Table};
 pub use link::{DirectionConfig, LinkConfig};
@@ -185,6 +186,8 @@ impl Scenario {
                 }
             }
             let net = NetworkConfig::parse(&mut root, &mut p);
+            // Unknown top-level keys ([runn], [[flows]], a `medium[0]` key) are errors here too.
+            root.finish_with_hint("expected title, description, run, stack, medium, relay, node or flow", &mut p);
             let none = TrafficConfig { kind: "none".into(), load: None, messages: None, initial_backlog: 0, length: crate::traffic::LengthConfig::Constant { mean_bits: 1000.0 }, dialogue: None };
             let link = LinkConfig { rate_bps: 48_000.0, delay_s: 0.0, bit_error_rate: 0.0, a_to_b: None, b_to_a: None };
             let protocol = net.stack.values().next().and_then(|s| s.layers.first().cloned()).unwrap_or(ProtocolConfig::Datagram(DatagramConfig { overhead_bits: 0 }));
@@ -223,9 +226,10 @@ impl Scenario {
             Some(net) => net.wire(&mut p),
             None => Some(Topology::pair(&link, &protocol, &traffic.a, &traffic.b)),
         };
-        let Some(topology) = topology else {
+        let Some(mut topology) = topology else {
             return Err(ScenarioError::Invalid(p));
         };
+        validate::bind_modems(&mut topology, network.as_ref(), &mut p);
         let sc = Scenario { title, description, run, link, protocol, traffic, network, topology };
         sc.cross_check(&mut p);
         if p.is_empty() {
@@ -398,6 +402,8 @@ length = { dist = "constant", mean_bits = 1000 }
         // TCP is not a link protocol: it is only valid over x25, in a [stack.*].
         for kind in PROTOCOL_KINDS.iter().filter(|k| **k != "tcp") {
             let text = GBN.replace("kind = \"go_back_n\"\nwindow = 7", &format!("kind = \"{kind}\""));
+            // hf_arq on a plain link sends at the link's rate: one of its modem's rates.
+            let text = if *kind == "hf_arq" { text.replace("rate_bps = 48000", "rate_bps = 2400") } else { text };
             let s = Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{kind}: {e}"));
             assert_eq!(Scenario::from_value(&s.to_value()).as_ref(), Ok(&s), "{kind}");
         }

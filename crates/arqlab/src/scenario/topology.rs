@@ -501,6 +501,7 @@ impl NetworkConfig {
             check_stack(s, st, p);
         }
         check_hf_modems(self, p);
+        super::validate::check_network(self, p);
         if p.0.len() > before {
             return None;
         }
@@ -863,10 +864,11 @@ impl Graph<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use crate::scenario::Scenario;
 
-    const BASE: &str = r#"
+    /// A tandem a — l1 — r — l2 — b with a saturated flow a→b (also `validate`'s tests).
+    pub(crate) const BASE: &str = r#"
 [stack.s]
 kind = "go_back_n"
 [[medium]]
@@ -971,7 +973,7 @@ traffic = { kind = "saturated" }
         assert_eq!(sc.topology.nodes[2].flow_conn, vec![None, Some(0)]);
         let deep = star.replace("[stack.s]\nkind = \"go_back_n\"", "[stack.s]\nlayers = [{ kind = \"go_back_n\" }, { kind = \"datagram\" }]");
         assert_eq!(problems(&deep), vec!["node[0].stack = \"s\": node a talks to b and c: several peers need a one-layer stack (multiplexing over two layers is not wired yet)"]);
-        let twice = format!("{BASE}\n[[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ kind = \"saturated\" }}\n");
+        let twice = star.replace("to = \"c\"\ntraffic = { kind = \"poisson\" }", "to = \"c\"\ntraffic = { kind = \"saturated\" }");
         assert_eq!(
             problems(&twice),
             vec!["flow[1].traffic.kind = \"saturated\": expected at most one saturated flow from node a (use poisson traffic for the others)"]
