@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -47,7 +47,7 @@ def _run_label(design: Design, run: int) -> str:
     return f"run {run} ({', '.join(f'{k}={v}' for k, v in design.level_names(run).items())})"
 
 
-def choose_direction(resolved: Mapping[str, Any], metrics: Mapping[str, Mapping[str, Any]], measure: str,
+def choose_direction(resolved: Mapping[str, Any], metrics: Mapping[str, Collection[str]], measure: str,
                      direction: str | None) -> str:
     """``direction`` if given and present; else the one active flow that has ``measure``,
     else the one scope of any kind that has it."""
