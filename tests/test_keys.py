@@ -56,8 +56,12 @@ def test_a_bad_key_is_refused_naming_it(key: str, message: str) -> None:
 
 def test_every_bad_key_is_reported_at_once() -> None:
     with pytest.raises(ScenarioError) as e:
-        scenario.load(TANDEM, {"medium[7].rate_bps": 1, "node.zz.stack": "udp"})
-    assert len(e.value.problems) == 2, e.value.problems
+        scenario.load(TANDEM, {"medium[7].rate_bps": 1, "node.zz.stack": "udp", "medium[0].rat_bps": 3,
+                               "medium[1].rate_bps": -1})
+    # Two keys that select nothing, then the scenario with the keys that applied: an
+    # unknown field and a value out of range.
+    assert [p.split(":")[0] for p in e.value.problems] == [
+        "medium[7]", "node.zz", "medium[0].rat_bps = 3", "medium[1].rate_bps = -1"], e.value.problems
 
 
 def test_the_cli_exits_2_on_a_bad_key_of_the_explicit_form(capsys: pytest.CaptureFixture[str]) -> None:

@@ -119,10 +119,14 @@ def apply_overrides(tree: dict[str, Any], overrides: Mapping[str, Any] | None) -
     reported at once."""
     problems: list[str] = []
     for key, value in (overrides or {}).items():
+        trial = copy.deepcopy(tree)  # a key that fails leaves no half-made table behind
         try:
-            keys.set_key(tree, str(key), value)
+            keys.set_key(trial, str(key), value)
         except ScenarioError as e:
             problems += e.problems
+            continue
+        tree.clear()
+        tree.update(trial)
     if problems:
         raise ScenarioError(problems)
     return tree
@@ -131,14 +135,23 @@ def apply_overrides(tree: dict[str, Any], overrides: Mapping[str, Any] | None) -
 def load(source: Source, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The resolved scenario (validated, every default explicit)."""
     tree, label = read(source)
-    tree = apply_overrides(tree, overrides)
-    problems = non_finite(tree)
+    problems: list[str] = []
+    try:
+        tree = apply_overrides(tree, overrides)
+    except ScenarioError as e:
+        # The keys that apply are applied and the scenario is still checked: every
+        # problem at once, bad keys and bad values alike.
+        problems += e.problems
+    nan = non_finite(tree)
+    if nan:  # JSON and the core have no such numbers: name them and stop here
+        raise ScenarioError(problems + nan, label)
+    try:
+        resolved = dict(json.loads(_core.resolve(json.dumps(tree))))
+    except ValueError as e:
+        problems += _problems(e)
     if problems:
         raise ScenarioError(problems, label)
-    try:
-        return dict(json.loads(_core.resolve(json.dumps(tree))))
-    except ValueError as e:
-        raise ScenarioError(_problems(e), label) from None
+    return resolved
 
 
 def canonical_json(resolved: Mapping[str, Any]) -> str:
