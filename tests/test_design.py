@@ -283,7 +283,7 @@ level_names = ["low", "high"]
 
 @pytest.mark.parametrize(("edit", "field"), [
     (("levels = [2, 7]", "levels = [2, 4, 7]"), "factors.A.levels = [2, 4, 7]: expected exactly 2 levels"),
-    (('measure = "throughput_efficiency"', 'measure = "goodput"'), "response.measure = 'goodput': not a measure"),
+    (('measure = "throughput_efficiency"', 'measure = "goodput"'), "response.measure = 'goodput': not a measure of this scenario"),
     (("replications = 2", 'replications = 2\ngenerators = ["C=AB"]'), "generators[0] = 'C=AB': factor C is not"),
     (("replications = 2", "replications = 0"), "replications = 0: expected a whole number >= 1"),
     (('label = "Window"', 'label = "Window"\nvalues = [1, 2]'), "factors.A.values: unknown key"),

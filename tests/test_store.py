@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 
 from arqlab.errors import ArqlabError
-from arqlab.store import Store, canonical_hash, key_scenario, record_claims, record_study, register_cli
+from arqlab.store import Store, canonical_hash, key_scenario, record_claims, record_study
+from arqlab.store.cli import register_cli
 from arqlab.testing import fake_run_replication
 
 SCENARIO: dict[str, Any] = {

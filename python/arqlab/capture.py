@@ -85,7 +85,16 @@ def capture_paths(path: str | Path, names: list[str]) -> list[Path]:
     return [p.with_name(f"{p.stem}-{n}{p.suffix or '.pcap'}") for n in names]
 
 
-def pcap(
+def pcap(source: scenario.Source, start_s: float, end_s: float, path: str | Path, **options: Any) -> list[Path]:
+    """Writes the frames sent in [start_s, end_s] of replication `replication` as pcap,
+    one file per observed interface (the pair form: the line at station A; an explicit
+    topology: one per medium), and returns the paths written. Options as
+    :func:`captures` (`seed`, `replication`, `overrides`, `linktype`, `limit`), which
+    also says each file's interface and link type."""
+    return [p for p, _, _ in captures(source, start_s, end_s, path, **options)]
+
+
+def captures(
     source: scenario.Source,
     start_s: float,
     end_s: float,
@@ -96,10 +105,10 @@ def pcap(
     overrides: Mapping[str, Any] | None = None,
     linktype: str = "sita",
     limit: int = DEFAULT_LIMIT,
-) -> list[Path]:
-    """Writes the frames sent in [start_s, end_s] of replication `replication` as pcap,
-    one file per observed interface (today one: the line at station A), and returns the
-    paths written."""
+) -> list[tuple[Path, str, str]]:
+    """As :func:`pcap`, returning (path, interface, link type) per file: `linktype`
+    applies to HDLC-family frames; a token ring's are written under IEEE 802.5, TPDUs
+    under Ethernet, HF D_PDUs under STANAG 5066."""
     problems = check_window(start_s, end_s) + index_problems(seed, replication)
     if linktype not in LINKTYPES:
         problems.append(f"linktype = {linktype!r}: expected one of {', '.join(LINKTYPES)}")
@@ -113,10 +122,10 @@ def pcap(
         raise ScenarioError(list(e.args[0])) from None
     except RuntimeError as e:
         raise SimulationError(str(e)) from None
-    paths = capture_paths(path, [name for name, _ in files])
-    for p, (_, data) in zip(paths, files):
+    paths = capture_paths(path, [name for name, _, _ in files])
+    for p, (_, _, data) in zip(paths, files):
         write_bytes(p, data, "--pcap")
-    return paths
+    return [(p, name, link) for p, (name, link, _) in zip(paths, files)]
 
 
 #: pcap link types arqlab writes, by number: the name the capture is announced with.

@@ -21,7 +21,7 @@ import sys
 import threading
 from typing import Any, Callable, Sequence
 
-from . import MODEL_VERSION, __version__, scenario
+from . import _core, scenario
 from .errors import ArqlabError, ScenarioError, SimulationError, printable, shorten
 from .interrupt import Terminated
 
@@ -70,21 +70,49 @@ def _fmt(x: float) -> str:
     return f"{x:.4e}"
 
 
+#: Scope groups of `arqlab run`'s text output, in print order: (prefix, heading).
+GROUPS = [
+    ("flow", "flows"),
+    ("flow.*", "all flows pooled"),
+    ("transport", "transport connections"),
+    ("link", "media lanes"),
+    ("ring", "token rings"),
+    ("node", "relay ports"),
+    ("llc2", "LLC2 connections pooled"),
+    ("run", "run"),
+]
+
+
+def _group(scope: str) -> str:
+    """The group of a scope name (the pair form's a_to_b / b_to_a are flows)."""
+    if scope in ("flow.*", "run"):
+        return scope
+    head = scope.split(".", 1)[0]
+    return head if head in {g for g, _ in GROUPS} else "flow"
+
+
 def print_table(metrics: dict[str, dict[str, dict[str, float]]], directions: list[str]) -> None:
-    # Flows show the usual measures; lanes and relay ports (explicit topologies) all of theirs.
+    """Every scope in `directions`, grouped (flows, pooled flows, transports, lanes, rings,
+    relay ports, pooled LLC2, run). A flow shows the usual measures, any other scope all of
+    its own."""
     def shown(d: str) -> list[str]:
-        if d.startswith(("link.", "node.")) or d == "run":
+        if _group(d) != "flow":
             return list(metrics.get(d, {}))
         return SHOWN + [m for m in SHOWN_IF_PRESENT if m in metrics.get(d, {})]
 
     width = max(len(m) for d in directions for m in shown(d)) if directions else 0
-    for d in directions:
-        print(printable(f"{d}:"))  # scope names carry user-chosen node and medium names
-        for m in shown(d):
-            v = metrics.get(d, {}).get(m)
-            if v is None:
-                continue
-            print(f"  {m:<{width}}  {_fmt(v['mean']):>12} ± {_fmt(v['ci95_half_width']):<11} (n={v['n']})")
+    grouped = [(heading, [d for d in directions if _group(d) == g]) for g, heading in GROUPS]
+    several = sum(1 for _, ds in grouped if ds) > 1
+    for heading, ds in grouped:
+        if ds and several:
+            print(f"# {heading}")
+        for d in ds:
+            print(printable(f"{d}:"))  # scope names carry user-chosen node and medium names
+            for m in shown(d):
+                v = metrics.get(d, {}).get(m)
+                if v is None:
+                    continue
+                print(f"  {m:<{width}}  {_fmt(v['mean']):>12} ± {_fmt(v['ci95_half_width']):<11} (n={v['n']})")
 
 
 def steady_state_warnings(result: Any) -> list[str]:
@@ -129,8 +157,10 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(printable(f"arqlab run: warning: {w}"), file=sys.stderr)
         return STALLED_EXIT if result.stalled else 0
     sc = result.scenario
+    # Every scope but the flows that carry no traffic of their own.
+    idle = {d for d, active in scenario.flows(sc) if not active}
     loaded = [d for d, active in scenario.flows(sc) if active]
-    loaded += [k for k in result.metrics if k.startswith(("link.", "node.")) or k == "run"]
+    loaded += [k for k in result.metrics if k not in idle and k not in loaded]
     title = sc.get("title") or scenario.describe(sc)
     print(f"{printable(title)} — seed {result.seed}, {result.replications} replication(s), 95% confidence intervals")
     if overrides:
@@ -148,9 +178,28 @@ def cmd_run(args: argparse.Namespace) -> int:
     return STALLED_EXIT if result.stalled else 0
 
 
+def hf_notes(resolved: dict[str, Any]) -> list[str]:
+    """What an HF lane does with the frames of a layer that is not modem-aware (the
+    check has already refused a modem without a mode at the link's rate)."""
+    if "flow" in resolved:
+        bottoms = {st["layers"][-1]["kind"] for st in resolved["stack"].values()}
+        lanes = [(f"medium[{i}].{d}", m[d], m["rate_bps"]) for i, m in enumerate(resolved["medium"])
+                 for d in ("forward", "reverse") if isinstance(m.get(d), dict)]
+    else:
+        bottoms = {resolved["protocol"]["kind"]}
+        link = resolved["link"]
+        lanes = [(f"link.{d}", link[d], link["rate_bps"]) for d in ("a_to_b", "b_to_a") if isinstance(link.get(d), dict)]
+    plain = sorted(k for k in bottoms if k != "hf_arq")
+    return [f"{path}: {', '.join(plain)} frames are not modem-aware: each is sent at rate_bps = {rate:g} bit/s "
+            f"and judged by the {cfg['modem']} data mode of that rate"
+            for path, cfg, rate in lanes if cfg.get("error_model") == "hf" and plain]
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     resolved = scenario.load(args.scenario, parse_sets(args.sets))
     print(f"# {args.scenario}: valid. Resolved scenario (every default explicit):")
+    for note in hf_notes(resolved):
+        print(printable(f"# note: {note}"))
     print(scenario.to_toml(resolved), end="")
     return 0
 
@@ -174,7 +223,7 @@ def build_parser(command: str | None = "*") -> argparse.ArgumentParser:
     """The `arqlab` parser. ``command``: the plugin subcommand to build fully ("*": all;
     None: none — the others are listed with their help only)."""
     parser = argparse.ArgumentParser(prog="arqlab", description="A protocol performance laboratory.")
-    parser.add_argument("--version", action="version", version=f"arqlab {__version__} (model {MODEL_VERSION})")
+    parser.add_argument("--version", action="version", version=f"arqlab {_core.__version__} (model {_core.MODEL_VERSION})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("run", help="simulate a scenario and print its measures with 95%% CIs")

@@ -3,9 +3,11 @@
     arqlab ladder SCENARIO --from 10 --to 10.6 --out rej.svg        # or .png
     fig = arqlab.ladder("scenarios/hdlc_abm_poisson.toml", 10, 10.6)
 
-One vertical time axis per station, time running downward as in the papers. Each frame
-is an arrow from its start of transmission at the sender to the end of its reception at
-the receiver, over a shaded band whose height at each end is the frame's transmission
+One vertical time axis per station (A and B in the pair form; in an explicit topology
+each node and relay the window's frames touch, by name), time running downward as in
+the papers. Each frame (each hop: a relay's forwarded copy is a frame of its own) is an
+arrow from its start of transmission at the sender to the end of its reception at the
+receiver, over a shaded band whose height at each end is the frame's transmission
 time; its label is the standard's notation (I(3,P), RR(4,F), REJ(2), SREJ(3)). A frame
 the channel corrupted ends in a cross. A retransmission-timer expiry is marked on its
 station's axis, with a bracket back to when that timer was started (expiry minus the
@@ -25,7 +27,9 @@ from .errors import ScenarioError, printable
 
 #: At most this many frames in one diagram (a clear error beyond).
 MAX_FRAMES = 60
-STATIONS = {"A": 0.0, "B": 1.0}
+#: The pair form's two stations; an explicit topology has one axis per node and relay,
+#: named as in the scenario (nodes first, in file order).
+STATIONS = ("A", "B")
 FORMATS = (".svg", ".png")
 
 
@@ -84,9 +88,15 @@ def tpdu_label(frame: Mapping[str, Any]) -> str:
     return f"{kind}({frame['nr']})"
 
 
-def timer_s(resolved: Mapping[str, Any]) -> tuple[str, float | None]:
-    """The retransmission timer's name and value in the scenario."""
-    p = resolved["protocol"]
+def timer_s(resolved: Mapping[str, Any], station: str | None = None) -> tuple[str, float | None]:
+    """The retransmission timer's name and value in the scenario: its protocol's, or in
+    an explicit topology the top layer of `station`'s stack (else of the first stack)."""
+    if "protocol" in resolved:
+        p = resolved["protocol"]
+    else:
+        stacks = resolved["stack"]
+        name = next((n["stack"] for n in resolved["node"] if n["name"] == station), next(iter(stacks)))
+        p = stacks[name]["layers"][0]
     if p["kind"] == "hdlc":
         return "T1", float(p["t1_s"])
     if p["kind"] == "tp4":
@@ -127,24 +137,32 @@ def ladder(
         raise ScenarioError([
             f"{len(frames)} frames are sent between {start} s and {end} s; a ladder is readable up to "
             f"{max_frames}: narrow the window (e.g. --from {start:g} --to {suggestion:.6g})"])
-    return draw(frames, expiries, data["scenario"], start, end, ax)
+    explicit = "flow" in data["scenario"]  # the pair form keeps its stations A and B
+    return draw(frames, expiries, data["scenario"], start, end, ax, stations=data["stations"] if explicit else None)
 
 
 def draw(frames: list[dict[str, Any]], expiries: list[dict[str, Any]], resolved: Mapping[str, Any],
-         start: float, end: float, ax: Any = None) -> Any:
+         start: float, end: float, ax: Any = None, *, stations: list[str] | None = None) -> Any:
     from matplotlib.patches import FancyArrowPatch
+
+    names = list(stations or STATIONS)
+    # Only the stations the window's frames and expiries touch get an axis.
+    used = {f["sender"] for f in frames} | {f.get("receiver") for f in frames} | {e["station"] for e in expiries}
+    names = [n for n in names if n in used] if len(names) > 2 else names
+    pos = {n: float(i) for i, n in enumerate(names)}
 
     if ax is None:
         from matplotlib.figure import Figure
 
-        fig = Figure(figsize=(6.4, max(5.0, 0.22 * len(frames) + 2.5)))
+        fig = Figure(figsize=(max(6.4, 2.2 * len(names)), max(5.0, 0.22 * len(frames) + 2.5)))
         ax = fig.add_subplot(1, 1, 1)
     fig = ax.figure
     last = max([f["arrived_s"] for f in frames] + [end])
-    for x in STATIONS.values():
+    for x in pos.values():
         ax.axvline(x, color="black", linewidth=1.2)
     for i, f in enumerate(frames):
-        xs, xr = STATIONS[f["sender"]], 1.0 - STATIONS[f["sender"]]
+        xs = pos[f["sender"]]
+        xr = pos[f["receiver"]] if f.get("receiver") in pos else 1.0 - xs
         width = f["tx_end_s"] - f["sent_s"]
         kind = f["frame"]["kind"]
         color = "tab:red" if f["in_error"] else (
@@ -162,9 +180,9 @@ def draw(frames: list[dict[str, Any]], expiries: list[dict[str, Any]], resolved:
         ly = f["sent_s"] + 0.2 * (f["arrived_s"] - f["sent_s"])
         ax.text(lx, ly, label(f["frame"]), fontsize=7, ha="center", va="bottom", color=color, gid=f"label-{i}",
                 bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.8})
-    name, value = timer_s(resolved)
     for i, e in enumerate(expiries):
-        x = STATIONS[e["station"]]
+        name, value = timer_s(resolved, e["station"])
+        x = pos[e["station"]]
         side = -1 if x == 0.0 else 1
         ax.plot([x], [e["time_s"]], marker="o", markersize=6, color="tab:orange", gid=f"expiry-{i}")
         ax.text(x + side * 0.04, e["time_s"], f"{name} expires", fontsize=7, color="tab:orange",
@@ -173,14 +191,14 @@ def draw(frames: list[dict[str, Any]], expiries: list[dict[str, Any]], resolved:
             t0 = max(e["time_s"] - value, start)
             ax.plot([x + side * 0.025] * 2, [t0, e["time_s"]], color="tab:orange", linewidth=2, alpha=0.7,
                     gid=f"timer-{i}")
-    ax.set_xlim(-0.35, 1.35)
+    ax.set_xlim(-0.35, len(names) - 1 + 0.35)
     ax.set_ylim(last + 0.02 * (last - start), start)
     ax.xaxis.tick_top()
-    ax.set_xticks(list(STATIONS.values()), [f"station {n}" for n in STATIONS], fontweight="bold")
+    ax.set_xticks(list(pos.values()), [f"station {n}" if stations is None else n for n in names], fontweight="bold")
     ax.set_ylabel("time (s)")
     for spine in ("top", "right", "bottom"):
         ax.spines[spine].set_visible(False)
-    title = resolved.get("title") or resolved["protocol"]["kind"]
+    title = resolved.get("title") or scenario.describe(resolved)
     ax.set_title(f"{title}: {len(frames)} frames, {start:g}–{end:g} s", fontsize=9, pad=22)
     return fig
 

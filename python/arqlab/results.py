@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import sys
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -21,6 +22,31 @@ if TYPE_CHECKING:
 
 Metrics = dict[str, dict[str, dict[str, float]]]
 Record = Mapping[str, Any]
+
+
+MEASURE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+"""The shape of a measure name (snake_case, unit suffix). Which names a scenario has
+depends on its scopes (flows, lanes, relay ports, rings, transports, pooled scopes) and
+is known once it has run; tools check the shape first and the name against the run."""
+
+
+def catalogue(resolved: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Every scope a scenario reports (flows, lanes, relay ports, rings, transports,
+    pooled scopes) with its measure names, in the order a run reports them: one
+    replication of the scenario cut to a millisecond of simulated time, so tools can
+    check a measure or scope a user names before the real runs start."""
+    import json
+
+    short = json.loads(json.dumps(dict(resolved)))
+    short["run"].update(duration_s=min(float(short["run"]["duration_s"]), 1e-3), warmup_s=0.0, warmup="fixed",
+                        method="replications", replications=1)
+    short["run"].pop("precision", None)
+    record = _core.run_replication(json.dumps(short), 1, 0)
+    out: dict[str, list[str]] = {}
+    for batch in record["batches"]:
+        for scope, measures in batch.items():
+            out.setdefault(scope, list(measures))
+    return out
 
 
 def is_batch_means(resolved: Mapping[str, Any]) -> bool:

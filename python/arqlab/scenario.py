@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 import tomli_w
 
-from . import _core
+from . import _core, keys
 from .errors import ScenarioError, shorten
 
 Source = str | os.PathLike[str] | Mapping[str, Any]
@@ -126,41 +126,48 @@ def plain(value: Any) -> Any:
 
 
 def apply_overrides(tree: dict[str, Any], overrides: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Sets dotted keys (`link.bit_error_rate`) in `tree`, creating tables as needed.
-    Values may be numpy scalars or arrays (they become plain numbers and lists)."""
+    """Sets each key (`link.bit_error_rate`, `medium[1].rate_bps`, `medium.l1.rate_bps`;
+    syntax in :mod:`arqlab.keys`) in `tree`, creating tables as needed. Values may be
+    numpy scalars or arrays (they become plain numbers and lists). Every bad key is
+    reported at once."""
     if overrides is not None and not isinstance(overrides, Mapping):
         raise TypeError(f"overrides: expected a mapping of dotted keys to values such as "
                         f"{{'link.rate_bps': 9600}}, got {type(overrides).__name__}")
+    problems: list[str] = []
     for key, value in (overrides or {}).items():
-        value = plain(value)
-        parts = str(key).split(".")
-        if not all(parts):
-            raise ScenarioError([f"{key}: expected a dotted key like link.rate_bps"])
-        node: Any = tree
-        for i, part in enumerate(parts[:-1]):
-            nxt = node.setdefault(part, {})
-            if not isinstance(nxt, dict):
-                where = ".".join(parts[: i + 1])
-                if isinstance(nxt, list):
-                    raise ScenarioError([f"{key}: {where} is a list of [[{where}]] tables, which a dotted key "
-                                         "cannot reach into: change it in the scenario file"])
-                raise ScenarioError([f"{key}: {where} is {shorten(repr(nxt), 60)}, not a table"])
-            node = nxt
-        node[parts[-1]] = value
+        trial = copy.deepcopy(tree)  # a key that fails leaves no half-made table behind
+        try:
+            keys.set_key(trial, str(key), plain(value))
+        except ScenarioError as e:
+            problems += e.problems
+            continue
+        tree.clear()
+        tree.update(trial)
+    if problems:
+        raise ScenarioError(problems)
     return tree
 
 
 def load(source: Source, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The resolved scenario (validated, every default explicit)."""
     tree, label = read(source)
-    tree = apply_overrides(tree, overrides)
-    problems = non_finite(tree)
+    problems: list[str] = []
+    try:
+        tree = apply_overrides(tree, overrides)
+    except ScenarioError as e:
+        # The keys that apply are applied and the scenario is still checked: every
+        # problem at once, bad keys and bad values alike.
+        problems += e.problems
+    nan = non_finite(tree)
+    if nan:  # JSON and the core have no such numbers: name them and stop here
+        raise ScenarioError(problems + nan, label)
+    try:
+        resolved = dict(json.loads(_core.resolve(json.dumps(tree))))
+    except ValueError as e:
+        problems += _problems(e)
     if problems:
         raise ScenarioError(problems, label)
-    try:
-        return dict(json.loads(_core.resolve(json.dumps(tree))))
-    except ValueError as e:
-        raise ScenarioError(_problems(e), label) from None
+    return resolved
 
 
 def canonical_json(resolved: Mapping[str, Any]) -> str:
@@ -178,22 +185,13 @@ def to_toml(resolved: Mapping[str, Any]) -> str:
 
 
 def get_path(tree: Mapping[str, Any], dotted: str) -> Any:
-    """The value at a dotted key; KeyError if absent."""
-    node: Any = tree
-    for part in dotted.split("."):
-        if not isinstance(node, Mapping) or part not in node:
-            raise KeyError(dotted)
-        node = node[part]
-    return node
+    """The value at a key (syntax in :mod:`arqlab.keys`); KeyError if absent."""
+    return keys.get_key(tree, dotted)
 
 
 def has_path(tree: Mapping[str, Any], dotted: str) -> bool:
-    """Whether a dotted key names a value in the (nested) tree."""
-    try:
-        get_path(tree, dotted)
-    except KeyError:
-        return False
-    return True
+    """Whether a key names a value in the tree (syntax in :mod:`arqlab.keys`)."""
+    return keys.has_key(tree, dotted)
 
 
 def flows(resolved: Mapping[str, Any]) -> list[tuple[str, bool]]:

@@ -18,14 +18,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from arqlab import scenario as scenario_mod
+from arqlab import keys as key_syntax, scenario as scenario_mod
 from arqlab.errors import ArqlabError, ScenarioError, shorten
 from arqlab.execution import PointSpec, Runner, run_points_detailed
 from arqlab.limits import check_seed
 from arqlab.outputs import PLOT_FORMATS, replaced_atomically, writable_file
 from arqlab.progress import Progress
 from arqlab.results import warn_stalls
-from arqlab.store import Store, flatten, open_store
+from arqlab.store import Store, open_store
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -62,13 +62,17 @@ def _check_grid_shape(grid: Any) -> list[str]:
     return problems
 
 
-def _check_grid(grid: Mapping[str, Sequence[Any]], resolved: Mapping[str, Any]) -> list[str]:
+def _check_grid(grid: Mapping[str, Sequence[Any]], resolved: Mapping[str, Any],
+                raw: Mapping[str, Any] | None = None) -> list[str]:
+    """The grid's shape, and each key must name a value of the scenario as written (`raw`)
+    or resolved (every default explicit), in the syntax of :mod:`arqlab.keys`."""
     if not isinstance(grid, Mapping) or not grid:
         return _check_grid_shape(grid)
     problems: list[str] = []
-    known = list(flatten(resolved))
+    known = key_syntax.leaves(resolved)
     for key, values in grid.items():
-        if isinstance(key, str) and key and not scenario_mod.has_path(resolved, key):
+        if isinstance(key, str) and key and not scenario_mod.has_path(resolved, key) \
+                and not (raw is not None and scenario_mod.has_path(raw, key)):
             close = difflib.get_close_matches(key, known, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             problems.append(f"grid key {key!r} is not in the resolved scenario{hint}")
@@ -125,13 +129,16 @@ def sweep(
     source = scenario if isinstance(scenario, Mapping) else str(scenario)
     try:
         base = scenario_mod.load(source, base_overrides or None)
+        overrides_for_raw = base_overrides
     except ScenarioError:
         if _check_grid_shape(grid):
             raise
         # The grid may set what the base lacks: check the base with the first point's
         # values instead (each point is validated in full below).
-        base = scenario_mod.load(source, {**base_overrides, **grid_points(grid)[0]})
-    problems = _check_grid(grid, base)
+        overrides_for_raw = {**base_overrides, **grid_points(grid)[0]}
+        base = scenario_mod.load(source, overrides_for_raw)
+    raw = scenario_mod.apply_overrides(scenario_mod.read(source)[0], overrides_for_raw)
+    problems = _check_grid(grid, base, raw)
     if problems:
         raise GridError(problems)
     params_list = grid_points(grid)
@@ -321,9 +328,3 @@ def plot_sweep(
         plt.close(fig)
     return buf.getvalue()
 
-
-def register_cli(subparsers: Any) -> None:
-    """Add ``arqlab sweep`` (see :mod:`arqlab.sweep_cli`)."""
-    from arqlab.sweep_cli import register_cli as register
-
-    register(subparsers)

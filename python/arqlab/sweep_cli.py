@@ -122,14 +122,17 @@ def sweep_command(args: argparse.Namespace, runner: Runner | None = None) -> int
         overrides = {k: parse_value(v) for k, v in overrides.items()}
         if args.dask and args.workers is not None:
             raise GridError(["--workers applies to the local pool; with --dask the cluster decides"])
-        # Everything the user named is checked before the sweep runs.
-        from arqlab import MEASURES, _core
+        # Everything the user named is checked before the sweep runs: a measure of any
+        # scope (flow, link, relay port, ring, transport, pooled) of the base scenario.
+        if args.measure:
+            from arqlab.results import catalogue
 
-        known = [*MEASURES, *_core.DIALOGUE_MEASURES]
-        unknown = [m for m in args.measure if m not in known]
-        if unknown:
-            raise GridError([f"--measure {shorten(m)}: not a measure (measures: {', '.join(known)})"
-                             for m in unknown])
+            known = list(dict.fromkeys(m for ms in catalogue(scenario_mod.load(args.scenario, overrides or None)).values()
+                                       for m in ms))
+            unknown = [m for m in args.measure if m not in known]
+            if unknown:
+                raise GridError([f"--measure {shorten(m)}: not a measure of this scenario (measures of its scopes: "
+                                 f"{', '.join(known)})" for m in unknown])
         out = writable_dir(args.out, "--out") if args.out else None
         plot = writable_file(args.plot, "--plot", PLOT_FORMATS) if args.plot else None
         if args.dask:
@@ -159,7 +162,9 @@ def sweep_command(args: argparse.Namespace, runner: Runner | None = None) -> int
         measures = args.measure or default_measures(df)
         absent = [m for m in measures if m not in set(df["measure"])]
         if absent:
-            raise GridError([f"--measure {m}: not a measure of this scenario" for m in absent])
+            present = ", ".join(dict.fromkeys(df["measure"]))
+            raise GridError([f"--measure {shorten(m)}: not a measure of any scope of this scenario (its measures: "
+                             f"{present}); the computed points are kept in the store, if one is used" for m in absent])
         if out is not None:
             with replaced_atomically(out / "sweep.csv", "--out") as tmp:
                 df.to_csv(tmp, index=False)

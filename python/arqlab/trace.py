@@ -42,7 +42,8 @@ def trace(
     limit: int = DEFAULT_LIMIT,
 ) -> pd.DataFrame:
     """The trace of replication `replication` between `start_s` and `end_s` simulated
-    seconds, one row per event (columns `COLUMNS`). `pf` is the P bit in a command and
+    seconds, one row per event (columns `COLUMNS`, and `lane` after `event` in an
+    explicit topology). `pf` is the P bit in a command and
     the F bit in a response. At most `limit` rows; `df.attrs["dropped"]` counts the rest."""
     import pandas as pd
 
@@ -71,7 +72,11 @@ def trace(
             "command": f.get("command"), "bits": f.get("bits"), "message": f.get("message"),
             "queued": r["queued"], "unacknowledged": r["unacknowledged"],
         })
-    df = pd.DataFrame(rows, columns=COLUMNS)
+    explicit = "flow" in resolved  # explicit topologies name each frame event's lane
+    if explicit:
+        for row, r in zip(rows, data["records"]):
+            row["lane"] = r.get("lane")
+    df = pd.DataFrame(rows, columns=COLUMNS[:3] + ["lane"] + COLUMNS[3:] if explicit else COLUMNS)
     for col in ("ns", "nr", "bits", "message"):
         df[col] = df[col].astype("Int64")
     df.attrs["dropped"] = int(data["dropped"])
@@ -93,7 +98,10 @@ def format_line(row: Mapping[str, Any]) -> str:
             frame += " P" if row["command"] else " F"
         if not pd.isna(row["message"]):
             frame += f" msg={row['message']}"
-    return f"{row['time_s']:14.6f}  {row['station']}  {row['event']:<16}  {frame:<30}  queued={row['queued']} unacked={row['unacknowledged']}"
+    lane = row.get("lane")
+    where = f"  {lane}" if isinstance(lane, str) else ""  # explicit topologies: the lane
+    return (f"{row['time_s']:14.6f}  {row['station']}{where}  {row['event']:<16}  {frame:<30}  "
+            f"queued={row['queued']} unacked={row['unacknowledged']}")
 
 
 def cmd_trace(args: argparse.Namespace) -> int:
@@ -102,12 +110,12 @@ def cmd_trace(args: argparse.Namespace) -> int:
     if args.csv:
         writable_file(args.csv, "--csv")  # before the run, not after
     if args.pcap:
-        from .capture import linktype_of, pcap
+        from .capture import captures, linktype_of
 
-        paths = pcap(args.scenario, args.start, args.end, args.pcap, seed=args.seed, replication=args.replication,
-                     overrides=parse_sets(args.sets), linktype=args.linktype, limit=args.limit)
-        for p in paths:
-            print(printable(f"capture written to {p} (link type {linktype_of(p)})"), file=sys.stderr)
+        files = captures(args.scenario, args.start, args.end, args.pcap, seed=args.seed, replication=args.replication,
+                         overrides=parse_sets(args.sets), linktype=args.linktype, limit=args.limit)
+        for p, interface, link in files:
+            print(printable(f"capture written to {p} (interface {interface}, link type {linktype_of(p)})"), file=sys.stderr)
     df = trace(args.scenario, start_s=args.start, end_s=args.end, seed=args.seed, replication=args.replication,
                overrides=parse_sets(args.sets), limit=args.limit)
     if args.csv:

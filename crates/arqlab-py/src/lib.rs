@@ -201,7 +201,8 @@ fn flights(
 }
 
 /// pcap captures of the frames sent in a window: one (interface, file bytes) per
-/// observed interface, under link type `linktype` ("sita" | "lapb_with_dir").
+/// observed interface with the link type it is written under (`linktype`, "sita" |
+/// "lapb_with_dir", for HDLC families; the medium's own type for the others).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn pcap<'py>(
@@ -213,7 +214,7 @@ fn pcap<'py>(
     to_s: f64,
     limit: usize,
     linktype: &str,
-) -> PyResult<Vec<(String, Bound<'py, PyBytes>)>> {
+) -> PyResult<Vec<(String, &'static str, Bound<'py, PyBytes>)>> {
     let input = |e: String| PyValueError::new_err((vec![e],));
     let link = arqlab::trace::pcap::LinkType::parse(linktype).map_err(input)?;
     let sc = parse_resolved(resolved_json)?;
@@ -221,7 +222,7 @@ fn pcap<'py>(
     arqlab::sim::capture::encoder(&sc).map_err(input)?;
     let f = capture_flights(py, &sc, seed, replication, (from_s, to_s), limit)?;
     let files = arqlab::sim::capture::pcap(&f, &sc, link).map_err(input)?;
-    Ok(files.into_iter().map(|(name, bytes)| (name, PyBytes::new(py, &bytes))).collect())
+    Ok(files.into_iter().map(|(name, link, bytes)| (name, link.name(), PyBytes::new(py, &bytes))).collect())
 }
 
 /// Asks every replication running in this process (in any thread) to stop within

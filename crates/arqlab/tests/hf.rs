@@ -102,21 +102,29 @@ fn hdl_error_free_cycle_is_the_bw2_bw1_closed_form() {
 
 #[test]
 fn external_modem_error_free_cycle_rounds_to_interleaver_blocks() {
-    // At 40 dB the rate choice is 4800 bit/s from the start (and stays: no errors).
+    // On a link without an hf error model the modem sends at the link's rate (at 40 dB
+    // it would choose 4800 bit/s on an HF channel): the cycle follows rate_bps.
     let seg = 200.0 * 8.0;
-    let sc = error_free(
-        "5066_stable_25.toml",
-        &[("/flow/0/traffic", json!({ "kind": "saturated", "length": { "dist": "constant", "mean_bits": seg } })), ("stack.arq.initial_snr_db", json!(40.0))],
-    );
-    let x = run(&sc);
-    let (tp, tau, r) = (0.01, 1.1, 4800.0);
-    // Data: 24 × (1600 + 128) bits = 8.64 s → 15 blocks of 0.6 s; ACK: 160 bits → 1 block.
-    let data = 0.6 + (24.0 * (seg + 128.0) / r / 0.6f64).ceil() * 0.6;
-    let ack = 0.6 + 0.6;
-    let cycle = data + tp + tau + ack + tp + tau;
-    let want = 24.0 * seg / cycle;
-    let got = x.metrics["flow.a->b"]["throughput_bps"].mean;
-    assert!((got - want).abs() <= 24.0 * seg / 3600.0, "5066: {got} vs {want}");
+    for r in [2400.0, 4800.0] {
+        let sc = error_free(
+            "5066_stable_25.toml",
+            &[
+                ("/flow/0/traffic", json!({ "kind": "saturated", "length": { "dist": "constant", "mean_bits": seg } })),
+                ("stack.arq.initial_snr_db", json!(40.0)),
+                ("/medium/0/rate_bps", json!(r)),
+            ],
+        );
+        let x = run(&sc);
+        let (tp, tau) = (0.01, 1.1);
+        // Data: 24 × (1600 + 128) bits = 8.64 s at 4800 bit/s → 15 blocks of 0.6 s
+        // (17.28 s → 29 blocks at 2400); ACK: 160 bits → 1 block.
+        let data = 0.6 + (24.0 * (seg + 128.0) / r / 0.6f64).ceil() * 0.6;
+        let ack = 0.6 + 0.6;
+        let cycle = data + tp + tau + ack + tp + tau;
+        let want = 24.0 * seg / cycle;
+        let got = x.metrics["flow.a->b"]["throughput_bps"].mean;
+        assert!((got - want).abs() <= 24.0 * seg / 3600.0, "5066 at {r} bit/s: {got} vs {want}");
+    }
 }
 
 #[test]

@@ -86,6 +86,21 @@ def print_effects(effects: pd.DataFrame, out: Any = None) -> None:
     _print(rows, out)
 
 
+def _measures(source: str, overrides: dict[str, Any]) -> list[str] | None:
+    """The measure names of every scope of the base scenario, to check the design's
+    response against before anything runs; None if the scenario itself does not load
+    (its problems are reported, with each run's, when the runs are resolved)."""
+    from arqlab import scenario as scenario_mod
+    from arqlab.errors import ScenarioError
+    from arqlab.results import catalogue
+
+    try:
+        resolved = scenario_mod.load(source, overrides or None)
+    except ScenarioError:
+        return None
+    return list(dict.fromkeys(m for ms in catalogue(resolved).values() for m in ms))
+
+
 def design_command(args: argparse.Namespace) -> int:
     from arqlab.cli import parse_sets
     from arqlab.design.run import resolve_runs, run_design
@@ -94,8 +109,8 @@ def design_command(args: argparse.Namespace) -> int:
 
     if args.max_runs is not None and args.max_runs < 1:
         raise DesignError([f"--max-runs {args.max_runs}: expected a whole number >= 1"])
-    spec = load_design(args.design, args.max_runs)
     overrides = parse_sets(args.sets)
+    spec = load_design(args.design, args.max_runs, _measures(args.scenario, overrides))
     if args.dask and args.workers is not None:
         raise DesignError(["--workers applies to the local pool; with --dask the cluster decides"])
     out = writable_dir(args.out, "--out") if args.out else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -47,7 +47,7 @@ def _run_label(design: Design, run: int) -> str:
     return f"run {run} ({', '.join(f'{k}={v}' for k, v in design.level_names(run).items())})"
 
 
-def choose_direction(resolved: Mapping[str, Any], metrics: Mapping[str, Mapping[str, Any]], measure: str,
+def choose_direction(resolved: Mapping[str, Any], metrics: Mapping[str, Collection[str]], measure: str,
                      direction: str | None) -> str:
     """``direction`` if given and present; else the one active flow that has ``measure``,
     else the one scope of any kind that has it."""
@@ -59,6 +59,10 @@ def choose_direction(resolved: Mapping[str, Any], metrics: Mapping[str, Mapping[
         return direction
     active = [d for d, on in scenario_mod.flows(resolved) if on and d in having]
     candidates = active or having
+    if not candidates:
+        known = sorted({m for measures in metrics.values() for m in measures})
+        raise DesignError([f"response.measure = {measure!r}: not measured in any scope of this scenario "
+                           f"(its measures: {', '.join(known)})"])
     if len(candidates) != 1:
         raise DesignError([f"response.direction: {measure} is measured in {', '.join(candidates) or 'no direction'}; "
                            "name one"])
@@ -89,19 +93,24 @@ def run_design(
     ``run.replications``); the analysis needs the same count in every run, so precision
     targets do not apply. ``store``, ``executor``, ``workers``: as :func:`arqlab.sweep`;
     with a store the effects table is also recorded under ``name`` for ``arqlab report``."""
-    from arqlab import MEASURES
     from arqlab.progress import Progress
+    from arqlab.results import MEASURE_NAME
 
     check_seed(seed)
     problems: list[str] = []
-    if measure not in MEASURES:
-        problems.append(f"response.measure = {measure!r}: not a measure (measures: {', '.join(MEASURES)})")
+    if not MEASURE_NAME.match(str(measure)):
+        problems.append(f"response.measure = {measure!r}: expected a measure name such as transfer_time_s "
+                        "or loss_ratio (lower case, digits and '_')")
     if replications is not None and (isinstance(replications, bool) or not isinstance(replications, int)
                                      or replications < 1):
         problems.append(f"replications = {replications!r}: expected a whole number >= 1")
     if problems:
         raise DesignError(problems)
     specs = resolve_runs(design, scenario, overrides, replications, seed)
+    # The response is checked against the scopes of the first run before anything runs.
+    from arqlab.results import catalogue
+
+    choose_direction(specs[0].resolved, catalogue(specs[0].resolved), measure, direction)
     prog = Progress() if progress is True else None if progress is None or progress is False else progress
     own_store = store is not False and not isinstance(store, Store)
     the_store = None if store is False else open_store(store)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,9 +87,12 @@ def _factor(name: str, table: Any) -> tuple[Factor | None, list[str]]:
     return factor, problems
 
 
-def parse_design(data: Mapping[str, Any], max_runs: int | None = None) -> DesignSpec:
+def parse_design(data: Mapping[str, Any], max_runs: int | None = None,
+                 measures: Sequence[str] | None = None) -> DesignSpec:
     """A :class:`DesignSpec` from the parsed TOML; :class:`DesignError` lists every problem.
-    ``max_runs`` (else the file's ``max_runs``, else ``MAX_DESIGN_RUNS``) caps the runs."""
+    ``max_runs`` (else the file's ``max_runs``, else ``MAX_DESIGN_RUNS``) caps the runs.
+    ``measures``: the measure names of the scenario's scopes (:func:`arqlab.results.catalogue`),
+    to check the response against; None checks only its shape."""
     problems = _unknown(data, TOP_KEYS, "")
     limit = data.get("max_runs", MAX_DESIGN_RUNS) if max_runs is None else max_runs
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
@@ -116,10 +119,15 @@ def parse_design(data: Mapping[str, Any], max_runs: int | None = None) -> Design
     else:
         problems += _unknown(response, RESPONSE_KEYS, "response.")
         measure = response["measure"]
-        from arqlab import MEASURES
+        from arqlab.results import MEASURE_NAME
 
-        if measure not in MEASURES:
-            problems.append(f"response.measure = {measure!r}: not a measure (measures: {', '.join(MEASURES)})")
+        # A measure of any scope; whether the scenario has it is known once it has run.
+        if measures is not None and measure not in measures:
+            problems.append(f"response.measure = {measure!r}: not a measure of this scenario "
+                            f"(measures of its scopes: {', '.join(measures)})")
+        elif not MEASURE_NAME.match(measure):
+            problems.append(f"response.measure = {measure!r}: expected a measure name such as transfer_time_s "
+                            "or loss_ratio (lower case, digits and '_')")
         direction = response.get("direction")
         if direction is not None and not isinstance(direction, str):
             problems.append(f"response.direction = {direction!r}: expected a string such as 'a_to_b'")
@@ -154,8 +162,10 @@ def parse_design(data: Mapping[str, Any], max_runs: int | None = None) -> Design
     return DesignSpec(built, measure, direction, replications, seed, bool(log), float(confidence))
 
 
-def load_design(path_or_text: str | os.PathLike[str], max_runs: int | None = None) -> DesignSpec:
-    """A design from a TOML file (or TOML text, if it spans lines)."""
+def load_design(path_or_text: str | os.PathLike[str], max_runs: int | None = None,
+                measures: Sequence[str] | None = None) -> DesignSpec:
+    """A design from a TOML file (or TOML text, if it spans lines); ``max_runs`` and
+    ``measures`` as in :func:`parse_design`."""
     text = str(path_or_text)
     label = "design"
     if "\n" not in text:
@@ -169,6 +179,6 @@ def load_design(path_or_text: str | os.PathLike[str], max_runs: int | None = Non
     except tomllib.TOMLDecodeError as exc:
         raise DesignError([f"not valid TOML: {exc}"], label) from None
     try:
-        return parse_design(data, max_runs)
+        return parse_design(data, max_runs, measures)
     except DesignError as exc:
         raise DesignError(exc.problems, label) from None

@@ -30,7 +30,7 @@ from arqlab.store.tidy import TidyStore
 __all__ = [
     "DEFAULT_STORE_PATH", "SCHEMA_VERSION", "STOPPING_RULE_KEYS", "Claim", "Store", "StudyInfo", "SweepInfo",
     "canonical_hash", "canonical_json", "current_version", "default_store_path", "flatten", "key_scenario",
-    "open_store", "record_claims", "record_study", "register_cli",
+    "open_store", "record_claims", "record_study",
 ]
 
 
@@ -77,11 +77,3 @@ def record_study(
     finally:
         if s is not store:
             s.close()
-
-
-
-def register_cli(subparsers: Any) -> None:
-    """Add ``arqlab store ls | show KEY | export | gc`` (see :mod:`arqlab.store.cli`)."""
-    from arqlab.store.cli import register_cli as register
-
-    register(subparsers)

@@ -29,9 +29,9 @@ def current_version() -> str:
     """The version results are recorded under: the package version plus a hash of the
     simulator's source compiled into the extension, so a model change never reuses
     results computed by another model even if the package version was not bumped."""
-    import arqlab
+    from arqlab import _core
 
-    version = getattr(arqlab, "MODEL_VERSION", None) or getattr(arqlab, "__version__", None)
+    version = getattr(_core, "MODEL_VERSION", None) or getattr(_core, "__version__", None)
     if isinstance(version, str) and version:
         return version
     import importlib.metadata

@@ -13,12 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .verdicts import Outcome
-
-if TYPE_CHECKING:
-    from .data import StudyData
 
 Scenario = dict[str, Any]
 #: ``{direction: {measure: {"mean", "ci95_half_width", "n"}}}`` of one run.
@@ -124,7 +121,9 @@ class Marker:
 class Claim:
     """One statement of the paper, with a computed verdict.
 
-    ``check`` receives a :class:`StudyData` and returns an :class:`Outcome`. ``needs``
+    ``check`` receives a :class:`~arqlab.studies.data.StudyData` and returns an
+    :class:`Outcome` (typed ``Callable[..., Outcome]``: data.py builds on this module,
+    so this one does not import it, not even for types — no import cycle). ``needs``
     lists the figures whose data it reads; ``sensitivity`` names variants (of the claim's
     own figure) under which the claim is re-evaluated.
     """
@@ -132,7 +131,7 @@ class Claim:
     id: str
     section: str
     statement: str
-    check: Callable[[StudyData], Outcome]
+    check: Callable[..., Outcome]
     needs: tuple[int, ...] = ()
     sensitivity: tuple[str, ...] = ()
     figure: int | None = None

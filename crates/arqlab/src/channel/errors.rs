@@ -168,6 +168,11 @@ impl Schedule {
     }
 }
 
+/// The `mode` of a frame that has no airtime of its own (a layer that is not
+/// modem-aware): it is sent at the lane's rate, and an HF lane judges it by the modem
+/// mode of that rate ([`HfErrors::link_mode`]).
+pub const AT_LINK_RATE: u8 = u8::MAX;
+
 /// The error model of one lane (enum dispatch: no `dyn` on the hot path). Models may
 /// depend on the time a frame starts and on its transmission mode.
 #[derive(Clone, Debug)]
@@ -204,12 +209,16 @@ impl ErrorModel {
 pub struct HfErrors {
     pub channel: super::hf::HfChannel,
     pub modem: std::sync::Arc<super::modem::ModemTable>,
+    /// The mode of the lane's own rate, for frames sent [`AT_LINK_RATE`] (validated to
+    /// exist when a layer that is not modem-aware sends on the lane).
+    pub link_mode: u8,
 }
 
 impl HfErrors {
     #[inline(never)]
     pub fn frame_in_error(&mut self, now: SimTime, bits: u64, mode: u8, rng: &mut Stream) -> bool {
         let snr = self.channel.snr_db(now, rng);
+        let mode = if mode == AT_LINK_RATE { self.link_mode } else { mode };
         let p = self.modem.attempt_failure(mode as usize, bits.min(u32::MAX as u64) as u32, snr);
         rng.random::<f64>() < p
     }
@@ -220,6 +229,7 @@ impl HfErrors {
 #[inline(never)]
 fn per_mode(models: &mut [ErrorModel], now: SimTime, bits: u64, mode: u8, rng: &mut Stream) -> bool {
     let last = models.len().saturating_sub(1);
+    let mode = if mode == AT_LINK_RATE { 0 } else { mode };
     match models.get_mut((mode as usize).min(last)) {
         Some(m) => m.frame_in_error(now, bits, 0, rng),
         None => false,

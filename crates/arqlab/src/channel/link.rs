@@ -133,10 +133,11 @@ impl<F: Pdu> Direction<F> {
     pub fn start_staged(&mut self, now: SimTime, lead: Duration, dst: u32) -> Transmission {
         debug_assert!(!self.is_busy(now));
         let frame = self.in_flight.staged();
-        let (bits, airtime, mode) = (frame.bits(), frame.airtime(), frame.mode());
-        let time = match airtime {
-            Some(t) => t,
-            None => self.cached_transmission_time(bits),
+        let bits = frame.bits();
+        // A frame with its own airtime chose its modem mode; any other is sent at the lane's rate.
+        let (time, mode) = match frame.airtime() {
+            Some(t) => (t, frame.mode()),
+            None => (self.cached_transmission_time(bits), super::errors::AT_LINK_RATE),
         };
         let end = now + lead + time;
         let in_error = self.errors.frame_in_error(now, bits as u64, mode, &mut self.rng);

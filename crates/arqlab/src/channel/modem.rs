@@ -184,6 +184,23 @@ impl ModemTable {
         self.modes.iter().enumerate().filter(|(_, m)| m.role == Role::Data).map(|(i, _)| i).collect()
     }
 
+    /// The mode a frame of a layer that is not modem-aware is judged by: it is sent at
+    /// the link's rate, so the first single-copy data mode of exactly that rate.
+    pub fn mode_at_rate(&self, bps: f64) -> Option<usize> {
+        self.modes.iter().position(|m| m.role == Role::Data && m.copies == 1 && m.bps == bps)
+    }
+
+    /// The data rates of the table, in table order, without repeats (for messages).
+    pub fn data_rates(&self) -> Vec<f64> {
+        let mut out: Vec<f64> = vec![];
+        for m in self.modes.iter().filter(|m| m.role == Role::Data && m.copies == 1) {
+            if !out.contains(&m.bps) {
+                out.push(m.bps);
+            }
+        }
+        out
+    }
+
     pub fn control_mode(&self) -> Option<usize> {
         self.modes.iter().position(|m| m.role == Role::Control)
     }

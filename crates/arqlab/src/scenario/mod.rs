@@ -13,6 +13,7 @@ pub mod ring;
 mod routes;
 pub mod run;
 pub mod topology;
+pub mod validate;
 mod x25_media;
 
 pub use crate::schema::{Problem, Problems, Range, Table};
@@ -108,6 +109,8 @@ impl Scenario {
                 }
             }
             let net = NetworkConfig::parse(&mut root, &mut p);
+            // Unknown top-level keys ([runn], [[flows]], a `medium[0]` key) are errors here too.
+            root.finish_with_hint("expected title, description, run, stack, medium, relay, node or flow", &mut p);
             let none = TrafficConfig { kind: "none".into(), load: None, messages: None, initial_backlog: 0, length: crate::traffic::LengthConfig::Constant { mean_bits: 1000.0 }, dialogue: None };
             let link = LinkConfig { rate_bps: 48_000.0, delay_s: 0.0, bit_error_rate: 0.0, a_to_b: None, b_to_a: None };
             let protocol = net.stack.values().next().and_then(|s| s.layers.first().cloned()).unwrap_or(ProtocolConfig::Datagram(DatagramConfig { overhead_bits: 0 }));
@@ -146,9 +149,10 @@ impl Scenario {
             Some(net) => net.wire(&mut p),
             None => Some(Topology::pair(&link, &protocol, &traffic.a, &traffic.b)),
         };
-        let Some(topology) = topology else {
+        let Some(mut topology) = topology else {
             return Err(ScenarioError::Invalid(p));
         };
+        validate::bind_modems(&mut topology, network.as_ref(), &mut p);
         let sc = Scenario { title, description, run, link, protocol, traffic, network, topology };
         sc.cross_check(&mut p);
         if p.is_empty() {
@@ -328,6 +332,10 @@ length = { dist = "constant", mean_bits = 1000 }
             if *kind == "x25" {
                 // X.25 refuses a lossy medium (no RESET/RESTART: it would stall).
                 text = text.replace("bit_error_rate = 1e-5", "bit_error_rate = 0.0");
+            }
+            // hf_arq on a plain link sends at the link's rate: one of its modem's rates.
+            if *kind == "hf_arq" {
+                text = text.replace("rate_bps = 48000", "rate_bps = 2400");
             }
             let s = Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{kind}: {e}"));
             assert_eq!(Scenario::from_value(&s.to_value()).as_ref(), Ok(&s), "{kind}");

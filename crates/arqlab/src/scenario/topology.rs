@@ -269,6 +269,7 @@ impl NetworkConfig {
             super::compose::check_stack(s, st, p);
         }
         check_hf_modems(self, p);
+        super::validate::check_network(self, p);
         if p.0.len() > before {
             return None;
         }
@@ -446,10 +447,11 @@ fn check_hf_modems(net: &NetworkConfig, p: &mut Problems) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use crate::scenario::Scenario;
 
-    const BASE: &str = r#"
+    /// A tandem a — l1 — r — l2 — b with a saturated flow a→b (also `validate`'s tests).
+    pub(crate) const BASE: &str = r#"
 [stack.s]
 kind = "go_back_n"
 [[medium]]

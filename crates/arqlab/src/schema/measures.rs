@@ -36,7 +36,8 @@ macro_rules! measures {
 }
 
 measures! {
-    /// Information bits delivered / (link rate × window length).
+    /// Information bits delivered / (rate × window length): the link rate in the pair
+    /// form, the bottleneck rate along the flow's path in a topology (`scenario::validate::bottleneck_bps`).
     throughput_efficiency,
     /// Information bits delivered per second.
     throughput_bps,

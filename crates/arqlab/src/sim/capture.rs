@@ -35,13 +35,19 @@ pub type WireFor = fn(&serde_json::Value) -> Option<Result<Box<dyn Wire>, String
 /// Every protocol's encoder. A new model adds its `wire_for` here.
 pub const ENCODERS: &[WireFor] = &[hdlc::wire::wire_for, textbook::wire::wire_for, tp4::wire::wire_for, crate::protocol::x25::wire::wire_for, crate::protocol::llc2::wire::wire_for, crate::protocol::hf::wire::wire_for];
 
-/// One frame sent in the window.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+/// One frame sent in the window, on one lane (a hop: a frame a relay forwards is
+/// another flight on its next lane).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Flight {
-    /// Frame number on its direction since the start of the run.
+    /// Frame number on its lane since the start of the run.
     pub seq: u64,
-    /// "A" or "B".
-    pub sender: &'static str,
+    /// The sending node or relay: "A" or "B" in the pair form, else its name.
+    pub sender: String,
+    /// The node or relay that received it.
+    pub receiver: String,
+    /// The lane (`link.<medium>.<from>-><to>`); absent in the pair form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lane: Option<String>,
     /// Start of transmission (s).
     pub sent_s: f64,
     /// Last bit sent (s).
@@ -54,9 +60,9 @@ pub struct Flight {
 }
 
 /// A retransmission-timer expiry in the window.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Expiry {
-    pub station: &'static str,
+    pub station: String,
     pub time_s: f64,
 }
 
@@ -64,13 +70,49 @@ pub struct Expiry {
 pub struct Flights {
     pub from_s: f64,
     pub to_s: f64,
+    /// The stations in axis order: nodes, then relays ("A", "B" in the pair form).
+    pub stations: Vec<String>,
     pub flights: Vec<Flight>,
     pub expiries: Vec<Expiry>,
 }
 
-/// The frames sent by either station between `from` and `to` of replication
+/// Lanes of a scenario as a capture sees them: name, rate and one-way delay. The pair
+/// form's two directions have no name (their records carry none).
+fn lanes(sc: &Scenario) -> Vec<(Option<String>, f64, f64)> {
+    let t = &sc.topology;
+    if t.pair {
+        return vec![(None, sc.link.rate_bps, sc.link.delay_s); 2];
+    }
+    let media = t.media.iter().flat_map(|m| m.lane_scopes.iter().map(|s| (Some(s.clone()), m.config.rate_bps, m.config.delay_s)));
+    let rings = t.rings.iter().flat_map(|g| g.lane_scopes.iter().map(|s| (Some(s.clone()), g.config.rate_bps, g.config.delay_s)));
+    media.chain(rings).collect()
+}
+
+/// The lane of a frame record: named in explicit topologies; in the pair form A sends
+/// on lane 0 and receives from lane 1.
+fn lane_of(r: &TraceRecord, index: &HashMap<&str, usize>) -> Option<usize> {
+    match &r.lane {
+        Some(name) => index.get(name.as_str()).copied(),
+        None => {
+            let b = usize::from(r.station == "B");
+            Some(if r.event == TraceKind::Send { b } else { 1 - b })
+        }
+    }
+}
+
+/// Nodes and relays in the order the media name them (`ends`, file order), so that a
+/// ladder's neighbouring axes are mostly neighbours on the path; any left over after.
+fn station_order(sc: &Scenario) -> Vec<String> {
+    let t = &sc.topology;
+    let all = t.nodes.iter().map(|n| &n.name).chain(t.relays.iter().map(|r| &r.config.name));
+    let mut seen = std::collections::HashSet::new();
+    let named = t.media.iter().flat_map(|m| m.config.ends.iter()).chain(t.rings.iter().flat_map(|g| g.config.ends.iter()));
+    named.chain(all).filter(|n| seen.insert(n.as_str())).cloned().collect()
+}
+
+/// The frames sent by any node or relay between `from` and `to` of replication
 /// `replication`, with their outcomes. Frames still in flight at `to` are followed to
-/// their arrival (a second traced run to the last arrival). Fails if the window holds
+/// their arrival (a further traced run to the last arrival). Fails if the window holds
 /// more than `limit` trace events.
 pub fn flights(
     sc: &Scenario,
@@ -80,11 +122,6 @@ pub fn flights(
     to: SimTime,
     limit: usize,
 ) -> Result<Flights, CaptureError> {
-    if !sc.topology.pair {
-        return Err(CaptureError::Input(
-            "captures and ladder diagrams cover the two-node form ([link], [protocol], [traffic]) for now".into(),
-        ));
-    }
     let run = |end: SimTime| -> Result<Vec<TraceRecord>, CaptureError> {
         let t = trace(sc, seed, replication, from, end, limit)?;
         if t.dropped > 0 {
@@ -94,78 +131,58 @@ pub fn flights(
         }
         Ok(t.records)
     };
+    let lanes = lanes(sc);
+    let index: HashMap<&str, usize> = lanes.iter().enumerate().filter_map(|(i, l)| Some((l.0.as_deref()?, i))).collect();
+    let to_s = to.as_secs_f64();
     let mut records = run(to)?;
-    let (rate, delay) = (sc.link.rate_bps, sc.link.delay_s);
-    let tx = |f: &TraceFrame| f.bits as f64 / rate;
-    let last = records
-        .iter()
-        .filter(|r| r.event == TraceKind::Send)
-        .filter_map(|r| r.frame.map(|f| r.time_s + tx(&f) + delay))
-        .fold(f64::NEG_INFINITY, f64::max);
-    if last > to.as_secs_f64() {
-        // Arrivals at the run's last instant come after its end event: run 1 µs more.
-        records = run(SimTime::from_secs_f64(last + 1e-6))?;
-    }
-    // PDUs with their own airtime (an HF modem's) may take longer than bits / rate:
-    // run further until every frame sent in the window has arrived.
-    let mut end = last.max(to.as_secs_f64());
-    for _ in 0..8 {
-        let lane = |st: &str, received: bool| usize::from(st == "B") ^ usize::from(received);
-        let arrived: std::collections::HashSet<(usize, u64)> =
-            records.iter().filter(|r| matches!(r.event, TraceKind::Receive | TraceKind::ReceiveInError)).filter_map(|r| Some((lane(&r.station, true), r.seq?))).collect();
-        let missing = records.iter().filter(|r| r.event == TraceKind::Send && r.time_s <= to.as_secs_f64()).filter_map(|r| Some((lane(&r.station, false), r.seq?))).any(|k| !arrived.contains(&k));
-        if !missing {
+    // Run on until every frame sent in the window has arrived: by its bits at the lane's
+    // rate, or later (a PDU with its own airtime, an HF modem's; a token wait).
+    let mut end = to_s;
+    for _ in 0..10 {
+        let arrived: std::collections::HashSet<(usize, u64)> = records
+            .iter()
+            .filter(|r| matches!(r.event, TraceKind::Receive | TraceKind::ReceiveInError))
+            .filter_map(|r| Some((lane_of(r, &index)?, r.seq?)))
+            .collect();
+        let pending: Vec<f64> = records
+            .iter()
+            .filter(|r| r.event == TraceKind::Send && r.time_s <= to_s)
+            .filter_map(|r| {
+                let l = lane_of(r, &index)?;
+                (!arrived.contains(&(l, r.seq?))).then(|| r.time_s + r.frame.map_or(0.0, |f| f.bits as f64 / lanes[l].1) + lanes[l].2)
+            })
+            .collect();
+        if pending.is_empty() {
             break;
         }
-        end += (end - from.as_secs_f64()).max(1.0);
+        // Arrivals at the run's last instant come after its end event: 1 µs more.
+        let due = pending.iter().cloned().fold(f64::NEG_INFINITY, f64::max) + 1e-6;
+        end = if due > end { due } else { end + (end - from.as_secs_f64()).max(1.0) };
         records = run(SimTime::from_secs_f64(end))?;
     }
-    let side = |s: &str| usize::from(s == "B");
-    let name = |s: &str| if s == "B" { "B" } else { "A" };
-    let mut arrivals: HashMap<(usize, u64), (f64, bool)> = HashMap::new();
+    let mut arrivals: HashMap<(usize, u64), (f64, bool, String)> = HashMap::new();
     for r in &records {
-        if let (TraceKind::Receive | TraceKind::ReceiveInError, Some(seq)) = (r.event, r.seq) {
-            let lane = 1 - side(&r.station);
-            arrivals.insert(
-                (lane, seq),
-                (r.time_s, r.event == TraceKind::ReceiveInError),
-            );
+        if let (TraceKind::Receive | TraceKind::ReceiveInError, Some(seq), Some(l)) = (r.event, r.seq, lane_of(r, &index)) {
+            arrivals.insert((l, seq), (r.time_s, r.event == TraceKind::ReceiveInError, r.station.clone()));
         }
     }
-    let to_s = to.as_secs_f64();
-    let mut out = Flights {
-        from_s: from.as_secs_f64(),
-        to_s,
-        flights: vec![],
-        expiries: vec![],
-    };
+    let t = &sc.topology;
+    let stations = if t.pair { vec!["A".to_string(), "B".to_string()] } else { station_order(sc) };
+    let mut out = Flights { from_s: from.as_secs_f64(), to_s, stations, flights: vec![], expiries: vec![] };
     for r in records.iter().filter(|r| r.time_s <= to_s) {
-        match (r.event, r.frame, r.seq) {
-            (TraceKind::Send, Some(frame), Some(seq)) => {
-                let Some(&(arrived_s, in_error)) = arrivals.get(&(side(&r.station), seq)) else {
-                    let msg = format!(
-                        "frame {seq} from {} sent at {} s never arrived",
-                        r.station, r.time_s
-                    );
+        match (r.event, r.frame, r.seq, lane_of(r, &index)) {
+            (TraceKind::Send, Some(frame), Some(seq), Some(l)) => {
+                let Some((arrived_s, in_error, receiver)) = arrivals.get(&(l, seq)).cloned() else {
+                    let msg = format!("frame {seq} from {} sent at {} s never arrived", r.station, r.time_s);
                     return Err(CaptureError::Input(msg));
                 };
                 // A PDU with its own airtime (an HF modem's) ends when its arrival says.
-                let by_rate = r.time_s + tx(&frame);
-                let tx_end_s = if (arrived_s - delay - by_rate).abs() > 1e-9 { arrived_s - delay } else { by_rate };
-                out.flights.push(Flight {
-                    seq,
-                    sender: name(&r.station),
-                    sent_s: r.time_s,
-                    tx_end_s,
-                    arrived_s,
-                    in_error,
-                    frame,
-                });
+                let (rate, delay) = (lanes[l].1, lanes[l].2);
+                let by_rate = r.time_s + frame.bits as f64 / rate;
+                let tx_end_s = if (arrived_s - delay - by_rate).abs() > 1e-9 { (arrived_s - delay).max(r.time_s) } else { by_rate };
+                out.flights.push(Flight { seq, sender: r.station.clone(), receiver, lane: r.lane.clone(), sent_s: r.time_s, tx_end_s, arrived_s, in_error, frame });
             }
-            (TraceKind::Timeout, _, _) => out.expiries.push(Expiry {
-                station: name(&r.station),
-                time_s: r.time_s,
-            }),
+            (TraceKind::Timeout, _, _, _) => out.expiries.push(Expiry { station: r.station.clone(), time_s: r.time_s }),
             _ => {}
         }
     }
@@ -185,43 +202,75 @@ pub fn encoder(sc: &Scenario) -> Result<Box<dyn Wire>, String> {
     })
 }
 
-/// One capture per observed interface: (interface name, pcap file). A two-station
-/// scenario has one interface, "link": the line at station A (the DTE), on which A's
-/// frames are sent and B's received; each frame is as its receiver got it (a
-/// corrupted frame carries a failing FCS), stamped with its start of transmission.
+/// The pcap link type a medium's frames are written under, with the name the capture
+/// reports: HDLC families under the one asked for (SITA or LAPB with direction), token
+/// rings under IEEE 802.5, TPDUs in Ethernet, HF D_PDUs in STANAG 5066 records.
+pub fn link_type(family: Family, asked: LinkType) -> LinkType {
+    match family {
+        Family::Cotp => LinkType::Ethernet,
+        Family::TokenRing => LinkType::TokenRing,
+        Family::S5066 => LinkType::Stanag5066,
+        Family::Hdlc => asked,
+    }
+}
+
+/// One capture per observed interface: (interface name, link type, pcap file). The
+/// pair form has one, "link": the line at station A (the DTE), on which A's frames are
+/// sent and B's received. An explicit topology has one per medium, named after it: the
+/// interface at its first end (`ends[0]`), on which the forward lane's frames are sent
+/// and the reverse lane's received (a ring: every station's frames, as sent). Each frame
+/// is as its receiver got it (a corrupted frame carries a failing FCS), stamped with its
+/// start of transmission.
 pub fn pcap(
     flights: &Flights,
     sc: &Scenario,
     link: LinkType,
-) -> Result<Vec<(String, Vec<u8>)>, String> {
+) -> Result<Vec<(String, LinkType, Vec<u8>)>, String> {
     let wire = encoder(sc)?;
-    // A family with one link type gets it whatever was asked (TPDUs go in Ethernet,
-    // LLC2 PDUs in token-ring frames, D_PDUs in STANAG 5066 records).
-    let link = match wire.family() {
-        Family::Cotp => LinkType::Ethernet,
-        Family::TokenRing => LinkType::TokenRing,
-        Family::S5066 => LinkType::Stanag5066,
-        Family::Hdlc => link,
-    };
+    let link = link_type(wire.family(), link);
     if !link.carries(wire.family()) {
         return Err(format!(
             "pcap link type {link:?} cannot carry {:?} frames",
             wire.family()
         ));
     }
-    let mut packets = Vec::with_capacity(flights.flights.len());
-    for f in &flights.flights {
-        let sender = usize::from(f.sender == "B");
+    // Interfaces: (name, lanes sent on it, lanes received on it).
+    let t = &sc.topology;
+    let mut interfaces: Vec<(String, Vec<String>, Vec<String>)> = vec![];
+    if !t.pair {
+        for m in &t.media {
+            interfaces.push((m.config.name.clone(), vec![m.lane_scopes[0].clone()], vec![m.lane_scopes[1].clone()]));
+        }
+        for g in &t.rings {
+            interfaces.push((g.config.name.clone(), g.lane_scopes.clone(), vec![]));
+        }
+    }
+    let packet = |f: &Flight, sent: bool| -> Result<Packet, String> {
+        // The encoder's sender side (addresses, command/response): the interface's own
+        // end (0) for frames sent on it, the far end (1) for frames received.
+        let sender = usize::from(!sent);
         let mut bytes = wire.encode(&f.frame, sender)?;
         if f.in_error {
             wire.corrupt(&mut bytes);
         }
-        packets.push(Packet {
-            time_ns: (f.sent_s * 1e9).round() as u64,
-            sent: sender == 0,
-            crc_error: f.in_error,
-            bytes,
-        });
+        Ok(Packet { time_ns: (f.sent_s * 1e9).round() as u64, sent, crc_error: f.in_error, bytes })
+    };
+    if t.pair {
+        let packets = flights.flights.iter().map(|f| packet(f, f.sender != "B")).collect::<Result<Vec<_>, _>>()?;
+        return Ok(vec![("link".to_string(), link, pcap::write(link, &packets))]);
     }
-    Ok(vec![("link".to_string(), pcap::write(link, &packets))])
+    let mut out = vec![];
+    for (name, tx, rx) in &interfaces {
+        let mut packets = vec![];
+        for f in &flights.flights {
+            let Some(lane) = &f.lane else { continue };
+            if tx.contains(lane) {
+                packets.push(packet(f, true)?);
+            } else if rx.contains(lane) {
+                packets.push(packet(f, false)?);
+            }
+        }
+        out.push((name.clone(), link, pcap::write(link, &packets)));
+    }
+    Ok(out)
 }

@@ -230,7 +230,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     // state the frame left behind.
                     if trace.is_some() {
                         let kind = if w.in_error { TraceKind::ReceiveInError } else { TraceKind::Receive };
-                        record(trace, now, n, kind, Some(&w.frame), &nodes[n].stack);
+                        record(trace, now, n, Some(l as u32), kind, Some(&w.frame), &nodes[n].stack);
                     }
                     lane.drop_arrival();
                 }
@@ -239,6 +239,11 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             Target::Port(r, k) => {
                 if let Some(w) = self.lanes[l].dir.take_arrival() {
                     let bits = w.frame.bits();
+                    if self.trace.is_some() {
+                        let kind = if w.in_error { TraceKind::ReceiveInError } else { TraceKind::Receive };
+                        let queued = self.relays[r as usize].ports[k as usize].queue.len();
+                        record_relay(&mut self.trace, now, self.nodes.len() + r as usize, l as u32, kind, &w.frame, queued);
+                    }
                     // A frame whose last bit leaves the output port now is out of the buffer
                     // before this one is admitted (its TxEnd may be later in the queue).
                     if let Some(out) = self.relays[r as usize].route(k as usize, w.dst) {
@@ -276,6 +281,10 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         }
         let Some((frame, dst)) = self.relays[r].ports[k].queue.pop_front() else { return Ok(()) };
         let bits = frame.bits();
+        if self.trace.is_some() {
+            let queued = self.relays[r].ports[k].queue.len();
+            record_relay(&mut self.trace, now, self.nodes.len() + r, lane as u32, TraceKind::Send, &frame, queued);
+        }
         self.lanes[lane].dir.stage(&frame);
         let tx = transmit(&mut self.lanes[lane], &mut self.radios, &mut self.rings, now, lead, dst);
         self.relays[r].ports[k].sending = Some(bits);
@@ -292,7 +301,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
 
     #[cold]
     fn record(&mut self, now: SimTime, n: usize, kind: TraceKind, frame: Option<&L::Pdu>) {
-        record(&mut self.trace, now, n, kind, frame, &self.nodes[n].stack);
+        record(&mut self.trace, now, n, None, kind, frame, &self.nodes[n].stack);
     }
 
     fn open(&mut self, now: SimTime) {
@@ -326,7 +335,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         let src = &self.nodes[f.src as usize];
         let lane = &self.lanes[src.lane as usize].dir;
         let (sender, receiver) = (src.stack.counters_of(i as u32), self.nodes[f.dst as usize].stack.counters_of(i as u32));
-        f.meter.close(now, lane.rate_bps, sender, receiver, lane.counters)
+        f.meter.close(now, f.bottleneck_bps, sender, receiver, lane.counters)
     }
 
     fn close(&self, now: SimTime, flows: &[Measures]) -> Vec<(String, MeasureSet)> {
@@ -423,7 +432,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     dialogues[d as usize].d.transmitted(now);
                 }
                 if trace.is_some() {
-                    record(trace, now, n, TraceKind::Send, Some(f), &node.stack);
+                    record(trace, now, n, Some(l as u32), TraceKind::Send, Some(f), &node.stack);
                 }
                 let dst = f.dst().unwrap_or(node.peer);
                 let tx = transmit(lane, radios, rings, now, lead, dst);
@@ -589,9 +598,17 @@ fn deliver(flows: &mut [Flow], pooled: &mut Option<DirectionMeter>, unfinished: 
 }
 
 #[cold]
-fn record<L: Layer>(trace: &mut Option<Tracer>, now: SimTime, n: usize, kind: TraceKind, frame: Option<&L::Pdu>, stack: &L) {
+fn record<L: Layer>(trace: &mut Option<Tracer>, now: SimTime, n: usize, lane: Option<u32>, kind: TraceKind, frame: Option<&L::Pdu>, stack: &L) {
     let (queued, unacknowledged) = (stack.backlog(), stack.unacknowledged());
     if let Some(t) = trace.as_mut() {
-        t.push(now, n, kind, frame.map(|f| f.trace()), queued, unacknowledged);
+        t.push(now, n, lane, kind, frame.map(|f| f.trace()), queued, unacknowledged);
+    }
+}
+
+/// A relay's frame event: station `nodes + r`, its port's queue as the backlog.
+#[cold]
+fn record_relay<P: crate::protocol::Pdu>(trace: &mut Option<Tracer>, now: SimTime, station: usize, lane: u32, kind: TraceKind, frame: &P, queued: usize) {
+    if let Some(t) = trace.as_mut() {
+        t.push(now, station, Some(lane), kind, Some(frame.trace()), queued, 0);
     }
 }

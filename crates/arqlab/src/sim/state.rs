@@ -184,6 +184,8 @@ pub(super) struct Flow {
     pub(super) total: u64,
     pub(super) src: u32,
     pub(super) dst: u32,
+    /// The slowest rate on its path: its throughput efficiency's denominator.
+    pub(super) bottleneck_bps: f64,
     pub(super) source: Source,
     pub(super) ids: MessageIds,
     pub(super) meter: DirectionMeter,
@@ -243,21 +245,21 @@ pub(super) struct Sim<L: Layer> {
 }
 
 /// The pooled scope's counters: senders' and receivers' stacks and the senders' lanes
-/// summed over all flows, and the senders' rates summed (the capacity the pooled
-/// throughput efficiency is relative to).
+/// summed over all flows, and the flows' bottleneck rates summed (the capacity the
+/// pooled throughput efficiency is relative to).
 pub(super) fn pooled_counters<L: Layer>(nodes: &[Node<L>], flows: &[Flow], lanes: &[Lane<L::Pdu>]) -> (Counters, Counters, DirectionCounters, f64) {
     let mut acc = (Counters::default(), Counters::default(), DirectionCounters::default(), 0.0);
     for (i, f) in flows.iter().enumerate() {
         let src = &nodes[f.src as usize];
         let lane = &lanes[src.lane as usize].dir;
         acc.0 = acc.0.plus(&src.stack.counters_of(i as u32));
+        acc.3 += f.bottleneck_bps;
         acc.1 = acc.1.plus(&nodes[f.dst as usize].stack.counters_of(i as u32));
         let c = &lane.counters;
         acc.2.frames_transmitted += c.frames_transmitted;
         acc.2.frames_in_error += c.frames_in_error;
         acc.2.bits_transmitted += c.bits_transmitted;
         acc.2.busy_ps += c.busy_ps;
-        acc.3 += lane.rate_bps;
     }
     acc
 }

@@ -16,7 +16,9 @@ use crate::scenario::Scenario;
 use crate::trace::Tracer;
 use crate::traffic::{MessageIds, Source};
 
-fn error_model(cfg: &DirectionConfig, rng: &mut Stream) -> ErrorModel {
+/// The error model of a lane sending at `rate_bps` (an HF lane judges frames of a layer
+/// that is not modem-aware by the modem mode of that rate).
+fn error_model(cfg: &DirectionConfig, rate_bps: f64, rng: &mut Stream) -> ErrorModel {
     match cfg {
         DirectionConfig::None => ErrorModel::None,
         &DirectionConfig::Bit { bit_error_rate } if bit_error_rate > 0.0 => ErrorModel::Bit(BitErrors::new(bit_error_rate, rng)),
@@ -29,7 +31,10 @@ fn error_model(cfg: &DirectionConfig, rng: &mut Stream) -> ErrorModel {
             ErrorModel::Schedule(Schedule::new(&times, bit_error_rates, rng))
         }
         DirectionConfig::Hf(c) => match &c.table {
-            Some(modem) => ErrorModel::Hf(Box::new(HfErrors { channel: HfChannel::new(&c.params(), rng), modem: modem.clone() })),
+            Some(modem) => {
+                let link_mode = modem.mode_at_rate(rate_bps).unwrap_or(0) as u8;
+                ErrorModel::Hf(Box::new(HfErrors { channel: HfChannel::new(&c.params(), rng), modem: modem.clone(), link_mode }))
+            }
             None => unreachable!("validated: an hf error model has a modem table"),
         },
     }
@@ -64,7 +69,7 @@ fn wire_rings<F: crate::protocol::Pdu>(topo: &Topology, seed: u64, replication: 
                 .enumerate()
                 .map(|(k, e)| {
                     let mut rng = stream(seed, replication, &spec.lane_streams[k]);
-                    let em = error_model(&c.lane_errors(0), &mut rng);
+                    let em = error_model(&c.lane_errors(0), c.rate_bps, &mut rng);
                     lanes.push(Lane {
                         dir: Direction::new(c.rate_bps, Duration::ZERO, em, rng),
                         medium: Medium::Ring(g as u32, k as u32),
@@ -110,7 +115,7 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
         };
         for side in 0..2 {
             let mut rng = stream(seed, replication, &spec.lane_streams[side]);
-            let em = error_model(&c.lane_errors(side), &mut rng);
+            let em = error_model(&c.lane_errors(side), c.rate_bps, &mut rng);
             let lane = (2 * m + side) as u32;
             let target = match topo.lane_target(lane) {
                 End::Node(n) => Target::Node(n),
@@ -146,6 +151,7 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
                 total: f.traffic.total().unwrap_or(u64::MAX),
                 src: f.src,
                 dst: f.dst,
+                bottleneck_bps: crate::scenario::validate::bottleneck_bps(topo, f.src, f.dst),
                 source: Source::new(
                     &f.traffic,
                     rate,
@@ -240,10 +246,10 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
         trace,
     };
     if let (Some(t), false) = (sim.trace.as_mut(), topo.pair) {
-        t.set_names(topo.nodes.iter().map(|n| n.name.clone()).collect());
-    }
-    if let (Some(t), false) = (sim.trace.as_mut(), topo.pair) {
-        t.set_names(topo.nodes.iter().map(|n| n.name.clone()).collect());
+        // Stations: the nodes, then the relays; lanes in lane order (media, then rings).
+        let names = topo.nodes.iter().map(|n| n.name.clone()).chain(topo.relays.iter().map(|r| r.config.name.clone())).collect();
+        let lanes = topo.media.iter().flat_map(|m| m.lane_scopes.iter().cloned()).chain(topo.rings.iter().flat_map(|g| g.lane_scopes.iter().cloned())).collect();
+        t.set_names(names, lanes);
     }
     Ok(sim)
 }

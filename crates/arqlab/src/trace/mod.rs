@@ -55,14 +55,18 @@ pub enum TraceKind {
 pub struct TraceRecord {
     /// Seconds since the start of the run.
     pub time_s: f64,
-    /// The node that sent, received or timed out: "A" or "B" in the pair form, the
-    /// node's name in an explicit topology.
+    /// The node (or relay) that sent, received or timed out: "A" or "B" in the pair
+    /// form, its name in an explicit topology.
     pub station: String,
     pub event: TraceKind,
-    /// Frame number on its direction of the link, counted from 0 at the start of the
-    /// run (frames events only): a `Send` and the `Receive`/`ReceiveInError` of the same
-    /// frame share it, which pairs them across the window (the link is FIFO and loses
-    /// no frame).
+    /// The lane the frame was sent or received on (`link.<medium>.<from>-><to>`, a
+    /// ring's `ring.<medium>.<station>`): explicit topologies only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lane: Option<String>,
+    /// Frame number on its lane, counted from 0 at the start of the run (frames events
+    /// only): a `Send` and the `Receive`/`ReceiveInError` of the same frame share it,
+    /// which pairs them across the window (a lane is FIFO and loses no frame). In the
+    /// pair form a station's lane is its direction of the link.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seq: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -82,12 +86,14 @@ pub struct Tracer {
     pub records: Vec<TraceRecord>,
     /// Records dropped because the limit was reached.
     pub dropped: u64,
-    /// Frames started by each node so far (whole run, not only the window).
+    /// Frames started on each lane so far (whole run, not only the window).
     sent: Vec<u64>,
-    /// Frames arrived at each node so far (whole run).
+    /// Frames arrived from each lane so far (whole run).
     arrived: Vec<u64>,
-    /// Node names by index.
+    /// Node names by index, then relay names.
     names: Vec<String>,
+    /// Lane scope names (empty in the pair form: no `lane` in its records).
+    lanes: Vec<String>,
 }
 
 impl Tracer {
@@ -101,14 +107,17 @@ impl Tracer {
             sent: vec![0; 2],
             arrived: vec![0; 2],
             names: vec!["A".into(), "B".into()],
+            lanes: vec![],
         }
     }
 
-    /// Names the nodes (an explicit topology; the pair form keeps "A" and "B").
-    pub fn set_names(&mut self, names: Vec<String>) {
-        self.sent.resize(names.len(), 0);
-        self.arrived.resize(names.len(), 0);
+    /// Names the nodes and relays (in that order) and the lanes of an explicit topology;
+    /// the pair form keeps "A" and "B" and its two unnamed lanes.
+    pub fn set_names(&mut self, names: Vec<String>, lanes: Vec<String>) {
+        self.sent.resize(lanes.len(), 0);
+        self.arrived.resize(lanes.len(), 0);
         self.names = names;
+        self.lanes = lanes;
     }
 
     /// True if an event at `now` belongs in the trace.
@@ -117,20 +126,24 @@ impl Tracer {
         self.from <= now && now <= self.to
     }
 
+    /// Records an event of `station` (a node, or `nodes + r` for relay r); frame events
+    /// name the `lane` the frame was sent or received on.
+    #[allow(clippy::too_many_arguments)]
     pub fn push(
         &mut self,
         now: SimTime,
         station: usize,
+        lane: Option<u32>,
         event: TraceKind,
         frame: Option<TraceFrame>,
         queued: usize,
         unacknowledged: usize,
     ) {
         // Frames are numbered over the whole run, so count before the window test.
-        let seq = match event {
-            TraceKind::Send => Some(bump(&mut self.sent[station])),
-            TraceKind::Receive | TraceKind::ReceiveInError => Some(bump(&mut self.arrived[station])),
-            TraceKind::Timeout => None,
+        let seq = match (event, lane) {
+            (TraceKind::Send, Some(l)) => Some(bump(&mut self.sent[l as usize])),
+            (TraceKind::Receive | TraceKind::ReceiveInError, Some(l)) => Some(bump(&mut self.arrived[l as usize])),
+            _ => None,
         };
         if !self.covers(now) {
             return;
@@ -140,10 +153,12 @@ impl Tracer {
             return;
         }
         let station = self.names.get(station).cloned().unwrap_or_else(|| station.to_string());
+        let lane = lane.and_then(|l| self.lanes.get(l as usize).cloned());
         self.records.push(TraceRecord {
             time_s: now.as_secs_f64(),
             station,
             event,
+            lane,
             seq,
             frame,
             queued,

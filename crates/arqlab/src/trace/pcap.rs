@@ -53,6 +53,17 @@ impl LinkType {
     }
 
     /// The LINKTYPE_ number in the file header.
+    /// The name `parse` reads and a capture reports (`LINKTYPE_<NAME>` upper-cased).
+    pub fn name(self) -> &'static str {
+        match self {
+            LinkType::Sita => "sita",
+            LinkType::LapbWithDir => "lapb_with_dir",
+            LinkType::Ethernet => "ethernet",
+            LinkType::TokenRing => "token_ring",
+            LinkType::Stanag5066 => "stanag_5066",
+        }
+    }
+
     pub fn number(self) -> u32 {
         match self {
             LinkType::Sita => 196,

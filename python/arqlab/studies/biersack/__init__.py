@@ -30,8 +30,8 @@ import pandas as pd
 from ..artefacts import FigureData, MeasuredXCurve
 from ..output import write_artefact
 from ..reproduce import Extra, PassInfo, Reproduction, StudyPackage
-from .claims import all_claim_ids, study_claims
-from .figures import FIGURE_BUILDERS, figure, figures
+from .claims import study_claims
+from .figures import FIGURE_BUILDERS, all_claim_ids, figure, figures
 from .params import CITATION, FULL_PRECISION, NAME, QUICK_REPLICATIONS, SOURCE, STUDY_CLAIMS_HEADING, TITLE
 from .scenarios import base
 

@@ -347,9 +347,3 @@ def fig8_claims() -> tuple[Claim, ...]:
 
 def study_claims() -> list[Claim]:
     return []
-
-
-def all_claim_ids() -> list[str]:
-    from .figures import figures
-
-    return [c.id for f in figures() for c in f.claims] + [c.id for c in study_claims()]

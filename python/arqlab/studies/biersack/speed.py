@@ -9,12 +9,12 @@ SPEED_DURATION_S = 30.0
 
 def events_per_second() -> str:
     """One replication (this process, one core): events, wall time, events/s."""
-    import arqlab
+    from arqlab.api import simulate
 
     from .scenarios import base
 
     variant, offered = SPEED_POINT
-    r = arqlab.simulate(base(variant, offered, duration_s=SPEED_DURATION_S, warmup_s=0.0, replications=1), seed=1)
+    r = simulate(base(variant, offered, duration_s=SPEED_DURATION_S, warmup_s=0.0, replications=1), seed=1)
     events = sum(int(rec["events"]) for rec in r.records)
     wall = sum(float(rec["wall_s"]) for rec in r.records)
     return (f"Speed: {variant.upper()} at {offered / 1e6:g} Mbit/s offered, {SPEED_DURATION_S:g} simulated s, "

@@ -213,9 +213,3 @@ def study_claims() -> list[Claim]:
               "Selective acknowledgement improves throughput efficiency by up to 34% over one-for-one (efficiency points).",
               _up_to(6, "selective", "one_for_one", "points", 0.34, "efficiency"), needs=(6,)),
     ]
-
-
-def all_claim_ids() -> list[str]:
-    from .figures import figures
-
-    return [c.id for f in figures() for c in f.claims] + [c.id for c in study_claims()]

@@ -24,8 +24,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..reproduce import Extra, PassInfo, Reproduction, StudyPackage
-from .claims import all_claim_ids, study_claims
-from .figures import FIGURE_BUILDERS, figure, figures
+from .claims import study_claims
+from .figures import FIGURE_BUILDERS, all_claim_ids, figure, figures
 from .params import CITATION, FULL_PRECISION, NAME, QUICK_REPLICATIONS, SOURCE, STUDY_CLAIMS_HEADING, TITLE
 
 __all__ = [

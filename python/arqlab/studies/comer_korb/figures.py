@@ -195,3 +195,8 @@ def figures() -> list[Figure]:
 
 def figure(n: int) -> Figure:
     return FIGURE_BUILDERS[n]()
+
+
+def all_claim_ids() -> list[str]:
+    """Every claim of the study: its figures' and the study-wide ones."""
+    return [c.id for f in figures() for c in f.claims] + [c.id for c in cl.study_claims()]

@@ -61,6 +61,11 @@ pub struct HfArqConfig {
     pub filter_duplicates: bool,
     #[serde(skip)]
     pub table: Option<Arc<ModemTable>>,
+    /// Set when the stack is wired onto a plain link (no `hf` error model): the modem
+    /// then sends at the link's rate only (the data modes of this rate), since nothing
+    /// else on the link could carry another rate.
+    #[serde(skip)]
+    pub link_bps: Option<f64>,
 }
 
 impl HfArqConfig {
@@ -135,6 +140,7 @@ impl HfArqConfig {
             response_timeout_s,
             filter_duplicates,
             table,
+            link_bps: None,
         }
     }
 

@@ -237,7 +237,10 @@ const BITMAP: u64 = 128;
 impl<P: Payload> HfArq<P> {
     pub fn new(cfg: &HfArqConfig, _station: Station) -> Self {
         let table = cfg.table.clone().unwrap_or_else(|| unreachable!("validated: hf_arq has a modem table"));
-        let data_modes = table.data_modes();
+        let mut data_modes = table.data_modes();
+        if let Some(bps) = cfg.link_bps {
+            data_modes.retain(|&m| table.modes[m].bps == bps); // validated: at least one
+        }
         let control_mode = table.control_mode().unwrap_or(0);
         let mut s = HfArq {
             sr: cfg.selective_repeat,
