@@ -12,20 +12,7 @@ from pathlib import Path
 import pytest
 
 from arqlab.design import DesignError, parse_design
-
-
-def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "arqlab.cli", *args], capture_output=True, text=True,
-                          timeout=timeout)
-
-
-def one_error(p: subprocess.CompletedProcess[str], command: str) -> str:
-    assert p.returncode == 2, (p.returncode, p.stderr)
-    assert "Traceback" not in p.stderr
-    lines = [line for line in p.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, p.stderr
-    assert lines[0].startswith(f"arqlab {command}: error: "), lines[0]
-    return lines[0]
+from test_bad_input import cli, one_error
 
 
 def _design(k: int, generators: list[str] | None = None, **top: object) -> dict[str, object]:

@@ -176,14 +176,11 @@ fn same_seed_same_session_and_errors_slow_it_down() {
     assert_eq!(a.fingerprint, b.fingerprint);
     assert_eq!(serde_json::to_string(&a.batches).unwrap(), serde_json::to_string(&b.batches).unwrap());
     let clean = session(&scenario(TCP_OVER_DATAGRAM, "smtp", Some((0.05, 0.02)), 0.0, "")).0;
-    // At 2e-4 a 5,000-octet segment gets through with probability e^-8: TCP backs off
-    // to its 60 s maximum and the session makes no progress for thousands of seconds.
-    // That is a stall (20 x the largest timer without progress), and is reported as one.
+    // At 2e-4 a 5,000-octet segment gets through with probability e^-8: TCP backs off to
+    // its 60 s maximum and a session goes thousands of seconds without progress. It keeps
+    // retransmitting, so it is slow, not stalled (sim::stall): the runs go on.
     let x = run_experiment(&sc, 3, Some(6), None).unwrap();
-    assert!(x.records.iter().all(|r| r.stalled.is_some()), "a hopeless session stalls");
-    let sc = scenario(TCP_OVER_DATAGRAM, "smtp", Some((0.05, 0.02)), 2e-5, "");
-    let x = run_experiment(&sc, 3, Some(6), None).unwrap();
-    assert!(x.records.iter().all(|r| r.stalled.is_none()));
+    assert!(x.records.iter().all(|r| r.stalled.is_none()), "a retransmitting sender is not stalled");
     let noisy = x.metrics["flow.client->server"]["session_latency_s"].mean;
     assert!(noisy > clean, "errors cost retransmissions: {noisy} vs {clean}");
 }

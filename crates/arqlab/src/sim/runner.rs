@@ -118,7 +118,8 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     // Only a traced run reads the counters to see whether the timer fired.
                     let before = traced.then(|| node.stack.counters().timeouts);
                     node.stack.handle_timeout(now);
-                    self.stall.timer_fired(&self.flows, i, now);
+                    let (lanes, nodes) = (&self.lanes, &self.nodes);
+                    self.stall.timer_fired(&self.flows, i, now, |n| lanes[nodes[n].lane as usize].dir.counters.frames_transmitted);
                     if before.is_some_and(|b| self.nodes[i].stack.counters().timeouts > b) {
                         self.record(now, i, TraceKind::Timeout, None);
                     }
@@ -142,7 +143,8 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 },
                 kind => {
                     if boundary > 0 {
-                        self.stall.boundary(&self.flows, now);
+                        let (lanes, nodes) = (&self.lanes, &self.nodes);
+                        self.stall.boundary(&self.flows, now, |n| lanes[nodes[n].lane as usize].dir.counters.frames_transmitted);
                     }
                     if self.stall.stalled.is_some() {
                         // The window is closed below, and the run ends.

@@ -1,15 +1,17 @@
-//! Stalled runs. A reliable (in-order) flow that has data pending and makes no progress
-//! — no delivery to its receiver, no acknowledgement to its sender — for
-//! [`STALL_TIMERS`] × the largest timer of its end nodes' stacks has stalled: nothing in
-//! the model will move it again (a lost packet that no layer recovers, a deadlock), and
-//! running on would only report zero throughput as if it were a measurement. The run
-//! ends there with a `stalled` outcome instead.
+//! Stalled runs. A reliable (in-order) flow that has data pending, makes no progress —
+//! no delivery to its receiver, no acknowledgement to its sender — for [`STALL_TIMERS`] ×
+//! the largest timer of its end nodes' stacks, and whose source sends nothing on its
+//! lane meanwhile, has stalled: nothing in the model will move it again (a lost packet
+//! that no layer recovers, a deadlock), and running on would only report zero throughput
+//! as if it were a measurement. The run ends there with a `stalled` outcome instead.
 //!
-//! The idle time counts from the flow's last progress or, if it had nothing pending
-//! before, from the submission that gave it data again. It is checked when a timer of
-//! the flow's source node fires (at most once per limit per node, so a livelocked
-//! sender is caught within two limits) and at every window boundary (a deadlocked run
-//! has no events left but its boundaries).
+//! A source that keeps transmitting (retransmissions over a very lossy channel) is slow,
+//! not stalled: it may yet get through, so the run goes on. The idle time counts from the
+//! flow's last progress or, if it had nothing pending before, from the submission that
+//! gave it data again. It is checked when a timer of the flow's source node fires (at
+//! most once per limit per node) and at every window boundary; the source's lane must
+//! have been silent since the previous check, so a stall is found within about three
+//! limits.
 
 use super::state::Flow;
 use crate::engine::{Duration, SimTime};
@@ -75,6 +77,8 @@ pub(super) struct StallWatch {
     by_node: Vec<Vec<u32>>,
     /// Per node: the next time its timers may trigger a check.
     next_check: Vec<SimTime>,
+    /// Per flow: (time of the previous check, frames its source's lane had sent then).
+    seen: Vec<(SimTime, u64)>,
     pub(super) stalled: Option<Stall>,
 }
 
@@ -83,7 +87,7 @@ impl StallWatch {
     /// timer that is a stall (0: none is watched).
     pub(super) fn new(topo: &Topology, flows: &[Flow], timers: f64) -> StallWatch {
         let mut by_node = vec![Vec::new(); topo.nodes.len()];
-        let limit = flows
+        let limit: Vec<Option<Duration>> = flows
             .iter()
             .enumerate()
             .map(|(i, f)| {
@@ -95,12 +99,13 @@ impl StallWatch {
                 })
             })
             .collect();
-        StallWatch { limit, timers, next_check: vec![SimTime::ZERO; by_node.len()], by_node, stalled: None }
+        let seen = vec![(SimTime::ZERO, u64::MAX); limit.len()];
+        StallWatch { limit, timers, next_check: vec![SimTime::ZERO; by_node.len()], seen, by_node, stalled: None }
     }
 
     /// A timer of `node` fired: checks the flows it sources (at most once per limit).
     #[inline]
-    pub(super) fn timer_fired(&mut self, flows: &[Flow], node: usize, now: SimTime) {
+    pub(super) fn timer_fired(&mut self, flows: &[Flow], node: usize, now: SimTime, sent: impl Fn(usize) -> u64) {
         if now < self.next_check[node] || self.by_node[node].is_empty() {
             return;
         }
@@ -109,7 +114,8 @@ impl StallWatch {
             if let Some(limit) = self.limit[f as usize] {
                 next = next.min(now + limit);
                 if self.stalled.is_none() {
-                    self.stalled = check(&flows[f as usize], limit, self.timers, now);
+                    let flow = &flows[f as usize];
+                    self.stalled = check(flow, limit, self.timers, now, &mut self.seen[f as usize], sent(flow.src as usize));
                 }
             }
         }
@@ -117,19 +123,23 @@ impl StallWatch {
     }
 
     /// A window boundary: checks every watched flow.
-    pub(super) fn boundary(&mut self, flows: &[Flow], now: SimTime) {
-        for (f, limit) in flows.iter().zip(&self.limit) {
+    pub(super) fn boundary(&mut self, flows: &[Flow], now: SimTime, sent: impl Fn(usize) -> u64) {
+        for ((f, limit), seen) in flows.iter().zip(&self.limit).zip(self.seen.iter_mut()) {
             if let (Some(limit), None) = (*limit, &self.stalled) {
-                self.stalled = check(f, limit, self.timers, now);
+                self.stalled = check(f, limit, self.timers, now, seen, sent(f.src as usize));
             }
         }
     }
 
 }
 
-fn check(f: &Flow, limit: Duration, timers: f64, now: SimTime) -> Option<Stall> {
+/// Stalled: data pending, no progress for `limit`, and nothing sent on the source's lane
+/// since the previous check, which came after the last progress. Updates `seen`.
+fn check(f: &Flow, limit: Duration, timers: f64, now: SimTime, seen: &mut (SimTime, u64), sent: u64) -> Option<Stall> {
     let idle = now - f.meter.progress_at;
-    (pending(f) && idle >= limit).then(|| Stall { flow: f.meter.name.clone(), at: now, idle, limit, timers })
+    let silent = seen.0 >= f.meter.progress_at && seen.1 == sent;
+    *seen = (now, sent);
+    (pending(f) && idle >= limit && silent).then(|| Stall { flow: f.meter.name.clone(), at: now, idle, limit, timers })
 }
 
 /// Data is pending: issued and not yet acknowledged, or a saturated source or an
