@@ -4,7 +4,6 @@ with stand-in commands instead of the studies (which take CPU-minutes)."""
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -31,15 +30,21 @@ def test_each_command_gets_its_cpu_including_its_children_and_its_log(tmp_path: 
     assert verdict_line(runs[0].log) == "Verdicts: 0 stand-in"
 
 
-def test_at_most_jobs_run_at_once(tmp_path: Path) -> None:
-    # Three sleepers of 0.4 s with two at a time take two rounds, not one.
-    sleep = [sys.executable, "-c", "import time; time.sleep(0.4)"]
-    t = time.perf_counter()
-    run_all([("x", sleep), ("y", sleep), ("z", sleep)], jobs=2, log_dir=tmp_path)
-    assert time.perf_counter() - t >= 0.8
-    t = time.perf_counter()
-    run_all([("x", sleep), ("y", sleep), ("z", sleep)], jobs=3, log_dir=tmp_path)
-    assert time.perf_counter() - t < 0.8
+def test_jobs_run_together_and_never_more_than_jobs_at_once(tmp_path: Path) -> None:
+    # Each stand-in records its start and end; "a" and "b" wait for each other's start
+    # (so they pass only if run together), "c" must wait for a free slot.
+    def cmd(name: str, partner: str | None) -> list[str]:
+        wait = (f"d=time.time()+60\nwhile not os.path.exists({str(tmp_path / partner)!r}+'.start'):\n"
+                f"    time.sleep(0.01)\n    if time.time()>d: raise SystemExit(1)\n") if partner else ""
+        body = (f"import os,time\nopen({str(tmp_path / name)!r}+'.start','w').write(repr(time.time()))\n{wait}"
+                f"time.sleep(0.2)\nopen({str(tmp_path / name)!r}+'.end','w').write(repr(time.time()))\n")
+        return [sys.executable, "-c", body]
+
+    runs = run_all([("a", cmd("a", "b")), ("b", cmd("b", "a")), ("c", cmd("c", None))], jobs=2, log_dir=tmp_path / "logs")
+    assert [r.returncode for r in runs] == [0, 0, 0], "a and b ran at the same time"
+    span = {n: (float((tmp_path / f"{n}.start").read_text()), float((tmp_path / f"{n}.end").read_text())) for n in "abc"}
+    # c started only after a or b had ended: never three at once.
+    assert span["c"][0] >= min(span["a"][1], span["b"][1])
 
 
 def test_a_failing_study_is_reported_with_its_status(tmp_path: Path) -> None:
