@@ -26,7 +26,7 @@ def _point(n: int, curve: str, x: float, quick: bool = True, extra: dict[str, An
 
 
 def test_figures_and_trace_figure() -> None:
-    assert [f.number for f in bi.figures()] == [1, 2, 3, 5, 6, 7]
+    assert [f.number for f in bi.figures()] == [1, 2, 3, 5, 6, 7, 8]
     assert bi.TRACE_FIGURES == (4,)
 
 
@@ -43,9 +43,15 @@ def test_the_paper_s_configuration_reaches_every_point() -> None:
         assert offered == pytest.approx(3.5e6)
         # Internet traffic only: every flow leaves its ring.
         assert all(f["from"][:2] != f["to"][:2] for f in scn["flow"])
-        assert scn["run"]["precision_measures"] == [f"{POOLED}.throughput_bps", f"{POOLED}.transfer_time_s"]
-    # Under overload delay has no steady state: only throughput is watched.
+        # The knee (3.2-3.6): delay read, not watched, from 10 replications.
+        assert scn["run"]["precision_measures"] == [f"{POOLED}.throughput_bps"]
+        assert scn["run"]["min_replications"] == 10
+    assert _point(1, "srej", 3.0, quick=False)["run"]["precision_measures"] == [f"{POOLED}.throughput_bps",
+                                                                               f"{POOLED}.transfer_time_s"]
+    # Under overload, and for ORIG once it has collapsed, delay has no steady state.
     assert _point(1, "srej", 5.0, quick=False)["run"]["precision_measures"] == [f"{POOLED}.throughput_bps"]
+    assert _point(1, "orig", 3.0, quick=False)["run"]["precision_measures"] == [f"{POOLED}.throughput_bps"]
+    assert _point(1, "srej", 5.0, quick=False)["run"]["min_replications"] == 4
     assert _point(7, "mf_w10", 2.0)["stack"]["llc2"] == {**_point(7, "srej_w10", 2.0)["stack"]["llc2"],
                                                           "variant": "multi_fifo", "fifo_buffers": 2}
 
@@ -167,8 +173,11 @@ def test_quick_reproduction_through_the_cli(tmp_path: Path) -> None:
     import json
 
     v = {c["id"]: c["verdict"] for c in json.loads((out / "claims.json").read_text())["claims"]}
-    for robust in ("fig1.orig_out_of_sequence", "fig1.orig_collapses", "fig1.jain_clearly_worse"):
+    for robust in ("fig1.orig_collapses", "fig1.jain_opens_too_fast", "fig5.efficiency_under_overload"):
         assert v[robust] == "holds", (robust, v)
+    # With T1 = 1 s ORIG discards about 63% of received I frames under overload, not > 70%
+    # (docs/studies/biersack.md: the verdict depends on T1).
+    assert v["fig1.orig_out_of_sequence"] == "does not hold"
 
 
 def test_fig4_trace_follows_the_paper_s_narration(tmp_path: Path) -> None:
@@ -256,4 +265,4 @@ def test_a_station_on_a_missing_ring_is_named() -> None:
 def test_unknown_figure_exits_2() -> None:
     from arqlab.studies.biersack.__main__ import main
 
-    assert main(["--figure", "8"]) == 2
+    assert main(["--figure", "9"]) == 2

@@ -33,7 +33,7 @@ def test_fig3_points_carry_the_papers_setting() -> None:
     for c in (1, 7, 13):
         scn = _point(3, "tcp", float(c))
         tcp, x25 = scn["stack"]["host"]["layers"]
-        assert (tcp["kind"], tcp["mss_octets"]) == ("tcp", 452)
+        assert (tcp["kind"], tcp["mss_octets"], tcp["flavour"]) == ("tcp", 452, "bsd42")
         assert (x25["window"], x25["c_max"], x25["preopen_circuits"]) == (2, c, c)
         assert scn["relay"][0]["transit_delay"] == {"dist": "constant", "mean_s": 0.235}
         traffic = scn["flow"][0]["traffic"]
@@ -67,6 +67,30 @@ def test_closed_forms_give_the_papers_numbers() -> None:
     assert theory.model_bound_bps() == pytest.approx(2474.9, abs=0.1)
     assert theory.model_c_max() == pytest.approx(3.62, abs=0.01)
     assert theory.packet_fill() == pytest.approx(492 / 512)
+    # The paper's formula with this model's T_p = 114.2 ms and T_f = T_p/2 + T_rr = 64.6 ms.
+    assert theory.T_F_MODEL_S == pytest.approx(0.0646, abs=1e-4)
+    assert theory.paper_form_c_max_model_times() == pytest.approx(1 + (0.470 + 0.0646) / (2 * (0.1142 + 0.0646)), abs=0.005)
+    # Fig. 2: the day/night T_N factor whose three-circuit bound ratio is 1.57 is the assumed 2.
+    r2 = theory.three_circuit_bound_bps(params.T_N_S) / theory.three_circuit_bound_bps(2 * params.T_N_S)
+    assert theory.day_factor_for_ratio(r2) == pytest.approx(2.0, rel=1e-6)
+
+
+def test_uncertain_inputs_name_params_that_the_scenarios_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every param:<NAME> target exists, its value is the declared one, and changing it
+    changes the scenario built (the builders read params at call time)."""
+    seen = set()
+    for u in params.UNCERTAIN_INPUTS:
+        assert u.target.startswith("param:"), u
+        name = u.target.removeprefix("param:")
+        assert getattr(params, name) == u.value, name
+        seen.add(name)
+    assert {"TCP_FLAVOUR", "T_N_PLACEMENT", "X25_ACK_TIMER_S", "LAPB_T2_S", "BSD42_INITIAL_RTO_S"} <= seen
+    monkeypatch.setattr(params, "TCP_FLAVOUR", "reno")
+    monkeypatch.setattr(params, "T_N_PLACEMENT", "host_to_host")
+    scn = _point(3, "tcp", 2.0)
+    assert scn["stack"]["host"]["layers"][0]["flavour"] == "reno"
+    # Host to host with the paper's T_f: 235 + 15 − (T_p/2 + T_rr) = 185.4 ms.
+    assert scn["relay"][0]["transit_delay"]["mean_s"] == pytest.approx(0.235 + 0.015 - 0.0646, abs=1e-4)
 
 
 def test_claim_ids_unique_and_cover_the_issue() -> None:
@@ -84,14 +108,25 @@ def test_quick_reproduction_of_every_figure(tmp_path: Path) -> None:
     holds = fw.Verdict.HOLDS
     # Fig. 3 (deterministic with constant T_N): below 2200 bit/s on one circuit, linear
     # to the knee, which is where this model's C_max puts it — at 4, not the paper's 3.
-    for cid in ("fig3.single_below_2200", "fig3.single_below_bound", "fig3.linear", "fig3.c_max_formula",
+    for cid in ("fig3.single_below_bound", "fig3.linear", "fig3.c_max_formula",
                 "fig3.no_gain_when_saturated", "fig3.reason_headers", "fig3.reason_unfilled_packets",
                 "ext7.t_min_prevents_thrashing", "ext7.lru_thrashes"):
         assert by_id[cid].verdict is holds, (cid, by_id[cid].detail)
     assert by_id["fig3.saturation_at_3"].verdict is fw.Verdict.DOES_NOT_HOLD
     assert "first at C = 4" in by_id["fig3.saturation_at_3"].detail
+    # Under 4.2BSD's TCP (no congestion window, first RTO 6 s) nothing is sent twice;
+    # under Reno the first RTO of 1 s expires (issue 26: the flavour decides reason 2).
+    assert by_id["fig3.reason_retransmissions"].verdict is fw.Verdict.DOES_NOT_HOLD
+    assert [s["verdict"] for s in by_id["fig3.reason_retransmissions"].sensitivity] == ["holds"]
+    # Fig. 2's verdict follows from an assumed input: inconclusive, with the factor it needs.
+    assert by_id["fig2.best_nearly_double_worst"].verdict is fw.Verdict.INCONCLUSIVE
+    assert "needs T_N" in by_id["fig2.best_nearly_double_worst"].measured
+    # The measured column comes from the data (was "+211233 %" parsed from prose).
+    assert by_id["fig3.linear"].measured.startswith("C × one circuit: ")
+    assert "211233" not in (tmp_path / "claims.md").read_text()
     fd = rep.data[3]
-    assert 2000 < fd.est("tcp", 1.0).mean < 2200
+    assert 2100 < fd.est("tcp", 1.0).mean < 2300
+    assert fd.est("reno", 1.0).mean < 2200
     assert fd.est("tcp", 13.0).mean < theory.line_user_bps()
     assert fd.est("tcp.tcp_segments_sent", 1.0).mean >= params.SEGMENTS
     # Fig. 2: business hours (the assumed T_N doubled) are slower than the night.

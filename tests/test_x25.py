@@ -34,3 +34,17 @@ def test_bad_x25_keys_exit_2_naming_the_field(key: str, value: str, field: str) 
     assert p.returncode == 2, (p.returncode, p.stderr)
     assert f"protocol.{field}" in p.stderr
     assert "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("command", ["check", "run"])
+def test_x25_over_a_lossy_link_is_refused_not_left_to_stall(command: str) -> None:
+    """Issue 26, correction 5: one lost packet would stall a circuit for ever (no
+    RESET/RESTART); the scenario is refused with exit 2 naming the field."""
+    p = subprocess.run(
+        [sys.executable, "-m", "arqlab.cli", command, str(ROOT / "scenarios/comer_korb/burst_pair.toml"),
+         "--set", "link.bit_error_rate=1e-5"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert p.returncode == 2, (p.returncode, p.stdout, p.stderr)
+    assert "link.bit_error_rate" in p.stderr and "stall" in p.stderr
+    assert "Traceback" not in p.stderr

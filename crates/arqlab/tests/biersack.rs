@@ -108,6 +108,52 @@ fn a_bridge_port_loses_as_an_md1k_queue() {
     }
 }
 
+/// A relay between two (practically instant) links, forwarding Poisson datagrams of
+/// 8000 bits in `forwarding_time_s` = D with one processor: an M/D/1 queue (M/D/1/K with
+/// a buffer of K frames). `extra` adds relay keys.
+fn processor_scenario(rho: f64, d: f64, extra: &str) -> Value {
+    let load = rho / d * 8000.0 / 1e12;
+    toml_to_json(&format!(
+        "[run]\nduration_s = 300.0\nwarmup_s = 5.0\nreplications = 20\n[stack.d]\nkind = \"datagram\"\noverhead_bits = 0\n\
+         [[medium]]\nname = \"a\"\nends = [\"src\", \"br\"]\nrate_bps = 1e12\n\
+         [[medium]]\nname = \"b\"\nends = [\"br\", \"dst\"]\nrate_bps = 1e12\n\
+         [[relay]]\nname = \"br\"\nforwarding_time_s = {d}\n{extra}\n[[node]]\nname = \"src\"\nstack = \"d\"\n[[node]]\nname = \"dst\"\nstack = \"d\"\n\
+         [[flow]]\nfrom = \"src\"\nto = \"dst\"\ntraffic = {{ kind = \"poisson\", load = {load}, length = {{ dist = \"constant\", mean_bits = 8000 }} }}\n"
+    ))
+    .unwrap()
+}
+
+#[test]
+fn a_single_processor_bridge_queues_as_md1() {
+    let d = 0.002;
+    for rho in [0.5, 0.8] {
+        let x = run(&processor_scenario(rho, d, "single_processor = true"));
+        let got = x.metrics["flow.src->dst"]["transfer_time_s"];
+        // Sojourn = D + M/D/1 wait ρD / (2(1 − ρ)); the two links add 16 ns.
+        let want = d + rho * d / (2.0 * (1.0 - rho));
+        // Within 1.5 half-widths of the 95% CI (about 3 standard errors: four checks, each
+        // failing by chance with probability 0.003), and the CI narrow enough (< 1%) to
+        // tell M/D/1 from a pure delay (ρ/(2(1 − ρ)) = 50% or 200% more).
+        assert!((got.mean - want).abs() <= 1.5 * got.half_width, "ρ = {rho}: {got:?} vs M/D/1 {want}");
+        assert!(got.half_width < 0.01 * want, "precise enough: {got:?}");
+        // Without the processor the forwarding time is a pure delay: no queue.
+        let pure = run(&processor_scenario(rho, d, "")).metrics["flow.src->dst"]["transfer_time_s"];
+        assert!((pure.mean - d).abs() < 1e-6, "ρ = {rho}: pure delay {pure:?}");
+    }
+}
+
+#[test]
+fn a_single_processor_bridge_with_a_buffer_loses_as_md1k() {
+    // 3000 octets hold K = 3 frames of 8000 bits: waiting for the processor or in it.
+    for rho in [0.7, 1.2] {
+        let x = run(&processor_scenario(rho, 0.002, "single_processor = true\nbuffer_octets = 3000"));
+        let got = x.metrics["node.br.b"]["loss_ratio"];
+        let want = md1k_loss(rho, 3);
+        assert!((got.mean - want).abs() <= 1.5 * got.half_width, "ρ = {rho}: loss {got:?} vs M/D/1/3 {want}");
+        assert!(got.half_width < 0.05 * want, "precise enough: {got:?}");
+    }
+}
+
 #[test]
 fn bad_input_names_the_field() {
     let problems = |v: Value| match Scenario::from_value(&v) {

@@ -76,3 +76,34 @@ fn symmetric_poisson_stations_wait_as_a_one_limited_polling_system() {
         assert!(iv.half_width < 0.03 * want, "precise enough to discriminate: ±{}", iv.half_width);
     }
 }
+
+/// Saturated stations with a token holding time H (IEEE 802.5: 10 ms): the holder sends
+/// k = ⌈H / t_f⌉ frames back to back (it may start one while less than H has passed since
+/// capture), then the ring is busy for the last frame's max(t_f, L) and the token.
+/// With N saturated stations one cycle is N·((k − 1)·t_f + max(t_f, L) + t_token) + L
+/// (the token's walks add up to one revolution), carrying N·k frames.
+#[test]
+fn saturated_stations_with_a_holding_time_send_k_frames_per_token() {
+    for (n, bits, holding_s) in [(1usize, 4000.0, 0.01), (4, 8000.0, 0.01), (4, 400.0, 0.002)] {
+        let stations = n.max(4);
+        let flows: String = (0..stations)
+            .map(|i| {
+                let traffic = if i < n { format!("{{ kind = \"saturated\", length = {{ dist = \"constant\", mean_bits = {bits} }} }}") } else { "{ kind = \"none\" }".into() };
+                format!("[[flow]]\nfrom = \"s{i}\"\nto = \"s{}\"\ntraffic = {traffic}\n", (i + 2) % stations)
+            })
+            .collect();
+        let text = ring(stations, 5e-6, &flows).replace("kind = \"token_ring\"", &format!("kind = \"token_ring\"\nholding_time_s = {holding_s}"));
+        assert!(text.contains("holding_time_s"), "the holding time reaches the ring");
+        let x = run(&text);
+        let latency = (stations as f64 + 24.0) * BIT + 5e-6;
+        let t_f = (168.0 + bits) * BIT;
+        let k = (holding_s / t_f).ceil();
+        let cycle = n as f64 * ((k - 1.0) * t_f + t_f.max(latency) + 24.0 * BIT) + latency;
+        let want = n as f64 * k * bits / cycle;
+        let got = x.metrics["flow.*"]["throughput_bps"].mean;
+        assert!((got - want).abs() / want < 2e-3, "N = {n}, {bits} bits, H = {holding_s} s (k = {k}): {got} vs {want}");
+        // One frame per token would give less: the holding time is what is tested.
+        let one = n as f64 * bits / (n as f64 * (t_f.max(latency) + 24.0 * BIT) + latency);
+        assert!(want > one * 1.0005, "k = {k} must beat one frame per token ({one})");
+    }
+}

@@ -42,12 +42,16 @@ class ClaimResult:
     detail: str
     sensitivity: list[dict[str, str]] = field(default_factory=list)
     origin: str = "paper"
+    #: The measured value computed by the claim from the data ("" if it gives none).
+    measured: str = ""
 
     def to_json(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["verdict"] = self.verdict.value
         if self.origin == "paper":
             del d["origin"]
+        if not self.measured:
+            del d["measured"]
         return d
 
 
@@ -61,7 +65,7 @@ def evaluate_claim(claim: Claim, data: StudyData) -> ClaimResult | None:
     except (KeyError, ValueError, ZeroDivisionError) as exc:  # data missing for a curve
         out = Outcome(Verdict.INCONCLUSIVE, f"could not evaluate: {exc}")
     res = ClaimResult(claim.id, claim.figure, claim.section, claim.statement, out.verdict, out.detail,
-                      origin=claim.origin)
+                      origin=claim.origin, measured=out.measured)
     if claim.figure is not None:
         available = data[claim.figure].variants()
         for name in claim.sensitivity:
@@ -71,6 +75,7 @@ def evaluate_claim(claim: Claim, data: StudyData) -> ClaimResult | None:
                 sout = claim.check(data.with_variant(claim.figure, name))
             except (KeyError, ValueError, ZeroDivisionError) as exc:
                 sout = Outcome(Verdict.INCONCLUSIVE, f"could not evaluate: {exc}")
-            res.sensitivity.append({"variant": name, "verdict": sout.verdict.value, "detail": sout.detail})
+            res.sensitivity.append({"variant": name, "verdict": sout.verdict.value, "detail": sout.detail,
+                                    **({"measured": sout.measured} if sout.measured else {})})
     return res
 

@@ -145,10 +145,11 @@ def write_claims(results: Sequence[ClaimResult], out_dir: Path, *, title: str, q
             f"{o}: " + ", ".join(f"{n} {v}" for v, n in c.items()) for o, c in by_origin.items()), ""]
     lines += ["| id | origin | section | statement | verdict | measured | sensitivity |", "|---|---|---|---|---|---|---|"]
     for r in results:
-        sens = "; ".join(f"{s['variant']}: {s['verdict']} ({measured(s['detail'])})" for s in r.sensitivity) or ""
+        sens = "; ".join(f"{s['variant']}: {s['verdict']} ({s.get('measured') or measured(s['detail'])})"
+                         for s in r.sensitivity) or ""
         stmt = r.statement.replace("|", "\\|")
         lines.append(f"| `{r.id}` | {r.origin} | {r.section} | {stmt} | **{r.verdict.value}** | "
-                     f"{measured(r.detail).replace('|', '/')} | {sens.replace('|', '/')} |")
+                     f"{(r.measured or measured(r.detail)).replace('|', '/')} | {sens.replace('|', '/')} |")
     lines += ["", "## Details", ""]
     for r in results:
         lines.append(f"- `{r.id}` — {r.verdict.value}: {r.detail}")
@@ -163,7 +164,7 @@ def print_claims(header: str, results: Sequence[ClaimResult], stream: TextIO | N
     print(header, file=out)
     for r in results:
         tag = "" if r.origin == "paper" else f" ({r.origin})"
-        print(f"  [{r.verdict.value:>13}] {r.id}{tag}: {r.statement} [{measured(r.detail)}]", file=out)
+        print(f"  [{r.verdict.value:>13}] {r.id}{tag}: {r.statement} [{r.measured or measured(r.detail)}]", file=out)
         for s in r.sensitivity:
             print(f"  {'':>15}   under {s['variant']}: {s['verdict']}", file=out)
 

@@ -39,10 +39,13 @@ class Verdict(str, Enum):
 
 @dataclass(frozen=True)
 class Outcome:
-    """A verdict with a one-line explanation of the numbers behind it."""
+    """A verdict with a one-line explanation of the numbers behind it, and optionally
+    the measured value for the claims table, computed from the data (``measured``; when
+    empty the table falls back to reading the detail)."""
 
     verdict: Verdict
     detail: str = ""
+    measured: str = ""
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,11 @@
 //! octets, becomes ready for transmission after the forwarding time, and leaves the
 //! buffer when its last bit has been sent. Ready frames leave in the order they became
 //! ready, one at a time, when the output port's lane is free.
+//!
+//! The forwarding time is a pure delay (frames forwarded in parallel) unless the relay
+//! has a `single_processor`: then one processor forwards one frame at a time in arrival
+//! order, so a frame waits behind those that came before it (an M/D/1 queue in front of
+//! the output ports, its places counted in the output port's buffer).
 
 use crate::engine::{Duration, SimTime, Stream};
 use crate::stats::TimeAverage;
@@ -105,6 +110,10 @@ pub struct Relay<F> {
     /// Buffer per output port, in bits (`None`: unlimited).
     pub capacity_bits: Option<u64>,
     pub forwarding: Forwarding,
+    /// One processor forwards the frames one at a time (else in parallel).
+    pub single_processor: bool,
+    /// When the single processor has finished the frames it holds.
+    processor_free: SimTime,
     rng: Stream,
     /// Frames being forwarded: (ready at, arrival order) → slot in `forwarding_slots`.
     pending: BinaryHeap<Reverse<(SimTime, u64, usize)>>,
@@ -147,6 +156,8 @@ impl<F> Relay<F> {
             ports,
             capacity_bits,
             forwarding,
+            single_processor: false,
+            processor_free: SimTime::ZERO,
             rng,
             pending: BinaryHeap::new(),
             slots: vec![],
@@ -184,7 +195,14 @@ impl<F> Relay<F> {
         }
         port.buffered_bits += bits as u64;
         port.occupancy.update(now.as_secs_f64(), port.buffered_bits as f64 / 8.0);
-        let ready = now + self.forwarding.sample(now, &mut self.rng);
+        let service = self.forwarding.sample(now, &mut self.rng);
+        let ready = if self.single_processor {
+            // Queued behind the frames the processor already holds (arrival order).
+            self.processor_free = now.max(self.processor_free) + service;
+            self.processor_free
+        } else {
+            now + service
+        };
         let slot = self.free_slots.pop().unwrap_or_else(|| {
             self.slots.push(None);
             self.slots.len() - 1

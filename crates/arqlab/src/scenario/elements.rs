@@ -78,6 +78,9 @@ pub struct RelayConfig {
     /// Transit network: the delay of each frame.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transit_delay: Option<DelayConfig>,
+    /// Store and forward: one processor forwards one frame at a time (else in parallel).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub single_processor: bool,
 }
 
 impl RelayConfig {

@@ -84,11 +84,12 @@ impl NetworkConfig {
                     let mut d = t.table("transit_delay", p);
                     let delay = parse_delay(&mut d, p);
                     d.finish(p);
-                    RelayConfig { name, kind, buffer_octets: None, forwarding_time_s: None, transit_delay: Some(delay) }
+                    RelayConfig { name, kind, buffer_octets: None, forwarding_time_s: None, transit_delay: Some(delay), single_processor: false }
                 } else {
                     let buffer_octets = t.opt_f64("buffer_octets", Range::Closed(1.0, 1e15), p);
                     let f = t.f64("forwarding_time_s", 0.0, Range::Closed(0.0, 1e6), p);
-                    RelayConfig { name, kind, buffer_octets, forwarding_time_s: Some(f), transit_delay: None }
+                    let single_processor = t.bool("single_processor", false, p);
+                    RelayConfig { name, kind, buffer_octets, forwarding_time_s: Some(f), transit_delay: None, single_processor }
                 };
                 t.finish(p);
                 c

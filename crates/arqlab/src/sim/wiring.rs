@@ -198,7 +198,9 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
             port_scopes.extend(spec.port_scopes.iter().cloned());
             let cap = spec.config.buffer_octets.map(|o| (o * 8.0) as u64);
             let rng = stream(seed, replication, &format!("relay.{}.delay", spec.config.name));
-            Relay::new(spec.lanes.clone(), cap, forwarding(&spec.config.delay()), spec.routes.clone(), rng)
+            let mut relay = Relay::new(spec.lanes.clone(), cap, forwarding(&spec.config.delay()), spec.routes.clone(), rng);
+            relay.single_processor = spec.config.single_processor;
+            relay
         })
         .collect();
     let mut sim = Sim {

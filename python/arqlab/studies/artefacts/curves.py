@@ -127,7 +127,11 @@ def draw_curves(ax: Any, figure: Figure, frame: pd.DataFrame) -> None:
             unsteady_rows.append((c, sub[off]))
         ax.errorbar(steady["x"], steady["y"], yerr=steady["y_ci95_half_width"].fillna(0.0), label=c.label,
                     **_plot_style(c))
-    markers = ["x", "+", "1", "2", "3", "4"]
+    # One distinct marker per sensitivity (a figure may have a dozen), each nudged along x
+    # so that variants at the same x do not hide one another.
+    markers = ["x", "+", "1", "D", "s", "v", "^", "P", "*", "h", "<", ">"]
+    xs_span = (frame["x"].max() - frame["x"].min()) if not frame.empty else 0.0
+    nudge = 0.006 * (xs_span or 1.0)
     for i, s in enumerate(figure.sensitivities):
         labelled = False
         for key in s.curves:
@@ -138,10 +142,13 @@ def draw_curves(ax: Any, figure: Figure, frame: pd.DataFrame) -> None:
             if sub.empty:
                 continue
             st = _plot_style(c)
-            st.update({"linestyle": "none", "marker": markers[i % len(markers)], "alpha": 0.8, "markersize": 7})
+            st.update({"linestyle": "none", "marker": markers[i % len(markers)], "alpha": 0.8, "markersize": 7,
+                       "markerfacecolor": "none"})
             label = None if labelled else f"sensitivity '{s.name}': {s.description} (curve colours as above)"
             labelled = True
-            ax.errorbar(sub["x"], sub["y"], yerr=sub["y_ci95_half_width"].fillna(0.0), label=label, **st)
+            shift = (i - (len(figure.sensitivities) - 1) / 2)
+            xs = sub["x"] * (1 + 0.01 * shift) if figure.x_scale == "log" else sub["x"] + shift * nudge
+            ax.errorbar(xs, sub["y"], yerr=sub["y_ci95_half_width"].fillna(0.0), label=label, **st)
     xs_all = sorted(set(frame["x"])) if not frame.empty else list(figure.xs)
     if xs_all:
         lo, hi = min(xs_all), max(xs_all)
@@ -157,6 +164,10 @@ def draw_curves(ax: Any, figure: Figure, frame: pd.DataFrame) -> None:
     ax.set_yscale(figure.y_scale)
     if figure.x_ticks:
         ax.set_xticks([x for x, _ in figure.x_ticks], [label for _, label in figure.x_ticks])
+    elif figure.sensitivities and 0 < frame["x"].nunique() <= 3:
+        # Nudged sensitivity markers around one or a few x: tick only the real values.
+        ticks = sorted(set(frame["x"]))
+        ax.set_xticks(ticks, [f"{x:g}" for x in ticks])
     if figure.y_limits is not None:
         ax.set_ylim(*figure.y_limits)
     if unsteady_rows:

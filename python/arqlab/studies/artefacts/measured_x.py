@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +34,9 @@ _NAN = Est(math.nan, math.nan, 0)
 
 @dataclass(frozen=True)
 class MeasuredXCurve:
-    """Points (x ± h_x, y ± h_y), kept sorted by the mean of x."""
+    """Points (x ± h_x, y ± h_y), sorted by the mean of x — or, with ``join="nominal"``,
+    by the nominal setting (e.g. the offered load), so that a curve whose measured x turns
+    back (throughput falling under overload) is drawn as it was traversed."""
 
     key: str
     label: str
@@ -41,6 +44,7 @@ class MeasuredXCurve:
     y: tuple[Est, ...]
     nominal: tuple[float, ...] = ()
     style: Mapping[str, Any] = field(default_factory=dict)
+    join: str = "x"
 
     def __post_init__(self) -> None:
         if len(self.x) != len(self.y):
@@ -48,7 +52,10 @@ class MeasuredXCurve:
         if self.nominal and len(self.nominal) != len(self.x):
             raise ValueError(f"curve {self.key}: {len(self.nominal)} nominal values for {len(self.x)} points")
         nominal = self.nominal or tuple(math.nan for _ in self.x)
-        order = sorted(range(len(self.x)), key=lambda i: self.x[i].mean)
+        if self.join not in ("x", "nominal") or (self.join == "nominal" and not self.nominal):
+            raise ValueError(f"curve {self.key}: join {self.join!r} (expected 'x', or 'nominal' with nominal values)")
+        by = (lambda i: nominal[i]) if self.join == "nominal" else (lambda i: self.x[i].mean)
+        order = sorted(range(len(self.x)), key=by)
         object.__setattr__(self, "x", tuple(self.x[i] for i in order))
         object.__setattr__(self, "y", tuple(self.y[i] for i in order))
         object.__setattr__(self, "nominal", tuple(nominal[i] for i in order))
@@ -69,6 +76,8 @@ class MeasuredXCurve:
         interval whatever the correlation between the inputs (x and y of a point come
         from the same runs). Outside the measured range the result is NaN.
         """
+        if self.join != "x":
+            return dataclasses.replace(self, join="x").y_at(x0)
         xs = [x.mean for x in self.x]
         if not xs or not xs[0] <= x0 <= xs[-1]:
             return _NAN

@@ -43,7 +43,8 @@ __all__ = [
 
 class VsThroughput:
     """Fig. 2, 3 or 5 as the paper draws it: each variant's y against its own measured
-    throughput, both with 95% CIs (an :class:`~arqlab.studies.artefacts.Artefact`)."""
+    throughput, both with 95% CIs, points joined in offered-load order (an
+    :class:`~arqlab.studies.artefacts.Artefact`)."""
 
     def __init__(self, fd: FigureData) -> None:
         self.fd = fd
@@ -52,8 +53,10 @@ class VsThroughput:
             if not c.plot or not fd.has(f"{c.key}_tp"):
                 continue
             xs = fd.xs(c.key)
+            # Joined in offered-load order: under overload ORIG's and JAIN's throughput falls
+            # back, and sorting by it would zig-zag between loads.
             self.curves.append(MeasuredXCurve(c.key, c.label, tuple(fd.est(f"{c.key}_tp", x) for x in xs),
-                                              tuple(fd.est(c.key, x) for x in xs), tuple(xs), c.style))
+                                              tuple(fd.est(c.key, x) for x in xs), tuple(xs), c.style, join="nominal"))
 
     def to_frame(self) -> pd.DataFrame:
         return pd.concat([c.to_frame() for c in self.curves], ignore_index=True)

@@ -24,9 +24,10 @@ from .params import (
     LABELS,
     OFFERED_MBPS,
     OFFERED_MBPS_QUICK,
+    UNIFORM_LENGTHS,
     VARIANTS,
 )
-from .scenarios import BRIDGES, LLC2, POOLED, derive, derive_fifos, scenario
+from .scenarios import BRIDGES, LLC2, POOLED, derive, derive_fifos, derive_window, scenario
 
 STATED = "3 token rings × 12 stations, bridged to a backbone ring, 4 Mbit/s, 4 KB bridge buffers, internet traffic only"
 X_LABEL = "total offered data rate (Mbit/s)"
@@ -89,6 +90,17 @@ def fig5() -> Figure:
                     "network_efficiency", LLC2, _tp(), cl.fig5_claims(), y_limits=(0.0, 1.05))
 
 
+#: SREJ's senders and bridges, read from the same runs as its throughput (the claim that
+#: delayed recovery throttles the sender).
+THROTTLE = ("srej_sent", "srej_loss")
+
+
+def _throttle_curves() -> tuple[Curve, ...]:
+    return (Curve("srej_sent", "SREJ: I frames sent", LLC2, measure="i_frames_sent", params={"variant": "srej"}, plot=False),
+            Curve("srej_loss", "SREJ: bridge loss_ratio", BRIDGES, measure="loss_ratio", params={"variant": "srej"},
+                  plot=False))
+
+
 #: The ranking's sensitivity (Section IV: "different values for the buffer size, window
 #: size, and the timeout"), and the values the paper leaves open.
 SENSITIVITIES = (
@@ -96,13 +108,24 @@ SENSITIVITIES = (
     Sensitivity("buffer8k", "bridge buffers 8 KB", ("bg", "jain", "srej"), params={"buffer_octets": 8192}),
     Sensitivity("window4", "window k = 4", ("bg", "jain", "srej"), params={"window": 4}),
     Sensitivity("window12", "window k = 12", ("bg", "jain", "srej"), params={"window": 12}),
-    Sensitivity("t1_0.2", "T1 = reject timer = 0.2 s", ("bg", "jain", "srej"), params={"t1_s": 0.2, "reject_timer_s": 0.2}),
-    Sensitivity("t1_2", "T1 = reject timer = 2 s", ("bg", "jain", "srej"), params={"t1_s": 2.0, "reject_timer_s": 2.0}),
-    Sensitivity("fwd2ms", "bridge forwarding time 2 ms", ("bg", "jain", "srej"), params={"forwarding_time_s": 0.002}),
+    Sensitivity("t1_0.3", "T1 = reject timer = 0.3 s", ("bg", "jain", "srej") + THROTTLE,
+                params={"t1_s": 0.3, "reject_timer_s": 0.3}),
+    Sensitivity("t1_2", "T1 = reject timer = 2 s", ("bg", "jain", "srej") + THROTTLE,
+                params={"t1_s": 2.0, "reject_timer_s": 2.0}),
+    Sensitivity("t1_cut", "a T1 expiry also cuts the BG/JAIN window", ("bg", "jain", "srej"),
+                params={"t1_resets_window": True}),
+    Sensitivity("fwd2ms", "bridge forwarding time 2 ms (one processor)", ("bg", "jain", "srej"),
+                params={"forwarding_time_s": 0.002}),
+    Sensitivity("fwd_parallel", "bridge forwarding a pure delay (frames in parallel)", ("bg", "jain", "srej"),
+                params={"single_processor": False}),
+    Sensitivity("proc1ms", "1 ms processing of every received frame at the stations", ("bg", "jain", "srej"),
+                params={"processing_s": 0.001}),
+    Sensitivity("holding10ms", "IEEE 802.5 token holding time 10 ms (several frames per token)", ("bg", "jain", "srej"),
+                params={"holding_time_s": 0.01}),
     Sensitivity("uniform_lengths", "message lengths uniform on [512, 15693] bits (same mean)", ("bg", "jain", "srej"),
-                params={"length": {"dist": "uniform", "min_bits": 512.0, "max_bits": 15692.8}}),
+                params={"length": UNIFORM_LENGTHS}),
 )
-RANKING_XS = (4.0, 5.0)
+RANKING_XS = (4.5,)
 RANKING_XS_QUICK = (5.0,)
 
 
@@ -110,8 +133,8 @@ def fig6() -> Figure:
     return Figure(
         6, "Extension: throughput of BG, SREJ and JAIN under other parameters", scenario(), X_LABEL,
         "throughput (Mbit/s)", "throughput_bps", RANKING_XS, RANKING_XS_QUICK, _no_x,
-        _variant_curves("throughput_bps", POOLED, ("bg", "jain", "srej")), derive=derive, normalize=_units,
-        assumptions=ASSUMED, sensitivities=SENSITIVITIES, claims=cl.fig6_claims(), y_limits=(0.0, None),
+        _variant_curves("throughput_bps", POOLED, ("bg", "jain", "srej")) + _throttle_curves(), derive=derive,
+        normalize=_units, assumptions=ASSUMED, sensitivities=SENSITIVITIES, claims=cl.fig6_claims(), y_limits=(0.0, None),
         caption=f"{STATED}; markers: one parameter changed at a time (Section IV states the ranking without a figure)",
     )
 
@@ -139,17 +162,46 @@ def _fifo_curves() -> tuple[Curve, ...]:
     return tuple(out)
 
 
+#: The most pessimistic reading is one SREJ round trip per discarded frame; the other
+#: extreme recovers every discarded frame with one REJ (go back to V(R)).
+FIFO_SENSITIVITIES = (
+    Sensitivity("rej_after_discard", "multi-FIFO receiver sends REJ after a discard (go back)",
+                ("mf_w10", "mf_w20", "mf_w10_oos", "mf_w20_oos", "mf_w10_loss", "mf_w20_loss"),
+                params={"rej_after_discard": True}),
+)
+
+
 def fig7() -> Figure:
     return Figure(
         7, f"Extension: multi-FIFO receivers vs SREJ at {FIFO_OFFERED_MBPS:g} Mbit/s offered", scenario(),
         "FIFO buffers per connection m", "throughput (Mbit/s)", "throughput_bps", FIFOS, FIFOS_QUICK, _no_x,
         _fifo_curves(), derive=derive_fifos(FIFO_OFFERED_MBPS), normalize=_units, assumptions=ASSUMED,
-        claims=cl.fig7_claims(), y_limits=(0.0, None),
+        sensitivities=FIFO_SENSITIVITIES, claims=cl.fig7_claims(), y_limits=(0.0, None),
         caption=f"{STATED}; Gopal & Rom FIFO buffers (Section V states the result without a figure)",
     )
 
 
-FIGURE_BUILDERS = {1: fig1, 2: fig2, 3: fig3, 5: fig5, 6: fig6, 7: fig7}
+SAVINGS_OFFERED_MBPS = 4.5
+WINDOWS = (2.0, 4.0, 7.0, 12.0)
+WINDOWS_QUICK = (4.0, 7.0, 12.0)
+
+
+def fig8() -> Figure:
+    """Section II: "The savings in bandwidth due to selective retransmission become more
+    pronounced with increasing window sizes" — ORIG's and SREJ's network efficiency
+    against the window k, under overload."""
+    curves = tuple(Curve(v, LABELS[v], LLC2, measure="network_efficiency", params={"variant": v},
+                         style={"color": COLORS[v]}) for v in ("orig", "srej"))
+    return Figure(
+        8, f"Extension: network efficiency of ORIG and SREJ vs window size at {SAVINGS_OFFERED_MBPS:g} Mbit/s offered",
+        scenario(), "window size k", "network efficiency (I frames delivered / transmitted)", "network_efficiency",
+        WINDOWS, WINDOWS_QUICK, _no_x, curves, derive=derive_window(SAVINGS_OFFERED_MBPS), normalize=_units,
+        assumptions=ASSUMED, claims=cl.fig8_claims(), y_limits=(0.0, 1.05),
+        caption=f"{STATED}; Section II states the savings without a figure",
+    )
+
+
+FIGURE_BUILDERS = {1: fig1, 2: fig2, 3: fig3, 5: fig5, 6: fig6, 7: fig7, 8: fig8}
 
 
 def figures() -> list[Figure]:

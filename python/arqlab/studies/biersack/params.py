@@ -1,5 +1,5 @@
 """Biersack (1992): what the paper states, the run settings of the reproduction, and the
-assumptions made where it is silent (REFERENCE.md §B).
+assumptions made where it is silent (docs/studies/biersack.md, "Parameters").
 
 ``A_*`` are the :class:`~arqlab.studies.spec.Assumption` s drawn under each figure.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..spec import Assumption
+from ..spec import Assumption, UncertainInput
 
 NAME = "biersack"
 TITLE = "Biersack (1992), IEEE 802.2 type-2 LLC with selective retransmission over bridged token rings"
@@ -36,27 +36,46 @@ LABELS = {"orig": "ORIG", "bg": "BG", "jain": "JAIN", "srej": "SREJ"}
 COLORS = {"orig": "tab:gray", "bg": "tab:blue", "jain": "tab:green", "srej": "tab:red"}
 
 #: Total offered user data rate (Mbit/s), the x-axis; overload from 4 Mbit/s.
-OFFERED_MBPS = (0.5, 1.0, 2.0, 3.0, 3.5, 4.0, 4.5, 5.0, 6.0)
-OFFERED_MBPS_QUICK = (1.0, 2.5, 3.5, 5.0)
+#: 3.2-3.6: the knee, where the delay claims are read (throughput at equal delay).
+OFFERED_MBPS = (0.5, 1.0, 2.0, 3.0, 3.2, 3.4, 3.5, 3.6, 4.0, 4.5, 5.0, 6.0)
+OFFERED_MBPS_QUICK = (1.0, 2.5, 3.2, 3.5, 5.0)
 #: Offered rates at and above which the rings are overloaded (no steady state: queues at
 #: the sources grow through the run, so delay is not watched by the precision rule there).
 OVERLOAD_MBPS = 4.0
+#: ORIG collapses from about 2.8 Mbit/s (go-back-N retransmissions fill the backbone, a
+#: state it does not leave): its delay has no steady state there either.
+ORIG_COLLAPSE_MBPS = 2.8
+#: From here to overload (the knee) the delay is read, not watched: near saturation it needs
+#: hundreds of replications for ±2.5%, beyond the pass's CPU budget; the knee points run
+#: KNEE_REPLICATIONS replications and their CIs say how precise they are.
+KNEE_MBPS = 3.2
+KNEE_REPLICATIONS = 10
 
 # ------------------------------------------------------------------ unstated parameters
 #: Bux & Grillo's frame-length mix is not public: a bimodal short/long mix.
 LENGTH_MIX: dict[str, Any] = {"dist": "empirical", "values_bits": [512.0, 10000.0], "weights": [0.2, 0.8]}
+#: The same mean (8102.4 bits) spread uniformly: the lengths' sensitivity.
+UNIFORM_LENGTHS: dict[str, Any] = {"dist": "uniform", "min_bits": 512.0, "max_bits": 15692.8}
 WINDOW = 7
-T1_S = 0.5
-REJECT_TIMER_S = 0.5
+#: T1 = reject timer = 1 s: LLC2 implementations' usual T1 (docs/studies/biersack.md, "Timers").
+T1_S = 1.0
+REJECT_TIMER_S = 1.0
 FORWARDING_TIME_S = 0.0005
+#: The bridge forwards one frame at a time (queueing behind its processor), not in parallel.
+SINGLE_PROCESSOR = True
+#: Processing time of every frame a station receives (one at a time); 0: none.
+PROCESSING_S = 0.0
+#: IEEE 802.5 token holding time (s); None: one frame per token.
+HOLDING_TIME_S: float | None = None
 PROPAGATION_S = 5e-6
-T1_RESETS_WINDOW = True
+#: The paper's rule: only a REJ cuts the BG/JAIN working window (a T1 cut is a sensitivity).
+T1_RESETS_WINDOW = False
 
 # ------------------------------------------------------------------ run settings
 QUICK_REPLICATIONS = 3
 QUICK_DURATION_S = 15.0
 QUICK_WARMUP_S = 3.0
-FULL_DURATION_S = 100.0
+FULL_DURATION_S = 60.0
 FULL_WARMUP_S = 5.0
 FULL_PRECISION = 0.025  # "±2.5% at 95%" (the paper's precision)
 FULL_MIN_REPLICATIONS = 4
@@ -79,18 +98,68 @@ A_LENGTHS = Assumption(
     "uses exponential lengths with the same mean.")
 A_TIMERS = Assumption(
     "T1, reject timer", f"{T1_S} s each, k = {WINDOW}, n = {N_BG}, N2 = 8, N3 = 1, T2 = 0.1 s",
-    "Not in the paper; T1 well above the loaded round trip (tens of ms). Sensitivities 't1_0.2', 't1_2', "
-    "'window4', 'window12'.")
+    "Not in the paper ('typically larger than the roundtrip time'); T1 = 1 s is LLC2 implementations' usual "
+    "default. Sensitivities 't1_0.3', 't1_2', 'window4', 'window12'; every claim under T1 = 0.3, 1, 2 s in "
+    "timers.md.")
 A_BRIDGE = Assumption(
-    "bridges", f"{BUFFER_OCTETS} octets per output port, drop-tail, {FORWARDING_TIME_S * 1e3:g} ms forwarding",
+    "bridges", f"{BUFFER_OCTETS} octets per output port, drop-tail, {FORWARDING_TIME_S * 1e3:g} ms forwarding by one "
+    "processor (frames queue behind it)",
     "Buffer size from the paper (4 KB), counted in LLC PDU octets; forwarding time ours. Sensitivities "
-    "'buffer2k', 'buffer8k', 'fwd2ms'.")
+    "'buffer2k', 'buffer8k', 'fwd2ms', 'fwd_parallel'.")
+A_PROCESSING = Assumption(
+    "stations and ring", "no per-frame processing at the stations; one frame per token",
+    "Bux & Grillo's processing times are not public. Sensitivities 'proc1ms' (1 ms per received frame) and "
+    "'holding10ms' (IEEE 802.5 token holding time).")
 A_T1_WINDOW = Assumption(
-    "T1 expiry and the working window", "a T1 expiry cuts the BG/JAIN working window to 1",
-    "REFERENCE.md §B default; Bux & Grillo's dynamic window reacts to T1 too.")
+    "T1 expiry and the working window", "only a REJ cuts the BG/JAIN working window to 1; a T1 expiry does not",
+    "The paper: 'Whenever the sender receives a REJ-frame it reduces its current window size dw to 1'. "
+    "Sensitivity 't1_cut': a T1 expiry cuts it too.")
 A_RUN = Assumption(
     "run length", f"{FULL_DURATION_S:g} s after {FULL_WARMUP_S:g} s warm-up, {FULL_MIN_REPLICATIONS}-"
-    f"{FULL_MAX_REPLICATIONS} replications (±2.5% at 95% on throughput and, below {OVERLOAD_MBPS:g} Mbit/s, "
-    "mean delay)", "Under overload the source queues grow without bound: delay has no steady state there.")
+    f"{FULL_MAX_REPLICATIONS} replications (±2.5% at 95% on throughput and, below {KNEE_MBPS:g} Mbit/s (ORIG "
+    f"{ORIG_COLLAPSE_MBPS:g}), mean delay; {KNEE_REPLICATIONS} at least at the knee)",
+    "Under overload the source queues grow without bound: delay has no steady state there.")
 
-ASSUMPTIONS = (A_TOPOLOGY, A_LENGTHS, A_TIMERS, A_BRIDGE, A_T1_WINDOW, A_RUN)
+ASSUMPTIONS = (A_TOPOLOGY, A_LENGTHS, A_TIMERS, A_BRIDGE, A_PROCESSING, A_T1_WINDOW, A_RUN)
+
+#: Every input the paper leaves open, with a plausible range and its source, for the
+#: claim-robustness analysis (``param:NAME`` is an attribute of this module, read by
+#: :func:`.scenarios.defaults` when a scenario is built).
+UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
+    UncertainInput("T1 (acknowledgement timer)", "param:T1_S", T1_S,
+                   "Not in the paper ('typically larger than the roundtrip time'); LLC2 implementations default to "
+                   "1 s; 0.3 s is near the loaded round trip with queued sources, 2 s a slow implementation.",
+                   low=0.3, high=2.0, log=True),
+    UncertainInput("reject timer", "param:REJECT_TIMER_S", REJECT_TIMER_S,
+                   "Not in the paper; tied to T1 in the study; implementations use 1-3 s.", low=0.3, high=3.0, log=True),
+    UncertainInput("T1 cuts the BG/JAIN window", "param:T1_RESETS_WINDOW", T1_RESETS_WINDOW,
+                   "The paper names the REJ as the only signal; some dynamic-window implementations also react to T1.",
+                   levels=(False, True)),
+    UncertainInput("window k", "param:WINDOW", WINDOW,
+                   "Not in the paper for Figs. 1-3, 5; 802.2 implementations default to 7 (range 2-14).",
+                   levels=(4, 7, 12)),
+    UncertainInput("bridge forwarding time (s)", "param:FORWARDING_TIME_S", FORWARDING_TIME_S,
+                   "Bux & Grillo's processing times are not public; a 1980s bridge forwarded a few thousand "
+                   "frames/s.", low=0.0001, high=0.002, log=True),
+    UncertainInput("bridge forwards with one processor", "param:SINGLE_PROCESSOR", SINGLE_PROCESSOR,
+                   "One processor per bridge is the physical default; parallel forwarding is the pure-delay model.",
+                   levels=(True, False)),
+    UncertainInput("station processing per received frame (s)", "param:PROCESSING_S", PROCESSING_S,
+                   "The paper used Bux & Grillo's (unpublished here) per-frame processing times.", low=0.0, high=0.002),
+    UncertainInput("token holding time (s)", "param:HOLDING_TIME_S", HOLDING_TIME_S,
+                   "IEEE 802.5 allows up to 10 ms; the paper does not say whether a station sent more than one frame "
+                   "per token.", levels=(None, 0.01)),
+    UncertainInput("bridge buffer (octets)", "param:BUFFER_OCTETS", BUFFER_OCTETS,
+                   "Stated as 4 KB; whether MAC framing counts, and per port or shared, is not.",
+                   levels=(2048, 4096, 8192)),
+    UncertainInput("message lengths", "param:LENGTH_MIX", LENGTH_MIX,
+                   "Bux & Grillo's mix is not public: the bimodal mix or uniform lengths with the same mean.",
+                   levels=(LENGTH_MIX, UNIFORM_LENGTHS)),
+    UncertainInput("cable propagation per ring (s)", "param:PROPAGATION_S", PROPAGATION_S,
+                   "Not stated; 1 km of cable at 5 us/km, up to a few km.", low=1e-6, high=2e-5, log=True),
+    UncertainInput("N3 (I frames per acknowledgement)", "stack.llc2.n3", 1,
+                   "Not stated; the model's default acknowledges every I frame; LLC2 implementations allow up to "
+                   "3 (ack-max).", levels=(1, 3)),
+    UncertainInput("acknowledgement delay T2 (s)", "stack.llc2.ack_delay_s", 0.1,
+                   "Not stated; LLC2 implementations default to 100 ms.", low=0.01, high=0.2, log=True),
+)

@@ -13,6 +13,7 @@ from . import claims as cl
 from . import theory
 from .params import (
     A_ACCESS,
+    A_BURSTY,
     A_CM,
     A_HEADERS,
     A_PROFILE,
@@ -30,7 +31,7 @@ from .params import (
     LINE_BPS,
     PAPER_BOUND_BPS,
     PAPER_BOUND_HEADERS_BPS,
-    T_N_PROFILE,
+    t_n_profile,
     T_N_S,
 )
 from .scenarios import FLOW, LAYERS, cm_scenario, derive_circuits, derive_destinations, derive_hour, transfer_scenario
@@ -47,26 +48,48 @@ def _no_x(x: float) -> dict[str, Any]:
     return {}
 
 
+BURSTY_XS = (1.0, 3.0, 13.0)
+BURSTY_XS_QUICK = (1.0, 3.0)
+#: Counters of the extra curves (retransmissions by TCP flavour and T_N variant).
+RETX_MEASURES = ("tcp_segments_sent", "tcp_segments_retransmitted", "tcp_timeouts")
+
+
 def _fig3_curves() -> tuple[Curve, ...]:
     main = (
-        Curve("tcp", "model: TCP over X.25, T_N constant", FLOW, params={"t_n": "constant"},
+        Curve("tcp", "model: 4.2BSD TCP over X.25, T_N constant", FLOW, params={"t_n": "constant"},
               style={"color": COLORS["tcp"], "marker": "o"}),
         Curve("random", "model: T_N uniform ±50% (assumed)", FLOW, params={"t_n": "uniform"},
               style={"color": COLORS["random"], "marker": "s"}, xs=RANDOM_XS, quick_xs=RANDOM_XS_QUICK, extension=True),
+        Curve("bursty", "model: T_N bursty, time-correlated (assumed)", FLOW, params={"t_n": "bursty"},
+              style={"color": "tab:purple", "marker": "^"}, xs=BURSTY_XS, quick_xs=BURSTY_XS_QUICK, extension=True),
     )
     hidden = tuple(
         Curve(f"{key}.{m}", f"{key}: {m}", LAYERS, params={"t_n": key_t}, measure=m, plot=False, xs=xs, quick_xs=qxs)
         for key, key_t, xs, qxs in (("tcp", "constant", tuple(float(c) for c in CIRCUITS), CIRCUITS_QUICK),
                                     ("random", "uniform", RANDOM_XS, RANDOM_XS_QUICK))
-        for m in REASON_MEASURES
+        for m in (*REASON_MEASURES, "tcp_timeouts")
     )
-    return main + hidden
+    bursty = tuple(Curve(f"bursty.{m}", f"bursty: {m}", LAYERS, params={"t_n": "bursty"}, measure=m, plot=False,
+                         xs=BURSTY_XS, quick_xs=BURSTY_XS_QUICK) for m in RETX_MEASURES)
+    # The four reasons at C = 1 under the other TCP flavours (Reno, NewReno).
+    flavours = tuple(
+        Curve(f"{fl}{suffix}", f"{fl}: {m or 'throughput'}", LAYERS if m else FLOW, params={"t_n": "constant", "flavour": fl},
+              measure=m, plot=False, xs=(1.0,), quick_xs=(1.0,))
+        for fl in ("reno", "newreno") for suffix, m in (("", None), *((f".{m}", m) for m in (*REASON_MEASURES, "tcp_timeouts")))
+    )
+    return main + hidden + bursty + flavours
 
 
 def _fig3_sensitivities() -> tuple[Sensitivity, ...]:
-    curves = ("tcp", "random", *(f"{k}.{m}" for k in ("tcp", "random") for m in REASON_MEASURES))
-    return (Sensitivity("rto_rfc793", "TCP's RTO = 2·SRTT (RFC 793, 4.2BSD) instead of RFC 6298", curves,
-                        params={"rto": "rfc793"}, xs=(1.0, 2.0, 3.0, 4.0, 8.0, 13.0), quick_xs=(1.0, 3.0)),)
+    curves = ("tcp", "random", *(f"{k}.{m}" for k in ("tcp", "random") for m in (*REASON_MEASURES, "tcp_timeouts")))
+    return (
+        # The knee needs the points around it, quick or full.
+        Sensitivity("tcp_reno", "TCP Reno (RFC 5681/6298) instead of 4.2BSD's", curves, params={"flavour": "reno"},
+                    xs=(1.0, 2.0, 3.0, 4.0, 5.0, 8.0, 13.0), quick_xs=CIRCUITS_QUICK),
+        Sensitivity("host_to_host", "paper-calibrated: T_N host to host, T_f = 15 ms (cycle = eq. 1's; relay 185.4 ms)",
+                    ("tcp",), params={"placement": "host_to_host"}, xs=tuple(float(c) for c in CIRCUITS),
+                    quick_xs=CIRCUITS_QUICK),
+    )
 
 
 def fig3() -> Figure:
@@ -88,15 +111,16 @@ def fig3() -> Figure:
                    {"color": "0.55"}),
             Marker(f"C_max with this model's T_I, T_p: {theory.model_c_max():.2f}", theory.model_c_max(), {"color": "k"}),
         ),
-        assumptions=(A_HEADERS, A_TCP, A_ACCESS, A_THROUGHPUT, A_RANDOM), sensitivities=_fig3_sensitivities(),
+        assumptions=(A_HEADERS, A_TCP, A_ACCESS, A_THROUGHPUT, A_RANDOM, A_BURSTY), sensitivities=_fig3_sensitivities(),
         claims=cl.fig3_claims(),
-        caption=f"{STATED}; circuits opened before the transfer; the orange points draw T_N at random (the paper's 4th reason)",
+        caption=f"{STATED}; circuits opened before the transfer; 4.2BSD's TCP (Reno: sensitivity tcp_reno); orange: T_N "
+                "at random (the paper's 4th reason); purple: bursty T_N (its closing guess)",
     )
 
 
 def _profile_bound(hour: float) -> float:
     """Three circuits' burst bound at the hour's assumed T_N."""
-    t_n = [m for h, m in T_N_PROFILE if h <= hour % 24][-1]
+    t_n = [m for h, m in t_n_profile() if h <= hour % 24][-1]
     return min(FIG2_CIRCUITS * theory.model_bound_headers_bps(t_n), theory.line_user_bps())
 
 

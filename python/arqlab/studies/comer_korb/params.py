@@ -6,7 +6,7 @@ and the assumptions made where the paper is silent.
 
 from __future__ import annotations
 
-from ..spec import Assumption
+from ..spec import Assumption, UncertainInput
 
 NAME = "comer-korb"
 TITLE = "Comer & Korb (1984), IP-to-X.25 Interface: Performance Optimization with Multiple Circuits"
@@ -47,11 +47,42 @@ HOURS_QUICK = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0)
 RECEIVE_WINDOW_OCTETS = 4096
 #: Uniform spread of T_N around its mean in the "random T_N" variant (an assumption).
 T_N_SPREAD = 0.5
-#: Fig. 2's assumed T_N profile (piecewise constant, hours → mean seconds): the vendor's
-#: mean at night, twice it in business hours (9–17 h), ramps of one hour between.
-T_N_PROFILE: tuple[tuple[float, float], ...] = (
-    (0.0, T_N_S), (8.0, 1.5 * T_N_S), (9.0, 2.0 * T_N_S), (17.0, 1.5 * T_N_S), (18.0, T_N_S),
-)
+#: Fig. 2's assumed day/night factor of T_N (business hours over night).
+DAY_FACTOR = 2.0
+
+
+def t_n_profile() -> tuple[tuple[float, float], ...]:
+    """Fig. 2's assumed T_N profile (piecewise constant, hours → mean seconds): the
+    vendor's mean at night, DAY_FACTOR times it in business hours (9–17 h), half-way
+    ramps of one hour between."""
+    mid = (1 + DAY_FACTOR) / 2
+    return ((0.0, T_N_S), (8.0, mid * T_N_S), (9.0, DAY_FACTOR * T_N_S), (17.0, mid * T_N_S), (18.0, T_N_S))
+
+
+T_N_PROFILE = t_n_profile()
+
+#: The TCP of the primary reading: 4.2BSD's (the paper's hosts ran 4.2BSD in 1983: no
+#: congestion window, RTO = 2·SRTT in 500 ms ticks, no Karn rule, first RTO 6 s).
+TCP_FLAVOUR = "bsd42"
+#: 4.2BSD's first RTO: β = 2 × its default SRTT of 3 s (TCPTV_SRTTDFLT).
+BSD42_INITIAL_RTO_S = 6.0
+#: Bursty, time-correlated T_N (the paper's closing guess: "long delays and burst
+#: delivery of acknowledgements"): a square wave of period BURST_PERIOD_S, BURST_LOW ×
+#: T_N for the first part and BURST_HIGH × T_N for the last BURST_HIGH_S seconds;
+#: (20 × 0.7 + 10 × 1.6) / 30 = 1: the vendor's mean is kept.
+BURST_PERIOD_S = 30.0
+BURST_HIGH_S = 10.0
+BURST_LOW = 0.7
+BURST_HIGH = 1.6
+#: Where T_N is measured: "between_dces" (the relay's delay is T_N; the far access
+#: line adds its own frame time on top) or "host_to_host" (eq. 1 has no far-side T_p:
+#: the relay's delay is set so that the model's burst cycle equals eq. 1's
+#: 2 (T_p + T_N + T_f) with the paper's T_f = 15 ms: 235 + 15 − 64.6 = 185.4 ms).
+T_N_PLACEMENT = "between_dces"
+#: The X.25 receiver's acknowledgement timer (P(R) goes back at the latest after it).
+X25_ACK_TIMER_S = 2.0
+#: LAPB's acknowledgement delay T2 on the access lines (the x25 default: a tenth of T1).
+LAPB_T2_S = 0.1
 
 QUICK_REPLICATIONS = 3
 FULL_PRECISION = 0.025
@@ -85,8 +116,9 @@ A_HEADERS = Assumption(
     "octets, four packets (the last carrying 108)",
     "The paper's 'typically 492 bytes, average packet 123 bytes'.")
 A_TCP = Assumption(
-    "TCP", f"Reno (RFC 5681/6298), initial RTO 1 s, delayed ACKs, receive window {RECEIVE_WINDOW_OCTETS} octets",
-    "The paper's TCP is 4.2BSD's; its timer constants are not stated.")
+    "TCP", f"4.2BSD's (flavour bsd42: no congestion window, RTO = 2·SRTT in 500 ms ticks, no Karn rule, first RTO "
+    f"{BSD42_INITIAL_RTO_S:g} s), delayed ACKs, receive window {RECEIVE_WINDOW_OCTETS} octets; Reno as a variant",
+    "The paper's hosts ran 4.2BSD (1983); its timer constants are not stated in the paper.")
 A_ACCESS = Assumption(
     "access line and T_f", "LAPB (HDLC ABM) at 9600 bit/s both ends, 6 octets per frame; T_f emerges from it",
     "The paper measured T_f ≈ 15 ms; the model has no host or board processing.")
@@ -108,3 +140,39 @@ A_CM = Assumption(
     f"datagrams), half file transfers (Poisson, {CM_FILE_RATE:g}/s of {CM_FILE_OCTETS}+20-octet datagrams); "
     f"{CM_CHANNELS} channels, K = {CM_K_RESERVED}, T_min = {CM_T_MIN_S:g} s, T_open = {CM_T_OPEN_S:g} s, C_max = {CM_C_MAX}",
     "Not in the paper (an extension): §6's manager under competition for circuits.")
+
+A_BURSTY = Assumption(
+    "bursty T_N", f"square wave: {BURST_LOW:g} × T_N, then {BURST_HIGH:g} × T_N for the last {BURST_HIGH_S:g} s of "
+    f"every {BURST_PERIOD_S:g} s (mean T_N kept)",
+    "The paper's closing guess (long delays, acknowledgements delivered in bursts); no distribution given.")
+
+# --------------------------------------------------- inputs for the robustness analysis
+_SRC_TCP = ("The paper does not name its TCP; Purdue's VAX ran 4.2BSD in 1983. 4.2BSD: no congestion window, "
+            "RTO = 2·SRTT in 500 ms ticks; Reno (1990) and NewReno (RFC 6582) are later.")
+UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
+    UncertainInput("TCP flavour", "param:TCP_FLAVOUR", TCP_FLAVOUR, _SRC_TCP, levels=("bsd42", "reno", "newreno")),
+    UncertainInput("4.2BSD first RTO (s)", "param:BSD42_INITIAL_RTO_S", BSD42_INITIAL_RTO_S,
+                   "2 × TCPTV_SRTTDFLT (3 s) in 4.2/4.3BSD; an implementation may differ by a few ticks",
+                   low=2.0, high=12.0),
+    UncertainInput("TCP receive window (octets)", "param:RECEIVE_WINDOW_OCTETS", RECEIVE_WINDOW_OCTETS,
+                   "Not stated; 4.2BSD's socket buffers were 2048–4096 octets, later 8192", levels=(2048, 4096, 8192)),
+    UncertainInput("T_N, the mean network delay (s)", "param:T_N_S", T_N_S,
+                   "The vendor's mean (§4); Fig. 2 shows the throughput (hence T_N) varying about two-fold by hour",
+                   low=0.15, high=0.47),
+    UncertainInput("T_N placement", "param:T_N_PLACEMENT", T_N_PLACEMENT,
+                   "Eq. 1 has no far-side T_p, so the paper's T_N may run host to host; the vendor's figure may be "
+                   "switch to switch", levels=("between_dces", "host_to_host")),
+    UncertainInput("random T_N spread (± share of the mean)", "param:T_N_SPREAD", T_N_SPREAD,
+                   "The paper's fourth reason; no distribution given", low=0.0, high=0.9),
+    UncertainInput("Fig. 2 day/night T_N factor", "param:DAY_FACTOR", DAY_FACTOR,
+                   "Not measured (the paper measured throughput by the hour); 'nearly double' throughput needs about "
+                   "2.3 with this model", low=1.0, high=3.0),
+    UncertainInput("bursty T_N high level (× T_N)", "param:BURST_HIGH", BURST_HIGH,
+                   "The paper's closing guess; no measurement", low=1.2, high=3.0),
+    UncertainInput("LAPB acknowledgement delay T2 (s)", "param:LAPB_T2_S", LAPB_T2_S,
+                   "X.25 §2.4.8.2 asks only T2 < T1 (1 s here); 0 sends an RR ahead of every reply", low=0.0,
+                   high=0.5),
+    UncertainInput("X.25 packet-level acknowledgement timer (s)", "param:X25_ACK_TIMER_S", X25_ACK_TIMER_S,
+                   "The paper: P(R) returns when the window is full 'or after an extremely long time'", low=0.2, high=10.0,
+                   log=True),
+)

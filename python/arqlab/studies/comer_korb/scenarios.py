@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..spec import Curve, Scenario
+from . import params as P
+from .theory import T_F_MODEL_S
 from .params import (
     CM_C_MAX,
     CM_CHANNELS,
@@ -30,12 +32,8 @@ from .params import (
     FULL_MAX_REPLICATIONS,
     FULL_MIN_REPLICATIONS,
     QUICK_REPLICATIONS,
-    RECEIVE_WINDOW_OCTETS,
     SEGMENT_OCTETS,
     SEGMENTS,
-    T_N_PROFILE,
-    T_N_S,
-    T_N_SPREAD,
     WINDOW,
 )
 
@@ -51,19 +49,50 @@ TRANSFER: dict[str, Any] = {
     "t_n": "constant",  # "constant", "uniform" or "profile"
     "hour": 0.0,
     "segments": SEGMENTS,
-    "rto": "rfc6298",  # or "rfc793": 2·SRTT, 4.2BSD's rule (a sensitivity)
+    "flavour": None,  # None: params.TCP_FLAVOUR (4.2BSD); "reno", "newreno"
+    "placement": None,  # None: params.T_N_PLACEMENT; "between_dces", "host_to_host"
+    "rto": "rfc6298",  # Reno, NewReno: or "rfc793" (2·SRTT, a sensitivity)
 }
+
+def relay_t_n(p: Mapping[str, Any]) -> float:
+    """The relay's mean delay for the vendor's T_N, by where T_N is measured (the
+    point's ``placement`` or params.T_N_PLACEMENT). Between the DCEs: T_N itself.
+    Host to host, with the paper's T_f: the model's burst cycle W T_p + 2 relay + T_p +
+    2 T_rr equals eq. 1's 2 (T_p + T_N + T_f) with T_f = 15 ms, i.e. the model's own
+    frame-level share per packet (T_p/2 + T_rr = 64.6 ms) is replaced by the paper's."""
+    if (p.get("placement") or P.T_N_PLACEMENT) == "host_to_host":
+        return P.T_N_S + P.PAPER_T_F_S - T_F_MODEL_S
+    return P.T_N_S
 
 
 def transit_delay(p: Mapping[str, Any]) -> dict[str, Any]:
-    """The relay's ``transit_delay`` table for T_N."""
+    """The relay's ``transit_delay`` table for T_N (params are read at call time)."""
+    t_n = relay_t_n(p)
+    shift = t_n - P.T_N_S
     if p["t_n"] == "uniform":
-        return {"dist": "uniform", "min_s": T_N_S * (1 - T_N_SPREAD), "max_s": T_N_S * (1 + T_N_SPREAD)}
+        return {"dist": "uniform", "min_s": t_n - P.T_N_S * P.T_N_SPREAD, "max_s": t_n + P.T_N_S * P.T_N_SPREAD}
     if p["t_n"] == "profile":
-        return {"dist": "profile", "starts_s": [h * 3600.0 for h, _ in T_N_PROFILE],
-                "means_s": [m for _, m in T_N_PROFILE], "period_s": 86_400.0,
+        prof = P.t_n_profile()
+        return {"dist": "profile", "starts_s": [h * 3600.0 for h, _ in prof],
+                "means_s": [m + shift for _, m in prof], "period_s": 86_400.0,
                 "clock_at_start_s": float(p["hour"]) * 3600.0}
-    return {"dist": "constant", "mean_s": T_N_S}
+    if p["t_n"] == "bursty":
+        low = P.BURST_PERIOD_S - P.BURST_HIGH_S
+        return {"dist": "profile", "starts_s": [0.0, low], "period_s": P.BURST_PERIOD_S,
+                "means_s": [P.BURST_LOW * P.T_N_S + shift, P.BURST_HIGH * P.T_N_S + shift]}
+    return {"dist": "constant", "mean_s": t_n}
+
+
+def tcp_layer(p: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``tcp`` layer of a transfer: the flavour of ``p`` or the primary reading."""
+    flavour = p.get("flavour") or P.TCP_FLAVOUR
+    tcp: dict[str, Any] = {"kind": "tcp", "mss_octets": SEGMENT_OCTETS, "receive_window_octets": P.RECEIVE_WINDOW_OCTETS,
+                           "flavour": flavour}
+    if flavour == "bsd42":
+        tcp["initial_rto_s"] = P.BSD42_INITIAL_RTO_S
+    else:
+        tcp["rto"] = p["rto"]
+    return tcp
 
 
 def network(sites: list[str], p: Mapping[str, Any]) -> dict[str, Any]:
@@ -77,10 +106,10 @@ def network(sites: list[str], p: Mapping[str, Any]) -> dict[str, Any]:
 def transfer_tables(p: Mapping[str, Any]) -> dict[str, Any]:
     """The tables of one file transfer over ``circuits`` pre-opened circuits (Fig. 2, 3)."""
     c = int(p["circuits"])
-    x25 = {"kind": "x25", "window": WINDOW, "policy": "multi_mlru", "c_max": c, "preopen_circuits": c}
-    tcp = {"kind": "tcp", "mss_octets": SEGMENT_OCTETS, "receive_window_octets": RECEIVE_WINDOW_OCTETS, "rto": p["rto"]}
+    x25 = {"kind": "x25", "window": WINDOW, "policy": "multi_mlru", "c_max": c, "preopen_circuits": c,
+           "ack_timer_s": P.X25_ACK_TIMER_S, "lapb_t2_s": P.LAPB_T2_S}
     return {
-        "stack": {"host": {"layers": [tcp, x25]}},
+        "stack": {"host": {"layers": [tcp_layer(p), x25]}},
         **network(["b"], p),
         "node": [{"name": "a", "stack": "host"}, {"name": "b", "stack": "host"}],
         "flow": [{"from": "a", "to": "b", "traffic": {

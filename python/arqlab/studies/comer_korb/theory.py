@@ -73,6 +73,33 @@ def model_c_max(t_n: float = T_N_S) -> float:
     return 1 + model_inter_burst_s(t_n) / (WINDOW * T_P_S)
 
 
+#: The model's frame-level delay per packet as eq. 1 counts it: its burst cycle
+#: W T_p + T_I = 2 (T_p + T_N + T_f) gives T_f = T_p / 2 + T_rr (W = 2).
+T_F_MODEL_S = (WINDOW * T_P_S + model_inter_burst_s()) / 2 - T_P_S - T_N_S
+
+
+def paper_form_c_max_model_times(t_n: float = T_N_S) -> float:
+    """§5's formula as the paper writes it, 1 + (2T_N + T_f)/(W(T_p + T_f)), with this
+    model's T_p and T_f (beside the internal-consistency form :func:`model_c_max`)."""
+    return 1 + (2 * t_n + T_F_MODEL_S) / (WINDOW * (T_P_S + T_F_MODEL_S))
+
+
+def three_circuit_bound_bps(t_n: float) -> float:
+    """Fig. 2's closed form: three circuits' burst bound at T_N, capped by the line."""
+    return min(3 * model_bound_headers_bps(t_n), line_user_bps())
+
+
+def day_factor_for_ratio(ratio: float) -> float:
+    """The day/night T_N factor for which the three-circuit bound at night is ``ratio``
+    times the bound by day (bisection; the bound falls monotonically with T_N)."""
+    target = three_circuit_bound_bps(T_N_S) / ratio
+    lo, hi = T_N_S, 50 * T_N_S
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if three_circuit_bound_bps(mid) > target else (lo, mid)
+    return (lo + hi) / 2 / T_N_S
+
+
 def packets_per_datagram(octets: int = DATAGRAM_OCTETS) -> int:
     return math.ceil(octets / PACKET_OCTETS)
 
@@ -95,7 +122,7 @@ def model_fig3_bound_bps(circuits: float) -> float:
 
 
 __all__ = [
-    "HEADER_OCTETS", "T_P_S", "T_RR_S", "frame_s", "header_share", "line_user_bps", "model_bound_bps",
+    "HEADER_OCTETS", "T_F_MODEL_S", "day_factor_for_ratio", "paper_form_c_max_model_times", "three_circuit_bound_bps", "T_P_S", "T_RR_S", "frame_s", "header_share", "line_user_bps", "model_bound_bps",
     "model_bound_headers_bps", "model_c_max", "model_fig3_bound_bps", "model_inter_burst_s", "packet_fill",
     "packets_per_datagram", "paper_bound_bps", "paper_bound_headers_bps", "paper_c_max",
 ]

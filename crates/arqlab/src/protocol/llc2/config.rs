@@ -2,7 +2,7 @@
 //!
 //! IEEE 802.2 gives the procedures and names; Biersack (1992) the variants; the values
 //! the paper omits (timeouts, processing) are keys with documented defaults
-//! (`docs/models/llc2.md`, REFERENCE §B).
+//! (`docs/models/llc2.md`).
 
 use crate::schema::{Problems, Range, Table};
 use serde::Serialize;
@@ -50,6 +50,9 @@ pub struct Llc2Config {
     pub n: u32,
     /// Multi-FIFO: number of FIFO buffers m (≥ 1); 1 discards every out-of-sequence frame.
     pub fifo_buffers: u32,
+    /// Multi-FIFO: after discarding a frame the receiver sends REJ(V(R)) (the sender goes
+    /// back) instead of recovering each discarded frame with its own SREJ round trip.
+    pub rej_after_discard: bool,
     /// Acknowledgement timer T1 (also the P-bit timer of the poll it sends).
     pub t1_s: f64,
     /// Reject timer: a REJ/SREJ not answered in this time is sent again.
@@ -62,8 +65,13 @@ pub struct Llc2Config {
     pub n3: u32,
     /// Acknowledgement delay (T2): an RR owed for fewer than N3 frames leaves after it.
     pub ack_delay_s: f64,
-    /// Whether a T1 expiry also resets the BG/JAIN working window to 1 (REFERENCE §B).
+    /// Whether a T1 expiry also resets the BG/JAIN working window to 1. Off by default:
+    /// Biersack states the REJ as the only signal ("Whenever the sender receives a
+    /// REJ-frame it reduces its current window size dw to 1").
     pub t1_resets_window: bool,
+    /// Processing time of every received frame at this station (one at a time, arrival
+    /// order); 0: frames take effect on arrival.
+    pub processing_s: f64,
     /// LLC header bits of every PDU (DSAP, SSAP, 2-octet control: 32); the MAC framing
     /// is the medium's (the token ring's `mac_overhead_octets`).
     pub header_bits: u32,
@@ -76,13 +84,15 @@ impl Default for Llc2Config {
             window: 7,
             n: 8,
             fifo_buffers: 2,
+            rej_after_discard: false,
             t1_s: 1.0,
             reject_timer_s: 1.0,
             busy_timer_s: 1.0,
             n2: 8,
             n3: 1,
             ack_delay_s: 0.1,
-            t1_resets_window: true,
+            t1_resets_window: false,
+            processing_s: 0.0,
             header_bits: 32,
         }
     }
@@ -104,6 +114,7 @@ impl Llc2Config {
             window: t.u64("window", d.window as u64, 1, 127, p) as u32,
             n: t.u64("n", d.n as u64, 1, 1_000_000, p) as u32,
             fifo_buffers: t.u64("fifo_buffers", d.fifo_buffers as u64, 1, 127, p) as u32,
+            rej_after_discard: t.bool("rej_after_discard", d.rej_after_discard, p),
             t1_s: t.f64("t1_s", d.t1_s, time, p),
             reject_timer_s: t.f64("reject_timer_s", d.reject_timer_s, time, p),
             busy_timer_s: t.f64("busy_timer_s", d.busy_timer_s, time, p),
@@ -111,6 +122,7 @@ impl Llc2Config {
             n3: t.u64("n3", d.n3 as u64, 1, 127, p) as u32,
             ack_delay_s: t.f64("ack_delay_s", d.ack_delay_s, Range::HalfOpen(0.0, 1e6), p),
             t1_resets_window: t.bool("t1_resets_window", d.t1_resets_window, p),
+            processing_s: t.f64("processing_s", d.processing_s, Range::HalfOpen(0.0, 1e6), p),
             header_bits: t.u64("header_bits", d.header_bits as u64, 0, 1_000_000, p) as u32,
         };
         // Selective retransmission needs 2k <= 128, or an old frame could look new.

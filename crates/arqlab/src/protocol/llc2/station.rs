@@ -12,9 +12,15 @@
 //! Receive side: V(R) next expected. In sequence: deliver (then whatever the store holds
 //! in sequence after it) and acknowledge with RR(V(R)) after N3 frames or T2. Out of
 //! sequence: ORIG/BG/JAIN discard it and send one REJ(V(R)) per gap; SREJ and multi-FIFO
-//! store it (`store.rs`) and send SREJ(V(R)) if none is outstanding. A REJ/SREJ
+//! store it (`store.rs`) and send SREJ(V(R)) if none is outstanding; a multi-FIFO
+//! receiver with `rej_after_discard` that had to discard a frame sends REJ(V(R)) instead
+//! (the sender goes back, so every discarded frame comes again in one round trip). A REJ/SREJ
 //! unanswered after the reject timer is sent again. Duplicates are discarded and
 //! answered with RR(V(R)). A command with P = 1 is answered at once with F = 1.
+//!
+//! Processing (`processing_s` > 0): the station's processor handles each received frame
+//! (I or S) for that time, one at a time in arrival order, before the frame takes effect
+//! — Bux & Grillo's per-frame processing, so a station behind on its work answers late.
 
 use super::config::{Llc2Config, Variant};
 use super::store::{Placed, Store};
@@ -44,6 +50,9 @@ pub struct Llc2<P: Payload = Sdu> {
     n2: u32,
     n3: u32,
     window: Window,
+    processing: Duration,
+    /// Received frames waiting for (or in) the processor, with the time each is done.
+    processor: VecDeque<(SimTime, Frame<P>)>,
 
     // Send side: `unacked[0]` has N(S) = V(A).
     va: u32,
@@ -66,6 +75,10 @@ pub struct Llc2<P: Payload = Sdu> {
     /// A REJ/SREJ condition exists (sent, not yet answered).
     rejecting: bool,
     send_reject: bool,
+    /// Multi-FIFO with `rej_after_discard`: a frame was discarded, so the reject
+    /// condition is a REJ (go back) instead of an SREJ until the gap closes.
+    rej_mode: bool,
+    rej_after_discard: bool,
     reject_at: Option<SimTime>,
     send_f: bool,
     ack_owed: u32,
@@ -101,6 +114,8 @@ impl<P: Payload> Llc2<P> {
             n2: c.n2,
             n3: c.n3,
             window: Window::new(c),
+            processing: dur(c.processing_s),
+            processor: VecDeque::new(),
             va: 0,
             unacked: VecDeque::new(),
             next: 0,
@@ -117,6 +132,8 @@ impl<P: Payload> Llc2<P> {
             vr: 0,
             rejecting: false,
             send_reject: false,
+            rej_mode: false,
+            rej_after_discard: c.rej_after_discard,
             reject_at: None,
             send_f: false,
             ack_owed: 0,
@@ -210,6 +227,7 @@ impl<P: Payload> Llc2<P> {
             // The frame asked for has come: the REJ/SREJ condition is cleared.
             self.rejecting = false;
             self.send_reject = false;
+            self.rej_mode = false;
             self.reject_at = None;
             self.ack_owed += owed;
             if self.ack_at.is_none() {
@@ -222,7 +240,15 @@ impl<P: Payload> Llc2<P> {
                     self.held_bits += msg.bits() as u64;
                 }
                 Placed::Duplicate => self.counters.duplicates_discarded += 1,
-                Placed::Discarded => self.counters.out_of_sequence_discarded += 1,
+                Placed::Discarded => {
+                    self.counters.out_of_sequence_discarded += 1;
+                    if self.rej_after_discard && !self.rej_mode {
+                        // One REJ recovers every discarded frame in one round trip.
+                        self.rej_mode = true;
+                        self.rejecting = true;
+                        self.send_reject = true;
+                    }
+                }
             }
             if !self.rejecting {
                 self.rejecting = true;
@@ -234,29 +260,8 @@ impl<P: Payload> Llc2<P> {
         }
     }
 
-    fn can_send_i(&self) -> bool {
-        !self.awaiting_f && !self.peer_busy && (self.next as u32) < self.window.current().min(self.k) && (self.next < self.unacked.len() || !self.queue.is_empty())
-    }
-
-    fn ack_due(&self) -> bool {
-        self.ack_owed >= self.n3
-    }
-}
-
-impl<P: Payload> Layer for Llc2<P> {
-    const HOLDS_RECEIVED: bool = true;
-    type Sdu = P;
-    type Pdu = Frame<P>;
-
-    fn service(&self) -> Service {
-        Service::InOrder
-    }
-
-    fn handle_submit(&mut self, _now: SimTime, sdu: P) {
-        self.queue.push_back(sdu);
-    }
-
-    fn handle_receive(&mut self, now: SimTime, f: &Frame<P>) {
+    /// A received frame takes effect (after its processing, if any).
+    fn process(&mut self, now: SimTime, f: &Frame<P>) {
         if f.kind == FrameKind::I {
             if let Some(msg) = f.msg {
                 self.receive_i(now, f.ns, msg);
@@ -308,11 +313,45 @@ impl<P: Payload> Layer for Llc2<P> {
         }
     }
 
+    fn can_send_i(&self) -> bool {
+        !self.awaiting_f && !self.peer_busy && (self.next as u32) < self.window.current().min(self.k) && (self.next < self.unacked.len() || !self.queue.is_empty())
+    }
+
+    fn ack_due(&self) -> bool {
+        self.ack_owed >= self.n3
+    }
+}
+
+impl<P: Payload> Layer for Llc2<P> {
+    const HOLDS_RECEIVED: bool = true;
+    type Sdu = P;
+    type Pdu = Frame<P>;
+
+    fn service(&self) -> Service {
+        Service::InOrder
+    }
+
+    fn handle_submit(&mut self, _now: SimTime, sdu: P) {
+        self.queue.push_back(sdu);
+    }
+
+    fn handle_receive(&mut self, now: SimTime, f: &Frame<P>) {
+        if self.processing.0 == 0 {
+            return self.process(now, f);
+        }
+        let start = self.processor.back().map_or(now, |&(done, _)| done.max(now));
+        self.processor.push_back((start + self.processing, *f));
+    }
+
     fn handle_receive_in_error(&mut self, _now: SimTime, _f: &Frame<P>) {
         self.counters.frames_in_error_received += 1;
     }
 
     fn handle_timeout(&mut self, now: SimTime) {
+        while let Some(&(done, f)) = self.processor.front().filter(|x| x.0 <= now) {
+            self.processor.pop_front();
+            self.process(done, &f);
+        }
         if self.ack_owed > 0 && self.ack_at.is_some_and(|t| t <= now) {
             // T2: the acknowledgement owed for fewer than N3 frames leaves now.
             self.ack_owed = self.ack_owed.max(self.n3);
@@ -355,7 +394,7 @@ impl<P: Payload> Layer for Llc2<P> {
             self.send_reject = false;
             self.counters.rejects_sent += 1;
             self.reject_at = Some(now + self.t_reject);
-            let kind = if self.variant.selective() { FrameKind::SREJ } else { FrameKind::REJ };
+            let kind = if self.variant.selective() && !self.rej_mode { FrameKind::SREJ } else { FrameKind::REJ };
             return Some(self.s_frame(kind, false, false));
         }
         if self.poll_pending {
@@ -390,7 +429,8 @@ impl<P: Payload> Layer for Llc2<P> {
 
     fn poll_timeout(&self) -> Option<SimTime> {
         let ack = if self.ack_owed > 0 { self.ack_at } else { None };
-        [self.t1_at, self.reject_at, self.busy_at, ack].into_iter().flatten().min()
+        let processed = self.processor.front().map(|x| x.0);
+        [self.t1_at, self.reject_at, self.busy_at, ack, processed].into_iter().flatten().min()
     }
 
     fn poll_event(&mut self) -> Option<Event<P>> {

@@ -259,3 +259,115 @@ fn test_n3_frames_or_t2_send_the_acknowledgement() {
     b.handle_timeout(at(52));
     assert_eq!(sup(&one(&mut b, at(52))), (FrameKind::RR, 4, false), "T2");
 }
+
+/// Biersack (1992), Section II: "Whenever the sender receives a REJ-frame it reduces its
+/// current window size dw to 1" — the REJ is the only congestion signal
+/// (`t1_resets_window = false`): a T1 expiry polls and goes back with the whole window.
+fn rej_only(variant: Variant) -> Llc2Config {
+    Llc2Config { t1_resets_window: false, t1_s: 0.5, ..cfg(variant, 4) }
+}
+
+#[test]
+fn test_bg_and_jain_rej_only_cut_t1_expiry_keeps_the_working_window() {
+    for variant in [Variant::Bg, Variant::Jain] {
+        let c = rej_only(variant);
+        let (mut a, mut b) = (sender(&c, 12), Llc2::new(&c));
+        let w = drain(&mut a, at(0));
+        assert_eq!(ns(&w), vec![0, 1, 2, 3]);
+        // Every frame lost: only T1 can tell. It polls but does not cut.
+        let t1 = a.poll_timeout().unwrap();
+        a.handle_timeout(t1);
+        assert_eq!((a.working_window(), a.counters().window_cuts), (4, 0), "{variant:?}: T1 is no congestion signal");
+        let poll = one(&mut a, t1);
+        assert_eq!(sup(&poll), (FrameKind::RR, 0, true));
+        b.handle_receive(t1, &poll);
+        a.handle_receive(t1, &one(&mut b, t1));
+        assert_eq!(ns(&drain(&mut a, t1)), vec![0, 1, 2, 3], "{variant:?}: go back with the whole window");
+        assert_eq!(a.working_window(), 4);
+    }
+}
+
+#[test]
+fn test_bg_and_jain_rej_only_cut_a_rej_from_the_receiver_cuts_to_one() {
+    for variant in [Variant::Bg, Variant::Jain] {
+        let c = rej_only(variant);
+        let (mut a, mut b) = (sender(&c, 12), Llc2::new(&c));
+        let w = drain(&mut a, at(0));
+        // 0 delivered, 1 lost, 2 out of sequence: the receiver's REJ(1) cuts the window.
+        b.handle_receive(at(1), &w[0]);
+        b.handle_receive(at(1), &w[2]);
+        let rej = one(&mut b, at(1));
+        assert_eq!(sup(&rej), (FrameKind::REJ, 1, false));
+        a.handle_receive(at(2), &rej);
+        assert_eq!((a.working_window(), a.counters().window_cuts), (1, 1), "{variant:?}");
+        let again = drain(&mut a, at(2));
+        assert_eq!(ns(&again), vec![1], "{variant:?}: one frame outstanding after the cut");
+        b.handle_receive(at(3), &again[0]);
+        assert_eq!(delivered(&mut b), vec![0, 1]);
+        let ack = one(&mut b, at(3));
+        assert_eq!(sup(&ack), (FrameKind::RR, 2, false));
+        a.handle_receive(at(4), &ack);
+        // BG (n = 8) needs 8 RRs per step; JAIN grows after dw = 1 RR.
+        let want = if variant == Variant::Jain { 2 } else { 1 };
+        assert_eq!(a.working_window(), want, "{variant:?}");
+        assert_eq!(ns(&drain(&mut a, at(4))), (2..2 + want).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn test_processing_received_frames_take_effect_one_at_a_time_in_arrival_order() {
+    let c = Llc2Config { processing_s: 0.002, ..cfg(Variant::Orig, 7) };
+    let (mut a, mut b) = (sender(&Llc2Config::default(), 3), Llc2::new(&c));
+    let w = drain(&mut a, at(0));
+    for f in &w {
+        b.handle_receive(at(1), f);
+    }
+    // Nothing happens before the processor is done with the first frame.
+    assert!(delivered(&mut b).is_empty() && !b.wants_transmit());
+    assert_eq!(b.poll_timeout(), Some(at(3)), "1 ms + 2 ms of processing");
+    b.handle_timeout(at(3));
+    assert_eq!(delivered(&mut b), vec![0]);
+    assert_eq!(sup(&one(&mut b, at(3))), (FrameKind::RR, 1, false));
+    assert_eq!(b.poll_timeout(), Some(at(5)), "the second frame waited behind the first");
+    // A late wake-up processes every frame that is done, in order.
+    b.handle_timeout(at(8));
+    assert_eq!(delivered(&mut b), vec![1, 2]);
+    assert_eq!(sup(&one(&mut b, at(8))), (FrameKind::RR, 3, false));
+    // A frame arriving to an idle processor waits only its own processing time.
+    b.handle_receive(at(20), &rr(0));
+    assert_eq!(b.poll_timeout(), Some(at(22)));
+}
+
+#[test]
+fn test_multi_fifo_rej_after_discard_goes_back_once_for_every_discarded_frame() {
+    // m = 2: the in-sequence buffer and one run. 0 lost; 1, 2 a run (SREJ(0));
+    // 4 starts a second run: discarded, so REJ(0); 5 discarded too, no second REJ.
+    let c = Llc2Config { fifo_buffers: 2, rej_after_discard: true, ..cfg(Variant::MultiFifo, 10) };
+    let (mut a, mut b) = (sender(&c, 10), Llc2::new(&c));
+    let w = drain(&mut a, at(0));
+    for i in [1, 2] {
+        b.handle_receive(at(1), &w[i]);
+    }
+    assert_eq!(sup(&one(&mut b, at(1))), (FrameKind::SREJ, 0, false), "no discard yet: selective");
+    for i in [4, 5] {
+        b.handle_receive(at(2), &w[i]);
+    }
+    assert_eq!(b.counters().out_of_sequence_discarded, 2);
+    let rej = one(&mut b, at(2));
+    assert_eq!(sup(&rej), (FrameKind::REJ, 0, false), "one REJ for the discards");
+    a.handle_receive(at(3), &rej);
+    let again = drain(&mut a, at(3));
+    assert_eq!(ns(&again), (0..10).collect::<Vec<_>>(), "the sender goes back to V(R) = 0");
+    for f in &again {
+        b.handle_receive(at(4), f);
+    }
+    assert_eq!(delivered(&mut b), (0..10).collect::<Vec<u64>>(), "exactly once, in order");
+    assert_eq!(b.counters().duplicates_discarded, 2, "1 and 2 were already stored");
+    // Without the option the discards wait for their own SREJ round trips.
+    let c = Llc2Config { fifo_buffers: 2, ..cfg(Variant::MultiFifo, 10) };
+    let mut b = Llc2::new(&c);
+    for i in [1, 2, 4, 5] {
+        b.handle_receive(at(1), &w[i]);
+    }
+    assert_eq!(drain(&mut b, at(1)).iter().map(sup).collect::<Vec<_>>(), vec![(FrameKind::SREJ, 0, false)]);
+}

@@ -1,6 +1,6 @@
 //! The sender's working window (IEEE 802.2 dynamic window as Biersack states it):
-//! fixed at k (ORIG, SREJ, multi-FIFO); or cut to 1 on a REJ — and on a T1 expiry if
-//! `t1_resets_window` — then grown by one after `n` RRs (Bux–Grillo) or after as many
+//! fixed at k (ORIG, SREJ, multi-FIFO); or cut to 1 on a REJ (the paper's only signal;
+//! also on a T1 expiry if `t1_resets_window`, a sensitivity) — then grown by one after `n` RRs (Bux–Grillo) or after as many
 //! RRs as the current working window (Jain), up to k.
 
 use super::config::{Llc2Config, Variant};

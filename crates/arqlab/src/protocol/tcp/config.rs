@@ -33,6 +33,16 @@ pub struct TcpConfig {
     pub connection_setup: bool,
     /// The RTO rule: "rfc6298" (SRTT + 4·RTTVAR) or "rfc793" (2·SRTT, as 4.2BSD).
     pub rto: String,
+    /// "reno" (RFC 5681), "newreno" (RFC 6582 partial acknowledgements) or "bsd42"
+    /// (4.2BSD, 1983: no congestion window, no fast retransmit, RTO = 2·SRTT in 500 ms
+    /// ticks, no Karn rule; `initial_rto_s` 6 s = 2 × its default SRTT of 3 s,
+    /// `min_rto_s` 1 s, `max_rto_s` 30 s by default). See `flavour`.
+    #[serde(skip_serializing_if = "is_reno")]
+    pub flavour: String,
+}
+
+fn is_reno(f: &str) -> bool {
+    f == "reno"
 }
 
 impl Default for TcpConfig {
@@ -49,6 +59,7 @@ impl Default for TcpConfig {
             dupack_threshold: 3,
             connection_setup: false,
             rto: "rfc6298".into(),
+            flavour: "reno".into(),
         }
     }
 }
@@ -56,20 +67,28 @@ impl Default for TcpConfig {
 impl TcpConfig {
     pub fn parse(t: &mut Table, p: &mut Problems) -> TcpConfig {
         let d = TcpConfig::default();
+        let flavour = t.choice("flavour", "reno", super::flavour::FLAVOURS, p);
+        // 4.2BSD's timer constants: TCPTV_SRTTDFLT 3 s (RTO 2 × 3 s), TCPTV_MIN, TCPTV_MAX.
+        let (initial_rto, max_rto) = if flavour == "bsd42" { (6.0, 30.0) } else { (d.initial_rto_s, d.max_rto_s) };
         let mss = t.u64("mss_octets", d.mss_octets as u64, 1, 65_495, p) as u32;
         let c = TcpConfig {
             mss_octets: mss,
             receive_window_octets: t.u64("receive_window_octets", d.receive_window_octets as u64, 1, 1 << 30, p) as u32,
             header_bits: t.u64("header_bits", d.header_bits as u64, 0, 480, p) as u32,
             initial_window_segments: t.u64("initial_window_segments", d.initial_window_segments as u64, 1, 10, p) as u32,
-            initial_rto_s: t.f64("initial_rto_s", d.initial_rto_s, Range::Open(0.0, 3600.0), p),
+            initial_rto_s: t.f64("initial_rto_s", initial_rto, Range::Open(0.0, 3600.0), p),
             min_rto_s: t.f64("min_rto_s", d.min_rto_s, Range::Open(0.0, 3600.0), p),
-            max_rto_s: t.f64("max_rto_s", d.max_rto_s, Range::Open(0.0, 86_400.0), p),
+            max_rto_s: t.f64("max_rto_s", max_rto, Range::Open(0.0, 86_400.0), p),
             delayed_ack_s: t.f64("delayed_ack_s", d.delayed_ack_s, Range::Closed(0.0, 0.5), p),
             dupack_threshold: t.u64("dupack_threshold", d.dupack_threshold as u64, 1, 100, p) as u32,
             connection_setup: t.bool("connection_setup", d.connection_setup, p),
             rto: t.choice("rto", "rfc6298", &["rfc6298", "rfc793"], p),
+            flavour,
         };
+        // The resolved form writes rto = "rfc6298" back: only another rule is refused.
+        if c.flavour == "bsd42" && c.rto != "rfc6298" {
+            p.push(t.path_of("rto"), None, "expected no rto with flavour = \"bsd42\" (4.2BSD's own timer: 2·SRTT in 500 ms ticks)");
+        }
         if c.receive_window_octets < c.mss_octets {
             p.push(t.path_of("receive_window_octets"), None, format!("at least mss_octets ({})", c.mss_octets));
         }

@@ -19,7 +19,8 @@
 //! FIN is not modelled: a connection is never closed.
 
 use super::receiver::{Arrival, Receiver};
-use super::{Reno, RtoEstimator, TcpConfig};
+use super::flavour::{Congestion, Timer};
+use super::TcpConfig;
 use crate::engine::{Duration, SimTime};
 use crate::protocol::{Counters, Event, Frame, FrameKind, Grant, Layer, RetransmitCause, Sdu, Service};
 use std::collections::VecDeque;
@@ -66,8 +67,9 @@ pub struct Tcp {
     snd_una: u64,
     snd_nxt: u64,
     snd_max: u64,
-    reno: Reno,
-    rto: RtoEstimator,
+    /// The flavour's congestion control and retransmission timer.
+    cc: Congestion,
+    rto: Timer,
     rto_deadline: Option<SimTime>,
     /// The segment being timed (its end, when it was sent): one at a time, never a
     /// retransmitted one (Karn).
@@ -109,12 +111,8 @@ impl Tcp {
             snd_una: 0,
             snd_nxt: 0,
             snd_max: 0,
-            reno: Reno::new(cfg.mss_octets, cfg.initial_window_segments),
-            rto: {
-                let e = RtoEstimator::new(cfg.initial_rto_s, cfg.min_rto_s, cfg.max_rto_s);
-                // RFC 793 §3.7's β = 2, 4.2BSD's value.
-                if cfg.rto == "rfc793" { e.rfc793(2.0) } else { e }
-            },
+            cc: Congestion::new(cfg),
+            rto: Timer::new(cfg),
             rto_deadline: None,
             timing: None,
             fast_rtx: false,
@@ -128,10 +126,10 @@ impl Tcp {
     }
 
     pub fn cwnd(&self) -> u64 {
-        self.reno.cwnd
+        self.cc.cwnd()
     }
     pub fn ssthresh(&self) -> u64 {
-        self.reno.ssthresh
+        self.cc.ssthresh()
     }
     pub fn rto_s(&self) -> f64 {
         self.rto.rto_s()
@@ -168,7 +166,7 @@ impl Tcp {
     }
 
     fn window(&self) -> u64 {
-        self.reno.cwnd.min(u64::from(self.cfg.receive_window_octets))
+        self.cc.cwnd().min(u64::from(self.cfg.receive_window_octets))
     }
 
     /// True if the segment at SND.NXT fits the usable window now.
@@ -188,13 +186,15 @@ impl Tcp {
         if retransmission {
             self.octets_retransmitted += len;
             self.segments_retransmitted += 1;
-            // Karn: a retransmission makes any sample ambiguous.
-            self.timing = None;
+            // Karn: a retransmission makes any sample ambiguous (4.2BSD keeps timing).
+            if self.rto.karn() {
+                self.timing = None;
+            }
         } else if self.timing.is_none() {
             self.timing = Some((end, now));
         }
         if self.rto_deadline.is_none() {
-            self.rto_deadline = Some(now + self.rto.rto());
+            self.rto_deadline = Some(self.rto.deadline(now));
         }
         self.rx.ack_sent();
         Frame {
@@ -215,20 +215,20 @@ impl Tcp {
             self.snd_nxt = self.snd_nxt.max(ack);
             if let Some((end, at)) = self.timing {
                 if ack >= end {
-                    self.rto.sample((now - at).as_secs_f64());
+                    self.rto.sample(at, now);
                     self.timing = None;
                 }
             }
-            self.reno.on_new_ack(acked);
-            self.fast_rtx = false;
+            // A NewReno partial acknowledgement retransmits the next hole at once.
+            self.fast_rtx = self.cc.on_new_ack(acked, ack);
             while self.sdus.front().is_some_and(|&(_, end)| end <= ack) {
                 let (s, _) = self.sdus.pop_front().expect("front exists");
                 self.events.push_back(Event::Acknowledged(s));
             }
             // RFC 6298 §5.3: restart on new data acknowledged; §5.2: stop when all is.
-            self.rto_deadline = (self.snd_una < self.snd_max).then(|| now + self.rto.rto());
+            self.rto_deadline = (self.snd_una < self.snd_max).then(|| self.rto.deadline(now));
         } else if pure && ack == self.snd_una && self.flight() > 0 {
-            if self.reno.on_dupack(self.flight(), self.cfg.dupack_threshold) {
+            if self.cc.on_dupack(self.flight(), self.cfg.dupack_threshold, ack, self.snd_max) {
                 self.fast_rtx = true;
             }
         }
@@ -248,7 +248,7 @@ impl Tcp {
             self.syn_timing = Some(now);
         }
         if self.rto_deadline.is_none() {
-            self.rto_deadline = Some(now + self.rto.rto());
+            self.rto_deadline = Some(self.rto.deadline(now));
         }
         let ack = self.state == State::SynReceived;
         Frame { kind: FrameKind::I, ns: 0, nr: u32::from(ack), pf: ack, command: true, bits: self.cfg.header_bits, msg: None }
@@ -294,7 +294,7 @@ impl Tcp {
         // A SYN (SYN-ACK) repeat that has not left yet is moot now.
         self.syn_due = false;
         if let Some(at) = self.syn_timing.take() {
-            self.rto.sample((now - at).as_secs_f64());
+            self.rto.sample(at, now);
         } else if self.counters.timeouts > 0 {
             // RFC 6298 §5.7: after a SYN timeout, data starts with an RTO of 3 s.
             self.rto.reinitialise(3.0);
@@ -351,17 +351,19 @@ impl Layer for Tcp {
             self.rto.expired();
             self.syn_due = true;
             self.syn_timing = None;
-            self.rto_deadline = Some(now + self.rto.rto());
+            self.rto_deadline = Some(self.rto.deadline(now));
         } else if self.rto_deadline.is_some_and(|d| d <= now) {
             if self.snd_una < self.snd_max {
                 // RFC 5681 §3.1 / RFC 6298 §5.4–5.6: loss window, back off, go back.
                 self.counters.timeouts += 1;
-                self.reno.on_timeout(self.flight());
+                self.cc.on_timeout(self.flight(), self.snd_max);
                 self.rto.expired();
                 self.snd_nxt = self.snd_una;
-                self.timing = None;
+                if self.rto.karn() {
+                    self.timing = None;
+                }
                 self.fast_rtx = false;
-                self.rto_deadline = Some(now + self.rto.rto());
+                self.rto_deadline = Some(self.rto.deadline(now));
             } else {
                 self.rto_deadline = None;
             }

@@ -50,6 +50,7 @@ impl<P: Payload> AccessLine<P> {
         let mut h = HdlcConfig::defaults(Mode::Abm, 8);
         h.window = cfg.lapb_window;
         h.t1_s = cfg.lapb_t1_s;
+        h.t2_s = cfg.lapb_t2_s;
         h.overhead_bits = cfg.lapb_overhead_bits;
         h.s_frame_bits = cfg.lapb_overhead_bits;
         AccessLine {

@@ -97,6 +97,11 @@ impl<P: Payload> Circuit<P> {
         self.state == VcState::Open && self.out.is_none()
     }
 
+    /// A datagram is being segmented (part of it not yet sent).
+    pub fn sending(&self) -> bool {
+        self.out.is_some()
+    }
+
     /// Data packets sent and not yet acknowledged.
     pub fn outstanding(&self) -> u32 {
         self.m.distance(self.lwe, self.vs)

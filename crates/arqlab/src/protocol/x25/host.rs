@@ -40,6 +40,8 @@ pub struct X25Host<P: Routable> {
     counters: Counters,
     /// The time of the last input (the packet level's "now" for `poll_timeout`).
     now: SimTime,
+    /// When `service` last ran (None before the first: pre-opened calls wait for it).
+    serviced_at: Option<SimTime>,
 }
 
 impl<P: Routable> X25Host<P> {
@@ -50,13 +52,14 @@ impl<P: Routable> X25Host<P> {
         for &s in preopen {
             iface.preopen(SimTime::ZERO, s, cfg.preopen_circuits);
         }
-        X25Host { iface, line: AccessLine::new(cfg), routes, default_peer, events: VecDeque::new(), counters: Counters::default(), now: SimTime::ZERO }
+        X25Host { iface, line: AccessLine::new(cfg), routes, default_peer, events: VecDeque::new(), counters: Counters::default(), now: SimTime::ZERO, serviced_at: None }
     }
 
     /// Runs the host up to `now`: arrivals on the access line, packets up to the
     /// interface, frames started on free directions, until nothing more starts.
     fn service(&mut self, now: SimTime) {
         self.now = now;
+        self.serviced_at = Some(now);
         loop {
             self.line.arrivals(now);
             while let Some(p) = self.line.to_dte.pop_front() {
@@ -103,7 +106,10 @@ impl<P: Routable> Layer for X25Host<P> {
     }
 
     fn poll_transmit(&mut self, now: SimTime, _grant: &Grant) -> Option<Packet<P>> {
-        self.service(now);
+        // Every input ran `service` at its time: at the same time nothing new can start.
+        if self.serviced_at != Some(now) {
+            self.service(now);
+        }
         let p = self.line.to_net.pop_front()?;
         self.counters.frames_sent += 1;
         Some(p)

@@ -48,7 +48,8 @@ pub struct InterfaceCounters {
     pub short_lived_closes: u64,
     pub datagrams_sent: u64,
     pub datagrams_delivered: u64,
-    /// Discarded because no circuit could be obtained (§6.2).
+    /// Discarded because no circuit could be obtained (§6.2), or lost because a circuit
+    /// was cleared by the peer under it.
     pub datagrams_discarded: u64,
     pub data_packets_sent: u64,
     pub rr_packets_sent: u64,
@@ -92,6 +93,10 @@ pub struct Interface<P> {
     next_number: u64,
     /// Packets outside any circuit (CLEAR REQUESTs of closed or refused circuits).
     pending: VecDeque<Packet<P>>,
+    /// Datagrams queued over all sites (`assign` and `wants` skip the sites when 0).
+    queued_total: usize,
+    /// `assign`'s list of a site's channels, kept to avoid an allocation per call.
+    scratch: Vec<usize>,
     /// The time of the last input.
     now: SimTime,
     pub counters: InterfaceCounters,
@@ -110,6 +115,8 @@ impl<P: Payload> Interface<P> {
             rr: 0,
             next_number: 0,
             pending: VecDeque::new(),
+            queued_total: 0,
+            scratch: Vec::with_capacity(cfg.channels as usize),
             now: SimTime::ZERO,
             counters: InterfaceCounters::default(),
         }
@@ -158,12 +165,14 @@ impl<P: Payload> Interface<P> {
                 // No connection can be obtained: the site's waiting datagrams go.
                 let s = self.sites.get_mut(&site).expect("entry made");
                 self.counters.datagrams_discarded += s.queued() as u64 + 1;
+                self.queued_total -= s.queued();
                 s.small.clear();
                 s.large.clear();
                 return;
             }
         }
         let s = self.sites.get_mut(&site).expect("entry made");
+        self.queued_total += 1;
         if octets <= self.cfg.small_datagram_octets {
             s.small.push_back((number, payload, octets));
         } else {
@@ -232,11 +241,16 @@ impl<P: Payload> Interface<P> {
             PacketKind::ClearRequest => {
                 if let Some(s) = slot {
                     let c = self.circuits[s].take().expect("found");
+                    if c.sending() {
+                        // Cleared by the peer with part of a datagram not yet sent.
+                        self.counters.datagrams_discarded += 1;
+                    }
                     if c.state == VcState::Calling && c.caller {
                         self.counters.calls_refused += 1;
                         if self.open_to(c.peer) == 0 {
                             let site = self.sites.entry(c.peer).or_default();
                             self.counters.datagrams_discarded += site.queued() as u64;
+                            self.queued_total -= site.queued();
                             site.small.clear();
                             site.large.clear();
                         }
@@ -244,6 +258,13 @@ impl<P: Payload> Interface<P> {
                 }
             }
             PacketKind::ClearConfirmation => {}
+            // The peer cleared the circuit under a datagram's packets in flight (a
+            // clear collision): that datagram is lost, counted once, at its last packet.
+            PacketKind::Data if slot.is_none() => {
+                if !p.m {
+                    self.counters.datagrams_discarded += 1;
+                }
+            }
             PacketKind::Data | PacketKind::Rr => {
                 if let Some(c) = slot.and_then(|s| self.circuits[s].as_mut()) {
                     let before = c.sequence_errors;
@@ -260,11 +281,16 @@ impl<P: Payload> Interface<P> {
 
     /// Hands queued datagrams to free circuits, round robin over each site's circuits.
     fn assign(&mut self, now: SimTime) {
+        if self.queued_total == 0 {
+            return;
+        }
+        let mine = &mut self.scratch;
         for (&site, s) in self.sites.iter_mut() {
             if s.queued() == 0 {
                 continue;
             }
-            let mine: Vec<usize> = (0..self.circuits.len()).filter(|&i| self.circuits[i].as_ref().is_some_and(|c| c.peer == site)).collect();
+            mine.clear();
+            mine.extend((0..self.circuits.len()).filter(|&i| self.circuits[i].as_ref().is_some_and(|c| c.peer == site)));
             if mine.is_empty() {
                 continue;
             }
@@ -273,6 +299,7 @@ impl<P: Payload> Interface<P> {
                 let c = self.circuits[i].as_mut().expect("listed");
                 if c.free() {
                     let Some((n, payload, octets)) = s.pop() else { break };
+                    self.queued_total -= 1;
                     c.take(now, n, payload, octets);
                     self.counters.datagrams_sent += 1;
                     self.counters.datagram_octets_sent += u64::from(octets);
@@ -285,7 +312,11 @@ impl<P: Payload> Interface<P> {
     /// True if `next_packet(now)` would return a packet.
     pub fn wants(&self, now: SimTime) -> bool {
         !self.pending.is_empty()
-            || self.circuits.iter().flatten().any(|c| c.wants(now) || (c.free() && self.sites.get(&c.peer).is_some_and(|s| s.queued() > 0)))
+            || self
+                .circuits
+                .iter()
+                .flatten()
+                .any(|c| c.wants(now) || (self.queued_total > 0 && c.free() && self.sites.get(&c.peer).is_some_and(|s| s.queued() > 0)))
     }
 
     /// The next packet for the link level, round robin over circuits.
@@ -296,8 +327,7 @@ impl<P: Payload> Interface<P> {
         }
         self.assign(now);
         let n = self.circuits.len();
-        for k in 0..n {
-            let i = (self.rr + k) % n;
+        for i in (self.rr..n).chain(0..self.rr) {
             let Some(c) = self.circuits[i].as_mut() else { continue };
             if !c.wants(now) {
                 continue;
@@ -333,7 +363,8 @@ impl<P: Payload> Interface<P> {
 
     /// Datagrams queued (not yet given to a circuit).
     pub fn queued(&self) -> usize {
-        self.sites.values().map(Site::queued).sum()
+        debug_assert_eq!(self.queued_total, self.sites.values().map(Site::queued).sum::<usize>());
+        self.queued_total
     }
 
     /// Circuits open (or being opened) now.

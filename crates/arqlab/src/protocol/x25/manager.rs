@@ -43,38 +43,37 @@ impl Policy {
         }
     }
 
-    /// `enqueue_datagram`'s condition: open a circuit to a site with `open` circuits
-    /// (calls in progress included) whose queue holds `queued` datagrams (before this
-    /// one is added), the last opened at `last_open`.
+    /// `enqueue_datagram`'s condition, evaluated before "place datagram on queue"
+    /// (§6.2): open a circuit to a site with `open` circuits (calls in progress
+    /// included) if none is open, or if "the queue contains more than one datagram"
+    /// (`queued`, not counting this one), fewer than C_max are open and the last open
+    /// (at `last_open`) was more than T_open ago.
     pub fn wants_open(&self, now: SimTime, open: u32, queued: usize, last_open: Option<SimTime>) -> bool {
         let (c_max, _, _) = self.effective();
-        open == 0 || (queued + 1 > 1 && open < c_max && last_open.is_none_or(|t| now - t > self.t_open))
+        open == 0 || (queued > 1 && open < c_max && last_open.is_none_or(|t| now - t > self.t_open))
     }
 }
 
-/// `select_and_close_circuit`: the circuit to close, if any. Candidates are open
-/// circuits with nothing in progress (a circuit carrying part of a datagram is not
-/// preempted). First a site with more than C_max circuits whose least recently used
-/// circuit has been open longer than T_min; else the least recently used circuit
-/// overall, if open longer than T_min; else none (the open fails).
+/// `select_and_close_circuit` (§6.2): the circuit to close, if any. Only circuits with
+/// nothing in progress are candidates (a circuit carrying part of a datagram is not
+/// preempted), so a site's "LRU circuit" is its least recently used idle one.
+///  1. "if there exists a site with more than Cmax open circuits such that its LRU
+///     circuit has been open for longer than Tmin": every such site is considered, and
+///     of their LRU circuits the least recently used is closed;
+///  2. "else if the LRU circuit has been open for longer than Tmin": the least
+///     recently used idle circuit of all;
+///  3. "else fail": none.
 pub fn select_victim<P: Payload>(circuits: &[Option<Circuit<P>>], policy: &Policy, now: SimTime) -> Option<usize> {
     let (c_max, t_min, _) = policy.effective();
-    let old_enough = |c: &Circuit<P>| now - c.opened_at > t_min || t_min == Duration::ZERO;
-    let lru_of = |pred: &dyn Fn(&Circuit<P>) -> bool| {
-        circuits
-            .iter()
-            .enumerate()
-            .filter_map(|(i, c)| c.as_ref().filter(|c| c.idle() && pred(c)).map(|c| (c.last_used, c.vc, i)))
-            .min()
-            .map(|x| x.2)
-    };
+    let old_enough = |c: &Circuit<P>| t_min == Duration::ZERO || now - c.opened_at > t_min;
+    let key = |c: &Circuit<P>| (c.last_used, c.vc);
+    let idle = || circuits.iter().enumerate().filter_map(|(i, c)| c.as_ref().filter(|c| c.idle()).map(|c| (i, c)));
     let per_site = |site: u32| circuits.iter().flatten().filter(|c| c.peer == site && c.state != VcState::Clearing).count() as u32;
-    let crowded = lru_of(&|c: &Circuit<P>| per_site(c.peer) > c_max);
-    if let Some(i) = crowded {
-        // That site's LRU circuit (idle ones only), if old enough.
-        if circuits[i].as_ref().is_some_and(old_enough) {
-            return Some(i);
-        }
+    // A site's LRU circuit: no idle circuit of the same site was used less recently.
+    let site_lru = |c: &Circuit<P>| idle().all(|(_, o)| o.peer != c.peer || key(o) >= key(c));
+    let crowded = idle().filter(|(_, c)| per_site(c.peer) > c_max && site_lru(c) && old_enough(c)).min_by_key(|(_, c)| key(c));
+    if let Some((i, _)) = crowded {
+        return Some(i);
     }
-    lru_of(&|_| true).filter(|&i| circuits[i].as_ref().is_some_and(old_enough))
+    idle().min_by_key(|(_, c)| key(c)).filter(|(_, c)| old_enough(c)).map(|(i, _)| i)
 }

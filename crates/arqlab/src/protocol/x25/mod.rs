@@ -69,6 +69,11 @@ pub struct X25Config {
     pub lapb_window: u32,
     pub lapb_t1_s: f64,
     pub lapb_overhead_bits: u32,
+    /// LAPB acknowledgement delay T2 (X.25 §2.4.8.2: T2 < T1): how long a received I
+    /// frame may wait for an outgoing I frame to carry its N(R) before an RR is sent.
+    /// Default 0.1 s (a tenth of T1): a reply made at the same instant carries N(R); 0
+    /// sends an RR at once, ahead of that reply (the model before issue 26).
+    pub lapb_t2_s: f64,
 }
 
 impl Default for X25Config {
@@ -93,6 +98,7 @@ impl Default for X25Config {
             lapb_window: 7,
             lapb_t1_s: 1.0,
             lapb_overhead_bits: 48,
+            lapb_t2_s: 0.1,
         }
     }
 }
@@ -144,7 +150,11 @@ impl X25Config {
             lapb_window: t.u64("lapb_window", u64::from(d.lapb_window), 1, 127, p) as u32,
             lapb_t1_s: t.f64("lapb_t1_s", d.lapb_t1_s, Range::Positive, p),
             lapb_overhead_bits: t.u64("lapb_overhead_bits", u64::from(d.lapb_overhead_bits), 0, 1024, p) as u32,
+            lapb_t2_s: t.f64("lapb_t2_s", d.lapb_t2_s, Range::NonNegative, p),
         };
+        if c.lapb_t2_s >= c.lapb_t1_s {
+            p.push(t.path_of("lapb_t2_s"), None, format!("less than lapb_t1_s ({})", c.lapb_t1_s));
+        }
         if c.k_reserved >= channels && c.policy != PolicyKind::Lru {
             p.push(t.path_of("k_reserved"), None, format!("less than channels ({channels})"));
         }
@@ -157,5 +167,7 @@ impl X25Config {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod manager_tests;
 #[cfg(test)]
 mod tcp_tests;

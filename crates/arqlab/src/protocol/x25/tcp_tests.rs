@@ -92,3 +92,57 @@ proptest! {
         prop_assert_eq!(p.ends[1].iface.counters.sequence_errors, 0);
     }
 }
+
+/// TCP with a window of k one-packet segments over X.25 (W = 2) and LAPB at 2400 bit/s,
+/// ACK at once, no loss: one segment per (k ∧ W) per round trip, the round trip
+/// 2 T_d + 2 T_a + 2 T_N, where T_d and T_a are the data and ACK datagrams' frame times
+/// (40 octets of TCP/IP headers, 3 of X.25, 6 of LAPB). With the LAPB acknowledgement
+/// delay T2 = 0 each end first sends an RR S frame (48 bits) ahead of the reply made at
+/// the same instant: 2·48/R more per round trip — except at the sender when k > W: its
+/// next segment already waits in the X.25 queue when the ACK (and P(R)) arrives, so
+/// LAPB's N(R) rides on it. With T2 > 0 every N(R) rides on the reply. Returns
+/// (measured, closed form).
+fn window_k_over_w2(k: u32, t2: f64) -> (f64, f64) {
+    const MSS: u32 = 80;
+    let r = 2400.0;
+    let t_n = 0.235;
+    let x = X25Config { window: 2, preopen_circuits: 1, access_rate_bps: r, lapb_t2_s: t2, ..X25Config::default() };
+    let tc = TcpConfig { mss_octets: MSS, receive_window_octets: k * MSS, delayed_ack_s: 0.0, flavour: "bsd42".into(), initial_rto_s: 60.0, max_rto_s: 60.0, ..TcpConfig::default() };
+    let a: Host = Stacked::new(Tcp::new(&tc), X25Host::new(0, &x, vec![], 1, &[1]));
+    let b: Host = Stacked::new(Tcp::new(&tc), X25Host::new(1, &x, vec![], 0, &[]));
+    let mut p = Pair::new(a, b, 1e12, t_n);
+    p.run(SimTime::from_secs_f64(5.0), |_, _, _| false);
+    let start = p.now;
+    let n = 200u32;
+    for i in 0..n {
+        p.ends[0].handle_submit(start, Sdu { id: u64::from(i), bits: 8 * MSS, flow: 0, born: start });
+    }
+    p.run(SimTime::from_secs_f64(1e5), |_, _, _| false);
+    let got = p.delivered(1);
+    assert_eq!(got.len() as u32, n, "every segment delivered");
+    assert_eq!(p.ends[0].upper.segments_retransmitted, 0, "no timeout");
+    // Steady state: segments 50 to 150.
+    let measured = 100.0 * f64::from(8 * MSS) / (got[150].0 - got[50].0).as_secs_f64();
+    let t_d = f64::from(8 * (MSS + 40 + 3 + 6)) / r;
+    let t_a = f64::from(8 * (40 + 3 + 6)) / r;
+    let rr_ends = if t2 > 0.0 { 0.0 } else if k <= 2 { 2.0 } else { 1.0 };
+    let rr = rr_ends * 48.0 / r;
+    let cycle = 2.0 * t_d + 2.0 * t_a + 2.0 * t_n + rr;
+    let model = (f64::from(k.min(2)) * f64::from(8 * MSS) / cycle).min(f64::from(8 * MSS) / t_d);
+    (measured, model)
+}
+
+#[test]
+fn test_lapb_t2_tcp_window_1_2_3_over_x25_w2_at_2400_matches_the_closed_form() {
+    for k in 1..=3 {
+        for t2 in [0.0, 0.1] {
+            let (m, model) = window_k_over_w2(k, t2);
+            eprintln!("k = {k}, T2 = {t2}: {m:.3} vs {model:.3} bit/s");
+            assert!((m - model).abs() / model < 1e-6, "k = {k}, T2 = {t2}: measured {m}, closed form {model}");
+        }
+    }
+    // Today's T2 = 0 costs exactly 2·48/R per round trip.
+    let (slow, _) = window_k_over_w2(1, 0.0);
+    let (fast, _) = window_k_over_w2(1, 0.1);
+    eprintln!("T2 = 0 is {:.2} % slower", 100.0 * (1.0 - slow / fast));
+}

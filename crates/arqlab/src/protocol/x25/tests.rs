@@ -114,9 +114,9 @@ fn test_manager_multi_mlru_opens_up_to_c_max_spaced_by_t_open_and_prefers_crowde
     c.channels = 8;
     let p = c.policy();
     assert!(p.wants_open(t(0.0), 0, 0, None), "no circuit: open");
-    assert!(!p.wants_open(t(5.0), 1, 0, Some(t(0.0))), "one datagram queued: not yet");
-    assert!(p.wants_open(t(5.0), 1, 1, Some(t(0.0))), "queue > 1, open < C_max, T_open passed");
-    assert!(!p.wants_open(t(0.5), 1, 1, Some(t(0.0))), "within T_open");
+    assert!(!p.wants_open(t(5.0), 1, 1, Some(t(0.0))), "one datagram queued before this one: not yet");
+    assert!(p.wants_open(t(5.0), 1, 2, Some(t(0.0))), "queue > 1, open < C_max, T_open passed");
+    assert!(!p.wants_open(t(0.5), 1, 2, Some(t(0.0))), "within T_open");
     assert!(!p.wants_open(t(5.0), 2, 5, Some(t(0.0))), "C_max reached");
     let mut i = Interface::new(0, &c);
     // Site 1 has 3 circuits (> C_max = 2, e.g. incoming), site 2 one older, idle longer.

@@ -1,0 +1,149 @@
+//! TCP flavours (`flavour` in the scenario): the congestion control and the
+//! retransmission timer that differ between the TCP of 1983 and today's.
+//!
+//! | flavour   | window                         | loss recovery                         | RTO                          |
+//! |-----------|--------------------------------|---------------------------------------|------------------------------|
+//! | `reno`    | min(cwnd, rwnd), RFC 5681      | fast retransmit + recovery            | RFC 6298 (or `rto = "rfc793"`), Karn |
+//! | `newreno` | as Reno                        | + partial ACKs, RFC 6582              | as Reno                      |
+//! | `bsd42`   | rwnd only (no congestion window) | timeout, go back N over the window  | 2·SRTT in 500 ms ticks, no Karn (`bsd42`) |
+
+use super::bsd42::Bsd42Timer;
+use super::newreno::NewReno;
+use super::{Reno, RtoEstimator, TcpConfig};
+use crate::engine::SimTime;
+
+pub const FLAVOURS: &[&str] = &["reno", "newreno", "bsd42"];
+
+/// The congestion state of a sender.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Congestion {
+    Reno(Reno),
+    NewReno(NewReno),
+    /// 4.2BSD: no congestion window, no fast retransmit (duplicate ACKs ignored).
+    Bsd42,
+}
+
+impl Congestion {
+    pub fn new(cfg: &TcpConfig) -> Self {
+        match cfg.flavour.as_str() {
+            "newreno" => Congestion::NewReno(NewReno::new(cfg.mss_octets, cfg.initial_window_segments)),
+            "bsd42" => Congestion::Bsd42,
+            _ => Congestion::Reno(Reno::new(cfg.mss_octets, cfg.initial_window_segments)),
+        }
+    }
+
+    fn reno(&self) -> Option<&Reno> {
+        match self {
+            Congestion::Reno(r) => Some(r),
+            Congestion::NewReno(n) => Some(&n.reno),
+            Congestion::Bsd42 => None,
+        }
+    }
+
+    /// cwnd in octets (unbounded without a congestion window).
+    pub fn cwnd(&self) -> u64 {
+        self.reno().map_or(u64::MAX, |r| r.cwnd)
+    }
+
+    pub fn ssthresh(&self) -> u64 {
+        self.reno().map_or(u64::MAX, |r| r.ssthresh)
+    }
+
+    /// `acked` new octets, up to `ack`. True: retransmit the segment at `ack` now (a
+    /// NewReno partial acknowledgement).
+    pub fn on_new_ack(&mut self, acked: u64, ack: u64) -> bool {
+        match self {
+            Congestion::Reno(r) => {
+                r.on_new_ack(acked);
+                false
+            }
+            Congestion::NewReno(n) => n.on_new_ack(acked, ack),
+            Congestion::Bsd42 => false,
+        }
+    }
+
+    /// A duplicate ACK. True: fast retransmit the segment at `ack`.
+    pub fn on_dupack(&mut self, flight: u64, threshold: u32, ack: u64, snd_max: u64) -> bool {
+        match self {
+            Congestion::Reno(r) => r.on_dupack(flight, threshold),
+            Congestion::NewReno(n) => n.on_dupack(flight, threshold, ack, snd_max),
+            Congestion::Bsd42 => false,
+        }
+    }
+
+    pub fn on_timeout(&mut self, flight: u64, snd_max: u64) {
+        match self {
+            Congestion::Reno(r) => r.on_timeout(flight),
+            Congestion::NewReno(n) => n.on_timeout(flight, snd_max),
+            Congestion::Bsd42 => {}
+        }
+    }
+}
+
+/// The retransmission timer of a flavour.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Timer {
+    /// RFC 6298 (or RFC 793's 2·SRTT) in exact time, with Karn's rule.
+    Rfc(RtoEstimator),
+    Bsd42(Bsd42Timer),
+}
+
+impl Timer {
+    pub fn new(cfg: &TcpConfig) -> Self {
+        if cfg.flavour == "bsd42" {
+            return Timer::Bsd42(Bsd42Timer::new(cfg.initial_rto_s, cfg.min_rto_s, cfg.max_rto_s));
+        }
+        let e = RtoEstimator::new(cfg.initial_rto_s, cfg.min_rto_s, cfg.max_rto_s);
+        // RFC 793 §3.7's β = 2, 4.2BSD's value.
+        Timer::Rfc(if cfg.rto == "rfc793" { e.rfc793(2.0) } else { e })
+    }
+
+    /// When a timer started at `now` expires.
+    pub fn deadline(&self, now: SimTime) -> SimTime {
+        match self {
+            Timer::Rfc(e) => now + e.rto(),
+            Timer::Bsd42(b) => b.deadline(now),
+        }
+    }
+
+    /// The segment timed since `sent` was acknowledged at `now`.
+    pub fn sample(&mut self, sent: SimTime, now: SimTime) {
+        match self {
+            Timer::Rfc(e) => e.sample((now - sent).as_secs_f64()),
+            Timer::Bsd42(b) => b.sample(sent, now),
+        }
+    }
+
+    pub fn expired(&mut self) {
+        match self {
+            Timer::Rfc(e) => e.expired(),
+            Timer::Bsd42(b) => b.expired(),
+        }
+    }
+
+    /// RFC 6298 §5.7 after a SYN timeout (4.2BSD has no such rule).
+    pub fn reinitialise(&mut self, s: f64) {
+        if let Timer::Rfc(e) = self {
+            e.reinitialise(s);
+        }
+    }
+
+    /// Karn's rule: stop timing a segment once it has been sent again.
+    pub fn karn(&self) -> bool {
+        matches!(self, Timer::Rfc(_))
+    }
+
+    pub fn rto_s(&self) -> f64 {
+        match self {
+            Timer::Rfc(e) => e.rto_s(),
+            Timer::Bsd42(b) => b.rto_s(),
+        }
+    }
+
+    pub fn srtt_s(&self) -> Option<f64> {
+        match self {
+            Timer::Rfc(e) => e.srtt_s(),
+            Timer::Bsd42(b) => Some(b.srtt_s()),
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! The circuit manager frame in, frame out, one test per line of Comer & Korb's §6.2
+//! pseudo-code (`enqueue_datagram`, `select_and_close_circuit`): datagrams go in
+//! through `submit` (and CALL REQUESTs from the peer through `on_packet`), CALL and
+//! CLEAR REQUEST packets come out of `next_packet`. Then two hosts with asymmetric
+//! C_max, the paper's warning: "one site may keep opening additional virtual circuits
+//! while the other keeps closing them".
+
+use super::circuit::{Circuit, VcState};
+use super::interface::{Interface, InterfaceCounters};
+use super::*;
+use crate::engine::SimTime;
+use crate::protocol::testpair::Pair;
+use crate::protocol::{Layer, Sdu};
+
+fn t(s: f64) -> SimTime {
+    SimTime::from_secs_f64(s)
+}
+
+fn sdu(id: u64) -> Sdu {
+    Sdu { id, bits: 8 * 400, flow: 0, born: SimTime::ZERO }
+}
+
+/// multi-MLRU, C_max 2, T_open 1 s, T_min 10 s, no reserved channels.
+fn cfg(channels: u32) -> X25Config {
+    X25Config { policy: PolicyKind::MultiMlru, channels, k_reserved: 0, c_max: 2, t_min_s: 10.0, t_open_s: 1.0, ..X25Config::default() }
+}
+
+/// Call placed at `at` to `site` and connected at once (CALL REQUEST out, CALL
+/// ACCEPTED in); returns its channel.
+fn connect(i: &mut Interface<Sdu>, site: u32, at: f64) -> usize {
+    i.preopen(t(at), site, 1);
+    let call = i.next_packet(t(at)).expect("CALL REQUEST out");
+    assert_eq!((call.kind, call.dst), (PacketKind::CallRequest, site));
+    let acc = Packet::control(PacketKind::CallAccepted, call.vc, 0, site, i.me, 9);
+    i.on_packet(t(at), &acc, &mut |_| {});
+    i.circuits.iter().position(|c| c.as_ref().is_some_and(|c| c.vc == call.vc)).expect("connected")
+}
+
+/// A circuit that arrived from `site` (its call), open since `opened`, last used at `used`.
+fn incoming(i: &mut Interface<Sdu>, slot: usize, site: u32, opened: f64, used: f64) {
+    let mut c = Circuit::new(1000 + slot as u32, i.me, site, false, 2, 8, 128, t(opened));
+    c.state = VcState::Open;
+    c.last_used = t(used);
+    i.circuits[slot] = Some(c);
+}
+
+/// Every packet the interface sends at `now`, as (kind, destination).
+fn out(i: &mut Interface<Sdu>, now: f64) -> Vec<(PacketKind, u32)> {
+    std::iter::from_fn(|| i.next_packet(t(now))).filter(|p| p.kind != PacketKind::Data).map(|p| (p.kind, p.dst)).collect()
+}
+
+/// Keeps the circuit in `slot` busy with a datagram in progress.
+fn busy(i: &mut Interface<Sdu>, slot: usize, now: f64) {
+    i.circuits[slot].as_mut().expect("open").take(t(now), 99, sdu(99), 400);
+}
+
+#[test]
+fn test_enqueue_datagram_no_circuit_open_to_x25addr_places_a_call() {
+    let mut i = Interface::new(0, &cfg(4));
+    i.submit(t(0.0), 7, sdu(0));
+    assert_eq!(out(&mut i, 0.0), vec![(PacketKind::CallRequest, 7)]);
+    assert_eq!(i.counters.calls_placed, 1);
+}
+
+/// "the queue contains more than one datagram" is tested before "place datagram on
+/// queue": the third datagram waiting behind a busy circuit opens the second circuit,
+/// not the second datagram.
+#[test]
+fn test_enqueue_datagram_queue_test_comes_before_place_datagram_on_queue() {
+    let mut i = Interface::new(0, &cfg(4));
+    let s = connect(&mut i, 1, 0.0);
+    busy(&mut i, s, 5.0);
+    i.submit(t(5.0), 1, sdu(1));
+    i.submit(t(5.0), 1, sdu(2));
+    assert_eq!(i.counters.calls_placed, 1, "queue held 0, then 1 datagram: not more than one");
+    i.submit(t(5.0), 1, sdu(3));
+    assert_eq!(i.counters.calls_placed, 2, "queue held 2 (> 1) before this one was placed");
+    assert_eq!(out(&mut i, 5.0), vec![(PacketKind::CallRequest, 1)]);
+}
+
+#[test]
+fn test_enqueue_datagram_less_than_c_max_open_to_x25addr() {
+    let mut i = Interface::new(0, &cfg(4));
+    let (a, b) = (connect(&mut i, 1, 0.0), connect(&mut i, 1, 2.0));
+    busy(&mut i, a, 5.0);
+    busy(&mut i, b, 5.0);
+    for k in 0..5 {
+        i.submit(t(5.0), 1, sdu(k));
+    }
+    assert_eq!(i.counters.calls_placed, 2, "C_max = 2 circuits open: no third");
+    assert_eq!(out(&mut i, 5.0), vec![]);
+}
+
+#[test]
+fn test_enqueue_datagram_last_open_more_than_t_open_ago() {
+    let mut i = Interface::new(0, &cfg(4));
+    let s = connect(&mut i, 1, 0.0);
+    busy(&mut i, s, 0.5);
+    for k in 0..4 {
+        i.submit(t(0.5), 1, sdu(k));
+    }
+    assert_eq!(i.counters.calls_placed, 1, "the last open was 0.5 s ago, T_open = 1 s");
+    i.submit(t(1.0), 1, sdu(4));
+    assert_eq!(i.counters.calls_placed, 1, "exactly T_open ago is not more than T_open");
+    i.submit(t(1.01), 1, sdu(5));
+    assert_eq!(i.counters.calls_placed, 2);
+}
+
+/// "if all channels are in use: select_and_close_circuit, open_x25_circuit": a CLEAR
+/// REQUEST for the victim leaves, then the CALL REQUEST.
+#[test]
+fn test_enqueue_datagram_all_channels_in_use_closes_then_opens() {
+    let mut i = Interface::new(0, &cfg(2));
+    connect(&mut i, 1, 0.0);
+    connect(&mut i, 2, 1.0);
+    out(&mut i, 1.0);
+    i.submit(t(20.0), 3, sdu(0));
+    assert_eq!(out(&mut i, 20.0), vec![(PacketKind::ClearRequest, 1), (PacketKind::CallRequest, 3)]);
+    assert_eq!((i.counters.circuits_closed, i.counters.calls_placed), (1, 3));
+}
+
+/// Rule 1 ranges over every site with more than C_max circuits: site 1's LRU circuit
+/// is too young, so site 2's (older than T_min) is closed — not the LRU circuit of all
+/// (site 3's, idle longest), and not nothing.
+#[test]
+fn test_select_and_close_circuit_any_crowded_site_whose_lru_is_older_than_t_min() {
+    let mut i = Interface::new(0, &cfg(7));
+    incoming(&mut i, 0, 3, 0.0, 1.0); // site 3: one circuit, idle since 1 s
+    incoming(&mut i, 1, 1, 25.0, 26.0); // site 1: three circuits, the LRU one open 5 s
+    incoming(&mut i, 2, 1, 0.0, 27.0);
+    incoming(&mut i, 3, 1, 0.0, 28.0);
+    incoming(&mut i, 4, 2, 0.0, 5.0); // site 2: three circuits, its LRU open 30 s
+    incoming(&mut i, 5, 2, 0.0, 6.0);
+    incoming(&mut i, 6, 2, 0.0, 7.0);
+    assert_eq!(manager::select_victim(&i.circuits, &cfg(7).policy(), t(30.0)), Some(4));
+    i.submit(t(30.0), 4, sdu(0));
+    assert_eq!(out(&mut i, 30.0), vec![(PacketKind::ClearRequest, 2), (PacketKind::CallRequest, 4)]);
+    // Of two crowded sites both eligible, the less recently used LRU circuit goes.
+    let mut j = Interface::new(0, &cfg(7));
+    for (slot, (site, used)) in [(1, 9.0), (1, 9.5), (1, 9.6), (2, 8.0), (2, 9.7), (2, 9.8), (3, 1.0)].into_iter().enumerate() {
+        incoming(&mut j, slot, site, 0.0, used);
+    }
+    assert_eq!(manager::select_victim(&j.circuits, &cfg(7).policy(), t(30.0)), Some(3));
+}
+
+#[test]
+fn test_select_and_close_circuit_else_the_lru_circuit_if_older_than_t_min() {
+    let mut i = Interface::new(0, &cfg(3));
+    incoming(&mut i, 0, 1, 0.0, 3.0);
+    incoming(&mut i, 1, 2, 0.0, 2.0);
+    incoming(&mut i, 2, 3, 15.0, 1.0); // idle longest, but open only 5 s
+    assert_eq!(manager::select_victim(&i.circuits, &cfg(3).policy(), t(20.0)), None, "the LRU circuit is younger than T_min");
+    i.circuits[2].as_mut().expect("open").opened_at = t(5.0);
+    assert_eq!(manager::select_victim(&i.circuits, &cfg(3).policy(), t(20.0)), Some(2));
+}
+
+/// "else fail": open_x25_circuit fails too and the site's waiting datagrams go.
+#[test]
+fn test_select_and_close_circuit_else_fail_discards_the_sites_datagrams() {
+    let mut i = Interface::new(0, &cfg(2));
+    incoming(&mut i, 0, 1, 0.0, 1.0);
+    incoming(&mut i, 1, 2, 0.0, 2.0);
+    i.submit(t(5.0), 3, sdu(0));
+    assert_eq!(out(&mut i, 5.0), vec![], "no CLEAR, no CALL");
+    assert_eq!((i.counters.calls_placed, i.counters.datagrams_discarded), (0, 1));
+}
+
+/// Host a sends a steady stream to host b (2 channels, C_max 1). With a's C_max 3,
+/// a's third call finds b's channels full; once a's circuits are older than T_min, b
+/// closes one of them (site a is crowded by b's C_max) to accept it, and a, whose
+/// queue keeps growing, calls again after T_open: a keeps opening, b keeps closing.
+/// With a's C_max set to b's (the paper's remedy, "limit multiple circuits on a
+/// per-site basis") nothing is refused or closed.
+fn two_sided(a_c_max: u32) -> (InterfaceCounters, InterfaceCounters, usize, u64) {
+    let a_cfg = X25Config { policy: PolicyKind::MultiMlru, c_max: a_c_max, channels: 16, k_reserved: 0, t_open_s: 1.0, t_min_s: 5.0, ..X25Config::default() };
+    let b_cfg = X25Config { c_max: 1, channels: 2, ..a_cfg.clone() };
+    let a = X25Host::new(0, &a_cfg, vec![1], 1, &[]);
+    let b = X25Host::new(1, &b_cfg, vec![0], 0, &[]);
+    let mut p = Pair::new(a, b, 1e12, 0.235);
+    let n = 1200u64;
+    for k in 0..n {
+        // 492-octet datagrams every 0.25 s (15.7 kbit/s): more than the circuits carry.
+        let at = t(0.25 * k as f64);
+        p.run(at, |_, _, _| false);
+        p.now = p.now.max(at);
+        p.ends[0].handle_submit(at, Sdu { id: k, bits: 8 * 472, flow: 0, born: at });
+    }
+    p.run(t(1e4), |_, _, _| false);
+    let got = p.delivered(1).len();
+    (p.ends[0].iface.counters, p.ends[1].iface.counters, got, n)
+}
+
+#[test]
+fn test_two_hosts_with_asymmetric_c_max_one_keeps_opening_the_other_keeps_closing() {
+    let (a, b, got, n) = two_sided(3);
+    assert!(b.circuits_closed >= 10, "b closes a's extra circuits again and again: {b:?}");
+    assert!(a.calls_placed > 2 * b.circuits_closed && a.calls_refused > 0, "a calls again after each close or refusal: {a:?}");
+    assert_eq!(got as u64 + a.datagrams_discarded + b.datagrams_discarded, n, "every datagram delivered or counted as lost");
+    let (a, b, got, n) = two_sided(1);
+    assert_eq!((a.calls_placed, a.calls_refused, b.circuits_closed), (1, 0, 0), "C_max matched: one call, kept");
+    assert_eq!(got as u64, n);
+}

@@ -1,0 +1,174 @@
+"""Biersack (1992), second reading: each claim encoding on synthetic data where it holds
+and where it does not (delay read horizontally, savings growing with the window, delayed
+recovery throttling the sender), Figs. 2, 3, 5 joined in offered-load order, every claim
+under other timers, and the declared uncertain inputs reaching the scenarios."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arqlab.studies import biersack as bi
+from arqlab.studies import framework as fw
+from arqlab.studies.artefacts import MeasuredXCurve
+from arqlab.studies.biersack import params as P
+from arqlab.studies.biersack.scenarios import BRIDGES, LLC2, POOLED, base
+from arqlab.studies.spec import UncertainInput
+from arqlab.studies.verdicts import Est
+
+
+def _e(m: float) -> dict[str, float]:
+    return {"mean": m, "ci95_half_width": abs(m) * 0.004, "n": 5}
+
+
+def runner(tp: Callable[[str, float], float], delay: Callable[[str, float], float] = lambda v, x: 0.05,
+           eff: Callable[[str, int], float] = lambda v, k: 0.7,
+           sent: Callable[[float], float] = lambda t1: 1000.0, loss: Callable[[float], float] = lambda t1: 0.05) -> Any:
+    """A synthetic runner: each measure a function of the point's variant, offered rate
+    (Mbit/s), window or T1."""
+    def run(req: fw.RunRequest) -> fw.Metrics:
+        llc2 = req.scenario["stack"]["llc2"]
+        v, k, t1 = llc2["variant"], llc2["window"], llc2["t1_s"]
+        x = sum(f["traffic"]["load"] for f in req.scenario["flow"]) * 4.0
+        return {POOLED: {"throughput_bps": _e(tp(v, x) * 1e6), "transfer_time_s": _e(delay(v, x)),
+                         "transfer_time_p95_s": _e(3 * delay(v, x))},
+                LLC2: {"network_efficiency": _e(eff(v, k)), "out_of_sequence_fraction": _e(0.1),
+                       "working_window_mean": _e(3.0), "window_cuts": _e(10.0), "i_frames_sent": _e(sent(t1))},
+                BRIDGES: {"loss_ratio": _e(loss(t1))}}
+    return run
+
+
+def _verdicts(tmp_path: Path, figures: list[int], run: Any) -> dict[str, str]:
+    rep = bi.reproduce(figures=figures, quick=True, out_dir=tmp_path, runner=run, quiet=True)
+    return {r.id: r.verdict.value for r in rep.claims}
+
+
+def _saturating(top: dict[str, float]) -> Callable[[str, float], float]:
+    return lambda v, x: min(x, top.get(v, 3.5))
+
+
+def _knee_delay(caps: dict[str, float]) -> Callable[[str, float], float]:
+    """Delay growing towards the knee: alike up to 3 Mbit/s (no loss, the same
+    trajectory), then each variant's towards its own capacity."""
+    return lambda v, x: 0.02 / max(1e-3, 1 - min(x, 3.95) / (caps.get(v, 3.9) if x > 3.0 else 3.9))
+
+
+DELAY_CLAIMS = ("fig2.srej_mean_delay_slightly_better", "fig3.srej_p95_delay_slightly_better")
+
+
+def test_delay_read_horizontally_holds_when_srej_carries_slightly_more_at_equal_delay(tmp_path: Path) -> None:
+    # Same throughput up to the knee; BG's delay rises sooner: at SREJ's delays BG carries less.
+    v = _verdicts(tmp_path, [2, 3], runner(_saturating({"srej": 3.55, "bg": 3.4}), _knee_delay({"srej": 3.9, "bg": 3.7})))
+    assert {c: v[c] for c in DELAY_CLAIMS} == {c: "holds" for c in DELAY_CLAIMS}
+
+
+def test_delay_read_horizontally_fails_when_bg_carries_more_at_equal_delay(tmp_path: Path) -> None:
+    # Now SREJ's delay rises first.
+    v = _verdicts(tmp_path, [2, 3], runner(_saturating({}), _knee_delay({"srej": 3.7, "bg": 3.9})))
+    assert {c: v[c] for c in DELAY_CLAIMS} == {c: "does not hold" for c in DELAY_CLAIMS}
+
+
+def test_throughput_at_delay_interpolates_along_offered_order() -> None:
+    fd = bi.figure(2)
+    rows = []
+    for x, tp, d in ((1.0, 1.0, 20.0), (2.5, 2.5, 40.0), (3.2, 3.0, 80.0), (3.5, 2.9, 200.0)):
+        for key, val in (("bg", d), ("bg_tp", tp)):
+            rows.append({"figure": 2, "curve": key, "label": key, "variant": "", "x": x, "direction": POOLED,
+                         "measure": "transfer_time_s", "mean": val, "ci95_half_width": 0.0, "n": 5, "norm": 1.0,
+                         "y": val, "y_ci95_half_width": 0.0, "rel_half_width": 0.0, "run": "",
+                         "capacity": float("nan"), "capacity_ci95_half_width": float("nan"), "steady_state": ""})
+    import pandas as pd
+
+    data = fw.FigureData(fd, pd.DataFrame(rows, columns=fw.POINT_COLUMNS))
+    assert bi.claims.throughput_at_delay(data, "bg", 60.0).mean == pytest.approx(2.75)
+    assert bi.claims.throughput_at_delay(data, "bg", 140.0).mean == pytest.approx(2.95)
+    assert bi.claims.throughput_at_delay(data, "bg", 20.0).mean == pytest.approx(1.0)
+    assert not bi.claims.throughput_at_delay(data, "bg", 500.0).valid, "never reached below overload"
+
+
+def test_savings_grow_with_window_holds_and_fails(tmp_path: Path) -> None:
+    claim = "fig8.savings_grow_with_window"
+    grow = runner(_saturating({}), eff=lambda v, k: 0.9 if v == "srej" else 0.9 - 0.04 * k)
+    assert _verdicts(tmp_path / "a", [8], grow)[claim] == "holds"
+    shrink = runner(_saturating({}), eff=lambda v, k: 0.9 if v == "srej" else 0.5 + 0.03 * k)
+    assert _verdicts(tmp_path / "b", [8], shrink)[claim] == "does not hold"
+
+
+def test_delayed_recovery_throttles_holds_and_fails(tmp_path: Path) -> None:
+    claim = "fig6.delayed_recovery_throttles_the_sender"
+    slower = runner(_saturating({"jain": 2.5}), sent=lambda t1: 1000.0 / t1, loss=lambda t1: 0.1 / (1 + t1))
+    assert _verdicts(tmp_path / "a", [6], slower)[claim] == "holds"
+    # The loss does not fall with longer timers: the sender is not throttled by them.
+    flat = runner(_saturating({"jain": 2.5}), sent=lambda t1: 1000.0 / t1, loss=lambda t1: 0.05 * t1)
+    assert _verdicts(tmp_path / "b", [6], flat)[claim] == "does not hold"
+
+
+def test_figs_2_3_5_are_joined_in_offered_load_order() -> None:
+    # ORIG under overload: throughput falls back while delay grows.
+    offered = (2.0, 3.0, 4.0, 5.0)
+    tp = (Est(2.0, 0.01), Est(2.9, 0.01), Est(1.0, 0.01), Est(0.8, 0.01))
+    delay = (Est(10.0, 0.1), Est(50.0, 0.1), Est(8e4, 10.0), Est(1e5, 10.0))
+    c = MeasuredXCurve("orig", "ORIG", tp, delay, offered, join="nominal")
+    assert c.nominal == offered and [y.mean for y in c.y] == [10.0, 50.0, 8e4, 1e5]
+    assert [x.mean for x in MeasuredXCurve("orig", "ORIG", tp, delay, offered).x] == [0.8, 1.0, 2.0, 2.9]
+    assert c.y_at(2.45).mean == pytest.approx(30.0), "interpolation still reads the curve by x"
+    with pytest.raises(ValueError, match="join"):
+        MeasuredXCurve("orig", "ORIG", tp, delay, join="nominal")
+
+
+def test_fig6_sensitivities_have_distinct_markers_and_cover_the_new_inputs() -> None:
+    names = [s.name for s in bi.figure(6).sensitivities]
+    assert len(names) == len(set(names)) <= 12, "one distinct marker each"
+    assert {"t1_cut", "t1_0.3", "t1_2", "fwd_parallel", "proc1ms", "holding10ms"} <= set(names)
+
+
+def test_every_claim_under_other_timers(tmp_path: Path) -> None:
+    from arqlab.studies.biersack.timers import timer_table
+
+    seen: set[float] = set()
+    base_run = runner(_saturating({"srej": 3.55, "bg": 3.4, "jain": 2.7}))
+
+    def run(req: fw.RunRequest) -> fw.Metrics:
+        seen.add(req.scenario["stack"]["llc2"]["t1_s"])
+        return base_run(req)
+
+    frame = timer_table((0.3, 2.0), quick=True, out_dir=tmp_path, figures=(1,), runner=run)
+    assert seen == {0.3, 2.0} and P.T1_S == 1.0, "every level reached the scenarios, then restored"
+    assert set(frame["t1_s"]) == {0.3, 2.0}
+    assert set(frame["claim"]) == {c.id for c in bi.figure(1).claims}
+    assert "| claim | T1 = 0.3 s | T1 = 2 s |" in (tmp_path / "timers.md").read_text()
+
+
+def test_uncertain_inputs_are_declared_and_reach_the_scenarios(monkeypatch: pytest.MonkeyPatch) -> None:
+    inputs = P.UNCERTAIN_INPUTS
+    assert all(isinstance(u, UncertainInput) for u in inputs)
+    names = {u.target.removeprefix("param:") for u in inputs}
+    assert {"T1_S", "REJECT_TIMER_S", "T1_RESETS_WINDOW", "FORWARDING_TIME_S", "PROCESSING_S", "HOLDING_TIME_S",
+            "SINGLE_PROCESSOR", "WINDOW", "LENGTH_MIX"} <= names
+    for u in inputs:
+        if u.target.startswith("param:"):
+            assert getattr(P, u.target[6:]) == u.value, u.name
+        else:  # a `run --set` key of the LLC2 stack: the study runs at the value (the model's
+            # default), and every value of its range is a valid scenario that reaches the layer
+            from arqlab.scenario import load
+
+            key = u.target.removeprefix("stack.llc2.")
+            assert load(base("bg"))["stack"]["llc2"]["layers"][0][key] == u.value, u.name
+            for v in u.levels or (u.low, u.high):
+                assert load(base("bg"), {u.target: v})["stack"]["llc2"]["layers"][0][key] == v, u.name
+    monkeypatch.setattr(P, "T1_S", 0.3)
+    monkeypatch.setattr(P, "HOLDING_TIME_S", 0.01)
+    monkeypatch.setattr(P, "PROCESSING_S", 0.001)
+    scn = base("bg")
+    assert scn["stack"]["llc2"]["t1_s"] == 0.3 and scn["stack"]["llc2"]["processing_s"] == 0.001
+    assert all(m["holding_time_s"] == 0.01 for m in scn["medium"])
+
+
+def test_the_paper_s_rej_only_cut_and_the_bridge_processor_are_the_defaults() -> None:
+    scn = base("bg")
+    assert scn["stack"]["llc2"]["t1_resets_window"] is False
+    assert all(r["single_processor"] is True for r in scn["relay"])
+    assert "processing_s" not in scn["stack"]["llc2"] and all("holding_time_s" not in m for m in scn["medium"])
