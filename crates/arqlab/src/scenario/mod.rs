@@ -146,7 +146,14 @@ impl Scenario {
             (link, protocol, Traffic { a, b }, None)
         };
         let topology = match &network {
-            Some(net) => net.wire(&mut p),
+            Some(net) => {
+                // Names and their separators (`validate`, which reads the wired types, so it
+                // is called here rather than from `wire`: modules depend one way).
+                let wired = net.wire(&mut p);
+                let before = p.0.len();
+                validate::check_network(net, &mut p);
+                wired.filter(|_| p.0.len() == before)
+            }
             None => Some(Topology::pair(&link, &protocol, &traffic.a, &traffic.b)),
         };
         let Some(mut topology) = topology else {

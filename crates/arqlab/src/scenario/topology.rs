@@ -269,7 +269,6 @@ impl NetworkConfig {
             super::compose::check_stack(s, st, p);
         }
         check_hf_modems(self, p);
-        super::validate::check_network(self, p);
         if p.0.len() > before {
             return None;
         }

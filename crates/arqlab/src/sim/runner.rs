@@ -25,7 +25,7 @@ use crate::trace::{TraceKind, Tracer};
 use crate::traffic::dialogue::Progress;
 
 use super::lanes::{gate, ready_at, transmit, Medium, Target};
-use super::state::{pooled_counters, unbox, DialogueRun, Ev, Flow, Node, Sim, Step, ARRIVAL, BOUNDARY, END, MESSAGE, RELAY_READY, TIMER, TX_END};
+use super::state::{pooled_counters, unbox, DialogueRun, Release, Ev, Flow, Node, Sim, Step, ARRIVAL, BOUNDARY, END, MESSAGE, RELAY_READY, TIMER, TX_END};
 pub use super::state::{FlowAccounting, RunOutput, SimError, Windows, MAX_ELEMENTS};
 /// Runs one replication of `sc` with stacks made by `make` (given each node's spec and
 /// its station letter: A for the lower index of a pair), recording a frame-level trace
@@ -507,26 +507,6 @@ fn top_up<L: Layer<Sdu = Sdu>>(node: &mut Node<L>, flows: &mut [Flow], now: SimT
                 }
                 None => break,
             }
-        }
-    }
-}
-
-/// What a dialogue hands a node's stack: a write, or a connection event of the
-/// application (a session's end closes the client's connection and opens the next;
-/// the server closes after its last step).
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Release {
-    Write(Sdu),
-    Close,
-    Connect,
-}
-
-impl Release {
-    fn apply<L: Layer<Sdu = Sdu>>(self, stack: &mut L, now: SimTime) {
-        match self {
-            Release::Write(sdu) => stack.handle_submit(now, sdu),
-            Release::Close => stack.handle_close(now),
-            Release::Connect => stack.handle_connect(now),
         }
     }
 }

@@ -13,9 +13,8 @@
 //! have been silent since the previous check, so a stall is found within about three
 //! limits.
 
-use super::state::Flow;
 use crate::engine::{Duration, SimTime};
-use crate::protocol::{Sdu, Service};
+use crate::protocol::Service;
 use crate::scenario::topology::Topology;
 use crate::scenario::ProtocolConfig;
 
@@ -82,19 +81,35 @@ pub(super) struct StallWatch {
     pub(super) stalled: Option<Stall>,
 }
 
+/// What the watch reads of a flow (the runner's `Flow` implements it; the watch does not
+/// depend on the runner's state, which holds the watch).
+pub(super) trait Watched {
+    /// Source and destination node.
+    fn ends(&self) -> (usize, usize);
+    /// The flow's service contract.
+    fn service(&self) -> Service;
+    /// The last delivery or acknowledgement, or the submission that gave it data again.
+    fn progress_at(&self) -> SimTime;
+    /// Data is pending.
+    fn pending(&self) -> bool;
+    /// The flow's scope name.
+    fn scope(&self) -> &str;
+}
+
 impl StallWatch {
     /// `flows` must already know their service; `timers`: the multiple of the largest
     /// timer that is a stall (0: none is watched).
-    pub(super) fn new(topo: &Topology, flows: &[Flow], timers: f64) -> StallWatch {
+    pub(super) fn new<F: Watched>(topo: &Topology, flows: &[F], timers: f64) -> StallWatch {
         let mut by_node = vec![Vec::new(); topo.nodes.len()];
         let limit: Vec<Option<Duration>> = flows
             .iter()
             .enumerate()
             .map(|(i, f)| {
-                let (s, d) = (&topo.nodes[f.src as usize].stack, &topo.nodes[f.dst as usize].stack);
+                let (src, dst) = f.ends();
+                let (s, d) = (&topo.nodes[src].stack, &topo.nodes[dst].stack);
                 let largest = largest_timer_s(s).into_iter().chain(largest_timer_s(d)).reduce(f64::max)?;
-                (f.service == Service::InOrder && timers > 0.0).then(|| {
-                    by_node[f.src as usize].push(i as u32);
+                (f.service() == Service::InOrder && timers > 0.0).then(|| {
+                    by_node[src].push(i as u32);
                     Duration::from_secs_f64(timers * largest)
                 })
             })
@@ -105,7 +120,7 @@ impl StallWatch {
 
     /// A timer of `node` fired: checks the flows it sources (at most once per limit).
     #[inline]
-    pub(super) fn timer_fired(&mut self, flows: &[Flow], node: usize, now: SimTime, sent: impl Fn(usize) -> u64) {
+    pub(super) fn timer_fired<F: Watched>(&mut self, flows: &[F], node: usize, now: SimTime, sent: impl Fn(usize) -> u64) {
         if now < self.next_check[node] || self.by_node[node].is_empty() {
             return;
         }
@@ -115,7 +130,7 @@ impl StallWatch {
                 next = next.min(now + limit);
                 if self.stalled.is_none() {
                     let flow = &flows[f as usize];
-                    self.stalled = check(flow, limit, self.timers, now, &mut self.seen[f as usize], sent(flow.src as usize));
+                    self.stalled = check(flow, limit, self.timers, now, &mut self.seen[f as usize], sent(flow.ends().0));
                 }
             }
         }
@@ -123,10 +138,10 @@ impl StallWatch {
     }
 
     /// A window boundary: checks every watched flow.
-    pub(super) fn boundary(&mut self, flows: &[Flow], now: SimTime, sent: impl Fn(usize) -> u64) {
+    pub(super) fn boundary<F: Watched>(&mut self, flows: &[F], now: SimTime, sent: impl Fn(usize) -> u64) {
         for ((f, limit), seen) in flows.iter().zip(&self.limit).zip(self.seen.iter_mut()) {
             if let (Some(limit), None) = (*limit, &self.stalled) {
-                self.stalled = check(f, limit, self.timers, now, seen, sent(f.src as usize));
+                self.stalled = check(f, limit, self.timers, now, seen, sent(f.ends().0));
             }
         }
     }
@@ -135,27 +150,9 @@ impl StallWatch {
 
 /// Stalled: data pending, no progress for `limit`, and nothing sent on the source's lane
 /// since the previous check, which came after the last progress. Updates `seen`.
-fn check(f: &Flow, limit: Duration, timers: f64, now: SimTime, seen: &mut (SimTime, u64), sent: u64) -> Option<Stall> {
-    let idle = now - f.meter.progress_at;
-    let silent = seen.0 >= f.meter.progress_at && seen.1 == sent;
+fn check<F: Watched>(f: &F, limit: Duration, timers: f64, now: SimTime, seen: &mut (SimTime, u64), sent: u64) -> Option<Stall> {
+    let idle = now - f.progress_at();
+    let silent = seen.0 >= f.progress_at() && seen.1 == sent;
     *seen = (now, sent);
-    (pending(f) && idle >= limit && silent).then(|| Stall { flow: f.meter.name.clone(), at: now, idle, limit, timers })
-}
-
-/// Data is pending: issued and not yet acknowledged, or a saturated source or an
-/// unfinished bulk transfer with more to give.
-fn pending(f: &Flow) -> bool {
-    let acked = f.meter.acknowledged_total;
-    f.ids.issued() > acked || (f.source.is_saturated() && acked < f.total)
-}
-
-impl Flow {
-    /// Issues the flow's next SDU. If the flow had nothing pending, its idle time starts now.
-    #[inline]
-    pub(super) fn issue(&mut self, bits: u32, now: SimTime, flow: u32) -> Sdu {
-        if self.ids.issued() == self.meter.acknowledged_total {
-            self.meter.progress_at = now;
-        }
-        self.ids.next(bits, now, flow)
-    }
+    (f.pending() && idle >= limit && silent).then(|| Stall { flow: f.scope().to_string(), at: now, idle, limit, timers })
 }

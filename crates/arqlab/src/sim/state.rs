@@ -7,7 +7,7 @@ use super::measure::{DirectionMeter, Measures, OrderViolation};
 use super::scope::MeasureSet;
 use crate::channel::{DirectionCounters, PortCounters, Radio, Relay};
 use crate::engine::{EventCode, EventQueue, ScheduleError, SimTime};
-use crate::protocol::{Counters, Layer, Service};
+use crate::protocol::{Counters, Layer, Sdu, Service};
 use crate::trace::Tracer;
 use crate::traffic::dialogue::Dialogue;
 use crate::traffic::{MessageIds, Source};
@@ -223,7 +223,7 @@ pub(super) struct Sim<L: Layer> {
     pub(super) dialogues: Vec<DialogueRun>,
     /// Dialogue writes and connection events for other nodes, released by the
     /// delivery being handled, in order.
-    pub(super) released: Vec<(usize, super::runner::Release)>,
+    pub(super) released: Vec<(usize, Release)>,
     /// Extra scopes (lanes, relay ports) are measured: explicit topologies.
     pub(super) extra_scopes: bool,
     /// All flows together (`flow.*`): explicit topologies with several flows.
@@ -288,5 +288,57 @@ mod tests {
         for k in [BOUNDARY, END] {
             assert_eq!(Ev::new(k, 0).fingerprint_code(), reference(k as u64, 0));
         }
+    }
+}
+
+/// What a dialogue hands a node's stack: a write, or a connection event of the
+/// application (a session's end closes the client's connection and opens the next;
+/// the server closes after its last step).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Release {
+    Write(Sdu),
+    Close,
+    Connect,
+}
+
+impl Release {
+    pub(super) fn apply<L: Layer<Sdu = Sdu>>(self, stack: &mut L, now: SimTime) {
+        match self {
+            Release::Write(sdu) => stack.handle_submit(now, sdu),
+            Release::Close => stack.handle_close(now),
+            Release::Connect => stack.handle_connect(now),
+        }
+    }
+}
+
+impl super::stall::Watched for Flow {
+    fn ends(&self) -> (usize, usize) {
+        (self.src as usize, self.dst as usize)
+    }
+    fn service(&self) -> Service {
+        self.service
+    }
+    fn progress_at(&self) -> SimTime {
+        self.meter.progress_at
+    }
+    /// Issued and not yet acknowledged, or a saturated source or an unfinished bulk
+    /// transfer with more to give.
+    fn pending(&self) -> bool {
+        let acked = self.meter.acknowledged_total;
+        self.ids.issued() > acked || (self.source.is_saturated() && acked < self.total)
+    }
+    fn scope(&self) -> &str {
+        &self.meter.name
+    }
+}
+
+impl Flow {
+    /// Issues the flow's next SDU. If the flow had nothing pending, its idle time starts now.
+    #[inline]
+    pub(super) fn issue(&mut self, bits: u32, now: SimTime, flow: u32) -> Sdu {
+        if self.ids.issued() == self.meter.acknowledged_total {
+            self.meter.progress_at = now;
+        }
+        self.ids.next(bits, now, flow)
     }
 }
