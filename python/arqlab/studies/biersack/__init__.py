@@ -9,7 +9,7 @@ Selective Retransmission", IEEE Trans. Commun. 40 (1992).
 :mod:`.params`             stated values, run settings, assumptions where the paper is silent
 :mod:`.scenarios`          the 36-station scenario of one point
 :mod:`.figures`            Figs. 1-3, 5 (vs offered rate), 6 (ranking sensitivity), 7 (multi-FIFO)
-:mod:`.claims`             the claims of Sections III-V
+:mod:`.claims`             the claims of Sections II-IV
 :mod:`.timegraph`          Fig. 4: SREJ recovery with w = 5 as a sequence diagram of a trace
 =========================  ================================================================
 

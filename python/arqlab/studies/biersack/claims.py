@@ -39,10 +39,10 @@ from .params import (
 TOL_PAPER = 0.03
 #: "clearly worse", "quite striking", "much lower": by more than 10%.
 MARKED = 0.10
-SECTION = "IV. Results"
+SECTION = "III. Results"
 #: The pass's precision (±2.5%): differences smaller than it are not read as worse.
 PRECISION = FULL_PRECISION
-SECTION_FIFO = "V. Implementation (multiple FIFO buffers)"
+SECTION_FIFO = "IV. Comparison of BG and SREJ (multiple FIFO buffers)"
 
 
 def max_est(fd: FigureData, curve: str) -> tuple[Est, float | None]:
@@ -133,7 +133,7 @@ def fig1_claims() -> tuple[Claim, ...]:
               "The lower performance of JAIN is due to the fact that after a loss JAIN opens the window too fast, which "
               "causes a high number of I frames to be dropped by the bridges (under overload: a larger mean working "
               "window and a higher bridge loss ratio than BG's).", _jain_opens_too_fast, figure=1),
-        Claim("fig1.orig_out_of_sequence", "III. Selective retransmission",
+        Claim("fig1.orig_out_of_sequence", "II. LLC protocol",
               "ORIG: when the network is overloaded, more than 70% of all I frames received are out of sequence and "
               "discarded.", _orig_out_of_sequence, figure=1),
         Claim("fig1.orig_collapses", SECTION,

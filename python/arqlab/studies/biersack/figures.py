@@ -101,7 +101,7 @@ def _throttle_curves() -> tuple[Curve, ...]:
                   plot=False))
 
 
-#: The ranking's sensitivity (Section IV: "different values for the buffer size, window
+#: The ranking's sensitivity (Section III: "different values for the buffer size, window
 #: size, and the timeout"), and the values the paper leaves open.
 SENSITIVITIES = (
     Sensitivity("buffer2k", "bridge buffers 2 KB", ("bg", "jain", "srej"), params={"buffer_octets": 2048}),
@@ -135,7 +135,7 @@ def fig6() -> Figure:
         "throughput (Mbit/s)", "throughput_bps", RANKING_XS, RANKING_XS_QUICK, _no_x,
         _variant_curves("throughput_bps", POOLED, ("bg", "jain", "srej")) + _throttle_curves(), derive=derive,
         normalize=_units, assumptions=ASSUMED, sensitivities=SENSITIVITIES, claims=cl.fig6_claims(), y_limits=(0.0, None),
-        caption=f"{STATED}; markers: one parameter changed at a time (Section IV states the ranking without a figure)",
+        caption=f"{STATED}; markers: one parameter changed at a time (Section III states the ranking without a figure)",
     )
 
 
@@ -177,7 +177,7 @@ def fig7() -> Figure:
         "FIFO buffers per connection m", "throughput (Mbit/s)", "throughput_bps", FIFOS, FIFOS_QUICK, _no_x,
         _fifo_curves(), derive=derive_fifos(FIFO_OFFERED_MBPS), normalize=_units, assumptions=ASSUMED,
         sensitivities=FIFO_SENSITIVITIES, claims=cl.fig7_claims(), y_limits=(0.0, None),
-        caption=f"{STATED}; Gopal & Rom FIFO buffers (Section V states the result without a figure)",
+        caption=f"{STATED}; Gopal & Rom FIFO buffers (Section IV states the result without a figure)",
     )
 
 

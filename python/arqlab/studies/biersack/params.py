@@ -18,7 +18,7 @@ CITATION = (
 )
 #: Heads every scenario file the reproduction writes (ASCII).
 SOURCE = "Biersack (1992), IEEE Trans. Commun. 40"
-STUDY_CLAIMS_HEADING = "Results and conclusions (Section IV)"
+STUDY_CLAIMS_HEADING = "Results and comparison (Sections III-IV)"
 
 # ------------------------------------------------------------------ stated by the paper
 RINGS = 3  # three local rings ...
