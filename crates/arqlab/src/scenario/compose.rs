@@ -112,7 +112,9 @@ mod tests {
             r#"{ kind = "tp4" }, { kind = "selective_repeat" }, { kind = "hf_arq" }"#,
             r#"{ kind = "go_back_n" }, { kind = "x25" }"#,
         ] {
-            assert_eq!(problems(&pair(layers)), Vec::<String>::new(), "{layers}");
+            // hf_arq on a plain link sends at the link's rate, which must be one of its modem's.
+            let text = if layers.contains("hf_arq") { pair(layers).replace("rate_bps = 9600", "rate_bps = 2400") } else { pair(layers) };
+            assert_eq!(problems(&text), Vec::<String>::new(), "{layers}");
         }
     }
 

@@ -558,7 +558,10 @@ traffic = { kind = "saturated" }
         let twice = format!("{BASE}\n[[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ kind = \"saturated\" }}\n");
         assert_eq!(
             problems(&twice),
-            vec!["flow[1].traffic.kind = \"saturated\": expected at most one saturated flow from node a (use poisson traffic for the others)"]
+            vec![
+                "flow[1].traffic.kind = \"saturated\": expected at most one saturated flow from node a (use poisson traffic for the others)",
+                "flow[1]: expected one flow from a to b (flow[0] has the same ends and both would be measured as flow.a->b): merge their traffic into one flow",
+            ]
         );
     }
 }
