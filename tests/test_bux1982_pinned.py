@@ -17,7 +17,8 @@ The digests were recorded with the single-module `bux1982.py` before it became a
 per-mode T1 rule, the readings and T1 sensitivity variants, re-encoded claims, claim
 origins and the measured column of claims.md); claims.md/claims.json re-pinned for issue 28
 (model checks counted apart, claim statements of the word table, the measured column and
-``deviations`` computed from the compared data; plan, CSVs and scenarios unchanged). If a change is *meant* to alter the study (a new curve, a
+``deviations`` computed from the compared data; plan, CSVs and scenarios unchanged); claims.json
+re-pinned for issue 29 (non-finite values written as null, not NaN). If a change is *meant* to alter the study (a new curve, a
 corrected parameter, a new claim), recompute them with the code below, say so in the
 commit message, and update docs/studies/bux1982.md where the change shows.
 """
@@ -44,7 +45,7 @@ PLAN = {
 OUTPUTS = {
     # glob: (files, sha256 over their relative paths and bytes)
     "claims.md": (1, "94dbc9ad3f11b633afe0266b77058672b7f2baadb1695283c859bc2972c23178"),
-    "claims.json": (1, "d548dea566030ac11a55dc6e5fa607aeccbf7ab6337db14336c8f0e8c0af315c"),
+    "claims.json": (1, "17cb11cd34eb060dcdbd98fb181ef998b746a648b59113a28ed20a0b77b95748"),
     "*.csv": (4, "0279479f37211e62ad0f4c39c0680d6f6e4488e1a28569af2dbe3fa2691ae43d"),
     "*_scenarios/*.toml": (208, "19886dfe52e9ec831957b9080000b8b8bdd42d8c2ec633fb8ed465f3df49fb5c"),
 }

@@ -42,11 +42,11 @@ def test_relations_explain_each_point() -> None:
                       "ref": [(1.0, 2.0, 0.0), (2.0, 4.0, 0.0)]})
     out = claims.rel(9, "a", "b", claims.every("a"), fw.exceeds)(study(fd))
     # The deviations (A − B)/|B| come from the compared values, not from the text.
-    assert out == fw.Outcome(H, "x=1:ok 2±0.5 vs 1±0; x=2:ok 4±0.5 vs 3±0", (1.0, 1 / 3))
+    assert out == fw.Outcome(H, "x=1:ok 2±0.5 vs 1±0; x=2:ok 4±0.5 vs 3±0", deviations=(1.0, 1 / 3))
     # The target may read the figure itself (a reference curve).
     target = lambda f, x: f.est("ref", x).mean  # noqa: E731
     out = claims.vs_value(9, "a", claims.every("a"), target, lambda e, t: fw.approx_value(e, t, 0.5))(study(fd))
-    assert out == fw.Outcome(H, "x=1:ok 2±0.5 vs 2; x=2:ok 4±0.5 vs 4", (0.0, 0.0))
+    assert out == fw.Outcome(H, "x=1:ok 2±0.5 vs 2; x=2:ok 4±0.5 vs 4", deviations=(0.0, 0.0))
     out = claims.gap_vs_value(9, "a", "b", claims.every("a"), lambda f, x: f.est("ref", x).mean / 2,
                               lambda e, t: fw.approx_value(e, t, 0.5))(study(fd))
     assert out == fw.Outcome(I, "x=1:ok gap 1±0.5 vs 1; x=2:? gap 1±0.5 vs 2")

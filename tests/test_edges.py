@@ -146,7 +146,7 @@ def test_trace_names_the_link_type_each_capture_has(tmp_path: Path) -> None:
     cap = tmp_path / "c.pcap"
     p = cli("trace", "scenarios/stop_and_wait.toml", "--from", "10", "--to", "11", "--pcap", str(cap))
     assert p.returncode == 0, p.stderr
-    assert f"capture written to {cap} (link type sita (196))" in p.stderr
+    assert f"capture written to {cap} (interface link, link type sita (196))" in p.stderr
     header = bytearray(cap.read_bytes()[:24])
     header[20:24] = (237).to_bytes(4, "little")
     cap.write_bytes(bytes(header))
@@ -197,10 +197,10 @@ def test_a_sweep_base_completed_by_its_grid_is_accepted() -> None:
 
 
 def test_messages_that_misled(tmp_path: Path) -> None:
-    # A dotted key into a list of tables: no Python list repr.
+    # A dotted key into a list of tables: no Python list repr, but how to address an element.
     line = one_error(cli("check", "scenarios/topologies/tandem.toml", "--set", "relay.buffer_octets=1"), "check")
-    assert line == ("arqlab check: error: relay.buffer_octets: relay is a list of [[relay]] tables, which a dotted "
-                    "key cannot reach into: change it in the scenario file")
+    assert line == ("arqlab check: error: scenarios/topologies/tandem.toml: relay.buffer_octets: expected the name of "
+                    "an element of relay (known: r) or an index [i] to set relay.buffer_octets")
     # Bulk with MSER-5 names run.warmup, not warmup_s = 0.0.
     line = one_error(cli("check", "scenarios/stop_and_wait.toml", "--set", "traffic.a.kind=bulk",
                          "--set", "traffic.a.messages=5", "--set", "run.warmup=mser5", "--set", "run.warmup_s=0"),
@@ -241,11 +241,13 @@ def test_names_with_control_characters_are_escaped_in_every_output(tmp_path: Pat
                   '[[medium]]\nname = "l"\nends = ["a\\nX", "b\\u001b[2J"]\n[[node]]\nname = "a\\nX"\nstack = "s"\n'
                   '[[node]]\nname = "b\\u001b[2J"\nstack = "s"\n'
                   '[[flow]]\nfrom = "a\\nX"\nto = "b\\u001b[2J"\ntraffic = { kind = "saturated" }\n')
+    # Such names are refused (names are letters, digits, '_' and '-'), and the refusal
+    # itself shows them escaped: no raw control character reaches the terminal.
     for args in (["run", str(sc), "--no-store", "--quiet"], ["trace", str(sc), "--from", "1", "--to", "1.1"]):
         p = cli(*args)
-        assert p.returncode == 0, p.stderr
-        assert "\x1b" not in p.stdout and "a\nX" not in p.stdout, p.stdout[:300]
-        assert "\\x1b[2J" in p.stdout and "a\\x0aX" in p.stdout
+        assert p.returncode == 2, p.stderr
+        assert "\x1b" not in p.stderr and "a\nX" not in p.stderr, p.stderr[:300]
+        assert "expected a name of letters, digits" in p.stderr and "Traceback" not in p.stderr
 
 
 def test_store_show_accepts_every_key_store_ls_lists(tmp_path: Path) -> None:
@@ -289,12 +291,14 @@ def test_a_result_renders_as_a_compact_html_table_in_notebooks(tmp_path: Path) -
     n_measures = sum(len(m) for m in r.metrics.values())
     assert html.count("<tr>") == n_measures + 1
     assert '<th rowspan="' in html and ">a_to_b</th>" in html and "<td>throughput_efficiency</td>" not in html
+    # Node names cannot carry markup (letters, digits, '_' and '-'), but every flow scope
+    # has a '>', which must be escaped.
     sc = tmp_path / "esc.toml"
     sc.write_text('[run]\nduration_s = 20.0\nwarmup_s = 1.0\nreplications = 2\n[stack.s]\nkind = "go_back_n"\n'
-                  '[[medium]]\nname = "l"\nends = ["a", "<b>"]\n[[node]]\nname = "a"\nstack = "s"\n'
-                  '[[node]]\nname = "<b>"\nstack = "s"\n[[flow]]\nfrom = "a"\nto = "<b>"\ntraffic = { kind = "saturated" }\n')
+                  '[[medium]]\nname = "l"\nends = ["a", "b"]\n[[node]]\nname = "a"\nstack = "s"\n'
+                  '[[node]]\nname = "b"\nstack = "s"\n[[flow]]\nfrom = "a"\nto = "b"\ntraffic = { kind = "saturated" }\n')
     html = arqlab.simulate(str(sc), store=False)._repr_html_()
-    assert "<b>" not in html and "flow.a-&gt;&lt;b&gt;" in html
+    assert "flow.a->b" not in html and "flow.a-&gt;b" in html
 
 
 def test_progress_shows_a_bar_in_a_jupyter_kernel(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import arqlab
 from arqlab.jsonout import dumps, finite_or_none
 
@@ -46,6 +48,7 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "arqlab.cli", *args], capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.skip(reason="no scenario stalls past check since X.25 refuses lossy media (issue 26); the stall outcome is tested in Rust (crates/arqlab/tests/stall.rs), which sets the lossy medium after validation")
 def test_a_stalled_run_is_a_distinct_result_in_python(tmp_path: Path) -> None:
     path = tmp_path / "stall.toml"
     path.write_text(STALLING)
@@ -65,6 +68,7 @@ def test_a_run_that_completes_is_ok_and_has_no_stall_warning() -> None:
     assert not any("stalled" in w for w in r.warnings)
 
 
+@pytest.mark.skip(reason="no scenario stalls past check since X.25 refuses lossy media (issue 26); the stall outcome is tested in Rust (crates/arqlab/tests/stall.rs), which sets the lossy medium after validation")
 def test_run_warns_and_exits_3_when_a_flow_stalls(tmp_path: Path) -> None:
     path = tmp_path / "stall.toml"
     path.write_text(STALLING)

@@ -64,6 +64,7 @@ class ClaimResult:
         d = dataclasses.asdict(self)
         d["deviations"] = list(self.deviations)
         d["measured"] = self.measured
+        del d["value"]  # (carried by "measured")
         d["verdict"] = self.verdict.value
         if self.origin == "paper":
             del d["origin"]
