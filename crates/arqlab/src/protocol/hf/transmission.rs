@@ -1,0 +1,203 @@
+//! Planning a transmission: the window filled from the client queue, the packets of
+//! one turn (acknowledgement, data, REQUEST / RELEASE) and their modes and airtimes.
+
+use super::{HfArq, HfFrame, HfKind, Segment, Slot};
+use crate::engine::Duration;
+use crate::protocol::{Payload, RetransmitCause};
+use std::collections::VecDeque;
+
+impl<P: Payload> HfArq<P> {
+    /// Segments queued SDUs into the window.
+    pub(super) fn fill_window(&mut self) {
+        while (self.slots.len() as u64) < self.window {
+            let Some(&sdu) = self.queue.front() else { break };
+            let count = sdu.bits().max(1).div_ceil(self.segment_bits);
+            let seg = Segment { sdu, index: self.next_index, count };
+            let bits = self.seg_bits(&seg);
+            self.slots.push_back(Slot { seg, bits, acked: false, sent: 0 });
+            if seg.index + 1 == count {
+                self.queue.pop_front();
+                self.next_index = 0;
+            } else {
+                self.next_index += 1;
+            }
+        }
+    }
+
+    pub(super) fn frame(&self, kind: HfKind) -> HfFrame<P> {
+        // Every unit test (the random-error property test among them) checks the kept
+        // bitmap against the window.
+        #[cfg(test)]
+        assert_eq!(self.rx_bitmap, self.bitmap());
+        HfFrame { kind, seq: 0, segment: None, lwe: self.rx_base, bitmap: self.rx_bitmap, request: false, first: false, last: false, bits: self.ack_bits, info: 0, mode: 0, airtime: Duration::ZERO }
+    }
+
+    /// Plans the next transmission, if we may and have something to send.
+    pub(super) fn plan(&mut self) {
+        if self.peer_busy || !(self.owe || self.retry || self.awaiting.is_none()) {
+            return;
+        }
+        self.fill_window();
+        // Built in the (empty) burst queue: its capacity is kept from one transmission
+        // to the next.
+        debug_assert!(self.burst.is_empty());
+        let mut frames = std::mem::take(&mut self.burst);
+        let wants_direction = !self.duplex && !self.holder && self.has_data();
+        if self.ack_pending {
+            let mut a = self.frame(HfKind::Ack);
+            a.request = wants_direction;
+            frames.push_back(a);
+        }
+        let mut data = 0usize;
+        // Simplex: data or an acknowledgement, never both.
+        if self.may_send_data() && (self.duplex || !self.ack_pending) {
+            data = self.push_data(&mut frames);
+        }
+        let mut release = false;
+        if !self.duplex && data == 0 {
+            if self.peer_wants && (!self.holder || !self.has_data()) {
+                // The holder with nothing left, or a station that does not hold it,
+                // hands the direction to the peer that asked.
+                frames.push_back(self.frame(HfKind::Release));
+                release = true;
+            } else if wants_direction && frames.is_empty() {
+                let mut r = self.frame(HfKind::Request);
+                r.request = true;
+                frames.push_back(r);
+            }
+        }
+        if frames.is_empty() {
+            self.burst = frames;
+            return;
+        }
+        // HDL-1d: every transmission starts with its robust control packet.
+        if self.integrated && !self.sr && self.duplex && frames[0].kind != HfKind::Ack {
+            frames.push_front(self.frame(HfKind::Ack));
+        }
+        if release {
+            self.holder = false;
+            self.peer_wants = false;
+        }
+        // Data, a REQUEST or an ACK with the request flag asks for an answer (the
+        // holder's data or RELEASE): wait for it rather than ask again at once.
+        self.solicit_pending = data > 0 || frames.iter().any(|f| f.request);
+        self.last_sent.clear();
+        self.last_sent.extend(frames.iter().filter(|f| f.kind == HfKind::Data).map(|f| f.seq));
+        self.owe = false;
+        self.ack_pending = false;
+        self.retry = false;
+        self.awaiting = None;
+        self.time(frames.make_contiguous());
+        self.counters.s_frames_sent += frames.iter().filter(|f| f.kind != HfKind::Data).count() as u64;
+        let n = frames.len();
+        for (k, f) in frames.iter_mut().enumerate() {
+            f.first = k == 0;
+            f.last = k + 1 == n;
+        }
+        self.burst = frames;
+    }
+
+    /// Appends the data packets of a transmission: every unacknowledged packet of the
+    /// window in order (resends first, then new ones), within the limits.
+    pub(super) fn push_data(&mut self, frames: &mut VecDeque<HfFrame<P>>) -> usize {
+        let (mut data, mut airtime) = (0usize, 0.0);
+        let limit = if self.sr { self.max_packets } else { 1 };
+        for i in 0..self.slots.len() {
+            if data >= limit {
+                break;
+            }
+            if self.slots[i].acked {
+                continue;
+            }
+            let bits = self.data_bits(self.slots[i].bits);
+            let t = self.data_airtime(bits);
+            if data > 0 && airtime + t > self.max_tx {
+                break;
+            }
+            airtime += t;
+            data += 1;
+            self.slots[i].sent += 1;
+            let Slot { seg, sent, .. } = self.slots[i];
+            let mut f = self.frame(HfKind::Data);
+            f.seq = self.base + i as u64;
+            f.segment = Some(seg);
+            f.bits = bits;
+            f.info = self.slots[i].bits;
+            f.mode = self.data_mode(sent);
+            frames.push_back(f);
+            self.counters.i_frames_sent += 1;
+            if sent == 1 {
+                self.packets_new += 1;
+            } else {
+                self.counters.count_retransmission(if self.retry { RetransmitCause::Timeout } else { RetransmitCause::Reject });
+            }
+        }
+        data
+    }
+
+    pub(super) fn data_bits(&self, info: u32) -> u32 {
+        if self.integrated {
+            // A BW2 slot always carries a whole 1881-bit packet.
+            self.table.modes[self.data_modes[0]].packet_bits[0]
+        } else {
+            info + self.header_bits
+        }
+    }
+
+    /// The mode whose rate and framing data packets use now: an external modem's
+    /// current rate, else the integrated waveform's first data mode.
+    pub(super) fn framing_mode(&self) -> usize {
+        self.data_modes[if self.integrated { 0 } else { self.rate }]
+    }
+
+    pub(super) fn data_airtime(&self, bits: u32) -> f64 {
+        self.table.airtime_s(self.framing_mode(), bits)
+    }
+
+    pub(super) fn data_mode(&self, copies: u32) -> u8 {
+        if self.integrated {
+            self.data_modes[(copies as usize).min(self.data_modes.len()) - 1] as u8
+        } else {
+            self.data_modes[self.rate] as u8
+        }
+    }
+
+    /// Modes and airtimes: the preamble on the first packet, interleaver padding on
+    /// the last (external modem).
+    pub(super) fn time(&self, frames: &mut [HfFrame<P>]) {
+        let mode = self.framing_mode();
+        let mut data_s = 0.0;
+        for f in frames.iter_mut() {
+            let t = match (self.integrated, f.kind) {
+                (true, HfKind::Data) => self.table.airtime_s(f.mode as usize, f.bits),
+                (true, _) => {
+                    f.mode = self.control_mode as u8;
+                    self.table.airtime_s(self.control_mode, f.bits)
+                }
+                (false, _) => {
+                    f.mode = mode as u8;
+                    self.table.airtime_s(mode, f.bits)
+                }
+            };
+            f.airtime = Duration::from_secs_f64(t);
+            data_s += t;
+        }
+        // The waveform's framing (110B App. C modes have their own preamble and
+        // interleaver; a slotted burst is padded to an allowed size: HDL's BW2 carries
+        // 3, 6, 12 or 24 packets). HDL-1d's one optional data packet is Johnson's own
+        // waveform, not a BW2 burst: not padded.
+        let mut pad = self.table.rounded_s(mode, data_s) - data_s;
+        if self.integrated && self.sr {
+            let n = frames.iter().filter(|f| f.kind == HfKind::Data).count() as u32;
+            if n > 0 {
+                pad += f64::from(self.table.burst_slots(n) - n) * self.table.airtime_s(mode, 0);
+            }
+        }
+        if let Some(last) = frames.last_mut() {
+            last.airtime = last.airtime + Duration::from_secs_f64(pad.max(0.0));
+        }
+        if let Some(first) = frames.first_mut() {
+            first.airtime = first.airtime + Duration::from_secs_f64(self.table.preamble_s(mode));
+        }
+    }
+}
