@@ -19,7 +19,7 @@
 //! inside the table; `per_packet` fading instead scales the SNR by the two paths' power
 //! gain at the packet's start, for tables measured on a non-fading channel.
 
-use crate::engine::{SimTime, Stream};
+use crate::engine::{Duration, SimTime, Stream};
 use rand::Rng;
 
 /// A standard normal variate (Box–Muller; one of the pair is used, so the stream
@@ -57,19 +57,26 @@ pub struct MidTerm {
     tau_s: f64,
     x: f64,
     at: SimTime,
+    /// The last step's interval and its (ρ, σ√(1−ρ²)): the packets of a burst are
+    /// sampled at equal intervals, so most steps reuse them instead of an exp and a sqrt.
+    step: (Duration, f64, f64),
 }
 
 impl MidTerm {
     pub fn new(sigma_db: f64, tau_s: f64, rng: &mut Stream) -> MidTerm {
-        MidTerm { sigma_db, tau_s, x: sigma_db * normal(rng), at: SimTime::ZERO }
+        MidTerm { sigma_db, tau_s, x: sigma_db * normal(rng), at: SimTime::ZERO, step: (Duration::ZERO, 1.0, 0.0) }
     }
 
     /// X at `now` (≥ the previous sample time); draws one normal only if time moved.
     pub fn sample(&mut self, now: SimTime, rng: &mut Stream) -> f64 {
         if now > self.at && self.sigma_db > 0.0 {
-            let dt = (now - self.at).as_secs_f64();
-            let rho = (-dt / self.tau_s).exp();
-            self.x = rho * self.x + self.sigma_db * (1.0 - rho * rho).max(0.0).sqrt() * normal(rng);
+            let dt = now - self.at;
+            if dt != self.step.0 {
+                let rho = (-dt.as_secs_f64() / self.tau_s).exp();
+                self.step = (dt, rho, self.sigma_db * (1.0 - rho * rho).max(0.0).sqrt());
+            }
+            let (_, rho, scale) = self.step;
+            self.x = rho * self.x + scale * normal(rng);
         }
         self.at = self.at.max(now);
         self.x

@@ -53,6 +53,9 @@ pub struct ModemTable {
     /// size with empty slots. Empty: any number of packets.
     pub burst_packets: Vec<u32>,
     pub snr_db: Vec<f64>,
+    /// The grid's step when `snr_db` is evenly spaced (a lookup then finds its cell by
+    /// one division, not a search), else 0.
+    snr_step: f64,
     pub modes: Vec<Mode>,
 }
 
@@ -159,7 +162,10 @@ impl ModemTable {
         for q in sub.0 {
             p.0.push(crate::schema::Problem { path: format!("{path}.{}", q.path), value: q.value, expected: q.expected });
         }
-        (p.0.len() == before).then_some(ModemTable { name, combining, preamble_s, interleaver_block_s, burst_packets, snr_db, modes })
+        let step = snr_db.get(1).map_or(0.0, |&s1| s1 - snr_db[0]);
+        let even = step > 0.0 && snr_db.iter().enumerate().all(|(k, &s)| s == snr_db[0] + k as f64 * step);
+        let snr_step = if even { step } else { 0.0 };
+        (p.0.len() == before).then_some(ModemTable { name, combining, preamble_s, interleaver_block_s, burst_packets, snr_db, snr_step, modes })
     }
 
     /// A built-in table by name, or a TOML file by path.
@@ -221,8 +227,10 @@ impl ModemTable {
             if snr >= s[s.len() - 1] {
                 return row[row.len() - 1];
             }
-            let j = s.partition_point(|&x| x <= snr) - 1;
-            let f = (snr - s[j]) / (s[j + 1] - s[j]);
+            let j = self.cell(snr);
+            let (d, w) = (snr - s[j], s[j + 1] - s[j]);
+            // x / 1 is x exactly: the 1 dB grids skip the division.
+            let f = if w == 1.0 { d } else { d / w };
             row[j] + f * (row[j + 1] - row[j])
         };
         match m.packet_bits.iter().position(|&b| b >= bits) {
@@ -233,6 +241,25 @@ impl ModemTable {
                 1.0 - (1.0 - p).powf(bits as f64 / m.packet_bits[last] as f64)
             }
         }
+    }
+
+    /// The grid cell of `snr` (s[0] < snr < s[last]): the largest j with s[j] ≤ snr. An
+    /// evenly spaced grid guesses it by division and corrects the guess by comparison,
+    /// so the cell is exactly the search's.
+    #[inline]
+    fn cell(&self, snr: f64) -> usize {
+        let s = &self.snr_db;
+        if self.snr_step > 0.0 {
+            let mut j = (((snr - s[0]) / self.snr_step) as usize).min(s.len() - 2);
+            while j > 0 && s[j] > snr {
+                j -= 1;
+            }
+            while j + 2 < s.len() && s[j + 1] <= snr {
+                j += 1;
+            }
+            return j;
+        }
+        s.partition_point(|&x| x <= snr) - 1
     }
 
     /// Probability that attempt `mode` fails given the previous copies failed: PER_k /
