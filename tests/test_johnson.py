@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT / "python"))
 
 from arqlab.studies import framework as fw  # noqa: E402
 from arqlab.studies import johnson as jo  # noqa: E402
+from arqlab.studies import robustness  # noqa: E402
 from arqlab.studies.artefacts.curves import FigureData  # noqa: E402
 from arqlab.studies.data import StudyData  # noqa: E402
 from arqlab.studies.johnson import params, scenarios, tables  # noqa: E402
@@ -67,6 +68,22 @@ def test_sensitivities_change_only_their_input() -> None:
     for u in params.UNCERTAIN_INPUTS:
         assert u.target.startswith("param:") and hasattr(params, u.target[6:]), u.name
         assert getattr(params, u.target[6:]) == u.value, u.name
+
+
+def test_precise_timing_inputs_reach_only_their_modem() -> None:
+    """The precise-timing inputs (docs/studies/johnson.md, "Precise frame timing"): the
+    external modem's extra sync acquisition lengthens only the external turnaround, the
+    integrated ARQ's response timeout applies only to the integrated modem; at the
+    study's values both are as before (0.5 + 0.6 s external, 0.5 s integrated, 5 s)."""
+    def radio(variant: str) -> tuple[float, float]:
+        t = scenarios.tables(variant, "hmtp", 2.0, 3)
+        return t["medium"][0]["turnaround_s"], t["stack"]["s"]["layers"][0]["response_timeout_s"]
+
+    assert radio("5066") == (0.5 + 0.6, 5.0) and radio("hdl") == (0.5, 5.0)
+    with robustness.study_params("arqlab.studies.johnson", {"SYNC_ACQUISITION_S": 0.7, "INTEGRATED_RESPONSE_TIMEOUT_S": 1.5}):
+        assert radio("5066") == (0.5 + 0.6 + 0.7, 5.0)
+        assert radio("5066-1s")[0] == 0.5 + 0.6 + 0.7
+        assert radio("hdl") == (0.5, 1.5) and radio("hdl-1d") == (0.5, 1.5)
 
 
 def test_the_half_fraction_is_the_papers_four_protocols_and_the_full_design_all_eight() -> None:

@@ -23,7 +23,7 @@ COLORS = {"hdl": "C0", "hdl-1d": "C1", "5066": "C2", "5066-1s": "C3", "all-three
 #: Counters behind the "transmissions per packet" claim (hidden curves).
 PACKET_MEASURES = ("hf_packets_sent", "hf_packets_new")
 
-A_MODEM = Assumption("modem tables", "MIL-STD-188-141B App. C required performance; MIL-STD-188-110B's moved 3.6 dB up to the paper's 5 dB statement",
+A_MODEM = Assumption("modem tables", "MIL-STD-188-141B App. C required performance; MIL-STD-188-110B's as a strictly ordered rate ladder moved 6.6 dB up to the paper's 5 dB statement",
                      "Johnson used measured commercial modems we do not have; he states only the external modem's 5 dB behaviour (docs/models/hf.md)")
 A_TCP = Assumption("TCP", "Reno, RFC 6298 timers, MSS 536, connection set-up",
                    "the paper names TCP without its settings")

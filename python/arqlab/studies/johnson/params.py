@@ -62,11 +62,13 @@ RATE_ADAPTATION = "burst"
 TARGET_PER, SNR_STEP_DOWN_DB = 0.1, 2.0
 SNR_STEP_UP_DB = SNR_STEP_DOWN_DB * TARGET_PER / (1 - TARGET_PER)
 #: The external modem (MIL-STD-188-110B, 75–9600 bit/s: the paper's "data rates of 75
-#: through 9600 bps", the serial tone and the Appendix C waveforms), calibrated to the
-#: paper's own statement of its 5 dB behaviour: "300 bps results in a packet error rate
-#: of over 50%, while 150 bps is nearly error-free" — every anchor of the standard's
-#: required figures 3.6 dB higher (tools/hf_modem_tables.py, docs/models/hf.md). The
-#: standard's figures themselves (``STANDARD_MODEM``) are the sensitivity
+#: through 9600 bps", the serial tone and the Appendix C waveforms): a rate ladder whose
+#: required SNR rises strictly with the rate (the standard's figures on the paper's
+#: channel, 300 and 150 bit/s by their repetition of 600's coded bits), every anchor
+#: 6.6 dB higher — the smallest shift for which "300 bps results in a packet error rate
+#: of over 50%"; "150 bps is nearly error-free" bounds it from above (150 bit/s under
+#: 5 % up to 6.7 dB). tools/hf_modem_tables.py, docs/models/hf.md ("Calibrated 110B").
+#: The standard's figures themselves (``STANDARD_MODEM``) are the sensitivity
 #: ``modem_standard``: they lose 2 % of 300 bit/s packets at 5 dB.
 EXTERNAL_MODEM = "mil-std-188-110b-johnson"
 STANDARD_MODEM = "mil-std-188-110b-75-9600"
@@ -90,6 +92,20 @@ TURNAROUND_S = 0.5
 INTERLEAVER_DELAY_S = 0.6
 #: How long a station waits for the peer to start answering before it sends again.
 RESPONSE_TIMEOUT_S = 5.0
+#: "Precise frame timing", one half of the paper's integrated-modem factor: "Precise
+#: synchronization of the transmission cycle permits use of a very short sync preamble on
+#: each transmission" and "This sync preamble can be a large portion of the link
+#: turnaround time". The model carries it as each modem's own preamble (141B BW2 0.64 s
+#: and BW1's fixed 1.31 s, both in the 141B burst lengths; 110B 0.6 s per transmission)
+#: and the turnaround (0.5 s integrated, 0.5 + 0.6 s external). How much more an external
+#: modem without the ARQ's timing loses per turnaround (searching for a transmission whose
+#: start it does not know) is not stated: SYNC_ACQUISITION_S, added to the external
+#: modem's turnaround (0 = none beyond its preamble).
+SYNC_ACQUISITION_S = 0.0
+#: With precise timing the integrated ARQ knows when an answer must start (one turnaround
+#: and two propagation delays after its transmission, ~1 s), so it could give up on a lost
+#: answer that soon; the model waits RESPONSE_TIMEOUT_S as the external modem does.
+INTEGRATED_RESPONSE_TIMEOUT_S = RESPONSE_TIMEOUT_S
 #: 5066's D_PDU data segment (the standard allows up to 1023 octets).
 SEGMENT_OCTETS_5066 = 200
 #: The transition channel's "30 dB amplitude lognormal variation", read as the σ of the
@@ -116,6 +132,12 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
                    low=0.25, high=1.0),
     UncertainInput("interleaver_delay_s", "param:INTERLEAVER_DELAY_S", INTERLEAVER_DELAY_S,
                    "unstated; 110B short interleaver 0.6 s, long 4.8 s (an ARQ modem runs the short one)", low=0.0, high=4.8),
+    UncertainInput("sync_acquisition_s", "param:SYNC_ACQUISITION_S", SYNC_ACQUISITION_S,
+                   "unstated ('precise frame timing ... permits use of a very short sync preamble'); an external modem's extra "
+                   "acquisition per turnaround, 0 to two 110B short-interleave preambles", low=0.0, high=1.2),
+    UncertainInput("integrated_response_timeout_s", "param:INTEGRATED_RESPONSE_TIMEOUT_S", INTEGRATED_RESPONSE_TIMEOUT_S,
+                   "unstated; precise timing lets the integrated ARQ expect the answer's start ~1 s after its "
+                   "transmission (turnaround + 2 t_p): 1.5 s, or the external modem's 5 s", low=1.5, high=5.0),
     UncertainInput("response_timeout_s", "param:RESPONSE_TIMEOUT_S", RESPONSE_TIMEOUT_S, "unstated; the ARQ's wait for an answer, 2-10 s",
                    low=2.0, high=10.0),
     UncertainInput("segment_octets_5066", "param:SEGMENT_OCTETS_5066", SEGMENT_OCTETS_5066, "unstated; STANAG 5066 D_PDU data 1-1023 octets",
@@ -125,7 +147,7 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("rate_adaptation", "param:RATE_ADAPTATION", RATE_ADAPTATION,
                    "the paper gives no algorithm ('tends to switch between' 300 and 150 bit/s)", levels=("burst", "per_packet")),
     UncertainInput("external_modem", "param:EXTERNAL_MODEM", EXTERNAL_MODEM,
-                   "measured commercial modems not available; the paper's 5 dB statement (+3.6 dB) or the standard's figures",
+                   "measured commercial modems not available; the paper's 5 dB statement (ladder +6.6 dB) or the standard's figures",
                    levels=(EXTERNAL_MODEM, STANDARD_MODEM)),
     UncertainInput("transition_sigma_db", "param:TRANSITION_SIGMA_DB", TRANSITION_SIGMA_DB,
                    "'30 dB amplitude lognormal variation': σ (as the stable channels' 4 dB) or half the peak-to-peak swing",

@@ -34,11 +34,12 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
     rate_adaptation = P.RATE_ADAPTATION if rate_adaptation is None else rate_adaptation
     external_modem = P.EXTERNAL_MODEM if external_modem is None else external_modem
     # Modem turnaround (docs/models/hf.md): 0.5 s radio + ARQ, plus the external 110B
-    # modem's 0.6 s interleaver delay.
+    # modem's 0.6 s interleaver delay and the acquisition that precise timing saves.
     rate, turnaround, modem = ((4800.0, P.TURNAROUND_S, "mil-std-188-141b-appc") if integrated(variant)
-                               else (2400.0, P.TURNAROUND_S + P.INTERLEAVER_DELAY_S, external_modem))
+                               else (2400.0, P.TURNAROUND_S + P.INTERLEAVER_DELAY_S + P.SYNC_ACQUISITION_S, external_modem))
+    timeout = P.INTEGRATED_RESPONSE_TIMEOUT_S if integrated(variant) else P.RESPONSE_TIMEOUT_S
     arq: dict[str, Any] = {"kind": "hf_arq", "variant": variant, "initial_snr_db": snr, "modem": modem,
-                           "response_timeout_s": P.RESPONSE_TIMEOUT_S}
+                           "response_timeout_s": timeout}
     if not integrated(variant):
         arq.update(target_per=P.TARGET_PER, segment_bits=8 * P.SEGMENT_OCTETS_5066)
         if rate_adaptation == "per_packet":

@@ -106,6 +106,31 @@ fn appendix_c_rates_use_their_own_preamble_and_interleaver_blocks() {
     assert_eq!(HfArq::<Sdu>::new(&c, Station::A).rate_bps(), 4800.0);
 }
 
+/// Rate choice on the Johnson study's calibrated ladder (5066's 200-octet segments):
+/// every rate of the table is the choice at some SNR estimate, each over one SNR band,
+/// in rate order; at 5 dB it is 150 bit/s — the paper's "300 bps results in a packet
+/// error rate of over 50%, while 150 bps is nearly error-free".
+#[test]
+fn every_rate_of_the_calibrated_ladder_is_chosen_at_some_snr() {
+    let mut c = HfArqConfig::of("5066");
+    let mut p = Problems::default();
+    c.modem = "mil-std-188-110b-johnson".into();
+    c.table = ModemTable::load(&c.modem, "modem", &mut p);
+    assert!(p.is_empty(), "{p:?}");
+    c.segment_bits = 1600;
+    let mut chosen: Vec<f64> = vec![];
+    for i in 0..=5000 {
+        c.initial_snr_db = -10.0 + 0.01 * f64::from(i);
+        let r = HfArq::<Sdu>::new(&c, Station::A).rate_bps();
+        if chosen.last() != Some(&r) {
+            chosen.push(r);
+        }
+    }
+    assert_eq!(chosen, [75.0, 150.0, 300.0, 600.0, 1200.0, 3200.0, 4800.0, 6400.0, 8000.0, 9600.0], "each once, in rate order");
+    c.initial_snr_db = 5.0;
+    assert_eq!(HfArq::<Sdu>::new(&c, Station::A).rate_bps(), 150.0);
+}
+
 #[test]
 fn selective_repeat_sends_a_burst_with_one_preamble_and_whole_interleaver_blocks() {
     let mut a = arq("5066");
