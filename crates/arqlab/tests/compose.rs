@@ -103,3 +103,67 @@ fn an_smtp_dialogue_across_three_hops_completes_no_faster_than_its_path() {
     assert!(latency >= steps * 0.15, "session latency {latency} s for {steps} steps of at least 0.15 s");
     assert!(latency < steps * 0.15 + 30.0, "session latency {latency} s: stalled");
 }
+
+/// The store-and-forward recurrence of a train of frames through hops: each router's
+/// output port sends in the order frames become ready (fully received plus its
+/// forwarding time), one at a time. `frames[h]` lists the frames (bits) leaving hop h's
+/// sender, `from[h][j]` the frame of hop h-1 each came from. Returns the last arrival.
+fn tandem(frames: &[Vec<f64>], from: &[Vec<usize>], hops: &[(f64, f64)], forwarding: &[f64]) -> f64 {
+    let mut arrivals: Vec<f64> = vec![];
+    for (h, bits) in frames.iter().enumerate() {
+        let (rate, delay) = hops[h];
+        let mut free = 0.0_f64;
+        let mut next = vec![];
+        for (j, b) in bits.iter().enumerate() {
+            let ready = if h == 0 { 0.0 } else { arrivals[from[h][j]] + forwarding[h - 1] };
+            let start = ready.max(free);
+            free = start + b / rate;
+            next.push(free + delay);
+        }
+        arrivals = next;
+    }
+    arrivals.into_iter().fold(0.0, f64::max)
+}
+
+#[test]
+fn rfc791_ip_through_two_routers_fragments_to_each_mtu_and_reassembles_exactly_once() {
+    use arqlab::protocol::ip::fragment::fragment_count;
+    let sc = load("ip_fragmenting_routers.toml");
+    let rep = replicate(&sc, 1, 0).unwrap();
+    let acc = rep.accounting["flow.a->b"];
+    assert_eq!((acc.issued, acc.delivered), (1, 1), "the message delivered once");
+    // Fragment counts: the closed form at each MTU.
+    assert_eq!((fragment_count(1000, 1500), fragment_count(1000, 576)), (1, 2));
+    assert_eq!((fragment_count(552, 296), fragment_count(448, 296)), (3, 2));
+    let ip = |scope: &str, m: &str| rep.batches[0][scope].get(m).unwrap_or_else(|| panic!("{scope} has no {m}"));
+    assert_eq!((ip("ip.r1", "fragmented"), ip("ip.r1", "fragments_created")), (1.0, 2.0));
+    assert_eq!((ip("ip.r2", "datagrams_in"), ip("ip.r2", "fragmented"), ip("ip.r2", "fragments_created")), (2.0, 2.0, 5.0));
+    let t = &rep.batches[0]["transport.flow.a->b"];
+    assert_eq!((t.get("ip_datagrams_sent"), t.get("ip_reassembled"), t.get("ip_reassembly_timeouts")), (Some(1.0), Some(1.0), Some(0.0)));
+    // Delivery time: the fragments' store-and-forward recurrence, exact to the
+    // picosecond rounding of each of its steps.
+    let octets = |data: &[f64]| data.iter().map(|d| (20.0 + d) * 8.0).collect::<Vec<f64>>();
+    let frames = [octets(&[1000.0]), octets(&[552.0, 448.0]), octets(&[272.0, 272.0, 8.0, 272.0, 176.0])];
+    let from = [vec![], vec![0, 0], vec![0, 0, 0, 1, 1]];
+    let want = tandem(&frames, &from, &[(9600.0, 0.001), (19200.0, 0.002), (4800.0, 0.003)], &[0.0005, 0.001]);
+    let got = rep.batches[0]["flow.a->b"].get("transfer_time_s").unwrap();
+    assert!((got - want).abs() <= 30e-12, "transfer time {got} s vs the recurrence {want} s");
+}
+
+#[test]
+fn rfc791_a_datagram_whose_ttl_reaches_0_at_a_router_is_destroyed_and_counted() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/compose/ip_fragmenting_routers.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains("ttl = 64"));
+    let sc = Scenario::from_value(&toml_to_json(&text.replace("ttl = 64", "ttl = 2")).unwrap()).unwrap();
+    let rep = replicate(&sc, 1, 0).unwrap();
+    let acc = rep.accounting["flow.a->b"];
+    let ip = |scope: &str, m: &str| rep.batches[0][scope].get(m).unwrap();
+    // TTL 2: r1 forwards it with TTL 1, r2 would send it on with 0 and destroys it.
+    assert_eq!((ip("ip.r1", "ttl_expired"), ip("ip.r1", "datagrams_out")), (0.0, 1.0));
+    assert_eq!((ip("ip.r2", "datagrams_in"), ip("ip.r2", "ttl_expired"), ip("ip.r2", "datagrams_out")), (2.0, 2.0, 0.0), "both fragments of r1");
+    // Every message delivered once or counted as dropped: here none delivered.
+    assert_eq!((acc.issued, acc.delivered), (1, 0));
+    let t = &rep.batches[0]["transport.flow.a->b"];
+    assert_eq!(t.get("ip_datagrams_delivered"), Some(0.0));
+}
