@@ -167,3 +167,47 @@ fn rfc791_a_datagram_whose_ttl_reaches_0_at_a_router_is_destroyed_and_counted() 
     let t = &rep.batches[0]["transport.flow.a->b"];
     assert_eq!(t.get("ip_datagrams_delivered"), Some(0.0));
 }
+
+/// Loads a shipped composition with `from` replaced by `to` in its text.
+fn load_with(file: &str, from: &str, to: &str) -> Scenario {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/compose").join(file);
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{file} has no {from:?}");
+    Scenario::from_value(&toml_to_json(&text.replace(from, to)).unwrap()).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+#[test]
+fn tcp_ip_between_two_token_rings_is_limited_by_the_line_or_the_window() {
+    // Error free: throughput = min(window / RTT, the line's share for user data).
+    let (line, mss, hdr, ack) = (9600.0, 536.0 * 8.0, 40.0 * 8.0, 40.0 * 8.0); // TCP + IP headers: 20 + 20 octets
+    let ring = 4e6;
+    let (f, d) = (0.001, 0.05);
+    let share = line * mss / (mss + hdr);
+    let data_path = 2.0 * (mss + hdr) / ring + 2.0 * f + (mss + hdr) / line + d;
+    let ack_path = 2.0 * ack / ring + 2.0 * f + ack / line + d;
+    // The shipped window (4096 octets) is far above the line's share × RTT: line-bound.
+    let sc = load("tcp_ip_two_rings.toml");
+    assert!(4096.0 * 8.0 / (data_path + ack_path) > 5.0 * share);
+    let rep = replicate(&sc, 1, 0).unwrap();
+    let got = rep.batches[0]["flow.a->b"].get("throughput_bps").unwrap();
+    assert!((got - share).abs() < 0.002 * share, "throughput {got} bit/s vs the line's share {share} bit/s");
+    // Nothing lost, nothing fragmented (576-octet datagrams fit every MTU), all routed.
+    let ip = |scope: &str, m: &str| rep.batches[0][scope].get(m).unwrap();
+    for g in ["ip.g1", "ip.g2"] {
+        assert_eq!(ip(g, "datagrams_in"), ip(g, "datagrams_out"), "{g}");
+        assert_eq!((ip(g, "ttl_expired"), ip(g, "unroutable"), ip(g, "fragmented")), (0.0, 0.0, 0.0), "{g}");
+    }
+    assert_eq!(rep.batches[0]["transport.flow.a->b"].get("tcp_segments_retransmitted"), Some(0.0));
+    // A one-segment window: each segment waits for its ACK, which the receiver holds for
+    // the delayed-ACK timer (no second segment arrives): W / (data + 0.2 s + ACK path),
+    // plus the token's wait on each ring (microseconds at 4 Mbit/s).
+    let one = load_with("tcp_ip_two_rings.toml", "receive_window_octets = 4096", "receive_window_octets = 536");
+    let rep = replicate(&one, 1, 0).unwrap();
+    let got = rep.batches[0]["flow.a->b"].get("throughput_bps").unwrap();
+    let want = mss / (data_path + 0.2 + ack_path);
+    // A message more or less in the 270 s measured (the cycle cut at the window edges).
+    let edge = mss / 270.0;
+    assert!(got <= want + edge && got > want - edge - 0.001 * want, "one-segment window: {got} bit/s vs W / RTT = {want} bit/s");
+    let again = replicate(&one, 1, 0).unwrap();
+    assert_eq!((again.fingerprint, again.events), (rep.fingerprint, rep.events), "deterministic");
+}
