@@ -211,3 +211,51 @@ fn tcp_ip_between_two_token_rings_is_limited_by_the_line_or_the_window() {
     let again = replicate(&one, 1, 0).unwrap();
     assert_eq!((again.fingerprint, again.events), (rep.fingerprint, rep.events), "deterministic");
 }
+
+/// Hosts h0..h{n-1} on router r0, sink s on router r1, r0–r1 a slow line with a small
+/// drop-tail buffer; each host sends `messages` datagrams of `bits` to s.
+fn fan_in(n: usize, messages: u32, bits: u32, line_mtu: u32, buffer_octets: u32) -> Scenario {
+    let mut t = format!(
+        "[run]\nduration_s = 600.0\n[stack.ip]\nkind = \"ip\"\nreassembly_timeout_s = 5.0\n\
+         [[relay]]\nname = \"r0\"\nkind = \"ip_router\"\nbuffer_octets = {buffer_octets}\n[[relay]]\nname = \"r1\"\nkind = \"ip_router\"\n\
+         [[medium]]\nname = \"line\"\nends = [\"r0\", \"r1\"]\nrate_bps = 64000.0\ndelay_s = 0.01\nmtu_octets = {line_mtu}\n\
+         [[medium]]\nname = \"ls\"\nends = [\"s\", \"r1\"]\nrate_bps = 1e6\n[[node]]\nname = \"s\"\nstack = \"ip\"\n"
+    );
+    for h in 0..n {
+        t.push_str(&format!(
+            "[[node]]\nname = \"h{h}\"\nstack = \"ip\"\n[[medium]]\nname = \"l{h}\"\nends = [\"h{h}\", \"r0\"]\nrate_bps = 1e6\n\
+             [[flow]]\nfrom = \"h{h}\"\nto = \"s\"\ntraffic = {{ kind = \"bulk\", messages = {messages}, length = {{ dist = \"constant\", mean_bits = {bits} }} }}\n"
+        ));
+    }
+    Scenario::from_toml(&t).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn every_datagram_through_ip_routers_is_delivered_once_or_counted_as_dropped() {
+    // Datagrams that fit the line's MTU: each is one frame, so each is delivered or dropped whole.
+    let sc = fan_in(8, 30, 4000, 1500, 3000);
+    let rep = replicate(&sc, 2, 0).unwrap();
+    let b = &rep.batches[0];
+    let (mut issued, mut delivered) = (0, 0);
+    for (name, a) in &rep.accounting {
+        assert!(a.delivered <= a.issued, "{name}: delivered more than issued");
+        issued += a.issued;
+        delivered += a.delivered;
+    }
+    let dropped = b["node.r0.line"].get("frames_dropped").unwrap();
+    assert!(dropped > 0.0, "the small buffer drops");
+    assert_eq!(issued, 8 * 30);
+    assert_eq!(issued as f64, delivered as f64 + dropped, "delivered once or dropped at the queue: nothing else is lost");
+    for r in ["ip.r0", "ip.r1"] {
+        let ip = |m: &str| b[r].get(m).unwrap();
+        assert_eq!(ip("datagrams_in"), ip("ttl_expired") + ip("unroutable") + ip("datagrams_out"), "{r} balances");
+    }
+    // Datagrams cut in two at the line, a buffer that never overflows: each reassembled once.
+    let sc = fan_in(8, 30, 8000, 576, 1_000_000);
+    let rep = replicate(&sc, 2, 0).unwrap();
+    let b = &rep.batches[0];
+    assert_eq!(b["ip.r0"].get("fragmented"), Some(240.0));
+    assert_eq!(b["ip.r0"].get("fragments_created"), Some(480.0), "⌈1000 / 552⌉ = 2 each");
+    let delivered: u64 = rep.accounting.values().map(|a| a.delivered).sum();
+    assert_eq!(delivered, 240);
+}
