@@ -6,7 +6,9 @@
 //!   1 s) beside the bare hand-written loop of the same model (`bare_loop.rs`);
 //! - `hdlc_nrm`, `hdlc_abm` (Bux), `llc2` (Biersack), `tp4` (Colella), `x25` (Comer &
 //!   Korb), `hf` (Johnson): the study's shipped scenario, one replication;
-//! - `independent_links`: K reference links in one run (`benches/scaling.py` adds memory).
+//! - `independent_links`: K reference links in one run (`benches/scaling.py` adds memory);
+//! - `ip_routed`: 1,000 IP hosts behind 20 IP routers (build, and events per second),
+//!   and the TCP/IP composition between two token rings.
 //!
 //! `cargo bench -p arqlab --bench engine [-- GROUP]`; `make bench-vs-bare` times the
 //! reference against the bare loop in alternated processes.
@@ -181,9 +183,44 @@ fn routing(c: &mut Crit) {
     g.finish();
 }
 
+/// A routed topology of 1,000 IP hosts (`protocol::ip`, `channel::ip_router`): 20 IP
+/// routers in a line joined by 10 Mbit/s links, 50 hosts on each by its own 64 kbit/s
+/// link (MTU 576); host i sends Poisson datagrams of 4000 bits (load 0.1 of its link,
+/// fragmented to 576 octets) to host (i + 500) mod 1000, through 11 routers. Building
+/// it (validate, wire, route) and simulating 10 s, in events per CPU-second; and the
+/// TCP/IP composition (`scenarios/compose/tcp_ip_two_rings.toml`, composed path).
+fn ip_routed(c: &mut Crit) {
+    let mut g = c.benchmark_group("ip_routed");
+    g.sample_size(10);
+    let (hosts, routers) = (1000, 20);
+    let mut v = serde_json::json!({ "run": { "duration_s": 10.0, "warmup_s": 0.0 }, "stack": { "ip": { "kind": "ip" } }, "medium": [], "relay": [], "node": [], "flow": [] });
+    for r in 0..routers {
+        v["relay"].as_array_mut().unwrap().push(serde_json::json!({ "name": format!("r{r}"), "kind": "ip_router", "forwarding_time_s": 0.0001 }));
+        if r > 0 {
+            v["medium"].as_array_mut().unwrap().push(serde_json::json!({ "name": format!("b{r}"), "ends": [format!("r{}", r - 1), format!("r{r}")], "rate_bps": 1e7, "delay_s": 0.001 }));
+        }
+    }
+    for h in 0..hosts {
+        v["node"].as_array_mut().unwrap().push(serde_json::json!({ "name": format!("h{h}"), "stack": "ip" }));
+        v["medium"].as_array_mut().unwrap().push(serde_json::json!({ "name": format!("l{h}"), "ends": [format!("h{h}"), format!("r{}", h / (hosts / routers))], "rate_bps": 64000.0, "delay_s": 0.001, "mtu_octets": 576 }));
+        let traffic = serde_json::json!({ "kind": "poisson", "load": 0.1, "length": { "dist": "constant", "mean_bits": 4000 } });
+        v["flow"].as_array_mut().unwrap().push(serde_json::json!({ "from": format!("h{h}"), "to": format!("h{}", (h + hosts / 2) % hosts), "traffic": traffic }));
+    }
+    let sc = Scenario::from_value(&v).expect("valid");
+    g.bench_function("build_1000_hosts_20_routers", |b| b.iter(|| Scenario::from_value(&v).expect("valid")));
+    let events = replicate(&sc, 1, 0).expect("runs").events;
+    g.throughput(Throughput::Elements(events));
+    g.bench_function("simulate_1000_hosts_20_routers", |b| b.iter(|| replicate(&sc, 1, 0).expect("runs")));
+    let tcp_ip = scenario(include_str!("../scenarios/compose/tcp_ip_two_rings.toml"), 3_000.0);
+    let events = replicate(&tcp_ip, 1, 0).expect("runs").events;
+    g.throughput(Throughput::Elements(events));
+    g.bench_function("tcp_ip_two_rings", |b| b.iter(|| replicate(&tcp_ip, 1, 0).expect("runs")));
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().with_measurement(CpuTime);
-    targets = models, scaling, composed, routing, hf_arq
+    targets = models, scaling, composed, routing, hf_arq, ip_routed
 }
 criterion_main!(benches);

@@ -103,3 +103,24 @@ def test_a_bulk_transfer_is_a_terminating_run_from_python_and_the_command_line()
     out = cli("run", "scenarios/go_back_n.toml", "--no-store", *[f"--set={k}={v}" for k, v in overrides.items()])
     assert out.returncode == 0, out.stderr
     assert "run:" in out.stdout and "completion_time_s" in out.stdout
+
+
+IP = "scenarios/compose/ip_fragmenting_routers.toml"
+
+
+def test_ip_routers_print_their_counters_and_bad_ip_keys_exit_2(tmp_path: Path) -> None:
+    out = cli("run", IP, "--no-store", "--replications", "1")
+    assert out.returncode == 0, out.stderr
+    section = out.stdout.split("# IP routers", 1)[1]
+    assert "ip.r2:" in section and "fragments_created" in section and "ttl_expired" in section
+    r = arqlab.simulate(IP, replications=1, store=False, overrides={"stack.ip.ttl": 2})
+    assert r.metrics["ip.r2"]["ttl_expired"]["mean"] == 2.0
+    for edit, message in [
+        (lambda t: t.replace("mtu_octets = 296", "mtu_octets = 60"), "medium[2].mtu_octets = 60: expected"),
+        (lambda t: t.replace('kind = "ip_router"\nforwarding_time_s = 0.001', 'kind = "ip_rooter"'), "relay[1].kind"),
+        (lambda t: t.replace("ttl = 64", "ttl = 300"), "stack.ip.ttl = 300: expected"),
+    ]:
+        bad = tmp_path / "bad.toml"
+        bad.write_text(edit(Path(IP).read_text()))
+        res = cli("check", str(bad))
+        assert res.returncode == 2 and message in res.stderr and "Traceback" not in res.stderr, res.stderr

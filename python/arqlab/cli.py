@@ -78,6 +78,7 @@ GROUPS = [
     ("link", "media lanes"),
     ("ring", "token rings"),
     ("node", "relay ports"),
+    ("ip", "IP routers"),
     ("llc2", "LLC2 connections pooled"),
     ("run", "run"),
 ]
@@ -93,7 +94,7 @@ def _group(scope: str) -> str:
 
 def print_table(metrics: dict[str, dict[str, dict[str, float]]], directions: list[str]) -> None:
     """Every scope in `directions`, grouped (flows, pooled flows, transports, lanes, rings,
-    relay ports, pooled LLC2, run). A flow shows the usual measures, any other scope all of
+    relay ports, IP routers, pooled LLC2, run). A flow shows the usual measures, any other scope all of
     its own."""
     def shown(d: str) -> list[str]:
         if _group(d) != "flow":

@@ -103,3 +103,159 @@ fn an_smtp_dialogue_across_three_hops_completes_no_faster_than_its_path() {
     assert!(latency >= steps * 0.15, "session latency {latency} s for {steps} steps of at least 0.15 s");
     assert!(latency < steps * 0.15 + 30.0, "session latency {latency} s: stalled");
 }
+
+/// The store-and-forward recurrence of a train of frames through hops: each router's
+/// output port sends in the order frames become ready (fully received plus its
+/// forwarding time), one at a time. `frames[h]` lists the frames (bits) leaving hop h's
+/// sender, `from[h][j]` the frame of hop h-1 each came from. Returns the last arrival.
+fn tandem(frames: &[Vec<f64>], from: &[Vec<usize>], hops: &[(f64, f64)], forwarding: &[f64]) -> f64 {
+    let mut arrivals: Vec<f64> = vec![];
+    for (h, bits) in frames.iter().enumerate() {
+        let (rate, delay) = hops[h];
+        let mut free = 0.0_f64;
+        let mut next = vec![];
+        for (j, b) in bits.iter().enumerate() {
+            let ready = if h == 0 { 0.0 } else { arrivals[from[h][j]] + forwarding[h - 1] };
+            let start = ready.max(free);
+            free = start + b / rate;
+            next.push(free + delay);
+        }
+        arrivals = next;
+    }
+    arrivals.into_iter().fold(0.0, f64::max)
+}
+
+#[test]
+fn rfc791_ip_through_two_routers_fragments_to_each_mtu_and_reassembles_exactly_once() {
+    use arqlab::protocol::ip::fragment::fragment_count;
+    let sc = load("ip_fragmenting_routers.toml");
+    let rep = replicate(&sc, 1, 0).unwrap();
+    let acc = rep.accounting["flow.a->b"];
+    assert_eq!((acc.issued, acc.delivered), (1, 1), "the message delivered once");
+    // Fragment counts: the closed form at each MTU.
+    assert_eq!((fragment_count(1000, 1500), fragment_count(1000, 576)), (1, 2));
+    assert_eq!((fragment_count(552, 296), fragment_count(448, 296)), (3, 2));
+    let ip = |scope: &str, m: &str| rep.batches[0][scope].get(m).unwrap_or_else(|| panic!("{scope} has no {m}"));
+    assert_eq!((ip("ip.r1", "fragmented"), ip("ip.r1", "fragments_created")), (1.0, 2.0));
+    assert_eq!((ip("ip.r2", "datagrams_in"), ip("ip.r2", "fragmented"), ip("ip.r2", "fragments_created")), (2.0, 2.0, 5.0));
+    let t = &rep.batches[0]["transport.flow.a->b"];
+    assert_eq!((t.get("ip_datagrams_sent"), t.get("ip_reassembled"), t.get("ip_reassembly_timeouts")), (Some(1.0), Some(1.0), Some(0.0)));
+    // Delivery time: the fragments' store-and-forward recurrence, exact to the
+    // picosecond rounding of each of its steps.
+    let octets = |data: &[f64]| data.iter().map(|d| (20.0 + d) * 8.0).collect::<Vec<f64>>();
+    let frames = [octets(&[1000.0]), octets(&[552.0, 448.0]), octets(&[272.0, 272.0, 8.0, 272.0, 176.0])];
+    let from = [vec![], vec![0, 0], vec![0, 0, 0, 1, 1]];
+    let want = tandem(&frames, &from, &[(9600.0, 0.001), (19200.0, 0.002), (4800.0, 0.003)], &[0.0005, 0.001]);
+    let got = rep.batches[0]["flow.a->b"].get("transfer_time_s").unwrap();
+    assert!((got - want).abs() <= 30e-12, "transfer time {got} s vs the recurrence {want} s");
+}
+
+#[test]
+fn rfc791_a_datagram_whose_ttl_reaches_0_at_a_router_is_destroyed_and_counted() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/compose/ip_fragmenting_routers.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains("ttl = 64"));
+    let sc = Scenario::from_value(&toml_to_json(&text.replace("ttl = 64", "ttl = 2")).unwrap()).unwrap();
+    let rep = replicate(&sc, 1, 0).unwrap();
+    let acc = rep.accounting["flow.a->b"];
+    let ip = |scope: &str, m: &str| rep.batches[0][scope].get(m).unwrap();
+    // TTL 2: r1 forwards it with TTL 1, r2 would send it on with 0 and destroys it.
+    assert_eq!((ip("ip.r1", "ttl_expired"), ip("ip.r1", "datagrams_out")), (0.0, 1.0));
+    assert_eq!((ip("ip.r2", "datagrams_in"), ip("ip.r2", "ttl_expired"), ip("ip.r2", "datagrams_out")), (2.0, 2.0, 0.0), "both fragments of r1");
+    // Every message delivered once or counted as dropped: here none delivered.
+    assert_eq!((acc.issued, acc.delivered), (1, 0));
+    let t = &rep.batches[0]["transport.flow.a->b"];
+    assert_eq!(t.get("ip_datagrams_delivered"), Some(0.0));
+}
+
+/// Loads a shipped composition with `from` replaced by `to` in its text.
+fn load_with(file: &str, from: &str, to: &str) -> Scenario {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/compose").join(file);
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{file} has no {from:?}");
+    Scenario::from_value(&toml_to_json(&text.replace(from, to)).unwrap()).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+#[test]
+fn tcp_ip_between_two_token_rings_is_limited_by_the_line_or_the_window() {
+    // Error free: throughput = min(window / RTT, the line's share for user data).
+    let (line, mss, hdr, ack) = (9600.0, 536.0 * 8.0, 40.0 * 8.0, 40.0 * 8.0); // TCP + IP headers: 20 + 20 octets
+    let ring = 4e6;
+    let (f, d) = (0.001, 0.05);
+    let share = line * mss / (mss + hdr);
+    let data_path = 2.0 * (mss + hdr) / ring + 2.0 * f + (mss + hdr) / line + d;
+    let ack_path = 2.0 * ack / ring + 2.0 * f + ack / line + d;
+    // The shipped window (4096 octets) is far above the line's share × RTT: line-bound.
+    let sc = load("tcp_ip_two_rings.toml");
+    assert!(4096.0 * 8.0 / (data_path + ack_path) > 5.0 * share);
+    let rep = replicate(&sc, 1, 0).unwrap();
+    let got = rep.batches[0]["flow.a->b"].get("throughput_bps").unwrap();
+    assert!((got - share).abs() < 0.002 * share, "throughput {got} bit/s vs the line's share {share} bit/s");
+    // Nothing lost, nothing fragmented (576-octet datagrams fit every MTU), all routed.
+    let ip = |scope: &str, m: &str| rep.batches[0][scope].get(m).unwrap();
+    for g in ["ip.g1", "ip.g2"] {
+        assert_eq!(ip(g, "datagrams_in"), ip(g, "datagrams_out"), "{g}");
+        assert_eq!((ip(g, "ttl_expired"), ip(g, "unroutable"), ip(g, "fragmented")), (0.0, 0.0, 0.0), "{g}");
+    }
+    assert_eq!(rep.batches[0]["transport.flow.a->b"].get("tcp_segments_retransmitted"), Some(0.0));
+    // A one-segment window: each segment waits for its ACK, which the receiver holds for
+    // the delayed-ACK timer (no second segment arrives): W / (data + 0.2 s + ACK path),
+    // plus the token's wait on each ring (microseconds at 4 Mbit/s).
+    let one = load_with("tcp_ip_two_rings.toml", "receive_window_octets = 4096", "receive_window_octets = 536");
+    let rep = replicate(&one, 1, 0).unwrap();
+    let got = rep.batches[0]["flow.a->b"].get("throughput_bps").unwrap();
+    let want = mss / (data_path + 0.2 + ack_path);
+    // A message more or less in the 270 s measured (the cycle cut at the window edges).
+    let edge = mss / 270.0;
+    assert!(got <= want + edge && got > want - edge - 0.001 * want, "one-segment window: {got} bit/s vs W / RTT = {want} bit/s");
+    let again = replicate(&one, 1, 0).unwrap();
+    assert_eq!((again.fingerprint, again.events), (rep.fingerprint, rep.events), "deterministic");
+}
+
+/// Hosts h0..h{n-1} on router r0, sink s on router r1, r0–r1 a slow line with a small
+/// drop-tail buffer; each host sends `messages` datagrams of `bits` to s.
+fn fan_in(n: usize, messages: u32, bits: u32, line_mtu: u32, buffer_octets: u32) -> Scenario {
+    let mut t = format!(
+        "[run]\nduration_s = 600.0\n[stack.ip]\nkind = \"ip\"\nreassembly_timeout_s = 5.0\n\
+         [[relay]]\nname = \"r0\"\nkind = \"ip_router\"\nbuffer_octets = {buffer_octets}\n[[relay]]\nname = \"r1\"\nkind = \"ip_router\"\n\
+         [[medium]]\nname = \"line\"\nends = [\"r0\", \"r1\"]\nrate_bps = 64000.0\ndelay_s = 0.01\nmtu_octets = {line_mtu}\n\
+         [[medium]]\nname = \"ls\"\nends = [\"s\", \"r1\"]\nrate_bps = 1e6\n[[node]]\nname = \"s\"\nstack = \"ip\"\n"
+    );
+    for h in 0..n {
+        t.push_str(&format!(
+            "[[node]]\nname = \"h{h}\"\nstack = \"ip\"\n[[medium]]\nname = \"l{h}\"\nends = [\"h{h}\", \"r0\"]\nrate_bps = 1e6\n\
+             [[flow]]\nfrom = \"h{h}\"\nto = \"s\"\ntraffic = {{ kind = \"bulk\", messages = {messages}, length = {{ dist = \"constant\", mean_bits = {bits} }} }}\n"
+        ));
+    }
+    Scenario::from_toml(&t).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn every_datagram_through_ip_routers_is_delivered_once_or_counted_as_dropped() {
+    // Datagrams that fit the line's MTU: each is one frame, so each is delivered or dropped whole.
+    let sc = fan_in(8, 30, 4000, 1500, 3000);
+    let rep = replicate(&sc, 2, 0).unwrap();
+    let b = &rep.batches[0];
+    let (mut issued, mut delivered) = (0, 0);
+    for (name, a) in &rep.accounting {
+        assert!(a.delivered <= a.issued, "{name}: delivered more than issued");
+        issued += a.issued;
+        delivered += a.delivered;
+    }
+    let dropped = b["node.r0.line"].get("frames_dropped").unwrap();
+    assert!(dropped > 0.0, "the small buffer drops");
+    assert_eq!(issued, 8 * 30);
+    assert_eq!(issued as f64, delivered as f64 + dropped, "delivered once or dropped at the queue: nothing else is lost");
+    for r in ["ip.r0", "ip.r1"] {
+        let ip = |m: &str| b[r].get(m).unwrap();
+        assert_eq!(ip("datagrams_in"), ip("ttl_expired") + ip("unroutable") + ip("datagrams_out"), "{r} balances");
+    }
+    // Datagrams cut in two at the line, a buffer that never overflows: each reassembled once.
+    let sc = fan_in(8, 30, 8000, 576, 1_000_000);
+    let rep = replicate(&sc, 2, 0).unwrap();
+    let b = &rep.batches[0];
+    assert_eq!(b["ip.r0"].get("fragmented"), Some(240.0));
+    assert_eq!(b["ip.r0"].get("fragments_created"), Some(480.0), "⌈1000 / 552⌉ = 2 each");
+    let delivered: u64 = rep.accounting.values().map(|a| a.delivered).sum();
+    assert_eq!(delivered, 240);
+}

@@ -15,6 +15,7 @@
 //! order, so a frame waits behind those that came before it (an M/D/1 queue in front of
 //! the output ports, its places counted in the output port's buffer).
 
+use super::ip_router::IpForwarding;
 use crate::engine::{Duration, SimTime, Stream};
 use crate::stats::TimeAverage;
 use rand::Rng;
@@ -126,6 +127,8 @@ pub struct Relay<F> {
     pub frames_in_error: u64,
     /// Frames filtered (destination behind the arrival port, or unknown).
     pub frames_filtered: u64,
+    /// An IP router: TTL, MTU and fragmentation (`channel::ip_router`); `None`: layer 2.
+    pub ip: Option<IpForwarding<F>>,
 }
 
 /// What a relay did with an arriving frame.
@@ -166,6 +169,7 @@ impl<F> Relay<F> {
             routes,
             frames_in_error: 0,
             frames_filtered: 0,
+            ip: None,
         }
     }
 
@@ -230,6 +234,38 @@ impl<F> Relay<F> {
             port.buffered_bits -= bits as u64;
             port.counters.frames_forwarded += 1;
             port.occupancy.update(now.as_secs_f64(), port.buffered_bits as f64 / 8.0);
+        }
+    }
+}
+
+impl<F: crate::protocol::Pdu> Relay<F> {
+    /// A frame for node `dst` fully received on port `from` at `now`: forwarded as a
+    /// layer-2 relay does, or, at an IP router, as a datagram (TTL, MTU, fragments:
+    /// `ip_router`), each fragment admitted or dropped on its own. `ready` is called
+    /// with the time each admitted frame is ready for its output port.
+    pub fn arrive_routed(&mut self, now: SimTime, from: usize, frame: F, dst: u32, in_error: bool, mut ready: impl FnMut(SimTime)) {
+        if self.ip.is_none() || in_error {
+            let bits = frame.bits();
+            if let Admission::Forward(at) = self.arrive(now, from, frame, bits, dst, in_error) {
+                ready(at);
+            }
+            return;
+        }
+        let out = self.route(from, dst);
+        let Some(ip) = self.ip.as_mut() else { return };
+        if ip.forward(frame, out).is_none() {
+            self.frames_filtered += u64::from(out.is_none());
+            return;
+        }
+        let mut frames = std::mem::take(&mut ip.frames);
+        for f in frames.drain(..) {
+            let bits = f.bits();
+            if let Admission::Forward(at) = self.arrive(now, from, f, bits, dst, false) {
+                ready(at);
+            }
+        }
+        if let Some(ip) = self.ip.as_mut() {
+            ip.frames = frames;
         }
     }
 }
@@ -316,5 +352,39 @@ mod tests {
             let mean = sum / f64::from(n);
             assert!((mean - want).abs() < 0.05 * want, "mean {mean} vs {want}");
         }
+    }
+
+    #[test]
+    fn an_ip_router_admits_each_fragment_to_the_drop_tail_queue_and_its_counters_balance() {
+        use crate::channel::ip_router::IpForwarding;
+        use crate::protocol::ip::{IpHeader, IpPacket, HEADER_OCTETS};
+        use crate::protocol::Sdu;
+        let datagram = |ttl: u32, data: u32| IpPacket {
+            hdr: IpHeader { src: 0, dst: 1, id: 3, offset8: 0, mf: false, ttl, total_octets: HEADER_OCTETS + data },
+            msg: Sdu { id: 0, bits: data * 8, flow: 0, born: SimTime::ZERO },
+            framing_bits: 0,
+        };
+        // Room for 800 octets at port 1 (MTU 296): of 1000 data octets' four fragments two
+        // of 292 fit (584), the third does not (876), the last (20 + 184) does (788).
+        let mut r = Relay::new(vec![0, 1], Some(800 * 8), Forwarding::Constant(Duration(5)), vec![Some(0), Some(1)], stream(1, 0, "r"));
+        r.ip = Some(IpForwarding::new(vec![None, Some(296)]));
+        let mut admitted = 0;
+        r.arrive_routed(SimTime(0), 0, datagram(9, 1000), 1, false, |_| admitted += 1);
+        r.arrive_routed(SimTime(0), 0, datagram(1, 10), 1, false, |_| admitted += 1);
+        r.arrive_routed(SimTime(0), 0, datagram(9, 10), 7, false, |_| admitted += 1);
+        r.arrive_routed(SimTime(0), 0, datagram(9, 10), 1, true, |_| admitted += 1);
+        assert_eq!(admitted, 3);
+        let c = r.ip.as_ref().unwrap().counters;
+        assert_eq!((c.datagrams_in, c.ttl_expired, c.unroutable, c.datagrams_out), (3, 1, 1, 1));
+        assert_eq!(c.datagrams_in, c.ttl_expired + c.unroutable + c.datagrams_out);
+        let port = r.ports[1].counters;
+        assert_eq!(port.frames_offered, c.datagrams_out - c.fragmented + c.fragments_created);
+        assert_eq!((port.frames_offered, port.frames_dropped), (4, 1));
+        assert_eq!((r.frames_in_error, r.frames_filtered), (1, 1));
+        // Without the router part a relay forwards the datagram as it came (layer 2).
+        let mut l2 = Relay::new(vec![0, 1], None, Forwarding::Constant(Duration(5)), vec![Some(0), Some(1)], stream(1, 0, "r"));
+        l2.arrive_routed(SimTime(0), 0, datagram(1, 1000), 1, false, |_| admitted += 1);
+        l2.ready();
+        assert_eq!((admitted, l2.ports[1].queue[0].0), (4, datagram(1, 1000)), "no TTL, no MTU at layer 2");
     }
 }

@@ -9,6 +9,7 @@
 use super::datagram::Datagram;
 use super::hdlc::HdlcStation;
 use super::hf::{HfArq, HfFrame};
+use super::ip::{IpHeader, IpHost, IpPacket};
 use super::llc2::Llc2;
 use super::netwindow::NetWindow;
 use super::registry::ProtocolConfig;
@@ -30,6 +31,8 @@ pub enum AnyPdu<P> {
     Tpdu(Tpdu),
     Hf(HfFrame<P>),
     Packet(Packet<P>),
+    /// An IP datagram or fragment.
+    Ip(IpPacket<P>),
 }
 
 macro_rules! each_pdu {
@@ -40,6 +43,7 @@ macro_rules! each_pdu {
             AnyPdu::Tpdu($x) => $e,
             AnyPdu::Hf($x) => $e,
             AnyPdu::Packet($x) => $e,
+            AnyPdu::Ip($x) => $e,
         }
     };
 }
@@ -78,6 +82,22 @@ impl<P: Payload> Pdu for AnyPdu<P> {
     }
     fn trace(&self) -> TraceFrame {
         each_pdu!(self, x => x.trace())
+    }
+    fn ip_header(&mut self) -> Option<&mut IpHeader> {
+        match self {
+            AnyPdu::Ip(x) => Some(&mut x.hdr),
+            _ => None,
+        }
+    }
+    fn ip_fragments(&self, mtu_octets: u32, out: &mut Vec<Self>) {
+        match self {
+            AnyPdu::Ip(x) => {
+                let mut v = Vec::new();
+                super::ip::fragment(x, mtu_octets, &mut v);
+                out.extend(v.into_iter().map(AnyPdu::Ip));
+            }
+            other => out.push(*other),
+        }
     }
 }
 
@@ -128,12 +148,14 @@ pub struct Ctx<'a> {
     pub routes: &'a [u32],
     /// The sites this node sends to (X.25 pre-opens circuits to them).
     pub sites: &'a [u32],
+    /// The MTU of the node's interface, octets (IP fragments to it); `None`: no limit.
+    pub mtu_octets: Option<u32>,
 }
 
 impl Ctx<'static> {
     /// A link layer's context: no routes, no sites, passive.
     pub fn link(me: u32, peer: u32, station: Station) -> Self {
-        Ctx { me, peer, station, active_open: false, routes: &[], sites: &[] }
+        Ctx { me, peer, station, active_open: false, routes: &[], sites: &[], mtu_octets: None }
     }
 }
 
@@ -148,6 +170,7 @@ pub enum AnyLayer<P: Carry> {
     Tcp(TcpHost),
     X25(X25Host<P>),
     HfArq(HfArq<P>),
+    Ip(IpHost<P>),
 }
 
 impl<P: Carry> AnyLayer<P> {
@@ -164,6 +187,7 @@ impl<P: Carry> AnyLayer<P> {
             ProtocolConfig::Tcp(c) => AnyLayer::Tcp(TcpHost::open(c, ctx.active_open)),
             ProtocolConfig::X25(c) => AnyLayer::X25(X25Host::new(ctx.me, c, ctx.routes.to_vec(), ctx.peer, ctx.sites)),
             ProtocolConfig::HfArq(c) => AnyLayer::HfArq(HfArq::new(c, ctx.station)),
+            ProtocolConfig::Ip(c) => AnyLayer::Ip(IpHost::new(c, ctx.me, ctx.peer, ctx.routes.to_vec(), ctx.mtu_octets)),
         }
     }
 }
@@ -181,6 +205,7 @@ macro_rules! each {
             AnyLayer::Tcp($l) => $e,
             AnyLayer::X25($l) => $e,
             AnyLayer::HfArq($l) => $e,
+            AnyLayer::Ip($l) => $e,
         }
     };
 }
@@ -200,6 +225,7 @@ macro_rules! receive {
             (AnyLayer::Tcp(l), AnyPdu::Segment(x)) => l.$f($now, x),
             (AnyLayer::X25(l), AnyPdu::Packet(x)) => l.$f($now, x),
             (AnyLayer::HfArq(l), AnyPdu::Hf(x)) => l.$f($now, x),
+            (AnyLayer::Ip(l), AnyPdu::Ip(x)) => l.$f($now, x),
             _ => debug_assert!(false, "a PDU of another header family"),
         }
     };
@@ -226,6 +252,7 @@ impl<P: Carry> Layer for AnyLayer<P> {
             AnyLayer::Llc2(l) => l.handle_submit(now, sdu),
             AnyLayer::X25(l) => l.handle_submit(now, sdu),
             AnyLayer::HfArq(l) => l.handle_submit(now, sdu),
+            AnyLayer::Ip(l) => l.handle_submit(now, sdu),
         }
     }
     fn handle_receive(&mut self, now: SimTime, pdu: &AnyPdu<P>) {
@@ -258,6 +285,7 @@ impl<P: Carry> Layer for AnyLayer<P> {
             AnyLayer::Tcp(l) => l.poll_transmit(now, grant).map(AnyPdu::Segment),
             AnyLayer::X25(l) => l.poll_transmit(now, grant).map(AnyPdu::Packet),
             AnyLayer::HfArq(l) => l.poll_transmit(now, grant).map(AnyPdu::Hf),
+            AnyLayer::Ip(l) => l.poll_transmit(now, grant).map(AnyPdu::Ip),
         }
     }
     fn poll_timeout(&self) -> Option<SimTime> {
@@ -279,6 +307,7 @@ impl<P: Carry> Layer for AnyLayer<P> {
             AnyLayer::Llc2(l) => l.poll_event(),
             AnyLayer::X25(l) => l.poll_event(),
             AnyLayer::HfArq(l) => l.poll_event(),
+            AnyLayer::Ip(l) => l.poll_event(),
         }
     }
     fn accepts(&self) -> bool {

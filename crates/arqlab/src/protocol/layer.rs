@@ -114,6 +114,16 @@ pub trait Pdu: Clone {
     fn copy_into(&self, slot: &mut Self) {
         slot.clone_from(self);
     }
+    /// The IP header a router acts on (TTL), if this PDU is an IP datagram.
+    #[inline]
+    fn ip_header(&mut self) -> Option<&mut super::ip::IpHeader> {
+        None
+    }
+    /// This PDU cut to an interface's MTU (octets), appended to `out`: IP fragments
+    /// (RFC 791); any other PDU is appended whole.
+    fn ip_fragments(&self, _mtu_octets: u32, out: &mut Vec<Self>) {
+        out.push(self.clone());
+    }
 }
 
 /// A medium's permission to transmit now: at what rate, after what lead time (a radio's

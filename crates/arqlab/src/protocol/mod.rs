@@ -12,6 +12,7 @@ pub mod datagram;
 pub mod frame;
 pub mod hdlc;
 pub mod hf;
+pub mod ip;
 pub mod layer;
 pub mod llc2;
 pub mod mux;

@@ -48,6 +48,7 @@ macro_rules! registry {
 use super::datagram::DatagramConfig;
 use super::hdlc::HdlcConfig;
 use super::hf::HfArqConfig;
+use super::ip::IpConfig;
 use super::llc2::Llc2Config;
 use super::netwindow::NetWindowConfig;
 use super::tcp::TcpConfig;
@@ -82,6 +83,9 @@ registry! {
     /// HF radio ARQ: STANAG 5066, 3G HDL and their variants (Johnson); picks a modem
     /// mode per packet.
     HfArq(HfArqConfig) = "hf_arq", parse: |_, t, p| HfArqConfig::parse(t, p), declares: Declared { modem_aware: true, ..Declared::link(Messages, MEDIUM) };
+    /// IP (RFC 791): datagrams to any node, forwarded by `ip_router` relays (TTL, MTU,
+    /// fragmentation), reassembled at the destination.
+    Ip(IpConfig) = "ip", parse: |_, t, p| IpConfig::parse(t, p), declares: Declared { addresses_peers: true, ..Declared::link(Datagrams, MEDIUM) };
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! the same protocols layer by layer (peers fit), and every node's stack has the same
 //! depth (one PDU type on the media). Every problem is reported with its path.
 
-use super::elements::{NodeConfig, StackConfig};
+use super::elements::{NodeConfig, RelayConfig, StackConfig};
 use crate::protocol::registry::ProtocolConfig;
 use crate::schema::Problems;
 use std::collections::BTreeMap;
@@ -72,6 +72,22 @@ pub fn check_peers(nodes: &[NodeConfig], stacks: &BTreeMap<String, StackConfig>,
                 format!("node[{b}].stack"),
                 Some(&nb.stack.as_str().into()),
                 format!("expected the same protocols as its peer {} ({:?}), got {:?}: peers run the same layers", na.name, kinds(sa), kinds(sb)),
+            );
+        }
+    }
+}
+
+/// An IP router reads the IP header of every frame it forwards: with an `ip_router` in
+/// the topology, every node's lowest layer is `ip`.
+pub fn check_routers(nodes: &[NodeConfig], stacks: &BTreeMap<String, StackConfig>, relays: &[RelayConfig], p: &mut Problems) {
+    let Some(router) = relays.iter().find(|r| r.kind == "ip_router") else { return };
+    for (i, n) in nodes.iter().enumerate() {
+        let lowest = stacks.get(&n.stack).and_then(|s| s.layers.last());
+        if let Some(l) = lowest.filter(|l| !matches!(l, ProtocolConfig::Ip(_))) {
+            p.push(
+                format!("node[{i}].stack"),
+                Some(&n.stack.as_str().into()),
+                format!("expected `ip` as the lowest layer (found {}): relay {} is an ip_router and forwards IP datagrams", l.kind(), router.name),
             );
         }
     }
@@ -194,5 +210,22 @@ traffic = { kind = "poisson", load = 0.2 }
         assert!(problems(&crossed).iter().any(|p| p.starts_with("node[3].stack = \"s\": expected the same protocols as its peer a")), "{:?}", problems(&crossed));
         let deeper = text.replace("[stack.s]\nkind = \"selective_repeat\"", "[stack.s]\nlayers = [{ kind = \"selective_repeat\" }, { kind = \"datagram\" }]");
         assert!(problems(&deeper).iter().any(|p| p.starts_with("node[2].stack = \"s\": expected a stack of 1 layers like node a's")), "{:?}", problems(&deeper));
+    }
+
+    #[test]
+    fn an_ip_router_needs_ip_at_the_bottom_of_every_node() {
+        let text = "[stack.ip]\nkind = \"ip\"\n[stack.d]\nkind = \"datagram\"\n\
+                    [[medium]]\nname = \"l1\"\nends = [\"a\", \"r\"]\nmtu_octets = 576\n[[medium]]\nname = \"l2\"\nends = [\"r\", \"b\"]\n\
+                    [[relay]]\nname = \"r\"\nkind = \"ip_router\"\n[[node]]\nname = \"a\"\nstack = \"ip\"\n[[node]]\nname = \"b\"\nstack = \"ip\"\n\
+                    [[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = { kind = \"poisson\", load = 0.2 }\n";
+        assert_eq!(problems(text), Vec::<String>::new());
+        let datagram = text.replace("name = \"b\"\nstack = \"ip\"", "name = \"b\"\nstack = \"d\"");
+        assert!(
+            problems(&datagram).contains(&"node[1].stack = \"d\": expected `ip` as the lowest layer (found datagram): relay r is an ip_router and forwards IP datagrams".to_string()),
+            "{:?}",
+            problems(&datagram)
+        );
+        let tiny = text.replace("mtu_octets = 576", "mtu_octets = 67");
+        assert!(problems(&tiny).iter().any(|p| p.starts_with("medium[0].mtu_octets = 67: expected")), "RFC 791: every module takes 68 octets; {:?}", problems(&tiny));
     }
 }

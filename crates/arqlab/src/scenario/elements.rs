@@ -41,6 +41,10 @@ pub struct MediumConfig {
     /// Error model of the lane `ends[1]` → `ends[0]`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reverse: Option<DirectionConfig>,
+    /// Largest IP datagram the medium carries (octets, header included); IP hosts and
+    /// `ip_router` relays fragment to it. Absent: no limit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mtu_octets: Option<u32>,
 }
 
 impl MediumConfig {
@@ -67,7 +71,8 @@ pub enum DelayConfig {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct RelayConfig {
     pub name: String,
-    /// "store_and_forward" or "transit_network".
+    /// "store_and_forward", "ip_router" (store and forward, plus TTL, MTU and
+    /// fragmentation: `channel::ip_router`) or "transit_network".
     pub kind: String,
     /// Drop-tail buffer per output port (octets); absent = unlimited.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -69,8 +69,10 @@ impl NetworkConfig {
                 let bit_error_rate = t.f64("bit_error_rate", 0.0, Range::HalfOpen(0.0, 1.0), p);
                 let forward = optional_direction(&mut t, "forward", bit_error_rate, p);
                 let reverse = optional_direction(&mut t, "reverse", bit_error_rate, p);
+                let mtu = f64::from(crate::protocol::ip::MIN_MTU_OCTETS);
+                let mtu_octets = t.opt_f64("mtu_octets", Range::Closed(mtu, 65_535.0), p).map(|m| m as u32);
                 t.finish(p);
-                MediumConfig { name, kind, ends, rate_bps, delay_s, bit_error_rate, forward, reverse }
+                MediumConfig { name, kind, ends, rate_bps, delay_s, bit_error_rate, forward, reverse, mtu_octets }
             })
             .collect();
 
@@ -79,7 +81,7 @@ impl NetworkConfig {
             .into_iter()
             .map(|mut t| {
                 let name = t.string("name", p);
-                let kind = t.choice("kind", "store_and_forward", &["store_and_forward", "transit_network"], p);
+                let kind = t.choice("kind", "store_and_forward", &["store_and_forward", "ip_router", "transit_network"], p);
                 let c = if kind == "transit_network" {
                     let mut d = t.table("transit_delay", p);
                     let delay = parse_delay(&mut d, p);

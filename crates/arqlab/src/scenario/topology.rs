@@ -85,6 +85,8 @@ pub struct RelaySpec {
     /// Destination node → output port.
     pub routes: Vec<Option<usize>>,
     pub port_scopes: Vec<String>,
+    /// The MTU of each port's medium, octets (an `ip_router` fragments to it).
+    pub mtu_octets: Vec<Option<u32>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -110,6 +112,7 @@ impl Topology {
             bit_error_rate: link.bit_error_rate,
             forward: Some(link.direction(0)),
             reverse: Some(link.direction(1)),
+            mtu_octets: None,
         };
         let node = |name: &str, lane: u32, peer| NodeSpec {
             name: name.into(),
@@ -152,6 +155,14 @@ impl Topology {
         match self.ring_of_lane(lane) {
             Some((g, _)) => self.rings[g as usize].config.rate_bps,
             None => self.media[lane as usize / 2].config.rate_bps,
+        }
+    }
+
+    /// The MTU of the medium a lane belongs to, octets (`None`: no limit).
+    pub fn lane_mtu(&self, lane: u32) -> Option<u32> {
+        match self.ring_of_lane(lane) {
+            Some((g, _)) => self.rings[g as usize].config.mtu_octets,
+            None => self.media[lane as usize / 2].config.mtu_octets,
         }
     }
 
@@ -327,6 +338,7 @@ impl NetworkConfig {
         }
         let pairs: Vec<(u32, u32)> = flows.iter().map(|f| (f.src, f.dst)).collect();
         super::compose::check_peers(&self.node, &self.stack, &pairs, p);
+        super::compose::check_routers(&self.node, &self.stack, &self.relay, p);
         for (i, x) in peers.iter().enumerate() {
             if x.is_empty() && p.0.len() == before {
                 p.push(format!("node[{i}]"), Some(&self.node[i].name.as_str().into()), "takes part in no [[flow]]");
@@ -387,7 +399,8 @@ impl NetworkConfig {
                     .collect();
                 let routes = routing.routes[r].clone();
                 let port_scopes = ms.iter().map(|&m| format!("node.{}.{}", c.name, match graph.ring(m) { Some(g) => &g.config.name, None => &media[m as usize].config.name })).collect();
-                RelaySpec { config: c.clone(), media: ms.clone(), lanes, routes, port_scopes }
+                let mtu_octets = ms.iter().map(|&m| match graph.ring(m) { Some(g) => g.config.mtu_octets, None => media[m as usize].config.mtu_octets }).collect();
+                RelaySpec { config: c.clone(), media: ms.clone(), lanes, routes, port_scopes, mtu_octets }
             })
             .collect();
         // Each destination is copied by its own station, or by the bridge behind which it lies.

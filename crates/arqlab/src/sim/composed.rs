@@ -70,7 +70,7 @@ fn run_depth<S: Build>(sc: &Scenario, seed: u64, replication: u64, w: &Windows, 
             s
         })
         .collect();
-    let ctx = |n: &NodeSpec, peer: u32, station: Station, active_open: bool| Ctx { me: n.index, peer, station, active_open, routes: &routes, sites: &sites[n.index as usize] };
+    let ctx = |n: &NodeSpec, peer: u32, station: Station, active_open: bool| Ctx { me: n.index, peer, station, active_open, routes: &routes, sites: &sites[n.index as usize], mtu_octets: topo.lane_mtu(n.lane) };
     let mux = topo.nodes.iter().any(|n| n.peers.len() > 1 && !addresses_peers(&n.stack));
     if !mux {
         return runner::run(sc, seed, replication, w, t, |n, s| S::build(&n.stack, &ctx(n, n.peer, s, super::opens_actively(sc, n.index))));

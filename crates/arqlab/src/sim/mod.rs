@@ -161,7 +161,7 @@ fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Opti
             ProtocolConfig::HfArq(c) => HfArq::new(c, s),
             other => unreachable!("stack shapes validated: {}", other.kind()),
         }),
-        ProtocolConfig::Tcp(_) | ProtocolConfig::X25(_) => unreachable!("tcp and x25 take the composed path"),
+        ProtocolConfig::Tcp(_) | ProtocolConfig::X25(_) | ProtocolConfig::Ip(_) => unreachable!("tcp, x25 and ip take the composed path"),
     }
 }
 

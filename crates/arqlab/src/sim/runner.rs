@@ -240,7 +240,6 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             }
             Target::Port(r, k) => {
                 if let Some(w) = self.lanes[l].dir.take_arrival() {
-                    let bits = w.frame.bits();
                     if self.trace.is_some() {
                         let kind = if w.in_error { TraceKind::ReceiveInError } else { TraceKind::Receive };
                         let queued = self.relays[r as usize].ports[k as usize].queue.len();
@@ -256,9 +255,14 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                             self.relays[r as usize].release(now, out);
                         }
                     }
-                    if let crate::channel::Admission::Forward(at) = self.relays[r as usize].arrive(now, k as usize, w.frame, bits, w.dst, w.in_error) {
-                        self.q.schedule(at, Ev::new(RELAY_READY, r as usize))?;
-                    }
+                    let (relays, q) = (&mut self.relays, &mut self.q);
+                    let mut scheduled = Ok(());
+                    relays[r as usize].arrive_routed(now, k as usize, w.frame, w.dst, w.in_error, |at| {
+                        if scheduled.is_ok() {
+                            scheduled = q.schedule(at, Ev::new(RELAY_READY, r as usize));
+                        }
+                    });
+                    scheduled?;
                 }
                 Ok(())
             }
@@ -380,6 +384,12 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             for (p, &(r, k)) in self.port_owner.iter().enumerate() {
                 let port = &self.relays[r as usize].ports[k as usize];
                 out.push((self.port_scopes[p].clone(), port_measures(port, &self.port_at_open[p], now)));
+            }
+            // IP routers' whole-run counters (`channel::ip_router`).
+            for (r, name) in &self.ip_scopes {
+                if let Some(ip) = &self.relays[*r].ip {
+                    out.push((name.clone(), MeasureSet(ip.counters.pairs())));
+                }
             }
             if self.llc2_scopes && !self.port_owner.is_empty() {
                 let ports: Vec<_> = self.port_owner.iter().map(|&(r, k)| self.relays[r as usize].ports[k as usize].counters).collect();

@@ -55,7 +55,8 @@ pub fn largest_timer_s(stack: &[ProtocolConfig]) -> Option<f64> {
         match c {
             ProtocolConfig::StopAndWait(t) | ProtocolConfig::GoBackN(t) | ProtocolConfig::SelectiveRepeat(t) => vec![t.timeout_s],
             ProtocolConfig::Hdlc(h) => vec![h.t1_s, h.t2_s],
-            ProtocolConfig::Datagram(_) => vec![],
+            // IP's reassembly timer discards; it never restarts a flow.
+            ProtocolConfig::Datagram(_) | ProtocolConfig::Ip(_) => vec![],
             ProtocolConfig::Tp4(t) => vec![t.retransmission_timer_s, t.window_timer_s, t.max_ack_delay_s.unwrap_or(0.0)],
             ProtocolConfig::NetworkWindow(n) => vec![n.ack_delay_s],
             ProtocolConfig::Llc2(l) => vec![l.t1_s, l.reject_timer_s, l.busy_timer_s, l.ack_delay_s],

@@ -230,6 +230,8 @@ pub(super) struct Sim<L: Layer> {
     pub(super) pooled: Option<DirectionMeter>,
     pub(super) lane_scopes: Vec<String>,
     pub(super) port_scopes: Vec<String>,
+    /// `ip.<relay>` of each IP router.
+    pub(super) ip_scopes: Vec<(usize, String)>,
     /// `ring.<medium>` and the ring's lanes.
     pub(super) ring_scopes: Vec<(String, std::ops::Range<usize>)>,
     /// LLC2 stacks: the pooled `llc2.*` and `node.*` (all relay ports) scopes are measured.

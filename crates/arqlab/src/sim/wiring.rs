@@ -6,7 +6,7 @@
 use super::measure::DirectionMeter;
 use super::lanes::{Lane, Medium, RingLanes, Target};
 use super::state::{DialogueRun, Flow, Node, Sim, SimError, MAX_ELEMENTS};
-use crate::channel::{TokenRing, BitErrors, DelayProfile, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, HfErrors, PortCounters, Radio, Relay, Schedule};
+use crate::channel::{IpForwarding, TokenRing, BitErrors, DelayProfile, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, HfErrors, PortCounters, Radio, Relay, Schedule};
 use crate::channel::hf::HfChannel;
 use crate::engine::{stream, Duration, EventQueue, SimTime, Stream};
 use crate::protocol::{Layer, Sdu, Service, Station};
@@ -215,6 +215,9 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
             let rng = stream(seed, replication, &format!("relay.{}.delay", spec.config.name));
             let mut relay = Relay::new(spec.lanes.clone(), cap, forwarding(&spec.config.delay()), spec.routes.clone(), rng);
             relay.single_processor = spec.config.single_processor;
+            if spec.config.kind == "ip_router" {
+                relay.ip = Some(IpForwarding::new(spec.mtu_octets.clone()));
+            }
             relay
         })
         .collect();
@@ -235,6 +238,7 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
         pooled: (!topo.pair && topo.flows.len() > 1).then(|| DirectionMeter::new("flow.*".into())),
         lane_scopes: topo.media.iter().flat_map(|m| m.lane_scopes.iter().cloned()).chain(topo.rings.iter().flat_map(|g| g.lane_scopes.iter().cloned())).collect(),
         port_scopes,
+        ip_scopes: topo.relays.iter().enumerate().filter(|(_, r)| r.config.kind == "ip_router").map(|(i, r)| (i, format!("ip.{}", r.config.name))).collect(),
         ring_scopes: topo.rings.iter().map(|g| (format!("ring.{}", g.config.name), g.first_lane as usize..g.first_lane as usize + g.stations.len())).collect(),
         llc2_scopes: !topo.pair && topo.nodes.first().is_some_and(|n| matches!(n.stack.as_slice(), [crate::scenario::ProtocolConfig::Llc2(_)])),
         events: 0,

@@ -1,0 +1,128 @@
+//! An IP-like network layer (RFC 791): a datagram header with TTL, identification,
+//! fragment offset and MF; fragmentation to a medium's MTU and reassembly at the
+//! destination ([`fragment`]); the host's layer ([`host`]). Routers forward these
+//! datagrams hop by hop (`channel::relay`, an `ip_router` relay): TTL decremented and
+//! checked, per-interface MTU and fragmentation, drop-tail output queues in octets.
+//!
+//! No bytes: a fragment carries a copy of the whole upper PDU plus its own offset and
+//! length; the destination delivers that PDU once every octet of it has arrived.
+
+pub mod fragment;
+pub mod host;
+
+use super::{Payload, Pdu};
+use crate::schema::{Problems, Range, Table};
+use crate::trace::TraceFrame;
+use serde::Serialize;
+
+pub use fragment::{fragment, Reassembly};
+pub use host::IpHost;
+
+/// The fixed header (IHL = 5, no options), octets.
+pub const HEADER_OCTETS: u32 = 20;
+/// The smallest MTU every IP module must handle without further fragmentation (RFC 791
+/// §3.2, "Fragmentation": 68 octets).
+pub const MIN_MTU_OCTETS: u32 = 68;
+
+/// `kind = "ip"`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct IpConfig {
+    /// Time to live set by the source.
+    pub ttl: u32,
+    /// Link framing around each datagram on the medium (bits; 0: IP directly on it).
+    pub framing_bits: u32,
+    /// Reassembly timer: a datagram whose fragments are not all in this long after the
+    /// first is discarded (RFC 791 suggests a lower bound of 15 s).
+    pub reassembly_timeout_s: f64,
+}
+
+impl IpConfig {
+    pub fn parse(t: &mut Table, p: &mut Problems) -> IpConfig {
+        IpConfig {
+            ttl: t.f64("ttl", 64.0, Range::Closed(1.0, 255.0), p) as u32,
+            framing_bits: t.f64("framing_bits", 0.0, Range::Closed(0.0, 1e6), p) as u32,
+            reassembly_timeout_s: t.f64("reassembly_timeout_s", 15.0, Range::Closed(1e-6, 1e9), p),
+        }
+    }
+}
+
+/// The header fields a router and the destination act on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IpHeader {
+    /// Source and destination nodes (their addresses).
+    pub src: u32,
+    pub dst: u32,
+    /// Identification: the source's datagram counter.
+    pub id: u32,
+    /// Fragment offset, in 8-octet units from the start of the original data.
+    pub offset8: u32,
+    /// More fragments follow.
+    pub mf: bool,
+    pub ttl: u32,
+    /// Total length of this datagram or fragment, header included, octets.
+    pub total_octets: u32,
+}
+
+impl IpHeader {
+    /// Data octets carried by this fragment.
+    pub fn data_octets(&self) -> u32 {
+        self.total_octets - HEADER_OCTETS
+    }
+}
+
+/// A datagram (or fragment) on a medium: its header, the upper PDU it is part of, and
+/// the link framing around it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IpPacket<P> {
+    pub hdr: IpHeader,
+    pub msg: P,
+    pub framing_bits: u32,
+}
+
+impl<P: Payload> IpPacket<P> {
+    /// A whole datagram carrying `msg` (its data: the PDU's bits rounded up to octets).
+    pub fn new(src: u32, dst: u32, id: u32, ttl: u32, msg: P, framing_bits: u32) -> Self {
+        let total_octets = HEADER_OCTETS + msg.bits().div_ceil(8);
+        IpPacket { hdr: IpHeader { src, dst, id, offset8: 0, mf: false, ttl, total_octets }, msg, framing_bits }
+    }
+}
+
+impl<P: Payload> Payload for IpPacket<P> {
+    fn bits(&self) -> u32 {
+        self.hdr.total_octets * 8 + self.framing_bits
+    }
+    fn sdu_id(&self) -> Option<u64> {
+        self.msg.sdu_id()
+    }
+    fn trace_inner(&self) -> Option<TraceFrame> {
+        self.msg.trace_inner()
+    }
+}
+
+impl<P: Payload> Pdu for IpPacket<P> {
+    fn bits(&self) -> u32 {
+        Payload::bits(self)
+    }
+    fn dst(&self) -> Option<u32> {
+        Some(self.hdr.dst)
+    }
+    fn trace(&self) -> TraceFrame {
+        let h = &self.hdr;
+        TraceFrame {
+            kind: "I",
+            ns: Some(h.offset8),
+            nr: h.id,
+            pf: h.mf,
+            command: false,
+            bits: Payload::bits(self),
+            info_bits: h.data_octets() * 8,
+            message: self.msg.sdu_id(),
+        }
+    }
+    fn ip_header(&mut self) -> Option<&mut IpHeader> {
+        Some(&mut self.hdr)
+    }
+    fn ip_fragments(&self, mtu_octets: u32, out: &mut Vec<Self>) {
+        fragment(self, mtu_octets, out)
+    }
+}
