@@ -165,3 +165,55 @@ def test_resolution_three_is_accepted_and_two_refused() -> None:
     with pytest.raises(DesignError) as e:
         _design("ABC", ("C=-A",))
     assert "I = -AC" in e.value.problems[0]
+
+
+# --- the algebra: a design read off its matrix, and effect names ----------------------
+
+def test_from_matrix_reads_constant_columns_as_defining_words() -> None:
+    from arqlab.design.algebra import FractionalDesign
+
+    # C = AB in a 2^(3−1): the only constant product is ABC (+1); a single factor never is.
+    m = [[-1, -1, 1], [1, -1, -1], [-1, 1, -1], [1, 1, 1]]
+    d = FractionalDesign.from_matrix(("A", "B", "C"), m)
+    assert d.factors == ("A", "B", "C") and d.matrix.tolist() == m
+    assert d.relation == ((1, frozenset("ABC")),) and d.resolution() == 3
+    # a constant single column is a word of length 1 (a factor held at one level)
+    held = FractionalDesign.from_matrix(("A", "B"), [[1, -1], [1, 1]])
+    assert held.relation == ((1, frozenset("A")),)
+    # a negative word: C = −AB makes ABC constant at −1
+    neg = FractionalDesign.from_matrix(("A", "B", "C"), [[a, b, -a * b] for a, b in ((-1, -1), (1, -1), (-1, 1), (1, 1))])
+    assert neg.relation == ((-1, frozenset("ABC")),)
+
+
+def test_from_matrix_of_one_run_and_of_floats() -> None:
+    from arqlab.design.algebra import FractionalDesign
+
+    one = FractionalDesign.from_matrix(("A",), [[1]])  # one run: every column is constant
+    assert one.relation == ((1, frozenset("A")),) and one.runs == 1
+    floats = FractionalDesign.from_matrix(("A", "B"), [[-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0], [1.0, 1.0]])
+    assert floats.matrix.dtype.kind == "i" and floats.column(frozenset("AB")).tolist() == [1, -1, -1, 1]
+
+
+@pytest.mark.parametrize(("matrix", "message"), [
+    ([1, -1], "design matrix must have one column per factor (1), got shape (2,)"),
+    ([[1, -1], [-1, 1]], "design matrix must have one column per factor (1), got shape (2, 2)"),
+    ([[0], [1]], "design matrix entries must be -1 or +1"),
+])
+def test_from_matrix_refuses_bad_shapes_and_entries(matrix: object, message: str) -> None:
+    from arqlab.design.algebra import FractionalDesign
+
+    with pytest.raises(ValueError) as e:
+        FractionalDesign.from_matrix(("A",), matrix)
+    assert str(e.value) == message
+
+
+def test_names_of_the_identity_and_of_signed_words() -> None:
+    from arqlab.design.algebra import FractionalDesign, signed_name
+
+    d = FractionalDesign.full("AB")
+    assert d.name(frozenset()) == "I" and d.name(frozenset(), -1) == "-I"
+    assert d.name(frozenset("BA")) == "AB" and d.name(frozenset("AB"), -1) == "-AB"
+    long = FractionalDesign.full(("window", "timeout"))
+    assert long.name(frozenset(("timeout", "window"))) == "window*timeout" and long.name(frozenset()) == "I"
+    assert signed_name((1, frozenset())) == "I" and signed_name((-1, frozenset("CA"))) == "-AC"
+    assert signed_name((1, frozenset("CA"))) == "AC"
