@@ -217,3 +217,21 @@ def test_names_of_the_identity_and_of_signed_words() -> None:
     assert long.name(frozenset(("timeout", "window"))) == "window*timeout" and long.name(frozenset()) == "I"
     assert signed_name((1, frozenset())) == "I" and signed_name((-1, frozenset("CA"))) == "-AC"
     assert signed_name((1, frozenset("CA"))) == "AC"
+
+
+def test_alias_column_lists_each_effect_s_confounded_words_and_the_mean_the_relation() -> None:
+    # 2^(5−2), D = AB, E = AC: I = ABD = ACE = BCDE (Jain §19.4: products of the generators).
+    d = _design("ABCDE", ("D=AB", "E=AC"))
+    t = analyse(d, [[float(i)] for i in range(8)])
+    assert _row(t, "I")["aliases"] == "ABD; ACE; BCDE"
+    assert _row(t, "A")["aliases"] == "BD; CE; ABCDE"  # A·ABD, A·ACE, A·BCDE
+    assert _row(t, "B")["aliases"] == "AD; CDE; ABCE"
+    assert list(t["response"]) == [""] * len(t)  # no response named: empty, not a placeholder
+    assert set(analyse(d, [[1.0]] * 8, response="delay")["response"]) == {"delay"}
+
+
+def test_signs_of_the_defining_relation_stay_integers() -> None:
+    d = _design("ABCDE", ("D=-AB", "E=AC"))
+    assert d.defining_relation() == ["I", "-ABD", "ACE", "-BCDE"]
+    assert all(type(sign) is int for sign, _ in d.algebra.relation)
+    assert all(type(sign) is int for sign, _ in d.algebra.aliases(frozenset("A")))

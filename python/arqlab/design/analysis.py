@@ -69,7 +69,6 @@ def analyse(design: Design, observations: Sequence[Sequence[float]], *, log: boo
     ys = _checked(design, observations, log, confidence)
     n, r = design.n_runs, len(ys[0])
     means = [math.fsum(run) / r for run in ys]
-    grand = math.fsum(means) / n
     sse = math.fsum((y - m) ** 2 for run, m in zip(ys, means) for y in run)
     dof = n * (r - 1)
     s_q = math.sqrt(sse / dof) / math.sqrt(n * r) if dof > 0 else math.nan
