@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+import pandas as pd
 import pytest
 
 from arqlab.design import DesignError, Factor, analyse, design
@@ -235,3 +236,25 @@ def test_signs_of_the_defining_relation_stay_integers() -> None:
     assert d.defining_relation() == ["I", "-ABD", "ACE", "-BCDE"]
     assert all(type(sign) is int for sign, _ in d.algebra.relation)
     assert all(type(sign) is int for sign, _ in d.algebra.aliases(frozenset("A")))
+
+
+def test_the_error_row_has_no_estimate_interval_order_or_significance() -> None:
+    err = _row(analyse(_design(), [[1.0, 3.0], [5.0, 7.0]]), "error")
+    assert err["aliases"] == "" and err["sign"] == "" and err["label"] == "error"
+    assert math.isnan(err["q"]) and math.isnan(err["ci_low"]) and math.isnan(err["ci_high"])
+    assert err["order"] is pd.NA and err["significant"] is pd.NA
+
+
+def test_a_zero_width_interval_at_zero_is_not_significant() -> None:
+    # Identical replications: s_e = 0, so the interval of q = 0 is [0, 0], which holds 0.
+    t = analyse(_design(), [[2.0, 2.0], [2.0, 2.0]])
+    a = _row(t, "A")
+    assert (a["q"], a["ci_low"], a["ci_high"]) == (0.0, 0.0, 0.0) and bool(a["significant"]) is False
+    # ... and a zero-width interval away from zero is significant, either sign
+    assert bool(_row(analyse(_design(), [[1.0, 1.0], [3.0, 3.0]]), "A")["significant"]) is True
+    assert bool(_row(analyse(_design(), [[3.0, 3.0], [1.0, 1.0]]), "A")["significant"]) is True
+
+
+def test_variation_shares_are_given_for_any_positive_total() -> None:
+    # SST = 0.125 (< 1): q_A = 0.25, SS_A = N r q² = 0.125, the whole of it.
+    assert _row(analyse(_design(), [[0.0], [0.5]]), "A")["variation_pct"] == 100.0

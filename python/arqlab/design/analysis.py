@@ -89,9 +89,10 @@ def analyse(design: Design, observations: Sequence[Sequence[float]], *, log: boo
             significant=None if dof == 0 else not (q - half <= 0.0 <= q + half),
         ))
     if dof > 0:
-        rows.append(dict(effect="error", label="error", order=None, aliases="", q=math.nan, sign="",
-                         sum_of_squares=sse, variation_pct=100.0 * sse / sst if sst > 0 else math.nan,
-                         ci_low=math.nan, ci_high=math.nan, significant=None))
+        # The error has no order, estimate, interval or significance: those cells stay
+        # missing (NaN / <NA>) in the table.
+        rows.append(dict(effect="error", label="error", aliases="", sign="",
+                         sum_of_squares=sse, variation_pct=100.0 * sse / sst if sst > 0 else math.nan))
     table = pd.DataFrame(rows)
     table.insert(0, "transform", "log10" if log else "none")
     table.insert(0, "response", response)
