@@ -258,3 +258,12 @@ def test_a_zero_width_interval_at_zero_is_not_significant() -> None:
 def test_variation_shares_are_given_for_any_positive_total() -> None:
     # SST = 0.125 (< 1): q_A = 0.25, SS_A = N r q² = 0.125, the whole of it.
     assert _row(analyse(_design(), [[0.0], [0.5]]), "A")["variation_pct"] == 100.0
+
+
+def test_the_error_share_is_given_for_any_positive_total_and_columns_keep_their_order() -> None:
+    # q = 0, SSE = 4 · 0.25² = 0.25 = SST (< 1): the error is all the variation.
+    t = analyse(_design(), [[0.0, 0.5], [0.0, 0.5]])
+    assert _row(t, "error")["variation_pct"] == 100.0
+    assert list(t.columns) == ["response", "transform", "effect", "label", "order", "aliases", "q", "sign",
+                               "sum_of_squares", "variation_pct", "ci_low", "ci_high", "significant"]
+    assert set(t["transform"]) == {"none"} and set(t["response"]) == {""}

@@ -94,8 +94,8 @@ def analyse(design: Design, observations: Sequence[Sequence[float]], *, log: boo
         rows.append(dict(effect="error", label="error", aliases="", sign="",
                          sum_of_squares=sse, variation_pct=100.0 * sse / sst if sst > 0 else math.nan))
     table = pd.DataFrame(rows)
-    table.insert(0, "transform", "log10" if log else "none")
-    table.insert(0, "response", response)
+    table["transform"] = "log10" if log else "none"
+    table["response"] = response  # (the column order is EFFECT_COLUMNS', set below)
     table["order"] = table["order"].astype("Int64")
     table["significant"] = table["significant"].astype("boolean")
     table = table[list(EFFECT_COLUMNS)].copy()
