@@ -82,7 +82,7 @@ def analyse(design: Design, observations: Sequence[Sequence[float]], *, log: boo
         q = qs[e]
         rows.append(dict(
             effect=e, label=design.label(e), order=len(e) if e != "I" else 0,
-            aliases="; ".join(design.aliases(e)) if e != "I" else "; ".join(design.defining_relation()[1:]),
+            aliases="; ".join(design.aliases(e)),  # for I: the defining relation's words
             q=q, sign=_sign(q), sum_of_squares=ss[e],
             variation_pct=100.0 * ss[e] / sst if e != "I" and sst > 0 else math.nan,
             ci_low=q - half, ci_high=q + half,
