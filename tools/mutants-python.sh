@@ -11,10 +11,18 @@
 set -euo pipefail
 root=$(pwd)
 stage=${1:-$root/mutants-python}
-mutate=${MUTATE:-theory.py studies/claims.py studies/verdicts.py studies/student_t.py results.py}
+# The default scope: the closed forms, the claim helpers and verdicts, every study's
+# claims.py, the factorial designs (design/), the Student-t table and results.py.
+mutate=${MUTATE:-theory.py studies/claims.py studies/verdicts.py studies/student_t.py results.py \
+design/algebra.py design/analysis.py design/spec.py design/run.py design/cli.py \
+studies/biersack/claims.py studies/bux1982/claims.py studies/colella/claims.py studies/comer_korb/claims.py \
+studies/johnson/claims.py}
 tests=${MUTANT_TESTS:-tests/test_theory.py tests/test_claim_helpers.py tests/test_study_framework.py \
 tests/test_intervals.py tests/test_constant_memory.py tests/test_study_artefacts.py tests/test_student_t.py \
-tests/test_verdicts.py tests/test_claim_details.py tests/test_results.py}
+tests/test_verdicts.py tests/test_claim_details.py tests/test_results.py \
+tests/test_design.py tests/test_design_boundaries.py tests/test_factorial.py tests/test_edges.py \
+tests/test_biersack.py tests/test_biersack_claims.py tests/test_bux1982.py tests/test_claim_refutation.py \
+tests/test_claims_framework.py tests/test_colella.py tests/test_comer_korb.py tests/test_johnson.py}
 toml_list() { local out="" x; for x in "$@"; do out+="\"$x\", "; done; echo "[${out%, }]"; }
 # shellcheck disable=SC2086
 only_mutate=$(toml_list $(printf 'src/arqlab/%s ' $mutate))

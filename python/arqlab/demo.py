@@ -22,6 +22,7 @@ import pandas as pd  # noqa: E402
 
 from . import scenario, theory  # noqa: E402
 from .errors import ArqlabError  # noqa: E402
+from .outputs import replaced_atomically  # noqa: E402
 
 SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "demo.toml"
 KINDS = ["stop_and_wait", "go_back_n", "selective_repeat"]
@@ -52,7 +53,8 @@ def run(out: Path, workers: int | None, quick: bool) -> pd.DataFrame:
     eff["closed_form"] = [
         closed_form(base, k, [x])[0] for k, x in zip(eff["protocol.kind"], eff["traffic.a.length.mean_bits"])
     ]
-    eff.to_csv(out / "demo.csv", index=False)
+    with replaced_atomically(out / "demo.csv", "--out") as tmp:  # never a half-written file
+        eff.to_csv(tmp, index=False)
 
     fig, ax = plt.subplots(figsize=(7.5, 5.8))
     xs = np.geomspace(min(LENGTHS), max(LENGTHS), 200)
@@ -70,7 +72,8 @@ def run(out: Path, workers: int | None, quick: bool) -> pd.DataFrame:
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
     fig.tight_layout()
-    fig.savefig(out / "demo.png", dpi=130)
+    with replaced_atomically(out / "demo.png", "--out") as tmp:
+        fig.savefig(tmp, dpi=130, format="png")
     plt.close(fig)
     return eff
 

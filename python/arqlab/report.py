@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from arqlab.errors import ArqlabError
-from arqlab.outputs import writable_dir
+from arqlab.outputs import replaced_atomically, writable_dir
 from arqlab.store import Claim, Store, StudyInfo, SweepInfo, current_version
 
 DEFAULT_REPORT_DIR = Path("arqlab-results") / "report"
@@ -213,13 +213,13 @@ def build_report(store: Store | str | os.PathLike[str] | None = None,
 
 
 def _write(path: Path, data: str | bytes) -> None:
-    try:
+    """Each report file replaced in one step: an interrupted rebuild leaves the previous
+    report's file whole."""
+    with replaced_atomically(path, "report --out") as tmp:
         if isinstance(data, bytes):
-            path.write_bytes(data)
+            tmp.write_bytes(data)
         else:
-            path.write_text(data, encoding="utf-8")
-    except OSError as exc:
-        raise ArqlabError(f"report: cannot write {path}: {exc.strerror or exc}") from None
+            tmp.write_text(data, encoding="utf-8")
 
 
 def _build(store: Store, out: Path) -> Path:

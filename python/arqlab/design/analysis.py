@@ -69,7 +69,6 @@ def analyse(design: Design, observations: Sequence[Sequence[float]], *, log: boo
     ys = _checked(design, observations, log, confidence)
     n, r = design.n_runs, len(ys[0])
     means = [math.fsum(run) / r for run in ys]
-    grand = math.fsum(means) / n
     sse = math.fsum((y - m) ** 2 for run, m in zip(ys, means) for y in run)
     dof = n * (r - 1)
     s_q = math.sqrt(sse / dof) / math.sqrt(n * r) if dof > 0 else math.nan
@@ -83,19 +82,20 @@ def analyse(design: Design, observations: Sequence[Sequence[float]], *, log: boo
         q = qs[e]
         rows.append(dict(
             effect=e, label=design.label(e), order=len(e) if e != "I" else 0,
-            aliases="; ".join(design.aliases(e)) if e != "I" else "; ".join(design.defining_relation()[1:]),
+            aliases="; ".join(design.aliases(e)),  # for I: the defining relation's words
             q=q, sign=_sign(q), sum_of_squares=ss[e],
             variation_pct=100.0 * ss[e] / sst if e != "I" and sst > 0 else math.nan,
             ci_low=q - half, ci_high=q + half,
             significant=None if dof == 0 else not (q - half <= 0.0 <= q + half),
         ))
     if dof > 0:
-        rows.append(dict(effect="error", label="error", order=None, aliases="", q=math.nan, sign="",
-                         sum_of_squares=sse, variation_pct=100.0 * sse / sst if sst > 0 else math.nan,
-                         ci_low=math.nan, ci_high=math.nan, significant=None))
+        # The error has no order, estimate, interval or significance: those cells stay
+        # missing (NaN / <NA>) in the table.
+        rows.append(dict(effect="error", label="error", aliases="", sign="",
+                         sum_of_squares=sse, variation_pct=100.0 * sse / sst if sst > 0 else math.nan))
     table = pd.DataFrame(rows)
-    table.insert(0, "transform", "log10" if log else "none")
-    table.insert(0, "response", response)
+    table["transform"] = "log10" if log else "none"
+    table["response"] = response  # (the column order is EFFECT_COLUMNS', set below)
     table["order"] = table["order"].astype("Int64")
     table["significant"] = table["significant"].astype("boolean")
     table = table[list(EFFECT_COLUMNS)].copy()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arqlab.errors import ArqlabError
+from arqlab.outputs import replaced_atomically
 from arqlab.store.db import StoreBase
 from arqlab.store.keys import flatten
 
@@ -87,12 +88,15 @@ class TidyStore(StoreBase):
             path = Path(target)
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                if kind == "parquet":
-                    df.to_parquet(path, index=False)
-                else:
-                    df.to_csv(path, index=False)
             except OSError as exc:
                 raise ArqlabError(f"store export: cannot write {path}: {exc.strerror or exc}") from None
+            # Written beside the target and renamed: an interrupted export leaves the
+            # previous file whole, never a truncated one.
+            with replaced_atomically(path, f"store export --{kind}") as tmp:
+                if kind == "parquet":
+                    df.to_parquet(tmp, index=False)
+                else:
+                    df.to_csv(tmp, index=False)
         return len(df)
 
 def _param_cell(value: Any) -> Any:

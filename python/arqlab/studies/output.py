@@ -21,13 +21,29 @@ from .artefacts import Artefact
 from .artefacts.curves import draw_curves
 from .data import ClaimResult
 from .overrides import to_toml, toml_value
-from .plan import RunSettings, curve_scenario
+from .plan import RunRequest, RunSettings, curve_scenario
 from .spec import Curve, Figure
 from .verdicts import Verdict
 
 
-def write_plot(figure: Figure, frame: pd.DataFrame, out_dir: Path, *, quick: bool) -> list[Path]:
-    """Draw the figure in the paper's axes: curves with 95% CI bars, closed forms, notes."""
+def quick_footer(settings: RunSettings, runs: Sequence[RunRequest], frame: pd.DataFrame) -> str:
+    """The settings a quick pass actually used, for the figure's face (a quick figure must
+    not pass for a full one): seed, replications and run length per point, points per curve."""
+    durations = sorted({float(r.scenario.get("run", {}).get("duration_s", math.nan)) for r in runs} - {math.nan})
+    per_curve = frame.groupby(["curve", "variant"], dropna=False).size() if len(frame) else pd.Series(dtype=int)
+    parts = [f"seed {settings.seed}", f"{settings.replications} replication(s) per point"]
+    if durations:
+        parts.append("runs of " + (f"{durations[0]:g}" if len(durations) == 1 else f"{durations[0]:g}-{durations[-1]:g}")
+                     + " simulated s")
+    if len(per_curve):
+        lo, hi = int(per_curve.min()), int(per_curve.max())
+        parts.append(f"{lo if lo == hi else f'{lo}-{hi}'} x point(s) per curve")
+    return "QUICK PASS, low precision: " + ", ".join(parts) + " (the full pass runs every point to its precision target)"
+
+
+def write_plot(figure: Figure, frame: pd.DataFrame, out_dir: Path, *, quick: bool, footer: str = "") -> list[Path]:
+    """Draw the figure in the paper's axes: curves with 95% CI bars, closed forms, notes;
+    ``footer`` (a quick pass's settings, :func:`quick_footer`) closes the notes."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -45,6 +61,7 @@ def write_plot(figure: Figure, frame: pd.DataFrame, out_dir: Path, *, quick: boo
     fig.subplots_adjust(right=0.62)
     notes = [figure.caption] if figure.caption else []
     notes += [f"Assumed {a.parameter} = {a.value}" for a in figure.assumptions]
+    notes += [footer] if footer else []
     if notes:
         fig.text(0.01, 0.005, "\n".join(notes), fontsize=6.5, va="bottom", ha="left", wrap=True)
         fig.subplots_adjust(bottom=0.1 + 0.022 * len(notes))

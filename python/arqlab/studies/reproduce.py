@@ -19,7 +19,7 @@ from arqlab.outputs import replaced_atomically
 from .artefacts.curves import FigureData
 from .capacity import check_capacity, point_name, short_point_note
 from .data import ClaimResult, StudyData, StudyDefinitionError, evaluate_claim, inapplicable_variants
-from .output import counts_by_origin, print_claims, write_claims, write_plot, write_scenarios
+from .output import counts_by_origin, print_claims, quick_footer, write_claims, write_plot, write_scenarios
 from .plan import Point, RunRequest, RunSettings, plan_figure, tabulate
 from .run import ProgressFn, simulate_runs
 from .spec import Claim, Figure, Metrics
@@ -164,7 +164,8 @@ def reproduce_study(
         with replaced_atomically(csv, "--out") as tmp:
             frame.to_csv(tmp, index=False)
         files.append(csv)
-        files += write_plot(fig, frame, out, quick=quick)
+        footer = quick_footer(settings, list(plans[n][1].values()), frame) if quick else ""
+        files += write_plot(fig, frame, out, quick=quick, footer=footer)
         files.append(write_scenarios(fig, plans[n][2], out, settings, source=study.SOURCE))
         fdata[n] = FigureData(fig, frame)
     data = StudyData(fdata)
