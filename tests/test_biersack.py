@@ -83,6 +83,12 @@ def test_pooled_llc2_bridge_and_ring_measures_balance() -> None:
         lanes = [v for k, v in b.items() if k.startswith(f"link.{ring[5:]}.")]
         assert b[ring]["utilisation"] == pytest.approx(sum(v["utilisation"] for v in lanes))
         assert 0.0 < b[ring]["utilisation"] <= 1.0
+    # ORIG (Biersack §II): every received I frame is either accepted in sequence (and
+    # delivered: one message per frame) or discarded, out of sequence or as a duplicate.
+    o = arqlab.simulate(base("orig", 4.5e6, duration_s=10.0, warmup_s=2.0, replications=1), seed=3)
+    ob = o.records[0]["batches"][0]
+    assert ob[LLC2]["discarded_fraction"] == pytest.approx(1 - ob[POOLED]["messages_delivered"] / ob[LLC2]["i_frames_received"])
+    assert ob[LLC2]["discarded_fraction"] > ob[LLC2]["out_of_sequence_fraction"] > 0, "duplicates arrive too"
     # SREJ keeps its window: the mean is k.
     s = arqlab.simulate(base("srej", 4.5e6, duration_s=5.0, warmup_s=1.0, replications=1), seed=3)
     assert s.records[0]["batches"][0][LLC2]["working_window_mean"] == 7.0
@@ -102,7 +108,8 @@ def _synthetic(oos: float, bg_gain: float) -> Any:
         delay = 0.02 / max(1e-3, 1 - min(offered, 3.9) / 4.0) * (1.0 if v == "srej" else 1.1)
         e = (lambda m: {"mean": m, "ci95_half_width": abs(m) * 0.005, "n": 5})
         return {POOLED: {"throughput_bps": e(carried), "transfer_time_s": e(delay), "transfer_time_p95_s": e(3 * delay)},
-                LLC2: {"network_efficiency": e(eff[v]), "out_of_sequence_fraction": e(oos if v == "orig" else 0.1),
+                LLC2: {"network_efficiency": e(eff[v]), "discarded_fraction": e(oos if v == "orig" else 0.1),
+                       "out_of_sequence_fraction": e(0.1),
                        "working_window_mean": e(3.0), "window_cuts": e(100.0)},
                 BRIDGES: {"loss_ratio": e(0.05)}}
     return run

@@ -25,18 +25,23 @@ def _e(m: float) -> dict[str, float]:
 
 
 def runner(tp: Callable[[str, float], float], delay: Callable[[str, float], float] = lambda v, x: 0.05,
-           eff: Callable[[str, int], float] = lambda v, k: 0.7,
-           sent: Callable[[float], float] = lambda t1: 1000.0, loss: Callable[[float], float] = lambda t1: 0.05) -> Any:
+           eff: Callable[[str, int, float], float] = lambda v, k, t1: 0.7,
+           sent: Callable[[float], float] = lambda t1: 1000.0, loss: Callable[[float], float] = lambda t1: 0.05,
+           ranking: Callable[[dict[str, Any]], dict[str, float]] = lambda llc2: {},
+           iloss: Callable[[str], float] = lambda v: 0.1) -> Any:
     """A synthetic runner: each measure a function of the point's variant, offered rate
-    (Mbit/s), window or T1."""
+    (Mbit/s), window or T1; ``ranking`` overrides the throughput (Mbit/s) of variants
+    under a point's LLC2 settings (a Fig. 6 sensitivity)."""
     def run(req: fw.RunRequest) -> fw.Metrics:
         llc2 = req.scenario["stack"]["llc2"]
         v, k, t1 = llc2["variant"], llc2["window"], llc2["t1_s"]
         x = sum(f["traffic"]["load"] for f in req.scenario["flow"]) * 4.0
-        return {POOLED: {"throughput_bps": _e(tp(v, x) * 1e6), "transfer_time_s": _e(delay(v, x)),
+        carried = ranking({**llc2, "buffer_octets": req.scenario["relay"][0]["buffer_octets"]}).get(v, tp(v, x))
+        return {POOLED: {"throughput_bps": _e(carried * 1e6), "transfer_time_s": _e(delay(v, x)),
                          "transfer_time_p95_s": _e(3 * delay(v, x))},
-                LLC2: {"network_efficiency": _e(eff(v, k)), "out_of_sequence_fraction": _e(0.1),
-                       "working_window_mean": _e(3.0), "window_cuts": _e(10.0), "i_frames_sent": _e(sent(t1))},
+                LLC2: {"network_efficiency": _e(eff(v, k, t1)), "out_of_sequence_fraction": _e(0.1),
+                       "discarded_fraction": _e(0.1), "working_window_mean": _e(3.0), "window_cuts": _e(10.0),
+                       "i_frames_sent": _e(sent(t1)), "i_frames_received": _e(sent(t1) * (1 - iloss(v)))},
                 BRIDGES: {"loss_ratio": _e(loss(t1))}}
     return run
 
@@ -91,19 +96,59 @@ def test_throughput_at_delay_interpolates_along_offered_order() -> None:
 
 def test_savings_grow_with_window_holds_and_fails(tmp_path: Path) -> None:
     claim = "fig8.savings_grow_with_window"
-    grow = runner(_saturating({}), eff=lambda v, k: 0.9 if v == "srej" else 0.9 - 0.04 * k)
+    grow = runner(_saturating({}), eff=lambda v, k, t1: 0.9 if v == "srej" else 0.9 - 0.04 * k)
     assert _verdicts(tmp_path / "a", [8], grow)[claim] == "holds"
-    shrink = runner(_saturating({}), eff=lambda v, k: 0.9 if v == "srej" else 0.5 + 0.03 * k)
+    shrink = runner(_saturating({}), eff=lambda v, k, t1: 0.9 if v == "srej" else 0.5 + 0.03 * k)
     assert _verdicts(tmp_path / "b", [8], shrink)[claim] == "does not hold"
 
 
 def test_delayed_recovery_throttles_holds_and_fails(tmp_path: Path) -> None:
     claim = "fig6.delayed_recovery_throttles_the_sender"
-    slower = runner(_saturating({"jain": 2.5}), sent=lambda t1: 1000.0 / t1, loss=lambda t1: 0.1 / (1 + t1))
+    # Longer timers: more I frames delivered per I frame sent, a smaller share lost.
+    slower = runner(_saturating({"jain": 2.5}), eff=lambda v, k, t1: 0.9 - 0.1 / t1, loss=lambda t1: 0.1 / (1 + t1))
     assert _verdicts(tmp_path / "a", [6], slower)[claim] == "holds"
     # The loss does not fall with longer timers: the sender is not throttled by them.
-    flat = runner(_saturating({"jain": 2.5}), sent=lambda t1: 1000.0 / t1, loss=lambda t1: 0.05 * t1)
+    flat = runner(_saturating({"jain": 2.5}), eff=lambda v, k, t1: 0.9 - 0.1 / t1, loss=lambda t1: 0.05 * t1)
     assert _verdicts(tmp_path / "b", [6], flat)[claim] == "does not hold"
+
+
+def test_delayed_recovery_is_scored_per_frame_not_by_the_raw_count(tmp_path: Path) -> None:
+    claim = "fig6.delayed_recovery_throttles_the_sender"
+    # Fewer I frames sent with longer timers (the raw count falls) while each delivered
+    # frame costs more sent ones (efficiency falls): not throttled per frame. The same
+    # efficiency at every T1 would be inconclusive, not a failure.
+    fewer = runner(_saturating({"jain": 2.5}), sent=lambda t1: 1000.0 / t1, eff=lambda v, k, t1: 0.7 - 0.05 * t1,
+                   loss=lambda t1: 0.1 / (1 + t1))
+    assert _verdicts(tmp_path / "a", [6], fewer)[claim] == "does not hold"
+    # More I frames sent with longer timers (a higher throughput), yet each is used
+    # better and the bridges lose a smaller share: the sender is throttled per frame.
+    more = runner(_saturating({"jain": 2.5}), sent=lambda t1: 1000.0 * t1, eff=lambda v, k, t1: 0.9 - 0.1 / t1,
+                  loss=lambda t1: 0.1 / (1 + t1))
+    assert _verdicts(tmp_path / "b", [6], more)[claim] == "holds"
+
+
+RANKING = ("fig6.ranking_stays", "fig6.ranking_stays_other_inputs")
+
+
+def _srej_below_bg_when(cond: Callable[[dict[str, Any]], bool]) -> Callable[[dict[str, Any]], dict[str, float]]:
+    return lambda llc2: {"srej": 3.0, "bg": 3.4} if cond(llc2) else {}
+
+
+def test_ranking_is_scored_over_the_paper_s_variations_only(tmp_path: Path) -> None:
+    base = _saturating({"srej": 3.55, "bg": 3.4, "jain": 2.7})
+    assert set(P.PAPER_VARIATIONS) | set(P.OTHER_VARIATIONS) == {s.name for s in bi.figure(6).sensitivities}
+    assert not set(P.PAPER_VARIATIONS) & set(P.OTHER_VARIATIONS)
+    # SREJ falls below BG only when a T1 expiry cuts the window (one of our variants):
+    # the paper's claim holds, our inference does not.
+    ours = runner(base, ranking=_srej_below_bg_when(lambda c: c["t1_resets_window"]))
+    v = _verdicts(tmp_path / "a", [6], ours)
+    assert (v[RANKING[0]], v[RANKING[1]]) == ("holds", "does not hold")
+    # SREJ below BG with 2 KB buffers (the paper's own variation): the paper's claim fails.
+    paper = runner(base, ranking=_srej_below_bg_when(lambda c: c["buffer_octets"] == 2048))
+    v = _verdicts(tmp_path / "b", [6], paper)
+    assert (v[RANKING[0]], v[RANKING[1]]) == ("does not hold", "holds")
+    origin = {c.id: c.origin for c in bi.figure(6).claims}
+    assert origin[RANKING[0]] == "paper" and origin[RANKING[1]] == "inference"
 
 
 def test_figs_2_3_5_are_joined_in_offered_load_order() -> None:
@@ -172,3 +217,114 @@ def test_the_paper_s_rej_only_cut_and_the_bridge_processor_are_the_defaults() ->
     assert scn["stack"]["llc2"]["t1_resets_window"] is False
     assert all(r["single_processor"] is True for r in scn["relay"])
     assert "processing_s" not in scn["stack"]["llc2"] and all("holding_time_s" not in m for m in scn["medium"])
+
+
+def _fig1_data(values: dict[str, dict[float, float]]) -> Any:
+    """Fig. 1 data from {curve: {offered Mbit/s: mean}} (CIs of 0.4%)."""
+    import pandas as pd
+
+    from arqlab.studies.data import StudyData
+
+    rows = [{"figure": 1, "curve": key, "label": key, "variant": "", "x": x, "direction": POOLED,
+             "measure": "throughput_bps", "mean": m, "ci95_half_width": abs(m) * 0.004, "n": 5, "norm": 1.0, "y": m,
+             "y_ci95_half_width": abs(m) * 0.004, "rel_half_width": 0.004, "run": "", "capacity": float("nan"),
+             "capacity_ci95_half_width": float("nan"), "steady_state": ""}
+            for key, pts in values.items() for x, m in pts.items()]
+    return StudyData({1: fw.FigureData(bi.figure(1), pd.DataFrame(rows, columns=fw.POINT_COLUMNS))})
+
+
+def test_overload_starts_at_4_0_as_the_paper_s_footnote_says() -> None:
+    # Footnote 1: "When the total data rate offered ... is 4.0 Mb/s or higher, we consider
+    # the network to be overloaded": 4.0 itself is overloaded, 3.9 is not.
+    sd = _fig1_data({"orig_oos": {3.9: 0.5, 4.0: 0.6, 4.5: 0.8}})
+    assert bi.claims.overload(sd[1], "orig_oos") == [4.0, 4.5]
+    assert bi.claims.below_overload(sd[1], "orig_oos") == [3.9]
+    claim = {c.id: c for c in bi.figure(1).claims}["fig1.orig_out_of_sequence"]
+    # 60% discarded at 4.0 Mbit/s: the claim (> 70% under overload) fails there ...
+    assert claim.check(sd).verdict is fw.Verdict.DOES_NOT_HOLD
+    # ... and holds once the boundary point also exceeds 70% (3.9 is not read).
+    assert claim.check(_fig1_data({"orig_oos": {3.9: 0.5, 4.0: 0.75, 4.5: 0.8}})).verdict is fw.Verdict.HOLDS
+
+
+def test_orig_share_is_read_from_the_discarded_fraction() -> None:
+    # The paper's ORIG receiver discards every I frame with N(S) != V(R), duplicates too.
+    c = next(c for c in bi.figure(1).curves if c.key == "orig_oos")
+    assert c.measure == "discarded_fraction" and c.direction == LLC2
+
+
+def test_round_trip_runs_from_the_end_of_the_last_transmission_to_the_response() -> None:
+    import pandas as pd
+
+    from arqlab.studies.biersack.roundtrip import MAC_OCTETS, round_trips
+
+    def row(t: float, st: str, ev: str, kind: str, nr: int = 0, msg: float = float("nan"), command: bool = False,
+            bits: int = 0) -> dict[str, Any]:
+        return {"time_s": t, "station": st, "event": ev, "kind": kind, "nr": nr, "message": msg, "ns": msg,
+                "command": command, "bits": bits}
+
+    df = pd.DataFrame([
+        row(0.000, "a", "send", "I", msg=0, command=True, bits=968),
+        row(0.010, "b", "receive", "I", msg=0, command=True),
+        row(0.012, "b", "send", "RR", nr=1),
+        row(0.020, "a", "receive", "RR", nr=1),
+        # Message 1 sent twice: the round trip runs from the second transmission.
+        row(0.030, "a", "send", "I", msg=1, command=True, bits=968),
+        row(0.050, "a", "send", "I", msg=1, command=True, bits=968),
+        row(0.060, "b", "receive", "I", msg=1, command=True),
+        row(0.061, "b", "send", "RR", nr=2),
+        row(0.065, "a", "send", "RR", nr=0, command=True),  # a poll: a command, not a response
+        row(0.070, "a", "receive", "RR", nr=2),
+        # The response to message 2 is lost: no round trip for it.
+        row(0.090, "a", "send", "I", msg=2, command=True, bits=968),
+        row(0.100, "b", "receive", "I", msg=2, command=True),
+        row(0.101, "b", "send", "RR", nr=3),
+        # 4 is stored out of sequence (no response), then 3 fills the gap: RR(5) is 3's
+        # response (a round trip), not 4's (4 waited for recovery).
+        row(0.200, "a", "send", "I", msg=4, command=True, bits=968),
+        row(0.210, "b", "receive", "I", msg=4, command=True),
+        row(0.220, "a", "send", "I", msg=3, command=True, bits=968),
+        row(0.230, "b", "receive", "I", msg=3, command=True),
+        row(0.231, "b", "send", "RR", nr=5),
+        row(0.240, "a", "receive", "RR", nr=5),
+        # An out-of-sequence frame answered with an SREJ: not a round trip either.
+        row(0.300, "a", "send", "I", msg=7, command=True, bits=968),
+        row(0.310, "b", "receive", "I", msg=7, command=True),
+        row(0.311, "b", "send", "SREJ", nr=5),
+        row(0.320, "a", "receive", "SREJ", nr=5),
+        # 9 stored behind a gap; the next response is the F = 1 answer to a poll, RR(V(R))
+        # with V(R) still short of 9: it does not acknowledge 9, so no round trip.
+        row(0.400, "a", "send", "I", msg=9, command=True, bits=968),
+        row(0.410, "b", "receive", "I", msg=9, command=True),
+        row(1.410, "b", "send", "RR", nr=5),
+        row(1.420, "a", "receive", "RR", nr=5),
+    ])
+    rtt = round_trips(df, [("a", "b")], rate_bps=4e6)
+    end = (968 + 8 * MAC_OCTETS) / 4e6
+    assert list(rtt) == pytest.approx([0.020 - end, 0.070 - (0.050 + end), 0.240 - (0.220 + end)])
+
+
+def test_loss_rates_explain_efficiency_holds_and_fails(tmp_path: Path) -> None:
+    # Section III: SREJ loses a larger share of its I frames than BG; JAIN a
+    # significantly (> 10%) larger share than both.
+    claim = "fig5.loss_rates_explain_efficiency"
+    tp = _saturating({"srej": 3.55, "bg": 3.4, "jain": 2.7})
+    paper = runner(tp, iloss=lambda v: {"bg": 0.10, "srej": 0.15, "jain": 0.25}.get(v, 0.3))
+    assert _verdicts(tmp_path / "a", [5], paper)[claim] == "holds"
+    # JAIN loses as large a share as SREJ (what the model shows): the explanation fails.
+    alike = runner(tp, iloss=lambda v: {"bg": 0.10, "srej": 0.20, "jain": 0.20}.get(v, 0.3))
+    assert _verdicts(tmp_path / "b", [5], alike)[claim] == "does not hold"
+    # SREJ loses less than BG: fails too.
+    srej_low = runner(tp, iloss=lambda v: {"bg": 0.15, "srej": 0.10, "jain": 0.25}.get(v, 0.3))
+    assert _verdicts(tmp_path / "c", [5], srej_low)[claim] == "does not hold"
+
+
+def test_i_frame_loss_is_one_minus_received_over_sent() -> None:
+    import pandas as pd
+
+    rows = [{"figure": 5, "curve": f"srej_{k}", "label": k, "variant": "", "x": 4.5, "direction": LLC2,
+             "measure": k, "mean": m, "ci95_half_width": h, "n": 4, "norm": 1.0, "y": m, "y_ci95_half_width": h,
+             "rel_half_width": h / m, "run": "", "capacity": float("nan"), "capacity_ci95_half_width": float("nan"),
+             "steady_state": ""} for k, m, h in (("isent", 1000.0, 10.0), ("irecv", 800.0, 4.0))]
+    fd = fw.FigureData(bi.figure(5), pd.DataFrame(rows, columns=fw.POINT_COLUMNS))
+    e = bi.claims.i_frame_loss(fd, "srej", 4.5)
+    assert e.mean == pytest.approx(0.2) and e.half == pytest.approx(0.8 * (0.01 + 0.005))

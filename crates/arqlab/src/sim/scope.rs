@@ -119,6 +119,7 @@ pub const LLC2_MEASURES: &[&str] = &[
     "i_frames_received",
     "network_efficiency",
     "out_of_sequence_fraction",
+    "discarded_fraction",
     "working_window_mean",
     "window_cuts",
 ];
@@ -126,7 +127,10 @@ pub const LLC2_MEASURES: &[&str] = &[
 /// The LLC2 connections together over a window, from the senders' (`s`) and receivers'
 /// (`r`) counters and the messages delivered (one I frame each): Biersack's network
 /// efficiency (I frames delivered / I frames transmitted), the fraction of received I
-/// frames discarded out of sequence, and the working window seen by each I frame sent.
+/// frames discarded out of sequence within the receive window, the fraction discarded
+/// for any reason (duplicates too: Biersack's "out-of-sequence and discarded", every
+/// frame with N(S) ≠ V(R) that is not stored), and the working window seen by each I
+/// frame sent.
 pub fn llc2_measures(s: &Counters, r: &Counters, delivered: f64) -> MeasureSet {
     let ratio = |a: f64, b: u64| if b > 0 { a / b as f64 } else { f64::NAN };
     MeasureSet(vec![
@@ -135,6 +139,7 @@ pub fn llc2_measures(s: &Counters, r: &Counters, delivered: f64) -> MeasureSet {
         ("i_frames_received", r.i_frames_received as f64),
         ("network_efficiency", ratio(delivered, s.i_frames_sent)),
         ("out_of_sequence_fraction", ratio(r.out_of_sequence_discarded as f64, r.i_frames_received)),
+        ("discarded_fraction", ratio((r.out_of_sequence_discarded + r.duplicates_discarded) as f64, r.i_frames_received)),
         ("working_window_mean", ratio(s.window_sum as f64, s.i_frames_sent)),
         ("window_cuts", s.window_cuts as f64),
     ])
@@ -147,10 +152,11 @@ mod tests {
     #[test]
     fn llc2_ratios_follow_biersack_s_definitions() {
         let s = Counters { i_frames_sent: 200, i_frames_retransmitted: 40, window_sum: 700, window_cuts: 3, ..Counters::default() };
-        let r = Counters { i_frames_received: 180, out_of_sequence_discarded: 27, ..Counters::default() };
+        let r = Counters { i_frames_received: 180, out_of_sequence_discarded: 27, duplicates_discarded: 9, ..Counters::default() };
         let m = llc2_measures(&s, &r, 150.0);
         assert_eq!(m.get("network_efficiency"), Some(0.75), "delivered / transmitted");
-        assert_eq!(m.get("out_of_sequence_fraction"), Some(0.15), "discarded / received");
+        assert_eq!(m.get("out_of_sequence_fraction"), Some(0.15), "discarded in the window / received");
+        assert_eq!(m.get("discarded_fraction"), Some(0.2), "discarded in the window or as duplicates / received");
         assert_eq!(m.get("working_window_mean"), Some(3.5));
         assert_eq!(m.get("window_cuts"), Some(3.0));
         assert_eq!(m.iter().map(|(k, _)| k).collect::<Vec<_>>(), LLC2_MEASURES);

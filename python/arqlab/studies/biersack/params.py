@@ -39,8 +39,9 @@ COLORS = {"orig": "tab:gray", "bg": "tab:blue", "jain": "tab:green", "srej": "ta
 #: 3.2-3.6: the knee, where the delay claims are read (throughput at equal delay).
 OFFERED_MBPS = (0.5, 1.0, 2.0, 3.0, 3.2, 3.4, 3.5, 3.6, 4.0, 4.5, 5.0, 6.0)
 OFFERED_MBPS_QUICK = (1.0, 2.5, 3.2, 3.5, 5.0)
-#: Offered rates at and above which the rings are overloaded (no steady state: queues at
-#: the sources grow through the run, so delay is not watched by the precision rule there).
+#: Offered rates at and above which the network is overloaded: the paper's footnote 1,
+#: "4.0 Mb/s or higher" (no steady state: queues at the sources grow through the run, so
+#: delay is not watched by the precision rule there).
 OVERLOAD_MBPS = 4.0
 #: ORIG collapses from about 2.8 Mbit/s (go-back-N retransmissions fill the backbone, a
 #: state it does not leave): its delay has no steady state there either.
@@ -80,6 +81,12 @@ FULL_WARMUP_S = 5.0
 FULL_PRECISION = 0.025  # "±2.5% at 95%" (the paper's precision)
 FULL_MIN_REPLICATIONS = 4
 FULL_MAX_REPLICATIONS = 600
+
+#: Fig. 6 variants that are the paper's own variations ("different values for the buffer
+#: size, window size, and the timeout"): the ranking claim is scored over these only.
+PAPER_VARIATIONS = ("buffer2k", "buffer8k", "window4", "window12", "t1_0.3", "t1_2")
+#: Fig. 6 variants of inputs the paper does not vary: a separate inference claim.
+OTHER_VARIATIONS = ("t1_cut", "fwd2ms", "fwd_parallel", "proc1ms", "holding10ms", "uniform_lengths")
 
 # ------------------------------------------------------------------ claim tolerances
 #: "slightly better/above": better by a significant margin of at most 15%.
@@ -128,7 +135,9 @@ ASSUMPTIONS = (A_TOPOLOGY, A_LENGTHS, A_TIMERS, A_BRIDGE, A_PROCESSING, A_T1_WIN
 UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("T1 (acknowledgement timer)", "param:T1_S", T1_S,
                    "Not in the paper ('typically larger than the roundtrip time'); LLC2 implementations default to "
-                   "1 s; 0.3 s is near the loaded round trip with queued sources, 2 s a slow implementation.",
+                   "1 s. T1 runs from the end of a frame's transmission, so it covers the loss-free round trip "
+                   "(measured up to 88 ms under overload, roundtrip.py), not the source queue: 0.3 s is about 3x "
+                   "that, 2 s a slow implementation.",
                    low=0.3, high=2.0, log=True),
     UncertainInput("reject timer", "param:REJECT_TIMER_S", REJECT_TIMER_S,
                    "Not in the paper; tied to T1 in the study; implementations use 1-3 s.", low=0.3, high=3.0, log=True),

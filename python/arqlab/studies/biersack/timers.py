@@ -20,8 +20,8 @@ import pandas as pd
 from ..reproduce import reproduce_study
 from . import params as P
 
-#: T1 = reject timer values (s): a T1 close to the loaded round trip, the usual
-#: implementation default, and a long one.
+#: T1 = reject timer values (s): a short T1 (about 3x the longest loss-free round trip
+#: under overload, :mod:`.roundtrip`), the usual implementation default, and a long one.
 T1_LEVELS = (0.3, 1.0, 2.0)
 #: The swept figures (Fig. 4 is a trace with its own timers).
 FIGURES = (1, 2, 3, 5, 6, 7, 8)

@@ -371,3 +371,22 @@ fn test_multi_fifo_rej_after_discard_goes_back_once_for_every_discarded_frame() 
     }
     assert_eq!(drain(&mut b, at(1)).iter().map(sup).collect::<Vec<_>>(), vec![(FrameKind::SREJ, 0, false)]);
 }
+
+#[test]
+fn test_orig_discards_every_i_frame_whose_ns_is_not_vr_duplicates_included() {
+    // Biersack §II, the ORIG receiver: "If false [N(S) = V(R)], the I-frame is
+    // discarded". Out of sequence inside the window and duplicates alike count in the
+    // "out-of-sequence and discarded" share (`discarded_fraction`).
+    let c = cfg(Variant::Orig, 4);
+    let (mut a, mut b) = (sender(&c, 4), Llc2::new(&c));
+    let w = drain(&mut a, at(0));
+    b.handle_receive(at(1), &w[0]);
+    b.handle_receive(at(1), &w[0]); // N(S) = 0 < V(R) = 1: a duplicate
+    b.handle_receive(at(1), &w[2]); // N(S) = 2 > V(R): out of sequence
+    assert_eq!(delivered(&mut b), vec![0]);
+    let r = b.counters();
+    assert_eq!((r.i_frames_received, r.out_of_sequence_discarded, r.duplicates_discarded), (3, 1, 1));
+    let m = crate::sim::scope::llc2_measures(&a.counters(), &r, 1.0);
+    assert_eq!(m.get("discarded_fraction"), Some(2.0 / 3.0), "both discarded frames");
+    assert_eq!(m.get("out_of_sequence_fraction"), Some(1.0 / 3.0), "inside the window only");
+}
