@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+
+from arqlab.testing import stored_replications
 
 
 pytestmark = pytest.mark.slow
@@ -24,16 +25,7 @@ def subprocess_env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
 
 
-def _stored(path: Path) -> int:
-    if not path.exists():
-        return 0
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-    try:
-        return int(conn.execute("SELECT COUNT(*) FROM replications").fetchone()[0])
-    except sqlite3.OperationalError:
-        return 0
-    finally:
-        conn.close()
+_stored = stored_replications
 
 
 def _reproduce(out: Path, store: Path | None, *extra: str) -> list[str]:

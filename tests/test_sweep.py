@@ -6,7 +6,6 @@ import argparse
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -22,7 +21,7 @@ from arqlab.progress import Progress
 from arqlab.store import Store
 from arqlab.sweep import GridError, grid_points, sweep
 from arqlab.sweep_cli import parse_grid, parse_value, register_cli, sweep_command
-from arqlab.testing import fake_run_replication
+from arqlab.testing import fake_run_replication, stored_replications
 
 GBN = Path(__file__).resolve().parent.parent / "scenarios" / "go_back_n.toml"
 SHORT: dict[str, Any] = {"run.duration_s": 30.0, "run.warmup_s": 5.0, "run.replications": 3}
@@ -180,16 +179,7 @@ RESUME_SCRIPT = textwrap.dedent(
 )
 
 
-def _stored(path: Path) -> int:
-    if not path.exists():
-        return 0
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-    try:
-        return int(conn.execute("SELECT COUNT(*) FROM replications").fetchone()[0])
-    except sqlite3.OperationalError:
-        return 0
-    finally:
-        conn.close()
+_stored = stored_replications
 
 
 @pytest.mark.parametrize("runner", ["fake", "core"])

@@ -101,3 +101,20 @@ def failing_run_replication(resolved_json: str, seed: int, replication: int) -> 
     if replication == 2:
         raise RuntimeError("simulated core failure")
     return fake_run_replication(resolved_json, seed, replication)
+
+
+def stored_replications(path: Any) -> int:
+    """Replications in the result store at ``path`` (0 before it exists), read without a
+    lock: tests poll it while another process writes (the SIGKILL/resume tests)."""
+    import sqlite3
+    from pathlib import Path
+
+    if not Path(path).exists():
+        return 0
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+    try:
+        return int(conn.execute("SELECT COUNT(*) FROM replications").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+    finally:
+        conn.close()

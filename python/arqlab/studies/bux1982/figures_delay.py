@@ -312,14 +312,14 @@ def fig10() -> Figure:
                         {"traffic.a.length.mean_bits": 2000, "traffic.b.length.mean_bits": 2000},
                         xs=(0.0, 0.5, 1.0, 2.0, 3.0, 4.0), quick_xs=(0.0, 0.5, 1.0, 2.0, 3.0)),
             _poll(curves, TP_RATIOS, TP_RATIOS_QUICK))
-    claims = _with_poll(claims, tuple(c.id for c in claims))
+    claims10 = _with_poll(claims, tuple(c.id for c in claims))
     return Figure(
         10, "Mean transfer time relative to I-frame transmission time vs. processing plus propagation delay relative to "
             "I-frame transmission time.",
         base, "t_p / T_I", "mean transfer time / T_I", "transfer_time_s", TP_RATIOS, TP_RATIOS_QUICK, x_over,
         tuple(curves), derive, normalize_by_ti, y_scale="log",
         closed_forms=(ClosedForm("M/D/1 + t_p at Y_u = 0.5 (ideal, error-free)", md1_line),),
-        assumptions=(A_FIG10_L, A_FIG10_PB, A_LOADS, A_T1), sensitivities=sens, claims=claims,
+        assumptions=(A_FIG10_L, A_FIG10_PB, A_LOADS, A_T1), sensitivities=sens, claims=claims10,
         caption="Y_u = 0.5 on both channels, modulus 8, I-frame block-error probability 0 and 1e-2.",
         published=("Linear growth for small t_p/T_I; NRM bends at smaller t_p/T_I than ABM.",),
     )
@@ -354,12 +354,12 @@ def fig11() -> Figure:
                     {"traffic.a.length.mean_bits": 5000, "traffic.b.length.mean_bits": 5000}, xs=(0.2, 0.4), quick_xs=(0.2, 0.4)),
         _poll(curves, LOADS_800, LOADS_800_QUICK),
     )
-    claims = _with_poll(claims, ("fig11.nrm_above_abm", "fig11.nrm_directions_equal"))
+    claims11 = _with_poll(claims, ("fig11.nrm_above_abm", "fig11.nrm_directions_equal"))
     return Figure(
         11, "Mean buffer-holding time relative to I-frame transmission time vs. useful channel load.",
         base, "useful channel load Y_u", "mean buffer-holding time / T_I", "buffer_holding_time_s", LOADS_800, LOADS_800_QUICK,
         load_overrides, tuple(curves), derive_run, normalize_by_ti, y_scale="log",
-        assumptions=(A_FIG11, A_LOADS, A_T1), sensitivities=sens, claims=claims,
+        assumptions=(A_FIG11, A_LOADS, A_T1), sensitivities=sens, claims=claims11,
         caption="Buffer-holding time: arrival → positive acknowledgement at the sender.",
         published=("NRM (both stations) ≫ ABM; NRM P→S ≈ NRM S→P.",),
     )

@@ -213,16 +213,18 @@ def _twice_the_window(sd: StudyData) -> Outcome:
     per = window_ratios(sd[9])
     if any(v is None for v in per.values()):
         return Outcome(Verdict.INCONCLUSIVE, "missing points")
-    parts, verdicts, devs = [], [], []
-    for b, v in per.items():
-        assert v is not None
-        a, s, r = v
+    parts: list[str] = []
+    verdicts: list[Verdict] = []
+    devs: list[float] = []
+    for b, knees in per.items():
+        assert knees is not None
+        a, s, r = knees
         ok = lo <= r <= hi
         verdicts.append(Verdict.HOLDS if ok else Verdict.DOES_NOT_HOLD)
         devs.append(relative(r, 2.0))
         parts.append(f"BER {b:g}: {a:g} vs {s:g} KiB, ratio {r:.2f} ({'ok' if ok else 'NO'})")
-    v = Verdict.HOLDS if all(x is Verdict.HOLDS for x in verdicts) else Verdict.DOES_NOT_HOLD
-    return Outcome(v, f"95% of the best efficiency (one-for-one vs selective): {'; '.join(parts)} "
+    verdict = Verdict.HOLDS if all(x is Verdict.HOLDS for x in verdicts) else Verdict.DOES_NOT_HOLD
+    return Outcome(verdict, f"95% of the best efficiency (one-for-one vs selective): {'; '.join(parts)} "
                       f"(holds for {lo:g}–{hi:g} at every rate)", deviations=tuple(devs))
 
 
