@@ -7,15 +7,13 @@ tests/test_sweep.py."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from arqlab.testing import stored_replications
+from arqlab.testing import kill_when_stored, stored_replications
 
 
 pytestmark = pytest.mark.slow
@@ -32,24 +30,6 @@ def _reproduce(out: Path, store: Path | None, *extra: str) -> list[str]:
     where = ["--store", str(store)] if store else ["--no-store"]
     return [sys.executable, "-m", "arqlab.cli", "reproduce", "colella", "--quick", "--figure", "4", "--workers", "2",
             "--quiet", "--out", str(out), *where, *extra]
-
-
-def _kill_after(argv: list[str], store: Path, at_least: int, timeout: float = 300) -> int:
-    """Starts ``argv``, SIGKILLs its whole process group once the store holds
-    ``at_least`` replications, and returns how many it kept."""
-    proc = subprocess.Popen(argv, env=subprocess_env(), start_new_session=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + timeout
-        while _stored(store) < at_least:
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the reproduction made no progress"
-            time.sleep(0.01)
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate(timeout=60)
-    assert proc.returncode == -signal.SIGKILL
-    return _stored(store)
 
 
 def _outputs(out: Path, names: tuple[str, ...]) -> dict[str, bytes]:
@@ -70,7 +50,7 @@ def test_reproduce_killed_mid_run_resumes_from_the_store(tmp_path: Path, extra: 
     # The quick pass of Figure 4 stores 210 replications; the robustness case is killed
     # in its design, after the quick pass (first_pass) has stored all of them.
     at_least = 260 if first_pass else 30
-    kept = _kill_after(_reproduce(tmp_path / "out", store, *extra), store, at_least)
+    kept = kill_when_stored(_reproduce(tmp_path / "out", store, *extra), subprocess_env(), store, at_least, 300)
     assert kept >= at_least
     again = subprocess.run(_reproduce(tmp_path / "out", store, *extra), env=subprocess_env(), capture_output=True,
                            text=True, timeout=900)
