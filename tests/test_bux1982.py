@@ -139,7 +139,9 @@ def test_quick_plan_is_small() -> None:
     runs: dict[str, fw.RunRequest] = {}
     for f in bux.figures():
         runs.update(fw.plan_figure(f, settings)[1])
-    assert len(runs) <= 600  # 556 runs took 58 s on 2 cores (issue 14); the budget is 3 min
+    # The quick pass's budget is 3 min on 2 cores. 1208 runs (the reading variants on each
+    # figure's own x grid, issue 28) took 1 min 48 s wall with no store at load ≈ 20.
+    assert len(runs) <= 1300
     assert all(r.replications == bux.QUICK_REPLICATIONS and r.precision is None for r in runs.values())
     full = bux.settings_for(False)
     assert full.precision == 0.025 and full.replications is None

@@ -18,7 +18,10 @@ per-mode T1 rule, the readings and T1 sensitivity variants, re-encoded claims, c
 origins and the measured column of claims.md); claims.md/claims.json re-pinned for issue 28
 (model checks counted apart, claim statements of the word table, the measured column and
 ``deviations`` computed from the compared data; plan, CSVs and scenarios unchanged); claims.json
-re-pinned for issue 29 (non-finite values written as null, not NaN). If a change is *meant* to alter the study (a new curve, a
+re-pinned for issue 29 (non-finite values written as null, not NaN); everything re-pinned for
+issue 28 (the reading and T1 variants on each figure's own x grid and scored on the base's
+x points, the poll reading on Figs. 8, 10 and 11: more points and runs, new scenario files,
+variant verdicts). If a change is *meant* to alter the study (a new curve, a
 corrected parameter, a new claim), recompute them with the code below, say so in the
 commit message, and update docs/studies/bux1982.md where the change shows.
 """
@@ -38,16 +41,16 @@ from arqlab.studies import framework as fw  # noqa: E402
 
 PLAN = {
     # quick: (points, distinct runs, sha256 of the point lines)
-    True: (982, 556, "9dfbb42b309435961706c42b64c13b3f22cd047e55a3e4482caa7cb084d87f32"),
-    False: (1498, 855, "4f9e14c577d60be696dd63e77bd319a517a59cbdd4224be2f7d7376946fa3184"),
+    True: (2106, 1208, "5e53b5cede9f6c3720ff178b552aa891e369c0d48b83b5f78df9fca7758ef77d"),
+    False: (2560, 1459, "b48689141c8dbf29a9b7a64ecb4161c4abff36345cad6849753874891f3cb918"),
 }
 
 OUTPUTS = {
     # glob: (files, sha256 over their relative paths and bytes)
-    "claims.md": (1, "94dbc9ad3f11b633afe0266b77058672b7f2baadb1695283c859bc2972c23178"),
-    "claims.json": (1, "17cb11cd34eb060dcdbd98fb181ef998b746a648b59113a28ed20a0b77b95748"),
-    "*.csv": (4, "0279479f37211e62ad0f4c39c0680d6f6e4488e1a28569af2dbe3fa2691ae43d"),
-    "*_scenarios/*.toml": (208, "19886dfe52e9ec831957b9080000b8b8bdd42d8c2ec633fb8ed465f3df49fb5c"),
+    "claims.md": (1, "ead6c1ab6f19de604c4ab317ce94ac4546f4e71139d82042da92f60af7c64cd9"),
+    "claims.json": (1, "3f9ae18520da73eedda055f73b82fe7e053898aad8febf016e5e60f46dd72ead"),
+    "*.csv": (4, "9ff6b61ca3eba5e7e734fa1e3855355bca8985502f8150628ba329321e806293"),
+    "*_scenarios/*.toml": (216, "f6b429348f5c5642830ea658d10d4d4db60e2512bbffc283b37ef8f265674b0d"),
 }
 
 

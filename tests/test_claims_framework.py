@@ -67,3 +67,30 @@ def test_reproduce_cli_reports_the_plan_time_error_with_exit_2(monkeypatch: pyte
     rc = main(["reproduce", "colella", "--quick", "--figure", "6", "--no-store", "--out", str(tmp_path)])
     err = capsys.readouterr().err
     assert rc == 2 and "fig6.fewer_retransmissions" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("on_base_xs,verdict", [(False, "holds"), (True, "inconclusive")])
+def test_a_variant_scored_on_the_base_x_points_cannot_drop_a_point(on_base_xs: bool, verdict: str) -> None:
+    """Issue 28 (Bux): a variant that ran only some x points was scored on those, so the
+    point where the claim fails under it simply dropped out ("holds"). Scored on the
+    base's x points, the point it did not run reads as missing: inconclusive, never holds."""
+    import pandas as pd
+
+    from arqlab.studies.artefacts.curves import FigureData
+    from arqlab.studies.claims import every, rel
+    from arqlab.studies.data import StudyData, evaluate_claim
+    from arqlab.studies.spec import Claim, Curve, Figure, Sensitivity
+    from arqlab.studies.verdicts import exceeds
+
+    claim = Claim("t.a_above_b", "t", "a > b at every x", rel(1, "a", "b", every("a"), exceeds), figure=1,
+                  sensitivity=("v",))
+    fig = Figure(1, "t", {}, "x", "y", "m", (1.0, 2.0, 3.0), (1.0, 2.0, 3.0), lambda x: {},
+                 (Curve("a", "a", "d"), Curve("b", "b", "d")), claims=(claim,),
+                 sensitivities=(Sensitivity("v", "v", ("a",), xs=(1.0, 2.0), quick_xs=(1.0, 2.0), on_base_xs=on_base_xs),))
+    rows = [("a", "", x, 2.0) for x in (1.0, 2.0, 3.0)] + [("b", "", x, 1.0) for x in (1.0, 2.0, 3.0)] \
+        + [("a", "v", x, 2.0) for x in (1.0, 2.0)]  # under v, a would fall below b at x = 3: not run
+    frame = pd.DataFrame([{"curve": c, "variant": v, "x": x, "y": y, "y_ci95_half_width": 0.01, "n": 5}
+                          for c, v, x, y in rows])
+    res = evaluate_claim(claim, StudyData({1: FigureData(fig, frame)}))
+    assert res is not None and res.verdict.value == "holds"
+    assert res.sensitivity[0]["verdict"] == verdict, res.sensitivity[0]["detail"]

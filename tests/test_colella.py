@@ -102,6 +102,74 @@ def test_closed_forms() -> None:
     assert theory.nbs_covers(1 / 7) and not theory.nbs_covers(1 / 3)
 
 
+def test_nbs_line_schedule_closed_form() -> None:
+    # No ED: the NBS schedule is T0. At 1/7 the 7 DTs before each ED (≥ 0.80 s) outlast
+    # its round trip (0.548 s): the line never idles, each ED only adds its own time.
+    t0, ed = theory.no_expedited_time(), theory.tx(theory.ED_OCTETS)
+    assert theory.nbs_transfer_time(0.0) == pytest.approx(t0)
+    assert theory.nbs_transfer_time(1 / 7) == pytest.approx(t0 + theory.eds(1 / 7) * ed)
+    # At 1/3 every cycle idles (3 DTs ≤ 0.39 s < 0.548 s): ED i+1 starts one ED round trip
+    # after ED i; after ED 220 (no data after it) its group (DTs 657–659: two full, the
+    # last short) and the last AK.
+    dt, short, ak = theory.tx(1024), theory.tx(132), theory.tx(theory.AK_OCTETS)
+    want = 219 * theory.expedited_round_trip() + ed + 2 * dt + short + 2 * 0.27 + ak
+    assert theory.eds(1 / 3) == 220
+    assert theory.nbs_transfer_time(1 / 3) == pytest.approx(want, rel=1e-12)
+    for rate in (0.03, 0.0455, 0.08, 0.14, 0.33):
+        assert theory.iso_efficiency(rate) < theory.nbs_efficiency(rate) <= theory.nbs_efficiency(0.0)
+
+
+def test_window_figure_has_both_schemes_at_each_error_rate_on_a_half_kib_grid() -> None:
+    from arqlab.studies.colella.params import TWICE_BAND, WINDOW_BERS, WINDOWS_KIB
+
+    assert WINDOWS_KIB[0] == 0.5 and WINDOWS_KIB[-1] == 20.0 and all(
+        b - a == 0.5 for a, b in zip(WINDOWS_KIB, WINDOWS_KIB[1:]))
+    assert sum(TWICE_BAND) / 2 == 2.0, "the band is centred on 2"
+    f = co.figure(9)
+    assert [c.key for c in f.curves] == [f"{a}@{b:g}" for b in WINDOW_BERS for a in ("one_for_one", "selective")]
+    for b in WINDOW_BERS:
+        scn = _point(9, f"selective@{b:g}", 7.5)
+        assert scn["medium"][0]["bit_error_rate"] == b
+        assert _tp4(scn)["window_octets"] == 7680 and _tp4(scn)["acknowledgement"] == "selective"
+        assert scn["flow"][0]["traffic"]["messages"] == (5 if b == 1e-3 else 20)
+
+
+def test_dt_user1024_variant_reaches_the_scenario_and_only_it() -> None:
+    f = co.figure(4)
+    (s,) = [v for v in f.sensitivities if v.name == "dt_user1024"]
+    c = f.curve("nbs")
+    scn = fw.apply_overrides(f.base, fw.point_overrides(f, c, 1 / 7, True, {**c.params, **s.params}, {}))
+    assert _tp4(scn)["dt_size_includes_header"] is False and _tp4(scn)["dt_size_octets"] == 1024
+    assert "dt_size_includes_header" not in _tp4(_point(4, "nbs", 1 / 7)), "the base keeps the model's default"
+
+
+def _window_runner(selective_window: float) -> Any:
+    """The synthetic runner with selective reaching its best at ``selective_window`` octets."""
+    def run(req: fw.RunRequest) -> fw.Metrics:
+        t = req.scenario["stack"]["ts"]["layers"][0]
+        out = _synthetic(req)
+        if t["dt_size_octets"] == 128 and t["acknowledgement"] == "selective":
+            eff = 0.83 * min(1.0, t["window_octets"] / selective_window)
+            out[cs.FLOW]["throughput_efficiency"] = {"mean": eff, "ci95_half_width": 0.001 * eff, "n": 5}
+        return out
+    return run
+
+
+@pytest.mark.parametrize("selective_window,verdict", [(20480.0, fw.Verdict.HOLDS), (14336.0, fw.Verdict.DOES_NOT_HOLD)])
+def test_twice_the_window_band_is_centred_on_2(tmp_path: Path, selective_window: float, verdict: fw.Verdict) -> None:
+    # One-for-one reaches 95% of its best at 9.5 KiB (W/10 KiB); selective, W/20 KiB,
+    # at 19 KiB: ratio 2.0, inside 1.5–2.5. With W/14 KiB selective's knee is 13.5 KiB:
+    # ratio 1.42, below the band, at every error rate.
+    rep = co.reproduce(quick=True, out_dir=tmp_path, runner=_window_runner(selective_window), quiet=True,
+                       figures=[9])
+    (r,) = [c for c in rep.claims if c.id == "fig9.selective_needs_twice_the_window"]
+    per = cl.window_ratios(rep.data[9])
+    ratios = [v[2] for v in per.values() if v is not None]
+    assert len(ratios) == 3
+    assert r.verdict is (fw.Verdict.HOLDS if all(1.5 <= x <= 2.5 for x in ratios) else fw.Verdict.DOES_NOT_HOLD)
+    assert r.verdict is verdict, r.detail
+
+
 def test_claim_ids_unique_and_cover_the_issue() -> None:
     ids = co.all_claim_ids()
     assert len(ids) == len(set(ids))
@@ -131,7 +199,9 @@ def _synthetic(req: fw.RunRequest) -> fw.Metrics:
     mem = 5000.0 + ber * 1e7 * (2.0 if t["acknowledgement"] == "selective" else 1.0)
     flow = {"throughput_efficiency": eff, "transfer_time_s": 3.75 / eff, "receive_buffer_octets_mean": mem,
             "receive_buffer_octets_max": 2 * mem}
-    tr = {"dt_retransmitted": 1000 * ber * 1e3 * (0.1 if t["acknowledgement"] == "selective" else 1.0)}
+    tr = {"dt_retransmitted": 1000 * ber * 1e3 * (0.1 if t["acknowledgement"] == "selective" else 1.0),
+          "send_buffer_octets_mean": 30000.0 - (1000.0 if t["acknowledgement"] == "selective" else 0.0),
+          "send_buffer_octets_max": 32768.0}
     return {cs.FLOW: {k: {"mean": v, "ci95_half_width": 0.001 * abs(v), "n": 5} for k, v in flow.items()},
             cs.TRANSPORT: {k: {"mean": v, "ci95_half_width": 0.01 * abs(v) + 0.01, "n": 5} for k, v in tr.items()}}
 

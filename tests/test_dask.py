@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -20,7 +19,7 @@ import pytest
 from arqlab.errors import ArqlabError
 from arqlab.progress import Progress
 from arqlab.sweep import sweep
-from arqlab.testing import fake_run_replication, slow_fake_run_replication
+from arqlab.testing import fake_run_replication, slow_fake_run_replication, stored_replications
 
 pytest.importorskip("distributed", reason="Dask is an optional extra: pip install 'arqlab[dask]'")
 
@@ -120,16 +119,7 @@ def test_dask_matches_local_bit_for_bit(cluster: Cluster, tmp_path: Path) -> Non
     pd.testing.assert_frame_equal(core_local, core_remote, check_exact=True)
 
 
-def _stored(path: Path) -> int:
-    if not path.exists():
-        return 0
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-    try:
-        return int(conn.execute("SELECT COUNT(*) FROM replications").fetchone()[0])
-    except sqlite3.OperationalError:
-        return 0
-    finally:
-        conn.close()
+_stored = stored_replications
 
 
 def test_sweep_survives_a_dying_worker(cluster: Cluster, tmp_path: Path) -> None:

@@ -124,3 +124,28 @@ def test_a_study_without_inputs_is_an_error(toy: Any, monkeypatch: pytest.Monkey
     monkeypatch.setattr(sys.modules["toystudy.params"], "UNCERTAIN_INPUTS", ())
     with pytest.raises(ValueError, match="declares no uncertain inputs"):
         robustness(toy, budget=10, runner=runner)
+
+
+def test_a_design_point_the_model_rejects_is_named_with_its_inputs() -> None:
+    """Issue 28 item 4: a plausible range that admits an invalid combination (Comer &
+    Korb's T_N and spread gave a negative transit delay) must say which design point and
+    which inputs, not only the scenario field."""
+    import tomllib
+
+    from arqlab.errors import ScenarioError
+    from arqlab.studies.robustness import PointPlan, _invalid_point
+    from arqlab.studies.spec import UncertainInput
+
+    root = Path(__file__).resolve().parents[1]
+    good = tomllib.loads((root / "scenarios/go_back_n.toml").read_text())
+    bad = {**good, "link": {**good["link"], "delay_s": -0.01}}
+    inputs = (UncertainInput("delay", "link.delay_s", 0.05, "synthetic", low=-0.01, high=0.1),)
+
+    def pp(scn: dict[str, Any], delay: float) -> PointPlan:
+        return PointPlan({"delay": delay}, {}, {}, {"k": RunRequest("k", scn, 1, 1, None)})
+
+    assert _invalid_point("toy", inputs, [pp(good, 0.05)]) is None
+    err = _invalid_point("toy", inputs, [pp(good, 0.05), pp(bad, -0.01)])
+    assert isinstance(err, ScenarioError)
+    assert "toy --robustness: design point 1 (delay = -0.01)" in str(err)
+    assert any("link.delay_s" in p and "-0.01" in p for p in err.problems), err.problems

@@ -5,12 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
-import sqlite3
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +19,7 @@ from arqlab.progress import Progress
 from arqlab.store import Store
 from arqlab.sweep import GridError, grid_points, sweep
 from arqlab.sweep_cli import parse_grid, parse_value, register_cli, sweep_command
-from arqlab.testing import fake_run_replication
+from arqlab.testing import fake_run_replication, kill_when_stored, stored_replications
 
 GBN = Path(__file__).resolve().parent.parent / "scenarios" / "go_back_n.toml"
 SHORT: dict[str, Any] = {"run.duration_s": 30.0, "run.warmup_s": 5.0, "run.replications": 3}
@@ -180,16 +177,7 @@ RESUME_SCRIPT = textwrap.dedent(
 )
 
 
-def _stored(path: Path) -> int:
-    if not path.exists():
-        return 0
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-    try:
-        return int(conn.execute("SELECT COUNT(*) FROM replications").fetchone()[0])
-    except sqlite3.OperationalError:
-        return 0
-    finally:
-        conn.close()
+_stored = stored_replications
 
 
 @pytest.mark.parametrize("runner", ["fake", "core"])
@@ -204,19 +192,7 @@ def test_resume_after_sigkill(tmp_path: Path, runner: str) -> None:
     store = tmp_path / "s.sqlite"
     argv = [sys.executable, "-c", RESUME_SCRIPT, str(GBN), json.dumps(grid), json.dumps(overrides), str(store)]
     env = subprocess_env(ARQLAB_FAKE_DELAY_S="0.15")
-    proc = subprocess.Popen([*argv, str(tmp_path / "first.pkl"), runner], env=env, start_new_session=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 60
-        while _stored(store) < 6:
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the sweep made no progress"
-            time.sleep(0.01)
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate(timeout=30)
-    assert proc.returncode == -signal.SIGKILL
-    kept = _stored(store)
+    kept = kill_when_stored([*argv, str(tmp_path / "first.pkl"), runner], env, store, 6, 60)
     assert 6 <= kept < total
 
     done = subprocess.run([*argv, str(tmp_path / "resumed.pkl"), runner], env=env, capture_output=True, text=True,

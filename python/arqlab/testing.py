@@ -101,3 +101,42 @@ def failing_run_replication(resolved_json: str, seed: int, replication: int) -> 
     if replication == 2:
         raise RuntimeError("simulated core failure")
     return fake_run_replication(resolved_json, seed, replication)
+
+
+def stored_replications(path: Any) -> int:
+    """Replications in the result store at ``path`` (0 before it exists), read without a
+    lock: tests poll it while another process writes (the SIGKILL/resume tests)."""
+    import sqlite3
+    from pathlib import Path
+
+    if not Path(path).exists():
+        return 0
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+    try:
+        return int(conn.execute("SELECT COUNT(*) FROM replications").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+    finally:
+        conn.close()
+
+
+def kill_when_stored(argv: list[str], env: dict[str, str], store: Any, at_least: int, timeout: float) -> int:
+    """Starts ``argv`` in a new session, SIGKILLs its whole process group once the store
+    holds ``at_least`` replications, and returns how many it kept. Fails (AssertionError)
+    if the process ends first, is not killed by the signal, or makes no progress within
+    ``timeout`` seconds."""
+    import signal
+    import subprocess
+
+    proc = subprocess.Popen(argv, env=env, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + timeout
+        while stored_replications(store) < at_least:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, f"no progress: fewer than {at_least} replications stored"
+            time.sleep(0.01)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=60)
+    assert proc.returncode == -signal.SIGKILL
+    return stored_replications(store)

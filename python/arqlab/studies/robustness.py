@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..errors import ScenarioError
 from ..gsa.design import MORRIS_STEP, Factor, Plan, analyse, plan_for_budget, sample, share_interval, values
 from .artefacts.curves import FigureData
 from .data import ClaimResult, StudyData, evaluate_claim
@@ -162,6 +163,24 @@ def evaluate_point(study: Any, package: str, inputs: Sequence[UncertainInput], p
         return [r for c in claims if (r := evaluate_claim(c, data)) is not None]
 
 
+def _invalid_point(name: str, inputs: Sequence[UncertainInput], plans: Sequence[PointPlan]) -> ScenarioError | None:
+    """The first design point whose scenarios the model rejects, as an error naming the
+    point's inputs and the problems (only on the error path: validating every run twice
+    would cost as much as planning). None if no single point is at fault."""
+    from arqlab import scenario as scenario_mod
+
+    for i, pp in enumerate(plans):
+        for r in pp.runs.values():
+            try:
+                scenario_mod.load(r.scenario)
+            except ScenarioError as e:
+                at = ", ".join(f"{u.name} = {pp.row[u.name]!r}" for u in inputs)
+                return ScenarioError([f"{name} --robustness: design point {i} ({at}) gives a scenario the model "
+                                      f"rejects; narrow the plausible ranges in params.UNCERTAIN_INPUTS so that "
+                                      f"every combination is valid", *e.problems])
+    return None
+
+
 @dataclass
 class Robustness:
     """The result of a robustness pass: the design (one row per point, the inputs' values
@@ -227,8 +246,11 @@ def robustness(
     for pp in plans:
         for k, r in pp.runs.items():
             runs.setdefault(k, r)
-    metrics = simulate_runs(list(runs.values()), workers=workers, executor=executor, store=store,
-                            progress=progress, runner=runner)
+    try:
+        metrics = simulate_runs(list(runs.values()), workers=workers, executor=executor, store=store,
+                                progress=progress, runner=runner)
+    except ScenarioError as e:
+        raise _invalid_point(study.NAME, inputs, plans) or e from None
     results = [evaluate_point(study, package.__name__, inputs, pp, metrics) for pp in plans]
     claim_ids = [r.id for r in results[0]]
     table = pd.DataFrame([{**pp.row, **{r.id: r.verdict.value for r in res}} for pp, res in zip(plans, results)])

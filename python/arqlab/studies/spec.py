@@ -88,7 +88,11 @@ class Curve:
 
 @dataclass(frozen=True)
 class Sensitivity:
-    """A variant of some curves with changed parameters, to show how claims depend on them."""
+    """A variant of some curves with changed parameters, to show how claims depend on them.
+
+    ``on_base_xs``: a claim under the variant is scored on the base's x points. A base
+    point the variant did not run reads as missing (NaN, so inconclusive), instead of
+    dropping out of the claim's region (where a failing point would simply vanish)."""
 
     name: str
     description: str
@@ -97,6 +101,7 @@ class Sensitivity:
     params: Mapping[str, Any] = field(default_factory=dict)
     xs: tuple[float, ...] | None = None
     quick_xs: tuple[float, ...] | None = None
+    on_base_xs: bool = False
 
 
 @dataclass(frozen=True)

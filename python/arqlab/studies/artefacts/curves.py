@@ -19,6 +19,15 @@ from ..spec import Curve, Figure
 from ..verdicts import Est
 
 
+def _missing(base: pd.DataFrame, sub: pd.DataFrame) -> pd.DataFrame:
+    """The base rows whose (curve, x) the variant ``sub`` lacks, with y and its interval
+    NaN: a point the variant did not run reads as missing, not as the base's value."""
+    have = set(zip(sub["curve"], sub["x"].astype(float)))
+    rows = base[[(c, float(x)) not in have for c, x in zip(base["curve"], base["x"])]].copy()
+    rows["y"] = rows["y_ci95_half_width"] = float("nan")
+    return rows
+
+
 class FigureData:
     """Tidy results of one figure, with estimates looked up by curve and x (in plot units)."""
 
@@ -30,6 +39,8 @@ class FigureData:
         if variant:
             sub = frame[frame["variant"] == variant]
             replaced = set(sub["curve"])
+            if any(s.name == variant and s.on_base_xs for s in figure.sensitivities):
+                sub = pd.concat([sub, _missing(base[base["curve"].isin(replaced)], sub)], ignore_index=True)
             base = pd.concat([base[~base["curve"].isin(replaced)], sub], ignore_index=True)
         self._view = base
         #: Curves a claim has looked up (:func:`~arqlab.studies.data.inapplicable_variants`

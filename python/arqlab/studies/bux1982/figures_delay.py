@@ -7,7 +7,7 @@ I-frame transmission time T_I = (l + h)/v, as the paper plots them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..artefacts.curves import FigureData
@@ -72,6 +72,20 @@ def _transfer_curves(l: int, dist: str, *, arm: bool = False) -> tuple[Scenario,
     return base, curves
 
 
+def _poll(curves: Sequence[Curve], xs: tuple[float, ...], quick_xs: tuple[float, ...]) -> Sensitivity:
+    """The other NRM poll reading (P on the next command), on the figure's own x points:
+    the text does not settle when the primary polls, so every figure runs both (issue 28)."""
+    (s,) = [s for s in reading_sensitivities(curves, xs, quick_xs) if s.name == "poll_asap"]
+    return s
+
+
+def _with_poll(claims: tuple[Claim, ...], ids: tuple[str, ...]) -> tuple[Claim, ...]:
+    """``claims`` with the poll reading added to those of ``ids`` (claims that read only
+    their own figure: a comparison with another figure's base would mix the readings)."""
+    return tuple(dataclasses.replace(c, sensitivity=c.sensitivity + ("poll_asap",)) if c.id in ids else c
+                 for c in claims)
+
+
 def _readings(curves: list[Curve], xs: tuple[float, ...], quick_xs: tuple[float, ...]) -> tuple[Sensitivity, ...]:
     """The model readings both ways and the previous T1 rule (the T1 factors are shown on
     the throughput figures)."""
@@ -114,7 +128,7 @@ def fig7() -> Figure:
               both(better=rel(7, "nrm_p2s_p1e5", "abm_p1e5", low, below),
                    slightly=rel(7, "nrm_p2s_p1e5", "abm_p1e5", low, lambda a, b: approx(a, b, TOL_ROUGH))), figure=7),
     )
-    sens = _readings(curves, (0.2, 0.4, 0.6), (0.3, 0.5))
+    sens = _readings(curves, LOADS, LOADS_QUICK)
     names = tuple(x.name for x in sens)
     claims = tuple(dataclasses.replace(c, sensitivity=c.sensitivity + names) for c in claims)
     return Figure(
@@ -156,10 +170,11 @@ def fig8() -> Figure:
         load_overrides, tuple(curves), derive_run, normalize_by_ti, closed_forms=transfer_closed_forms(l, "exponential"),
         assumptions=(A_LOADS, A_T1, A_REJ,
                      Assumption("p_bit (Fig. 8)", "0 and 1e-5", "'the corresponding transfer-time results' of Fig. 7")),
-        claims=claims,
+        claims=_with_poll(claims, ("fig8.relations_as_fig7",)),
         sensitivities=(Sensitivity("m128", "modulus 128 (no window limit) instead of 8: separates the modulus impact "
                                    "of exponential lengths at high load from queueing", ("abm_p0",),
-                                   {"protocol.modulus": 128}, xs=(0.5, 0.6, 0.7, 0.8), quick_xs=(0.5, 0.7)),),
+                                   {"protocol.modulus": 128}, xs=(0.5, 0.6, 0.7, 0.8), quick_xs=(0.5, 0.7)),
+                       _poll(curves, LOADS, LOADS_QUICK)),
         caption="Terrestrial link t_p = 50 ms, exponential lengths mean 5000 bit, v = 48 kbit/s, modulus 8.",
         published=("Longer than Fig. 7; same relation between modes.",),
     )
@@ -199,7 +214,7 @@ def fig9() -> Figure:
                    s2p=rel(9, "arm_s2p_p0", "abm_ba_p0", every("abm_p0"), lambda a, b: approx(a, b, TOL_APPROX))),
               figure=9),
     )
-    sens9 = _readings(curves, (0.2, 0.4), (0.2, 0.4))
+    sens9 = _readings(curves, LOADS_800, LOADS_800_QUICK)
     claims = tuple(dataclasses.replace(c, sensitivity=c.sensitivity + tuple(x.name for x in sens9)) for c in claims)
     return Figure(
         9, "Mean transfer time relative to I-frame transmission time vs. useful channel load. 800 bit constant message length.",
@@ -295,14 +310,16 @@ def fig10() -> Figure:
     sens = (Sensitivity("l2000", "l = 2000 bit instead of 800 (T_I = 42.7 ms), same t_p/T_I grid and block errors",
                         ("nrm_p2s_pb0", "nrm_s2p_pb0", "abm_pb0", "nrm_p2s_pb1e2", "nrm_s2p_pb1e2", "abm_pb1e2"),
                         {"traffic.a.length.mean_bits": 2000, "traffic.b.length.mean_bits": 2000},
-                        xs=(0.0, 0.5, 1.0, 2.0, 3.0, 4.0), quick_xs=(0.0, 0.5, 1.0, 2.0, 3.0)),)
+                        xs=(0.0, 0.5, 1.0, 2.0, 3.0, 4.0), quick_xs=(0.0, 0.5, 1.0, 2.0, 3.0)),
+            _poll(curves, TP_RATIOS, TP_RATIOS_QUICK))
+    claims10 = _with_poll(claims, tuple(c.id for c in claims))
     return Figure(
         10, "Mean transfer time relative to I-frame transmission time vs. processing plus propagation delay relative to "
             "I-frame transmission time.",
         base, "t_p / T_I", "mean transfer time / T_I", "transfer_time_s", TP_RATIOS, TP_RATIOS_QUICK, x_over,
         tuple(curves), derive, normalize_by_ti, y_scale="log",
         closed_forms=(ClosedForm("M/D/1 + t_p at Y_u = 0.5 (ideal, error-free)", md1_line),),
-        assumptions=(A_FIG10_L, A_FIG10_PB, A_LOADS, A_T1), sensitivities=sens, claims=claims,
+        assumptions=(A_FIG10_L, A_FIG10_PB, A_LOADS, A_T1), sensitivities=sens, claims=claims10,
         caption="Y_u = 0.5 on both channels, modulus 8, I-frame block-error probability 0 and 1e-2.",
         published=("Linear growth for small t_p/T_I; NRM bends at smaller t_p/T_I than ABM.",),
     )
@@ -335,12 +352,14 @@ def fig11() -> Figure:
                     {"link.bit_error_rate": 1e-5}, xs=(0.2, 0.4), quick_xs=(0.2, 0.4)),
         Sensitivity("l5000", "l = 5000 bit (t_p/T_I = 0.48, short delay) instead of 800", ("nrm_p2s_p0", "nrm_s2p_p0", "abm_p0"),
                     {"traffic.a.length.mean_bits": 5000, "traffic.b.length.mean_bits": 5000}, xs=(0.2, 0.4), quick_xs=(0.2, 0.4)),
+        _poll(curves, LOADS_800, LOADS_800_QUICK),
     )
+    claims11 = _with_poll(claims, ("fig11.nrm_above_abm", "fig11.nrm_directions_equal"))
     return Figure(
         11, "Mean buffer-holding time relative to I-frame transmission time vs. useful channel load.",
         base, "useful channel load Y_u", "mean buffer-holding time / T_I", "buffer_holding_time_s", LOADS_800, LOADS_800_QUICK,
         load_overrides, tuple(curves), derive_run, normalize_by_ti, y_scale="log",
-        assumptions=(A_FIG11, A_LOADS, A_T1), sensitivities=sens, claims=claims,
+        assumptions=(A_FIG11, A_LOADS, A_T1), sensitivities=sens, claims=claims11,
         caption="Buffer-holding time: arrival → positive acknowledgement at the sender.",
         published=("NRM (both stations) ≫ ABM; NRM P→S ≈ NRM S→P.",),
     )

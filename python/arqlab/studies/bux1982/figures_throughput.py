@@ -48,7 +48,7 @@ from .scenarios import (
 from .theory import channel_bound, window_bound
 
 #: x points of the readings and T1 sensitivities: one left of the optimum, three right of it.
-READING_XS, READING_QUICK_XS = (500, 5000, 10000, 20000), (500, 10000)
+READING_XS, READING_QUICK_XS = LENGTHS, LENGTHS_QUICK  # the figures' own grids: scored on the base's x points
 
 
 def with_readings(claims: Sequence[Claim], curves: Sequence[Curve]) -> tuple[tuple[Claim, ...], tuple[Sensitivity, ...]]:

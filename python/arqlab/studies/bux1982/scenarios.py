@@ -233,17 +233,19 @@ def reading_sensitivities(curves: Sequence[Curve], xs: tuple[float, ...], quick_
     ``poll_asap``: NRM curves with the P on the next command (often a long I frame);
     ``tr_continue``: ABM/ARM curves sending new I frames during timer recovery;
     ``t1x0.5``, ``t1x2``: T1 halved and doubled; ``t1prev``: the T1 rule used before.
+    Each is scored on the base's x points (issue 28): ``xs``/``quick_xs`` should be the
+    figure's own, or a claim reads the points they lack as missing (inconclusive).
     """
     keys = tuple(c.key for c in curves)
     nrm = tuple(k for k in keys if k.startswith("nrm_"))
     asyn = tuple(k for k in keys if k.startswith(("abm_", "arm_")))
     return (
         Sensitivity("poll_asap", "NRM: P on the next command (the reading before issue 14)", nrm,
-                    {"protocol.poll": "asap"}, xs=xs, quick_xs=quick_xs),
+                    {"protocol.poll": "asap"}, xs=xs, quick_xs=quick_xs, on_base_xs=True),
         Sensitivity("tr_continue", "ABM/ARM: new I frames during timer recovery (before issue 14)", asyn,
-                    {"protocol.timer_recovery": "continue"}, xs=xs, quick_xs=quick_xs),
-        Sensitivity("t1x0.5", "T1 half the rule", keys, params={"t1_factor": 0.5}, xs=xs, quick_xs=quick_xs),
-        Sensitivity("t1x2", "T1 twice the rule", keys, params={"t1_factor": 2.0}, xs=xs, quick_xs=quick_xs),
+                    {"protocol.timer_recovery": "continue"}, xs=xs, quick_xs=quick_xs, on_base_xs=True),
+        Sensitivity("t1x0.5", "T1 half the rule", keys, params={"t1_factor": 0.5}, xs=xs, quick_xs=quick_xs, on_base_xs=True),
+        Sensitivity("t1x2", "T1 twice the rule", keys, params={"t1_factor": 2.0}, xs=xs, quick_xs=quick_xs, on_base_xs=True),
         Sensitivity("t1prev", "T1 = 1.5·(2·T_I + 2·t_p + T_S), the rule before issue 14", keys,
-                    params={"t1": "previous"}, xs=xs, quick_xs=quick_xs),
+                    params={"t1": "previous"}, xs=xs, quick_xs=quick_xs, on_base_xs=True),
     )

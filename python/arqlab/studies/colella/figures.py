@@ -25,11 +25,12 @@ from .params import (
     ONE_WAY_DELAY_S,
     TSDU_OCTETS,
     WINDOW_BER,
+    WINDOW_BERS,
     WINDOWS_KIB,
     WINDOWS_KIB_QUICK,
 )
 from .scenarios import FLOW, TRANSPORT, derive_exp1, derive_exp2, derive_window, scenario
-from .theory import iso_efficiency
+from .theory import iso_efficiency, nbs_efficiency
 
 STATED = f"64 kbit/s satellite hop, one-way delay {ONE_WAY_DELAY_S} s, network window 4"
 
@@ -59,6 +60,8 @@ def _expedited_sensitivities() -> tuple[Sensitivity, ...]:
                     params={"delay_s": 0.135}, quick_xs=q),
         Sensitivity("remote_ack", "network window released after a satellite round trip (0.55 s)", ("iso", "nbs"),
                     params={"net_ack_delay_s": 0.55}, quick_xs=q),
+        Sensitivity("dt_user1024", "DTs of 1024 user octets (1036-octet TPDUs) instead of 1024 octets with the header",
+                    ("iso", "nbs"), params={"dt_size_includes_header": False}, quick_xs=q),
     )
 
 
@@ -92,7 +95,9 @@ def fig4() -> Figure:
         4, "Throughput efficiency vs expedited data rate, NBS and ISO", scenario(1), "expedited data rate (expedited/normal)",
         "throughput efficiency", "throughput_efficiency", EXPEDITED_RATES, EXPEDITED_RATES_QUICK, _no_x, _expedited_curves(),
         derive=derive_exp1, y_limits=(0.0, 1.05),
-        closed_forms=(ClosedForm("ISO: T₀ + one ED round trip per ED", iso_efficiency, {"color": COLORS["iso"]}),),
+        closed_forms=(ClosedForm("ISO: T₀ + one ED round trip per ED", iso_efficiency, {"color": COLORS["iso"]}),
+                      ClosedForm("NBS: the line schedule of its rule", nbs_efficiency,
+                                 {"color": COLORS["nbs"], "linestyle": ":"})),
         assumptions=(A_DELAY, A_HEADERS, A_NETWORK, A_EXPEDITED, A_TRANSFER), sensitivities=_expedited_sensitivities(),
         claims=cl.fig4_claims(), caption=f"{STATED}; {EXP1_NOTE}",
     )
@@ -116,31 +121,49 @@ def _exp2(number: int, title: str, y_label: str, measure: str, claims: tuple[Cla
     )
 
 
+def _with_transport_curves(f: Figure, measure: str, suffix: str, what: str) -> Figure:
+    """``f`` with TP4's own ``measure`` of both AK schemes read from the same runs (not
+    drawn; keys ``<scheme>_<suffix>``), and the variants extended over them."""
+    extra = tuple(Curve(f"{c.key}_{suffix}", f"{c.label}: {what}", TRANSPORT, params=c.params,
+                        measure=measure, plot=False) for c in _ack_curves())
+    return dataclasses.replace(f, curves=f.curves + extra,
+                               sensitivities=_ack_sensitivities(tuple(c.key for c in extra)))
+
+
 def fig6() -> Figure:
     f = _exp2(6, "Throughput efficiency vs bit error rate, one-for-one and selective AK", "throughput efficiency",
               "throughput_efficiency", cl.fig6_claims())
-    # DT retransmissions, read from the same runs (not drawn).
-    retx = tuple(Curve(f"{c.key}_retx", f"{c.label}: DTs retransmitted", TRANSPORT, params=c.params,
-                       measure="dt_retransmitted", plot=False) for c in _ack_curves())
-    return dataclasses.replace(f, curves=f.curves + retx, sensitivities=_ack_sensitivities(tuple(c.key for c in retx)))
+    return _with_transport_curves(f, "dt_retransmitted", "retx", "DTs retransmitted")
 
 
 def fig7() -> Figure:
-    return _exp2(7, "Average receive memory vs bit error rate", "average receive memory (octets)",
-                 "receive_buffer_octets_mean", cl.fig7_claims())
+    f = _exp2(7, "Average receive memory vs bit error rate", "average receive memory (octets)",
+              "receive_buffer_octets_mean", cl.fig7_claims())
+    return _with_transport_curves(f, "send_buffer_octets_mean", "send", "average send memory (octets)")
 
 
 def fig8() -> Figure:
-    return _exp2(8, "Maximum receive memory vs bit error rate", "maximum receive memory (octets)",
-                 "receive_buffer_octets_max", cl.fig8_claims())
+    f = _exp2(8, "Maximum receive memory vs bit error rate", "maximum receive memory (octets)",
+              "receive_buffer_octets_max", cl.fig8_claims())
+    return _with_transport_curves(f, "send_buffer_octets_max", "send", "maximum send memory (octets)")
+
+
+def window_curves() -> tuple[Curve, ...]:
+    """Both AK schemes at each error rate of WINDOW_BERS (keys ``<scheme>@<ber>``)."""
+    styles = {1e-5: ":", 1e-4: "-", 1e-3: "--"}
+    return tuple(
+        Curve(f"{c.key}@{b:g}", f"{c.label}, BER {b:g}", FLOW, params={**c.params, "ber": b},
+              style={"color": COLORS[c.key], "linestyle": styles.get(b, "-")})
+        for b in WINDOW_BERS for c in _ack_curves())
 
 
 def fig9() -> Figure:
     return Figure(
-        9, f"Extension: throughput efficiency vs window size at BER {WINDOW_BER:g}", scenario(2), "window size (KiB)",
-        "throughput efficiency", "throughput_efficiency", WINDOWS_KIB, WINDOWS_KIB_QUICK, _no_x, _ack_curves(),
-        derive=derive_window, x_scale="log", assumptions=(A_DELAY, A_HEADERS, A_NETWORK, A_TRANSFER),
-        claims=cl.fig9_claims(), caption=f"{STATED}; {EXP2_NOTE}; window varied (not in the paper)",
+        9, "Extension: throughput efficiency vs window size, by bit error rate", scenario(2), "window size (KiB)",
+        "throughput efficiency", "throughput_efficiency", WINDOWS_KIB, WINDOWS_KIB_QUICK, _no_x, window_curves(),
+        derive=derive_window, assumptions=(A_DELAY, A_HEADERS, A_NETWORK, A_TRANSFER),
+        claims=cl.fig9_claims(), caption=f"{STATED}; {EXP2_NOTE}; window varied on a 0.5 KiB grid (not in the paper); "
+                                         f"base scenario at BER {WINDOW_BER:g}",
     )
 
 

@@ -68,6 +68,8 @@ def params_for(experiment: int, *layers: Mapping[str, Any]) -> dict[str, Any]:
 def tables(p: Mapping[str, Any]) -> dict[str, Any]:
     """The ``stack``, ``medium`` and ``flow`` tables of one point."""
     tp4 = {"kind": "tp4", **{k: p[k] for k in TP4_KEYS}}
+    if "dt_size_includes_header" in p:  # only the 'dt_user1024' variant sets it
+        tp4["dt_size_includes_header"] = p["dt_size_includes_header"]
     net = {"kind": "network_window", "window": p["net_window"], "overhead_bits": p["net_overhead_bits"],
            "ack_delay_s": p["net_ack_delay_s"]}
     return {
@@ -121,8 +123,10 @@ def derive_exp2(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: b
 
 
 def derive_window(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
-    """The window sensitivity: x is the window in KiB, at a fixed bit error rate."""
+    """The window sensitivity: x is the window in KiB, at the curve's bit error rate
+    (the base scenario's, WINDOW_BER, when the curve sets none)."""
     from .params import WINDOW_BER
 
-    p = params_for(2, {"tsdus": tsdus_for(WINDOW_BER), "ber": WINDOW_BER}, params, {"window_octets": int(x * 1024)})
+    ber = params.get("ber", WINDOW_BER)
+    p = params_for(2, {"tsdus": tsdus_for(ber), "ber": ber}, params, {"window_octets": int(x * 1024)})
     return {**tables(p), "run": run_table(quick, "throughput_efficiency")}

@@ -6,7 +6,10 @@ the reverse direction, local network acknowledgements):
 * ISO expedited data: every ED idles the link for one round trip,
   t(ED) + 2·t_p + t(EA), so T = T₀ + n_ED·(t(ED) + 2·t_p + t(EA)) and η = N·L / (C·T);
 * NBS cannot idle while the data submitted before the next ED covers the ED's round
-  trip: k·t(DT) ≥ t(ED) + 2·t_p + t(EA) for an ED every k DTs.
+  trip: k·t(DT) ≥ t(ED) + 2·t_p + t(EA) for an ED every k DTs. Its transfer time is the
+  link schedule of the NBS rule (:func:`nbs_transfer_time`): each ED goes first once the
+  previous EA is back, then the DTs submitted before it flow while its EA is awaited;
+  the link idles only when they run out first.
 
 Header sizes are those of the model (ISO 8073 extended format with checksum, plus the
 network header of every packet). Study parameters (delay, network header, expedited unit)
@@ -79,3 +82,42 @@ def break_even_rate(delay: float | None = None) -> float:
     """The largest expedited rate NBS hides completely (1/k at the smallest covering k)."""
     k = math.ceil(expedited_round_trip(delay) / tx(int(EXP1["dt_size_octets"])))
     return 1.0 / k
+
+
+def nbs_transfer_time(rate: float, tsdus: int = int(EXP1["tsdus"]), delay: float | None = None,
+                      per_dt: bool | None = None) -> float:
+    """T of the NBS discipline, error-free, link-limited: the line schedule of its rule.
+
+    ED i may leave once EA i−1 is back (at most one outstanding) and goes ahead of any
+    DT; a DT may leave once every ED submitted before its data has been acknowledged, so
+    while ED i is outstanding the DTs of the groups up to i (those submitted before it)
+    flow. EA i returns t(ED) + 2·t_p + t(EA) after ED i starts; the next ED then waits
+    for the DT in progress (transmissions are not pre-empted). The transfer ends when
+    the AK of the last DT returns: its end + 2·t_p + t(AK)."""
+    d = _delay(delay)
+    k = 0 if rate <= 0 else max(1, round(1 / rate))
+    if per_dt is None:
+        per_dt = EXPEDITED_UNIT == "dt"
+    dts = [tx(o) for o in dts_per_tsdu()] * tsdus
+    per_unit = 1 if per_dt else len(dts_per_tsdu())
+    group = k * per_unit  # DTs between two EDs
+    n_ed = 0 if k == 0 else len(dts) // group
+    t = 0.0  # the line is free from t
+    sent = 0  # DTs sent so far
+    for i in range(n_ed):
+        t += tx(ED_OCTETS)
+        ea = t - tx(ED_OCTETS) + expedited_round_trip(d)
+        allowed = (i + 1) * group  # DTs submitted before ED i+1 (counting from 1)
+        while sent < allowed and t < ea:
+            t += dts[sent]
+            sent += 1
+        t = max(t, ea) if i + 1 < n_ed or allowed < len(dts) else t
+    for o in dts[sent:]:
+        t += o
+    return t + 2 * d + tx(AK_OCTETS)
+
+
+def nbs_efficiency(rate: float, delay: float | None = None, per_dt: bool | None = None) -> float:
+    """η of the NBS discipline: N·L / (C·T) with T from :func:`nbs_transfer_time`."""
+    n = int(EXP1["tsdus"])
+    return n * TSDU_OCTETS * 8 / (LINK_BPS * nbs_transfer_time(rate, n, delay, per_dt))

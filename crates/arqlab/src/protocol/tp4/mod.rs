@@ -38,6 +38,7 @@ pub use tpdu::{Format, Headers, Tpdu, TpduKind};
 
 use super::{Counters, Event, Grant, Layer, Sdu, Service, Stacked};
 use crate::engine::SimTime;
+use crate::stats::TimeAverage;
 use receiver::Receiver;
 use sender::Sender;
 
@@ -82,6 +83,7 @@ impl Tp4Counters {
 /// Names of the `transport.<flow>` measures.
 pub const TRANSPORT_MEASURES: &[&str] = &[
     "dt_sent", "dt_retransmitted", "ak_sent", "selective_ak_sent", "ed_sent", "ed_retransmitted", "ea_sent", "ed_delivered", "dt_held", "expedited_order_violations", "tsdu_integrity_violations",
+    "send_buffer_octets_mean", "send_buffer_octets_max",
 ];
 
 /// A class 4 transport entity (one connection).
@@ -90,13 +92,40 @@ pub struct Tp4 {
     rx: Receiver,
     counters: Counters,
     extra: Tp4Counters,
+    /// Send-buffer memory (octets of user data held) over the whole run, from time 0:
+    /// the sender-side side of Colella's memory utilisation.
+    send_memory: TimeAverage,
     /// Time of the last input: `wants_transmit` needs it for a delayed AK.
     now: SimTime,
 }
 
 impl Tp4 {
     pub fn new(c: &Tp4Config) -> Tp4 {
-        Tp4 { tx: Sender::new(c), rx: Receiver::new(c), counters: Counters::default(), extra: Tp4Counters::default(), now: SimTime::ZERO }
+        Tp4 {
+            tx: Sender::new(c),
+            rx: Receiver::new(c),
+            counters: Counters::default(),
+            extra: Tp4Counters::default(),
+            send_memory: TimeAverage::new(0.0),
+            now: SimTime::ZERO,
+        }
+    }
+
+    /// Records the send buffer's octets after an input that may change them (a
+    /// submission admits data, an AK frees it).
+    fn note_send_buffer(&mut self, now: SimTime) {
+        let octets = f64::from(self.tx.buffer_octets());
+        if octets != self.send_memory.value() {
+            self.send_memory.update(now.as_secs_f64(), octets);
+        }
+    }
+
+    /// (time-average, maximum) octets of the send buffer from time 0 to the last input;
+    /// (0, 0) before any input.
+    pub fn send_memory(&self) -> (f64, f64) {
+        let t = self.now.as_secs_f64();
+        let mean = if t > 0.0 { self.send_memory.integral(t) / t } else { 0.0 };
+        (mean, self.send_memory.max())
     }
 
     pub fn tp4_counters(&self) -> Tp4Counters {
@@ -121,13 +150,17 @@ impl Layer for Tp4 {
     fn handle_submit(&mut self, now: SimTime, sdu: Sdu) {
         self.now = now;
         self.tx.submit(now, sdu);
+        self.note_send_buffer(now);
     }
 
     fn handle_receive(&mut self, now: SimTime, t: &Tpdu) {
         self.now = now;
         match t.kind {
             TpduKind::Dt => self.rx.on_dt(now, t, &mut self.counters, &mut self.extra),
-            TpduKind::Ak => self.tx.on_ak(now, t.nr, t.credit, t.sack),
+            TpduKind::Ak => {
+                self.tx.on_ak(now, t.nr, t.credit, t.sack);
+                self.note_send_buffer(now);
+            }
             TpduKind::Ed => self.rx.on_ed(t, &mut self.extra),
             TpduKind::Ea => self.tx.on_ea(t.nr),
         }
@@ -194,7 +227,10 @@ impl Layer for Tp4 {
     }
 
     fn extra_measures(&self) -> Vec<(&'static str, f64)> {
-        self.extra.pairs()
+        let (mean, max) = self.send_memory();
+        let mut m = self.extra.pairs();
+        m.extend([("send_buffer_octets_mean", mean), ("send_buffer_octets_max", max)]);
+        m
     }
 }
 

@@ -275,3 +275,42 @@ fn test_expedited_unit_dt_places_an_ed_after_every_k_dts() {
     // EDs after DTs 2 and 5: ED 1 goes first, then the three DTs submitted before it.
     assert_eq!(kinds(&drain(&mut a, SimTime::ZERO)), vec![(TpduKind::Ed, 1), (TpduKind::Dt, 0), (TpduKind::Dt, 1), (TpduKind::Dt, 2)]);
 }
+
+#[test]
+fn test_send_memory_is_the_time_average_of_unacknowledged_user_octets() {
+    // One 3072-octet TSDU (3 DTs of 1024 user octets) held from 0; an AK at 1 s frees
+    // DT 0, an AK at 2 s the rest: ∫ = 3072·1 + 2048·1 over 2 s.
+    let mut a = Tp4::new(&cfg(|c| c.dt_size_includes_header = false));
+    assert_eq!(a.send_memory(), (0.0, 0.0), "nothing before any input");
+    a.handle_submit(SimTime::ZERO, tsdu(0, 3072));
+    let _ = drain(&mut a, SimTime::ZERO);
+    a.handle_receive(at(1.0), &ak(1, 12, None));
+    a.handle_receive(at(2.0), &ak(3, 12, None));
+    assert_eq!(a.send_buffer_octets(), 0);
+    assert_eq!(a.send_memory(), ((3072.0 + 2048.0) / 2.0, 3072.0));
+    let m = a.extra_measures();
+    assert_eq!(&m[m.len() - 2..], &[("send_buffer_octets_mean", 2560.0), ("send_buffer_octets_max", 3072.0)]);
+    assert_eq!(m.iter().map(|p| p.0).collect::<Vec<_>>(), TRANSPORT_MEASURES, "names listed once, in order");
+}
+
+#[test]
+fn test_send_memory_frees_a_selectively_acknowledged_dt_at_once() {
+    // ISO 8073 selective AK (Colella): the DT beyond the gap leaves the send buffer
+    // when its SACK arrives, one-for-one keeps it until the gap is filled.
+    let sel = cfg(|c| {
+        c.dt_size_includes_header = false;
+        c.acknowledgement = Acknowledgement::Selective;
+    });
+    let one = cfg(|c| c.dt_size_includes_header = false);
+    let mut means = Vec::new();
+    for c in [&sel, &one] {
+        let mut a = Tp4::new(c);
+        a.handle_submit(SimTime::ZERO, tsdu(0, 3072));
+        let _ = drain(&mut a, SimTime::ZERO);
+        let sack = if c.acknowledgement == Acknowledgement::Selective { Some(2) } else { None };
+        a.handle_receive(at(1.0), &ak(1, 12, sack)); // DT 1 lost
+        a.handle_receive(at(2.0), &ak(3, 12, None));
+        means.push(a.send_memory().0);
+    }
+    assert_eq!(means, vec![(3072.0 + 1024.0) / 2.0, (3072.0 + 2048.0) / 2.0]);
+}
