@@ -58,6 +58,9 @@ impl<P: Payload> Payload for AnyPdu<P> {
     fn filter_key(&self) -> Option<u64> {
         each_pdu!(self, x => x.filter_key())
     }
+    fn as_carried(&self) -> Option<crate::trace::CarriedPdu> {
+        each_pdu!(self, x => x.as_carried())
+    }
 }
 
 impl<P: Payload> Pdu for AnyPdu<P> {
@@ -78,6 +81,9 @@ impl<P: Payload> Pdu for AnyPdu<P> {
     }
     fn trace(&self) -> TraceFrame {
         each_pdu!(self, x => x.trace())
+    }
+    fn carried(&self) -> Option<crate::trace::Carried> {
+        each_pdu!(self, x => x.carried())
     }
 }
 

@@ -36,6 +36,38 @@ pub struct TraceFrame {
     pub message: Option<u64>,
 }
 
+/// The header fields of the PDU a frame carries (a TCP segment in an LLC2 frame or in
+/// an X.25 data packet), for encoders that write the carried PDU as real bytes
+/// (`protocol::tcp::wire`). Never read by a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CarriedPdu {
+    /// The carried PDU's fields, as its own layer writes them (for a TCP segment: I with
+    /// `command` = SYN, RR = a pure ACK; N(S) = sequence number, N(R) = acknowledgement).
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ns: Option<u32>,
+    pub nr: u32,
+    pub pf: bool,
+    pub command: bool,
+    /// Its length in bits (header + data).
+    pub bits: u32,
+}
+
+/// What a frame carries besides its own header: the PDU of the layer above, and where
+/// the carrier puts it. Traces show it beside the frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Carried {
+    /// The PDU of the layer above (absent in a carrier's control PDUs, e.g. an X.25 RR).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pdu: Option<CarriedPdu>,
+    /// Place of this piece in the carried PDU when the carrier splits it (an X.25 data
+    /// packet's index in its datagram, from 0); 0 when carried whole.
+    pub piece: u32,
+    /// The carrier's circuit (an X.25 packet's virtual circuit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub circuit: Option<u32>,
+}
+
 /// What happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -71,6 +103,9 @@ pub struct TraceRecord {
     pub seq: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub frame: Option<TraceFrame>,
+    /// The PDU of the layer above that the frame carries, if it is one (not a user SDU).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carried: Option<Carried>,
     /// Messages queued at the station, never yet sent, after the event.
     pub queued: usize,
     /// Messages submitted to the station and not yet acknowledged, after the event.
@@ -135,7 +170,7 @@ impl Tracer {
         station: usize,
         lane: Option<u32>,
         event: TraceKind,
-        frame: Option<TraceFrame>,
+        frame: Option<(TraceFrame, Option<Carried>)>,
         queued: usize,
         unacknowledged: usize,
     ) {
@@ -160,7 +195,8 @@ impl Tracer {
             event,
             lane,
             seq,
-            frame,
+            frame: frame.map(|f| f.0),
+            carried: frame.and_then(|f| f.1),
             queued,
             unacknowledged,
         });
