@@ -53,7 +53,7 @@ def expert(tshark: str, pcap: Path) -> str:
 def assert_clean(rows: list[dict[str, str]], report: str) -> None:
     """RFC 791 header checksums and RFC 9293 checksums all good (status 1), nothing
     malformed, no expert error."""
-    ip = [r for r in rows if ":ip:tcp" in r["frame.protocols"]]
+    ip = [r for r in rows if "ip:tcp" in r["frame.protocols"]]
     assert ip, "no IPv4/TCP in the capture"
     assert all(r["ip.checksum.status"] == "1" and r["tcp.checksum.status"] == "1" for r in ip), ip[:3]
     assert not any(r["_ws.malformed"] for r in rows)
@@ -108,3 +108,20 @@ def test_tcp_over_llc2_on_a_token_ring_is_ipv4_tcp_per_i_frame(tshark: str, tmp_
         assert int(r["tcp.len"]) == (seg["bits"] - 160) // 8
         seen.add((f["sender"], f["receiver"]))
     assert {("a", "b"), ("a", "c")} <= seen, "both connections appear, each with its own addresses"
+
+
+def test_tcp_over_datagrams_is_raw_ipv4_with_the_rfc9293_handshake(tshark: str, tmp_path: Path) -> None:
+    """The SMTP dialogue across three hops (TCP over datagrams, two relays): one capture
+    per medium under LINKTYPE_IPV4, the three-way handshake's SYN, SYN-ACK and ACK with
+    their flags and numbers (RFC 9293 §3.5), every checksum good."""
+    files = captures("scenarios/compose/smtp_three_hops.toml", 0.0, 4.0, tmp_path / "smtp.pcap")
+    assert [(name, link) for _, name, link in files] == [("l1", "ipv4"), ("l2", "ipv4"), ("l3", "ipv4")]
+    for path, name, _ in files:
+        rows = decode(tshark, path)
+        assert_clean(rows, expert(tshark, path))
+        assert all(r["frame.protocols"].startswith("ip:tcp") for r in rows)
+        syn, syn_ack, ack = rows[:3]
+        assert [int(r["tcp.flags"], 16) for r in (syn, syn_ack, ack)] == [0x02, 0x12, 0x10]
+        assert (int(syn_ack["tcp.ack_raw"]), int(ack["tcp.ack_raw"])) == (int(syn["tcp.seq_raw"]) + 1, int(syn_ack["tcp.seq_raw"]) + 1)
+        if name != "l2":  # between the two relays the addresses are the relays' (documented)
+            assert (syn["ip.src"], syn["ip.dst"]) == ("10.0.0.1", "10.0.0.2"), "client to server, end to end"

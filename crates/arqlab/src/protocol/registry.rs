@@ -84,6 +84,15 @@ fn no_wire<C>(_: &C, _: Option<&ProtocolConfig>) -> Result<Box<dyn Wire>, String
     Err("no frame encoder registered (traces and captures need one)".into())
 }
 
+/// A layer with no header format of its own (`datagram`, `network_window`): its frames
+/// are written as the PDUs they carry, by the encoder of the layer above.
+fn through<C>(_: &C, above: Option<&ProtocolConfig>) -> Result<Box<dyn Wire>, String> {
+    match above {
+        Some(a) => Ok(Box::new(crate::trace::wire::Through(a.wire(None)?))),
+        None => no_wire(&(), None),
+    }
+}
+
 /// The TCP encoder, when TCP is the layer above a link layer that carries its segments.
 fn tcp_above(above: Option<&ProtocolConfig>) -> Option<super::tcp::wire::TcpWire> {
     match above {
@@ -100,16 +109,16 @@ registry! {
     /// on a line.
     Hdlc(HdlcConfig) = "hdlc", parse: |_, t, p| super::hdlc::parse(t, p), declares: Declared::link(Messages, MEDIUM), wire: |c, _| by_table("hdlc", c, super::hdlc::wire::wire_for);
     /// Best effort: one frame per SDU, no recovery.
-    Datagram(DatagramConfig) = "datagram", parse: |_, t, p| DatagramConfig::parse(t, p), declares: Declared::link(Datagrams, MEDIUM), wire: no_wire;
+    Datagram(DatagramConfig) = "datagram", parse: |_, t, p| DatagramConfig::parse(t, p), declares: Declared::link(Datagrams, MEDIUM), wire: through;
     /// ISO 8073 class 4 transport, data transfer phase (Colella, Aronoff & Mills), over
     /// a subnetwork of any kind (or alone on a medium, as the paper's model does).
     Tp4(Tp4Config) = "tp4", parse: |_, t, p| Tp4Config::parse(t, p), declares: Declared { top_only: true, transport: true, ..ARQ }, wire: |c, _| by_table("tp4", c, super::tp4::wire::wire_for);
     /// A window of packets in transit over the subnetwork (`protocol::netwindow`).
-    NetworkWindow(NetWindowConfig) = "network_window", parse: |_, t, p| NetWindowConfig::parse(t, p), declares: Declared::link(Datagrams, ANY_BELOW), wire: no_wire;
+    NetworkWindow(NetWindowConfig) = "network_window", parse: |_, t, p| NetWindowConfig::parse(t, p), declares: Declared::link(Datagrams, ANY_BELOW), wire: through;
     /// IEEE 802.2 LLC type 2 and its variants (Biersack 1992).
     Llc2(Llc2Config) = "llc2", parse: |_, t, p| Llc2Config::parse(t, p), declares: ARQ, wire: |_, above| Ok(Box::new(super::llc2::wire::Llc2Wire { ip: tcp_above(above) }));
     /// TCP Reno over a packet service (a link protocol, or IP over X.25).
-    Tcp(TcpConfig) = "tcp", parse: |_, t, p| TcpConfig::parse(t, p), declares: Declared { top_only: true, ..Declared::link(ByteStream, PACKETS) }, wire: no_wire;
+    Tcp(TcpConfig) = "tcp", parse: |_, t, p| TcpConfig::parse(t, p), declares: Declared { top_only: true, ..Declared::link(ByteStream, PACKETS) }, wire: |c, _| Ok(Box::new(super::tcp::wire::TcpWire::new(c)));
     /// An X.25 host: IP-to-X.25 interface (RFC 877), packet level and LAPB access line;
     /// it opens circuits to every site it sends to.
     X25(X25Config) = "x25", parse: |_, t, p| X25Config::parse(t, p), declares: Declared { addresses_peers: true, ..Declared::link(Datagrams, MEDIUM) }, wire: |c, above| Ok(Box::new(super::x25::wire::X25Wire { packet_octets: c.packet_octets, ip: tcp_above(above) }));
@@ -133,5 +142,32 @@ mod tests {
         let c = ProtocolConfig::parse(&mut t, &mut p);
         assert_eq!((c.kind(), c.declared().offers, c.declared().top_only), ("tcp", ByteStream, true));
         assert!(p.is_empty());
+    }
+
+    fn layer(kind: &str) -> ProtocolConfig {
+        let v = serde_json::json!({ "kind": kind });
+        let mut p = Problems::default();
+        let mut t = Table::root(&v, &mut p);
+        ProtocolConfig::parse(&mut t, &mut p)
+    }
+
+    /// Each registration names its capture encoder: a link protocol gets its own byte
+    /// format, a layer without one (datagram) writes what it carries with the encoder
+    /// of the layer above, and a top-only transport alone on a medium has none.
+    #[test]
+    fn registration_names_the_capture_encoder_of_every_kind() {
+        use crate::trace::wire::Family;
+        let family = |k: &str, above: Option<&str>| layer(k).wire(above.map(layer).as_ref()).map(|w| w.family());
+        assert_eq!(family("hdlc", None).unwrap(), Family::Hdlc);
+        assert_eq!(family("go_back_n", None).unwrap(), Family::Hdlc);
+        assert_eq!(family("llc2", Some("tcp")).unwrap(), Family::TokenRing);
+        assert_eq!(family("x25", Some("tcp")).unwrap(), Family::Hdlc);
+        assert_eq!(family("tp4", None).unwrap(), Family::Cotp);
+        assert_eq!(family("hf_arq", None).unwrap(), Family::S5066);
+        assert_eq!(family("datagram", Some("stop_and_wait")).unwrap(), Family::Hdlc, "through to the layer above");
+        assert_eq!(family("datagram", Some("tcp")).unwrap(), Family::Ipv4, "TCP over datagrams: IPv4 packets");
+        for (k, above) in [("datagram", None), ("network_window", None)] {
+            assert!(family(k, above).unwrap_err().contains("no frame encoder registered"), "{k} under {above:?}");
+        }
     }
 }

@@ -219,7 +219,11 @@ fn wire_of(sc: &Scenario, ends: &[End]) -> Result<Box<dyn Wire>, String> {
     let (i, above) = shown(stack);
     stack[i].wire(above).map_err(|e| {
         let at = match &sc.network {
-            Some(net) => format!("stack.{}.layers[{i}]", net.node.iter().find(|n| n.name == t.nodes[node].name).map_or("?", |n| n.stack.as_str())),
+            Some(net) => {
+                let name = net.node.iter().find(|n| n.name == t.nodes[node].name).map_or("?", |n| n.stack.as_str());
+                // A one-layer stack is written as the layer's table itself.
+                if stack.len() == 1 { format!("stack.{name}") } else { format!("stack.{name}.layers[{i}]") }
+            }
             None => "protocol".into(),
         };
         format!("{at}.kind = {:?}: {e}", stack[i].kind())
@@ -257,6 +261,7 @@ pub fn link_type(family: Family, asked: LinkType) -> LinkType {
         Family::Cotp => LinkType::Ethernet,
         Family::TokenRing => LinkType::TokenRing,
         Family::S5066 => LinkType::Stanag5066,
+        Family::Ipv4 => LinkType::Ipv4,
         Family::Hdlc => asked,
     }
 }
@@ -270,12 +275,18 @@ pub fn pcap(
     link: LinkType,
 ) -> Result<Vec<(String, LinkType, Vec<u8>)>, String> {
     let t = &sc.topology;
-    // Node indices by name (relays after the nodes), for per-node addresses.
-    let names: HashMap<&str, u32> = t.nodes.iter().map(|n| n.name.as_str()).chain(t.relays.iter().map(|r| r.config.name.as_str())).zip(0..).collect();
-    let index = |name: &str| -> u32 {
-        match name {
-            _ if t.pair => u32::from(name == "B"),
-            _ => names.get(name).copied().unwrap_or(0),
+    // Node indices by name, for per-node addresses (the pair form: A = 0, B = 1).
+    let nodes: HashMap<&str, u32> = t.nodes.iter().map(|n| n.name.as_str()).zip(0..).collect();
+    let node = |name: &str| -> Option<u32> { if t.pair { Some(u32::from(name == "B")) } else { nodes.get(name).copied() } };
+    let relay = |name: &str| t.nodes.len() as u32 + t.relays.iter().position(|r| r.config.name == name).unwrap_or(0) as u32;
+    // The nodes a frame goes between: a relay's side stands for the node's peer (the
+    // transport's far end); between two relays, the relays themselves.
+    let ends = |f: &Flight| -> (u32, u32) {
+        match (node(&f.sender), node(&f.receiver)) {
+            (Some(s), Some(r)) => (s, r),
+            (Some(s), None) => (s, t.nodes[s as usize].peer),
+            (None, Some(r)) => (t.nodes[r as usize].peer, r),
+            (None, None) => (relay(&f.sender), relay(&f.receiver)),
         }
     };
     let mut out = vec![];
@@ -288,7 +299,8 @@ pub fn pcap(
         let packet = |f: &Flight, sent: bool| -> Result<Packet, String> {
             // The encoder's sender side (addresses, command/response): the interface's
             // own end (0) for frames sent on it, the far end (1) for frames received.
-            let hop = Hop { sender: usize::from(!sent), from: index(&f.sender), to: index(&f.receiver) };
+            let (from, to) = ends(f);
+            let hop = Hop { sender: usize::from(!sent), from, to };
             let mut bytes = ifc.wire.encode_hop(&f.frame, f.carried.as_ref(), hop)?;
             if f.in_error {
                 ifc.wire.corrupt(&mut bytes);

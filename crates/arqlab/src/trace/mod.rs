@@ -54,7 +54,7 @@ pub struct CarriedPdu {
 }
 
 /// What a frame carries besides its own header: the PDU of the layer above, and where
-/// the carrier puts it. Traces show it beside the frame.
+/// the carrier puts it. Captures' flights show it beside the frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Carried {
     /// The PDU of the layer above (absent in a carrier's control PDUs, e.g. an X.25 RR).
@@ -104,7 +104,9 @@ pub struct TraceRecord {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub frame: Option<TraceFrame>,
     /// The PDU of the layer above that the frame carries, if it is one (not a user SDU).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// For captures (`sim::capture::Flight` shows it); left out of the trace's JSON, so
+    /// traces and their pinned trajectories keep one shape.
+    #[serde(skip)]
     pub carried: Option<Carried>,
     /// Messages queued at the station, never yet sent, after the event.
     pub queued: usize,

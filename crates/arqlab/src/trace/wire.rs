@@ -27,6 +27,8 @@ pub enum Family {
     TokenRing,
     /// A STANAG 5066 D_PDU (`protocol::hf::wire`).
     S5066,
+    /// An IPv4 datagram (TCP's segments over a datagram layer, `protocol::tcp::wire`).
+    Ipv4,
 }
 
 /// Where a captured frame is: the side of the interface that sent it (0: the
@@ -56,6 +58,34 @@ pub trait Wire {
     /// (default: the HDLC FCS complemented, [`corrupt`]).
     fn corrupt(&self, frame: &mut Vec<u8>) {
         corrupt(frame);
+    }
+}
+
+/// The frames of a layer with no header format (a datagram) written as the PDU each
+/// carries, by the encoder of the layer above: its header fields, its length as the
+/// information field (the datagram's own overhead is not written).
+pub struct Through(pub Box<dyn Wire>);
+
+impl Wire for Through {
+    fn family(&self) -> Family {
+        self.0.family()
+    }
+
+    fn encode(&self, f: &TraceFrame, sender: usize) -> Result<Vec<u8>, String> {
+        self.0.encode(f, sender)
+    }
+
+    fn encode_hop(&self, f: &TraceFrame, carried: Option<&Carried>, hop: Hop) -> Result<Vec<u8>, String> {
+        let Some(p) = carried.and_then(|c| c.pdu) else {
+            return self.0.encode_hop(f, None, hop);
+        };
+        let info_bits = if p.kind == "I" { f.info_bits.min(p.bits) } else { 0 };
+        let inner = TraceFrame { kind: p.kind, ns: p.ns, nr: p.nr, pf: p.pf, command: p.command, bits: p.bits, info_bits, message: f.message };
+        self.0.encode_hop(&inner, None, hop)
+    }
+
+    fn corrupt(&self, frame: &mut Vec<u8>) {
+        self.0.corrupt(frame);
     }
 }
 

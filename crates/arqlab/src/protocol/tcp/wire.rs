@@ -17,7 +17,8 @@
 //! the capture's lengths then differ from the model's.
 
 use super::TcpConfig;
-use crate::trace::CarriedPdu;
+use crate::trace::wire::{Family, Hop, Wire};
+use crate::trace::{Carried, CarriedPdu, TraceFrame};
 
 pub struct TcpWire {
     /// The model's TCP header length in bits (`header_bits`).
@@ -113,6 +114,34 @@ impl TcpWire {
         ip[10..12].copy_from_slice(&c.to_be_bytes());
         ip.extend(tcp);
         ip
+    }
+}
+
+/// TCP's segments as the medium's packets (TCP over a datagram layer, which writes what
+/// it carries: `trace::wire::Through`), under LINKTYPE_IPV4.
+impl Wire for TcpWire {
+    fn family(&self) -> Family {
+        Family::Ipv4
+    }
+
+    fn encode(&self, f: &TraceFrame, sender: usize) -> Result<Vec<u8>, String> {
+        self.encode_hop(f, None, Hop { sender, from: sender as u32, to: 1 - sender as u32 })
+    }
+
+    fn encode_hop(&self, f: &TraceFrame, _: Option<&Carried>, hop: Hop) -> Result<Vec<u8>, String> {
+        if !matches!(f.kind, "I" | "RR") {
+            return Err(format!("frame type {:?} is not a TCP segment", f.kind));
+        }
+        let s = CarriedPdu { kind: f.kind, ns: f.ns, nr: f.nr, pf: f.pf, command: f.command, bits: f.bits };
+        Ok(self.datagram(&s, hop.from, hop.to))
+    }
+
+    /// The TCP checksum fails (complemented): Wireshark flags the segment.
+    fn corrupt(&self, frame: &mut Vec<u8>) {
+        if frame.len() >= 38 {
+            frame[36] ^= 0xFF;
+            frame[37] ^= 0xFF;
+        }
     }
 }
 
