@@ -58,7 +58,7 @@ impl<P: Payload> Payload for AnyPdu<P> {
     fn filter_key(&self) -> Option<u64> {
         each_pdu!(self, x => x.filter_key())
     }
-    fn as_carried(&self) -> Option<crate::trace::CarriedPdu> {
+    fn as_carried(&self) -> Option<TraceFrame> {
         each_pdu!(self, x => x.as_carried())
     }
 }

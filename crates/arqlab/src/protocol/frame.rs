@@ -110,9 +110,8 @@ impl<P: Payload> Payload for Frame<P> {
     fn filter_key(&self) -> Option<u64> {
         (self.kind == FrameKind::I).then(|| (u64::from(self.command) << 63) | (u64::from(self.ns) << 24) | u64::from(self.bits & 0xFF_FFFF))
     }
-    fn as_carried(&self) -> Option<crate::trace::CarriedPdu> {
-        let (kind, ns, nr, pf, command, bits) = (self.kind.name(), (self.kind == FrameKind::I).then_some(self.ns), self.nr, self.pf, self.command, self.bits);
-        Some(crate::trace::CarriedPdu { kind, ns, nr, pf, command, bits })
+    fn as_carried(&self) -> Option<crate::trace::TraceFrame> {
+        Some(Pdu::trace(self))
     }
 }
 

@@ -24,7 +24,7 @@
 //! by reference on receipt.
 
 use crate::engine::{Duration, SimTime};
-use crate::trace::{Carried, CarriedPdu, TraceFrame};
+use crate::trace::{Carried, TraceFrame};
 
 /// A service data unit offered by a traffic source (a message, a datagram, a TSDU).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,7 +62,7 @@ pub trait Payload: Copy + std::fmt::Debug {
     }
     /// This payload's header fields when it is a PDU of a layer above (a TCP segment in
     /// a link frame), for captures that write it as real bytes; `None` for user SDUs.
-    fn as_carried(&self) -> Option<CarriedPdu> {
+    fn as_carried(&self) -> Option<TraceFrame> {
         None
     }
     /// A copy for a PDU in flight (see [`Pdu::copy_into`]).

@@ -29,7 +29,7 @@ impl<P: Payload> Payload for Tagged<P> {
     fn sdu_id(&self) -> Option<u64> {
         self.pdu.sdu_id()
     }
-    fn as_carried(&self) -> Option<crate::trace::CarriedPdu> {
+    fn as_carried(&self) -> Option<TraceFrame> {
         self.pdu.as_carried()
     }
 }

@@ -36,30 +36,17 @@ pub struct TraceFrame {
     pub message: Option<u64>,
 }
 
-/// The header fields of the PDU a frame carries (a TCP segment in an LLC2 frame or in
-/// an X.25 data packet), for encoders that write the carried PDU as real bytes
-/// (`protocol::tcp::wire`). Never read by a run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct CarriedPdu {
-    /// The carried PDU's fields, as its own layer writes them (for a TCP segment: I with
-    /// `command` = SYN, RR = a pure ACK; N(S) = sequence number, N(R) = acknowledgement).
-    pub kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ns: Option<u32>,
-    pub nr: u32,
-    pub pf: bool,
-    pub command: bool,
-    /// Its length in bits (header + data).
-    pub bits: u32,
-}
-
-/// What a frame carries besides its own header: the PDU of the layer above, and where
-/// the carrier puts it. Captures' flights show it beside the frame.
+/// What a frame carries besides its own header: the PDU of the layer above (a TCP
+/// segment in an LLC2 frame or an X.25 data packet), and where the carrier puts it. For
+/// encoders that write the carried PDU as real bytes (`protocol::tcp::wire`); captures'
+/// flights show it beside the frame. Never read by a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Carried {
-    /// The PDU of the layer above (absent in a carrier's control PDUs, e.g. an X.25 RR).
+    /// The header fields of the PDU of the layer above, as its own layer's trace shows
+    /// them (a TCP segment: I with `command` = SYN, RR = a pure ACK; N(S) = sequence
+    /// number, N(R) = acknowledgement); absent in a carrier's control PDUs (an X.25 RR).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub pdu: Option<CarriedPdu>,
+    pub pdu: Option<TraceFrame>,
     /// Place of this piece in the carried PDU when the carrier splits it (an X.25 data
     /// packet's index in its datagram, from 0); 0 when carried whole.
     pub piece: u32,

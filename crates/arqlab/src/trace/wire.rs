@@ -62,8 +62,8 @@ pub trait Wire {
 }
 
 /// The frames of a layer with no header format (a datagram) written as the PDU each
-/// carries, by the encoder of the layer above: its header fields, its length as the
-/// information field (the datagram's own overhead is not written).
+/// carries, by the encoder of the layer above, as that layer's trace shows it (the
+/// datagram's own overhead is not written).
 pub struct Through(pub Box<dyn Wire>);
 
 impl Wire for Through {
@@ -79,9 +79,7 @@ impl Wire for Through {
         let Some(p) = carried.and_then(|c| c.pdu) else {
             return self.0.encode_hop(f, None, hop);
         };
-        let info_bits = if p.kind == "I" { f.info_bits.min(p.bits) } else { 0 };
-        let inner = TraceFrame { kind: p.kind, ns: p.ns, nr: p.nr, pf: p.pf, command: p.command, bits: p.bits, info_bits, message: f.message };
-        self.0.encode_hop(&inner, None, hop)
+        self.0.encode_hop(&p, None, hop)
     }
 
     fn corrupt(&self, frame: &mut Vec<u8>) {

@@ -18,7 +18,7 @@
 
 use super::TcpConfig;
 use crate::trace::wire::{Family, Hop, Wire};
-use crate::trace::{Carried, CarriedPdu, TraceFrame};
+use crate::trace::{Carried, TraceFrame};
 
 pub struct TcpWire {
     /// The model's TCP header length in bits (`header_bits`).
@@ -71,7 +71,7 @@ impl TcpWire {
     }
 
     /// The flags and data length of segment `s`.
-    fn flags_and_data(&self, s: &CarriedPdu) -> (u8, usize) {
+    fn flags_and_data(&self, s: &TraceFrame) -> (u8, usize) {
         let data = (s.bits.saturating_sub(self.header_bits) / 8) as usize;
         let flags = match (s.kind, s.command) {
             ("I", true) => SYN | if s.pf { ACK } else { 0 },
@@ -83,7 +83,7 @@ impl TcpWire {
     }
 
     /// The whole IPv4 datagram of segment `s` from node `src` to node `dst`.
-    pub fn datagram(&self, s: &CarriedPdu, src: u32, dst: u32) -> Vec<u8> {
+    pub fn datagram(&self, s: &TraceFrame, src: u32, dst: u32) -> Vec<u8> {
         let (flags, data) = self.flags_and_data(s);
         let hlen = self.header_octets();
         let mut tcp = Vec::with_capacity(hlen + data);
@@ -132,8 +132,7 @@ impl Wire for TcpWire {
         if !matches!(f.kind, "I" | "RR") {
             return Err(format!("frame type {:?} is not a TCP segment", f.kind));
         }
-        let s = CarriedPdu { kind: f.kind, ns: f.ns, nr: f.nr, pf: f.pf, command: f.command, bits: f.bits };
-        Ok(self.datagram(&s, hop.from, hop.to))
+        Ok(self.datagram(f, hop.from, hop.to))
     }
 
     /// The TCP checksum fails (complemented): Wireshark flags the segment.
@@ -149,8 +148,8 @@ impl Wire for TcpWire {
 mod tests {
     use super::*;
 
-    fn seg(kind: &'static str, ns: u32, nr: u32, pf: bool, command: bool, bits: u32) -> CarriedPdu {
-        CarriedPdu { kind, ns: (kind == "I").then_some(ns), nr, pf, command, bits }
+    fn seg(kind: &'static str, ns: u32, nr: u32, pf: bool, command: bool, bits: u32) -> TraceFrame {
+        TraceFrame { kind, ns: (kind == "I").then_some(ns), nr, pf, command, bits, info_bits: 0, message: None }
     }
 
     fn wire() -> TcpWire {
@@ -191,7 +190,7 @@ mod tests {
     #[test]
     fn rfc9293_flags_of_syn_syn_ack_fin_and_pure_ack() {
         let w = wire();
-        let flags = |s: CarriedPdu| w.datagram(&s, 0, 1)[33];
+        let flags = |s: TraceFrame| w.datagram(&s, 0, 1)[33];
         let syn = w.datagram(&seg("I", 7, 99, false, true, 160), 0, 1);
         assert_eq!(syn[33], SYN);
         assert_eq!(&syn[28..32], &[0, 0, 0, 0], "a SYN without ACK carries no acknowledgement number");
