@@ -8,13 +8,9 @@ be the trace's. tshark is the Debian package `tshark` (.ci/run installs it)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from arqlab.capture import captures, flights
 
@@ -23,17 +19,6 @@ RING = "scenarios/compose/tcp_llc2_three_hosts.toml"
 CHECKS = ["-o", "ip.check_checksum:TRUE", "-o", "tcp.check_checksum:TRUE"]
 FIELDS = ["frame.protocols", "ip.checksum.status", "tcp.checksum.status", "ip.src", "ip.dst", "tcp.srcport",
           "tcp.dstport", "tcp.seq_raw", "tcp.ack_raw", "tcp.flags", "tcp.len", "_ws.expert.severity", "_ws.malformed"]
-
-
-@pytest.fixture(scope="module")
-def tshark() -> str:
-    path = shutil.which("tshark")
-    if path is None:
-        message = "tshark is missing: install the Debian package (apt-get install tshark); .ci/run does"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
 
 
 def decode(tshark: str, pcap: Path) -> list[dict[str, str]]:
