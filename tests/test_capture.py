@@ -5,8 +5,6 @@ protocols. tshark is the Debian package `tshark` (.ci/run installs it)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import struct
 import subprocess
 from pathlib import Path
@@ -36,17 +34,6 @@ WINDOW = (20.0, 26.0)
 S_BITS = {"RR": 0, "RNR": 1, "REJ": 2, "SREJ": 3}
 FIELDS = ["frame.len", "sita.flags.flags", "sita.errors.crc", "lapb.address", "lapb.control.ftype",
           "lapb.control.s_ftype", "lapb.control.n_s", "lapb.control.n_r", "lapb.control.p", "lapb.control.f"]
-
-
-@pytest.fixture(scope="module")
-def tshark() -> str:
-    path = shutil.which("tshark")
-    if path is None:
-        message = "tshark is missing: install the Debian package (apt-get install tshark); .ci/run does"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
 
 
 def run_tshark(tshark: str, pcap: Path, fields: list[str], *options: str) -> list[list[str]]:

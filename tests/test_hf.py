@@ -12,7 +12,7 @@ import pytest
 
 import arqlab
 from arqlab.capture import flights
-from test_capture import run_tshark, tshark  # noqa: F401 (tshark: the shared fixture)
+from test_capture import run_tshark  # tshark: the shared fixture (conftest.py)
 
 PAIR = "scenarios/johnson/pair/5066_stable_5.toml"
 WINDOW = (0.0, 120.0)

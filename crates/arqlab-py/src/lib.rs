@@ -219,7 +219,7 @@ fn pcap<'py>(
     let link = arqlab::trace::pcap::LinkType::parse(linktype).map_err(input)?;
     let sc = parse_resolved(resolved_json)?;
     // Refuse an unencodable protocol before running anything.
-    arqlab::sim::capture::encoder(&sc).map_err(input)?;
+    arqlab::sim::capture::interfaces(&sc).map_err(input)?;
     let f = capture_flights(py, &sc, seed, replication, (from_s, to_s), limit)?;
     let files = arqlab::sim::capture::pcap(&f, &sc, link).map_err(input)?;
     Ok(files.into_iter().map(|(name, link, bytes)| (name, link.name(), PyBytes::new(py, &bytes))).collect())

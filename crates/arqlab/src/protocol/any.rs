@@ -62,6 +62,9 @@ impl<P: Payload> Payload for AnyPdu<P> {
     fn filter_key(&self) -> Option<u64> {
         each_pdu!(self, x => x.filter_key())
     }
+    fn as_carried(&self) -> Option<TraceFrame> {
+        each_pdu!(self, x => x.as_carried())
+    }
 }
 
 impl<P: Payload> Pdu for AnyPdu<P> {
@@ -98,6 +101,9 @@ impl<P: Payload> Pdu for AnyPdu<P> {
             }
             other => out.push(*other),
         }
+    }
+    fn carried(&self) -> Option<crate::trace::Carried> {
+        each_pdu!(self, x => x.carried())
     }
 }
 

@@ -110,6 +110,9 @@ impl<P: Payload> Payload for Frame<P> {
     fn filter_key(&self) -> Option<u64> {
         (self.kind == FrameKind::I).then(|| (u64::from(self.command) << 63) | (u64::from(self.ns) << 24) | u64::from(self.bits & 0xFF_FFFF))
     }
+    fn as_carried(&self) -> Option<crate::trace::TraceFrame> {
+        Some(Pdu::trace(self))
+    }
 }
 
 impl<P: Payload> Pdu for Frame<P> {
@@ -126,6 +129,10 @@ impl<P: Payload> Pdu for Frame<P> {
         slot.command = self.command;
         slot.bits = self.bits;
         slot.msg = self.msg.map(|m| m.in_flight_copy());
+    }
+    fn carried(&self) -> Option<crate::trace::Carried> {
+        let pdu = self.msg.and_then(|m| m.as_carried())?;
+        Some(crate::trace::Carried { pdu: Some(pdu), piece: 0, circuit: None })
     }
     fn trace(&self) -> crate::trace::TraceFrame {
         if let Some(inner) = self.msg.and_then(|m| m.trace_inner()) {

@@ -24,7 +24,7 @@
 //! by reference on receipt.
 
 use crate::engine::{Duration, SimTime};
-use crate::trace::TraceFrame;
+use crate::trace::{Carried, TraceFrame};
 
 /// A service data unit offered by a traffic source (a message, a datagram, a TSDU).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +58,11 @@ pub trait Payload: Copy + std::fmt::Debug {
     /// HF ARQ's "drop a TCP segment already queued or in transmission"): two payloads
     /// with the same key are the same segment. `None` (the default): never filtered.
     fn filter_key(&self) -> Option<u64> {
+        None
+    }
+    /// This payload's header fields when it is a PDU of a layer above (a TCP segment in
+    /// a link frame), for captures that write it as real bytes; `None` for user SDUs.
+    fn as_carried(&self) -> Option<TraceFrame> {
         None
     }
     /// A copy for a PDU in flight (see [`Pdu::copy_into`]).
@@ -106,6 +111,10 @@ pub trait Pdu: Clone {
     }
     /// The header fields a trace shows.
     fn trace(&self) -> TraceFrame;
+    /// The PDU of the layer above inside this one, if any ([`Payload::as_carried`]).
+    fn carried(&self) -> Option<Carried> {
+        None
+    }
     /// Copies this PDU into `slot`, the medium's copy while it is in flight. A PDU type
     /// whose fields are written one by one (a bool, a u32) copies itself field by field:
     /// a copy of the whole struct reads wider words than were written and stalls on

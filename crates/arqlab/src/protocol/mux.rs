@@ -29,6 +29,9 @@ impl<P: Payload> Payload for Tagged<P> {
     fn sdu_id(&self) -> Option<u64> {
         self.pdu.sdu_id()
     }
+    fn as_carried(&self) -> Option<TraceFrame> {
+        self.pdu.as_carried()
+    }
 }
 
 impl<P: Pdu> Pdu for Tagged<P> {
@@ -49,6 +52,9 @@ impl<P: Pdu> Pdu for Tagged<P> {
     }
     fn trace(&self) -> TraceFrame {
         self.pdu.trace()
+    }
+    fn carried(&self) -> Option<crate::trace::Carried> {
+        self.pdu.carried()
     }
 }
 

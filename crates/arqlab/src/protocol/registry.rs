@@ -2,15 +2,18 @@
 //! parses, and the services it declares ([`super::service`]). The macro generates the
 //! configuration enum `ProtocolConfig` (a scenario's `[protocol]` table or one layer of
 //! a `[stack.*]`), the list of kinds and the dispatch on them; the layer each builds is
-//! in [`super::any::AnyLayer::new`]. Adding a protocol: its own folder, its docs page,
+//! in [`super::any::AnyLayer::new`]. Each line also names the protocol's capture
+//! encoder (`wire`: its frames as bytes, `trace::wire`), so captures and traces work
+//! for every stack it appears in. Adding a protocol: its own folder, its docs page,
 //! one line here and one arm there.
 
 use super::service::{Declared, ServiceKind, ANY_BELOW, MEDIUM, PACKETS};
 use crate::schema::{Problems, Table};
+use crate::trace::wire::Wire;
 use serde::Serialize;
 
 macro_rules! registry {
-    ($( $(#[doc = $doc:literal])* $variant:ident($cfg:ty) = $kind:literal, parse: $parse:expr, declares: $declares:expr; )*) => {
+    ($( $(#[doc = $doc:literal])* $variant:ident($cfg:ty) = $kind:literal, parse: $parse:expr, declares: $declares:expr, wire: $wire:expr; )*) => {
         /// The configuration of one protocol (one layer of a stack).
         #[derive(Clone, Debug, Serialize, PartialEq)]
         #[serde(tag = "kind", rename_all = "snake_case")]
@@ -41,6 +44,16 @@ macro_rules! registry {
             pub fn declared(&self) -> Declared {
                 match self { $( ProtocolConfig::$variant(_) => $declares, )* }
             }
+
+            /// The capture encoder of this layer's frames, given the layer `above` it in
+            /// its stack (a link layer writes the PDUs of some transports it carries as
+            /// real bytes: TCP's as IPv4/TCP). Errors say why frames cannot be encoded.
+            pub fn wire(&self, above: Option<&ProtocolConfig>) -> Result<Box<dyn Wire>, String> {
+                match self { $( ProtocolConfig::$variant(c) => {
+                    let wire: fn(&$cfg, Option<&ProtocolConfig>) -> Result<Box<dyn Wire>, String> = $wire;
+                    wire(c, above)
+                } )* }
+            }
         }
     };
 }
@@ -59,33 +72,63 @@ use ServiceKind::{ByteStream, Datagrams, Messages};
 
 const ARQ: Declared = Declared::link(Messages, ANY_BELOW);
 
+/// The encoder constructors written against a resolved table (`serde_json`): `None`
+/// there means the table is not theirs, which the registration rules out.
+fn by_table<C: Serialize>(kind: &str, cfg: &C, wire_for: fn(&serde_json::Value) -> Option<Result<Box<dyn Wire>, String>>) -> Result<Box<dyn Wire>, String> {
+    let mut table = serde_json::to_value(cfg).map_err(|e| e.to_string())?;
+    table["kind"] = kind.into();
+    wire_for(&table).unwrap_or_else(|| Err(format!("kind = {kind:?}: its encoder refused its own table")))
+}
+
+/// A protocol whose PDUs never reach a medium alone, or have no byte format here.
+fn no_wire<C>(_: &C, _: Option<&ProtocolConfig>) -> Result<Box<dyn Wire>, String> {
+    Err("no frame encoder registered (traces and captures need one)".into())
+}
+
+/// A layer with no header format of its own (`datagram`, `network_window`): its frames
+/// are written as the PDUs they carry, by the encoder of the layer above.
+fn through<C>(_: &C, above: Option<&ProtocolConfig>) -> Result<Box<dyn Wire>, String> {
+    match above {
+        Some(a) => Ok(Box::new(crate::trace::wire::Through(a.wire(None)?))),
+        None => no_wire(&(), None),
+    }
+}
+
+/// The TCP encoder, when TCP is the layer above a link layer that carries its segments.
+fn tcp_above(above: Option<&ProtocolConfig>) -> Option<super::tcp::wire::TcpWire> {
+    match above {
+        Some(ProtocolConfig::Tcp(c)) => Some(super::tcp::wire::TcpWire::new(c)),
+        _ => None,
+    }
+}
+
 registry! {
-    StopAndWait(TextbookConfig) = "stop_and_wait", parse: TextbookConfig::parse, declares: ARQ;
-    GoBackN(TextbookConfig) = "go_back_n", parse: TextbookConfig::parse, declares: ARQ;
-    SelectiveRepeat(TextbookConfig) = "selective_repeat", parse: TextbookConfig::parse, declares: ARQ;
+    StopAndWait(TextbookConfig) = "stop_and_wait", parse: TextbookConfig::parse, declares: ARQ, wire: |c, _| by_table("stop_and_wait", c, super::textbook::wire::wire_for);
+    GoBackN(TextbookConfig) = "go_back_n", parse: TextbookConfig::parse, declares: ARQ, wire: |c, _| by_table("go_back_n", c, super::textbook::wire::wire_for);
+    SelectiveRepeat(TextbookConfig) = "selective_repeat", parse: TextbookConfig::parse, declares: ARQ, wire: |c, _| by_table("selective_repeat", c, super::textbook::wire::wire_for);
     /// HDLC NRM / ABM / ARM (Bux, Kümmerle & Truong 1982): station addresses and flags
     /// on a line.
-    Hdlc(HdlcConfig) = "hdlc", parse: |_, t, p| super::hdlc::parse(t, p), declares: Declared::link(Messages, MEDIUM);
+    Hdlc(HdlcConfig) = "hdlc", parse: |_, t, p| super::hdlc::parse(t, p), declares: Declared::link(Messages, MEDIUM), wire: |c, _| by_table("hdlc", c, super::hdlc::wire::wire_for);
     /// Best effort: one frame per SDU, no recovery.
-    Datagram(DatagramConfig) = "datagram", parse: |_, t, p| DatagramConfig::parse(t, p), declares: Declared::link(Datagrams, MEDIUM);
+    Datagram(DatagramConfig) = "datagram", parse: |_, t, p| DatagramConfig::parse(t, p), declares: Declared::link(Datagrams, MEDIUM), wire: through;
     /// ISO 8073 class 4 transport, data transfer phase (Colella, Aronoff & Mills), over
     /// a subnetwork of any kind (or alone on a medium, as the paper's model does).
-    Tp4(Tp4Config) = "tp4", parse: |_, t, p| Tp4Config::parse(t, p), declares: Declared { top_only: true, transport: true, ..ARQ };
+    Tp4(Tp4Config) = "tp4", parse: |_, t, p| Tp4Config::parse(t, p), declares: Declared { top_only: true, transport: true, ..ARQ }, wire: |c, _| by_table("tp4", c, super::tp4::wire::wire_for);
     /// A window of packets in transit over the subnetwork (`protocol::netwindow`).
-    NetworkWindow(NetWindowConfig) = "network_window", parse: |_, t, p| NetWindowConfig::parse(t, p), declares: Declared::link(Datagrams, ANY_BELOW);
+    NetworkWindow(NetWindowConfig) = "network_window", parse: |_, t, p| NetWindowConfig::parse(t, p), declares: Declared::link(Datagrams, ANY_BELOW), wire: through;
     /// IEEE 802.2 LLC type 2 and its variants (Biersack 1992).
-    Llc2(Llc2Config) = "llc2", parse: |_, t, p| Llc2Config::parse(t, p), declares: ARQ;
+    Llc2(Llc2Config) = "llc2", parse: |_, t, p| Llc2Config::parse(t, p), declares: ARQ, wire: |_, above| Ok(Box::new(super::llc2::wire::Llc2Wire { ip: tcp_above(above) }));
     /// TCP Reno over a packet service (a link protocol, or IP over X.25).
-    Tcp(TcpConfig) = "tcp", parse: |_, t, p| TcpConfig::parse(t, p), declares: Declared { top_only: true, ..Declared::link(ByteStream, PACKETS) };
+    Tcp(TcpConfig) = "tcp", parse: |_, t, p| TcpConfig::parse(t, p), declares: Declared { top_only: true, ..Declared::link(ByteStream, PACKETS) }, wire: |c, _| Ok(Box::new(super::tcp::wire::TcpWire::new(c)));
     /// An X.25 host: IP-to-X.25 interface (RFC 877), packet level and LAPB access line;
     /// it opens circuits to every site it sends to.
-    X25(X25Config) = "x25", parse: |_, t, p| X25Config::parse(t, p), declares: Declared { addresses_peers: true, ..Declared::link(Datagrams, MEDIUM) };
+    X25(X25Config) = "x25", parse: |_, t, p| X25Config::parse(t, p), declares: Declared { addresses_peers: true, ..Declared::link(Datagrams, MEDIUM) }, wire: |c, above| Ok(Box::new(super::x25::wire::X25Wire { packet_octets: c.packet_octets, ip: tcp_above(above) }));
     /// HF radio ARQ: STANAG 5066, 3G HDL and their variants (Johnson); picks a modem
     /// mode per packet.
-    HfArq(HfArqConfig) = "hf_arq", parse: |_, t, p| HfArqConfig::parse(t, p), declares: Declared { modem_aware: true, ..Declared::link(Messages, MEDIUM) };
+    HfArq(HfArqConfig) = "hf_arq", parse: |_, t, p| HfArqConfig::parse(t, p), declares: Declared { modem_aware: true, ..Declared::link(Messages, MEDIUM) }, wire: |c, _| by_table("hf_arq", c, super::hf::wire::wire_for);
     /// IP (RFC 791): datagrams to any node, forwarded by `ip_router` relays (TTL, MTU,
     /// fragmentation), reassembled at the destination.
-    Ip(IpConfig) = "ip", parse: |_, t, p| IpConfig::parse(t, p), declares: Declared { addresses_peers: true, ..Declared::link(Datagrams, MEDIUM) };
+    Ip(IpConfig) = "ip", parse: |_, t, p| IpConfig::parse(t, p), declares: Declared { addresses_peers: true, ..Declared::link(Datagrams, MEDIUM) }, wire: no_wire;
 }
 
 #[cfg(test)]
@@ -103,5 +146,32 @@ mod tests {
         let c = ProtocolConfig::parse(&mut t, &mut p);
         assert_eq!((c.kind(), c.declared().offers, c.declared().top_only), ("tcp", ByteStream, true));
         assert!(p.is_empty());
+    }
+
+    fn layer(kind: &str) -> ProtocolConfig {
+        let v = serde_json::json!({ "kind": kind });
+        let mut p = Problems::default();
+        let mut t = Table::root(&v, &mut p);
+        ProtocolConfig::parse(&mut t, &mut p)
+    }
+
+    /// Each registration names its capture encoder: a link protocol gets its own byte
+    /// format, a layer without one (datagram) writes what it carries with the encoder
+    /// of the layer above, and a top-only transport alone on a medium has none.
+    #[test]
+    fn registration_names_the_capture_encoder_of_every_kind() {
+        use crate::trace::wire::Family;
+        let family = |k: &str, above: Option<&str>| layer(k).wire(above.map(layer).as_ref()).map(|w| w.family());
+        assert_eq!(family("hdlc", None).unwrap(), Family::Hdlc);
+        assert_eq!(family("go_back_n", None).unwrap(), Family::Hdlc);
+        assert_eq!(family("llc2", Some("tcp")).unwrap(), Family::TokenRing);
+        assert_eq!(family("x25", Some("tcp")).unwrap(), Family::Hdlc);
+        assert_eq!(family("tp4", None).unwrap(), Family::Cotp);
+        assert_eq!(family("hf_arq", None).unwrap(), Family::S5066);
+        assert_eq!(family("datagram", Some("stop_and_wait")).unwrap(), Family::Hdlc, "through to the layer above");
+        assert_eq!(family("datagram", Some("tcp")).unwrap(), Family::Ipv4, "TCP over datagrams: IPv4 packets");
+        for (k, above) in [("datagram", None), ("network_window", None)] {
+            assert!(family(k, above).unwrap_err().contains("no frame encoder registered"), "{k} under {above:?}");
+        }
     }
 }

@@ -4,16 +4,17 @@
 //! frame-level trace after the run ([`super::trace`]), never during it, so a run that
 //! is captured is the same trajectory as one that is not.
 //!
-//! Encoders live with their protocols (`protocol/*/wire.rs`); [`ENCODERS`] is where each
-//! registers, tried in order on the resolved `[protocol]` table.
+//! Encoders live with their protocols (`protocol/*/wire.rs`) and are named in each
+//! protocol's registration (`protocol::registry`, `ProtocolConfig::wire`); a medium's
+//! frames are written by the encoder of the layer its trace shows ([`interfaces`]).
 
 use super::trace;
 use crate::engine::SimTime;
-use crate::protocol::{hdlc, textbook, tp4};
-use crate::scenario::Scenario;
+use crate::scenario::elements::End;
+use crate::scenario::{ProtocolConfig, Scenario};
 use crate::trace::pcap::{self, LinkType, Packet};
-use crate::trace::wire::{Family, Wire};
-use crate::trace::{TraceFrame, TraceKind, TraceRecord};
+use crate::trace::wire::{Family, Hop, Wire};
+use crate::trace::{Carried, TraceFrame, TraceKind, TraceRecord};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -29,11 +30,6 @@ pub enum CaptureError {
     Sim(#[from] super::SimError),
 }
 
-/// A protocol's encoder constructor: `None` if the `[protocol]` table is not its own.
-pub type WireFor = fn(&serde_json::Value) -> Option<Result<Box<dyn Wire>, String>>;
-
-/// Every protocol's encoder. A new model adds its `wire_for` here.
-pub const ENCODERS: &[WireFor] = &[hdlc::wire::wire_for, textbook::wire::wire_for, tp4::wire::wire_for, crate::protocol::x25::wire::wire_for, crate::protocol::llc2::wire::wire_for, crate::protocol::hf::wire::wire_for];
 
 /// One frame sent in the window, on one lane (a hop: a frame a relay forwards is
 /// another flight on its next lane).
@@ -57,6 +53,9 @@ pub struct Flight {
     /// The peer's FCS check failed (the channel corrupted the frame).
     pub in_error: bool,
     pub frame: TraceFrame,
+    /// What the frame carries of the layer above (a TCP segment), if anything.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carried: Option<Carried>,
 }
 
 /// A retransmission-timer expiry in the window.
@@ -180,7 +179,7 @@ pub fn flights(
                 let (rate, delay) = (lanes[l].1, lanes[l].2);
                 let by_rate = r.time_s + frame.bits as f64 / rate;
                 let tx_end_s = if (arrived_s - delay - by_rate).abs() > 1e-9 { (arrived_s - delay).max(r.time_s) } else { by_rate };
-                out.flights.push(Flight { seq, sender: r.station.clone(), receiver, lane: r.lane.clone(), sent_s: r.time_s, tx_end_s, arrived_s, in_error, frame });
+                out.flights.push(Flight { seq, sender: r.station.clone(), receiver, lane: r.lane.clone(), sent_s: r.time_s, tx_end_s, arrived_s, in_error, frame, carried: r.carried });
             }
             (TraceKind::Timeout, _, _, _) => out.expiries.push(Expiry { station: r.station.clone(), time_s: r.time_s }),
             _ => {}
@@ -189,17 +188,69 @@ pub fn flights(
     Ok(out)
 }
 
-/// The encoder registered for `sc`'s protocol.
-pub fn encoder(sc: &Scenario) -> Result<Box<dyn Wire>, String> {
-    let table = serde_json::to_value(&sc.protocol).map_err(|e| e.to_string())?;
-    ENCODERS.iter().find_map(|w| w(&table)).unwrap_or_else(|| {
-        // Name the key as the user wrote it: the pair form's [protocol], or the stack.
+/// The layer of `stack` whose frames a trace shows on the medium, and the layer above
+/// it: the lowest layer, except that a TPDU shows through the frames carrying it
+/// (`Frame::trace`: TP4 over a link layer is traced, and captured, as TPDUs).
+fn shown(stack: &[ProtocolConfig]) -> (usize, Option<&ProtocolConfig>) {
+    let low = stack.len() - 1;
+    let frames_show_through = !matches!(stack[low], ProtocolConfig::X25(_) | ProtocolConfig::HfArq(_));
+    if matches!(stack[0], ProtocolConfig::Tp4(_)) && frames_show_through {
+        return (0, None);
+    }
+    (low, low.checked_sub(1).map(|i| &stack[i]))
+}
+
+/// One observed interface: its name, the lanes sent and received on it, and the
+/// encoder of its frames.
+pub struct Interface {
+    pub name: String,
+    pub sent: Vec<String>,
+    pub received: Vec<String>,
+    pub wire: Box<dyn Wire>,
+}
+
+/// The encoder of frames on a medium whose ends include `ends`: that of the first node
+/// end's stack (any node's when a medium joins relays only). Errors name the layer as
+/// the user wrote it.
+fn wire_of(sc: &Scenario, ends: &[End]) -> Result<Box<dyn Wire>, String> {
+    let t = &sc.topology;
+    let node = ends.iter().find_map(|e| match e { End::Node(n) => Some(*n as usize), End::Relay(_) => None }).unwrap_or(0);
+    let stack = &t.nodes[node].stack;
+    let (i, above) = shown(stack);
+    stack[i].wire(above).map_err(|e| {
         let at = match &sc.network {
-            Some(net) => format!("stack.{}", net.stack.keys().next().map_or("?", String::as_str)),
+            Some(net) => {
+                let name = net.node.iter().find(|n| n.name == t.nodes[node].name).map_or("?", |n| n.stack.as_str());
+                // A one-layer stack is written as the layer's table itself.
+                if stack.len() == 1 { format!("stack.{name}") } else { format!("stack.{name}.layers[{i}]") }
+            }
             None => "protocol".into(),
         };
-        Err(format!("{at}.kind = {}: no frame encoder registered (traces and captures need one)", table["kind"]))
+        format!("{at}.kind = {:?}: {e}", stack[i].kind())
     })
+}
+
+/// Every interface a capture observes, each with its encoder. The pair form has one,
+/// "link": the line at station A (the DTE), on which A's frames are sent and B's
+/// received. An explicit topology has one per medium, named after it: the interface at
+/// its first end (`ends[0]`), on which the forward lane's frames are sent and the
+/// reverse lane's received (a ring: every station's frames, as sent).
+pub fn interfaces(sc: &Scenario) -> Result<Vec<Interface>, String> {
+    let t = &sc.topology;
+    if t.pair {
+        let wire = sc.protocol.wire(None).map_err(|e| format!("protocol.kind = {:?}: {e}", sc.protocol.kind()))?;
+        return Ok(vec![Interface { name: "link".into(), sent: vec![], received: vec![], wire }]);
+    }
+    let mut out = vec![];
+    for m in &t.media {
+        let wire = wire_of(sc, &m.ends)?;
+        out.push(Interface { name: m.config.name.clone(), sent: vec![m.lane_scopes[0].clone()], received: vec![m.lane_scopes[1].clone()], wire });
+    }
+    for g in &t.rings {
+        let wire = wire_of(sc, &g.stations)?;
+        out.push(Interface { name: g.config.name.clone(), sent: g.lane_scopes.clone(), received: vec![], wire });
+    }
+    Ok(out)
 }
 
 /// The pcap link type a medium's frames are written under, with the name the capture
@@ -210,67 +261,62 @@ pub fn link_type(family: Family, asked: LinkType) -> LinkType {
         Family::Cotp => LinkType::Ethernet,
         Family::TokenRing => LinkType::TokenRing,
         Family::S5066 => LinkType::Stanag5066,
+        Family::Ipv4 => LinkType::Ipv4,
         Family::Hdlc => asked,
     }
 }
 
-/// One capture per observed interface: (interface name, link type, pcap file). The
-/// pair form has one, "link": the line at station A (the DTE), on which A's frames are
-/// sent and B's received. An explicit topology has one per medium, named after it: the
-/// interface at its first end (`ends[0]`), on which the forward lane's frames are sent
-/// and the reverse lane's received (a ring: every station's frames, as sent). Each frame
-/// is as its receiver got it (a corrupted frame carries a failing FCS), stamped with its
-/// start of transmission.
+/// One capture per observed interface ([`interfaces`]): (interface name, link type,
+/// pcap file). Each frame is as its receiver got it (a corrupted frame carries a
+/// failing FCS), stamped with its start of transmission.
 pub fn pcap(
     flights: &Flights,
     sc: &Scenario,
     link: LinkType,
 ) -> Result<Vec<(String, LinkType, Vec<u8>)>, String> {
-    let wire = encoder(sc)?;
-    let link = link_type(wire.family(), link);
-    if !link.carries(wire.family()) {
-        return Err(format!(
-            "pcap link type {link:?} cannot carry {:?} frames",
-            wire.family()
-        ));
-    }
-    // Interfaces: (name, lanes sent on it, lanes received on it).
     let t = &sc.topology;
-    let mut interfaces: Vec<(String, Vec<String>, Vec<String>)> = vec![];
-    if !t.pair {
-        for m in &t.media {
-            interfaces.push((m.config.name.clone(), vec![m.lane_scopes[0].clone()], vec![m.lane_scopes[1].clone()]));
+    // Node indices by name, for per-node addresses (the pair form: A = 0, B = 1).
+    let nodes: HashMap<&str, u32> = t.nodes.iter().map(|n| n.name.as_str()).zip(0..).collect();
+    let node = |name: &str| -> Option<u32> { if t.pair { Some(u32::from(name == "B")) } else { nodes.get(name).copied() } };
+    let relay = |name: &str| t.nodes.len() as u32 + t.relays.iter().position(|r| r.config.name == name).unwrap_or(0) as u32;
+    // The nodes a frame goes between: a relay's side stands for the node's peer (the
+    // transport's far end); between two relays, the relays themselves.
+    let ends = |f: &Flight| -> (u32, u32) {
+        match (node(&f.sender), node(&f.receiver)) {
+            (Some(s), Some(r)) => (s, r),
+            (Some(s), None) => (s, t.nodes[s as usize].peer),
+            (None, Some(r)) => (t.nodes[r as usize].peer, r),
+            (None, None) => (relay(&f.sender), relay(&f.receiver)),
         }
-        for g in &t.rings {
-            interfaces.push((g.config.name.clone(), g.lane_scopes.clone(), vec![]));
-        }
-    }
-    let packet = |f: &Flight, sent: bool| -> Result<Packet, String> {
-        // The encoder's sender side (addresses, command/response): the interface's own
-        // end (0) for frames sent on it, the far end (1) for frames received.
-        let sender = usize::from(!sent);
-        let mut bytes = wire.encode(&f.frame, sender)?;
-        if f.in_error {
-            wire.corrupt(&mut bytes);
-        }
-        Ok(Packet { time_ns: (f.sent_s * 1e9).round() as u64, sent, crc_error: f.in_error, bytes })
     };
-    if t.pair {
-        let packets = flights.flights.iter().map(|f| packet(f, f.sender != "B")).collect::<Result<Vec<_>, _>>()?;
-        return Ok(vec![("link".to_string(), link, pcap::write(link, &packets))]);
-    }
     let mut out = vec![];
-    for (name, tx, rx) in &interfaces {
+    for ifc in interfaces(sc)? {
+        let family = ifc.wire.family();
+        let link = link_type(family, link);
+        if !link.carries(family) {
+            return Err(format!("pcap link type {link:?} cannot carry {family:?} frames"));
+        }
+        let packet = |f: &Flight, sent: bool| -> Result<Packet, String> {
+            // The encoder's sender side (addresses, command/response): the interface's
+            // own end (0) for frames sent on it, the far end (1) for frames received.
+            let (from, to) = ends(f);
+            let hop = Hop { sender: usize::from(!sent), from, to };
+            let mut bytes = ifc.wire.encode_hop(&f.frame, f.carried.as_ref(), hop)?;
+            if f.in_error {
+                ifc.wire.corrupt(&mut bytes);
+            }
+            Ok(Packet { time_ns: (f.sent_s * 1e9).round() as u64, sent, crc_error: f.in_error, bytes })
+        };
         let mut packets = vec![];
         for f in &flights.flights {
-            let Some(lane) = &f.lane else { continue };
-            if tx.contains(lane) {
-                packets.push(packet(f, true)?);
-            } else if rx.contains(lane) {
-                packets.push(packet(f, false)?);
+            match &f.lane {
+                None => packets.push(packet(f, f.sender != "B")?),
+                Some(lane) if ifc.sent.contains(lane) => packets.push(packet(f, true)?),
+                Some(lane) if ifc.received.contains(lane) => packets.push(packet(f, false)?),
+                Some(_) => {}
             }
         }
-        out.push((name.clone(), link, pcap::write(link, &packets)));
+        out.push((ifc.name, link, pcap::write(link, &packets)));
     }
     Ok(out)
 }

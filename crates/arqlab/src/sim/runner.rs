@@ -593,7 +593,7 @@ fn deliver(flows: &mut [Flow], pooled: &mut Option<DirectionMeter>, unfinished: 
 fn record<L: Layer>(trace: &mut Option<Tracer>, now: SimTime, n: usize, lane: Option<u32>, kind: TraceKind, frame: Option<&L::Pdu>, stack: &L) {
     let (queued, unacknowledged) = (stack.backlog(), stack.unacknowledged());
     if let Some(t) = trace.as_mut() {
-        t.push(now, n, lane, kind, frame.map(|f| f.trace()), queued, unacknowledged);
+        t.push(now, n, lane, kind, frame.map(|f| (f.trace(), f.carried())), queued, unacknowledged);
     }
 }
 
@@ -601,6 +601,6 @@ fn record<L: Layer>(trace: &mut Option<Tracer>, now: SimTime, n: usize, lane: Op
 #[cold]
 fn record_relay<P: crate::protocol::Pdu>(trace: &mut Option<Tracer>, now: SimTime, station: usize, lane: u32, kind: TraceKind, frame: &P, queued: usize) {
     if let Some(t) = trace.as_mut() {
-        t.push(now, station, Some(lane), kind, Some(frame.trace()), queued, 0);
+        t.push(now, station, Some(lane), kind, Some((frame.trace(), frame.carried())), queued, 0);
     }
 }

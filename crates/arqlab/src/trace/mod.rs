@@ -36,6 +36,25 @@ pub struct TraceFrame {
     pub message: Option<u64>,
 }
 
+/// What a frame carries besides its own header: the PDU of the layer above (a TCP
+/// segment in an LLC2 frame or an X.25 data packet), and where the carrier puts it. For
+/// encoders that write the carried PDU as real bytes (`protocol::tcp::wire`); captures'
+/// flights show it beside the frame. Never read by a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Carried {
+    /// The header fields of the PDU of the layer above, as its own layer's trace shows
+    /// them (a TCP segment: I with `command` = SYN, RR = a pure ACK; N(S) = sequence
+    /// number, N(R) = acknowledgement); absent in a carrier's control PDUs (an X.25 RR).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pdu: Option<TraceFrame>,
+    /// Place of this piece in the carried PDU when the carrier splits it (an X.25 data
+    /// packet's index in its datagram, from 0); 0 when carried whole.
+    pub piece: u32,
+    /// The carrier's circuit (an X.25 packet's virtual circuit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub circuit: Option<u32>,
+}
+
 /// What happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -71,6 +90,11 @@ pub struct TraceRecord {
     pub seq: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub frame: Option<TraceFrame>,
+    /// The PDU of the layer above that the frame carries, if it is one (not a user SDU).
+    /// For captures (`sim::capture::Flight` shows it); left out of the trace's JSON, so
+    /// traces and their pinned trajectories keep one shape.
+    #[serde(skip)]
+    pub carried: Option<Carried>,
     /// Messages queued at the station, never yet sent, after the event.
     pub queued: usize,
     /// Messages submitted to the station and not yet acknowledged, after the event.
@@ -135,7 +159,7 @@ impl Tracer {
         station: usize,
         lane: Option<u32>,
         event: TraceKind,
-        frame: Option<TraceFrame>,
+        frame: Option<(TraceFrame, Option<Carried>)>,
         queued: usize,
         unacknowledged: usize,
     ) {
@@ -160,7 +184,8 @@ impl Tracer {
             event,
             lane,
             seq,
-            frame,
+            frame: frame.map(|f| f.0),
+            carried: frame.and_then(|f| f.1),
             queued,
             unacknowledged,
         });

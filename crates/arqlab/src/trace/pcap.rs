@@ -14,6 +14,8 @@
 //!   frames sent by the capturing station (DTE → DCE), zero for frames it received,
 //!   then the LAPB frame. The registered type for LAPB with a direction; for tools that
 //!   read it (Wireshark 4.0 reports "network type 207 unknown or unsupported").
+//! - [`LinkType::Ipv4`] (228, LINKTYPE_IPV4): the IPv4 datagram alone, no link header
+//!   (TCP over a datagram layer: the datagram is the network's packet).
 //! - [`LinkType::Ethernet`] (1, LINKTYPE_ETHERNET) and [`LinkType::TokenRing`] (6,
 //!   LINKTYPE_IEEE802_5): the frame alone, no pseudo-header.
 
@@ -33,10 +35,12 @@ pub enum LinkType {
     /// LINKTYPE_STANAG_5066_D_PDU (237): one STANAG 5066 D_PDU per record, no
     /// pseudo-header (Wireshark's s5066dts dissector); carries `Family::S5066`.
     Stanag5066,
+    /// LINKTYPE_IPV4 (228): one IPv4 datagram per record; carries `Family::Ipv4`.
+    Ipv4,
 }
 
 impl LinkType {
-    pub const NAMES: &'static [&'static str] = &["sita", "lapb_with_dir", "ethernet", "token_ring", "stanag_5066"];
+    pub const NAMES: &'static [&'static str] = &["sita", "lapb_with_dir", "ethernet", "token_ring", "stanag_5066", "ipv4"];
 
     pub fn parse(name: &str) -> Result<LinkType, String> {
         match name {
@@ -45,6 +49,7 @@ impl LinkType {
             "ethernet" => Ok(LinkType::Ethernet),
             "token_ring" => Ok(LinkType::TokenRing),
             "stanag_5066" => Ok(LinkType::Stanag5066),
+            "ipv4" => Ok(LinkType::Ipv4),
             other => Err(format!(
                 "pcap link type {other:?}: expected one of {}",
                 LinkType::NAMES.join(", ")
@@ -61,6 +66,7 @@ impl LinkType {
             LinkType::Ethernet => "ethernet",
             LinkType::TokenRing => "token_ring",
             LinkType::Stanag5066 => "stanag_5066",
+            LinkType::Ipv4 => "ipv4",
         }
     }
 
@@ -71,6 +77,7 @@ impl LinkType {
             LinkType::Ethernet => 1,
             LinkType::TokenRing => 6,
             LinkType::Stanag5066 => 237,
+            LinkType::Ipv4 => 228,
         }
     }
 
@@ -82,6 +89,7 @@ impl LinkType {
                 | (LinkType::Ethernet, Family::Cotp)
                 | (LinkType::TokenRing, Family::TokenRing)
                 | (LinkType::Stanag5066, Family::S5066)
+                | (LinkType::Ipv4, Family::Ipv4)
         )
     }
 
@@ -97,7 +105,7 @@ impl LinkType {
                 out.extend_from_slice(&[u8::from(!sent), 0x1F, 0, rx_crc, 0x01]);
             }
             LinkType::LapbWithDir => out.push(u8::from(sent)),
-            LinkType::Ethernet | LinkType::TokenRing | LinkType::Stanag5066 => {}
+            LinkType::Ethernet | LinkType::TokenRing | LinkType::Stanag5066 | LinkType::Ipv4 => {}
         }
     }
 }

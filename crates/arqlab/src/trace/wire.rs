@@ -1,7 +1,7 @@
 //! Frames as bytes, for captures (pcap) only: never on the hot path, never read by a
 //! run. A protocol makes its frames into bytes by implementing [`Wire`] beside its own
-//! code (`protocol/hdlc/wire.rs`, `protocol/textbook/wire.rs`) and registering it in
-//! `sim::capture::ENCODERS`; the capture writer only knows [`Family`], the kind of
+//! code (`protocol/hdlc/wire.rs`, `protocol/textbook/wire.rs`) and naming it in its
+//! registration (`protocol::registry`, `wire:`); the capture writer only knows [`Family`], the kind of
 //! bytes an encoder produces, which picks the pcap link type.
 //!
 //! What an encoder gets is a trace record's header fields ([`TraceFrame`]: kind, N(S),
@@ -9,7 +9,7 @@
 //! A, 1 = B); anything else it needs (modulus, mode) it takes from the scenario when it
 //! is built. The helpers below build ISO 3309 / 4335 (HDLC) and X.25 LAPB frames.
 
-use super::TraceFrame;
+use super::{Carried, TraceFrame};
 
 /// The kind of bytes an encoder produces; each maps to a pcap link type
 /// (`trace::pcap::LinkType`). Later models add theirs (LLC2 on token ring, STANAG 5066
@@ -27,6 +27,18 @@ pub enum Family {
     TokenRing,
     /// A STANAG 5066 D_PDU (`protocol::hf::wire`).
     S5066,
+    /// An IPv4 datagram (TCP's segments over a datagram layer, `protocol::tcp::wire`).
+    Ipv4,
+}
+
+/// Where a captured frame is: the side of the interface that sent it (0: the
+/// interface's own end, 1: the far end) and the nodes it went between (node indices;
+/// a relay counts after the nodes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hop {
+    pub sender: usize,
+    pub from: u32,
+    pub to: u32,
 }
 
 /// A protocol's frame encoder.
@@ -35,10 +47,43 @@ pub trait Wire {
     /// The frame `f` as sent by station `sender` (0 = A, 1 = B), with a correct FCS.
     /// Errors name what cannot be encoded (e.g. a sequence modulus above 128).
     fn encode(&self, f: &TraceFrame, sender: usize) -> Result<Vec<u8>, String>;
+    /// The frame `f` on `hop`, carrying `carried` (the PDU of the layer above, when the
+    /// trace has it): encoders that write carried PDUs or per-node addresses override
+    /// this; the default is [`Wire::encode`] by the sending side.
+    fn encode_hop(&self, f: &TraceFrame, carried: Option<&Carried>, hop: Hop) -> Result<Vec<u8>, String> {
+        let _ = carried;
+        self.encode(f, hop.sender)
+    }
     /// Makes an encoded frame fail its receiver's check, its header still readable
     /// (default: the HDLC FCS complemented, [`corrupt`]).
     fn corrupt(&self, frame: &mut Vec<u8>) {
         corrupt(frame);
+    }
+}
+
+/// The frames of a layer with no header format (a datagram) written as the PDU each
+/// carries, by the encoder of the layer above, as that layer's trace shows it (the
+/// datagram's own overhead is not written).
+pub struct Through(pub Box<dyn Wire>);
+
+impl Wire for Through {
+    fn family(&self) -> Family {
+        self.0.family()
+    }
+
+    fn encode(&self, f: &TraceFrame, sender: usize) -> Result<Vec<u8>, String> {
+        self.0.encode(f, sender)
+    }
+
+    fn encode_hop(&self, f: &TraceFrame, carried: Option<&Carried>, hop: Hop) -> Result<Vec<u8>, String> {
+        let Some(p) = carried.and_then(|c| c.pdu) else {
+            return self.0.encode_hop(f, None, hop);
+        };
+        self.0.encode_hop(&p, None, hop)
+    }
+
+    fn corrupt(&self, frame: &mut Vec<u8>) {
+        self.0.corrupt(frame);
     }
 }
 

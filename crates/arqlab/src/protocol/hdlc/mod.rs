@@ -2,6 +2,8 @@
 //! (1982), Appendix A1 (NRM, ABM) and A2 (ARM). See `docs/models/hdlc.md`.
 
 pub mod config;
+mod receive;
+mod send;
 pub mod station;
 pub mod wire;
 

@@ -1,5 +1,5 @@
 //! HDLC frames as bytes, for captures (see `trace::wire`). Registered in
-//! `sim::capture::ENCODERS`.
+//! its registration (`protocol::registry`).
 //!
 //! Addresses: in ABM both stations are combined stations and the frames follow LAPB
 //! (ITU-T X.25 §2.4.2, single link) with station A as the DTE: commands from A and

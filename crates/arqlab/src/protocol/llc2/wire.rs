@@ -1,5 +1,5 @@
 //! LLC2 PDUs in IEEE 802.5 frames, for captures (see `trace::wire`). Registered in
-//! `sim::capture::ENCODERS`; written under LINKTYPE_IEEE802_5 (6), which Wireshark
+//! its registration (`protocol::registry`); written under LINKTYPE_IEEE802_5 (6), which Wireshark
 //! decodes as `tr:llc`.
 //!
 //! Each frame: AC (0x10: a frame, priority 0), FC (0x40: an LLC frame), destination and
@@ -9,18 +9,36 @@
 //! that Biersack adds to 802.2), and the information field as zeros (the model carries
 //! no user data). No FCS: a token-ring capture holds the frame as the MAC delivered it,
 //! so a frame the channel corrupted is written like any other (the ladder and the
-//! trace mark it).
+//! trace mark it). Node n's address is 02:00:00:00:00:0a + n (A = ...0a, B = ...0b).
+//!
+//! Under TCP (`ip`), both SAPs are 0x06 (the IEEE 802.2 SAP of DARPA IP) and each I
+//! frame's information field is the segment's IPv4/TCP datagram (`tcp::wire`), which
+//! Wireshark decodes as `tr:llc:ip:tcp`; the datagram is the model's segment plus a
+//! 20-octet IP header the model's LLC2 frame does not count.
 
-use crate::trace::wire::{hdlc_control, Family, Wire};
-use crate::trace::TraceFrame;
-use serde_json::Value;
+use crate::protocol::tcp::wire::TcpWire;
+use crate::trace::wire::{hdlc_control, Family, Hop, Wire};
+use crate::trace::{Carried, TraceFrame};
 
 /// SAP of both connection ends (individual, not a registered SAP: Wireshark shows the
 /// information field as data).
 pub const SAP: u8 = 0x40;
-const ADDRESS: [[u8; 6]; 2] = [[0x02, 0, 0, 0, 0, 0x0a], [0x02, 0, 0, 0, 0, 0x0b]];
+/// The SAP of IP (IEEE 802.2's registered SAP for DARPA IP), under TCP.
+pub const SAP_IP: u8 = 0x06;
 
-pub struct Llc2Wire;
+pub struct Llc2Wire {
+    /// The encoder of the TCP segments the I frames carry, if TCP runs above.
+    pub ip: Option<TcpWire>,
+}
+
+/// LLC2 under no transport that writes real bytes: information fields are zeros.
+pub const PLAIN: Llc2Wire = Llc2Wire { ip: None };
+
+/// The MAC address of node `n`.
+fn address(n: u32) -> [u8; 6] {
+    let [a, b, c, d] = (0x0a + n).to_be_bytes();
+    [0x02, 0, a, b, c, d]
+}
 
 impl Wire for Llc2Wire {
     fn family(&self) -> Family {
@@ -28,24 +46,29 @@ impl Wire for Llc2Wire {
     }
 
     fn encode(&self, f: &TraceFrame, sender: usize) -> Result<Vec<u8>, String> {
+        let hop = Hop { sender, from: sender as u32, to: 1 - sender as u32 };
+        self.encode_hop(f, None, hop)
+    }
+
+    fn encode_hop(&self, f: &TraceFrame, carried: Option<&Carried>, hop: Hop) -> Result<Vec<u8>, String> {
         let control = hdlc_control(f, 128)?;
-        let info = f.info_bits.div_ceil(8) as usize;
-        let mut out = Vec::with_capacity(2 + 12 + 2 + control.len() + info);
+        let sap = if self.ip.is_some() { SAP_IP } else { SAP };
+        let info = match (&self.ip, carried) {
+            (Some(ip), Some(Carried { pdu: Some(seg), .. })) if f.kind == "I" => ip.datagram(seg, hop.from, hop.to),
+            _ => vec![0; f.info_bits.div_ceil(8) as usize],
+        };
+        let mut out = Vec::with_capacity(2 + 12 + 2 + control.len() + info.len());
         out.extend_from_slice(&[0x10, 0x40]);
-        out.extend_from_slice(&ADDRESS[1 - sender]);
-        out.extend_from_slice(&ADDRESS[sender]);
-        out.extend_from_slice(&[SAP, SAP | u8::from(!f.command)]);
+        out.extend_from_slice(&address(hop.to));
+        out.extend_from_slice(&address(hop.from));
+        out.extend_from_slice(&[sap, sap | u8::from(!f.command)]);
         out.extend_from_slice(&control);
-        out.resize(out.len() + info, 0);
+        out.extend(info);
         Ok(out)
     }
 
     /// No FCS in a token-ring capture: nothing to spoil.
     fn corrupt(&self, _frame: &mut Vec<u8>) {}
-}
-
-pub fn wire_for(protocol: &Value) -> Option<Result<Box<dyn Wire>, String>> {
-    (protocol["kind"].as_str()? == "llc2").then(|| Ok(Box::new(Llc2Wire) as Box<dyn Wire>))
 }
 
 #[cfg(test)]
@@ -58,10 +81,10 @@ mod tests {
 
     #[test]
     fn an_i_frame_is_ac_fc_addresses_llc_header_and_data() {
-        let b = Llc2Wire.encode(&tf("I", Some(3), 5, true, true, 8000), 0).unwrap();
+        let b = PLAIN.encode(&tf("I", Some(3), 5, true, true, 8000), 0).unwrap();
         assert_eq!(&b[..2], &[0x10, 0x40]);
-        assert_eq!(&b[2..8], &ADDRESS[1], "to B");
-        assert_eq!(&b[8..14], &ADDRESS[0], "from A");
+        assert_eq!(&b[2..8], &address(1), "to B");
+        assert_eq!(&b[8..14], &address(0), "from A");
         assert_eq!(&b[14..16], &[0x40, 0x40], "command: C/R = 0");
         assert_eq!(&b[16..18], &[3 << 1, (5 << 1) | 1], "I(3, N(R) 5, P)");
         assert_eq!(b.len(), 18 + 1000);
@@ -69,12 +92,12 @@ mod tests {
 
     #[test]
     fn supervisory_frames_carry_the_response_bit_and_srej_code() {
-        let rr = Llc2Wire.encode(&tf("RR", None, 8, true, false, 0), 1).unwrap();
-        assert_eq!(&rr[2..8], &ADDRESS[0]);
+        let rr = PLAIN.encode(&tf("RR", None, 8, true, false, 0), 1).unwrap();
+        assert_eq!(&rr[2..8], &address(0));
         assert_eq!(&rr[14..], &[0x40, 0x41, 0x01, (8 << 1) | 1]);
-        let srej = Llc2Wire.encode(&tf("SREJ", None, 3, false, false, 0), 1).unwrap();
+        let srej = PLAIN.encode(&tf("SREJ", None, 3, false, false, 0), 1).unwrap();
         assert_eq!(&srej[16..], &[0x0D, 3 << 1]);
-        let rej = Llc2Wire.encode(&tf("REJ", None, 127, false, false, 0), 1).unwrap();
+        let rej = PLAIN.encode(&tf("REJ", None, 127, false, false, 0), 1).unwrap();
         assert_eq!(&rej[16..], &[0x09, 254]);
     }
 }

@@ -15,6 +15,7 @@ pub mod newreno;
 pub mod receiver;
 pub mod reno;
 pub mod rto;
+pub mod wire;
 
 pub use config::TcpConfig;
 pub use endpoint::Tcp;

@@ -1,5 +1,5 @@
 //! Textbook stop-and-wait, go-back-N and selective repeat frames as bytes, for
-//! captures (see `trace::wire`). Registered in `sim::capture::ENCODERS`.
+//! captures (see `trace::wire`). Registered in its registration (`protocol::registry`).
 //!
 //! The textbook protocols use HDLC's frame types, so they are written as LAPB frames
 //! (station A the DTE): an I frame is a command, an acknowledgement (RR) or negative

@@ -1,5 +1,5 @@
 //! TPDUs as bytes, for captures (see `trace::wire`). Registered in
-//! `sim::capture::ENCODERS`.
+//! its registration (`protocol::registry`).
 //!
 //! Each TPDU is written in the ISO 8073 format the scenario configures (normal or
 //! extended, with the checksum parameter computed as ISO 8073 Annex B's Fletcher

@@ -95,6 +95,10 @@ impl<P: Payload> Pdu for Packet<P> {
     fn dst(&self) -> Option<u32> {
         Some(self.dst)
     }
+    fn carried(&self) -> Option<crate::trace::Carried> {
+        let pdu = self.dgram.and_then(|(_, p)| p.as_carried());
+        Some(crate::trace::Carried { pdu, piece: self.index, circuit: Some(self.vc) })
+    }
     fn trace(&self) -> TraceFrame {
         TraceFrame {
             kind: self.kind.name(),
