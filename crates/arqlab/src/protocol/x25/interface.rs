@@ -46,6 +46,9 @@ pub struct InterfaceCounters {
     pub circuits_closed: u64,
     /// Closes of a circuit open less than `thrash_window` (LRU thrashing).
     pub short_lived_closes: u64,
+    /// Closes by `select_and_close_circuit`'s first rule: a circuit of a site with more
+    /// than C_max open (only possible when that site called in). Not a measure.
+    pub crowded_site_closes: u64,
     pub datagrams_sent: u64,
     pub datagrams_delivered: u64,
     /// Discarded because no circuit could be obtained (§6.2), or lost because a circuit
@@ -185,6 +188,12 @@ impl<P: Payload> Interface<P> {
     /// travels to the remote DTE, which frees its end when it arrives.
     fn close_one(&mut self, now: SimTime) -> bool {
         let Some(i) = select_victim(&self.circuits, &self.policy, now) else { return false };
+        let (c_max, _, _) = self.policy.effective();
+        // A victim on a crowded site is rule 1's: rule 2's LRU circuit there would be
+        // that site's LRU circuit too, old enough, so rule 1 would have taken it.
+        if self.circuits[i].as_ref().is_some_and(|c| self.open_to(c.peer) > c_max) {
+            self.counters.crowded_site_closes += 1;
+        }
         let c = self.circuits[i].take().expect("victim exists");
         self.counters.circuits_closed += 1;
         if now - c.opened_at < Duration::from_secs_f64(self.cfg.thrash_window_s) {
