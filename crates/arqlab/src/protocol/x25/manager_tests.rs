@@ -41,7 +41,7 @@ fn incoming(i: &mut Interface<Sdu>, slot: usize, site: u32, opened: f64, used: f
     let mut c = Circuit::new(1000 + slot as u32, i.me, site, false, 2, 8, 128, t(opened));
     c.state = VcState::Open;
     c.last_used = t(used);
-    i.circuits[slot] = Some(c);
+    i.set_circuit(slot, Some(c));
 }
 
 /// Every packet the interface sends at `now`, as (kind, destination).
