@@ -125,14 +125,17 @@ def test_quick_reproduction_of_every_figure(tmp_path: Path) -> None:
     rep = ck.reproduce(quick=True, out_dir=tmp_path, workers=2, quiet=True, store=False)
     by_id = {r.id: r for r in rep.claims}
     holds = fw.Verdict.HOLDS
-    # Fig. 3 (deterministic with constant T_N): below 2200 bit/s on one circuit, linear
-    # to the knee, which is where this model's C_max puts it — at 4, not the paper's 3.
-    for cid in ("fig3.single_below_bound", "fig3.linear", "fig3.c_max_formula",
-                "fig3.no_gain_when_saturated", "fig3.reason_headers", "fig3.reason_unfilled_packets",
-                "ext7.t_min_prevents_thrashing", "ext7.lru_thrashes"):
+    # Fig. 3 (deterministic with constant T_N). With 4.2BSD's timing restart and its
+    # 2048-octet window, SRTT follows the ACK spacing, so from three circuits the RTO
+    # (2·SRTT) expires before a segment queued behind others is acknowledged: spurious
+    # timeouts go back over the window, the curve is not linear past C = 2, and the
+    # knee is not at the paper's 3.
+    for cid in ("fig3.single_below_bound", "fig3.no_gain_when_saturated", "fig3.reason_headers",
+                "fig3.reason_unfilled_packets", "ext7.t_min_prevents_thrashing", "ext7.lru_thrashes",
+                "fig3.over_10pct_retransmitted"):
         assert by_id[cid].verdict is holds, (cid, by_id[cid].detail)
     assert by_id["fig3.saturation_at_3"].verdict is fw.Verdict.DOES_NOT_HOLD
-    assert "first at C = 4" in by_id["fig3.saturation_at_3"].detail
+    assert by_id["fig3.linear"].verdict is fw.Verdict.DOES_NOT_HOLD
     # Under 4.2BSD's TCP (no congestion window, first RTO 6 s) nothing is sent twice;
     # under Reno the first RTO of 1 s expires (issue 26: the flavour decides reason 2).
     assert by_id["fig3.reason_retransmissions"].verdict is fw.Verdict.DOES_NOT_HOLD
@@ -148,6 +151,7 @@ def test_quick_reproduction_of_every_figure(tmp_path: Path) -> None:
     assert fd.est("reno", 1.0).mean < 2200
     assert fd.est("tcp", 13.0).mean < theory.line_user_bps()
     assert fd.est("tcp.tcp_segments_sent", 1.0).mean >= params.SEGMENTS
+    assert cl.retx_share(fd, "tcp", 1.0).mean == 0.0 and cl.retx_share(fd, "tcp", 13.0).mean > 0.10
     # Fig. 2: business hours (the assumed T_N doubled) are slower than the night.
     assert rep.data[2].est("profile", 12.0).mean < 0.8 * rep.data[2].est("profile", 0.0).mean
     names = {p.name for p in rep.files}
