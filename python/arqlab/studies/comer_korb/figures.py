@@ -89,6 +89,9 @@ def _fig3_sensitivities() -> tuple[Sensitivity, ...]:
         Sensitivity("host_to_host", "paper-calibrated: T_N host to host, T_f = 15 ms (cycle = eq. 1's; relay 185.4 ms)",
                     ("tcp",), params={"placement": "host_to_host"}, xs=tuple(float(c) for c in CIRCUITS),
                     quick_xs=CIRCUITS_QUICK),
+        Sensitivity("host_to_host_busy", "paper-calibrated, T_f as busy time: 15 ms of host processing per packet "
+                    "(eq. 1's W (T_p + T_f)), relay 170.4 ms", ("tcp",), params={"placement": "host_to_host_busy"},
+                    xs=tuple(float(c) for c in CIRCUITS), quick_xs=CIRCUITS_QUICK),
     )
 
 
@@ -154,6 +157,10 @@ def _cm_figure(number: int, title: str, y_label: str, direction: str, measure: s
     (LRU's thrashing is 100× the others')."""
     curves = tuple(Curve(k, label, direction, params={"policy": k}, style={"color": COLORS[k], "marker": "o"},
                          extension=True) for k, label in POLICIES)
+    if number == 7:  # the control: the same MLRU without T_min
+        curves += (Curve("mlru_no_t_min", "MLRU without T_min (T_min = 0)", direction,
+                         params={"policy": "mlru", "t_min_s": 0.0}, style={"color": "tab:gray", "marker": "x"},
+                         extension=True),)
     if number == 4:  # datagrams discarded (no circuit could be had), read from the same runs
         curves += tuple(Curve(f"{k}.discarded", f"{label}: datagrams discarded", CM_LAYERS, params={"policy": k},
                               measure="x25_datagrams_discarded", plot=False) for k, label in POLICIES)

@@ -42,9 +42,10 @@ HOURS = tuple(float(h) for h in range(24))
 HOURS_QUICK = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0)
 
 # ------------------------------------------------------------- unstated parameters
-#: TCP's receive window: not stated; 4096 octets (4.3.x BSD's default of the time)
-#: never limits 13 circuits × W = 2 four-packet datagrams (the congestion window does).
-RECEIVE_WINDOW_OCTETS = 4096
+#: TCP's receive window: not stated; 2048 octets, the window a 4.2BSD receiver
+#: advertises (its socket buffer, tcp_recvspace = 2048; the `bsd42` flavour's default):
+#: four 452-octet segments in flight at most, whatever the sender's flavour.
+RECEIVE_WINDOW_OCTETS: int | None = 2048
 #: Uniform spread of T_N around its mean in the "random T_N" variant (an assumption).
 T_N_SPREAD = 0.5
 #: Fig. 2's assumed day/night factor of T_N (business hours over night).
@@ -77,8 +78,15 @@ BURST_HIGH = 1.6
 #: Where T_N is measured: "between_dces" (the relay's delay is T_N; the far access
 #: line adds its own frame time on top) or "host_to_host" (eq. 1 has no far-side T_p:
 #: the relay's delay is set so that the model's burst cycle equals eq. 1's
-#: 2 (T_p + T_N + T_f) with the paper's T_f = 15 ms: 235 + 15 − 64.6 = 185.4 ms).
+#: 2 (T_p + T_N + T_f) with the paper's T_f = 15 ms: 235 + 15 − 64.6 = 185.4 ms, T_f
+#: idle time) or "host_to_host_busy" (T_f = 15 ms of host processing per packet, busy
+#: time as eq. 1's W (T_p + T_f) counts it; relay 235 − T_p/2 − T_rr = 170.4 ms).
 T_N_PLACEMENT = "between_dces"
+#: Host (and front-end board) processing per X.25 packet handed to LAPB, not overlapped
+#: with the packet's transmission: each packet of a burst costs T_p + this on the access
+#: line, as eq. 1's W (T_p + T_f) counts it. Not stated; 0 in the primary reading (the
+#: model's T_f is its frame level alone).
+HOST_PROCESSING_S = 0.0
 #: The X.25 receiver's acknowledgement timer (P(R) goes back at the latest after it).
 X25_ACK_TIMER_S = 2.0
 #: LAPB's acknowledgement delay T2 on the access lines (the x25 default: a tenth of T1).
@@ -117,11 +125,13 @@ A_HEADERS = Assumption(
     "The paper's 'typically 492 bytes, average packet 123 bytes'.")
 A_TCP = Assumption(
     "TCP", f"4.2BSD's (flavour bsd42: no congestion window, RTO = 2·SRTT in 500 ms ticks, no Karn rule, first RTO "
-    f"{BSD42_INITIAL_RTO_S:g} s), delayed ACKs, receive window {RECEIVE_WINDOW_OCTETS} octets; Reno as a variant",
-    "The paper's hosts ran 4.2BSD (1983); its timer constants are not stated in the paper.")
+    f"{BSD42_INITIAL_RTO_S:g} s, RTT timing restarted by every advancing ACK), delayed ACKs, receive window "
+    f"{RECEIVE_WINDOW_OCTETS} octets (4.2BSD's tcp_recvspace); Reno as a variant",
+    "The paper's hosts ran 4.2BSD (1983); its timer constants and windows are not stated in the paper.")
 A_ACCESS = Assumption(
-    "access line and T_f", "LAPB (HDLC ABM) at 9600 bit/s both ends, 6 octets per frame; T_f emerges from it",
-    "The paper measured T_f ≈ 15 ms; the model has no host or board processing.")
+    "access line and T_f", f"LAPB (HDLC ABM) at 9600 bit/s both ends, 6 octets per frame; T_f emerges from it; "
+    f"host processing {1000 * HOST_PROCESSING_S:g} ms per packet",
+    "The paper measured T_f ≈ 15 ms; host processing is a declared input (0–15 ms).")
 A_THROUGHPUT = Assumption(
     "throughput", f"{SEGMENTS} segments ({SEGMENTS * SEGMENT_OCTETS} octets) × 8 / time from the first datagram to the "
     "last delivery; the circuits' call set-up (≈ 0.5 s) overlaps the start",
@@ -155,13 +165,23 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
                    "2 × TCPTV_SRTTDFLT (3 s) in 4.2/4.3BSD; an implementation may differ by a few ticks",
                    low=2.0, high=12.0),
     UncertainInput("TCP receive window (octets)", "param:RECEIVE_WINDOW_OCTETS", RECEIVE_WINDOW_OCTETS,
-                   "Not stated; 4.2BSD's socket buffers were 2048–4096 octets, later 8192", levels=(2048, 4096, 8192)),
+                   "Not stated; 4.2BSD's default socket buffer (tcp_recvspace) was 2048 octets, 4.3BSD's 4096, "
+                   "later systems 8192", levels=(2048, 4096, 8192)),
+    UncertainInput("host processing per X.25 packet (s)", "param:HOST_PROCESSING_S", HOST_PROCESSING_S,
+                   "Not stated: the paper's measured T_f ≈ 15 ms holds host and board processing with the frame "
+                   "level; 0 (frame level alone, T_f emerges from LAPB) to 15 ms (all of the measured T_f as "
+                   "processing)", low=0.0, high=0.015),
+    UncertainInput("T_f of the host-to-host calibration (s)", "param:PAPER_T_F_S", PAPER_T_F_S,
+                   "The paper's 'approximately 15 ms' (measured, one figure): 7.5 ms (this model's frame level "
+                   "per packet) to 30 ms (twice the measurement)", low=0.0075, high=0.030),
     UncertainInput("T_N, the mean network delay (s)", "param:T_N_S", T_N_S,
                    "The vendor's mean (§4); Fig. 2 shows the throughput (hence T_N) varying about two-fold by hour",
                    low=0.15, high=0.47),
     UncertainInput("T_N placement", "param:T_N_PLACEMENT", T_N_PLACEMENT,
                    "Eq. 1 has no far-side T_p, so the paper's T_N may run host to host; the vendor's figure may be "
-                   "switch to switch", levels=("between_dces", "host_to_host")),
+                   "switch to switch; T_f may be idle time (host_to_host) or busy time per packet "
+                   "(host_to_host_busy: eq. 1's W (T_p + T_f))",
+                   levels=("between_dces", "host_to_host", "host_to_host_busy")),
     UncertainInput("random T_N spread (± share of the mean)", "param:T_N_SPREAD", T_N_SPREAD,
                    "The paper's fourth reason; no distribution given", low=0.0, high=0.9),
     UncertainInput("Fig. 2 day/night T_N factor", "param:DAY_FACTOR", DAY_FACTOR,

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..spec import Curve, Scenario
 from . import params as P
-from .theory import T_F_MODEL_S
+from .theory import T_F_MODEL_S, T_P_S, T_RR_S
 from .params import (
     CM_C_MAX,
     CM_CHANNELS,
@@ -50,7 +50,7 @@ TRANSFER: dict[str, Any] = {
     "hour": 0.0,
     "segments": SEGMENTS,
     "flavour": None,  # None: params.TCP_FLAVOUR (4.2BSD); "reno", "newreno"
-    "placement": None,  # None: params.T_N_PLACEMENT; "between_dces", "host_to_host"
+    "placement": None,  # None: params.T_N_PLACEMENT; "between_dces", "host_to_host", "host_to_host_busy"
     "rto": "rfc6298",  # Reno, NewReno: or "rfc793" (2·SRTT, a sensitivity)
 }
 
@@ -60,9 +60,23 @@ def relay_t_n(p: Mapping[str, Any]) -> float:
     Host to host, with the paper's T_f: the model's burst cycle W T_p + 2 relay + T_p +
     2 T_rr equals eq. 1's 2 (T_p + T_N + T_f) with T_f = 15 ms, i.e. the model's own
     frame-level share per packet (T_p/2 + T_rr = 64.6 ms) is replaced by the paper's."""
-    if (p.get("placement") or P.T_N_PLACEMENT) == "host_to_host":
+    placement = p.get("placement") or P.T_N_PLACEMENT
+    if placement == "host_to_host":
         return P.T_N_S + P.PAPER_T_F_S - T_F_MODEL_S
+    if placement == "host_to_host_busy":
+        return P.T_N_S - T_P_S / 2 - T_RR_S
     return P.T_N_S
+
+
+def host_processing_s(p: Mapping[str, Any]) -> float:
+    """The host's processing per packet: the paper's T_f under ``host_to_host_busy``
+    (T_f as busy time per packet, eq. 1's W (T_p + T_f)), else params.HOST_PROCESSING_S.
+    With it the model's cycle W (T_p + T_f) + 2 relay + T_p + 2 T_rr + T_f (the RR packet
+    is processed too) equals eq. 1's W (T_p + T_f) + 2 T_N + T_f when relay = T_N − T_p/2
+    − T_rr = 170.4 ms."""
+    if (p.get("placement") or P.T_N_PLACEMENT) == "host_to_host_busy":
+        return P.PAPER_T_F_S
+    return P.HOST_PROCESSING_S
 
 
 def transit_delay(p: Mapping[str, Any]) -> dict[str, Any]:
@@ -86,8 +100,9 @@ def transit_delay(p: Mapping[str, Any]) -> dict[str, Any]:
 def tcp_layer(p: Mapping[str, Any]) -> dict[str, Any]:
     """The ``tcp`` layer of a transfer: the flavour of ``p`` or the primary reading."""
     flavour = p.get("flavour") or P.TCP_FLAVOUR
-    tcp: dict[str, Any] = {"kind": "tcp", "mss_octets": SEGMENT_OCTETS, "receive_window_octets": P.RECEIVE_WINDOW_OCTETS,
-                           "flavour": flavour}
+    tcp: dict[str, Any] = {"kind": "tcp", "mss_octets": SEGMENT_OCTETS, "flavour": flavour}
+    if P.RECEIVE_WINDOW_OCTETS is not None:
+        tcp["receive_window_octets"] = P.RECEIVE_WINDOW_OCTETS
     if flavour == "bsd42":
         tcp["initial_rto_s"] = P.BSD42_INITIAL_RTO_S
     else:
@@ -108,6 +123,8 @@ def transfer_tables(p: Mapping[str, Any]) -> dict[str, Any]:
     c = int(p["circuits"])
     x25 = {"kind": "x25", "window": WINDOW, "policy": "multi_mlru", "c_max": c, "preopen_circuits": c,
            "ack_timer_s": P.X25_ACK_TIMER_S, "lapb_t2_s": P.LAPB_T2_S}
+    if host_processing_s(p) > 0:
+        x25["host_processing_s"] = host_processing_s(p)
     return {
         "stack": {"host": {"layers": [tcp_layer(p), x25]}},
         **network(["b"], p),
@@ -163,11 +180,14 @@ def poisson(rate: float, octets: int) -> dict[str, Any]:
             "length": {"dist": "constant", "mean_bits": octets * 8}}
 
 
-def cm_tables(policy: str, n: int) -> dict[str, Any]:
-    """Host ``a`` with ``CM_CHANNELS`` channels sending to ``n`` sites under ``policy``."""
+def cm_tables(policy: str, n: int, t_min_s: float = CM_T_MIN_S) -> dict[str, Any]:
+    """Host ``a`` with ``CM_CHANNELS`` channels sending to ``n`` sites under ``policy``;
+    ``t_min_s`` = 0 is the manager without T_min (Fig. 7's control). A close counts as
+    thrashing when the circuit was open less than CM_T_MIN_S, whatever the manager's own
+    T_min."""
     terminals, files = cm_sites(n)
     x25 = {"kind": "x25", "window": WINDOW, "policy": policy, "c_max": CM_C_MAX if policy == "multi_mlru" else 1,
-           "channels": CM_CHANNELS, "k_reserved": CM_K_RESERVED, "t_min_s": CM_T_MIN_S, "t_open_s": CM_T_OPEN_S,
+           "channels": CM_CHANNELS, "k_reserved": CM_K_RESERVED, "t_min_s": t_min_s, "t_open_s": CM_T_OPEN_S,
            "thrash_window_s": CM_T_MIN_S}
     flows = [{"from": "a", "to": s, "traffic": poisson(CM_TERMINAL_RATE, CM_TERMINAL_OCTETS)} for s in terminals]
     flows += [{"from": "a", "to": s, "traffic": poisson(CM_FILE_RATE, CM_FILE_OCTETS)} for s in files]
@@ -199,4 +219,5 @@ def cm_scenario(policy: str = "mlru", n: int = 6, quick: bool = True) -> Scenari
 
 def derive_destinations(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
     """Circuit management: x is the number of destinations."""
-    return {**cm_tables(str(params["policy"]), int(x)), "run": cm_run_table(quick)}
+    return {**cm_tables(str(params["policy"]), int(x), float(params.get("t_min_s", CM_T_MIN_S))),
+            "run": cm_run_table(quick)}

@@ -7,6 +7,10 @@
 //! `TCPTV_MAX`), doubled on each expiry; the timer expires on a tick, not at an exact
 //! time. There is no variance term and no Karn rule: a segment sent again stays timed
 //! from its first transmission, so the sample after a timeout includes the timeout.
+//! 4.2BSD's `tcp_input` also restarts the timing (`t_rtt = 1`, `t_rtseq` kept) and the
+//! back-off (`t_rxtshift = 0`) on every ACK that advances SND.UNA with data still
+//! outstanding, so after the first sample of a window each sample measures the time
+//! from the previous advancing ACK, not the round trip of one segment.
 
 use crate::engine::{Duration, SimTime};
 
@@ -60,6 +64,11 @@ impl Bsd42Timer {
     /// The timer set at `now` expires on the RTO-th tick after it.
     pub fn deadline(&self, now: SimTime) -> SimTime {
         SimTime((ticks(now) + self.rto_ticks()) * TICK.0)
+    }
+
+    /// An ACK advanced SND.UNA: the timer restarts without back-off (`t_rxtshift = 0`).
+    pub fn ack_advanced(&mut self) {
+        self.backoff = 0;
     }
 
     pub fn expired(&mut self) {

@@ -10,6 +10,7 @@ pub struct TcpConfig {
     pub mss_octets: u32,
     /// Receive window advertised by the peer, in octets (fixed: the application reads
     /// every in-order octet at once, so only out-of-order data occupies the buffer).
+    /// Default 4096; 2048 under `bsd42` (4.2BSD's `tcp_recvspace`).
     pub receive_window_octets: u32,
     /// Header bits of every segment (TCP 20 octets = 160 bits; options not modelled).
     pub header_bits: u32,
@@ -36,10 +37,14 @@ pub struct TcpConfig {
     /// "reno" (RFC 5681), "newreno" (RFC 6582 partial acknowledgements) or "bsd42"
     /// (4.2BSD, 1983: no congestion window, no fast retransmit, RTO = 2·SRTT in 500 ms
     /// ticks, no Karn rule; `initial_rto_s` 6 s = 2 × its default SRTT of 3 s,
-    /// `min_rto_s` 1 s, `max_rto_s` 30 s by default). See `flavour`.
+    /// `min_rto_s` 1 s, `max_rto_s` 30 s, `receive_window_octets` 2048 by default).
+    /// See `flavour`.
     #[serde(skip_serializing_if = "is_reno")]
     pub flavour: String,
 }
+
+/// 4.2BSD's default receive window (`tcp_recvspace`, 2 KiB).
+pub const BSD42_RECEIVE_WINDOW_OCTETS: u32 = 2048;
 
 fn is_reno(f: &str) -> bool {
     f == "reno"
@@ -70,10 +75,12 @@ impl TcpConfig {
         let flavour = t.choice("flavour", "reno", super::flavour::FLAVOURS, p);
         // 4.2BSD's timer constants: TCPTV_SRTTDFLT 3 s (RTO 2 × 3 s), TCPTV_MIN, TCPTV_MAX.
         let (initial_rto, max_rto) = if flavour == "bsd42" { (6.0, 30.0) } else { (d.initial_rto_s, d.max_rto_s) };
+        // 4.2BSD's socket receive buffer, the window it advertises: tcp_recvspace = 2048.
+        let rwnd = if flavour == "bsd42" { BSD42_RECEIVE_WINDOW_OCTETS } else { d.receive_window_octets };
         let mss = t.u64("mss_octets", d.mss_octets as u64, 1, 65_495, p) as u32;
         let c = TcpConfig {
             mss_octets: mss,
-            receive_window_octets: t.u64("receive_window_octets", d.receive_window_octets as u64, 1, 1 << 30, p) as u32,
+            receive_window_octets: t.u64("receive_window_octets", u64::from(rwnd), 1, 1 << 30, p) as u32,
             header_bits: t.u64("header_bits", d.header_bits as u64, 0, 480, p) as u32,
             initial_window_segments: t.u64("initial_window_segments", d.initial_window_segments as u64, 1, 10, p) as u32,
             initial_rto_s: t.f64("initial_rto_s", initial_rto, Range::Open(0.0, 3600.0), p),

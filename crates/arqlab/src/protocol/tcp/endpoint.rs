@@ -356,6 +356,14 @@ impl Tcp {
                     self.timing = None;
                 }
             }
+            // 4.2BSD's tcp_input: an ACK that advances and leaves data outstanding
+            // restarts the timing (t_rtt = 1, t_rtseq kept) and the back-off
+            // (t_rxtshift = 0), so the next sample runs from this ACK.
+            if self.rto.restarts_on_ack() && ack < self.snd_max {
+                let end = self.timing.map_or(ack, |(end, _)| end);
+                self.timing = Some((end, now));
+                self.rto.ack_advanced();
+            }
             // A NewReno partial acknowledgement retransmits the next hole at once.
             self.fast_rtx = self.cc.on_new_ack(acked, ack);
             while self.sdus.front().is_some_and(|&(_, end)| end <= ack) {

@@ -128,6 +128,19 @@ impl Timer {
         }
     }
 
+    /// 4.2BSD restarts the round-trip timing and the back-off on every ACK that
+    /// advances SND.UNA with data still outstanding.
+    pub fn restarts_on_ack(&self) -> bool {
+        matches!(self, Timer::Bsd42(_))
+    }
+
+    /// An ACK advanced SND.UNA (4.2BSD: `t_rxtshift = 0`).
+    pub fn ack_advanced(&mut self) {
+        if let Timer::Bsd42(b) = self {
+            b.ack_advanced();
+        }
+    }
+
     /// Karn's rule: stop timing a segment once it has been sent again.
     pub fn karn(&self) -> bool {
         matches!(self, Timer::Rfc(_))

@@ -143,3 +143,66 @@ fn test_newreno_partial_ack_retransmits_the_next_hole_at_once() {
         assert_eq!(out, want, "{flavour}: after the partial ACK");
     }
 }
+
+/// 4.2BSD `tcp_input`: an ACK that advances SND.UNA with data outstanding sets t_rtt = 1
+/// (t_rtseq kept), so the next advancing ACK samples the time since this one — not the
+/// round trip of the next new segment, as Reno's timing of one segment does.
+#[test]
+fn test_bsd42_tcp_input_restarts_rtt_timing_on_every_advancing_ack() {
+    let mut a = sender("bsd42", 10, 4, 1);
+    assert_eq!(seqs(&mut a, t(0.2)), vec![0, 100, 200, 300]);
+    assert_eq!(a.timing(), Some((100, t(0.2))));
+    // ACK 100 at 1.3 s: ticks 0 → 2, a 3-tick sample; timing restarts at 1.3 s.
+    a.handle_receive(t(1.3), &ack(100));
+    let srtt1 = 0.9 * 6.0 + 0.1 * 3.0;
+    assert!((a.srtt_s().unwrap() - 0.5 * srtt1).abs() < 1e-9, "{:?}", a.srtt_s());
+    assert_eq!(a.timing(), Some((100, t(1.3))), "t_rtt = 1 at the advancing ACK");
+    assert_eq!(seqs(&mut a, t(1.3)), vec![400]);
+    assert_eq!(a.timing(), Some((100, t(1.3))), "new data is not timed while t_rtt runs");
+    // ACK 200 at 1.6 s: 1 + ticks(1.6) − ticks(1.3) = 2 ticks from the previous ACK.
+    a.handle_receive(t(1.6), &ack(200));
+    let srtt2 = 0.9 * srtt1 + 0.1 * 2.0;
+    assert!((a.srtt_s().unwrap() - 0.5 * srtt2).abs() < 1e-9, "{:?} vs {}", a.srtt_s(), 0.5 * srtt2);
+    // Everything acknowledged: the timing stops (t_rtt = 0) and the next new segment is timed.
+    a.handle_receive(t(1.7), &ack(500));
+    assert_eq!(a.timing(), None, "ACK = SND.MAX: timer off, nothing timed");
+    assert_eq!(seqs(&mut a, t(1.8)), vec![500, 600, 700, 800]);
+    assert_eq!(a.timing(), Some((600, t(1.8))));
+    // Reno, the same frames: one segment timed at a time, a fresh one after each sample.
+    let mut r = sender("reno", 10, 4, 4);
+    assert_eq!(seqs(&mut r, t(0.2)), vec![0, 100, 200, 300]);
+    r.handle_receive(t(1.3), &ack(100));
+    assert_eq!(r.timing(), None, "Reno: no restart at the ACK");
+    seqs(&mut r, t(1.3));
+    assert_eq!(r.timing().map(|(_, at)| at), Some(t(1.3)), "Reno times the next new segment");
+}
+
+/// 4.2BSD `tcp_input`: an advancing ACK also sets t_rxtshift = 0, so the timer restarted
+/// by it runs β·SRTT without the back-off of earlier expiries.
+#[test]
+fn test_bsd42_advancing_ack_resets_the_backoff() {
+    let mut a = sender("bsd42", 10, 4, 1);
+    seqs(&mut a, t(0.0));
+    a.handle_timeout(t(6.0));
+    seqs(&mut a, t(6.0));
+    assert_eq!(a.poll_timeout(), Some(t(18.0)), "backed off: 24 ticks");
+    a.handle_receive(t(6.2), &ack(100));
+    // SRTT = 0.9 × 6 + 0.1 × 13 ticks = 6.7; RTO = ⌊13.4⌋ = 13 ticks from the tick at 6.0 s.
+    assert_eq!(a.rto_s(), 6.5);
+    assert_eq!(a.poll_timeout(), Some(t(12.5)), "no back-off after the advancing ACK");
+}
+
+/// 4.2BSD advertises its socket buffer, tcp_recvspace = 2048 octets; Reno keeps 4096.
+#[test]
+fn test_bsd42_default_receive_window_is_2048_octets() {
+    assert_eq!(parsed(json!({"flavour": "bsd42"})).receive_window_octets, 2048);
+    assert_eq!(parsed(json!({"flavour": "reno"})).receive_window_octets, 4096);
+    assert_eq!(parsed(json!({"flavour": "bsd42", "receive_window_octets": 4096})).receive_window_octets, 4096);
+    // 100-octet segments: 20 fit in 2048 octets.
+    let c = parsed(json!({"flavour": "bsd42", "mss_octets": 100}));
+    let mut a = Tcp::new(&c);
+    for i in 0..30 {
+        a.handle_submit(SimTime::ZERO, Sdu { id: i, bits: 800, flow: 0, born: SimTime::ZERO });
+    }
+    assert_eq!(seqs(&mut a, t(0.0)).len(), 20);
+}

@@ -43,6 +43,10 @@ pub struct AccessLine<P: Payload> {
     /// Packets the DTE's LAPB delivered (from the network), and the DCE's (to it).
     pub to_dte: VecDeque<Packet<P>>,
     pub to_net: VecDeque<Packet<P>>,
+    /// The host's processing per packet it hands to LAPB (`host_processing_s`).
+    processing: Duration,
+    /// A packet being processed, and when it is ready for LAPB.
+    processed: Option<(SimTime, Packet<P>)>,
 }
 
 impl<P: Payload> AccessLine<P> {
@@ -61,6 +65,8 @@ impl<P: Payload> AccessLine<P> {
             grant: Grant::line(cfg.access_rate_bps),
             to_dte: VecDeque::new(),
             to_net: VecDeque::new(),
+            processing: Duration::from_secs_f64(cfg.host_processing_s),
+            processed: None,
         }
     }
 
@@ -108,13 +114,20 @@ impl<P: Payload> AccessLine<P> {
 
     /// Starts a frame on each free direction. The DTE's LAPB is given a packet from
     /// `pull` only when it has none queued and its line is free, so the packet's P(R)
-    /// is decided as late as possible. Returns true if a frame started.
+    /// is decided as late as possible. With host processing the packet reaches LAPB
+    /// that long after it is pulled, and the next is pulled only when this one's
+    /// frame has gone: each packet costs processing + T_p, not overlapped (eq. 1's
+    /// W (T_p + T_f)). Returns true if a frame started.
     pub fn start(&mut self, now: SimTime, pull: &mut impl FnMut() -> Option<Packet<P>>) -> bool {
         let mut started = false;
         if self.up.busy_until <= now {
             if self.dte.backlog() == 0 {
-                if let Some(p) = pull() {
-                    self.dte.handle_submit(now, p);
+                if self.processing == Duration::ZERO {
+                    if let Some(p) = pull() {
+                        self.dte.handle_submit(now, p);
+                    }
+                } else {
+                    self.process(now, pull);
                 }
             }
             if let Some(f) = self.dte.poll_transmit(now, &self.grant) {
@@ -129,6 +142,19 @@ impl<P: Payload> AccessLine<P> {
             }
         }
         started
+    }
+
+    /// Host processing: hands the processed packet to LAPB once ready, or starts
+    /// processing the next one.
+    fn process(&mut self, now: SimTime, pull: &mut impl FnMut() -> Option<Packet<P>>) {
+        match self.processed {
+            Some((ready, p)) if ready <= now => {
+                self.processed = None;
+                self.dte.handle_submit(now, p);
+            }
+            Some(_) => {}
+            None => self.processed = pull().map(|p| (now + self.processing, p)),
+        }
     }
 
     fn send(w: &mut Wire<Frame<Packet<P>>>, now: SimTime, g: &Grant, f: Frame<Packet<P>>) {
@@ -153,6 +179,9 @@ impl<P: Payload> AccessLine<P> {
         }
         if let Some(d) = self.dce.poll_timeout() {
             at(d);
+        }
+        if let Some((ready, _)) = self.processed {
+            at(ready);
         }
         // A direction frees exactly when its frame arrives (no propagation delay on
         // the local loop), so the arrivals above are also the moments to start again.

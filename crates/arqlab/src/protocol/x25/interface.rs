@@ -46,6 +46,9 @@ pub struct InterfaceCounters {
     pub circuits_closed: u64,
     /// Closes of a circuit open less than `thrash_window` (LRU thrashing).
     pub short_lived_closes: u64,
+    /// Closes by `select_and_close_circuit`'s first rule: a circuit of a site with more
+    /// than C_max open (only possible when that site called in). Not a measure.
+    pub crowded_site_closes: u64,
     pub datagrams_sent: u64,
     pub datagrams_delivered: u64,
     /// Discarded because no circuit could be obtained (§6.2), or lost because a circuit
@@ -85,8 +88,12 @@ pub struct Interface<P> {
     policy: Policy,
     ack_timer: Duration,
     sites: BTreeMap<u32, Site<P>>,
-    /// Channels: at most `cfg.channels` circuits at a time.
+    /// Channels: at most `cfg.channels` circuits at a time. Occupy and free them
+    /// through [`Interface::set_circuit`], which keeps `active`.
     pub circuits: Vec<Option<Circuit<P>>>,
+    /// The occupied channels in ascending order: scans visit these only, in the order
+    /// a scan over every channel would (the results are identical).
+    active: Vec<usize>,
     next_channel: u32,
     /// Round-robin position over circuits for the link level.
     rr: usize,
@@ -111,6 +118,7 @@ impl<P: Payload> Interface<P> {
             ack_timer: Duration::from_secs_f64(cfg.ack_timer_s),
             sites: BTreeMap::new(),
             circuits: (0..cfg.channels).map(|_| None).collect(),
+            active: Vec::with_capacity(cfg.channels as usize),
             next_channel: 0,
             rr: 0,
             next_number: 0,
@@ -122,12 +130,31 @@ impl<P: Payload> Interface<P> {
         }
     }
 
+    /// Puts `c` in channel `slot` (None frees it), keeping the index of occupied ones.
+    pub fn set_circuit(&mut self, slot: usize, c: Option<Circuit<P>>) -> Option<Circuit<P>> {
+        let old = std::mem::replace(&mut self.circuits[slot], c);
+        match (old.is_some(), self.circuits[slot].is_some()) {
+            (false, true) => {
+                let k = self.active.partition_point(|&i| i < slot);
+                self.active.insert(k, slot);
+            }
+            (true, false) => self.active.retain(|&i| i != slot),
+            _ => {}
+        }
+        old
+    }
+
+    /// The occupied channels' circuits, in channel order.
+    fn open_circuits(&self) -> impl Iterator<Item = &Circuit<P>> {
+        self.active.iter().filter_map(|&i| self.circuits[i].as_ref())
+    }
+
     fn in_use(&self) -> u32 {
-        self.circuits.iter().flatten().count() as u32
+        self.active.len() as u32
     }
 
     fn open_to(&self, site: u32) -> u32 {
-        self.circuits.iter().flatten().filter(|c| c.peer == site && c.state != VcState::Clearing).count() as u32
+        self.open_circuits().filter(|c| c.peer == site && c.state != VcState::Clearing).count() as u32
     }
 
     /// Octets of a datagram carrying `bits` of payload (the IP header included).
@@ -185,7 +212,13 @@ impl<P: Payload> Interface<P> {
     /// travels to the remote DTE, which frees its end when it arrives.
     fn close_one(&mut self, now: SimTime) -> bool {
         let Some(i) = select_victim(&self.circuits, &self.policy, now) else { return false };
-        let c = self.circuits[i].take().expect("victim exists");
+        let (c_max, _, _) = self.policy.effective();
+        // A victim on a crowded site is rule 1's: rule 2's LRU circuit there would be
+        // that site's LRU circuit too, old enough, so rule 1 would have taken it.
+        if self.circuits[i].as_ref().is_some_and(|c| self.open_to(c.peer) > c_max) {
+            self.counters.crowded_site_closes += 1;
+        }
+        let c = self.set_circuit(i, None).expect("victim exists");
         self.counters.circuits_closed += 1;
         if now - c.opened_at < Duration::from_secs_f64(self.cfg.thrash_window_s) {
             self.counters.short_lived_closes += 1;
@@ -204,14 +237,14 @@ impl<P: Payload> Interface<P> {
         self.next_channel += 1;
         let mut c = Circuit::new(vc, self.me, site, true, self.cfg.window, self.cfg.modulus, self.cfg.packet_octets, now);
         c.control = Some((PacketKind::CallRequest, now));
-        self.circuits[slot] = Some(c);
+        self.set_circuit(slot, Some(c));
         self.sites.entry(site).or_default().last_open = Some(now);
         self.counters.calls_placed += 1;
         true
     }
 
     fn find(&self, vc: u32) -> Option<usize> {
-        self.circuits.iter().position(|c| c.as_ref().is_some_and(|c| c.vc == vc))
+        self.active.iter().copied().find(|&i| self.circuits[i].as_ref().is_some_and(|c| c.vc == vc))
     }
 
     /// A packet from the link level. Complete datagrams go to `deliver`.
@@ -226,7 +259,7 @@ impl<P: Payload> Interface<P> {
                     Some(s) => {
                         let mut c = Circuit::new(p.vc, self.me, p.src, false, self.cfg.window, self.cfg.modulus, self.cfg.packet_octets, now);
                         c.control = Some((PacketKind::CallAccepted, now + Duration::from_secs_f64(self.cfg.call_setup_s)));
-                        self.circuits[s] = Some(c);
+                        self.set_circuit(s, Some(c));
                     }
                     None => self.pending.push_back(Packet::control(PacketKind::ClearRequest, p.vc, 0, self.me, p.src, 2)),
                 }
@@ -240,7 +273,7 @@ impl<P: Payload> Interface<P> {
             }
             PacketKind::ClearRequest => {
                 if let Some(s) = slot {
-                    let c = self.circuits[s].take().expect("found");
+                    let c = self.set_circuit(s, None).expect("found");
                     if c.sending() {
                         // Cleared by the peer with part of a datagram not yet sent.
                         self.counters.datagrams_discarded += 1;
@@ -290,7 +323,7 @@ impl<P: Payload> Interface<P> {
                 continue;
             }
             mine.clear();
-            mine.extend((0..self.circuits.len()).filter(|&i| self.circuits[i].as_ref().is_some_and(|c| c.peer == site)));
+            mine.extend(self.active.iter().copied().filter(|&i| self.circuits[i].as_ref().is_some_and(|c| c.peer == site)));
             if mine.is_empty() {
                 continue;
             }
@@ -313,9 +346,7 @@ impl<P: Payload> Interface<P> {
     pub fn wants(&self, now: SimTime) -> bool {
         !self.pending.is_empty()
             || self
-                .circuits
-                .iter()
-                .flatten()
+                .open_circuits()
                 .any(|c| c.wants(now) || (self.queued_total > 0 && c.free() && self.sites.get(&c.peer).is_some_and(|s| s.queued() > 0)))
     }
 
@@ -326,8 +357,11 @@ impl<P: Payload> Interface<P> {
             return Some(p);
         }
         self.assign(now);
-        let n = self.circuits.len();
-        for i in (self.rr..n).chain(0..self.rr) {
+        // Round robin from channel `rr`: the occupied channels at or after it, then before.
+        let n = self.active.len();
+        let from = self.active.partition_point(|&i| i < self.rr);
+        for k in (from..n).chain(0..from) {
+            let i = self.active[k];
             let Some(c) = self.circuits[i].as_mut() else { continue };
             if !c.wants(now) {
                 continue;
@@ -352,18 +386,21 @@ impl<P: Payload> Interface<P> {
 
     pub fn handle_timeout(&mut self, now: SimTime) {
         self.now = now;
-        for c in self.circuits.iter_mut().flatten() {
-            c.handle_timeout(now);
+        for &i in &self.active {
+            if let Some(c) = self.circuits[i].as_mut() {
+                c.handle_timeout(now);
+            }
         }
     }
 
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        self.circuits.iter().flatten().filter_map(|c| c.poll_timeout(self.now)).min()
+        self.open_circuits().filter_map(|c| c.poll_timeout(self.now)).min()
     }
 
     /// Datagrams queued (not yet given to a circuit).
     pub fn queued(&self) -> usize {
         debug_assert_eq!(self.queued_total, self.sites.values().map(Site::queued).sum::<usize>());
+        debug_assert!(self.active.iter().copied().eq((0..self.circuits.len()).filter(|&i| self.circuits[i].is_some())));
         self.queued_total
     }
 

@@ -41,7 +41,7 @@ fn incoming(i: &mut Interface<Sdu>, slot: usize, site: u32, opened: f64, used: f
     let mut c = Circuit::new(1000 + slot as u32, i.me, site, false, 2, 8, 128, t(opened));
     c.state = VcState::Open;
     c.last_used = t(used);
-    i.circuits[slot] = Some(c);
+    i.set_circuit(slot, Some(c));
 }
 
 /// Every packet the interface sends at `now`, as (kind, destination).
@@ -194,9 +194,43 @@ fn two_sided(a_c_max: u32) -> (InterfaceCounters, InterfaceCounters, usize, u64)
 fn test_two_hosts_with_asymmetric_c_max_one_keeps_opening_the_other_keeps_closing() {
     let (a, b, got, n) = two_sided(3);
     assert!(b.circuits_closed >= 10, "b closes a's extra circuits again and again: {b:?}");
+    assert_eq!(b.crowded_site_closes, b.circuits_closed, "every close of b's is rule 1's (site a crowded)");
     assert!(a.calls_placed > 2 * b.circuits_closed && a.calls_refused > 0, "a calls again after each close or refusal: {a:?}");
     assert_eq!(got as u64 + a.datagrams_discarded + b.datagrams_discarded, n, "every datagram delivered or counted as lost");
     let (a, b, got, n) = two_sided(1);
     assert_eq!((a.calls_placed, a.calls_refused, b.circuits_closed), (1, 0, 0), "C_max matched: one call, kept");
     assert_eq!(got as u64, n);
+}
+
+/// Figures 4–7's setting: one host places every call and the sites never call in. Its
+/// own calls never give a site more than C_max circuits (`enqueue_datagram` opens only
+/// while fewer than C_max are open), so rule 1 of `select_and_close_circuit` cannot
+/// fire there and every close is rule 2's — the paper's setting, not a defect. Rule 1
+/// needs a site that called in (the unit test above, and the two-host test).
+#[test]
+fn test_select_and_close_circuit_rule_1_never_fires_when_only_this_host_calls() {
+    for policy in [PolicyKind::Mlru, PolicyKind::MultiMlru] {
+        let x = X25Config { policy, channels: 4, k_reserved: 0, c_max: 3, t_min_s: 2.0, t_open_s: 0.5, ..X25Config::default() };
+        let mut i = Interface::new(0, &x);
+        let mut id = 0;
+        for k in 0..400u32 {
+            let now = 0.25 * f64::from(k);
+            // Three datagrams at once to one of 8 sites: the queue test opens more.
+            for _ in 0..3 {
+                i.submit(t(now), 1 + k % 8, sdu(id));
+                id += 1;
+            }
+            while let Some(p) = i.next_packet(t(now)) {
+                let reply = match p.kind {
+                    PacketKind::CallRequest => Packet::control(PacketKind::CallAccepted, p.vc, 0, p.dst, 0, 9),
+                    PacketKind::Data => Packet::control(PacketKind::Rr, p.vc, (p.ps + 1) % 8, p.dst, 0, 0),
+                    _ => continue,
+                };
+                i.on_packet(t(now), &reply, &mut |_| {});
+            }
+            assert!(i.circuits.iter().flatten().all(|c| i.circuits.iter().flatten().filter(|o| o.peer == c.peer).count() <= 3));
+        }
+        assert!(i.counters.circuits_closed > 50, "{policy:?}: the sites crowd the channels: {:?}", i.counters);
+        assert_eq!(i.counters.crowded_site_closes, 0, "{policy:?}: rule 1 never fires");
+    }
 }

@@ -74,6 +74,16 @@ pub struct X25Config {
     /// Default 0.1 s (a tenth of T1): a reply made at the same instant carries N(R); 0
     /// sends an RR at once, ahead of that reply (the model before issue 26).
     pub lapb_t2_s: f64,
+    /// The host's processing per packet it hands to LAPB (data, RR and call packets),
+    /// not overlapped with the packet's transmission: with it each packet of a burst
+    /// costs T_p + this, as eq. 1's W (T_p + T_f) counts T_f. Default 0: the frame-level
+    /// delay then emerges from LAPB alone (and the key is left out of the resolved form).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub host_processing_s: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 impl Default for X25Config {
@@ -99,6 +109,7 @@ impl Default for X25Config {
             lapb_t1_s: 1.0,
             lapb_overhead_bits: 48,
             lapb_t2_s: 0.1,
+            host_processing_s: 0.0,
         }
     }
 }
@@ -151,6 +162,7 @@ impl X25Config {
             lapb_t1_s: t.f64("lapb_t1_s", d.lapb_t1_s, Range::Positive, p),
             lapb_overhead_bits: t.u64("lapb_overhead_bits", u64::from(d.lapb_overhead_bits), 0, 1024, p) as u32,
             lapb_t2_s: t.f64("lapb_t2_s", d.lapb_t2_s, Range::NonNegative, p),
+            host_processing_s: t.f64("host_processing_s", d.host_processing_s, Range::Closed(0.0, 10.0), p),
         };
         if c.lapb_t2_s >= c.lapb_t1_s {
             p.push(t.path_of("lapb_t2_s"), None, format!("less than lapb_t1_s ({})", c.lapb_t1_s));

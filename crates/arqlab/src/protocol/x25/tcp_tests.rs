@@ -103,10 +103,17 @@ proptest! {
 /// LAPB's N(R) rides on it. With T2 > 0 every N(R) rides on the reply. Returns
 /// (measured, closed form).
 fn window_k_over_w2(k: u32, t2: f64) -> (f64, f64) {
+    window_k_over_w2_processed(k, t2, 0.0)
+}
+
+/// [`window_k_over_w2`] with host processing `h` per packet handed to LAPB; the closed
+/// form adds 2h per round trip (the data packet at the sender, the ACK's at the
+/// receiver), valid for k = 1 (one packet in each direction per round trip).
+fn window_k_over_w2_processed(k: u32, t2: f64, h: f64) -> (f64, f64) {
     const MSS: u32 = 80;
     let r = 2400.0;
     let t_n = 0.235;
-    let x = X25Config { window: 2, preopen_circuits: 1, access_rate_bps: r, lapb_t2_s: t2, ..X25Config::default() };
+    let x = X25Config { window: 2, preopen_circuits: 1, access_rate_bps: r, lapb_t2_s: t2, host_processing_s: h, ..X25Config::default() };
     let tc = TcpConfig { mss_octets: MSS, receive_window_octets: k * MSS, delayed_ack_s: 0.0, flavour: "bsd42".into(), initial_rto_s: 60.0, max_rto_s: 60.0, ..TcpConfig::default() };
     let a: Host = Stacked::new(Tcp::new(&tc), X25Host::new(0, &x, vec![], 1, &[1]));
     let b: Host = Stacked::new(Tcp::new(&tc), X25Host::new(1, &x, vec![], 0, &[]));
@@ -127,7 +134,7 @@ fn window_k_over_w2(k: u32, t2: f64) -> (f64, f64) {
     let t_a = f64::from(8 * (40 + 3 + 6)) / r;
     let rr_ends = if t2 > 0.0 { 0.0 } else if k <= 2 { 2.0 } else { 1.0 };
     let rr = rr_ends * 48.0 / r;
-    let cycle = 2.0 * t_d + 2.0 * t_a + 2.0 * t_n + rr;
+    let cycle = 2.0 * t_d + 2.0 * t_a + 2.0 * t_n + rr + 2.0 * h;
     let model = (f64::from(k.min(2)) * f64::from(8 * MSS) / cycle).min(f64::from(8 * MSS) / t_d);
     (measured, model)
 }
@@ -145,4 +152,45 @@ fn test_lapb_t2_tcp_window_1_2_3_over_x25_w2_at_2400_matches_the_closed_form() {
     let (slow, _) = window_k_over_w2(1, 0.0);
     let (fast, _) = window_k_over_w2(1, 0.1);
     eprintln!("T2 = 0 is {:.2} % slower", 100.0 * (1.0 - slow / fast));
+}
+
+/// Host processing h per packet, not overlapped with transmission (eq. 1's W (T_p + T_f)
+/// counts T_f per packet): TCP window 1 over X.25 W = 2 is slower by exactly 2h per
+/// round trip; h = 0 is the model without processing, to the bit.
+#[test]
+fn test_host_processing_adds_h_per_packet_to_the_tcp_window_1_round_trip() {
+    for h in [0.0, 0.015, 0.05] {
+        let (m, model) = window_k_over_w2_processed(1, 0.1, h);
+        eprintln!("h = {h}: {m:.3} vs {model:.3} bit/s");
+        assert!((m - model).abs() / model < 1e-6, "h = {h}: measured {m}, closed form {model}");
+    }
+    assert_eq!(window_k_over_w2_processed(1, 0.1, 0.0), window_k_over_w2(1, 0.1));
+}
+
+/// A burst of W packets leaves the DTE one per (h + T_p): the next packet is taken from
+/// the interface only after the previous frame has gone.
+#[test]
+fn test_host_processing_spaces_a_bursts_packets_by_h_plus_t_p() {
+    let h = 0.015;
+    let x = X25Config { window: 2, preopen_circuits: 1, host_processing_s: h, ..X25Config::default() };
+    let a: X25Host<Sdu> = X25Host::new(0, &x, vec![1], 1, &[1]);
+    let b: X25Host<Sdu> = X25Host::new(1, &x, vec![0], 0, &[]);
+    let mut p = Pair::new(a, b, 1e12, 0.235);
+    p.run(SimTime::from_secs_f64(5.0), |_, _, _| false);
+    let up0 = p.ends[0].line.counters().up_frames;
+    let start = p.now;
+    for i in 0..2 {
+        p.ends[0].handle_submit(start, Sdu { id: i, bits: 800, flow: 0, born: start });
+    }
+    // One packet each (100 + 20 octets); a frame is counted when it starts: the first
+    // at h, the second at h + T_p + h (taken when the first has gone, then processed).
+    let t_p = f64::from(8 * (120 + 3 + 6)) / 9600.0;
+    let frames_by = |p: &mut Pair<X25Host<Sdu>>, at: f64| {
+        p.run(start + crate::engine::Duration::from_secs_f64(at), |_, _, _| false);
+        p.ends[0].line.counters().up_frames - up0
+    };
+    assert_eq!(frames_by(&mut p, h - 1e-9), 0, "processing first");
+    assert_eq!(frames_by(&mut p, h + 1e-9), 1);
+    assert_eq!(frames_by(&mut p, 2.0 * h + t_p - 1e-9), 1, "not overlapped with the first frame");
+    assert_eq!(frames_by(&mut p, 2.0 * h + t_p + 1e-9), 2);
 }

@@ -79,7 +79,7 @@ fn opened(i: &mut Interface<Sdu>, vc_site: &[(u32, f64, f64)]) {
         let mut c = Circuit::new(k as u32, 0, site, true, 2, 8, 128, t(at));
         c.state = VcState::Open;
         c.last_used = t(used);
-        i.circuits[k] = Some(c);
+        i.set_circuit(k, Some(c));
     }
 }
 
@@ -122,8 +122,8 @@ fn test_manager_multi_mlru_opens_up_to_c_max_spaced_by_t_open_and_prefers_crowde
     // Site 1 has 3 circuits (> C_max = 2, e.g. incoming), site 2 one older, idle longer.
     opened(&mut i, &[(2, 0.0, 0.5), (1, 0.0, 2.0), (1, 0.0, 3.0), (1, 0.0, 4.0)]);
     assert_eq!(select_victim(&i.circuits, &p, t(20.0)), Some(1), "the crowded site's LRU circuit first");
-    i.circuits[2] = None;
-    i.circuits[3] = None;
+    i.set_circuit(2, None);
+    i.set_circuit(3, None);
     assert_eq!(select_victim(&i.circuits, &p, t(20.0)), Some(0), "then the global LRU");
 }
 
