@@ -87,6 +87,8 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         let mut flow_windows = Vec::with_capacity(windows.boundaries.len());
         let mut boundary = 0usize;
         let mut end = SimTime::ZERO;
+        // A flow stalled (found only when a timer fires or at a boundary).
+        let mut stalled = false;
         while let Some((now, ev)) = self.q.pop() {
             self.events += 1;
             if super::interrupt::should_stop(self.events) {
@@ -119,7 +121,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     let before = traced.then(|| node.stack.counters().timeouts);
                     node.stack.handle_timeout(now);
                     let (lanes, nodes) = (&self.lanes, &self.nodes);
-                    self.stall.timer_fired(&self.flows, i, now, |n| lanes[nodes[n].lane as usize].dir.counters.frames_transmitted);
+                    stalled = self.stall.timer_fired(&self.flows, i, now, |n| lanes[nodes[n].lane as usize].dir.counters.frames_transmitted);
                     if before.is_some_and(|b| self.nodes[i].stack.counters().timeouts > b) {
                         self.record(now, i, TraceKind::Timeout, None);
                     }
@@ -146,7 +148,8 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                         let (lanes, nodes) = (&self.lanes, &self.nodes);
                         self.stall.boundary(&self.flows, now, |n| lanes[nodes[n].lane as usize].dir.counters.frames_transmitted);
                     }
-                    if self.stall.stalled.is_some() {
+                    stalled = self.stall.stalled.is_some();
+                    if stalled {
                         // The window is closed below, and the run ends.
                         Ok(())
                     } else {
@@ -168,7 +171,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 }
             };
             step.map_err(unbox)?;
-            if (self.terminating && self.unfinished == 0) || self.stall.stalled.is_some() {
+            if stalled || (self.terminating && self.unfinished == 0) {
                 // The last finite transfer is complete, or a flow stalled: the run ends now.
                 if boundary == 0 {
                     self.open(now); // (stalled in the warm-up: an empty window)

@@ -120,10 +120,12 @@ impl StallWatch {
     }
 
     /// A timer of `node` fired: checks the flows it sources (at most once per limit).
+    /// True if a flow has stalled (the runner tests it only after a timer or a boundary,
+    /// the only places a stall is found, not after every event).
     #[inline]
-    pub(super) fn timer_fired<F: Watched>(&mut self, flows: &[F], node: usize, now: SimTime, sent: impl Fn(usize) -> u64) {
+    pub(super) fn timer_fired<F: Watched>(&mut self, flows: &[F], node: usize, now: SimTime, sent: impl Fn(usize) -> u64) -> bool {
         if now < self.next_check[node] || self.by_node[node].is_empty() {
-            return;
+            return false;
         }
         let mut next = SimTime(u64::MAX);
         for &f in &self.by_node[node] {
@@ -136,6 +138,7 @@ impl StallWatch {
             }
         }
         self.next_check[node] = next;
+        self.stalled.is_some()
     }
 
     /// A window boundary: checks every watched flow.
@@ -146,7 +149,6 @@ impl StallWatch {
             }
         }
     }
-
 }
 
 /// Stalled: data pending, no progress for `limit`, and nothing sent on the source's lane

@@ -9,7 +9,7 @@ use super::Tp4Counters;
 use crate::engine::{Duration, SimTime};
 use crate::protocol::layer::{Event, Sdu};
 use crate::protocol::Counters;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 pub(super) struct Receiver {
     headers: Headers,
@@ -21,8 +21,11 @@ pub(super) struct Receiver {
     ack_delay: Option<Duration>,
     /// YR-TU-NR: the next DT expected in sequence.
     next: u64,
-    /// DTs received beyond a gap: TPDU-NR → (octets, EOT, TSDU, epoch).
-    held: BTreeMap<u64, (u32, bool, Sdu, u32)>,
+    /// DTs received beyond a gap, indexed by TPDU-NR − YR-TU-NR: slot k holds DT
+    /// `next + k` as (octets, EOT, TSDU, epoch). A DT is held only inside the credit
+    /// offered, so the ring never reaches past the window; slot 0 is always empty (the
+    /// DT expected next is accepted, not held), and accepting it drops the slot.
+    held: VecDeque<Option<(u32, bool, Sdu, u32)>>,
     held_octets: u32,
     /// In-sequence octets of the TSDU not yet complete.
     partial: u32,
@@ -51,7 +54,7 @@ impl Receiver {
             window_timer: Duration::from_secs_f64(c.window_timer_s),
             ack_delay: c.max_ack_delay_s.map(Duration::from_secs_f64),
             next: 0,
-            held: BTreeMap::new(),
+            held: VecDeque::new(),
             held_octets: 0,
             partial: 0,
             owed: VecDeque::new(),
@@ -70,6 +73,11 @@ impl Receiver {
         self.window.min(free / self.dt_user_octets)
     }
 
+    /// DT `n` (at or beyond YR-TU-NR) is held beyond the gap.
+    fn holds(&self, n: u64) -> bool {
+        usize::try_from(n - self.next).ok().and_then(|k| self.held.get(k)).is_some_and(Option::is_some)
+    }
+
     /// Octets of user data held (the incomplete TSDU and DTs beyond a gap).
     pub(super) fn buffer_octets(&self) -> u32 {
         self.partial + self.held_octets
@@ -80,7 +88,7 @@ impl Receiver {
         self.window_due.get_or_insert(now + self.window_timer);
         let n = t.nr;
         let mut sack = None;
-        if n < self.next || self.held.contains_key(&n) {
+        if n < self.next || self.holds(n) {
             c.duplicates_discarded += 1;
             sack = (n >= self.next).then_some(n);
         } else if n > self.next && (n >= self.next + self.credit().max(1) as u64 || self.buffer_octets() + t.user_octets > self.buffer) {
@@ -88,13 +96,17 @@ impl Receiver {
             // is inside every credit offered, and refusing it could stall the stream.)
             c.out_of_sequence_discarded += 1;
         } else if n > self.next {
-            self.held.insert(n, (t.user_octets, t.eot, tsdu, t.epoch));
+            let k = (n - self.next) as usize; // < the credit (checked above)
+            if self.held.len() <= k {
+                self.held.resize(k + 1, None);
+            }
+            self.held[k] = Some((t.user_octets, t.eot, tsdu, t.epoch));
             self.held_octets += t.user_octets;
             x.dt_held += 1;
             sack = Some(n);
         } else {
             self.accept(t.user_octets, t.eot, tsdu, t.epoch, x);
-            while let Some((octets, eot, s, e)) = self.held.remove(&self.next) {
+            while let Some((octets, eot, s, e)) = self.held.front_mut().and_then(Option::take) {
                 self.held_octets -= octets;
                 self.accept(octets, eot, s, e, x);
             }
@@ -109,6 +121,7 @@ impl Receiver {
     /// delivered.
     fn accept(&mut self, octets: u32, eot: bool, tsdu: Sdu, epoch: u32, x: &mut Tp4Counters) {
         self.next += 1;
+        self.held.pop_front(); // slot k now names DT `next + k` again
         self.partial += octets;
         if eot {
             // Intact: the segments in sequence add up to the TSDU the user sent.
@@ -178,7 +191,7 @@ impl Receiver {
             self.owed.pop_front()?
         };
         // Name the DT only while it is still beyond the gap (the gap may have filled).
-        let sack = sack.filter(|n| *n > self.next && self.held.contains_key(n));
+        let sack = sack.filter(|&n| n > self.next && self.holds(n));
         let mut t = Tpdu::control(TpduKind::Ak, self.next, self.headers.octets(TpduKind::Ak, sack.is_some()));
         t.credit = self.credit();
         t.sack = sack;

@@ -314,3 +314,49 @@ fn test_send_memory_frees_a_selectively_acknowledged_dt_at_once() {
     }
     assert_eq!(means, vec![(3072.0 + 1024.0) / 2.0, (3072.0 + 2048.0) / 2.0]);
 }
+
+/// DTs beyond a gap are held only inside the credit (YR-TU-NR + credit − 1 is the last
+/// one taken, the next is discarded), a duplicate of a held DT is discarded, and as each
+/// gap fills the held DTs join the stream in sequence.
+#[test]
+fn test_dts_beyond_a_gap_are_held_up_to_the_credit_edge_and_delivered_in_sequence() {
+    let c = cfg(|c| c.dt_size_includes_header = false); // window 12 DTs
+    // A sender whose window is wider than the receiver's credit, to reach past its edge.
+    let mut a = Tp4::new(&cfg(|c| {
+        c.dt_size_includes_header = false;
+        c.window_octets = 16 * 1024;
+    }));
+    let mut b = Tp4::new(&c);
+    for i in 0..14 {
+        a.handle_submit(SimTime::ZERO, tsdu(i, 1024));
+    }
+    let dts = drain(&mut a, SimTime::ZERO);
+    assert_eq!(dts.len(), 14);
+    let ids = |b: &mut Tp4| events(b).iter().map(|e| if let Event::Delivered(s) = e { s.id } else { 99 }).collect::<Vec<_>>();
+    b.handle_receive(at(0.3), &dts[0]);
+    assert_eq!(ids(&mut b), vec![0]);
+    // YR-TU-NR = 1 and the credit is 12: DT 12 is the last inside it, DT 13 is beyond.
+    b.handle_receive(at(0.31), &dts[13]);
+    assert_eq!(b.counters().out_of_sequence_discarded, 1, "DT 13 is beyond the credit");
+    for (k, n) in [12, 5, 3, 3].into_iter().enumerate() {
+        b.handle_receive(at(0.32 + k as f64 * 0.001), &dts[n]);
+    }
+    assert_eq!(b.counters().duplicates_discarded, 1, "the second DT 3 is a duplicate");
+    assert_eq!(b.tp4_counters().dt_held, 3);
+    assert_eq!(b.receive_buffer_bits(), 3 * 1024 * 8, "DTs 3, 5 and 12 held");
+    assert!(ids(&mut b).is_empty(), "nothing beyond the gap is delivered");
+    b.handle_receive(at(0.4), &dts[1]);
+    assert_eq!(ids(&mut b), vec![1]);
+    b.handle_receive(at(0.41), &dts[2]);
+    assert_eq!(ids(&mut b), vec![2, 3], "DT 2 fills the gap before the held DT 3");
+    b.handle_receive(at(0.42), &dts[4]);
+    assert_eq!(ids(&mut b), vec![4, 5]);
+    for (k, t) in dts[6..12].iter().enumerate() {
+        b.handle_receive(at(0.43 + k as f64 * 0.001), t);
+    }
+    assert_eq!(ids(&mut b), (6..13).collect::<Vec<_>>(), "DT 11 releases the held DT 12");
+    assert_eq!(b.receive_buffer_bits(), 0);
+    b.handle_receive(at(0.5), &dts[13]);
+    assert_eq!(ids(&mut b), vec![13], "DT 13 is inside the credit now");
+    assert_eq!(b.counters().duplicates_discarded, 1);
+}
