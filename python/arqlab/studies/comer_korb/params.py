@@ -182,7 +182,7 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
                    "switch to switch; T_f may be idle time (host_to_host) or busy time per packet "
                    "(host_to_host_busy: eq. 1's W (T_p + T_f))",
                    levels=("between_dces", "host_to_host", "host_to_host_busy")),
-    UncertainInput("random T_N spread (± share of the mean)", "param:T_N_SPREAD", T_N_SPREAD,
+    UncertainInput("random T_N spread (± share of the relay's mean)", "param:T_N_SPREAD", T_N_SPREAD,
                    "The paper's fourth reason; no distribution given", low=0.0, high=0.9),
     UncertainInput("Fig. 2 day/night T_N factor", "param:DAY_FACTOR", DAY_FACTOR,
                    "Not measured (the paper measured throughput by the hour); 'nearly double' throughput needs about "

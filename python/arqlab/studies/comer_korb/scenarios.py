@@ -84,7 +84,9 @@ def transit_delay(p: Mapping[str, Any]) -> dict[str, Any]:
     t_n = relay_t_n(p)
     shift = t_n - P.T_N_S
     if p["t_n"] == "uniform":
-        return {"dist": "uniform", "min_s": t_n - P.T_N_S * P.T_N_SPREAD, "max_s": t_n + P.T_N_S * P.T_N_SPREAD}
+        # ± a share of the relay's own mean, so any spread below 1 keeps every delay
+        # positive whatever the placement subtracts from T_N.
+        return {"dist": "uniform", "min_s": t_n * (1.0 - P.T_N_SPREAD), "max_s": t_n * (1.0 + P.T_N_SPREAD)}
     if p["t_n"] == "profile":
         prof = P.t_n_profile()
         return {"dist": "profile", "starts_s": [h * 3600.0 for h, _ in prof],

@@ -180,11 +180,55 @@ impl<P: Payload> AccessLine<P> {
         if let Some(d) = self.dce.poll_timeout() {
             at(d);
         }
+        // A processed packet goes to LAPB only when LAPB has nothing queued and the
+        // line is free (`start`); until then the frame arrivals above are the moments
+        // to look again, and its ready time (already past) would ask for a wake at the
+        // same instant forever.
         if let Some((ready, _)) = self.processed {
-            at(ready);
+            if self.dte.backlog() == 0 {
+                at(ready.max(self.up.busy_until));
+            }
         }
         // A direction frees exactly when its frame arrives (no propagation delay on
         // the local loop), so the arrivals above are also the moments to start again.
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::packet::PacketKind;
+    use super::*;
+    use crate::protocol::Sdu;
+
+    /// Host processing: a packet processed while LAPB still holds frames it cannot send
+    /// (eight queued ahead of it) waits for LAPB; the line's
+    /// next moment is then always after now, and every packet reaches the DCE once.
+    #[test]
+    fn processed_packet_waits_for_lapb_and_every_wake_moves_time_forward() {
+        let cfg = X25Config { host_processing_s: 0.001, lapb_t2_s: 0.9, ..X25Config::default() };
+        let mut line: AccessLine<Sdu> = AccessLine::new(&cfg);
+        let pkt = |k: u32| Packet::control(PacketKind::Rr, 1, k % 8, 0, 1, 0);
+        let mut host: VecDeque<Packet<Sdu>> = VecDeque::from([pkt(0)]);
+        let mut pull = || host.pop_front();
+        let mut now = SimTime::ZERO;
+        line.start(now, &mut pull); // processing of packet 0 starts
+        for k in 1..=8 {
+            line.dte.handle_submit(now, pkt(k)); // eight frames queued in LAPB meanwhile
+        }
+        line.start(now, &mut pull); // the host polls after each input
+        let mut wakes = 0;
+        while let Some(next) = line.poll_timeout() {
+            assert!(next > now, "wake {wakes}: next moment {next:?} not after now {now:?}");
+            now = next;
+            line.arrivals(now);
+            line.start(now, &mut pull);
+            wakes += 1;
+            if line.to_net.len() == 9 {
+                break;
+            }
+            assert!(wakes < 1000, "no progress: {} of 9 delivered", line.to_net.len());
+        }
+        assert_eq!(line.to_net.len(), 9, "every packet reaches the DCE once (at {now:?}, {wakes} wakes, LAPB backlog {}, processed {})", line.dte.backlog(), line.processed.is_some());
     }
 }
