@@ -94,11 +94,7 @@ impl<P: Payload> Pdu for AnyPdu<P> {
     }
     fn ip_fragments(&self, mtu_octets: u32, out: &mut Vec<Self>) {
         match self {
-            AnyPdu::Ip(x) => {
-                let mut v = Vec::new();
-                super::ip::fragment(x, mtu_octets, &mut v);
-                out.extend(v.into_iter().map(AnyPdu::Ip));
-            }
+            AnyPdu::Ip(x) => super::ip::fragment(x, mtu_octets, |f| out.push(AnyPdu::Ip(f))),
             other => out.push(*other),
         }
     }

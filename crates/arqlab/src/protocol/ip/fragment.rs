@@ -11,12 +11,13 @@ use super::{IpHeader, IpPacket, HEADER_OCTETS};
 use crate::engine::{Duration, SimTime};
 use std::collections::BTreeMap;
 
-/// Cuts `pkt` to fit `mtu_octets` (total length, header included), appending the
-/// fragments to `out` in offset order; a datagram that fits is appended unchanged.
+/// Cuts `pkt` to fit `mtu_octets` (total length, header included), handing the
+/// fragments to `emit` in offset order (straight into the caller's queue, no scratch
+/// buffer); a datagram that fits is handed on unchanged.
 /// `mtu_octets` ≥ `MIN_MTU_OCTETS` (validated at load).
-pub fn fragment<P: Copy>(pkt: &IpPacket<P>, mtu_octets: u32, out: &mut Vec<IpPacket<P>>) {
+pub fn fragment<P: Copy>(pkt: &IpPacket<P>, mtu_octets: u32, mut emit: impl FnMut(IpPacket<P>)) {
     if pkt.hdr.total_octets <= mtu_octets {
-        out.push(*pkt);
+        emit(*pkt);
         return;
     }
     let nfb = (mtu_octets - HEADER_OCTETS) / 8;
@@ -26,7 +27,7 @@ pub fn fragment<P: Copy>(pkt: &IpPacket<P>, mtu_octets: u32, out: &mut Vec<IpPac
         let take = left.min(nfb * 8);
         left -= take;
         let hdr = IpHeader { offset8, mf: left > 0 || pkt.hdr.mf, total_octets: HEADER_OCTETS + take, ..pkt.hdr };
-        out.push(IpPacket { hdr, ..*pkt });
+        emit(IpPacket { hdr, ..*pkt });
         offset8 += take / 8;
     }
 }
@@ -167,7 +168,7 @@ mod tests {
 
     fn cut(p: &IpPacket<u32>, mtu: u32) -> Vec<IpPacket<u32>> {
         let mut out = vec![];
-        fragment(p, mtu, &mut out);
+        fragment(p, mtu, |f| out.push(f));
         out
     }
 

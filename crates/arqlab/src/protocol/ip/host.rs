@@ -24,7 +24,6 @@ pub struct IpHost<P: Routable> {
     /// Upper PDUs waiting, and the fragments of the one being sent.
     queue: VecDeque<P>,
     fragments: VecDeque<IpPacket<P>>,
-    scratch: Vec<IpPacket<P>>,
     reassembly: Reassembly<P>,
     events: VecDeque<Event<P>>,
     counters: Counters,
@@ -44,7 +43,6 @@ impl<P: Routable> IpHost<P> {
             next_id: 0,
             queue: VecDeque::new(),
             fragments: VecDeque::new(),
-            scratch: vec![],
             reassembly: Reassembly::new(Duration::from_secs_f64(cfg.reassembly_timeout_s)),
             events: VecDeque::new(),
             counters: Counters::default(),
@@ -96,9 +94,8 @@ impl<P: Routable> Layer for IpHost<P> {
             let pkt = IpPacket::new(self.me, dst, self.next_id, self.ttl, msg, self.framing_bits);
             self.next_id = self.next_id.wrapping_add(1);
             self.datagrams_sent += 1;
-            self.scratch.clear();
-            fragment(&pkt, self.mtu_octets.unwrap_or(u32::MAX), &mut self.scratch);
-            self.fragments.extend(self.scratch.drain(..));
+            let queue = &mut self.fragments;
+            fragment(&pkt, self.mtu_octets.unwrap_or(u32::MAX), |f| queue.push_back(f));
         }
         let f = self.fragments.pop_front()?;
         self.counters.frames_sent += 1;

@@ -123,6 +123,6 @@ impl<P: Payload> Pdu for IpPacket<P> {
         Some(&mut self.hdr)
     }
     fn ip_fragments(&self, mtu_octets: u32, out: &mut Vec<Self>) {
-        fragment(self, mtu_octets, out)
+        fragment(self, mtu_octets, |f| out.push(f))
     }
 }
