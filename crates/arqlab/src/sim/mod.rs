@@ -14,6 +14,7 @@ mod state;
 pub mod summary;
 mod wiring;
 mod composed;
+mod delivery;
 
 pub use experiment::{run_experiment, Experiment};
 pub use measure::Measures;

@@ -14,7 +14,8 @@
 //! layers) and schedule a timer wake only when none is pending at or before it (a wake
 //! that finds no deadline due is harmless; a duplicate is never queued).
 
-use super::measure::{DirectionMeter, Measures};
+use super::delivery::{deliver, dialogue_delivered, submit_writes, top_up};
+use super::measure::Measures;
 use super::scope::{lane_measures, llc2_measures, port_measures, relays_measures, ring_measures, MeasureSet};
 use super::wiring;
 use crate::engine::{EventQueue, SimTime};
@@ -22,10 +23,9 @@ use crate::protocol::{Event, Grant, Layer, Pdu, Sdu, Service, Station};
 use crate::scenario::topology::NodeSpec;
 use crate::scenario::Scenario;
 use crate::trace::{TraceKind, Tracer};
-use crate::traffic::dialogue::Progress;
 
 use super::lanes::{gate, ready_at, transmit, Medium, Target};
-use super::state::{pooled_counters, unbox, DialogueRun, Release, Ev, Flow, Node, Sim, Step, ARRIVAL, BOUNDARY, END, MESSAGE, RELAY_READY, TIMER, TX_END};
+use super::state::{pooled_counters, unbox, Ev, Sim, Step, ARRIVAL, BOUNDARY, END, MESSAGE, RELAY_READY, TIMER, TX_END};
 pub use super::state::{FlowAccounting, RunOutput, SimError, Windows, MAX_ELEMENTS};
 /// Runs one replication of `sc` with stacks made by `make` (given each node's spec and
 /// its station letter: A for the lower index of a pair), recording a frame-level trace
@@ -498,97 +498,6 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             self.released = writes;
         }
         Ok(())
-    }
-}
-
-/// A saturated source always has an SDU waiting (as many as the stack's
-/// `saturation_depth`: a layer that plans a whole burst at once needs more than one).
-#[inline(always)]
-fn top_up<L: Layer<Sdu = Sdu>>(node: &mut Node<L>, flows: &mut [Flow], now: SimTime) {
-    if let Some(f) = node.saturated {
-        let depth = node.stack.saturation_depth();
-        // At most `depth` submissions: a layer may drop an SDU (a duplicate filter).
-        for _ in 0..depth {
-            if node.stack.backlog_of(f) >= depth {
-                break;
-            }
-            let flow = &mut flows[f as usize];
-            match flow.source.take() {
-                Some(bits) => {
-                    let m = flow.issue(bits, now, f);
-                    node.stack.handle_submit(now, m);
-                }
-                None => break,
-            }
-        }
-    }
-}
-
-/// A delivery to a dialogue's receiver `n`: what it releases goes to `n`'s own stack
-/// at once (the application answers with, or before, its acknowledgement) or, for
-/// another node, to `released`, in order: the client's close and connect at a
-/// session's end, the writes, the server's close after its last step.
-#[cold]
-#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-fn dialogue_delivered<L: Layer<Sdu = Sdu>>(run: &mut DialogueRun, dir: usize, m: &Sdu, n: usize, stack: &mut L, flows: &mut [Flow], unfinished: &mut usize, released: &mut Vec<(usize, Release)>, now: SimTime) {
-    let Progress { writes, session_ended, done, server_closes } = run.d.delivered(dir, m.id, now, run.next_ids(flows));
-    if done {
-        *unfinished -= 1;
-    }
-    let [client, server] = run.nodes.map(|x| x as usize);
-    let mut to = |node: usize, r: Release| if node == n { r.apply(stack, now) } else { released.push((node, r)) };
-    if session_ended {
-        to(client, Release::Close);
-        if !done {
-            to(client, Release::Connect);
-        }
-    }
-    submit_writes(run, writes, now, flows, &mut |node, sdu| to(node, Release::Write(sdu)));
-    if server_closes {
-        to(server, Release::Close);
-    }
-}
-
-/// Issues a dialogue's released writes as SDUs of its flows (ids in order) and hands
-/// each to `submit` with the index of the node that sends it.
-fn submit_writes(run: &DialogueRun, writes: Vec<(usize, u32)>, now: SimTime, flows: &mut [Flow], submit: &mut impl FnMut(usize, Sdu)) {
-    for (dir, bits) in writes {
-        let f = run.flows[dir];
-        let sdu = flows[f as usize].issue(bits, now, f);
-        submit(run.nodes[dir] as usize, sdu);
-    }
-}
-
-/// A delivery or acknowledgement into its flow's meter (and the pooled one); for a
-/// delivery on a dialogue's flow, the dialogue and direction it moves.
-#[inline(always)]
-fn deliver(flows: &mut [Flow], pooled: &mut Option<DirectionMeter>, unfinished: &mut usize, now: SimTime, e: Event<Sdu>) -> Result<Option<(u32, u8)>, Box<SimError>> {
-    match e {
-        Event::Delivered(m) => {
-            let f = &mut flows[m.flow as usize];
-            f.meter.delivered(now, &m, f.service)?;
-            if let Some(p) = pooled.as_mut() {
-                p.record(now, &m);
-            }
-            // A best-effort finite transfer is complete when its last message arrives.
-            if f.service != Service::InOrder && f.meter.delivered_total == f.total {
-                *unfinished -= 1;
-            }
-            Ok(f.dialogue)
-        }
-        Event::Acknowledged(m) => {
-            let f = &mut flows[m.flow as usize];
-            f.meter.acknowledged(now, &m)?;
-            if let Some(p) = pooled.as_mut() {
-                p.count_acknowledged(now, &m);
-            }
-            // An in-order finite transfer is complete when its last message is acknowledged.
-            if f.meter.acknowledged_total == f.total {
-                *unfinished -= 1;
-            }
-            Ok(None)
-        }
     }
 }
 
