@@ -122,8 +122,14 @@ def _flat_beyond(sd: StudyData) -> Outcome:
         return Outcome(Verdict.INCONCLUSIVE, "missing points")
     ref = fd.est("tcp", k)
     xs = [x for x in fd.xs("tcp") if x > k]
-    return pointwise(xs, lambda x: at_most(fd.est("tcp", x), ref, TOL_FLAT),
-                     describe=lambda x: f"C = {x:g}: {fd.est('tcp', x)} vs the knee's {ref}")
+    out = pointwise(xs, lambda x: at_most(fd.est("tcp", x), ref, TOL_FLAT),
+                    describe=lambda x: f"C = {x:g}: {fd.est('tcp', x)} vs the knee's {ref}")
+    if not xs or not ref.mean:
+        return out
+    top = max(xs, key=lambda x: fd.est("tcp", x).mean)
+    gain = fd.est("tcp", top).mean / ref.mean - 1
+    return Outcome(out.verdict, out.detail, f"beyond the knee (C = {k:g}) the most: C = {top:g}, "
+                                            f"{100 * gain:+.1f}% ({len(xs)} pts; ≤ {100 * TOL_FLAT:+g}% asked)")
 
 
 def retx_share(fd: FigureData, curve: str, x: float) -> Est:
