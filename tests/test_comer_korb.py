@@ -38,9 +38,28 @@ def test_fig3_points_carry_the_papers_setting() -> None:
         assert (x25["window"], x25["c_max"], x25["preopen_circuits"]) == (2, c, c)
         assert scn["relay"][0]["transit_delay"] == {"dist": "constant", "mean_s": 0.235}
         traffic = scn["flow"][0]["traffic"]
-        assert traffic["messages"] * traffic["length"]["mean_bits"] / 8 >= 100_000
+        assert (traffic["messages"], traffic["length"]["mean_bits"]) == (1, 800_000)
     u = _point(3, "random", 1.0)["relay"][0]["transit_delay"]
     assert (u["dist"], (u["min_s"] + u["max_s"]) / 2) == ("uniform", pytest.approx(0.235))
+
+
+def test_fig3_transfer_is_the_papers_100000_octet_file() -> None:
+    """§5: 'dividing the number of bits in the data file (800,000) by the time'. The file
+    is one write that TCP cuts into 221 segments of 452 octets and one of 108 (not 222
+    full segments, 100,344 octets, 0.34 % more): 222 data datagrams of 108,880 octets
+    with their headers, 221 × 4 + 2 = 886 data packets, and throughput × time = 800,000."""
+    import arqlab
+
+    scn = _point(3, "tcp", 1.0)
+    r = arqlab.simulate(scn, replications=1, store=False)
+    tr = {k: v["mean"] for k, v in r.metrics["transport.flow.a->b"].items()}
+    acks = tr["x25_datagrams_sent"] - tr["tcp_segments_sent"]
+    assert (tr["tcp_segments_sent"], tr["tcp_segments_retransmitted"]) == (222, 0)
+    assert tr["x25_datagram_octets_sent"] - params.HEADER_OCTETS * acks == 221 * 492 + 108 + 40
+    assert tr["x25_data_packets_sent"] - acks == 221 * 4 + 2
+    flow = r.metrics["flow.a->b"]
+    assert flow["messages_delivered"]["mean"] == 1
+    assert flow["throughput_bps"]["mean"] * r.simulated_s == pytest.approx(800_000, rel=1e-12)
 
 
 def _fig3_grid(quick: bool) -> dict[tuple[str, str], list[float]]:

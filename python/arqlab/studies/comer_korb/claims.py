@@ -16,7 +16,6 @@ from . import theory
 from .params import (
     CM_CHANNELS,
     CM_K_RESERVED,
-    DATAGRAM_OCTETS,
     HEADER_OCTETS,
     PACKET_OCTETS,
     PAPER_BOUND_HEADERS_BPS,
@@ -178,7 +177,9 @@ def _reason_headers(sd: StudyData) -> Outcome:
     if c is None:
         return Outcome(Verdict.INCONCLUSIVE, "missing counters")
     seg, _, _, data_octets = c
-    share = 1.0 - seg * (DATAGRAM_OCTETS - HEADER_OCTETS) / data_octets
+    # Every data datagram carries HEADER_OCTETS of TCP/IP headers (the file's last,
+    # short segment included).
+    share = seg * HEADER_OCTETS / data_octets
     factor = 1.0 - share
     v = Verdict.HOLDS if abs(factor / PAPER_HEADER_FACTOR - 1) <= 0.01 else Verdict.DOES_NOT_HOLD
     return Outcome(v, f"TCP/IP headers are {100 * share:.1f}% of the data datagrams' octets: the bound × {factor:.3f} "
@@ -216,7 +217,7 @@ def _reason_fill(sd: StudyData) -> Outcome:
     seg, _, packets, data_octets = c
     fill = data_octets / (PACKET_OCTETS * packets)
     v = Verdict.HOLDS if fill <= 1 - REASON_MIN_SHARE else Verdict.DOES_NOT_HOLD
-    return Outcome(v, f"data packets {100 * fill:.1f}% full ({packets / seg:.2f} packets per 492-octet datagram; "
+    return Outcome(v, f"data packets {100 * fill:.1f}% full ({packets / seg:.2f} packets per data datagram; "
                       f"RFC 877's rule gives {100 * theory.packet_fill():.1f}%; needs ≤ {100 - 100 * REASON_MIN_SHARE:g}%)",
                    f"{100 * fill:.1f}% full")
 
