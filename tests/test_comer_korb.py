@@ -102,13 +102,7 @@ def test_no_gain_when_saturated_fails_on_a_gain_past_the_knee() -> None:
 
 
 def _fig3_data(tcp: dict[int, float]) -> fw.StudyData:
-    import pandas as pd
-
-    rows = [{"figure": 3, "curve": "tcp", "label": "", "variant": "", "x": float(c), "direction": "flow.a->b",
-             "measure": "throughput_bps", "mean": float(v), "ci95_half_width": 0.0, "n": 3, "norm": 1.0, "y": float(v),
-             "y_ci95_half_width": 0.0, "rel_half_width": 0.0, "run": "r", "capacity": float("nan"),
-             "capacity_ci95_half_width": float("nan"), "steady_state": ""} for c, v in tcp.items()]
-    return fw.StudyData({3: fw.FigureData(ck.figure(3), pd.DataFrame(rows, columns=fw.POINT_COLUMNS))})
+    return _data(3, {"tcp": {float(c): (v, 0.0) for c, v in tcp.items()}})
 
 
 def test_fig2_points_start_the_clock_at_their_hour() -> None:
@@ -285,15 +279,20 @@ def test_figure_1_alone_draws_the_trace(tmp_path: Path) -> None:
     assert (tmp_path / "fig1.svg").exists() and not (tmp_path / "fig3.csv").exists()
 
 
-def _cm_data(values: dict[str, dict[float, tuple[float, float]]]) -> fw.StudyData:
-    """Fig. 7 data from (mean, CI half-width) per curve and N."""
+def _data(n: int, values: dict[str, dict[float, tuple[float, float]]]) -> fw.StudyData:
+    """Figure n's data from (mean, CI half-width) per curve and x (synthetic: no run)."""
     import pandas as pd
 
-    rows = [{"figure": 7, "curve": k, "label": k, "variant": "", "x": x, "direction": "d", "measure": "m", "mean": m,
+    rows = [{"figure": n, "curve": k, "label": k, "variant": "", "x": x, "direction": "d", "measure": "m", "mean": m,
              "ci95_half_width": h, "n": 10, "norm": 1.0, "y": m, "y_ci95_half_width": h, "rel_half_width": 0.0, "run": "",
              "capacity": float("nan"), "capacity_ci95_half_width": float("nan"), "steady_state": ""}
             for k, pts in values.items() for x, (m, h) in pts.items()]
-    return fw.StudyData({7: fw.FigureData(ck.figure(7), pd.DataFrame(rows, columns=fw.POINT_COLUMNS))})
+    return fw.StudyData({n: fw.FigureData(ck.figure(n), pd.DataFrame(rows, columns=fw.POINT_COLUMNS))})
+
+
+def _cm_data(values: dict[str, dict[float, tuple[float, float]]]) -> fw.StudyData:
+    """Fig. 7 data from (mean, CI half-width) per curve and N."""
+    return _data(7, values)
 
 
 def test_t_min_prevents_thrashing_fails_for_a_manager_without_t_min() -> None:
@@ -325,3 +324,47 @@ def test_single_below_2200_at_the_papers_precision() -> None:
     assert cl.single_below_2200(est(2100.0, 10.0)) is fw.Verdict.HOLDS
     assert cl.single_below_2200(est(2300.0, 10.0)) is fw.Verdict.DOES_NOT_HOLD
     assert cl.single_below_2200(est(2200.0, 300.0)) is fw.Verdict.INCONCLUSIVE
+
+
+def _claim(cid: str) -> Any:
+    return next(c for f in ck.figures() for c in f.claims if c.id == cid)
+
+
+def _at1(**curves: float) -> dict[str, dict[float, tuple[float, float]]]:
+    return {k.replace("__", "."): {1.0: (v, 0.0)} for k, v in curves.items()}
+
+
+#: Counters of the one-circuit transfer (C = 1, 4.2BSD, constant T_N): 222 data
+#: datagrams and 222 pure ACKs, 886 + 222 packets, 108,880 + 40 × 222 octets.
+_COUNTERS = {"tcp__tcp_segments_sent": 222.0, "tcp__x25_datagrams_sent": 444.0,
+             "tcp__x25_data_packets_sent": 1108.0, "tcp__x25_datagram_octets_sent": 117_760.0}
+
+
+@pytest.mark.parametrize(("cid", "fig", "holds", "fails"), [
+    # §4: below the burst bound with headers (this model's 2274 bit/s).
+    ("fig3.single_below_bound", 3, _at1(tcp=2200.0), _at1(tcp=2400.0)),
+    # §4, second reason: at least 1 % of the segments sent again on one circuit.
+    ("fig3.reason_retransmissions", 3, _at1(tcp__tcp_segments_retransmitted=10.0, random__tcp_segments_retransmitted=0.0),
+     _at1(tcp__tcp_segments_retransmitted=0.0, random__tcp_segments_retransmitted=0.0)),
+    # §4, third reason: packets at most 99 % full (fails if the interface packed them full).
+    ("fig3.reason_unfilled_packets", 3, _at1(**_COUNTERS),
+     _at1(**{**_COUNTERS, "tcp__x25_data_packets_sent": 222.0 + 851.0})),
+    # §6.2: MLRU discards where the sites outnumber its outgoing channels (N > 4).
+    ("ext4.mlru_discards_when_overloaded", 4, {"mlru.discarded": {8.0: (2000.0, 100.0), 16.0: (15000.0, 500.0)}},
+     {"mlru.discarded": {8.0: (0.0, 0.0), 16.0: (15000.0, 500.0)}}),
+    # §6: LRU thrashes where the sites outnumber the channels (N > 6).
+    ("ext7.lru_thrashes", 7, {"lru": {8.0: (2000.0, 50.0), 16.0: (5000.0, 90.0)}},
+     {"lru": {8.0: (0.0, 0.0), 16.0: (5000.0, 90.0)}}),
+])
+def test_claims_the_generic_refuter_misses_fail_on_their_own_data(
+        cid: str, fig: int, holds: dict[str, dict[float, tuple[float, float]]],
+        fails: dict[str, dict[float, tuple[float, float]]]) -> None:
+    """No claim whose encoding cannot fail (issue 26): each claim that the generic
+    synthetic families of tests/test_claim_refutation.py do not refute (their values
+    are all positive and of order 1) holds on data like the model's and does not hold
+    on data that contradict the paper's statement. (fig3.single_below_2200 and
+    fig3.no_gain_when_saturated have their own tests above; fig2's is inconclusive by
+    construction.)"""
+    check = _claim(cid).check
+    assert check(_data(fig, holds)).verdict is fw.Verdict.HOLDS, check(_data(fig, holds)).detail
+    assert check(_data(fig, fails)).verdict is fw.Verdict.DOES_NOT_HOLD, check(_data(fig, fails)).detail
