@@ -85,6 +85,20 @@ def test_fig3_quick_and_full_passes_score_the_claims_on_the_same_circuits() -> N
         assert quick[("tcp", variant)] == quick[("tcp", "")]
 
 
+def test_tcp_reno_variant_reruns_every_curve_its_claims_read() -> None:
+    """Under `tcp_reno`, fig3.over_10pct_retransmitted counts the tcp, random and bursty
+    tests: each must be a Reno run (the bursty curve once stayed 4.2BSD, and its two
+    transfers above 10 % made the claim hold under Reno)."""
+    f = ck.figure(3)
+    reno = next(s for s in f.sensitivities if s.name == "tcp_reno")
+    read = {"tcp", "random", "bursty", *(f"{k}.tcp_segments_retransmitted" for k in ("tcp", "random", "bursty"))}
+    assert read <= set(reno.curves)
+    points, runs, _ = fw.plan_figure(f, fw.RunSettings(quick=True, replications=3))
+    for p in points:
+        if p.variant == "tcp_reno":
+            assert runs[p.run].scenario["stack"]["host"]["layers"][0]["flavour"] == "reno", p
+
+
 def test_no_gain_when_saturated_fails_on_a_gain_past_the_knee() -> None:
     """Conclusions: 'opening additional circuits does not increase performance': the
     full pass's 4.2BSD curve (knee at 5, 6699 bit/s; C = 7 gives 6976, +4.1 %) does not
