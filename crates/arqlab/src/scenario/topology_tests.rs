@@ -107,11 +107,14 @@ fn the_two_forms_do_not_mix_and_nodes_have_one_interface() {
     assert_eq!(sc.topology.nodes[2].flow_conn, vec![(1, 0)]);
     let deep = star.replace("[stack.s]\nkind = \"go_back_n\"", "[stack.s]\nlayers = [{ kind = \"go_back_n\" }, { kind = \"datagram\" }]");
     assert_eq!(problems(&deep), Vec::<String>::new(), "several peers over two layers: one composed stack per connection");
+    // A bulk source is topped up like a saturated one: a second from a would never send.
+    let bulk = star.replace("to = \"c\"\ntraffic = { kind = \"poisson\" }", "to = \"c\"\ntraffic = { kind = \"bulk\", messages = 3 }");
+    assert_eq!(problems(&bulk), vec!["flow[1].traffic.kind = \"bulk\": expected at most one saturated or bulk flow from node a (use poisson traffic for the others)"]);
     let twice = format!("{BASE}\n[[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ kind = \"saturated\" }}\n");
     assert_eq!(
         problems(&twice),
         vec![
-            "flow[1].traffic.kind = \"saturated\": expected at most one saturated flow from node a (use poisson traffic for the others)",
+            "flow[1].traffic.kind = \"saturated\": expected at most one saturated or bulk flow from node a (use poisson traffic for the others)",
             "flow[1]: expected one flow from a to b (flow[0] has the same ends and both would be measured as flow.a->b): merge their traffic into one flow",
         ]
     );
