@@ -26,7 +26,7 @@
 //! ```
 //!
 //! Validation reports every dangling name, a node with no or several interfaces, a relay
-//! with fewer than two ports, relays joined in a loop, flows without a path and stacks
+//! with fewer than two ports, route overrides that loop, flows without a path and stacks
 //! whose layers do not fit, each with its path.
 
 pub use super::elements::{DelayConfig, End, FlowConfig, MediumConfig, MediumKind, MediumSpec, NodeConfig, RelayConfig, StackConfig};
@@ -283,17 +283,14 @@ impl NetworkConfig {
         if p.0.len() > before {
             return None;
         }
-        // Relays form a forest with the media: a loop would let frames circulate.
         let node_att: Vec<u32> = attached.iter().map(|a| match rings.iter().find(|g| a[0] >= g.first_lane && a[0] < g.first_lane + g.stations.len() as u32) {
             Some(g) => g.attachment,
             None => a[0] / 2,
         }).collect();
         let graph = Graph { media: &media, rings: &rings, relay_media: &relay_media, node_att: &node_att };
-        if let Some(r) = graph.relay_loop() {
-            p.push(format!("relay[{r}]"), Some(&self.relay[r].name.as_str().into()), "relays joined in a loop (frames could circulate); remove a medium to break it");
-            return None;
-        }
-        let routing = graph.routing();
+        let mut routing = graph.routing();
+        let relay_names: Vec<&str> = self.relay.iter().map(|r| r.name.as_str()).collect();
+        super::overrides::apply(&self.route, &names, &relay_names, &graph, &mut routing, p);
         let mut flows = vec![];
         let mut peers: Vec<Vec<(u32, u32)>> = vec![vec![]; self.node.len()];
         let mut conns: BTreeMap<(u32, u32), u32> = BTreeMap::new();
