@@ -290,4 +290,9 @@ pub trait Layer {
     fn unacknowledged_of(&self, _flow: u32) -> usize {
         self.unacknowledged()
     }
+    /// `extra_measures()` for flow `flow` (see `counters_of`): a multiplexing layer
+    /// answers with the measures of the flow's connection.
+    fn extra_measures_of(&self, _flow: u32) -> Vec<(&'static str, f64)> {
+        self.extra_measures()
+    }
 }

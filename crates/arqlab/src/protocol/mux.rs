@@ -204,6 +204,12 @@ impl<L: Layer<Sdu = Sdu>> Layer for Mux<L> {
     fn unacknowledged_of(&self, flow: u32) -> usize {
         self.conn_of(flow).map_or(0, |c| c.layer.unacknowledged())
     }
+
+    /// The flow's connection's own measures (TP4's TPDU counts): one `transport.<flow>`
+    /// scope per connection, as in the two-node form.
+    fn extra_measures_of(&self, flow: u32) -> Vec<(&'static str, f64)> {
+        self.conn_of(flow).map_or_else(Vec::new, |c| c.layer.extra_measures())
+    }
 }
 
 impl<L: Layer<Sdu = Sdu>> Mux<L> {

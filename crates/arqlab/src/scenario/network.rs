@@ -19,6 +19,9 @@ pub struct NetworkConfig {
     pub relay: Vec<RelayConfig>,
     pub node: Vec<NodeConfig>,
     pub flow: Vec<FlowConfig>,
+    /// Route overrides (`overrides.rs`); absent from the resolved form when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub route: Vec<super::overrides::RouteConfig>,
 }
 
 impl NetworkConfig {
@@ -121,7 +124,8 @@ impl NetworkConfig {
                 FlowConfig { from, to, traffic }
             })
             .collect();
-        NetworkConfig { stack, medium, relay, node, flow }
+        let route = super::overrides::parse(root, p);
+        NetworkConfig { stack, medium, relay, node, flow, route }
     }
 }
 

@@ -1,9 +1,12 @@
 //! Routes through relays, computed once from the wired media: one breadth-first search
 //! per destination node (ns-3's global routing, INET's network configurator), so a
 //! topology of N nodes, R relays and M attachments takes O(N·(R + M)) instead of one
-//! traversal per relay, port and node. Relays and media form a forest (loops are
-//! refused first), so every route is the unique path and the result is the same as
-//! any other search's.
+//! traversal per relay, port and node. Each relay sends towards a destination on a
+//! shortest path (fewest media crossed); of several, the one through the attachment
+//! reached first — media in file order, a relay's ports in the order the media name
+//! it — so routes are deterministic. Every relay's next hop is one medium closer to
+//! the destination, so the computed routes never loop, whatever cycles the media form;
+//! `[[route]]` overrides (`overrides.rs`) are checked for that separately.
 
 use super::ring::RingSpec;
 use super::elements::{End, MediumSpec};
@@ -59,16 +62,20 @@ impl Graph<'_> {
         let mut receiver = vec![vec![u32::MAX; nodes]; self.rings.len()];
         let mut seen = vec![u32::MAX; self.relay_media.len()];
         let mut component = vec![u32::MAX; nodes];
-        let mut queue: Vec<(u32, u32)> = vec![]; // (relay, attachment it was reached across)
+        // (relay, attachment it was reached across), first in first out: breadth first.
+        let mut queue: std::collections::VecDeque<(u32, u32)> = Default::default();
         for n in 0..nodes as u32 {
             let fresh = component[n as usize] == u32::MAX;
             if fresh {
                 component[n as usize] = n;
             }
-            let mut cross = |m: u32, from: End, queue: &mut Vec<(u32, u32)>, component: &mut [u32]| {
+            let mut cross = |m: u32, from: End, queue: &mut std::collections::VecDeque<(u32, u32)>, component: &mut [u32]| {
                 if let Some(g) = self.ring(m) {
-                    let k = g.stations.iter().position(|&e| e == from).map_or(u32::MAX, |k| k as u32);
-                    receiver[m as usize - self.media.len()][n as usize] = k;
+                    let r = &mut receiver[m as usize - self.media.len()][n as usize];
+                    if *r != u32::MAX {
+                        return; // crossed already, from a station nearer the destination
+                    }
+                    *r = g.stations.iter().position(|&e| e == from).map_or(u32::MAX, |k| k as u32);
                 }
                 self.across(m, from, |e| match e {
                     End::Node(x) => {
@@ -80,13 +87,13 @@ impl Graph<'_> {
                         if seen[q as usize] != n {
                             seen[q as usize] = n;
                             routes[q as usize][n as usize] = self.relay_media[q as usize].iter().position(|&x| x == m);
-                            queue.push((q, m));
+                            queue.push_back((q, m));
                         }
                     }
                 });
             };
             cross(self.node_att[n as usize], End::Node(n), &mut queue, &mut component);
-            while let Some((q, via)) = queue.pop() {
+            while let Some((q, via)) = queue.pop_front() {
                 for &m in &self.relay_media[q as usize] {
                     if m != via {
                         cross(m, End::Relay(q), &mut queue, &mut component);
@@ -95,40 +102,6 @@ impl Graph<'_> {
             }
         }
         Routing { routes, receiver, component }
-    }
-
-    /// A relay on a cycle of relays and media, if any (union–find over relay–relay media).
-    pub fn relay_loop(&self) -> Option<usize> {
-        let mut parent: Vec<usize> = (0..self.relay_media.len()).collect();
-        fn find(p: &mut [usize], x: usize) -> usize {
-            let mut x = x;
-            while p[x] != x {
-                p[x] = p[p[x]];
-                x = p[x];
-            }
-            x
-        }
-        for m in self.media {
-            if let [End::Relay(a), End::Relay(b)] = m.ends {
-                let (ra, rb) = (find(&mut parent, a as usize), find(&mut parent, b as usize));
-                if ra == rb {
-                    return Some(a as usize);
-                }
-                parent[ra] = rb;
-            }
-        }
-        // The relays on one ring are joined through it.
-        for g in self.rings {
-            let on: Vec<u32> = g.stations.iter().filter_map(|e| if let End::Relay(r) = e { Some(*r) } else { None }).collect();
-            for w in on.windows(2) {
-                let (ra, rb) = (find(&mut parent, w[0] as usize), find(&mut parent, w[1] as usize));
-                if ra == rb {
-                    return Some(w[1] as usize);
-                }
-                parent[ra] = rb;
-            }
-        }
-        None
     }
 }
 

@@ -26,7 +26,7 @@
 //! ```
 //!
 //! Validation reports every dangling name, a node with no or several interfaces, a relay
-//! with fewer than two ports, relays joined in a loop, flows without a path and stacks
+//! with fewer than two ports, route overrides that loop, flows without a path and stacks
 //! whose layers do not fit, each with its path.
 
 pub use super::elements::{DelayConfig, End, FlowConfig, MediumConfig, MediumKind, MediumSpec, NodeConfig, RelayConfig, StackConfig};
@@ -283,17 +283,14 @@ impl NetworkConfig {
         if p.0.len() > before {
             return None;
         }
-        // Relays form a forest with the media: a loop would let frames circulate.
         let node_att: Vec<u32> = attached.iter().map(|a| match rings.iter().find(|g| a[0] >= g.first_lane && a[0] < g.first_lane + g.stations.len() as u32) {
             Some(g) => g.attachment,
             None => a[0] / 2,
         }).collect();
         let graph = Graph { media: &media, rings: &rings, relay_media: &relay_media, node_att: &node_att };
-        if let Some(r) = graph.relay_loop() {
-            p.push(format!("relay[{r}]"), Some(&self.relay[r].name.as_str().into()), "relays joined in a loop (frames could circulate); remove a medium to break it");
-            return None;
-        }
-        let routing = graph.routing();
+        let mut routing = graph.routing();
+        let relay_names: Vec<&str> = self.relay.iter().map(|r| r.name.as_str()).collect();
+        super::overrides::apply(&self.route, &names, &relay_names, &graph, &mut routing, p);
         let mut flows = vec![];
         let mut peers: Vec<Vec<(u32, u32)>> = vec![vec![]; self.node.len()];
         let mut conns: BTreeMap<(u32, u32), u32> = BTreeMap::new();
@@ -329,11 +326,12 @@ impl NetworkConfig {
             p.push("flow", None, "expected at least one [[flow]]");
         }
         dialogue_reverse_flows(&self.flow, &mut flows, p);
-        // A saturated source keeps its node's queue topped up to one SDU: two on one node
-        // would compete for that one place.
+        // A saturated (or bulk: saturated until it runs dry) source keeps its node's queue
+        // topped up: the runner tops up one per node, so a second would never send.
+        let top_up = |k: &str| k == "saturated" || k == "bulk";
         for (f, c) in self.flow.iter().enumerate() {
-            if c.traffic.kind == "saturated" && self.flow[..f].iter().any(|o| o.from == c.from && o.traffic.kind == "saturated") {
-                p.push(format!("flow[{f}].traffic.kind"), Some(&"saturated".into()), format!("expected at most one saturated flow from node {} (use poisson traffic for the others)", c.from));
+            if top_up(&c.traffic.kind) && self.flow[..f].iter().any(|o| o.from == c.from && top_up(&o.traffic.kind)) {
+                p.push(format!("flow[{f}].traffic.kind"), Some(&c.traffic.kind.as_str().into()), format!("expected at most one saturated or bulk flow from node {} (use poisson traffic for the others)", c.from));
             }
         }
         let pairs: Vec<(u32, u32)> = flows.iter().map(|f| (f.src, f.dst)).collect();
@@ -342,9 +340,6 @@ impl NetworkConfig {
         for (i, x) in peers.iter().enumerate() {
             if x.is_empty() && p.0.len() == before {
                 p.push(format!("node[{i}]"), Some(&self.node[i].name.as_str().into()), "takes part in no [[flow]]");
-            }
-            if x.len() > 1 && self.stack.get(&self.node[i].stack).is_some_and(|s| matches!(s.layers.first(), Some(ProtocolConfig::Tp4(_)))) {
-                p.push(format!("node[{i}].stack"), Some(&self.node[i].stack.as_str().into()), format!("node {}: tp4 runs one connection per node (multiplexing transport connections is not wired yet)", self.node[i].name));
             }
         }
         if p.0.len() > before {

@@ -70,12 +70,16 @@ fn dangling_names_are_reported_with_their_paths() {
 }
 
 #[test]
-fn relays_in_a_loop_are_an_error() {
+fn relays_in_a_loop_route_on_shortest_paths() {
     let ring = BASE.replace(
         "[[relay]]",
         "[[medium]]\nname = \"l3\"\nends = [\"r\", \"r2\"]\n[[medium]]\nname = \"l4\"\nends = [\"r2\", \"r3\"]\n[[medium]]\nname = \"l5\"\nends = [\"r3\", \"r\"]\n[[relay]]\nname = \"r2\"\n[[relay]]\nname = \"r3\"\n[[relay]]",
     );
-    assert_eq!(problems(&ring), vec!["relay[1] = \"r3\": relays joined in a loop (frames could circulate); remove a medium to break it"]);
+    let sc = Scenario::from_toml(&ring).unwrap();
+    // Relays r2 (ports l3, l4) and r3 (ports l4, l5) each reach a and b through r,
+    // never round the loop through the other.
+    let routes: Vec<_> = sc.topology.relays.iter().map(|r| (r.config.name.as_str(), r.routes.clone())).collect();
+    assert_eq!(routes, vec![("r2", vec![Some(0), Some(0)]), ("r3", vec![Some(1), Some(1)]), ("r", vec![Some(0), Some(1)])]);
     let self_loop = BASE.replace("ends = [\"a\", \"r\"]", "ends = [\"r\", \"r\"]");
     assert!(problems(&self_loop).contains(&"medium[0].ends: expected two different ends".to_string()));
 }
@@ -107,11 +111,14 @@ fn the_two_forms_do_not_mix_and_nodes_have_one_interface() {
     assert_eq!(sc.topology.nodes[2].flow_conn, vec![(1, 0)]);
     let deep = star.replace("[stack.s]\nkind = \"go_back_n\"", "[stack.s]\nlayers = [{ kind = \"go_back_n\" }, { kind = \"datagram\" }]");
     assert_eq!(problems(&deep), Vec::<String>::new(), "several peers over two layers: one composed stack per connection");
+    // A bulk source is topped up like a saturated one: a second from a would never send.
+    let bulk = star.replace("to = \"c\"\ntraffic = { kind = \"poisson\" }", "to = \"c\"\ntraffic = { kind = \"bulk\", messages = 3 }");
+    assert_eq!(problems(&bulk), vec!["flow[1].traffic.kind = \"bulk\": expected at most one saturated or bulk flow from node a (use poisson traffic for the others)"]);
     let twice = format!("{BASE}\n[[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ kind = \"saturated\" }}\n");
     assert_eq!(
         problems(&twice),
         vec![
-            "flow[1].traffic.kind = \"saturated\": expected at most one saturated flow from node a (use poisson traffic for the others)",
+            "flow[1].traffic.kind = \"saturated\": expected at most one saturated or bulk flow from node a (use poisson traffic for the others)",
             "flow[1]: expected one flow from a to b (flow[0] has the same ends and both would be measured as flow.a->b): merge their traffic into one flow",
         ]
     );

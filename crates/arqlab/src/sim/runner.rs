@@ -362,8 +362,8 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             out.push(("run".into(), MeasureSet(vec![("stalled", stalled)])));
         }
         // Layers' own whole-run counters (TP4's TPDU counts), both ends of a flow summed.
-        for f in &self.flows {
-            let (s, r) = (self.nodes[f.src as usize].stack.extra_measures(), self.nodes[f.dst as usize].stack.extra_measures());
+        for (i, f) in self.flows.iter().enumerate() {
+            let (s, r) = (self.nodes[f.src as usize].stack.extra_measures_of(i as u32), self.nodes[f.dst as usize].stack.extra_measures_of(i as u32));
             if !s.is_empty() {
                 let sum = s.iter().zip(r.iter().chain(std::iter::repeat(&("", 0.0)))).map(|(&(k, a), &(_, b))| (k, a + b)).collect();
                 out.push((format!("transport.{}", f.meter.name), MeasureSet(sum)));

@@ -360,3 +360,40 @@ fn test_dts_beyond_a_gap_are_held_up_to_the_credit_edge_and_delivered_in_sequenc
     assert_eq!(ids(&mut b), vec![13], "DT 13 is inside the credit now");
     assert_eq!(b.counters().duplicates_discarded, 1);
 }
+
+/// ISO 8073's association of TPDUs with transport connections: a node with two peers runs
+/// one TP4 connection to each behind the multiplexing layer; each TPDU leaves tagged with
+/// its connection and addressed to that connection's peer, is delivered to the state
+/// machine of that connection only, and an AK releases credit on its own connection only.
+#[test]
+fn test_connection_per_peer_tpdus_associated_with_their_connection() {
+    use crate::protocol::mux::{Connection, Mux, Tagged};
+    let c = table2();
+    let conn = |id, peer| Connection { id, peer, layer: Tp4::new(&c) };
+    // Hub 0: connection 7 to node 1 carries flow 0, connection 9 to node 2 flow 1.
+    let mut hub = Mux::new(vec![conn(7, 1), conn(9, 2)], vec![(0, 0), (1, 1)]);
+    let mut n1 = Mux::new(vec![conn(7, 0)], vec![(0, 0)]);
+    let mut n2 = Mux::new(vec![conn(9, 0)], vec![(1, 0)]);
+    hub.handle_submit(at(0.0), Sdu { flow: 0, ..tsdu(1, 100) });
+    hub.handle_submit(at(0.0), Sdu { flow: 1, ..tsdu(2, 100) });
+    let dts: Vec<Tagged<Tpdu>> = std::iter::from_fn(|| hub.poll_transmit(at(0.0), &G)).collect();
+    assert_eq!(dts.iter().map(|t| (t.conn, t.dst, t.pdu.kind, t.pdu.nr)).collect::<Vec<_>>(), vec![(7, 1, TpduKind::Dt, 0), (9, 2, TpduKind::Dt, 0)]);
+    // A TPDU of a connection the receiver does not have is discarded, not delivered.
+    n1.handle_receive(at(0.1), &dts[1]);
+    assert!(std::iter::from_fn(|| n1.poll_event()).next().is_none());
+    n1.handle_receive(at(0.1), &dts[0]);
+    n2.handle_receive(at(0.1), &dts[1]);
+    let delivered = |m: &mut Mux<Tp4>| std::iter::from_fn(|| m.poll_event()).filter_map(|e| if let Event::Delivered(s) = e { Some((s.id, s.flow)) } else { None }).collect::<Vec<_>>();
+    assert_eq!((delivered(&mut n1), delivered(&mut n2)), (vec![(1, 0)], vec![(2, 1)]));
+    // Only connection 9's AK reaches the hub: flow 1 is acknowledged, flow 0 still waits.
+    let ak = n2.poll_transmit(at(0.2), &G).unwrap();
+    assert_eq!((ak.conn, ak.dst, ak.pdu.kind, ak.pdu.nr), (9, 0, TpduKind::Ak, 1));
+    hub.handle_receive(at(0.3), &ak);
+    let acked: Vec<_> = std::iter::from_fn(|| hub.poll_event()).collect();
+    assert!(matches!(acked[..], [Event::Acknowledged(s)] if s.id == 2));
+    assert_eq!((hub.unacknowledged_of(0), hub.unacknowledged_of(1)), (1, 0));
+    // Each flow reports its own connection's TPDU counts (`transport.<flow>`).
+    let count = |m: &Mux<Tp4>, flow, k: &str| m.extra_measures_of(flow).iter().find(|x| x.0 == k).unwrap().1;
+    assert_eq!((count(&hub, 0, "dt_sent"), count(&hub, 1, "dt_sent")), (1.0, 1.0));
+    assert_eq!((count(&n1, 0, "ak_sent"), count(&n2, 1, "ak_sent")), (0.0, 1.0));
+}
