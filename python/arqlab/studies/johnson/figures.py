@@ -81,6 +81,7 @@ def reciprocal(latency: bool) -> Sensitivity:
     """The paper's four protocols with both directions of the radio sampling one fading
     process (params.RECIPROCAL_CHANNEL) instead of one each."""
     curves = tuple(PAPER_CURVES.values()) + (tuple(f"{v}.latency" for v in PAPER_CURVES.values()) if latency else ())
+    curves += tuple(f"{v}.{m}" for v in PAPER_CURVES.values() for m in PACKET_MEASURES)
     return Sensitivity("reciprocal", "both directions of the radio share one mid-term fading process (a reciprocal channel) "
                        "instead of fading independently", curves, params={"reciprocal": True})
 
@@ -88,7 +89,7 @@ def reciprocal(latency: bool) -> Sensitivity:
 def robust_ack(latency: bool) -> Sensitivity:
     """5066-1s with its acknowledgement (every transmission without data) at the external
     modem's lowest rate (params.STOP_AND_WAIT_ACK_RATE)."""
-    curves = ("5066-1s",) + (("5066-1s.latency",) if latency else ())
+    curves = ("5066-1s",) + (("5066-1s.latency",) if latency else ()) + tuple(f"5066-1s.{m}" for m in PACKET_MEASURES)
     return Sensitivity("robust_ack", "5066-1s: the acknowledgement at the external modem's lowest rate (75 bit/s) "
                        "instead of the current data rate", curves, params={"ack_rate": "lowest"})
 
