@@ -7,9 +7,9 @@ compares two reproductions cell by cell (docs/studies/johnson.md, "Fourth readin
 --quiet --out OUT`` with each ``params.NAME`` rebound for the pass (values as Python
 literals: True, 1.2, "lowest"); prints the CPU time of the pass, workers included.
 
-``compare BASE OTHER``: every cell of Tables 1-2 (and the hidden Figure 3 rates) whose
-value moved, every share of Tables 3-10 that moved by at least one point, and every claim
-whose verdict moved, as Markdown tables.
+``compare BASE OTHER``: every cell of Tables 1-2 whose value moved by a second or more,
+every share of Tables 3-10 that moved by a point or more, the Figure 3 long-message rates
+of both, and every claim whose verdict moved, as Markdown tables.
 
 Run from the repository root after ``make build``:
 ``.venv/bin/python tools/johnson_readings.py run DIR RECIPROCAL_CHANNEL=True``.
@@ -48,26 +48,38 @@ def run(out: str, args: list[str]) -> int:
 
 def _verdicts(d: Path) -> dict[str, tuple[str, str]]:
     claims = json.loads((d / "claims.json").read_text())["claims"]
-    return {c["id"]: (c["verdict"], str(c.get("measured", ""))) for c in claims}
+    return {c["id"]: (c["verdict"], c["detail"]) for c in claims}
+
+
+def _fig3(d: Path) -> pd.DataFrame:
+    """The long-message rates of Figure 3 (the study's own cells, no variant)."""
+    f = pd.read_csv(d / "fig3.csv")
+    return f[(f["variant"].isna()) & ~f["curve"].str.contains(".", regex=False)]
 
 
 def compare(base: Path, other: Path) -> None:
-    a, b = pd.read_csv(base / "tables.csv"), pd.read_csv(other / "tables.csv")
-    keys = [c for c in a.columns if c not in ("ours", "ours_ci95", "q", "q_ci_low", "q_ci_high", "published")
-            and a[c].dtype == object or c == "table"]
-    m = a.merge(b, on=keys, suffixes=("_base", "_other"))
-    print("| table | cell | published | base | other | moved |\n|---|---|---|---|---|---|")
+    keys = ["table", "row", "column"]
+    m = pd.read_csv(base / "tables.csv").merge(pd.read_csv(other / "tables.csv"), on=keys, suffixes=("_base", "_other"))
+    print("| table | row | column | published | base | other | moved |\n|---|---|---|---|---|---|---|")
     for _, r in m.iterrows():
         x, y = r["ours_base"], r["ours_other"]
         latency = r["table"] in (1, 2)
-        if (latency and round(x) != round(y)) or (not latency and abs(x - y) >= 1.0):
-            cell = " ".join(str(r[k]) for k in keys if k != "table")
-            print(f"| {r['table']} | {cell} | {r.get('published_base', '')} | {x:.0f} | {y:.0f} | {y - x:+.0f} |")
+        if (latency and round(x) != round(y)) or (not latency and round(x) != round(y)):
+            pub = "" if pd.isna(r["published_base"]) else f"{r['published_base']:g}"
+            sign = lambda s: "" if pd.isna(s) else f" {s}"  # noqa: E731
+            unit = "" if latency else " %"
+            print(f"| {r['table']} | {r['row']} | {r['column']} | {pub} | {x:.0f}{unit}{sign(r.get('ours_sign_base'))} | "
+                  f"{y:.0f}{unit}{sign(r.get('ours_sign_other'))} | {y - x:+.0f} |")
+    f = _fig3(base).merge(_fig3(other), on=["curve", "x"], suffixes=("_base", "_other"))
+    print("\n| Figure 3 (bit/s) | channel | base | other |\n|---|---|---|---|")
+    for _, r in f.iterrows():
+        print(f"| {r['curve']} | {r['x']:g} | {r['y_base']:.1f} ± {r['y_ci95_half_width_base']:.1f} | "
+              f"{r['y_other']:.1f} ± {r['y_ci95_half_width_other']:.1f} |")
     va, vb = _verdicts(base), _verdicts(other)
     print("\n| claim | base | other |\n|---|---|---|")
     for cid in va:
         if va[cid][0] != vb.get(cid, ("?", ""))[0]:
-            print(f"| `{cid}` | {va[cid][0]} ({va[cid][1]}) | {vb[cid][0]} ({vb[cid][1]}) |")
+            print(f"| `{cid}` | {va[cid][0]}: {va[cid][1]} | {vb[cid][0]}: {vb[cid][1]} |")
     for name, d in (("base", base), ("other", other)):
         counts = json.loads((d / "claims.json").read_text())["counts"]
         print(f"{name}: {counts}")
