@@ -75,3 +75,40 @@ def test_bad_hf_input_exits_2_naming_the_field(setting: str, message: str) -> No
     assert p.returncode == 2
     assert "Traceback" not in p.stderr
     assert message in p.stderr
+
+
+JOHNSON_HDL = "scenarios/johnson/hdl_stable_5.toml"
+
+
+@pytest.mark.parametrize("settings, message", [
+    (["medium[0].reciprocal=yes"], 'medium[0].reciprocal = "yes": expected true or false'),
+    (["medium[0].reciprocal=true", "medium[0].reverse.snr_db=7"],
+     "medium[0].reverse.snr_db = 7: expected 5, as medium[0].forward.snr_db: reciprocal = true makes both lanes one channel"),
+    (["medium[0].reciprocal=true", "medium[0].forward.variation_db=2"],
+     "medium[0].reverse.variation_db = 4: expected 2, as medium[0].forward.variation_db"),
+    (["medium[0].reciprocal=true", "medium[0].reverse.error_model=bit"],
+     "medium[0].reciprocal = true: expected false: a reciprocal channel shares one hf channel's fading between the two "
+     "lanes, and medium[0].reverse is not error_model = \"hf\""),
+    (["stack.arq.ack_rate=lowest"], 'stack.arq.ack_rate = "lowest": expected "data": an integrated modem sends its control packets'),
+    (["stack.arq.ack_rate=fast"], 'stack.arq.ack_rate = "fast": expected one of "data", "lowest"'),
+])
+def test_bad_reciprocal_or_ack_rate_input_exits_2_naming_the_field(settings: list[str], message: str) -> None:
+    args = [a for s in settings for a in ("--set", s)]
+    p = subprocess.run([sys.executable, "-m", "arqlab.cli", "check", JOHNSON_HDL, *args], capture_output=True, text=True)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert "Traceback" not in p.stderr
+    assert message in p.stderr, p.stderr
+
+
+def test_a_reciprocal_channel_runs_deterministically_and_differs_from_independent_fading() -> None:
+    """Same scenario and seed, same results; the shared fading process changes them."""
+    def run(*settings: str) -> str:
+        args = [a for s in ("run.duration_s=900", "run.replications=2", *settings) for a in ("--set", s)]
+        p = subprocess.run([sys.executable, "-m", "arqlab.cli", "run", JOHNSON_HDL, *args, "--json", "--no-store"],
+                           capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        return p.stdout
+
+    shared = run("medium[0].reciprocal=true")
+    assert shared == run("medium[0].reciprocal=true")
+    assert shared != run()

@@ -15,6 +15,8 @@ from typing import Any
 import pandas as pd
 import pytest
 
+import arqlab.scenario
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "python"))
 
@@ -63,8 +65,22 @@ def test_sensitivities_change_only_their_input() -> None:
     assert std["stack"]["s"]["layers"][1]["modem"] == std["medium"][0]["forward"]["modem"] == params.STANDARD_MODEM
     sigma = scenarios.tables("5066", "smtp", 3.0, 3, transition_sigma_db=15.0)
     assert sigma["medium"][0]["reverse"]["variation_db"] == 15.0
-    for other in (std, sigma):
+    # The two directions' fading: absent (independent, the scenarios of the first
+    # readings unchanged) unless the reciprocal reading is asked for.
+    assert "reciprocal" not in base["medium"][0]
+    rec = scenarios.tables("5066", "smtp", 3.0, 3, reciprocal=True)
+    assert rec["medium"][0] == {**base["medium"][0], "reciprocal": True}
+    with robustness.study_params("arqlab.studies.johnson", {"RECIPROCAL_CHANNEL": True}):
+        assert scenarios.tables("hdl", "hmtp", 1.0, 3)["medium"][0]["reciprocal"] is True
+    # The robust acknowledgement: only the external stop-and-wait protocols' ARQ.
+    ack = scenarios.tables("5066-1s", "smtp", 3.0, 3, ack_rate="lowest")
+    assert ack["stack"]["s"]["layers"][1]["ack_rate"] == "lowest"
+    assert "ack_rate" not in scenarios.tables("5066-1s", "smtp", 3.0, 3)["stack"]["s"]["layers"][1]
+    for variant in ("5066", "hdl", "hdl-1d"):
+        assert "ack_rate" not in scenarios.tables(variant, "hmtp", 1.0, 3, ack_rate="lowest")["stack"]["s"]["layers"][0]
+    for other in (std, sigma, rec, ack):
         assert other["node"] == base["node"] and other["flow"] == base["flow"] and other["run"] == base["run"]
+        arqlab.scenario.load(other)  # the model accepts every variant
     for u in params.UNCERTAIN_INPUTS:
         assert u.target.startswith("param:") and hasattr(params, u.target[6:]), u.name
         assert getattr(params, u.target[6:]) == u.value, u.name

@@ -320,6 +320,67 @@ mod tests {
     }
 
     #[test]
+    fn reciprocal_hf_lanes_keep_each_lanes_packet_error_rate_and_fail_together() {
+        // Closed forms over the stationary mid-term X ~ N(0, σ²) at mean SNR s: each lane
+        // loses E[PER(s + X)] of its packets under either reading; two packets sent at
+        // the same instant on the two lanes both fail with E[PER(s + X)²] when the lanes
+        // share X (reciprocal), E[PER(s + X)]² when they fade independently.
+        use crate::channel::hf::{HfChannel, HfChannelParams};
+        use crate::channel::modem::ModemTable;
+        let modem = ModemTable::load("mil-std-188-110b-johnson", "modem", &mut crate::schema::Problems::default()).unwrap();
+        let (mode, bits) = (modem.mode_at_rate(300.0).unwrap(), 1728u32);
+        let p = HfChannelParams::preset("stable_5").unwrap();
+        let (s, sigma) = (p.mean.start_db, p.variation_db);
+        // E[f(X)] by the trapezoid rule over ±8σ.
+        let expect = |f: &dyn Fn(f64) -> f64| {
+            let (n, h) = (4000, 16.0 * sigma / 4000.0);
+            (0..=n)
+                .map(|k| {
+                    let x = -8.0 * sigma + k as f64 * h;
+                    let w = if k == 0 || k == n { 0.5 } else { 1.0 };
+                    w * h * f(x) * (-0.5 * (x / sigma).powi(2)).exp() / (sigma * std::f64::consts::TAU.sqrt())
+                })
+                .sum::<f64>()
+        };
+        let per = |x: f64| modem.per(mode, bits, s + x);
+        let (marginal, joint_shared) = (expect(&per), expect(&|x| per(x).powi(2)));
+        let joint_independent = marginal * marginal;
+        assert!(joint_shared - joint_independent > 0.05, "the closed forms must tell the readings apart");
+        let lanes = |channels: [HfChannel; 2]| channels.map(|channel| HfErrors { channel, modem: modem.clone(), link_mode: 0 });
+        let (reps, per_rep) = (40u64, 500u32);
+        for reciprocal in [false, true] {
+            let (mut fail, mut both, mut n) = ([0u64; 2], 0u64, 0u64);
+            for r in 0..reps {
+                let mut rng = [stream(21, r, "a"), stream(21, r, "b")];
+                let [mut a, mut b] = if reciprocal {
+                    lanes(HfChannel::reciprocal(&p, stream(21, r, "channel")))
+                } else {
+                    lanes([HfChannel::new(&p, &mut rng[0]), HfChannel::new(&p, &mut rng[1])])
+                };
+                // 60 s apart (six time constants): nearly independent samples of X.
+                for k in 0..per_rep {
+                    let now = SimTime::from_secs_f64(60.0 * k as f64);
+                    let ea = a.frame_in_error(now, bits as u64, mode as u8, &mut rng[0]);
+                    let eb = b.frame_in_error(now, bits as u64, mode as u8, &mut rng[1]);
+                    fail[0] += u64::from(ea);
+                    fail[1] += u64::from(eb);
+                    both += u64::from(ea && eb);
+                    n += 1;
+                }
+            }
+            let nf = n as f64;
+            let bound = |q: f64| 4.0 * (q * (1.0 - q) / nf).sqrt();
+            for (lane, f) in fail.iter().enumerate() {
+                let got = *f as f64 / nf;
+                assert!((got - marginal).abs() < bound(marginal), "reciprocal={reciprocal} lane {lane}: PER {got}, closed form {marginal}");
+            }
+            let want = if reciprocal { joint_shared } else { joint_independent };
+            let got = both as f64 / nf;
+            assert!((got - want).abs() < bound(want), "reciprocal={reciprocal}: both lost {got}, closed form {want}");
+        }
+    }
+
+    #[test]
     fn no_errors_model_never_errs() {
         let mut rng = stream(1, 0, "t");
         let mut m = ErrorModel::None;

@@ -18,9 +18,18 @@
 //! packet error rate is looked up at the mid-term SNR by default and the fast fading is
 //! inside the table; `per_packet` fading instead scales the SNR by the two paths' power
 //! gain at the packet's start, for tables measured on a non-fading channel.
+//!
+//! A *reciprocal* medium's two lanes sample one propagation process (one mid-term X and,
+//! with per-packet fading, one pair of paths): a single-frequency skywave link's two
+//! directions ride the same ionospheric paths, while the noise at each receiver — the
+//! packet-error draw against the table — stays the lane's own. The shared X draws from
+//! its own stream, so neither lane's error draws depend on when the other transmits, and
+//! two lanes sampling at the same instant read the same X in either order.
 
 use crate::engine::{Duration, SimTime, Stream};
 use rand::Rng;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// A standard normal variate (Box–Muller; one of the pair is used, so the stream
 /// consumption per draw is fixed: two uniforms).
@@ -149,26 +158,55 @@ impl HfChannelParams {
     }
 }
 
+/// A lane's mid-term variation: its own (drawn from the lane's stream), or the one
+/// both lanes of a reciprocal medium share (drawn from the medium's stream).
+#[derive(Clone, Debug)]
+enum Mid {
+    Own(MidTerm),
+    Shared(Rc<RefCell<(MidTerm, Stream)>>),
+}
+
 /// The sampled channel of one lane.
 #[derive(Clone, Debug)]
 pub struct HfChannel {
     mean: MeanSnr,
-    mid: MidTerm,
+    mid: Mid,
     /// The two Watterson paths (only sampled with per-packet fading).
     paths: Option<[RayleighPath; 2]>,
 }
 
+fn paths(p: &HfChannelParams, rng: &mut Stream) -> Option<[RayleighPath; 2]> {
+    p.per_packet_fading.then(|| [RayleighPath::new(p.doppler_spread_hz, rng), RayleighPath::new(p.doppler_spread_hz, rng)])
+}
+
 impl HfChannel {
+    /// A lane with its own propagation, drawn from the lane's stream `rng`.
     pub fn new(p: &HfChannelParams, rng: &mut Stream) -> HfChannel {
-        let mid = MidTerm::new(p.variation_db, p.time_constant_s, rng);
-        let paths = p.per_packet_fading.then(|| [RayleighPath::new(p.doppler_spread_hz, rng), RayleighPath::new(p.doppler_spread_hz, rng)]);
-        HfChannel { mean: p.mean.clone(), mid, paths }
+        let mid = Mid::Own(MidTerm::new(p.variation_db, p.time_constant_s, rng));
+        HfChannel { mean: p.mean.clone(), mid, paths: paths(p, rng) }
     }
 
-    /// The SNR (dB) a packet starting at `now` sees.
+    /// The two lanes of a reciprocal medium: one mid-term process and one pair of paths
+    /// (a path's gain is a function of time, so each lane holds a copy), drawn from the
+    /// medium's own stream `rng`, which the shared process keeps.
+    pub fn reciprocal(p: &HfChannelParams, mut rng: Stream) -> [HfChannel; 2] {
+        let mid = MidTerm::new(p.variation_db, p.time_constant_s, &mut rng);
+        let paths = paths(p, &mut rng);
+        let shared = Rc::new(RefCell::new((mid, rng)));
+        [0, 1].map(|_| HfChannel { mean: p.mean.clone(), mid: Mid::Shared(Rc::clone(&shared)), paths: paths.clone() })
+    }
+
+    /// The SNR (dB) a packet starting at `now` sees; `rng` is the lane's stream.
     pub fn snr_db(&mut self, now: SimTime, rng: &mut Stream) -> f64 {
         let t = now.as_secs_f64();
-        let snr = self.mean.at(t) + self.mid.sample(now, rng);
+        let x = match &mut self.mid {
+            Mid::Own(m) => m.sample(now, rng),
+            Mid::Shared(s) => {
+                let (m, own) = &mut *s.borrow_mut();
+                m.sample(now, own)
+            }
+        };
+        let snr = self.mean.at(t) + x;
         match &self.paths {
             // Two equal-power paths share the mean power: gain (|g1|² + |g2|²)/2.
             Some([a, b]) => snr + 10.0 * ((a.power(t) + b.power(t)) / 2.0).max(1e-12).log10(),
@@ -229,6 +267,45 @@ mod tests {
         assert!((v - 16.0).abs() < hv + 16.0 * 0.01, "variance {v} ± {hv}");
         let (r, hr) = ci(&rs);
         assert!((r - (-1.0f64).exp()).abs() < hr + 0.01, "lag-10 s autocorrelation {r} ± {hr}, want e^-1");
+    }
+
+    #[test]
+    fn reciprocal_lanes_read_one_snr_at_the_same_instant_in_either_order() {
+        // Johnson's channel read as one process: both lanes of a reciprocal medium see
+        // the same SNR at the same time, whichever samples first, and the shared
+        // process never draws from a lane's own stream (that stays the receiver's noise).
+        let mut p = HfChannelParams::preset("stable_5").unwrap();
+        p.per_packet_fading = true; // the paths are shared too
+        let times = [0.0, 0.0, 1.7, 4.2, 4.2, 30.0, 30.5, 90.0];
+        let run = |lane1_first: bool| {
+            let [mut a, mut b] = HfChannel::reciprocal(&p, stream(7, 0, "medium.hf.channel"));
+            let (mut ra, mut rb) = (stream(7, 0, "a"), stream(7, 0, "b"));
+            let mut seen = vec![];
+            for &t in &times {
+                let now = SimTime::from_secs_f64(t);
+                let (x, y) = if lane1_first {
+                    let y = b.snr_db(now, &mut rb);
+                    (a.snr_db(now, &mut ra), y)
+                } else {
+                    let x = a.snr_db(now, &mut ra);
+                    (x, b.snr_db(now, &mut rb))
+                };
+                assert_eq!(x, y, "t = {t} s: the two lanes of one channel disagree");
+                seen.push(x);
+            }
+            // The lanes' streams are untouched: their next draws are a fresh stream's first.
+            assert_eq!(ra.random::<u64>(), stream(7, 0, "a").random::<u64>());
+            assert_eq!(rb.random::<u64>(), stream(7, 0, "b").random::<u64>());
+            seen
+        };
+        assert_eq!(run(false), run(true), "the shared process depends on the sample instants, not on which lane samples");
+        let seen = run(false);
+        assert!(seen.windows(2).any(|w| w[0] != w[1]), "the shared SNR varies");
+        // Independent lanes (the default) do not agree.
+        let (mut ra, mut rb) = (stream(7, 0, "a"), stream(7, 0, "b"));
+        let (mut a, mut b) = (HfChannel::new(&p, &mut ra), HfChannel::new(&p, &mut rb));
+        let now = SimTime::from_secs_f64(1.7);
+        assert_ne!(a.snr_db(now, &mut ra), b.snr_db(now, &mut rb));
     }
 
     #[test]

@@ -45,12 +45,15 @@ pub struct MediumConfig {
     /// `ip_router` relays fragment to it. Absent: no limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mtu_octets: Option<u32>,
+    /// The two lanes sample one HF propagation process (`link::parse_reciprocal`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reciprocal: bool,
 }
 
 impl MediumConfig {
     /// The error model of lane 0 (forward) or 1 (reverse).
     pub fn lane_errors(&self, i: usize) -> DirectionConfig {
-        let link = LinkConfig { rate_bps: self.rate_bps, delay_s: self.delay_s, bit_error_rate: self.bit_error_rate, a_to_b: self.forward.clone(), b_to_a: self.reverse.clone() };
+        let link = LinkConfig { rate_bps: self.rate_bps, delay_s: self.delay_s, bit_error_rate: self.bit_error_rate, a_to_b: self.forward.clone(), b_to_a: self.reverse.clone(), reciprocal: self.reciprocal };
         link.direction(i)
     }
 }

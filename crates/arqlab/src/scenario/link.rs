@@ -78,6 +78,45 @@ fn parse_hf(d: &mut Table, p: &mut Problems) -> DirectionConfig {
     DirectionConfig::Hf(HfDirectionConfig { modem, snr_db, snr_end_db, ramp_s, variation_db, time_constant_s, doppler_spread_hz, fading, table })
 }
 
+/// `reciprocal` of a medium (or `[link]`) whose lanes' error models are `lanes`, named
+/// `keys` (`forward`/`reverse`, `a_to_b`/`b_to_a`): both lanes sample one propagation
+/// process (`channel::hf`). True only for two `hf` lanes whose propagation keys agree
+/// (the modem, the receiver's, may differ); anything else is an error naming the key.
+pub fn parse_reciprocal(t: &mut Table, lanes: [&Option<DirectionConfig>; 2], keys: [&str; 2], p: &mut Problems) -> bool {
+    if !t.bool("reciprocal", false, p) {
+        return false;
+    }
+    let path = |k: &str| t.path_of(k);
+    let hf = |d: &Option<DirectionConfig>| match d {
+        Some(DirectionConfig::Hf(h)) => Some(h.clone()),
+        _ => None,
+    };
+    let (Some(a), Some(b)) = (hf(lanes[0]), hf(lanes[1])) else {
+        let which = if hf(lanes[0]).is_none() { keys[0] } else { keys[1] };
+        p.push(path("reciprocal"), Some(&true.into()), format!("expected false: a reciprocal channel shares one hf channel's fading between the two lanes, and {} is not error_model = \"hf\"", path(which)));
+        return false;
+    };
+    use super::validate::number;
+    // The propagation keys (the preset `channel` only sets their defaults).
+    let fields: [(&str, serde_json::Value, serde_json::Value); 7] = [
+        ("snr_db", number(a.snr_db), number(b.snr_db)),
+        ("snr_end_db", number(a.snr_end_db), number(b.snr_end_db)),
+        ("ramp_s", number(a.ramp_s), number(b.ramp_s)),
+        ("variation_db", number(a.variation_db), number(b.variation_db)),
+        ("time_constant_s", number(a.time_constant_s), number(b.time_constant_s)),
+        ("doppler_spread_hz", number(a.doppler_spread_hz), number(b.doppler_spread_hz)),
+        ("fading", a.fading.into(), b.fading.into()),
+    ];
+    let mut ok = true;
+    for (field, want, got) in fields {
+        if want != got {
+            p.push(format!("{}.{field}", path(keys[1])), Some(&got), format!("expected {want}, as {}.{field}: reciprocal = true makes both lanes one channel", path(keys[0])));
+            ok = false;
+        }
+    }
+    ok
+}
+
 /// Reads one direction's error model table (`[link.a_to_b]`, a medium's `forward`).
 pub fn parse_direction(d: &mut Table, default_ber: f64, p: &mut Problems) -> DirectionConfig {
     let model = d.choice("error_model", "bit", &["none", "bit", "gilbert_elliott", "schedule", "hf"], p);
@@ -136,6 +175,9 @@ pub struct LinkConfig {
     pub a_to_b: Option<DirectionConfig>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub b_to_a: Option<DirectionConfig>,
+    /// Both directions sample one HF propagation process (`parse_reciprocal`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reciprocal: bool,
 }
 
 const BER: Range = Range::HalfOpen(0.0, 1.0);
@@ -159,7 +201,8 @@ impl LinkConfig {
         let bit_error_rate = t.f64("bit_error_rate", 0.0, BER, p);
         let a_to_b = optional_direction(t, "a_to_b", bit_error_rate, p);
         let b_to_a = optional_direction(t, "b_to_a", bit_error_rate, p);
-        LinkConfig { rate_bps, delay_s, bit_error_rate, a_to_b, b_to_a }
+        let reciprocal = parse_reciprocal(t, [&a_to_b, &b_to_a], ["a_to_b", "b_to_a"], p);
+        LinkConfig { rate_bps, delay_s, bit_error_rate, a_to_b, b_to_a, reciprocal }
     }
 
     /// The error model of direction 0 (a→b) or 1 (b→a).

@@ -3,7 +3,7 @@
 //! reported with its path. Wiring them into a topology is `topology.rs`.
 
 use super::elements::{DelayConfig, FlowConfig, MediumConfig, MediumKind, NodeConfig, RelayConfig, StackConfig};
-use super::link::optional_direction;
+use super::link::{optional_direction, parse_reciprocal};
 use super::ProtocolConfig;
 use crate::schema::{Problems, Range, Table};
 use crate::traffic::TrafficConfig;
@@ -74,8 +74,12 @@ impl NetworkConfig {
                 let reverse = optional_direction(&mut t, "reverse", bit_error_rate, p);
                 let mtu = f64::from(crate::protocol::ip::MIN_MTU_OCTETS);
                 let mtu_octets = t.opt_f64("mtu_octets", Range::Closed(mtu, 65_535.0), p).map(|m| m as u32);
+                let reciprocal = parse_reciprocal(&mut t, [&forward, &reverse], ["forward", "reverse"], p);
+                if reciprocal && matches!(kind, MediumKind::TokenRing { .. }) {
+                    p.push(t.path_of("reciprocal"), Some(&true.into()), "expected false: a token ring's lanes are not the two directions of one channel");
+                }
                 t.finish(p);
-                MediumConfig { name, kind, ends, rate_bps, delay_s, bit_error_rate, forward, reverse, mtu_octets }
+                MediumConfig { name, kind, ends, rate_bps, delay_s, bit_error_rate, forward, reverse, mtu_octets, reciprocal }
             })
             .collect();
 

@@ -98,7 +98,7 @@ fn lane_paths(topo: &Topology, net: Option<&NetworkConfig>, lane: u32) -> (Strin
 }
 
 /// A number as the user would have written it (9600, not 9600.0).
-fn number(x: f64) -> serde_json::Value {
+pub(crate) fn number(x: f64) -> serde_json::Value {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         (x as i64).into()
     } else {

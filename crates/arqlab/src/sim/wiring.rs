@@ -17,8 +17,9 @@ use crate::trace::Tracer;
 use crate::traffic::{MessageIds, Source};
 
 /// The error model of a lane sending at `rate_bps` (an HF lane judges frames of a layer
-/// that is not modem-aware by the modem mode of that rate).
-fn error_model(cfg: &DirectionConfig, rate_bps: f64, rng: &mut Stream) -> ErrorModel {
+/// that is not modem-aware by the modem mode of that rate); `shared`: the lane's half of
+/// a reciprocal HF channel, instead of its own.
+fn error_model(cfg: &DirectionConfig, rate_bps: f64, rng: &mut Stream, shared: Option<HfChannel>) -> ErrorModel {
     match cfg {
         DirectionConfig::None => ErrorModel::None,
         &DirectionConfig::Bit { bit_error_rate } if bit_error_rate > 0.0 => ErrorModel::Bit(BitErrors::new(bit_error_rate, rng)),
@@ -33,7 +34,8 @@ fn error_model(cfg: &DirectionConfig, rate_bps: f64, rng: &mut Stream) -> ErrorM
         DirectionConfig::Hf(c) => match &c.table {
             Some(modem) => {
                 let link_mode = modem.mode_at_rate(rate_bps).unwrap_or(0) as u8;
-                ErrorModel::Hf(Box::new(HfErrors { channel: HfChannel::new(&c.params(), rng), modem: modem.clone(), link_mode }))
+                let channel = shared.unwrap_or_else(|| HfChannel::new(&c.params(), rng));
+                ErrorModel::Hf(Box::new(HfErrors { channel, modem: modem.clone(), link_mode }))
             }
             None => unreachable!("validated: an hf error model has a modem table"),
         },
@@ -69,7 +71,7 @@ fn wire_rings<F: crate::protocol::Pdu>(topo: &Topology, seed: u64, replication: 
                 .enumerate()
                 .map(|(k, e)| {
                     let mut rng = stream(seed, replication, &spec.lane_streams[k]);
-                    let em = error_model(&c.lane_errors(0), c.rate_bps, &mut rng);
+                    let em = error_model(&c.lane_errors(0), c.rate_bps, &mut rng, None);
                     lanes.push(Lane {
                         dir: Direction::new(c.rate_bps, Duration::ZERO, em, rng),
                         medium: Medium::Ring(g as u32, k as u32),
@@ -113,9 +115,15 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
             }
             MediumKind::TokenRing { .. } => unreachable!("rings are wired below"),
         };
+        // A reciprocal medium's one propagation process, on the medium's own stream.
+        let mut shared = match (c.reciprocal, c.lane_errors(0)) {
+            (true, DirectionConfig::Hf(h)) => HfChannel::reciprocal(&h.params(), stream(seed, replication, &format!("medium.{}.channel", c.name))).map(Some),
+            (true, _) => unreachable!("validated: a reciprocal medium has hf lanes"),
+            (false, _) => [None, None],
+        };
         for side in 0..2 {
             let mut rng = stream(seed, replication, &spec.lane_streams[side]);
-            let em = error_model(&c.lane_errors(side), c.rate_bps, &mut rng);
+            let em = error_model(&c.lane_errors(side), c.rate_bps, &mut rng, shared[side].take());
             let lane = (2 * m + side) as u32;
             let target = match topo.lane_target(lane) {
                 End::Node(n) => Target::Node(n),

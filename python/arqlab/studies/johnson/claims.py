@@ -38,9 +38,11 @@ def _claim(id_: str, check: Callable[[StudyData], Outcome], figure: int | None, 
     # Figure 1's claims are also checked with the paper-era TCP (figures.RFC2988) and
     # the transition channel's σ = 15 dB (figures.SIGMA_15), those of Figures 1 and 3
     # with the external modem's per-packet rate rule and with the standard's 110B table
-    # (figures.rate_per_packet, figures.modem_standard).
-    sensitivity = {1: ("rto_rfc2988", "rate_per_packet", "modem_standard", "sigma_15"),
-                   3: ("rate_per_packet", "modem_standard")}.get(figure or 0, ())
+    # (figures.rate_per_packet, figures.modem_standard), with both directions on one
+    # fading process (figures.reciprocal) and with 5066-1s's robust acknowledgement
+    # (figures.robust_ack).
+    sensitivity = {1: ("rto_rfc2988", "rate_per_packet", "modem_standard", "sigma_15", "reciprocal", "robust_ack"),
+                   3: ("rate_per_packet", "modem_standard", "reciprocal", "robust_ack")}.get(figure or 0, ())
     return Claim(id_, c.where, c.statement, check, needs=needs, figure=figure, sensitivity=sensitivity)
 
 

@@ -106,6 +106,13 @@ SYNC_ACQUISITION_S = 0.0
 #: and two propagation delays after its transmission, ~1 s), so it could give up on a lost
 #: answer that soon; the model waits RESPONSE_TIMEOUT_S as the external modem does.
 INTEGRATED_RESPONSE_TIMEOUT_S = RESPONSE_TIMEOUT_S
+#: The external-modem stop-and-wait protocols' acknowledgement (every transmission
+#: without data): "data" sends it at the current data rate, as a 5066 ACK-ONLY D_PDU
+#: would go; "lowest" at the modem's lowest rate, 75 bit/s (hf_arq ``ack_rate``). The
+#: paper: "Since the acknowledgement carries only a single bit of information, it can be
+#: encoded very robustly ... without significantly lengthening the ARQ cycle time"; it
+#: does not say whether its 5066-1s did.
+STOP_AND_WAIT_ACK_RATE = "data"
 #: 5066's D_PDU data segment (the standard allows up to 1023 octets).
 SEGMENT_OCTETS_5066 = 200
 #: The transition channel's "30 dB amplitude lognormal variation", read as the σ of the
@@ -114,6 +121,11 @@ SEGMENT_OCTETS_5066 = 200
 TRANSITION_SIGMA_DB = 30.0
 #: The stable channels' "4 dB amplitude of the 'mid-term' lognormal variation", as σ.
 STABLE_SIGMA_DB = 4.0
+#: The two directions of the radio: each fades on its own mid-term process (False, the
+#: first two readings) or both sample one process, the medium's ``reciprocal = true``
+#: (a single-frequency skywave link's directions ride the same paths; the paper has one
+#: channel and one SNR per case and says nothing of the return direction).
+RECIPROCAL_CHANNEL = False
 
 UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("tcp_mss", "param:MSS_OCTETS", MSS_OCTETS, "unstated in the paper; RFC 1122 default 536, 1460 on an Ethernet path",
@@ -138,6 +150,10 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("integrated_response_timeout_s", "param:INTEGRATED_RESPONSE_TIMEOUT_S", INTEGRATED_RESPONSE_TIMEOUT_S,
                    "unstated; precise timing lets the integrated ARQ expect the answer's start ~1 s after its "
                    "transmission (turnaround + 2 t_p): 1.5 s, or the external modem's 5 s", low=1.5, high=5.0),
+    UncertainInput("stop_and_wait_ack_rate", "param:STOP_AND_WAIT_ACK_RATE", STOP_AND_WAIT_ACK_RATE,
+                   "'the acknowledgement ... can be encoded very robustly ... without significantly lengthening the ARQ "
+                   "cycle time' (stop-and-wait); whether the paper's 5066-1s did is not said: the data rate or the "
+                   "external modem's lowest, 75 bit/s", levels=("data", "lowest")),
     UncertainInput("response_timeout_s", "param:RESPONSE_TIMEOUT_S", RESPONSE_TIMEOUT_S, "unstated; the ARQ's wait for an answer, 2-10 s",
                    low=2.0, high=10.0),
     UncertainInput("segment_octets_5066", "param:SEGMENT_OCTETS_5066", SEGMENT_OCTETS_5066, "unstated; STANAG 5066 D_PDU data 1-1023 octets",
@@ -152,6 +168,11 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("transition_sigma_db", "param:TRANSITION_SIGMA_DB", TRANSITION_SIGMA_DB,
                    "'30 dB amplitude lognormal variation': σ (as the stable channels' 4 dB) or half the peak-to-peak swing",
                    levels=(15.0, 30.0)),
+    UncertainInput("reciprocal_channel", "param:RECIPROCAL_CHANNEL", RECIPROCAL_CHANNEL,
+                   "'a multipath channel with independent Rayleigh fading of two equal-power paths ... three instances of "
+                   "this channel': 'independent' is said of the paths; one channel per case reads as both directions "
+                   "sharing one fading process (reciprocal), the model's default gives each direction its own",
+                   levels=(False, True)),
     UncertainInput("stable_sigma_db", "param:STABLE_SIGMA_DB", STABLE_SIGMA_DB,
                    "'4 dB amplitude of the mid-term lognormal variation' read as σ; as a half swing, σ = 2 dB", low=2.0, high=4.0),
 )

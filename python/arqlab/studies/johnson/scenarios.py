@@ -17,19 +17,25 @@ CLIENT = "flow.client->server"
 LAYERS = "transport.flow.client->server"
 
 
+#: The stop-and-wait protocols with an external modem (the robust acknowledgement's).
+STOP_AND_WAIT_EXTERNAL = ("5066-1s", "sw-external-duplex")
+
+
 def integrated(variant: str) -> bool:
     return variant in ("hdl", "hdl-1d", "sw-integrated-simplex", "all-three")
 
 
 def tables(variant: str, workload: str, x: float, replications: int, initial_rto_s: float | None = None,
            rate_adaptation: str | None = None, external_modem: str | None = None,
-           transition_sigma_db: float | None = None) -> dict[str, Any]:
+           transition_sigma_db: float | None = None, reciprocal: bool | None = None,
+           ack_rate: str | None = None) -> dict[str, Any]:
     """Every table of one point: ``workload`` is "smtp" (SMTP over TCP with connection
     set-up), "hmtp" (directly over the ARQ) or "long" (5,000-byte messages back to back,
     client to server: the sustained throughput on long messages). The keyword arguments
     override, for a sensitivity, the study's value in :mod:`.params` (read at each call,
     so the robustness analysis may set them there): TCP's initial RTO, the external
-    modem's rate rule and table, the transition channel's mid-term σ."""
+    modem's rate rule and table, the transition channel's mid-term σ, whether the two
+    directions share one fading process, the external stop-and-wait acknowledgement's rate."""
     _, channel, snr = CHANNEL_X[x]
     rate_adaptation = P.RATE_ADAPTATION if rate_adaptation is None else rate_adaptation
     external_modem = P.EXTERNAL_MODEM if external_modem is None else external_modem
@@ -44,6 +50,9 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
         arq.update(target_per=P.TARGET_PER, segment_bits=8 * P.SEGMENT_OCTETS_5066)
         if rate_adaptation == "per_packet":
             arq.update(rate_adaptation="per_packet", snr_step_up_db=P.SNR_STEP_UP_DB)
+        ack_rate = P.STOP_AND_WAIT_ACK_RATE if ack_rate is None else ack_rate
+        if ack_rate != "data" and variant in STOP_AND_WAIT_EXTERNAL:
+            arq["ack_rate"] = ack_rate
     tcp: dict[str, Any] = {"kind": "tcp", "connection_setup": True, "mss_octets": P.MSS_OCTETS,
                            "receive_window_octets": max(4096, 4 * P.MSS_OCTETS), "rto": P.RTO_RULE,
                            "initial_rto_s": P.INITIAL_RTO_S if initial_rto_s is None else initial_rto_s,
@@ -61,11 +70,14 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
     else:
         traffic = {"kind": "dialogue", "script": workload, "sessions": SESSIONS, "start_until_s": HOUR_S}
         duration = SESSION_CAP_S
+    medium: dict[str, Any] = {"name": "hf", "kind": "half_duplex_radio", "ends": ["client", "server"], "rate_bps": rate,
+                              "delay_s": 0.01, "turnaround_s": turnaround, "preamble_s": 0.0, "forward": lane, "reverse": dict(lane)}
+    if P.RECIPROCAL_CHANNEL if reciprocal is None else reciprocal:
+        medium["reciprocal"] = True  # absent when false: the first readings' scenarios unchanged
     return {
         "run": {"duration_s": duration, "warmup_s": 0.0, "replications": replications},
         "stack": {"s": {"layers": layers}},
-        "medium": [{"name": "hf", "kind": "half_duplex_radio", "ends": ["client", "server"], "rate_bps": rate,
-                    "delay_s": 0.01, "turnaround_s": turnaround, "preamble_s": 0.0, "forward": lane, "reverse": dict(lane)}],
+        "medium": [medium],
         "node": [{"name": "client", "stack": "s"}, {"name": "server", "stack": "s"}],
         "flow": [{"from": "client", "to": "server", "traffic": traffic}],
     }
@@ -83,4 +95,4 @@ def derive(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, 
     rto, sigma = opt("initial_rto_s"), opt("transition_sigma_db")
     return tables(str(params["variant"]), str(params["workload"]), x, QUICK_REPLICATIONS if quick else FULL_REPLICATIONS,
                   None if rto is None else float(rto), opt("rate_adaptation"), opt("external_modem"),
-                  None if sigma is None else float(sigma))
+                  None if sigma is None else float(sigma), opt("reciprocal"), opt("ack_rate"))

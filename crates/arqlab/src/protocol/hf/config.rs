@@ -48,6 +48,11 @@ pub struct HfArqConfig {
     pub header_bits: u32,
     /// Length of an acknowledgement / control packet.
     pub ack_bits: u32,
+    /// External modem: the rate of a transmission without data (an acknowledgement,
+    /// REQUEST or RELEASE): "data", the current data rate, or "lowest", the table's
+    /// lowest data rate — its most robust (Johnson: a stop-and-wait acknowledgement "can
+    /// be encoded very robustly").
+    pub ack_rate: String,
     /// Packets outstanding at most (FSN modulo 256: at most 128).
     pub window: u32,
     /// Data packets per transmission at most (selective repeat).
@@ -109,6 +114,10 @@ impl HfArqConfig {
         let segment_bits = t.u64("segment_bits", default_seg, 8, 1023 * 8, p) as u32;
         let header_bits = t.u64("header_bits", if integrated_modem { 17 } else { 128 }, 0, 1 << 16, p) as u32;
         let ack_bits = t.u64("ack_bits", if integrated_modem { 64 } else { 160 }, 1, 1 << 16, p) as u32;
+        let ack_rate = t.choice("ack_rate", "data", &["data", "lowest"], p);
+        if integrated_modem && ack_rate != "data" {
+            p.push(t.path_of("ack_rate"), Some(&ack_rate.clone().into()), "expected \"data\": an integrated modem sends its control packets in its own robust burst (BW1), not at a data rate");
+        }
         let window = t.u64("window", if selective_repeat { 128 } else { 1 }, 1, 128, p) as u32;
         if !selective_repeat && window != 1 {
             p.push(t.path_of("window"), Some(&window.into()), "stop-and-wait has window = 1 by definition");
@@ -134,6 +143,7 @@ impl HfArqConfig {
             segment_bits,
             header_bits,
             ack_bits,
+            ack_rate,
             window: if selective_repeat { window } else { 1 },
             max_packets: if selective_repeat { max_packets } else { 1 },
             max_transmission_s,

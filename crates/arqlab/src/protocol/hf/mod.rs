@@ -80,6 +80,9 @@ pub struct HfArq<P: Payload = Sdu> {
     table: Arc<ModemTable>,
     data_modes: Vec<usize>,
     control_mode: usize,
+    /// External modem: the mode of a transmission without data (`ack_rate`): `None`,
+    /// the current data rate; else the lowest-rate data mode.
+    robust_control: Option<usize>,
     target_per: f64,
     /// The SNR estimate's steps (dB): up after a clean transmission, down after a bad one.
     step_up: f64,
@@ -156,12 +159,14 @@ impl<P: Payload> HfArq<P> {
             data_modes.retain(|&m| table.modes[m].bps == bps); // validated: at least one
         }
         let control_mode = table.control_mode().unwrap_or(0);
+        let robust_control = (cfg.ack_rate == "lowest").then(|| data_modes.iter().copied().min_by(|&a, &b| table.modes[a].bps.total_cmp(&table.modes[b].bps))).flatten();
         let mut s = HfArq {
             sr: cfg.selective_repeat,
             integrated: cfg.integrated_modem,
             duplex: cfg.duplex,
             data_modes,
             control_mode,
+            robust_control,
             target_per: cfg.target_per,
             step_up: cfg.snr_step_up_db,
             step_down: cfg.snr_step_down_db,

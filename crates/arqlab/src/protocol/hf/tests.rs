@@ -533,3 +533,6 @@ fn a_transmission_carries_every_tcp_segment_ready_when_it_is_planned() {
     let segments: Vec<u32> = fs.iter().map(|f| f.segment.unwrap().sdu.ns).collect();
     assert_eq!(segments, vec![0, 0, 0, 536, 536, 536, 1072, 1072, 1072, 1608, 1608, 1608], "the initial window of four segments");
 }
+
+#[path = "ack_rate_tests.rs"]
+mod ack_rate;

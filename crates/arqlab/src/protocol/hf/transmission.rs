@@ -163,9 +163,14 @@ impl<P: Payload> HfArq<P> {
     }
 
     /// Modes and airtimes: the preamble on the first packet, interleaver padding on
-    /// the last (external modem).
+    /// the last (external modem). An external modem's transmission without data goes
+    /// at the robust rate when `ack_rate = "lowest"` (one waveform per transmission:
+    /// with data, the acknowledgement rides at the data rate).
     pub(super) fn time(&self, frames: &mut [HfFrame<P>]) {
-        let mode = self.framing_mode();
+        let mode = match self.robust_control {
+            Some(m) if frames.iter().all(|f| f.kind != HfKind::Data) => m,
+            _ => self.framing_mode(),
+        };
         let mut data_s = 0.0;
         for f in frames.iter_mut() {
             let t = match (self.integrated, f.kind) {

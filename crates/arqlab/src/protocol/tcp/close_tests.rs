@@ -109,6 +109,33 @@ fn test_fin_wait_1_fin_lost_is_sent_again_on_timeout() {
     assert_eq!(b.state(), State::FinWait1);
 }
 
+/// Found by the Johnson study (an external-modem SMTP session, replication 15 of the
+/// transition channel with 1.2 s of sync acquisition): every octet acknowledged, the FIN
+/// lost, and duplicate ACKs of the last octet — the fast retransmit must send the FIN
+/// again, not look for a data segment past the last octet (it panicked).
+#[test]
+fn test_fin_wait_1_duplicate_acks_of_every_octet_retransmit_the_fin() {
+    let (mut a, mut b) = socket_established();
+    b.handle_submit(t(1.0), sdu(0, 44));
+    b.handle_close(t(1.0));
+    let fs = drain(&mut b, t(1.0));
+    assert!(fs.len() == 2 && is_fin(&fs[1]));
+    feed(&mut a, &fs[..1], t(1.1)); // the FIN is lost
+    let due = a.poll_timeout().expect("the delayed ACK");
+    a.handle_timeout(due);
+    let ack = drain(&mut a, due);
+    assert_eq!((ack.len(), ack[0].kind, ack[0].nr), (1, FrameKind::RR, 45), "the ACK of the 44 octets");
+    feed(&mut b, &ack, t(1.4));
+    assert!(drain(&mut b, t(1.4)).is_empty(), "the FIN is still timed, nothing to send");
+    // Three duplicates of that ACK (re-sent by a link that lost its acknowledgement).
+    for k in 0..3 {
+        feed(&mut b, &ack, t(1.5 + 0.1 * k as f64));
+    }
+    let again = drain(&mut b, t(1.8));
+    assert_eq!(again, fs[1..], "the same FIN, once");
+    assert_eq!((b.counters().retransmitted_reject, b.state()), (1, State::FinWait1));
+}
+
 #[test]
 fn test_time_wait_repeated_fin_is_acknowledged_again() {
     let (mut a, mut b) = socket_established();

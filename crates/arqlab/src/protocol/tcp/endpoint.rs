@@ -235,11 +235,12 @@ impl Tcp {
         self.close_requested && self.state.sends() && self.snd_nxt == self.write_end && self.snd_una <= self.write_end
     }
 
-    /// The FIN: header only, N(S) = the sequence number it takes.
-    fn fin(&mut self, now: SimTime) -> Frame<Sdu> {
+    /// The FIN: header only, N(S) = the sequence number it takes; sent again after a
+    /// timeout (the go-back reaches it) or duplicate ACKs (`cause`).
+    fn fin(&mut self, now: SimTime, cause: RetransmitCause) -> Frame<Sdu> {
         self.counters.frames_sent += 1;
         if self.snd_max > self.write_end {
-            self.counters.count_retransmission(RetransmitCause::Timeout);
+            self.counters.count_retransmission(cause);
             self.segments_retransmitted += 1;
         }
         self.snd_nxt = self.write_end + 1;
@@ -535,8 +536,13 @@ impl Layer for Tcp {
         if self.fast_rtx {
             self.fast_rtx = false;
             self.fast_retransmits += 1;
-            self.counters.count_retransmission(RetransmitCause::Reject);
             let seq = self.snd_una;
+            if seq >= self.write_end {
+                // Every octet is acknowledged and only our FIN is outstanding: the
+                // duplicate ACKs ask for it (it takes a sequence number, RFC 9293 §3.4).
+                return Some(self.fin(now, RetransmitCause::Reject));
+            }
+            self.counters.count_retransmission(RetransmitCause::Reject);
             return Some(self.segment(now, seq));
         }
         if self.can_send_new() {
@@ -550,7 +556,7 @@ impl Layer for Tcp {
             return Some(f);
         }
         if self.fin_due() {
-            return Some(self.fin(now));
+            return Some(self.fin(now, RetransmitCause::Timeout));
         }
         if self.rx.ack_now {
             self.rx.ack_sent();
