@@ -193,24 +193,29 @@ def test_closed_forms() -> None:
     assert bux.window_bound(10000, 48, 48000, 0.05, 7) == pytest.approx(10000 / 10048)
     assert bux.channel_bound(1000, 48, 1e-5) == pytest.approx(1000 / 1048 * (1 - 1e-5) ** 1048)
     # T1 = 1.25 × the longest legitimate acknowledgement delay (theory.ack_delay_bound):
-    # ABM/ARM a REJ recovery 4·T_I + 4·t_p + 2·R; NRM's Annex B timer 2·t_p + R;
-    # R = T_S from an idle peer, 2·T_I(peer) from a sending one.
+    # ABM/ARM a REJ recovery 4·T_I + 4·t_p + R_rej + R, less 2·t_p + T_S when the sender
+    # sends back to back (the timer restarts on the acknowledgement of the frame before);
+    # NRM's Annex B timer 2·t_p + R; R = T_S from an idle peer, 2·T_I(peer) from a sending
+    # one; the REJ, an S frame, R_rej = T_S idle, T_I(peer) + T_S sending.
     assert bux.t1_rule("abm", 0.1, 0.05, 0.001, None) == pytest.approx(1.25 * (0.4 + 0.2 + 0.002), abs=1e-4)
-    assert bux.t1_rule("arm", 0.1, 0.05, 0.001, 0.02) == pytest.approx(1.25 * (0.4 + 0.2 + 0.08), abs=1e-4)
+    assert bux.t1_rule("abm", 0.1, 0.05, 0.001, None, True) == pytest.approx(1.25 * (0.4 + 0.1 + 0.001), abs=1e-4)
+    assert bux.t1_rule("arm", 0.1, 0.05, 0.001, 0.02) == pytest.approx(1.25 * (0.4 + 0.2 + 0.021 + 0.04), abs=1e-4)
+    assert bux.t1_rule("arm", 0.1, 0.05, 0.001, 0.02, True) == pytest.approx(1.25 * (0.4 + 0.1 + 0.02 + 0.04), abs=1e-4)
     assert bux.t1_rule("nrm", 0.1, 0.05, 0.001, None) == pytest.approx(1.25 * (0.1 + 0.001), abs=1e-4)
     assert bux.t1_rule("nrm", 0.1, 0.05, 0.001, 0.02) == pytest.approx(1.25 * (0.1 + 0.04), abs=1e-4)
 
 
 def test_t1_covers_a_rej_recovery_and_each_mode_gets_its_own() -> None:
     """The point's T1 comes from the scenario's mode and flows (not from the curve's side):
-    two-way ABM at 10000 bit is 1.25·(8·T_I + 4·t_p); one-way NRM P→S 1.25·(2·t_p + T_S)."""
+    two-way saturated ABM at 10000 bit (back to back, the window never closes) is
+    1.25·(7·T_I + 2·t_p); one-way NRM P→S 1.25·(2·t_p + T_S)."""
     f4 = bux.figure(4)
     settings = bux.settings_for(True)
     t_i = 10048 / 48000.0
     runs = fw.plan_figure(f4, settings)[1].values()
     abm = {r.scenario["protocol"]["t1_s"] for r in runs if r.scenario["protocol"]["modulus"] == 8
            and r.scenario["protocol"]["mode"] == "abm" and r.scenario["traffic"]["a"]["length"]["mean_bits"] == 10000}
-    assert round(1.25 * (8 * t_i + 0.2), 4) in abm  # with the t1x0.5, t1x2 and t1prev variants
+    assert round(1.25 * (7 * t_i + 0.1), 4) in abm  # with the t1x0.5, t1x2 and t1prev variants
     f3 = bux.figure(3)
     runs3 = [r for r in fw.plan_figure(f3, settings)[1].values()
              if r.scenario["protocol"]["mode"] == "nrm" and r.scenario["traffic"]["b"]["kind"] == "none"]

@@ -21,7 +21,10 @@ origins and the measured column of claims.md); claims.md/claims.json re-pinned f
 re-pinned for issue 29 (non-finite values written as null, not NaN); everything re-pinned for
 issue 28 (the reading and T1 variants on each figure's own x grid and scored on the base's
 x points, the poll reading on Figs. 8, 10 and 11: more points and runs, new scenario files,
-variant verdicts). If a change is *meant* to alter the study (a new curve, a
+variant verdicts); everything re-pinned again for issue 28 (the ABM/ARM T1 bound counted
+from the timer's last restart with the REJ as an S frame: new T1 on ABM/ARM points, so new
+run keys, CSV run hashes and scenario files, same points; the poll reading as a co-equal
+column of claims.md and claims.json). If a change is *meant* to alter the study (a new curve, a
 corrected parameter, a new claim), recompute them with the code below, say so in the
 commit message, and update docs/studies/bux1982.md where the change shows.
 """
@@ -41,16 +44,16 @@ from arqlab.studies import framework as fw  # noqa: E402
 
 PLAN = {
     # quick: (points, distinct runs, sha256 of the point lines)
-    True: (2106, 1208, "5e53b5cede9f6c3720ff178b552aa891e369c0d48b83b5f78df9fca7758ef77d"),
-    False: (2560, 1459, "b48689141c8dbf29a9b7a64ecb4161c4abff36345cad6849753874891f3cb918"),
+    True: (2106, 1208, "7993e3e7ce557a3560b82625e936ee5821c35ef231dba9518b4a8c3de836599e"),
+    False: (2560, 1459, "9029151c0e734d3a88fbaf4db152689d66ec8058edf2b267da429602ff2feaed"),
 }
 
 OUTPUTS = {
     # glob: (files, sha256 over their relative paths and bytes)
-    "claims.md": (1, "ead6c1ab6f19de604c4ab317ce94ac4546f4e71139d82042da92f60af7c64cd9"),
-    "claims.json": (1, "3f9ae18520da73eedda055f73b82fe7e053898aad8febf016e5e60f46dd72ead"),
-    "*.csv": (4, "9ff6b61ca3eba5e7e734fa1e3855355bca8985502f8150628ba329321e806293"),
-    "*_scenarios/*.toml": (216, "f6b429348f5c5642830ea658d10d4d4db60e2512bbffc283b37ef8f265674b0d"),
+    "claims.md": (1, "b13eec05a2cf18039962fb1f2be496af3075d42f5e03def65a0bf45185e59755"),
+    "claims.json": (1, "dffed5fb34eadfd5f4aabf0231d67aee114254cc108e0124d99f220058aca08e"),
+    "*.csv": (4, "dcf0d4b5cdf04ada70b39115ad203baa0ef3681445b867319e4c8e5f18226ec0"),
+    "*_scenarios/*.toml": (216, "f24bb0a60399fea575eeea95a82d5dca0cd37a24db9ad6aa7df4628b2f1b8259"),
 }
 
 

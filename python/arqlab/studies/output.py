@@ -159,10 +159,13 @@ def counts_by_origin(results: Sequence[ClaimResult]) -> dict[str, dict[str, int]
     return {o: _counts([r for r in results if r.origin == o]) for o in origins}
 
 
-def write_claims(results: Sequence[ClaimResult], out_dir: Path, *, title: str, quick: bool) -> tuple[Path, Path]:
+def write_claims(results: Sequence[ClaimResult], out_dir: Path, *, title: str, quick: bool,
+                 coequal: Sequence[str] = ()) -> tuple[Path, Path]:
     """``claims.json`` and ``claims.md`` with every evaluated claim, its verdict and the
     deviation measured behind it. Claims the reproduction carried to another figure
-    (extrapolation) or inferred itself (inference) are counted apart from the paper's."""
+    (extrapolation) or inferred itself (inference) are counted apart from the paper's.
+    Each ``coequal`` variant (a reading the text does not settle) gets its own verdict
+    and measured columns beside the study's reading, out of the sensitivity column."""
     out_dir.mkdir(parents=True, exist_ok=True)
     jpath, mpath = out_dir / "claims.json", out_dir / "claims.md"
     by_origin = counts_by_origin(results)
@@ -174,18 +177,34 @@ def write_claims(results: Sequence[ClaimResult], out_dir: Path, *, title: str, q
     }
     if set(by_origin) != {"paper"}:
         payload["counts_by_origin"] = by_origin
+    if coequal:
+        payload["coequal_readings"] = list(coequal)
+        payload["coequal_counts"] = {name: coequal_counts(paper, name) for name in coequal}
     payload["claims"] = [r.to_json() for r in results]
     jpath.write_text(dumps(payload, indent=2) + "\n")
     lines = [f"# Claims: {title} ({'quick' if quick else 'full'} run)", ""]
     if set(by_origin) != {"paper"}:
         lines += ["Verdict counts: " + "; ".join(
             f"{o}: " + ", ".join(f"{n} {v}" for v, n in c.items()) for o, c in by_origin.items()), ""]
-    lines += ["| id | origin | section | statement | verdict | measured | sensitivity |", "|---|---|---|---|---|---|---|"]
+    for name in coequal:
+        c = coequal_counts(paper, name)
+        lines += [f"Under the co-equal reading `{name}` (paper's claims it applies to): "
+                  + ", ".join(f"{n} {v}" for v, n in c.items()), ""]
+    extra = "".join(f" under `{name}` | measured under `{name}` |" for name in coequal)
+    lines += ["| id | origin | section | statement | verdict | measured |" + extra + " sensitivity |",
+              "|---|---|---|---|---|---|" + "---|---|" * len(coequal) + "---|"]
     for r in results:
-        sens = "; ".join(f"{s['variant']}: {s['verdict']} ({_variant_measured(s)})" for s in r.sensitivity) or ""
+        by_variant = {s["variant"]: s for s in r.sensitivity}
+        cols = ""
+        for name in coequal:
+            s = by_variant.get(name)
+            cols += (f" **{s['verdict']}** | {_variant_measured(s).replace('|', '/')} |" if s
+                     else " — | — |")
+        sens = "; ".join(f"{s['variant']}: {s['verdict']} ({_variant_measured(s)})" for s in r.sensitivity
+                         if s["variant"] not in coequal) or ""
         stmt = r.statement.replace("|", "\\|")
         lines.append(f"| `{r.id}` | {r.origin} | {r.section} | {stmt} | **{r.verdict.value}** | "
-                     f"{measured_of(r).replace('|', '/')} | {sens.replace('|', '/')} |")
+                     f"{measured_of(r).replace('|', '/')} |{cols} {sens.replace('|', '/')} |")
     lines += ["", "## Details", ""]
     for r in results:
         lines.append(f"- `{r.id}` — {r.verdict.value}: {r.detail}")
@@ -195,14 +214,22 @@ def write_claims(results: Sequence[ClaimResult], out_dir: Path, *, title: str, q
     return jpath, mpath
 
 
-def print_claims(header: str, results: Sequence[ClaimResult], stream: TextIO | None = None) -> None:
+def coequal_counts(results: Sequence[ClaimResult], name: str) -> dict[str, int]:
+    """Verdict counts under the reading ``name`` over the claims it was evaluated on."""
+    verdicts = [s["verdict"] for r in results for s in r.sensitivity if s["variant"] == name]
+    return {v.value: verdicts.count(v.value) for v in Verdict}
+
+
+def print_claims(header: str, results: Sequence[ClaimResult], stream: TextIO | None = None,
+                 coequal: Sequence[str] = ()) -> None:
     out = stream or sys.stdout
     print(header, file=out)
     for r in results:
         tag = "" if r.origin == "paper" else f" ({r.origin})"
         print(f"  [{r.verdict.value:>13}] {r.id}{tag}: {r.statement} [{measured_of(r)}]", file=out)
         for s in r.sensitivity:
-            print(f"  {'':>15}   under {s['variant']}: {s['verdict']}", file=out)
+            how = "reading" if s["variant"] in coequal else "under"
+            print(f"  {'':>15}   {how} {s['variant']}: {s['verdict']}", file=out)
 
 
 

@@ -169,22 +169,23 @@ def reproduce_study(
         files.append(write_scenarios(fig, plans[n][2], out, settings, source=study.SOURCE))
         fdata[n] = FigureData(fig, frame)
     data = StudyData(fdata)
+    coequal = tuple(dict.fromkeys(s.name for n in wanted for s in all_figs[n].sensitivities if s.coequal))
     results: list[ClaimResult] = []
     skipped: list[str] = []
     for n in wanted:
         fig_results = _evaluate(all_figs[n].claims, data, skipped)
         results += fig_results
         if not quiet:
-            print_claims(f"Fig. {n}: {all_figs[n].title}", fig_results, sink)
+            print_claims(f"Fig. {n}: {all_figs[n].title}", fig_results, sink, coequal)
     tail = _evaluate(study.study_claims(), data, skipped)
     results += tail
     if not quiet:
         if tail:
-            print_claims(study.STUDY_CLAIMS_HEADING, tail, sink)
+            print_claims(study.STUDY_CLAIMS_HEADING, tail, sink, coequal)
         if skipped:
             print(f"Not evaluated (need figures that were not run): {', '.join(skipped)}", file=sink)
     _print_summary(results, fdata, out, settings.precision, sink)
-    files += list(write_claims(results, out, title=study.TITLE, quick=quick))
+    files += list(write_claims(results, out, title=study.TITLE, quick=quick, coequal=coequal))
     return Reproduction(out, data, results, files, skipped)
 
 

@@ -92,7 +92,12 @@ class Sensitivity:
 
     ``on_base_xs``: a claim under the variant is scored on the base's x points. A base
     point the variant did not run reads as missing (NaN, so inconclusive), instead of
-    dropping out of the claim's region (where a failing point would simply vanish)."""
+    dropping out of the claim's region (where a failing point would simply vanish).
+
+    ``coequal``: a reading the paper's text does not settle, as well supported as the
+    study's own. Its verdicts get their own column beside the study's in ``claims.md``
+    (not a cell of the sensitivity column) and its curves are drawn as lines, like the
+    study's, not as markers."""
 
     name: str
     description: str
@@ -102,6 +107,7 @@ class Sensitivity:
     xs: tuple[float, ...] | None = None
     quick_xs: tuple[float, ...] | None = None
     on_base_xs: bool = False
+    coequal: bool = False
 
 
 @dataclass(frozen=True)

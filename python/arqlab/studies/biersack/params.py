@@ -136,8 +136,8 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("T1 (acknowledgement timer)", "param:T1_S", T1_S,
                    "Not in the paper ('typically larger than the roundtrip time'); LLC2 implementations default to "
                    "1 s. T1 runs from the end of a frame's transmission, so it covers the loss-free round trip "
-                   "(measured up to 88 ms under overload, roundtrip.py), not the source queue: 0.3 s is about 3x "
-                   "that, 2 s a slow implementation.",
+                   "(measured up to 136 ms under overload, ORIG at 3.5 Mbit/s, roundtrip.py), not the source "
+                   "queue: 0.3 s is 2.2x that, 2 s a slow implementation.",
                    low=0.3, high=2.0, log=True),
     UncertainInput("reject timer", "param:REJECT_TIMER_S", REJECT_TIMER_S,
                    "Not in the paper; tied to T1 in the study; implementations use 1-3 s.", low=0.3, high=3.0, log=True),

@@ -2,7 +2,9 @@
 T1 = reject timer set to each of :data:`T1_LEVELS` (the paper gives no value), one
 table of verdicts per claim (``timers.md``, ``timers.csv``).
 
-``python -m arqlab.studies.biersack.timers --quick [--out DIR] [--workers N]``
+``python -m arqlab.studies.biersack.timers [--quick] [--out DIR] [--workers N] [--store PATH]``
+(the replications go to the result store, so an interrupted table resumes and the level at
+the study's T1 reuses a full pass's runs).
 """
 
 from __future__ import annotations
@@ -81,8 +83,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", default="reproduce-biersack-timers")
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--t1", type=float, action="append", help=f"a T1 level in seconds (default {T1_LEVELS})")
+    ap.add_argument("--store", metavar="PATH", help="result store (default: the default store)")
     a = ap.parse_args(argv)
-    frame = timer_table(a.t1 or T1_LEVELS, quick=a.quick, out_dir=a.out, workers=a.workers)
+    frame = timer_table(a.t1 or T1_LEVELS, quick=a.quick, out_dir=a.out, workers=a.workers, store=a.store)
     print(markdown(frame, a.quick).split("## Numbers")[0])
     return 0
 

@@ -89,13 +89,16 @@ COLORS = {"m8": "black", "m128": "tab:red", "4k8": "tab:blue", "48k": "black", "
 
 A_T1 = Assumption(
     "T1 (timeout)", "1.25 × the longest legitimate acknowledgement delay of the mode's timer",
-    "not stated; ABM/ARM: a REJ recovery, 4·T_I + 4·t_p + 2·R; NRM (Annex B timer): 2·t_p + R; R = T_S from an "
-    "idle peer, 2·T_I(peer) from a sending one (theory.ack_delay_bound); sensitivities t1x0.5, t1x2, t1prev",
+    "not stated; ABM/ARM: a REJ recovery from the timer's last restart, 4·T_I + 4·t_p + R_rej + R, less "
+    "2·t_p + T_S when frames go back to back; NRM (Annex B timer): 2·t_p + R; R = T_S from an idle peer, "
+    "2·T_I(peer) from a sending one, R_rej = T_I(peer) + T_S (theory.ack_delay_bound); sensitivities t1x0.5, "
+    "t1x2, t1prev",
 )
 A_READINGS = Assumption(
     "NRM poll, ABM/ARM timer recovery", "P on an RR/REJ command ahead of the I frames; LAPB timer recovery",
     "A1.2 'poll ... as often as possible ... at the earliest point in time'; A1.3 and the balanced-class standard "
-    "(X.25 LAPB timer recovery); sensitivities poll_asap, tr_continue",
+    "(X.25 LAPB timer recovery); the text does not settle the poll: poll_asap (P on the next command) is a "
+    "co-equal reading, drawn dashed and with its own claim columns; sensitivity tr_continue",
 )
 A_PBIT_1WAY = Assumption(
     "p_bit", "1e-5",

@@ -104,7 +104,10 @@ def study_t1(scn: Mapping[str, Any]) -> float:
     """T1 of a scenario: :func:`~.theory.t1_rule` for the timer that runs in its mode.
 
     NRM: the primary's Annex B timer, answered by the secondary (station B). ABM and ARM:
-    every sending station's timer (they share the scenario's ``t1_s``), so the largest.
+    every sending station's timer (they share the scenario's ``t1_s``), so the largest;
+    a station's bound counts from the acknowledgement of the frame before the lost one
+    when it sends back to back (saturated, window never closed), else from the lost
+    frame's start.
     """
     t_p = float(get_dotted(scn, "link.delay_s"))
     t_s = s_frame_bits(scn) / float(get_dotted(scn, "link.rate_bps"))
@@ -115,8 +118,16 @@ def study_t1(scn: Mapping[str, Any]) -> float:
 
     if mode == "nrm":
         return t1_rule("nrm", t_i("a") or 0.0, t_p, t_s, t_i("b"))
-    rules = [t1_rule(mode, own, t_p, t_s, t_i(peer)) for side, peer in (("a", "b"), ("b", "a"))
-             if (own := t_i(side)) is not None]
+    w = float(get_dotted(scn, "protocol.window", int(get_dotted(scn, "protocol.modulus", 8)) - 1))
+
+    def back_to_back(side: str, own: float, peer: float | None) -> bool:
+        # A saturated sender whose error-free window never closes: W frames outlast the
+        # round trip to the acknowledgement of the first (T_S idle peer, 2·T_I(peer) sending).
+        ack = t_s if peer is None else 2.0 * peer
+        return get_dotted(scn, f"traffic.{side}.kind") == "saturated" and w * own >= own + 2.0 * t_p + ack
+
+    rules = [t1_rule(mode, own, t_p, t_s, t_i(peer), back_to_back(side, own, t_i(peer)))
+             for side, peer in (("a", "b"), ("b", "a")) if (own := t_i(side)) is not None]
     return max(rules) if rules else t1_rule(mode, 0.0, t_p, t_s, None)
 
 
@@ -241,7 +252,7 @@ def reading_sensitivities(curves: Sequence[Curve], xs: tuple[float, ...], quick_
     asyn = tuple(k for k in keys if k.startswith(("abm_", "arm_")))
     return (
         Sensitivity("poll_asap", "NRM: P on the next command (the reading before issue 14)", nrm,
-                    {"protocol.poll": "asap"}, xs=xs, quick_xs=quick_xs, on_base_xs=True),
+                    {"protocol.poll": "asap"}, xs=xs, quick_xs=quick_xs, on_base_xs=True, coequal=True),
         Sensitivity("tr_continue", "ABM/ARM: new I frames during timer recovery (before issue 14)", asyn,
                     {"protocol.timer_recovery": "continue"}, xs=xs, quick_xs=quick_xs, on_base_xs=True),
         Sensitivity("t1x0.5", "T1 half the rule", keys, params={"t1_factor": 0.5}, xs=xs, quick_xs=quick_xs, on_base_xs=True),

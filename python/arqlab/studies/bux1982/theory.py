@@ -56,21 +56,29 @@ def mg1_exp_transfer_over_ti(load: float, l: float, h: float, v: float, t_p: flo
 T1_MARGIN = 1.25
 
 
-def ack_delay_bound(mode: str, t_i: float, t_p: float, t_s: float, t_i_peer: float | None) -> float:
-    """The longest wait for an acknowledgement that involves no further error, per mode.
+def ack_delay_bound(mode: str, t_i: float, t_p: float, t_s: float, t_i_peer: float | None,
+                    back_to_back: bool = False) -> float:
+    """The longest wait for an acknowledgement that involves no further error, per mode,
+    counted from the timer's last (re)start.
 
     ``t_i`` is the sender's I-frame time, ``t_i_peer`` the peer's (None: the peer sends no
-    I frames). A reply from the peer takes ``R``: an RR (T_S) from an idle peer, or, when
-    the peer sends I frames, the rest of its frame in progress plus the next frame that
-    carries the acknowledgement (2·T_I(peer)).
+    I frames). An acknowledgement from the peer takes ``R``: an RR (T_S) from an idle peer,
+    or, when the peer sends I frames, the rest of its frame in progress plus the next frame
+    that carries it (2·T_I(peer)). A REJ is an S frame: from a sending peer it leaves after
+    the frame in progress, ``R_rej`` = T_I(peer) + T_S (T_S from an idle peer).
 
     * ABM and ARM (Appendix A1.3 timer: started by an I frame, restarted only by a *new*
-      acknowledgement): the longest legitimate delay is a REJ recovery. Frame n (T_I), the
-      frame that exposes the gap (T_I), t_p, the REJ (R) — it acknowledges nothing new, so
-      T1 keeps running — t_p, the sender finishing its frame in progress (T_I), the
-      retransmission (T_I), t_p, the acknowledgement (R), t_p:
-      ``4·T_I + 4·t_p + 2·R``. Shorter, and the REJ retransmission's acknowledgement
-      arrives after T1 has run out: the spurious expiries of the issue (ARM S→P).
+      acknowledgement): the longest legitimate delay is a REJ recovery. From the start of
+      the lost frame n: n (T_I), the frame that exposes the gap (T_I), t_p, the REJ
+      (R_rej) — it acknowledges nothing new, so T1 keeps running — t_p, the sender
+      finishing its frame in progress (T_I), the retransmission (T_I), t_p, its
+      acknowledgement (R), t_p: ``4·T_I + 4·t_p + R_rej + R``. The timer may have been
+      restarted as late as the start of n (an acknowledgement opening the window, or
+      a Poisson frame sent while an earlier one is outstanding), so that is the bound —
+      unless ``back_to_back``: saturated sources whose window never closes send n right
+      after n − 1, and the acknowledgement of n − 1, which restarts the timer, arrives
+      2·t_p + T_S after the start of n at the earliest; the bound is then that much
+      shorter.
     * NRM (Annex B primary timer: started when the P has gone, restarted by any frame
       with F = 0, stopped by F = 1): the secondary answers a P at once, so the longest gap
       is t_p + its first response frame + t_p: ``2·t_p + R`` (with R as above, one frame
@@ -80,12 +88,15 @@ def ack_delay_bound(mode: str, t_i: float, t_p: float, t_s: float, t_i_peer: flo
     r = t_s if t_i_peer is None else 2.0 * t_i_peer
     if mode == "nrm":
         return 2.0 * t_p + r
-    return 4.0 * t_i + 4.0 * t_p + 2.0 * r
+    r_rej = t_s if t_i_peer is None else t_i_peer + t_s
+    restart = 2.0 * t_p + t_s if back_to_back else 0.0
+    return 4.0 * t_i + 4.0 * t_p + r_rej + r - restart
 
 
-def t1_rule(mode: str, t_i: float, t_p: float, t_s: float, t_i_peer: float | None) -> float:
+def t1_rule(mode: str, t_i: float, t_p: float, t_s: float, t_i_peer: float | None,
+            back_to_back: bool = False) -> float:
     """T1 = T1_MARGIN × :func:`ack_delay_bound`, rounded to 0.1 ms."""
-    return round(T1_MARGIN * ack_delay_bound(mode, t_i, t_p, t_s, t_i_peer), 4)
+    return round(T1_MARGIN * ack_delay_bound(mode, t_i, t_p, t_s, t_i_peer, back_to_back), 4)
 
 
 def t1_rule_previous(t_i: float, t_p: float, t_s: float) -> float:
