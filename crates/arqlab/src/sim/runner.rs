@@ -40,7 +40,10 @@ pub fn run<L: Layer<Sdu = Sdu>>(
 ) -> Result<RunOutput, SimError> {
     let mut sim = wiring::wire(sc, seed, replication, trace, make)?;
     sim.start(windows)?;
-    sim.run(windows)
+    sim.run(windows).map_err(|e| match e {
+        SimError::Livelock(l) => SimError::Livelock(l.named(sc)),
+        e => e,
+    })
 }
 
 impl<L: Layer<Sdu = Sdu>> Sim<L> {
@@ -91,8 +94,8 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         let mut stalled = false;
         while let Some((now, ev)) = self.q.pop() {
             self.events += 1;
-            if super::interrupt::should_stop(self.events) {
-                return Err(SimError::Interrupted);
+            if self.events & (super::interrupt::CHECK_EVERY - 1) == 0 {
+                self.check_point(now, ev)?;
             }
             self.fingerprint = (self.fingerprint ^ now.0).wrapping_mul(0x0000_0100_0000_01b3) ^ ev.fingerprint_code();
             let i = ev.index();
@@ -516,3 +519,4 @@ fn record_relay<P: crate::protocol::Pdu>(trace: &mut Option<Tracer>, now: SimTim
         t.push(now, station, Some(lane), kind, Some((frame.trace(), frame.carried())), queued, 0);
     }
 }
+

@@ -222,8 +222,10 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
         })
         .collect();
     let stall = super::stall::StallWatch::new(topo, &flows, sc.run.stall_timers.unwrap_or(super::stall::STALL_TIMERS));
+    let elements = nodes.len() + lanes.len() + topo.relays.len() + flows.len();
     let mut sim = Sim {
         stall,
+        instant: super::livelock::InstantWatch::new(super::livelock::limit(elements)),
         q: EventQueue::new(),
         port_at_open: vec![PortCounters::default(); port_owner.len()],
         nodes,
