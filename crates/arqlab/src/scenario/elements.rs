@@ -45,6 +45,9 @@ pub struct MediumConfig {
     /// `ip_router` relays fragment to it. Absent: no limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mtu_octets: Option<u32>,
+    /// Windows in which the medium carries nothing (`scenario::outage`); a duplex link only.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub outages: Vec<super::outage::Outage>,
 }
 
 impl MediumConfig {

@@ -8,6 +8,7 @@ pub mod compose;
 pub mod elements;
 pub mod link;
 pub mod network;
+pub mod outage;
 pub mod reorder;
 pub mod ring;
 mod routes;

@@ -113,6 +113,7 @@ impl Topology {
             forward: Some(link.direction(0)),
             reverse: Some(link.direction(1)),
             mtu_octets: None,
+            outages: vec![],
         };
         let node = |name: &str, lane: u32, peer| NodeSpec {
             name: name.into(),

@@ -75,6 +75,7 @@ fn wire_rings<F: crate::protocol::Pdu>(topo: &Topology, seed: u64, replication: 
                         medium: Medium::Ring(g as u32, k as u32),
                         target: Target::Ring(g as u32),
                         at_open: DirectionCounters::default(),
+                        down: Box::default(),
                     });
                     match *e {
                         End::Node(n) => Target::Node(n),
@@ -123,9 +124,10 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
             };
             lanes.push(Lane {
                 dir: Direction::new(c.rate_bps, Duration::from_secs_f64(c.delay_s), em, rng),
-                medium: radio.map_or(Medium::Line, |r| Medium::Radio(r, side as u8)),
+                medium: if c.outages.is_empty() { radio.map_or(Medium::Line, |r| Medium::Radio(r, side as u8)) } else { Medium::Down },
                 target,
                 at_open: DirectionCounters::default(),
+                down: crate::scenario::outage::windows(&c.outages),
             });
         }
     }
