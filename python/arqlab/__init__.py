@@ -18,7 +18,7 @@ import types
 from typing import TYPE_CHECKING, Any
 
 from . import _core
-from .errors import ArqlabError, ScenarioError, SimulationError
+from .errors import ArqlabError, LivelockError, ScenarioError, SimulationError
 
 if TYPE_CHECKING:
     from .api import compare, simulate
@@ -83,6 +83,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "ArqlabError",
+    "LivelockError",
     "MEASURES",
     "MODEL_VERSION",
     "Result",

@@ -2,13 +2,16 @@
 
 from typing import Any, final
 
-__all__ = ["DIALOGUE_MEASURES", "MEASURES", "MODEL_VERSION", "RunningInterval", "__version__", "clear_interrupt", "flights", "interrupt_requested", "interval", "paired_interval", "pcap", "precision_status", "request_interrupt", "resolve", "run_replication", "toml_to_json_text", "trace"]
+__all__ = ["DIALOGUE_MEASURES", "LivelockError", "MEASURES", "MODEL_VERSION", "RunningInterval", "__version__", "clear_interrupt", "flights", "interrupt_requested", "interval", "paired_interval", "pcap", "precision_status", "request_interrupt", "resolve", "run_replication", "toml_to_json_text", "trace"]
 
 __version__: str
 MODEL_VERSION: str
 MEASURES: list[str]
 #: Measures a dialogue adds to its client → server flow's scope.
 DIALOGUE_MEASURES: list[str]
+
+class LivelockError(RuntimeError):
+    """The run stopped advancing simulated time (a model bug)."""
 
 def toml_to_json_text(text: str) -> str: ...
 def resolve(json: str) -> str: ...

@@ -6,7 +6,7 @@ import numbers
 from typing import Any, Mapping
 
 from . import _core, scenario
-from .errors import ScenarioError, SimulationError
+from .errors import ScenarioError, core_failure
 from .interrupt import call_interruptibly
 from .limits import check_replication_index, check_seed
 from .results import Result, is_batch_means
@@ -22,7 +22,7 @@ def run_replication(resolved: Mapping[str, Any], seed: int, replication: int) ->
         record: Record = call_interruptibly(_core.run_replication, scenario.canonical_json(resolved), int(seed),
                                             int(replication))
     except RuntimeError as e:
-        raise SimulationError(str(e)) from None
+        raise core_failure(e) from None
     return record
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from . import _core, scenario
-from .errors import ScenarioError, SimulationError
+from .errors import ScenarioError, core_failure
 from .limits import index_problem
 from .outputs import write_bytes
 
@@ -64,7 +64,7 @@ def flights(
     except ValueError as e:
         raise ScenarioError(list(e.args[0])) from None
     except RuntimeError as e:
-        raise SimulationError(str(e)) from None
+        raise core_failure(e) from None
     data: dict[str, Any] = json.loads(text)
     data["scenario"] = resolved
     return data
@@ -121,7 +121,7 @@ def captures(
     except ValueError as e:
         raise ScenarioError(list(e.args[0])) from None
     except RuntimeError as e:
-        raise SimulationError(str(e)) from None
+        raise core_failure(e) from None
     paths = capture_paths(path, [name for name, _, _ in files])
     for p, (_, _, data) in zip(paths, files):
         write_bytes(p, data, "--pcap")

@@ -22,7 +22,7 @@ import threading
 from typing import Any, Callable, Sequence
 
 from . import _core, scenario
-from .errors import ArqlabError, ScenarioError, SimulationError, printable, shorten
+from .errors import ArqlabError, LivelockError, ScenarioError, SimulationError, printable, shorten
 from .interrupt import Terminated
 
 Handler = Callable[[argparse.Namespace], int]
@@ -278,6 +278,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ScenarioError as e:
         for line in e.problems:
             print(printable(f"{prefix} error: {e.source + ': ' if e.source else ''}{line}"), file=sys.stderr)
+        return 2
+    except LivelockError as e:  # a model bug the run stopped at: like bad input, exit 2
+        print(printable(f"{prefix} error: {e}"), file=sys.stderr)
         return 2
     except SimulationError as e:
         print(printable(f"{prefix} error: {e}"), file=sys.stderr)

@@ -27,6 +27,25 @@ class SimulationError(ArqlabError, RuntimeError):
     names the scenario, seed and replication; results computed before are kept."""
 
 
+class LivelockError(SimulationError):
+    """The run stopped advancing simulated time: more than a generous bound of events in a
+    row at one instant (a model bug, never a result). The message names the instant and
+    the node and layer (or lane, flow, relay) whose events repeat; at the command line it
+    is a one-line error with exit code 2, never a hang."""
+
+
+def core_failure(exc: BaseException, message: str | None = None) -> SimulationError:
+    """The arqlab error for a failure ``exc`` raised by the simulation core (with
+    ``message`` instead of ``str(exc)`` if given): a `LivelockError` for the core's
+    ``LivelockError``, otherwise a `SimulationError`."""
+    text = str(exc) if message is None else message
+    try:
+        from ._core import LivelockError as CoreLivelock
+    except ImportError:  # no core built: nothing it raised can be a livelock
+        return SimulationError(text)
+    return LivelockError(text) if isinstance(exc, CoreLivelock) else SimulationError(text)
+
+
 SHOWN_MAX_CHARS = 60
 """Values longer than this are shortened in messages (as the core does)."""
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from arqlab import scenario as scenario_mod
-from arqlab.errors import ArqlabError, ScenarioError, SimulationError, printable, shorten
+from arqlab.errors import ArqlabError, LivelockError, ScenarioError, SimulationError, printable, shorten
 from arqlab.jsonout import dumps
 from arqlab.outputs import PLOT_FORMATS, replaced_atomically, writable_dir, writable_file, write_bytes
 from arqlab.sweep import GridError, _has_signal, default_measures, plot_sweep, plot_title, sweep
@@ -177,6 +177,9 @@ def sweep_command(args: argparse.Namespace, runner: Runner | None = None) -> int
             plot_sweep(df, keys, plot, measures=measures, title=plot_title(Path(args.scenario).stem, overrides),
                        logx=args.logx, logy=args.logy)
         _print_table(df, keys, measures, sys.stdout)
+    except LivelockError as exc:
+        report_error("sweep", exc)
+        return 2
     except SimulationError as exc:
         report_error("sweep", exc)
         return 1

@@ -19,7 +19,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Mapping
 
 from . import _core, scenario
-from .errors import ScenarioError, SimulationError, printable
+from .errors import ScenarioError, core_failure, printable
 from .interrupt import call_interruptibly
 from .limits import index_problem
 from .outputs import writable_file
@@ -61,7 +61,7 @@ def trace(
         text = call_interruptibly(_core.trace, scenario.canonical_json(resolved), int(seed), int(replication),
                                   float(start_s), float(end_s), int(limit))
     except RuntimeError as e:
-        raise SimulationError(str(e)) from None
+        raise core_failure(e) from None
     data = json.loads(text)
     rows = []
     for r in data["records"]:

@@ -3,7 +3,8 @@
 //! Errors cross the boundary as standard Python exceptions that the pure-Python layer
 //! (`arqlab.errors`) turns into arqlab's own: a scenario problem is a `ValueError` whose
 //! single argument is the list of problems; a model failure or a Rust panic is a
-//! `RuntimeError` naming the scenario, seed and replication. A panic never aborts Python.
+//! `RuntimeError` naming the scenario, seed and replication (a run that stopped advancing
+//! simulated time its subclass `LivelockError`). A panic never aborts Python.
 
 use arqlab::engine::SimTime;
 use arqlab::scenario::{toml_to_json, Scenario, ScenarioError};
@@ -13,6 +14,13 @@ use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+
+pyo3::create_exception!(
+    _core,
+    LivelockError,
+    PyRuntimeError,
+    "The run stopped advancing simulated time (a model bug: `sim::livelock`)."
+);
 
 fn scenario_error(e: ScenarioError) -> PyErr {
     PyValueError::new_err((e.problems(),))
@@ -109,6 +117,10 @@ fn guarded<T: Send>(
         Ok(Ok(r)) => Ok(r),
         Ok(Err(arqlab::sim::SimError::Interrupted)) => Err(PyKeyboardInterrupt::new_err(format!(
             "interrupted ({})",
+            context()
+        ))),
+        Ok(Err(e @ arqlab::sim::SimError::Livelock(_))) => Err(LivelockError::new_err(format!(
+            "simulation failed ({}): {e}",
             context()
         ))),
         Ok(Err(e)) => Err(PyRuntimeError::new_err(format!(
@@ -336,6 +348,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "MODEL_VERSION",
         concat!(env!("CARGO_PKG_VERSION"), "+", env!("ARQLAB_MODEL_HASH")),
     )?;
+    m.add("LivelockError", m.py().get_type::<LivelockError>())?;
     m.add("MEASURES", arqlab::sim::measure::MEASURES.to_vec())?;
     m.add("DIALOGUE_MEASURES", arqlab::traffic::dialogue::DIALOGUE_MEASURES.to_vec())?;
     m.add_function(wrap_pyfunction!(toml_to_json_text, m)?)?;

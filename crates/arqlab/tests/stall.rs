@@ -112,3 +112,95 @@ fn run_stall_timers_sets_the_limit_and_zero_turns_the_check_off() {
     let e = Scenario::from_value(&text("-1")).unwrap_err();
     assert!(e.to_string().contains("run.stall_timers = -1"), "{e}");
 }
+
+/// A reliable flow over a duplex link that goes down at 10 s (`to`: up again then, or
+/// never), in the explicit form: a stall that passes `check`.
+fn outage(kind: &str, to: Option<f64>, traffic: &str) -> Scenario {
+    outage_of(&format!("kind = \"{kind}\""), to, traffic)
+}
+
+fn outage_of(stack: &str, to: Option<f64>, traffic: &str) -> Scenario {
+    let to = to.map_or(String::new(), |t| format!(", to_s = {t}"));
+    let text = format!(
+        "[run]\nduration_s = 3600.0\n[stack.s]\n{stack}\n\
+         [[medium]]\nname = \"line\"\nends = [\"a\", \"b\"]\nrate_bps = 48000.0\ndelay_s = 0.05\noutages = [{{ from_s = 10.0{to} }}]\n\
+         [[node]]\nname = \"a\"\nstack = \"s\"\n[[node]]\nname = \"b\"\nstack = \"s\"\n\
+         [[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ {traffic} }}\n"
+    );
+    Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_link_that_goes_down_for_good_stalls_every_reliable_protocol_over_it() {
+    for kind in ["stop_and_wait", "go_back_n", "selective_repeat", "hdlc", "llc2"] {
+        for traffic in ["kind = \"saturated\"", "kind = \"bulk\", messages = 100000"] {
+            let sc = outage(kind, None, traffic);
+            let r = replicate(&sc, 1, 0).unwrap_or_else(|e| panic!("{kind}: {e}"));
+            let s = r.stalled.as_ref().unwrap_or_else(|| panic!("{kind}, {traffic}: not stalled, ran to {} s", r.simulated_s));
+            let limit = STALL_TIMERS * largest_timer_s(&sc.topology.nodes[0].stack).unwrap();
+            assert_eq!(s.flow, "flow.a->b");
+            assert!(s.idle_s >= limit && (r.simulated_s - s.at_s).abs() < 1e-9, "{kind}, {traffic}: {s:?}");
+            // Found within three limits of the outage if a timer of the source still
+            // fires (LLC2's T1 keeps running); otherwise nothing happens after the
+            // outage begins, and the stall is found when the run ends.
+            if kind == "llc2" {
+                assert!(s.at_s > 10.0 + limit && s.at_s < 10.0 + 3.0 * limit + 1.0, "{kind}, {traffic}: {s:?}");
+            } else {
+                assert_eq!(s.at_s, 3600.0, "{kind}, {traffic}: {s:?}");
+            }
+            assert_eq!(r.batches[0]["run"].get("stalled"), Some(1.0));
+        }
+    }
+}
+
+#[test]
+fn a_flow_survives_an_outage_shorter_than_the_stall_limit() {
+    for kind in ["stop_and_wait", "selective_repeat", "hdlc", "go_back_n"] {
+        let sc = outage(kind, Some(20.0), "kind = \"bulk\", messages = 2000");
+        let r = replicate(&sc, 1, 0).unwrap_or_else(|e| panic!("{kind}: {e}"));
+        assert!(r.stalled.is_none(), "{kind}: {:?}", r.stalled);
+        let a = r.accounting["flow.a->b"];
+        assert_eq!((a.delivered, a.acknowledged), (2000, 2000), "{kind}: {a:?}");
+        // The frames on the line at 10 s are lost (they arrive in error).
+        assert!(r.batches[0]["link.line.a->b"].get("frames_in_error").unwrap() >= 1.0, "{kind}");
+        let done = r.batches[0]["run"].get("completion_time_s").unwrap();
+        let mut clear = sc.clone();
+        clear.topology.media[0].config.outages.clear();
+        let base = replicate(&clear, 1, 0).unwrap().batches[0]["run"].get("completion_time_s").unwrap();
+        // Nothing moves for the 10 s the line is down; recovery after it costs at most
+        // a couple of timeouts (T1 = 1 s). Go-back-N with REJ and W = 7 recovers every
+        // message but falls into a reject storm after the outage and takes about twice
+        // as long (a limitation in docs/models/textbook.md): its time is not asserted.
+        assert!(done >= base + 10.0, "{kind}: {done} vs {base} without the outage");
+        if kind != "go_back_n" {
+            assert!(done < base + 10.0 + 2.0, "{kind}: {done} vs {base} without the outage");
+        }
+    }
+}
+
+#[test]
+fn a_relay_port_keeps_its_frames_through_an_outage_of_its_link_and_sends_them_after() {
+    let text = |outage: &str| {
+        format!(
+            "[run]\nduration_s = 600.0\n[stack.s]\nkind = \"selective_repeat\"\ntimeout_s = 5.0\n[[relay]]\nname = \"r\"\n\
+             [[medium]]\nname = \"l1\"\nends = [\"a\", \"r\"]\nrate_bps = 48000.0\ndelay_s = 0.01\n\
+             [[medium]]\nname = \"l2\"\nends = [\"r\", \"b\"]\nrate_bps = 48000.0\ndelay_s = 0.01\n{outage}\n\
+             [[node]]\nname = \"a\"\nstack = \"s\"\n[[node]]\nname = \"b\"\nstack = \"s\"\n\
+             [[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = {{ kind = \"bulk\", messages = 2000 }}\n"
+        )
+    };
+    let run = |outage: &str| replicate(&Scenario::from_toml(&text(outage)).unwrap_or_else(|e| panic!("{e}")), 1, 0).unwrap_or_else(|e| panic!("{e}"));
+    let (down, clear) = (run("outages = [{ from_s = 10.0, to_s = 20.0 }]"), run(""));
+    let a = down.accounting["flow.a->b"];
+    assert_eq!((a.delivered, a.acknowledged), (2000, 2000), "{a:?}");
+    let done = |r: &arqlab::sim::Replication| r.batches[0]["run"].get("completion_time_s").unwrap();
+    // Nothing reaches b for 10 s; recovery after it costs at most a timeout (5 s) and
+    // the time to drain what the relay queued meanwhile (2 s). (With a 1 s timeout the
+    // queue's delay outgrows the timeout and never drains: docs/models/topology.md.)
+    assert!(done(&down) >= done(&clear) + 10.0 && done(&down) < done(&clear) + 17.0, "{} vs {}", done(&down), done(&clear));
+    // The relay held frames for l2 while it was down (its port's buffer filled) and
+    // forwarded every one it took in afterwards: nothing is dropped (unlimited buffer).
+    let port = &down.batches[0]["node.r.l2"];
+    assert_eq!(port.get("frames_dropped"), Some(0.0));
+    assert!(port.get("buffer_octets_max").unwrap() > clear.batches[0]["node.r.l2"].get("buffer_octets_max").unwrap(), "{port:?}");
+}

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from arqlab.errors import ArqlabError, SimulationError
+from arqlab.errors import ArqlabError, LivelockError, SimulationError, core_failure
 from arqlab.execution.workers import init_worker
 from arqlab.interrupt import call_interruptibly
 
@@ -79,9 +79,11 @@ class TaskFailed(SimulationError):
     A simulation failure (exit code 1), like `SimulationError` from an in-process run."""
 
 
-def _failure(key: TaskKey, exc: BaseException) -> TaskFailed:
+def _failure(key: TaskKey, exc: BaseException) -> SimulationError:
     h, seed, rep = key
-    return TaskFailed(f"replication {rep} (seed {seed}, scenario {h[:12]}) failed: {type(exc).__name__}: {exc}")
+    message = f"replication {rep} (seed {seed}, scenario {h[:12]}) failed: {type(exc).__name__}: {exc}"
+    failure = core_failure(exc, message)
+    return failure if isinstance(failure, LivelockError) else TaskFailed(message)
 
 
 class SerialBackend:

@@ -142,7 +142,7 @@ def handler(args: argparse.Namespace) -> int:
     # A progress line rewritten with \r only on a terminal; a log or pipe gets none.
     progress = None if args.quiet or not sys.stderr.isatty() else _progress
     out = args.out or f"reproduce-{name}"
-    from ..errors import ArqlabError, SimulationError
+    from ..errors import ArqlabError, LivelockError, SimulationError
 
     try:
         from ..outputs import writable_dir
@@ -160,7 +160,7 @@ def handler(args: argparse.Namespace) -> int:
             _robustness(study, args, rep, figures, executor, store, progress)
     except SimulationError as e:
         print(f"arqlab reproduce: error: {e}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(e, LivelockError) else 1
     except ArqlabError as e:
         return _fail(str(e))
     except OSError as e:  # a write the atomic helpers do not cover (a full disk)

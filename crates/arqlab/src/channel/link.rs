@@ -150,6 +150,16 @@ impl<F: Pdu> Direction<F> {
         Transmission { end, arrival: end + self.delay, in_error }
     }
 
+    /// The frame started last is lost after all (its medium went down while it was on
+    /// the line): it arrives in error.
+    #[cold]
+    pub fn corrupt_last(&mut self) {
+        if let Some(w) = self.in_flight.back_mut() {
+            self.counters.frames_in_error += u64::from(!w.in_error);
+            w.in_error = true;
+        }
+    }
+
     /// The frame whose arrival is due now (FIFO).
     #[inline]
     pub fn take_arrival(&mut self) -> Option<InFlight<F>> {
@@ -234,6 +244,15 @@ impl<F: Pdu> InFlightRing<F> {
         self.slots = slots;
         self.head = 0;
         self.tail = self.len;
+    }
+
+    /// The frame committed last.
+    fn back_mut(&mut self) -> Option<&mut InFlight<F>> {
+        if self.len == 0 {
+            return None;
+        }
+        let last = self.tail.wrapping_sub(1) & (self.slots.len() - 1);
+        Some(&mut self.slots[last])
     }
 
     #[inline]

@@ -67,6 +67,9 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Composed<U, L> {
     fn poll_timeout(&self) -> Option<SimTime> {
         self.stack.poll_timeout()
     }
+    fn due_layer(&self, now: SimTime) -> Option<usize> {
+        self.stack.due_layer(now)
+    }
     #[inline]
     fn poll_event(&mut self) -> Option<Event<U::Sdu>> {
         self.stack.poll_event()

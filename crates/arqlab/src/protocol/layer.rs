@@ -225,6 +225,12 @@ pub trait Layer {
     }
     /// The earliest pending deadline.
     fn poll_timeout(&self) -> Option<SimTime>;
+    /// The layer (0 = this one, or the top of a stack) whose deadline is at or before
+    /// `now`, if any: names the culprit of a livelock (`sim::livelock`), never called on
+    /// the hot path.
+    fn due_layer(&self, now: SimTime) -> Option<usize> {
+        self.poll_timeout().is_some_and(|t| t <= now).then_some(0)
+    }
     /// The next event for the layer above, if any.
     fn poll_event(&mut self) -> Option<Event<Self::Sdu>>;
     /// Back-pressure: false while the layer takes no more SDUs.

@@ -165,6 +165,10 @@ impl<L: Layer<Sdu = Sdu>> Layer for Mux<L> {
         self.conns.iter().filter_map(|c| c.layer.poll_timeout()).min()
     }
 
+    fn due_layer(&self, now: SimTime) -> Option<usize> {
+        self.conns.iter().find_map(|c| c.layer.due_layer(now))
+    }
+
     fn poll_event(&mut self) -> Option<Event<Sdu>> {
         self.events.pop_front()
     }

@@ -113,6 +113,11 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
         }
     }
 
+    fn due_layer(&self, now: SimTime) -> Option<usize> {
+        // The upper layer is one layer; the lower may be a stack of its own.
+        self.upper.due_layer(now).map(|_| 0).or_else(|| self.lower.due_layer(now).map(|k| k + 1))
+    }
+
     fn poll_event(&mut self) -> Option<Event<U::Sdu>> {
         self.upper.poll_event()
     }

@@ -48,6 +48,9 @@ pub struct MediumConfig {
     /// The two lanes sample one HF propagation process (`link::parse_reciprocal`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub reciprocal: bool,
+    /// Windows in which the medium carries nothing (`scenario::outage`); a duplex link only.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub outages: Vec<super::outage::Outage>,
 }
 
 impl MediumConfig {

@@ -9,6 +9,7 @@ pub mod elements;
 pub mod link;
 pub mod network;
 pub mod overrides;
+pub mod outage;
 pub mod reorder;
 pub mod ring;
 mod routes;

@@ -114,6 +114,7 @@ impl Topology {
             reverse: Some(link.direction(1)),
             mtu_octets: None,
             reciprocal: link.reciprocal,
+            outages: vec![],
         };
         let node = |name: &str, lane: u32, peer| NodeSpec {
             name: name.into(),

@@ -44,6 +44,9 @@ pub fn check(sc: &Scenario, p: &mut Problems) {
                 return;
             }
             for (m, c) in net.medium.iter().enumerate() {
+                if !c.outages.is_empty() {
+                    p.push(format!("medium[{m}].outages"), None, "expected none under \"x25\": a packet on the line when the medium goes down is lost, and would stall its virtual circuit for ever (no RESET/RESTART modelled)");
+                }
                 for (i, key) in [(0, "forward"), (1, "reverse")] {
                     if lossy(&c.lane_errors(i)) {
                         let own = if i == 0 { &c.forward } else { &c.reverse };
@@ -97,5 +100,8 @@ mod tests {
         assert!(p.len() == 1 && p[0].starts_with("medium[1].bit_error_rate"), "{p:?}");
         let p = problems(&net(0.0, "buffer_octets = 4000"));
         assert!(p.len() == 1 && p[0].starts_with("relay[0].buffer_octets"), "{p:?}");
+        let down = net(0.0, "").replace("bit_error_rate = 0e0\n", "outages = [{ from_s = 5.0, to_s = 6.0 }]\n");
+        let p = problems(&down);
+        assert!(p.len() == 1 && p[0].starts_with("medium[1].outages: expected none under \"x25\"") && p[0].contains("lost"), "{p:?}");
     }
 }

@@ -2,8 +2,9 @@
 //!
 //! The simulation core never reads signals itself: the caller (the Python layer, on
 //! Ctrl-C) calls [`request`], and a running replication notices it within a few
-//! thousand events (the runner calls [`should_stop`] on every event; it looks at the flag
-//! once every [`CHECK_EVERY`] events) and returns [`super::SimError::Interrupted`]. The
+//! thousand events (the runner looks at the flag once every [`CHECK_EVERY`] events, at
+//! the check point where it also watches for a livelock, `sim::livelock`) and returns
+//! [`super::SimError::Interrupted`]. The
 //! flag stays set until [`clear`], so every replication running in this process stops;
 //! a caller clears it before starting new work.
 
@@ -52,12 +53,6 @@ pub fn clear() {
 /// Whether an interrupt has been requested and not cleared.
 pub fn requested() -> bool {
     PROCESS.requested()
-}
-
-/// Whether the event loop should stop after `events` events (see [`Flag::should_stop`]).
-#[inline]
-pub fn should_stop(events: u64) -> bool {
-    PROCESS.should_stop(events)
 }
 
 #[cfg(test)]

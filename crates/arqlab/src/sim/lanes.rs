@@ -6,6 +6,7 @@
 use crate::channel::{Direction, DirectionCounters, Radio, TokenRing, Transmission};
 use crate::engine::{Duration, SimTime};
 use crate::protocol::Pdu;
+use crate::scenario::outage;
 
 /// A lane and what gates it.
 pub(super) struct Lane<F> {
@@ -14,6 +15,8 @@ pub(super) struct Lane<F> {
     pub(super) medium: Medium,
     pub(super) target: Target,
     pub(super) at_open: DirectionCounters,
+    /// The medium's outages, [from, to) (`Medium::Down` only; `scenario::outage`).
+    pub(super) down: Box<[(SimTime, SimTime)]>,
 }
 
 /// The medium a lane belongs to, as far as starting a transmission goes.
@@ -25,6 +28,9 @@ pub(super) enum Medium {
     Radio(u32, u8),
     /// A station's lane on a token ring: (ring, station).
     Ring(u32, u32),
+    /// A line of a duplex link with outages: free when its last frame has left and the
+    /// medium is up (`Lane::down`).
+    Down,
 }
 
 #[derive(Clone, Copy)]
@@ -84,6 +90,7 @@ pub(super) fn gate<F: Pdu>(lane: &Lane<F>, radios: &[Radio], rings: &[RingLanes]
         }
         // Token ring: the station may start when the token is with it.
         Medium::Ring(g, k) => rings[g as usize].gate(k, now),
+        Medium::Down => outage::down_until(&lane.down, now).is_none().then_some(Duration::ZERO),
     }
 }
 
@@ -94,6 +101,8 @@ pub(super) fn ready_at<F: Pdu>(lane: &Lane<F>, radios: &[Radio], rings: &[RingLa
         Medium::Line => lane.dir.busy_until(),
         Medium::Radio(r, side) => lane.dir.busy_until().max(radios[r as usize].ready_at(side)),
         Medium::Ring(g, k) => lane.dir.busy_until().max(rings[g as usize].ready_at(k, now)),
+        // (For ever: a wake that never comes before the end.)
+        Medium::Down => outage::up_at(&lane.down, lane.dir.busy_until().max(now)),
     }
 }
 
@@ -106,6 +115,13 @@ pub(super) fn transmit<F: Pdu>(lane: &mut Lane<F>, radios: &mut [Radio], rings: 
         Medium::Radio(r, side) => radios[r as usize].started(side, tx.end, lane.dir.delay),
         // Token ring: the frame holds the ring; it arrives when its last bit passes the receiver.
         Medium::Ring(g, k) => tx.arrival = rings[g as usize].started(k, now, tx.end, dst),
+        // A frame on the line when the medium goes down is lost.
+        Medium::Down => {
+            if outage::cuts(&lane.down, now, tx.arrival) {
+                lane.dir.corrupt_last();
+                tx.in_error = true;
+            }
+        }
     }
     tx
 }

@@ -5,6 +5,7 @@
 pub mod capture;
 pub mod experiment;
 pub mod interrupt;
+pub mod livelock;
 pub mod measure;
 pub mod runner;
 mod lanes;

@@ -40,7 +40,10 @@ pub fn run<L: Layer<Sdu = Sdu>>(
 ) -> Result<RunOutput, SimError> {
     let mut sim = wiring::wire(sc, seed, replication, trace, make)?;
     sim.start(windows)?;
-    sim.run(windows)
+    sim.run(windows).map_err(|e| match e {
+        SimError::Livelock(l) => SimError::Livelock(l.named(sc)),
+        e => e,
+    })
 }
 
 impl<L: Layer<Sdu = Sdu>> Sim<L> {
@@ -91,8 +94,8 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         let mut stalled = false;
         while let Some((now, ev)) = self.q.pop() {
             self.events += 1;
-            if super::interrupt::should_stop(self.events) {
-                return Err(SimError::Interrupted);
+            if self.events & (super::interrupt::CHECK_EVERY - 1) == 0 {
+                self.check_point(now, ev)?;
             }
             self.fingerprint = (self.fingerprint ^ now.0).wrapping_mul(0x0000_0100_0000_01b3) ^ ev.fingerprint_code();
             let i = ev.index();
@@ -121,7 +124,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     let before = traced.then(|| node.stack.counters().timeouts);
                     node.stack.handle_timeout(now);
                     let (lanes, nodes) = (&self.lanes, &self.nodes);
-                    stalled = self.stall.timer_fired(&self.flows, i, now, |n| lanes[nodes[n].lane as usize].dir.counters.frames_transmitted);
+                    stalled = self.stall.timer_fired(&self.flows, i, now, |n| sent(&lanes[nodes[n].lane as usize].dir));
                     if before.is_some_and(|b| self.nodes[i].stack.counters().timeouts > b) {
                         self.record(now, i, TraceKind::Timeout, None);
                     }
@@ -146,7 +149,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 kind => {
                     if boundary > 0 {
                         let (lanes, nodes) = (&self.lanes, &self.nodes);
-                        self.stall.boundary(&self.flows, now, |n| lanes[nodes[n].lane as usize].dir.counters.frames_transmitted);
+                        self.stall.boundary(&self.flows, now, |n| sent(&lanes[nodes[n].lane as usize].dir));
                     }
                     stalled = self.stall.stalled.is_some();
                     if stalled {
@@ -253,7 +256,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     if let Some(out) = self.relays[r as usize].route(k as usize, w.dst) {
                         let out_lane = self.relays[r as usize].ports[out].lane as usize;
                         // (Token ring: the port's frame has left even though the token is elsewhere.)
-                        let ended = if matches!(self.lanes[out_lane].medium, Medium::Ring(..)) { !self.lanes[out_lane].dir.is_busy(now) } else { self.lane_free(out_lane, now) };
+                        let ended = if matches!(self.lanes[out_lane].medium, Medium::Ring(..) | Medium::Down) { !self.lanes[out_lane].dir.is_busy(now) } else { self.lane_free(out_lane, now) };
                         if ended {
                             self.relays[r as usize].release(now, out);
                         }
@@ -277,9 +280,10 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
     fn send_from_port(&mut self, r: usize, k: usize, now: SimTime) -> Step {
         let lane = self.relays[r].ports[k].lane as usize;
         let Some(lead) = gate(&self.lanes[lane], &self.radios, &self.rings, now) else {
-            // Token ring: a port with frames waits for the token (one wake-up at a time).
+            // Token ring (outage): a port with frames waits for the token (the medium to
+            // come up), one wake-up at a time.
             let port = &mut self.relays[r].ports[k];
-            if matches!(self.lanes[lane].medium, Medium::Ring(..)) && port.sending.is_none() && !port.queue.is_empty() && !port.wake {
+            if matches!(self.lanes[lane].medium, Medium::Ring(..) | Medium::Down) && port.sending.is_none() && !port.queue.is_empty() && !port.wake {
                 port.wake = true;
                 self.q.schedule(ready_at(&self.lanes[lane], &self.radios, &self.rings, now), Ev::new(TX_END, (self.relay_port0[r] as usize) + k))?;
             }
@@ -515,4 +519,10 @@ fn record_relay<P: crate::protocol::Pdu>(trace: &mut Option<Tracer>, now: SimTim
     if let Some(t) = trace.as_mut() {
         t.push(now, station, Some(lane), kind, Some((frame.trace(), frame.carried())), queued, 0);
     }
+}
+
+/// What a lane has sent, for the stall watch.
+#[inline]
+fn sent<F: Pdu>(d: &crate::channel::Direction<F>) -> super::stall::Sent {
+    (d.counters.frames_transmitted, d.busy_until())
 }

@@ -10,8 +10,11 @@
 //! flow's last progress or, if it had nothing pending before, from the submission that
 //! gave it data again. It is checked when a timer of the flow's source node fires (at
 //! most once per limit per node) and at every window boundary; the source's lane must
-//! have been silent since the previous check, so a stall is found within about three
-//! limits.
+//! have been silent for the last limit (its last frame ended that long ago), or since
+//! the previous check if that came after the last progress, so a stall is found within
+//! about three limits — or at the end of the run, if no timer fires after the flow
+//! stopped (a link down for good, `scenario::outage`, may leave nothing to happen until
+//! then).
 
 use crate::engine::{Duration, SimTime};
 use crate::protocol::Service;
@@ -123,7 +126,7 @@ impl StallWatch {
     /// True if a flow has stalled (the runner tests it only after a timer or a boundary,
     /// the only places a stall is found, not after every event).
     #[inline]
-    pub(super) fn timer_fired<F: Watched>(&mut self, flows: &[F], node: usize, now: SimTime, sent: impl Fn(usize) -> u64) -> bool {
+    pub(super) fn timer_fired<F: Watched>(&mut self, flows: &[F], node: usize, now: SimTime, sent: impl Fn(usize) -> Sent) -> bool {
         if now < self.next_check[node] || self.by_node[node].is_empty() {
             return false;
         }
@@ -142,7 +145,7 @@ impl StallWatch {
     }
 
     /// A window boundary: checks every watched flow.
-    pub(super) fn boundary<F: Watched>(&mut self, flows: &[F], now: SimTime, sent: impl Fn(usize) -> u64) {
+    pub(super) fn boundary<F: Watched>(&mut self, flows: &[F], now: SimTime, sent: impl Fn(usize) -> Sent) {
         for ((f, limit), seen) in flows.iter().zip(&self.limit).zip(self.seen.iter_mut()) {
             if let (Some(limit), None) = (*limit, &self.stalled) {
                 self.stalled = check(f, limit, self.timers, now, seen, sent(f.ends().0));
@@ -151,11 +154,15 @@ impl StallWatch {
     }
 }
 
-/// Stalled: data pending, no progress for `limit`, and nothing sent on the source's lane
-/// since the previous check, which came after the last progress. Updates `seen`.
-fn check<F: Watched>(f: &F, limit: Duration, timers: f64, now: SimTime, seen: &mut (SimTime, u64), sent: u64) -> Option<Stall> {
+/// What a source's lane has sent: frames started, and when its last frame ended.
+pub(super) type Sent = (u64, SimTime);
+
+/// Stalled: data pending, no progress for `limit`, and the source's lane silent — its
+/// last frame ended at least `limit` ago, or the previous check came after the last
+/// progress and no frame has started since. Updates `seen`.
+fn check<F: Watched>(f: &F, limit: Duration, timers: f64, now: SimTime, seen: &mut (SimTime, u64), (sent, last_end): Sent) -> Option<Stall> {
     let idle = now - f.progress_at();
-    let silent = seen.0 >= f.progress_at() && seen.1 == sent;
+    let silent = last_end + limit <= now || (seen.0 >= f.progress_at() && seen.1 == sent);
     *seen = (now, sent);
     (f.pending() && idle >= limit && silent).then(|| Stall { flow: f.scope().to_string(), at: now, idle, limit, timers })
 }

@@ -111,6 +111,9 @@ pub enum SimError {
     /// Not a model failure: [`super::interrupt::request`] was called (Ctrl-C).
     #[error("interrupted")]
     Interrupted,
+    /// A model bug: simulated time stopped advancing (`sim::livelock`).
+    #[error("{0}")]
+    Livelock(super::livelock::Livelock),
 }
 
 /// Where measurement windows start and end.
@@ -244,6 +247,8 @@ pub(super) struct Sim<L: Layer> {
     pub(super) fingerprint: u64,
     pub(super) trace: Option<Tracer>,
     pub(super) stall: super::stall::StallWatch,
+    /// Events in a row at one instant (`sim::livelock`).
+    pub(super) instant: super::livelock::InstantWatch,
 }
 
 /// The pooled scope's counters: senders' and receivers' stacks and the senders' lanes

@@ -77,6 +77,7 @@ fn wire_rings<F: crate::protocol::Pdu>(topo: &Topology, seed: u64, replication: 
                         medium: Medium::Ring(g as u32, k as u32),
                         target: Target::Ring(g as u32),
                         at_open: DirectionCounters::default(),
+                        down: Box::default(),
                     });
                     match *e {
                         End::Node(n) => Target::Node(n),
@@ -131,9 +132,10 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
             };
             lanes.push(Lane {
                 dir: Direction::new(c.rate_bps, Duration::from_secs_f64(c.delay_s), em, rng),
-                medium: radio.map_or(Medium::Line, |r| Medium::Radio(r, side as u8)),
+                medium: if c.outages.is_empty() { radio.map_or(Medium::Line, |r| Medium::Radio(r, side as u8)) } else { Medium::Down },
                 target,
                 at_open: DirectionCounters::default(),
+                down: crate::scenario::outage::windows(&c.outages),
             });
         }
     }
@@ -230,8 +232,10 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
         })
         .collect();
     let stall = super::stall::StallWatch::new(topo, &flows, sc.run.stall_timers.unwrap_or(super::stall::STALL_TIMERS));
+    let elements = nodes.len() + lanes.len() + topo.relays.len() + flows.len();
     let mut sim = Sim {
         stall,
+        instant: super::livelock::InstantWatch::new(super::livelock::limit(elements)),
         q: EventQueue::new(),
         port_at_open: vec![PortCounters::default(); port_owner.len()],
         nodes,

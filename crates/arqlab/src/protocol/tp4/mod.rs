@@ -265,6 +265,9 @@ impl<L: Layer<Sdu = Tpdu>> Layer for Tp4Over<L> {
     fn poll_timeout(&self) -> Option<SimTime> {
         self.0.poll_timeout()
     }
+    fn due_layer(&self, now: SimTime) -> Option<usize> {
+        self.0.due_layer(now)
+    }
     fn poll_event(&mut self) -> Option<Event<Sdu>> {
         self.0.poll_event()
     }

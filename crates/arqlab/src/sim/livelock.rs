@@ -1,0 +1,188 @@
+//! Zero-time livelocks. A model bug can make a run spin at one simulated instant for
+//! ever — a layer whose deadline stays at `now` after its timeout is handled wakes its
+//! node again at the same time, and again. The stall watch (`sim::stall`) cannot see it,
+//! since it watches simulated time, and simulated time no longer moves.
+//!
+//! The runner already stops every [`CHECK_EVERY`] events to look at the interrupt flag;
+//! there it also compares the current time with the time at the previous check point.
+//! Time never goes back, so an unchanged time means that every event in between happened
+//! at that instant. After [`limit`] events in a row at one instant the run ends with
+//! [`SimError::Livelock`](super::SimError::Livelock), naming the instant and the element
+//! whose event was being handled. Nothing is added to the work of an ordinary event.
+//!
+//! The bound is generous: a legitimate instant holds a few events per element (a timer
+//! of each node, an arrival on each lane, a frame leaving each relay port), and every
+//! frame takes at least a picosecond to transmit, so no chain of frames stays at one
+//! instant. A livelock is found after between [`limit`] and [`limit`] + 2 ×
+//! [`CHECK_EVERY`] events at its instant.
+
+use super::interrupt::CHECK_EVERY;
+use super::state::{Ev, Sim, SimError, ARRIVAL, MESSAGE, RELAY_READY, TIMER, TX_END};
+use crate::engine::SimTime;
+use crate::protocol::{Layer, Sdu};
+use crate::scenario::Scenario;
+
+/// At least this many consecutive events at one instant are a livelock …
+pub const LIVELOCK_EVENTS_MIN: u64 = 1 << 20;
+/// … or this many per element of the run (nodes, lanes, relays, flows), if more.
+pub const LIVELOCK_EVENTS_PER_ELEMENT: u64 = 64;
+
+/// The livelock bound of a run with `elements` elements.
+pub fn limit(elements: usize) -> u64 {
+    LIVELOCK_EVENTS_MIN.max(LIVELOCK_EVENTS_PER_ELEMENT.saturating_mul(elements as u64))
+}
+
+/// The element whose event the runner was handling when it found a livelock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Site {
+    /// A timer wake of a node; the layer (0 = top) whose deadline is due, if one is.
+    Timer { node: usize, layer: Option<usize> },
+    /// A node woken because its lane may be free.
+    Transmit { node: usize },
+    /// A frame arriving on a lane.
+    Arrival { lane: usize },
+    /// A message of a flow's source.
+    Message { flow: usize },
+    /// A relay: its next frame forwarded, or one of its ports woken.
+    Relay { relay: usize },
+    /// A measurement window boundary or the end.
+    Window,
+}
+
+/// A run that stopped advancing simulated time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Livelock {
+    pub at: SimTime,
+    /// Consecutive events at `at` when it was found (at least).
+    pub events: u64,
+    pub limit: u64,
+    pub site: Site,
+    /// The site in words, with the scenario's names (filled in by [`Livelock::named`]).
+    pub place: String,
+}
+
+impl std::fmt::Display for Livelock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "livelock at t={} s in {} ({} events in a row without simulated time advancing; the limit is {})",
+            self.at.as_secs_f64(),
+            self.place,
+            self.events,
+            self.limit
+        )
+    }
+}
+
+impl Livelock {
+    /// Names the site with `sc`'s nodes, layers, lanes, flows and relays.
+    pub fn named(mut self, sc: &Scenario) -> Livelock {
+        let topo = &sc.topology;
+        let node = |n: usize| topo.nodes.get(n).map_or(format!("node {n}"), |x| format!("node {:?}", x.name));
+        let lane = |l: usize| topo.media.iter().flat_map(|m| m.lane_scopes.iter()).chain(topo.rings.iter().flat_map(|g| g.lane_scopes.iter())).nth(l).cloned().unwrap_or(format!("lane {l}"));
+        self.place = match self.site {
+            Site::Timer { node: n, layer } => {
+                let stack = topo.nodes.get(n).map(|x| x.stack.as_slice()).unwrap_or_default();
+                match layer.and_then(|k| stack.get(k).map(|c| (k, c))) {
+                    Some((k, c)) => format!("{}, layer {} ({} of {}): its timer stays due at this instant after every timeout", node(n), c.kind(), k + 1, stack.len()),
+                    None => format!("{}: its timer wakes it at this instant again and again", node(n)),
+                }
+            }
+            Site::Transmit { node: n } => format!("{}: it is woken to transmit at this instant again and again", node(n)),
+            Site::Arrival { lane: l } => format!("lane {}: frames keep arriving at this instant", lane(l)),
+            Site::Message { flow } => format!("flow {}: its source keeps submitting at this instant", topo.flows.get(flow).map_or(flow.to_string(), |f| f.scope.clone())),
+            Site::Relay { relay } => format!("relay {:?}: it keeps forwarding at this instant", topo.relays.get(relay).map_or(relay.to_string(), |r| r.config.name.clone())),
+            Site::Window => "the measurement windows".to_string(),
+        };
+        self
+    }
+}
+
+impl<L: Layer<Sdu = Sdu>> Sim<L> {
+    /// Every [`CHECK_EVERY`] events, before `ev` (popped at `now`) is handled: an
+    /// interrupt request, or a livelock.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn check_point(&mut self, now: SimTime, ev: Ev) -> Result<(), SimError> {
+        if super::interrupt::requested() {
+            return Err(SimError::Interrupted);
+        }
+        let Some(events) = self.instant.check(now) else { return Ok(()) };
+        let i = ev.index();
+        let site = match ev.kind() {
+            TIMER => Site::Timer { node: i, layer: self.nodes[i].stack.due_layer(now) },
+            TX_END if i < self.nodes.len() => Site::Transmit { node: i },
+            TX_END => Site::Relay { relay: self.port_owner[i - self.nodes.len()].0 as usize },
+            ARRIVAL => Site::Arrival { lane: i },
+            MESSAGE => Site::Message { flow: i },
+            RELAY_READY => Site::Relay { relay: i },
+            _ => Site::Window,
+        };
+        Err(SimError::Livelock(Livelock { at: now, events, limit: self.instant.limit(), site, place: String::new() }))
+    }
+}
+
+/// Counts the check points in a row at which simulated time had not moved.
+pub(super) struct InstantWatch {
+    at: SimTime,
+    checks: u64,
+    limit: u64,
+}
+
+impl InstantWatch {
+    pub(super) fn new(limit: u64) -> InstantWatch {
+        InstantWatch { at: SimTime::ZERO, checks: 0, limit }
+    }
+
+    /// At a check point (every [`CHECK_EVERY`] events), the current time: the events in a
+    /// row at this instant (at least) if they reach the limit.
+    #[inline]
+    pub(super) fn check(&mut self, now: SimTime) -> Option<u64> {
+        if now != self.at {
+            self.at = now;
+            self.checks = 0;
+            return None;
+        }
+        self.checks += 1;
+        let events = self.checks.saturating_mul(CHECK_EVERY);
+        (events >= self.limit).then_some(events)
+    }
+
+    pub(super) fn limit(&self) -> u64 {
+        self.limit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limit_is_the_minimum_or_per_element_whichever_is_more() {
+        assert_eq!(limit(0), LIVELOCK_EVENTS_MIN);
+        assert_eq!(limit(2), LIVELOCK_EVENTS_MIN);
+        let n = (LIVELOCK_EVENTS_MIN / LIVELOCK_EVENTS_PER_ELEMENT) as usize;
+        assert_eq!(limit(n), LIVELOCK_EVENTS_MIN);
+        assert_eq!(limit(n + 1), LIVELOCK_EVENTS_MIN + LIVELOCK_EVENTS_PER_ELEMENT);
+        assert_eq!(limit(usize::MAX), u64::MAX);
+    }
+
+    // Check points at one instant count up to the limit; any move of time starts again.
+    #[test]
+    fn instant_watch_reports_at_the_limit_and_resets_when_time_moves() {
+        let mut w = InstantWatch::new(3 * CHECK_EVERY);
+        let t = SimTime(5);
+        assert_eq!(w.check(t), None, "the first check point at an instant only notes it");
+        assert_eq!(w.check(t), None);
+        assert_eq!(w.check(t), None);
+        assert_eq!(w.check(t), Some(3 * CHECK_EVERY));
+        assert_eq!(w.check(SimTime(6)), None, "time moved: the count starts again");
+        assert_eq!(w.check(SimTime(6)), None);
+        assert_eq!(w.check(SimTime(7)), None);
+        // A limit below one interval still needs two check points at the instant.
+        let mut w = InstantWatch::new(1);
+        assert_eq!(w.check(SimTime::ZERO), Some(CHECK_EVERY), "time 0 is where the watch starts");
+        assert_eq!(w.check(SimTime(1)), None);
+        assert_eq!(w.check(SimTime(1)), Some(CHECK_EVERY));
+    }
+}

@@ -1,0 +1,146 @@
+//! The zero-time livelock guard (`sim::livelock`): a layer whose deadline stays due at
+//! one instant makes the runner wake its node at that instant for ever; the run must end
+//! with a `Livelock` error naming the instant, the node and the layer — never hang.
+
+mod common;
+
+use arqlab::engine::SimTime;
+use arqlab::protocol::textbook::{GoBackN, TextbookConfig};
+use arqlab::protocol::{Counters, Event, Frame, Grant, Layer, Sdu, Service, Stacked};
+use arqlab::scenario::Scenario;
+use arqlab::sim::interrupt::CHECK_EVERY;
+use arqlab::sim::livelock::{limit, Livelock, Site, LIVELOCK_EVENTS_MIN};
+use arqlab::sim::runner::{run, SimError, Windows};
+use common::{saturated, scenario, NONE};
+
+fn cfg() -> TextbookConfig {
+    TextbookConfig { window: 7, modulus: 8, overhead_bits: 48, ack_bits: 48, timeout_s: 0.5, reject: true, nak_corrupted: false }
+}
+
+/// A real go-back-N entity that, from its first input at or after `from`, reports a
+/// deadline at that instant for ever and ignores its timeouts: the shape of the X.25
+/// bug that made a run spin at one instant (every wake at the same time).
+struct Stuck<P> {
+    inner: P,
+    from: SimTime,
+    at: Option<SimTime>,
+}
+
+impl<P: Layer> Stuck<P> {
+    fn new(inner: P, from: SimTime) -> Self {
+        Stuck { inner, from, at: None }
+    }
+    fn input(&mut self, now: SimTime) {
+        if now >= self.from && self.at.is_none() {
+            self.at = Some(now);
+        }
+    }
+}
+
+impl<P: Layer> Layer for Stuck<P> {
+    type Sdu = P::Sdu;
+    type Pdu = P::Pdu;
+    fn service(&self) -> Service {
+        self.inner.service()
+    }
+    fn handle_submit(&mut self, now: SimTime, sdu: P::Sdu) {
+        self.input(now);
+        self.inner.handle_submit(now, sdu)
+    }
+    fn handle_receive(&mut self, now: SimTime, pdu: &P::Pdu) {
+        self.input(now);
+        self.inner.handle_receive(now, pdu)
+    }
+    fn handle_receive_in_error(&mut self, now: SimTime, pdu: &P::Pdu) {
+        self.input(now);
+        self.inner.handle_receive_in_error(now, pdu)
+    }
+    fn handle_timeout(&mut self, now: SimTime) {
+        self.input(now);
+        if self.at.is_none() {
+            self.inner.handle_timeout(now)
+        }
+    }
+    fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<P::Pdu> {
+        self.inner.poll_transmit(now, grant)
+    }
+    fn poll_timeout(&self) -> Option<SimTime> {
+        self.at.or(self.inner.poll_timeout())
+    }
+    fn poll_event(&mut self) -> Option<Event<P::Sdu>> {
+        self.inner.poll_event()
+    }
+    fn backlog(&self) -> usize {
+        self.inner.backlog()
+    }
+    fn unacknowledged(&self) -> usize {
+        self.inner.unacknowledged()
+    }
+    fn counters(&self) -> Counters {
+        self.inner.counters()
+    }
+    fn wants_transmit(&self) -> bool {
+        self.inner.wants_transmit()
+    }
+}
+
+const NEVER: SimTime = SimTime(u64::MAX);
+
+/// 100 s of saturated a→b go-back-N; station a gets stuck from `from`.
+fn run_stuck(from: SimTime) -> Result<arqlab::sim::runner::RunOutput, SimError> {
+    let sc = scenario(0.05, &saturated(1000), NONE);
+    let w = Windows::equal(SimTime::ZERO, SimTime::from_secs_f64(100.0), 1);
+    run(&sc, 1, 0, &w, None, |n, _| Stuck::new(GoBackN::new(&cfg()), if n.index == 0 { from } else { NEVER }))
+}
+
+fn livelock(r: Result<arqlab::sim::runner::RunOutput, SimError>) -> Livelock {
+    match r {
+        Err(SimError::Livelock(l)) => l,
+        Err(e) => panic!("expected a livelock, got {e}"),
+        Ok(out) => panic!("expected a livelock, the run ended at {:?} after {} events", out.simulated, out.events),
+    }
+}
+
+#[test]
+fn a_deadline_that_stays_due_ends_the_run_as_a_livelock_naming_the_node_and_layer() {
+    let l = livelock(run_stuck(SimTime::from_secs_f64(2.0)));
+    // Stuck at its first input at or after 2 s (a frame's arrival or a timer).
+    assert!(l.at >= SimTime::from_secs_f64(2.0) && l.at < SimTime::from_secs_f64(2.6), "{l:?}");
+    assert_eq!(l.site, Site::Timer { node: 0, layer: Some(0) });
+    // Found within two check intervals after the limit (two nodes, two lanes, one flow:
+    // the minimum bound applies).
+    assert_eq!(l.limit, LIVELOCK_EVENTS_MIN);
+    assert!(l.events >= l.limit && l.events < l.limit + 2 * CHECK_EVERY, "{l:?}");
+    let m = SimError::Livelock(l.clone()).to_string();
+    assert!(m.starts_with(&format!("livelock at t={} s in node \"a\", layer go_back_n (1 of 1):", l.at.as_secs_f64())), "{m}");
+    assert!(m.contains("events in a row without simulated time advancing"), "{m}");
+}
+
+#[test]
+fn the_same_entity_unstuck_runs_to_its_end() {
+    let out = run_stuck(NEVER).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.simulated, SimTime::from_secs_f64(100.0));
+    assert!(out.accounting[0].1.delivered > 1000, "{:?}", out.accounting);
+}
+
+#[test]
+fn a_stuck_lower_layer_is_named_as_the_second_layer() {
+    // Stacked::due_layer: the upper layer first, then the lower one, counted from the top.
+    let t = SimTime::from_secs_f64(1.0);
+    let upper: GoBackN<Sdu> = GoBackN::new(&cfg());
+    let lower: Stuck<GoBackN<Frame<Sdu>>> = Stuck { inner: GoBackN::new(&cfg()), from: SimTime::ZERO, at: Some(t) };
+    let stack = Stacked::new(upper, lower);
+    assert_eq!(stack.due_layer(t), Some(1));
+    assert_eq!(stack.due_layer(SimTime(t.0 - 1)), None, "not yet due");
+    let sc = Scenario::from_toml(
+        "[stack.h]\nlayers = [{ kind = \"tp4\" }, { kind = \"hdlc\" }]\n\
+         [[medium]]\nname = \"l\"\nends = [\"a\", \"b\"]\nrate_bps = 9600.0\n\
+         [[node]]\nname = \"a\"\nstack = \"h\"\n[[node]]\nname = \"b\"\nstack = \"h\"\n\
+         [[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = { kind = \"saturated\" }\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let l = Livelock { at: t, events: 1 << 21, limit: limit(5), site: Site::Timer { node: 1, layer: Some(1) }, place: String::new() }.named(&sc);
+    assert!(l.to_string().starts_with("livelock at t=1 s in node \"b\", layer hdlc (2 of 2): its timer stays due"), "{l}");
+    let l = Livelock { site: Site::Arrival { lane: 1 }, ..l }.named(&sc);
+    assert!(l.place.starts_with("lane link.l.b->a"), "{}", l.place);
+}
