@@ -119,6 +119,8 @@ QUOTES_CHECKED_AGAINST_THE_PAPER = {
     "throughput_trends": "1d6686f718cf931e",
     "hdl_1d_drops_with_hmtp": "753c9dd4aa88075e",
     "modem_less_loss_when_unstable": "07cb054bf3e2dc8d",
+    "sr_dominant_hmtp_high_snr": "19ed84167c9d9401",
+    "workload_sr_interaction": "174333f5c76d53e0",
 }
 
 

@@ -23,10 +23,15 @@ NEGLIGIBLE_PCT = 5.0
 #: "roughly threefold ... with any of our ARQ protocols": what the paper's own Tables 1
 #: and 2 support — its per-protocol ratios are HDL 3.4, HDL-1d 1.8, 5066 3.3, 5066-1s
 #: 2.8 —, so: the protocols' geometric mean ratio between 2 and 4, and every
-#: protocol's ratio at least SUBSTANTIAL ("The performance boost compared to the
-#: SMTP/TCP case is substantial").
+#: protocol's ratio within 3 ± 50 % ("with any of our ARQ protocols": each one roughly
+#: threefold; the paper's own 1.83–3.44 lie inside, a ratio of 6 is twofold the claim).
+#: The lower bound is also "The performance boost compared to the SMTP/TCP case is
+#: substantial".
 THREEFOLD = (2.0, 4.0)
-SUBSTANTIAL = 1.5
+PER_PROTOCOL = (1.5, 4.5)
+#: "a strong positive interaction" (Table 7, workload × selective repeat; paper 14 %):
+#: positive and at least twice the "negligible" share.
+STRONG_PCT = 2 * 5.0
 #: "around 100 bps": between 2/3 and 3/2 of it.
 AROUND = 1.5
 #: "about five transmissions": between 4 and 6.
@@ -71,7 +76,7 @@ def _all(vs: list[Verdict]) -> Verdict:
 
 def hmtp_threefold(data: StudyData) -> Outcome:
     """Per protocol, HMTP / SMTP throughput averaged over the three channels: their
-    geometric mean in [2, 4] and each at least 1.5 (what the paper's tables support;
+    geometric mean in [2, 4] and each in [1.5, 4.5] (what the paper's tables support;
     each in [2, 4] fails on them: HDL-1d 1.8)."""
     ratios = {}
     for p in P.PROTOCOLS:
@@ -79,10 +84,11 @@ def hmtp_threefold(data: StudyData) -> Outcome:
         hmtp = sum(_est(data, 2, p, x).mean for x in CHANNEL_X) / 3
         ratios[p] = hmtp / smtp
     geo = math.prod(ratios.values()) ** (1 / len(ratios))
-    ok = THREEFOLD[0] <= geo <= THREEFOLD[1] and min(ratios.values()) >= SUBSTANTIAL
+    lo, hi = PER_PROTOCOL
+    ok = THREEFOLD[0] <= geo <= THREEFOLD[1] and all(lo <= r <= hi for r in ratios.values())
     return Outcome(_v(ok), "HMTP/SMTP throughput (mean of channels): " + ", ".join(f"{p} {r:.2f}" for p, r in ratios.items())
                    + f", geometric mean {geo:.2f}; roughly threefold = geometric mean in [{THREEFOLD[0]:g}, {THREEFOLD[1]:g}],"
-                   f" each at least {SUBSTANTIAL:g}")
+                   f" each in [{lo:g}, {hi:g}]")
 
 
 def _dominant(table: str, top: str, negligible: str) -> Callable[[StudyData], Outcome]:
@@ -116,17 +122,54 @@ def selective_repeat_everywhere(data: StudyData) -> Outcome:
 
 
 def worst_in_transition(data: StudyData) -> Outcome:
-    worst = _est(data, 1, "5066-1s", 3.0)
-    others = {p: _est(data, 1, p, 3.0) for p in P.PROTOCOLS if p != "5066-1s"}
-    return Outcome(_all([_below(worst, e) for e in others.values()]),
-                   f"transition, SMTP/TCP: 5066-1s {worst} bit/s; " + ", ".join(f"{p} {e}" for p, e in others.items()))
+    """The sentence cites Table 1 and Figure 1: 5066-1s below each of the other three
+    in every channel (the transition among them), with CIs."""
+    vs, parts = [], []
+    for x, (channel, _, _) in CHANNEL_X.items():
+        worst = _est(data, 1, "5066-1s", x)
+        others = {p: _est(data, 1, p, x) for p in P.PROTOCOLS if p != "5066-1s"}
+        vs += [_below(worst, e) for e in others.values()]
+        parts.append(f"{channel}: 5066-1s {worst} bit/s; " + ", ".join(f"{p} {e}" for p, e in others.items()))
+    return Outcome(_all(vs), "SMTP/TCP, " + " | ".join(parts))
+
+
+def half_fraction_effects(thr: dict[str, float]) -> dict[str, float]:
+    """Main effects (bit/s, ±1 coding) of the three features on the paper's four
+    protocols' throughputs (the 2^(3-1) fraction, as Tables 4 and 5)."""
+    return {name: sum(thr[p] * (1 if getattr(P.FEATURES[p], attr) else -1) for p in P.PROTOCOLS) / 4
+            for name, attr in (("Selective Repeat", "selective_repeat"), ("Integrated Modem", "integrated_modem"),
+                               ("Duplex Client Data", "duplex_client_data"))}
+
+
+def sr_dominant_hmtp_high_snr(data: StudyData) -> Outcome:
+    """"dominant factor for the wireless-friendly workload in the high SNR channel": on
+    the HMTP cells at 25 dB, selective repeat has the largest main effect of the three
+    features, and it is positive."""
+    q = half_fraction_effects({p: _est(data, 2, p, 1.0).mean for p in P.PROTOCOLS})
+    top = max(q, key=lambda f: abs(q[f]))
+    return Outcome(_v(top == "Selective Repeat" and q[top] > 0),
+                   "HMTP 25 dB, main effects: " + ", ".join(f"{f} {v:+.0f} bit/s" for f, v in q.items()))
+
+
+def workload_sr_interaction(data: StudyData) -> Outcome:
+    from .tables import percent
+
+    p, s = percent(data, "table7", "Workload * SelectRpt")
+    return Outcome(_v(s > 0 and p >= STRONG_PCT), f"table7: Workload × Selective repeat {p:.0f} % {'+' if s > 0 else '−'}"
+                   f" (paper: 14 % +); strong positive = + and at least {STRONG_PCT:g} %")
 
 
 def modem_110b_100bps(data: StudyData) -> Outcome:
+    """The sustained throughput only. The sentence's first half (300 bit/s: PER over
+    50 %, 150 bit/s nearly error-free) is the external modem table's calibration input,
+    not a result; its mechanism ("tends to switch between these two rates") is not
+    checked (the figures carry no per-rate counts): the detail says so."""
     e = _est(data, 3, "5066", 2.0)
     lo, hi = 100.0 / AROUND, 100.0 * AROUND
     v = Verdict.HOLDS if lo <= e.lo and e.hi <= hi else Verdict.DOES_NOT_HOLD if e.hi < lo or e.lo > hi else Verdict.INCONCLUSIVE
-    return Outcome(v, f"5066 (adaptive 110B), long messages at 5 dB: {e} bit/s; around 100 = [{lo:.0f}, {hi:.0f}]")
+    return Outcome(v, f"5066 (adaptive 110B), long messages at 5 dB: {e} bit/s; around 100 = [{lo:.0f}, {hi:.0f}]"
+                   " (throughput only: the 300 bit/s PER is the table's calibration input, the switching between 300 and"
+                   " 150 bit/s is not checked)")
 
 
 def hdl_400bps(data: StudyData) -> Outcome:
@@ -177,7 +220,7 @@ def fig1_claims() -> tuple[Claim, ...]:
 
 
 def fig2_claims() -> tuple[Claim, ...]:
-    return ()
+    return (_claim("sr_dominant_hmtp_high_snr", sr_dominant_hmtp_high_snr, 2),)
 
 
 def fig3_claims() -> tuple[Claim, ...]:
@@ -193,6 +236,7 @@ def study_claims() -> list[Claim]:
         _claim("hmtp_threefold", hmtp_threefold, None, needs=(1, 2)),
         _claim("low_snr_modem_over_workload", modem_over_workload, None, needs=(1, 2)),
         _claim("selective_repeat_everywhere", selective_repeat_everywhere, None, needs=(1, 2)),
+        _claim("workload_sr_interaction", workload_sr_interaction, None, needs=(1, 2)),
         _claim("hdl_1d_drops_with_hmtp", hdl_1d_drops, None, needs=(1, 2)),
     ]
 
