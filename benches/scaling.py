@@ -75,40 +75,14 @@ def child(family: str, k: int, duration_s: float) -> None:
     print(json.dumps({"events": r["events"], "rss_kib": rss}))
 
 
-def toml_value(v: Any) -> str:
-    """A scalar, list or inline table in TOML (enough for `topology`'s values)."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v)
-    if isinstance(v, str):
-        return json.dumps(v)
-    if isinstance(v, list):
-        return "[" + ", ".join(toml_value(x) for x in v) + "]"
-    return "{ " + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items()) + " }"
-
-
-def to_toml(sc: dict[str, Any]) -> str:
-    """`topology`'s scenario as TOML: top-level tables, tables of tables, arrays of tables."""
-    out = []
-    for key, v in sc.items():
-        if isinstance(v, list):
-            out += [f"[[{key}]]\n" + "".join(f"{k} = {toml_value(x)}\n" for k, x in row.items()) for row in v]
-        elif isinstance(v, dict) and all(isinstance(x, dict) for x in v.values()):
-            out += [f"[{key}.{name}]\n" + "".join(f"{k} = {toml_value(x)}\n" for k, x in t.items()) for name, t in v.items()]
-        elif isinstance(v, dict):
-            out.append(f"[{key}]\n" + "".join(f"{k} = {toml_value(x)}\n" for k, x in v.items()))
-        else:
-            out.insert(0, f"{key} = {toml_value(v)}\n")
-    return "\n".join(out)
-
-
 def run(family: str, k: int, duration_s: float, repeat: int, binary: str | None = None) -> dict[str, Any]:
     """The fastest of `repeat` fresh processes (events and RSS are the same in each)."""
     path = None
     if binary:
+        import tomli_w  # pinned in requirements.lock, as for the extension's own scenarios
+
         with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
-            f.write(to_toml(topology(family, k, duration_s)))
+            f.write(tomli_w.dumps(topology(family, k, duration_s)))
         path = f.name
         cmd = [binary, path]
     else:
