@@ -6,7 +6,7 @@
   saturated go-back-N end to end, the same link parameters, a buffer that never
   overflows), K = 1, 10, 100, 500: at K = 500 a 1,001-node relay topology.
 
-    python benches/scaling.py [--family links star] [--simulated-s 20000] [--repeat 3]
+    python benches/scaling.py [--family links star] [--simulated-s 20000] [--repeat 3] [--run BIN]
 
 Prints the marginal events per CPU-second (the issue's target: within 2x of K = 1, i.e.
 "vs K=1" >= 0.5) and the peak RSS of a fresh process per K (expected to grow linearly in
@@ -14,7 +14,12 @@ K). Each K simulates the same total number of link-seconds (simulated seconds x 
 constant) twice, at D and 2D: the rate is (events2 - events1) / (CPU2 - CPU1), so
 starting Python, building the topology and opening the measures (linear in K, once) do
 not count. CPU time is the child's user + system time (`os.wait4`: a shared machine
-slows wall time more); each run is repeated and the fastest kept.
+slows wall time more); each run is repeated and the fastest kept. With `--run BIN` (the
+`run` example, `cargo build --release -p arqlab --example run`) each point runs that
+binary on the topology written as a TOML scenario instead of the Python extension, so
+two builds can be compared alternately without rebuilding the extension (its peak RSS
+is then the child's `ru_maxrss`, which Linux floors at the forking Python's own size:
+read memory from the extension runs).
 """
 
 from __future__ import annotations
@@ -23,8 +28,10 @@ import argparse
 import json
 import math
 import os
+import re
 import subprocess
 import sys
+import tempfile
 from typing import Any
 
 LINK = {"rate_bps": 48000.0, "delay_s": 0.05, "bit_error_rate": 1e-5}
@@ -68,17 +75,38 @@ def child(family: str, k: int, duration_s: float) -> None:
     print(json.dumps({"events": r["events"], "rss_kib": rss}))
 
 
-def run(family: str, k: int, duration_s: float, repeat: int) -> dict[str, Any]:
+def run(family: str, k: int, duration_s: float, repeat: int, binary: str | None = None) -> dict[str, Any]:
     """The fastest of `repeat` fresh processes (events and RSS are the same in each)."""
-    cmd = [sys.executable, __file__, "--child", family, str(k), str(duration_s)]
+    path = None
+    if binary:
+        import tomli_w  # pinned in requirements.lock, as for the extension's own scenarios
+
+        with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
+            f.write(tomli_w.dumps(topology(family, k, duration_s)))
+        path = f.name
+        cmd = [binary, path]
+    else:
+        cmd = [sys.executable, __file__, "--child", family, str(k), str(duration_s)]
     runs = []
-    for _ in range(repeat):
-        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
-        out = p.stdout.read() if p.stdout else ""
-        _, status, usage = os.wait4(p.pid, 0)
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise SystemExit(f"scaling: {' '.join(cmd)} failed")
-        runs.append({**json.loads(out), "cpu_s": usage.ru_utime + usage.ru_stime})
+    try:
+        for _ in range(repeat):
+            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+            out = p.stdout.read() if p.stdout else ""
+            _, status, usage = os.wait4(p.pid, 0)
+            if os.waitstatus_to_exitcode(status) != 0:
+                raise SystemExit(f"scaling: {' '.join(cmd)} failed")
+            if binary:
+                m = re.search(r"events (\d+)", out)
+                if not m:
+                    raise SystemExit(f"scaling: {binary} printed no 'events N' line")
+                # ru_maxrss of the child, in KiB on Linux.
+                got = {"events": int(m.group(1)), "rss_kib": usage.ru_maxrss}
+            else:
+                got = json.loads(out)
+            runs.append({**got, "cpu_s": usage.ru_utime + usage.ru_stime})
+    finally:
+        if path:
+            os.unlink(path)
     return min(runs, key=lambda r: float(r["cpu_s"]))
 
 
@@ -87,6 +115,7 @@ def main() -> int:
     ap.add_argument("--family", nargs="*", choices=sorted(SIZES), default=["links", "star"])
     ap.add_argument("--simulated-s", type=float, default=20000.0, help="simulated seconds at K = 1 (divided by K)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per point; the fastest is kept")
+    ap.add_argument("--run", metavar="BIN", help="time this `run` example on TOML scenarios instead of the extension")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--child", nargs=3, metavar=("FAMILY", "K", "SIMULATED_S"), help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -100,7 +129,7 @@ def main() -> int:
     for family in args.family:
         for k in SIZES[family]:
             d = max(args.simulated_s / k, 1.0)
-            r1, r2 = run(family, k, d, args.repeat), run(family, k, 2 * d, args.repeat)
+            r1, r2 = run(family, k, d, args.repeat, args.run), run(family, k, 2 * d, args.repeat, args.run)
             rate = (r2["events"] - r1["events"]) / (r2["cpu_s"] - r1["cpu_s"]) if r2["cpu_s"] > r1["cpu_s"] else float("nan")
             rows.append({"family": family, "k": k, **r2, "events_per_cpu_s": rate})
     if args.json:

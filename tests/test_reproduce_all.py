@@ -69,3 +69,18 @@ def test_the_studies_are_the_registered_ones() -> None:
     from arqlab.studies import STUDIES
 
     assert sorted(reproduce_all.STUDIES) == sorted(STUDIES)
+
+
+def test_the_end_prints_each_studys_cpu_and_the_total(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # The studies' commands replaced by stand-ins that burn known CPU: the last lines
+    # are one row per study (its CPU seconds) and the total, in CPU-minutes too.
+    real = run_all
+    monkeypatch.setattr(reproduce_all, "run_all", lambda cmds, jobs, out: real([(n, burn(0.2 if n == "colella" else 0.0)) for n, _ in cmds], jobs, out))
+    assert reproduce_all.main(["colella", "johnson", "--out", str(tmp_path), "--jobs", "1"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    rows = {line.split()[0]: line.split() for line in lines[-3:]}
+    assert list(rows) == ["johnson", "colella", "total"], "studies in the registered order, then the total"
+    assert float(rows["colella"][1]) >= 0.15 and float(rows["johnson"][1]) < 0.15
+    assert float(rows["total"][1]) == pytest.approx(float(rows["colella"][1]) + float(rows["johnson"][1]), abs=0.11)
+    assert "CPU-minutes" in lines[-1]
+    assert lines[-2].endswith("Verdicts: 0 stand-in"), "each study's row ends with its verdict line"

@@ -1,6 +1,5 @@
 //! The discrete-event engine: integer time, the future event list, random streams.
 
-pub mod heap;
 pub mod queue;
 pub mod rng;
 pub mod time;

@@ -1,4 +1,4 @@
-//! The future event list: a 4-ary heap (`heap.rs`) ordered by (time, insertion number).
+//! The future event list: a binary heap ordered by (time, insertion number).
 //!
 //! Equal times keep FIFO order (the insertion number breaks ties), which makes a run
 //! reproducible bit for bit. Events are 24-bit codes (a kind and an element index, so
@@ -15,8 +15,9 @@
 //! pops before any scheduled event at the same time, exactly as if it had been
 //! scheduled first, which is how the calendar is given (before anything is scheduled).
 
-use super::heap::QuadHeap;
 use super::time::SimTime;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// An event that fits in 24 bits.
 pub trait EventCode: Copy {
@@ -50,7 +51,7 @@ pub const CODE_BITS: u32 = 24;
 const SEQ_BITS: u32 = 40;
 
 pub struct EventQueue<E> {
-    heap: QuadHeap,
+    heap: BinaryHeap<Reverse<u128>>,
     /// Calendar events, latest first (the next one is popped off the end).
     calendar: Vec<(SimTime, E)>,
     next_seq: u64,
@@ -66,7 +67,7 @@ impl<E: EventCode> Default for EventQueue<E> {
 
 impl<E: EventCode> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { heap: QuadHeap::with_capacity(64), calendar: Vec::new(), next_seq: 0, now: SimTime::ZERO, _event: std::marker::PhantomData }
+        EventQueue { heap: BinaryHeap::with_capacity(64), calendar: Vec::new(), next_seq: 0, now: SimTime::ZERO, _event: std::marker::PhantomData }
     }
 
     /// A queue holding `events` (in non-decreasing time order) as its calendar: each pops
@@ -106,7 +107,7 @@ impl<E: EventCode> EventQueue<E> {
         let code = event.encode();
         debug_assert!(code >> CODE_BITS == 0);
         let key = ((time.0 as u128) << 64) | ((self.next_seq as u128) << CODE_BITS) | code as u128;
-        self.heap.push(key);
+        self.heap.push(Reverse(key));
         self.next_seq += 1;
         Ok(())
     }
@@ -115,20 +116,20 @@ impl<E: EventCode> EventQueue<E> {
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
         if let Some(&(t, e)) = self.calendar.last() {
-            if self.heap.peek().is_none_or(|k| t.0 <= (k >> 64) as u64) {
+            if self.heap.peek().is_none_or(|Reverse(k)| t.0 <= (k >> 64) as u64) {
                 self.calendar.pop();
                 self.now = t;
                 return Some((t, e));
             }
         }
-        let key = self.heap.pop()?;
+        let Reverse(key) = self.heap.pop()?;
         self.now = SimTime((key >> 64) as u64);
         Some((self.now, E::decode(key as u32 & ((1 << CODE_BITS) - 1))))
     }
 
     /// Time of the next event without removing it.
     pub fn peek_time(&self) -> Option<SimTime> {
-        let heap = self.heap.peek().map(|k| SimTime((k >> 64) as u64));
+        let heap = self.heap.peek().map(|Reverse(k)| SimTime((k >> 64) as u64));
         match (self.calendar.last(), heap) {
             (Some(&(t, _)), Some(h)) => Some(t.min(h)),
             (Some(&(t, _)), None) => Some(t),
