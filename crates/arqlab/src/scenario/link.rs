@@ -78,6 +78,15 @@ fn parse_hf(d: &mut Table, p: &mut Problems) -> DirectionConfig {
     DirectionConfig::Hf(HfDirectionConfig { modem, snr_db, snr_end_db, ramp_s, variation_db, time_constant_s, doppler_spread_hz, fading, table })
 }
 
+/// A number as the user would have written it (9600, not 9600.0).
+pub(crate) fn number(x: f64) -> serde_json::Value {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        (x as i64).into()
+    } else {
+        x.into()
+    }
+}
+
 /// `reciprocal` of a medium (or `[link]`) whose lanes' error models are `lanes`, named
 /// `keys` (`forward`/`reverse`, `a_to_b`/`b_to_a`): both lanes sample one propagation
 /// process (`channel::hf`). True only for two `hf` lanes whose propagation keys agree
@@ -96,7 +105,6 @@ pub fn parse_reciprocal(t: &mut Table, lanes: [&Option<DirectionConfig>; 2], key
         p.push(path("reciprocal"), Some(&true.into()), format!("expected false: a reciprocal channel shares one hf channel's fading between the two lanes, and {} is not error_model = \"hf\"", path(which)));
         return false;
     };
-    use super::validate::number;
     // The propagation keys (the preset `channel` only sets their defaults).
     let fields: [(&str, serde_json::Value, serde_json::Value); 7] = [
         ("snr_db", number(a.snr_db), number(b.snr_db)),

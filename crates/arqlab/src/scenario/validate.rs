@@ -12,7 +12,7 @@
 //!   data mode of exactly that rate (its PER is used). `hf_arq` on a lane without an
 //!   `hf` model (a plain link) sends at that link's rate only.
 
-use super::link::DirectionConfig;
+use super::link::{number, DirectionConfig};
 use super::topology::{NetworkConfig, Topology};
 use super::ProtocolConfig;
 use crate::schema::Problems;
@@ -97,14 +97,6 @@ fn lane_paths(topo: &Topology, net: Option<&NetworkConfig>, lane: u32) -> (Strin
     }
 }
 
-/// A number as the user would have written it (9600, not 9600.0).
-pub(crate) fn number(x: f64) -> serde_json::Value {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        (x as i64).into()
-    } else {
-        x.into()
-    }
-}
 
 fn rates(table: &crate::channel::modem::ModemTable) -> String {
     table.data_rates().iter().map(|r| format!("{r}")).collect::<Vec<_>>().join(", ")
