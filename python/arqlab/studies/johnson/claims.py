@@ -44,8 +44,11 @@ def _claim(id_: str, check: Callable[[StudyData], Outcome], figure: int | None, 
     # the transition channel's σ = 15 dB (figures.SIGMA_15), those of Figures 1 and 3
     # with the external modem's per-packet rate rule and with the standard's 110B table
     # (figures.rate_per_packet, figures.modem_standard).
-    sensitivity = {1: ("rto_rfc2988", "rate_per_packet", "modem_standard", "sigma_15"),
-                   3: ("rate_per_packet", "modem_standard")}.get(figure or 0, ())
+    # Every figure's claims also with the integrated modem's first copy on the standard's
+    # uncoded anchor (figures.first_copy_uncoded).
+    sensitivity = {1: ("rto_rfc2988", "rate_per_packet", "modem_standard", "sigma_15", "first_copy_uncoded"),
+                   2: ("first_copy_uncoded",),
+                   3: ("rate_per_packet", "modem_standard", "first_copy_uncoded")}.get(figure or 0, ())
     return Claim(id_, c.where, c.statement, check, needs=needs, figure=figure, sensitivity=sensitivity)
 
 
