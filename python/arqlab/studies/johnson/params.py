@@ -199,7 +199,8 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("tcp_max_rto_s", "param:MAX_RTO_S", MAX_RTO_S, "unstated; RFC 6298 'at least 60 s', BSD 64 s, Linux 120 s",
                    low=60.0, high=120.0),
     UncertainInput("max_packets", "param:MAX_PACKETS", MAX_PACKETS,
-                   "unstated; 141B BW2 carries at most 24 packets a burst; 5066 has no such limit (window 128)", levels=(12, 24, 48)),
+                   "unstated; 141B BW2 carries at most 24 packets a burst (48: one unpadded burst, beyond the standard); "
+                   "5066 has no such limit (window 128)", levels=(12, 24, 48)),
     UncertainInput("max_transmission_s", "param:MAX_TRANSMISSION_S", MAX_TRANSMISSION_S,
                    "unstated; a transmission's data part at most 30 s to 127.5 s (5066's longest transmission interval)",
                    low=30.0, high=127.5),
