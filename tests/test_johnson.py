@@ -41,7 +41,7 @@ def test_points_carry_the_workload_protocol_and_channel() -> None:
     assert (tcp["kind"], tcp["connection_setup"]) == ("tcp", True)
     assert (arq["kind"], arq["variant"], arq["initial_snr_db"]) == ("hf_arq", "hdl", 5.0)
     lane = smtp["medium"][0]["forward"]
-    assert (lane["channel"], lane["modem"]) == ("stable_5", "mil-std-188-141b-appc")
+    assert (lane["channel"], lane["modem"]) == ("stable_5", params.INTEGRATED_MODEM)
     assert smtp["flow"][0]["traffic"] == {"kind": "dialogue", "script": "smtp", "sessions": params.SESSIONS, "start_until_s": 3600.0}
     # The paper's "at least an hour": sessions start during the hour and run to their
     # end (the run ends then); the duration is only a cap.

@@ -160,10 +160,15 @@ def table_110b(appendix_c: bool = False, coded_burst: float = CODED_BURST, offse
     return head + body
 
 
-def table_141b() -> str:
+def table_141b(first_copy_coded: bool = False) -> str:
+    """The 141B App. C table; ``first_copy_coded``: copy 1 as good as copies 1 and 2
+    combined (the 2400 coded anchor instead of the uncoded 4800 one), the sensitivity
+    for Johnson's "at high SNR both modems transfer data quickly and efficiently"."""
     a = {r: (s, b, c) for r, s, b, c in ANCHORS_110B}
+    variant = ("# Sensitivity: copy 1 uses the copy-2 anchor (110B 2400 coded), not the uncoded 4800 one.\n"
+               if first_copy_coded else "")
     head = (
-        "# MIL-STD-188-141B Appendix C burst waveforms with code combining (HDL).\n"
+        "# MIL-STD-188-141B Appendix C burst waveforms with code combining (HDL).\n" + variant +
         "# BW2: 640 ms of TLC and sync preamble, then 400 ms per packet slot of 1881 bits\n"
         "# (233 user octets); BW1, the HDL acknowledgement, 1306.67 ms in all.\n"
         "# A BW2 burst carries n = 3, 6, 12 or 24 packets (640 + 400 n ms): fewer are padded.\n"
@@ -179,7 +184,7 @@ def table_141b() -> str:
     r2400, r1200 = a[2400][0], a[1200][0]
     for k in range(1, 17):
         if k == 1:
-            anchor = a[4800]
+            anchor = a[2400] if first_copy_coded else a[4800]
         elif k == 2:
             anchor = a[2400]
         elif k == 3:
@@ -198,6 +203,7 @@ def main() -> None:
     (OUT / "mil-std-188-110b.toml").write_text(table_110b())
     (OUT / "mil-std-188-110b-75-9600.toml").write_text(table_110b(appendix_c=True))
     (OUT / "mil-std-188-141b-appc.toml").write_text(table_141b())
+    (OUT / "mil-std-188-141b-appc-first-copy-coded.toml").write_text(table_141b(first_copy_coded=True))
     d = johnson_offset_db()
     a150 = next(s for r, s, _, _ in ANCHORS_JOHNSON if r == 150)
     assert per(5.0, a150 + d, 1e-5, True, JOHNSON_PACKET_ROW) < 0.05, "150 bit/s nearly error-free at 5 dB"

@@ -65,6 +65,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("mil-std-188-110b-75-9600", include_str!("../../data/hf/mil-std-188-110b-75-9600.toml")),
     ("mil-std-188-110b-johnson", include_str!("../../data/hf/mil-std-188-110b-johnson.toml")),
     ("mil-std-188-141b-appc", include_str!("../../data/hf/mil-std-188-141b-appc.toml")),
+    ("mil-std-188-141b-appc-first-copy-coded", include_str!("../../data/hf/mil-std-188-141b-appc-first-copy-coded.toml")),
 ];
 
 fn numbers(v: Option<&Value>) -> Option<Vec<f64>> {

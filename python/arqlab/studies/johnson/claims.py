@@ -45,9 +45,12 @@ def _claim(id_: str, check: Callable[[StudyData], Outcome], figure: int | None, 
     # with the external modem's per-packet rate rule and with the standard's 110B table
     # (figures.rate_per_packet, figures.modem_standard), with both directions on one
     # fading process (figures.reciprocal) and with 5066-1s's robust acknowledgement
-    # (figures.robust_ack).
-    sensitivity = {1: ("rto_rfc2988", "rate_per_packet", "modem_standard", "sigma_15", "reciprocal", "robust_ack"),
-                   3: ("rate_per_packet", "modem_standard", "reciprocal", "robust_ack")}.get(figure or 0, ())
+    # (figures.robust_ack). Every figure's claims also with the integrated modem's first
+    # copy on the standard's uncoded anchor (figures.first_copy_uncoded).
+    sensitivity = {1: ("rto_rfc2988", "rate_per_packet", "modem_standard", "sigma_15", "reciprocal", "robust_ack",
+                       "first_copy_uncoded"),
+                   2: ("first_copy_uncoded",),
+                   3: ("rate_per_packet", "modem_standard", "reciprocal", "robust_ack", "first_copy_uncoded")}.get(figure or 0, ())
     return Claim(id_, c.where, c.statement, check, needs=needs, figure=figure, sensitivity=sensitivity)
 
 

@@ -127,6 +127,35 @@ STABLE_SIGMA_DB = 4.0
 #: channel and one SNR per case and says nothing of the return direction).
 RECIPROCAL_CHANNEL = False
 
+# Inputs of the third reading (docs/studies/johnson.md, "Third reading, part B"): each
+# was a crate default or a literal in scenarios.py; the values are unchanged.
+#: The integrated modem's table. The 141B table's first BW2 copy is uncoded 8-PSK on the
+#: 110B uncoded-4800 anchor (BER 1e-3 at 27 dB, a minimum requirement of another
+#: waveform): at 25 dB it loses 99 % of packets, so every packet is sent twice — against
+#: the paper's "at high SNR both modems transfer data quickly and efficiently" (its log
+#: files). The study's reading puts copy 1 on the copy-2 anchor (as good as two copies
+#: combined); the standard's anchor is the sensitivity ``first_copy_uncoded``
+#: (docs/studies/johnson.md, "Third reading, part B").
+STANDARD_INTEGRATED_MODEM = "mil-std-188-141b-appc"
+FIRST_COPY_CODED_MODEM = "mil-std-188-141b-appc-first-copy-coded"
+INTEGRATED_MODEM = FIRST_COPY_CODED_MODEM
+#: The external modem's burst staircase: up this much after a clean transmission (the
+#: down step is SNR_STEP_DOWN_DB). Up 1 / down 2 settles where a third of transmissions
+#: step down, whatever the target PER; the paper gives no algorithm.
+BURST_STEP_UP_DB = 1.0
+#: TCP: receive window (4.2BSD's 4096-octet socket buffer; at least 4 MSS), flavour,
+#: and the RTO's ceiling (RFC 6298 allows any maximum of at least 60 s).
+RECEIVE_WINDOW_OCTETS = 4096
+TCP_FLAVOUR = "reno"
+MAX_RTO_S = 60.0
+#: RFC 9040 §4 / RFC 2140 per-path RTT cache: each session's new connection starts from
+#: the previous one's SRTT and RTTVAR (4.4BSD route metrics) instead of the initial RTO.
+RTT_CACHE = False
+#: Selective repeat: data packets per transmission at most (a BW2 burst's largest n,
+#: 24; 5066 sets no such number) and a transmission's data part at most (s).
+MAX_PACKETS = 24
+MAX_TRANSMISSION_S = 120.0
+
 UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("tcp_mss", "param:MSS_OCTETS", MSS_OCTETS, "unstated in the paper; RFC 1122 default 536, 1460 on an Ethernet path",
                    levels=(536, 1460)),
@@ -175,4 +204,28 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
                    levels=(False, True)),
     UncertainInput("stable_sigma_db", "param:STABLE_SIGMA_DB", STABLE_SIGMA_DB,
                    "'4 dB amplitude of the mid-term lognormal variation' read as σ; as a half swing, σ = 2 dB", low=2.0, high=4.0),
+    UncertainInput("integrated_first_copy", "param:INTEGRATED_MODEM", INTEGRATED_MODEM,
+                   "141B App. C gives no BER for one BW2 copy: 'at high SNR both modems transfer data quickly and "
+                   "efficiently' (copy 1 as good as two) or the 110B uncoded-4800 anchor (BER 1e-3 at 27 dB)",
+                   levels=(FIRST_COPY_CODED_MODEM, STANDARD_INTEGRATED_MODEM)),
+    UncertainInput("snr_step_up_db", "param:BURST_STEP_UP_DB", BURST_STEP_UP_DB,
+                   "unstated rate algorithm; a staircase up step of 0.1 dB (slow climb, settles near the target PER) to 1 dB",
+                   low=0.1, high=1.0, log=True),
+    UncertainInput("snr_step_down_db", "param:SNR_STEP_DOWN_DB", SNR_STEP_DOWN_DB,
+                   "unstated rate algorithm; a staircase down step of 1-3 dB (one 110B rate step is ~3 dB)", low=1.0, high=3.0),
+    UncertainInput("tcp_receive_window_octets", "param:RECEIVE_WINDOW_OCTETS", RECEIVE_WINDOW_OCTETS,
+                   "unstated; 4.2BSD socket buffer 4096, 4.3BSD-Reno/4.4BSD 8192-16384 (at least 4 MSS)", levels=(4096, 8192, 16384)),
+    UncertainInput("tcp_flavour", "param:TCP_FLAVOUR", TCP_FLAVOUR, "unstated; Reno (1990s stacks), NewReno (RFC 6582), 4.2BSD (no fast retransmit)",
+                   levels=("reno", "newreno", "bsd42")),
+    UncertainInput("tcp_max_rto_s", "param:MAX_RTO_S", MAX_RTO_S, "unstated; RFC 6298 'at least 60 s', BSD 64 s, Linux 120 s",
+                   low=60.0, high=120.0),
+    UncertainInput("max_packets", "param:MAX_PACKETS", MAX_PACKETS,
+                   "unstated; 141B BW2 carries at most 24 packets a burst (48: one unpadded burst, beyond the standard); "
+                   "5066 has no such limit (window 128)", levels=(12, 24, 48)),
+    UncertainInput("max_transmission_s", "param:MAX_TRANSMISSION_S", MAX_TRANSMISSION_S,
+                   "unstated; a transmission's data part at most 30 s to 127.5 s (5066's longest transmission interval)",
+                   low=30.0, high=127.5),
+    UncertainInput("tcp_rtt_cache", "param:RTT_CACHE", RTT_CACHE,
+                   "unstated; a new connection from RFC 6298's initial RTO, or from the previous connection's SRTT/RTTVAR "
+                   "(RFC 2140, 1997; 4.4BSD route metrics)", levels=(False, True)),
 )

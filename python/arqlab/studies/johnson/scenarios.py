@@ -25,39 +25,54 @@ def integrated(variant: str) -> bool:
     return variant in ("hdl", "hdl-1d", "sw-integrated-simplex", "all-three")
 
 
+def selective_repeat(variant: str) -> bool:
+    return any(sr for (sr, _, _), v in P.VARIANT.items() if v == variant)
+
+
 def tables(variant: str, workload: str, x: float, replications: int, initial_rto_s: float | None = None,
            rate_adaptation: str | None = None, external_modem: str | None = None,
            transition_sigma_db: float | None = None, reciprocal: bool | None = None,
-           ack_rate: str | None = None) -> dict[str, Any]:
+           ack_rate: str | None = None, integrated_modem: str | None = None) -> dict[str, Any]:
     """Every table of one point: ``workload`` is "smtp" (SMTP over TCP with connection
     set-up), "hmtp" (directly over the ARQ) or "long" (5,000-byte messages back to back,
     client to server: the sustained throughput on long messages). The keyword arguments
     override, for a sensitivity, the study's value in :mod:`.params` (read at each call,
     so the robustness analysis may set them there): TCP's initial RTO, the external
     modem's rate rule and table, the transition channel's mid-term σ, whether the two
-    directions share one fading process, the external stop-and-wait acknowledgement's rate."""
+    directions share one fading process, the external stop-and-wait acknowledgement's rate,
+    the integrated modem's table."""
     _, channel, snr = CHANNEL_X[x]
     rate_adaptation = P.RATE_ADAPTATION if rate_adaptation is None else rate_adaptation
     external_modem = P.EXTERNAL_MODEM if external_modem is None else external_modem
     # Modem turnaround (docs/models/hf.md): 0.5 s radio + ARQ, plus the external 110B
     # modem's 0.6 s interleaver delay and the acquisition that precise timing saves.
-    rate, turnaround, modem = ((4800.0, P.TURNAROUND_S, "mil-std-188-141b-appc") if integrated(variant)
+    integrated_modem = P.INTEGRATED_MODEM if integrated_modem is None else integrated_modem
+    rate, turnaround, modem = ((4800.0, P.TURNAROUND_S, integrated_modem) if integrated(variant)
                                else (2400.0, P.TURNAROUND_S + P.INTERLEAVER_DELAY_S + P.SYNC_ACQUISITION_S, external_modem))
     timeout = P.INTEGRATED_RESPONSE_TIMEOUT_S if integrated(variant) else P.RESPONSE_TIMEOUT_S
     arq: dict[str, Any] = {"kind": "hf_arq", "variant": variant, "initial_snr_db": snr, "modem": modem,
-                           "response_timeout_s": timeout}
+                           "response_timeout_s": timeout, "max_transmission_s": P.MAX_TRANSMISSION_S}
+    if selective_repeat(variant):
+        arq["max_packets"] = P.MAX_PACKETS
     if not integrated(variant):
-        arq.update(target_per=P.TARGET_PER, segment_bits=8 * P.SEGMENT_OCTETS_5066)
+        arq.update(target_per=P.TARGET_PER, segment_bits=8 * P.SEGMENT_OCTETS_5066, snr_step_down_db=P.SNR_STEP_DOWN_DB,
+                   snr_step_up_db=P.BURST_STEP_UP_DB)
         if rate_adaptation == "per_packet":
-            arq.update(rate_adaptation="per_packet", snr_step_up_db=P.SNR_STEP_UP_DB)
+            # Per packet, up = down · target / (1 − target) settles at the target PER.
+            arq.update(rate_adaptation="per_packet", snr_step_up_db=P.SNR_STEP_DOWN_DB * P.TARGET_PER / (1 - P.TARGET_PER))
         ack_rate = P.STOP_AND_WAIT_ACK_RATE if ack_rate is None else ack_rate
         if ack_rate != "data" and variant in STOP_AND_WAIT_EXTERNAL:
             arq["ack_rate"] = ack_rate
-    tcp: dict[str, Any] = {"kind": "tcp", "connection_setup": True, "mss_octets": P.MSS_OCTETS,
-                           "receive_window_octets": max(4096, 4 * P.MSS_OCTETS), "rto": P.RTO_RULE,
+    tcp: dict[str, Any] = {"kind": "tcp", "flavour": P.TCP_FLAVOUR, "connection_setup": True, "mss_octets": P.MSS_OCTETS,
+                           "receive_window_octets": max(P.RECEIVE_WINDOW_OCTETS, 4 * P.MSS_OCTETS), "rto": P.RTO_RULE,
                            "initial_rto_s": P.INITIAL_RTO_S if initial_rto_s is None else initial_rto_s,
-                           "min_rto_s": P.MIN_RTO_S, "max_rto_s": max(60.0, P.MIN_RTO_S),
-                           "delayed_ack_s": P.DELAYED_ACK_S, "initial_window_segments": P.INITIAL_WINDOW_SEGMENTS}
+                           "min_rto_s": P.MIN_RTO_S, "max_rto_s": max(P.MAX_RTO_S, P.MIN_RTO_S),
+                           "delayed_ack_s": P.DELAYED_ACK_S, "initial_window_segments": P.INITIAL_WINDOW_SEGMENTS,
+                           "rtt_cache": P.RTT_CACHE}
+    if P.TCP_FLAVOUR == "bsd42":
+        # 4.2BSD has its own timer (2·SRTT in ticks) and kept no per-path RTT: the RTO
+        # rule and the cache do not apply (so any combination of inputs is a scenario).
+        del tcp["rto"], tcp["rtt_cache"]
     layers = [tcp, arq] if workload == "smtp" else [arq]
     lane: dict[str, Any] = {"error_model": "hf", "channel": channel, "modem": modem}
     if channel == "transition":
@@ -95,4 +110,5 @@ def derive(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, 
     rto, sigma = opt("initial_rto_s"), opt("transition_sigma_db")
     return tables(str(params["variant"]), str(params["workload"]), x, QUICK_REPLICATIONS if quick else FULL_REPLICATIONS,
                   None if rto is None else float(rto), opt("rate_adaptation"), opt("external_modem"),
-                  None if sigma is None else float(sigma), opt("reciprocal"), opt("ack_rate"))
+                  None if sigma is None else float(sigma), opt("reciprocal"), opt("ack_rate"),
+                  opt("integrated_modem"))

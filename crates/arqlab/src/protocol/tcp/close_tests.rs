@@ -224,3 +224,30 @@ fn test_host_time_wait_does_not_block_the_next_connection() {
     let m = |h: &TcpHost, k: &str| h.extra_measures().iter().find(|x| x.0 == k).map(|x| x.1);
     assert_eq!((m(&c, "tcp_connections"), m(&s, "tcp_connections")), (Some(2.0), Some(2.0)));
 }
+
+/// RFC 9040 §4 temporal sharing (RFC 2140; 4.4BSD's route metrics), `rtt_cache`: the
+/// next connection's SYN is timed with the RTO of the previous connection's SRTT and
+/// RTTVAR (0.8 s measured on the first SYN: RTO 0.8 + 4·0.4 = 2.4 s); without the cache
+/// it starts from RFC 6298 §2.1's initial RTO (1 s).
+#[test]
+fn test_host_rtt_cache_seeds_the_next_connections_rto_rfc9040() {
+    for cache in [false, true] {
+        let cfg = TcpConfig { rtt_cache: cache, ..cfg() };
+        let (mut c, mut s) = (TcpHost::open(&cfg, true), TcpHost::open(&cfg, false));
+        let syn = drain(&mut c, t(0.0));
+        feed(&mut s, &syn, t(0.4));
+        feed(&mut c, &drain(&mut s, t(0.4)), t(0.8));
+        feed(&mut s, &drain(&mut c, t(0.8)), t(1.2));
+        assert_eq!(c.current().srtt_s(), Some(0.8), "the SYN's round trip, sent once");
+        c.handle_close(t(2.0));
+        c.handle_connect(t(2.0));
+        let out = drain(&mut c, t(2.0));
+        let syn2 = out.iter().find(|f| f.command && !f.pf).expect("the new SYN");
+        assert_eq!(syn2.ns, 1 << 24);
+        let new = c.current();
+        let (rto, srtt) = if cache { (0.8 + 4.0 * 0.4, Some(0.8)) } else { (1.0, None) };
+        assert!((new.rto_s() - rto).abs() < 1e-12, "cache {cache}: RTO {}", new.rto_s());
+        assert_eq!(new.srtt_s(), srtt);
+        assert_eq!(new.poll_timeout(), Some(t(2.0) + crate::engine::Duration::from_secs_f64(new.rto_s())));
+    }
+}

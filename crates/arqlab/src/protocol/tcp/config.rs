@@ -41,6 +41,11 @@ pub struct TcpConfig {
     /// See `flavour`.
     #[serde(skip_serializing_if = "is_reno")]
     pub flavour: String,
+    /// A new connection of the endpoint starts its RTO estimator from the SRTT and
+    /// RTTVAR its previous connection to the peer last had (RFC 9040 §4 temporal
+    /// sharing, RFC 2140; 4.4BSD's route metrics); off: RFC 6298 §2.1's initial RTO.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub rtt_cache: bool,
 }
 
 /// 4.2BSD's default receive window (`tcp_recvspace`, 2 KiB).
@@ -65,6 +70,7 @@ impl Default for TcpConfig {
             connection_setup: false,
             rto: "rfc6298".into(),
             flavour: "reno".into(),
+            rtt_cache: false,
         }
     }
 }
@@ -91,7 +97,11 @@ impl TcpConfig {
             connection_setup: t.bool("connection_setup", d.connection_setup, p),
             rto: t.choice("rto", "rfc6298", &["rfc6298", "rfc793"], p),
             flavour,
+            rtt_cache: t.bool("rtt_cache", false, p),
         };
+        if c.rtt_cache && c.flavour == "bsd42" {
+            p.push(t.path_of("rtt_cache"), None, "expected no rtt_cache with flavour = \"bsd42\" (4.2BSD kept no per-path RTT)");
+        }
         // The resolved form writes rto = "rfc6298" back: only another rule is refused.
         if c.flavour == "bsd42" && c.rto != "rfc6298" {
             p.push(t.path_of("rto"), None, "expected no rto with flavour = \"bsd42\" (4.2BSD's own timer: 2·SRTT in 500 ms ticks)");

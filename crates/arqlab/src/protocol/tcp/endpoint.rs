@@ -191,6 +191,9 @@ impl Tcp {
     pub fn srtt_s(&self) -> Option<f64> {
         self.rto.srtt_s()
     }
+    pub(super) fn timer(&mut self) -> &mut Timer {
+        &mut self.rto
+    }
     pub fn snd_una(&self) -> u64 {
         self.snd_una
     }

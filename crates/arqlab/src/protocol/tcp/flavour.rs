@@ -159,4 +159,19 @@ impl Timer {
             Timer::Bsd42(b) => Some(b.srtt_s()),
         }
     }
+
+    /// (SRTT, RTTVAR) once measured, for a per-path cache (`rtt_cache`; RFC timers only).
+    pub fn estimate(&self) -> Option<(f64, f64)> {
+        match self {
+            Timer::Rfc(e) => Some((e.srtt_s()?, e.rttvar_s())),
+            Timer::Bsd42(_) => None,
+        }
+    }
+
+    /// Starts from a cached estimate (RFC 9040 temporal sharing).
+    pub fn seed(&mut self, (srtt, rttvar): (f64, f64)) {
+        if let Timer::Rfc(e) = self {
+            e.seed(srtt, rttvar);
+        }
+    }
 }

@@ -33,6 +33,9 @@ pub struct TcpHost {
     retired_measures: Vec<(&'static str, f64)>,
     /// Connections opened (actively or passively) since the start.
     opened: u64,
+    /// The per-path RTT cache (`rtt_cache`): (SRTT, RTTVAR) of the latest connection
+    /// that measured one.
+    rtt: Option<(f64, f64)>,
 }
 
 impl TcpHost {
@@ -41,7 +44,7 @@ impl TcpHost {
     pub fn open(cfg: &TcpConfig, active: bool) -> TcpHost {
         let first = Tcp::open(cfg, active);
         let listening = first.state() == State::Listen;
-        TcpHost { cfg: cfg.clone(), conns: vec![first], listening, retired: Counters::default(), retired_measures: vec![], opened: 1 }
+        TcpHost { cfg: cfg.clone(), conns: vec![first], listening, retired: Counters::default(), retired_measures: vec![], opened: 1, rtt: None }
     }
 
     /// The application's connection (the newest).
@@ -66,7 +69,14 @@ impl TcpHost {
     /// listening for the peer's.
     fn push(&mut self, active: bool) {
         let iss = u64::from(Self::space(self.current().iss() as u32).wrapping_add(1) & 0xFF) << SPACE_BITS;
-        self.conns.push(Tcp::open_with_iss(&self.cfg, active, if active { iss } else { 0 }));
+        let mut next = Tcp::open_with_iss(&self.cfg, active, if active { iss } else { 0 });
+        if self.cfg.rtt_cache {
+            self.rtt = self.current_mut().timer().estimate().or(self.rtt);
+            if let Some(rtt) = self.rtt {
+                next.timer().seed(rtt);
+            }
+        }
+        self.conns.push(next);
         self.listening = !active;
         self.opened += 1;
     }

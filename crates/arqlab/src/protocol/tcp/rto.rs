@@ -47,7 +47,19 @@ impl RtoEstimator {
                 self.srtt = Some(0.875 * s + 0.125 * r);
             }
         }
-        let srtt = self.srtt.unwrap_or(r);
+        self.set_base();
+    }
+
+    /// Starts from a cached SRTT and RTTVAR (RFC 9040 §4 temporal sharing, as RFC 2140
+    /// and 4.4BSD's route metrics): the RTO they give, without back-off.
+    pub fn seed(&mut self, srtt: f64, rttvar: f64) {
+        self.srtt = Some(srtt);
+        self.rttvar = rttvar;
+        self.set_base();
+    }
+
+    fn set_base(&mut self) {
+        let Some(srtt) = self.srtt else { return };
         // G, the clock granularity, is zero: simulated time is exact.
         let rto = match self.beta {
             Some(beta) => beta * srtt,
@@ -121,6 +133,19 @@ mod tests {
         assert_eq!(e.rto_s(), 8.0, "§2.5: a maximum may be placed on RTO");
         e.sample(0.01);
         assert_eq!(e.rto_s(), 1.0, "a new sample ends the back-off");
+    }
+
+    #[test]
+    fn test_rto_seeded_from_a_cache_per_rfc9040_temporal_sharing() {
+        let mut e = RtoEstimator::new(1.0, 1.0, 60.0);
+        e.expired();
+        e.seed(2.0, 0.5);
+        // SRTT and RTTVAR taken as they are; RTO = SRTT + 4 RTTVAR = 4 s, no back-off.
+        assert_eq!((e.srtt_s(), e.rttvar_s(), e.rto_s()), (Some(2.0), 0.5, 4.0));
+        // The next sample smooths from the cached values (§2.3), not as a first one.
+        e.sample(1.0);
+        assert!((e.srtt_s().unwrap() - (0.875 * 2.0 + 0.125 * 1.0)).abs() < 1e-12);
+        assert!((e.rttvar_s() - (0.75 * 0.5 + 0.25 * 1.0)).abs() < 1e-12);
     }
 
     #[test]

@@ -1,0 +1,110 @@
+"""Johnson's third-reading inputs (docs/studies/johnson.md, "Third reading, part B"):
+each declared uncertain input reaches its scenario key and only the layers it names,
+each of its levels or range ends makes a valid scenario, and the inputs that were crate
+defaults before are written out with the same values (the resolved scenario is the one
+without them)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "python"))
+
+from arqlab import scenario as scenario_mod  # noqa: E402
+from arqlab.studies import robustness  # noqa: E402
+from arqlab.studies.johnson import params, scenarios  # noqa: E402
+
+PKG = "arqlab.studies.johnson"
+#: Inputs of part B and where each lands: (layer kind, key) and the variants it reaches.
+KEYS = {
+    "BURST_STEP_UP_DB": ("hf_arq", "snr_step_up_db"),
+    "SNR_STEP_DOWN_DB": ("hf_arq", "snr_step_down_db"),
+    "MAX_PACKETS": ("hf_arq", "max_packets"),
+    "MAX_TRANSMISSION_S": ("hf_arq", "max_transmission_s"),
+    "RECEIVE_WINDOW_OCTETS": ("tcp", "receive_window_octets"),
+    "TCP_FLAVOUR": ("tcp", "flavour"),
+    "MAX_RTO_S": ("tcp", "max_rto_s"),
+    "RTT_CACHE": ("tcp", "rtt_cache"),
+}
+PART_B = ("integrated_first_copy", "snr_step_up_db", "snr_step_down_db", "tcp_receive_window_octets", "tcp_flavour",
+          "tcp_max_rto_s", "max_packets", "max_transmission_s", "tcp_rtt_cache")
+
+
+def _layer(tree: dict[str, Any], kind: str) -> dict[str, Any] | None:
+    return next((layer for layer in tree["stack"]["s"]["layers"] if layer["kind"] == kind), None)
+
+
+def _other(value: Any) -> Any:
+    return {bool: lambda v: not v, str: lambda v: "newreno" if v == "reno" else v}.get(type(value), lambda v: v * 2)(value)
+
+
+@pytest.mark.parametrize("name", sorted(KEYS))
+def test_each_input_reaches_its_key_and_only_the_variants_it_names(name: str) -> None:
+    kind, key = KEYS[name]
+    value = _other(getattr(params, name))
+    for variant in params.VARIANT.values():
+        base = scenarios.tables(variant, "smtp", 1.0, 1)
+        with robustness.study_params(PKG, {name: value}):
+            moved = scenarios.tables(variant, "smtp", 1.0, 1)
+        layer = _layer(moved, kind)
+        reaches = (kind == "tcp" or (key == "max_transmission_s")
+                   or (key == "max_packets" and scenarios.selective_repeat(variant))
+                   or (key.startswith("snr_step") and not scenarios.integrated(variant)))
+        assert layer is not None
+        if reaches:
+            assert layer[key] == value, (name, variant)
+        else:
+            assert layer.get(key) == _layer(base, kind).get(key), (name, variant)  # type: ignore[union-attr]
+        base_layer = _layer(base, kind)
+        assert base_layer is not None
+        assert {k: v for k, v in layer.items() if k != key} == {k: v for k, v in base_layer.items() if k != key}
+
+
+def test_the_integrated_modem_input_reaches_only_the_integrated_protocols() -> None:
+    for variant in params.VARIANT.values():
+        with robustness.study_params(PKG, {"INTEGRATED_MODEM": params.STANDARD_INTEGRATED_MODEM}):
+            t = scenarios.tables(variant, "hmtp", 1.0, 1)
+        modem = t["stack"]["s"]["layers"][0]["modem"]
+        assert t["medium"][0]["forward"]["modem"] == t["medium"][0]["reverse"]["modem"] == modem
+        assert modem == (params.STANDARD_INTEGRATED_MODEM if scenarios.integrated(variant) else params.EXTERNAL_MODEM)
+        assert scenarios.tables(variant, "hmtp", 1.0, 1, integrated_modem=params.STANDARD_INTEGRATED_MODEM) == t
+
+
+def test_the_values_written_out_are_the_crate_defaults_they_replace() -> None:
+    """Before part B these keys were left to the crate: the resolved scenario with them
+    written out is the one without them (so the study's cells are bit-identical but for
+    the primary reading of the integrated modem's first copy)."""
+    written = {"hf_arq": ("snr_step_up_db", "snr_step_down_db", "max_packets", "max_transmission_s"),
+               "tcp": ("flavour", "max_rto_s", "rtt_cache")}
+    for variant in ("hdl", "hdl-1d", "5066", "5066-1s"):
+        tree = scenarios.tables(variant, "smtp", 2.0, 1)
+        bare = scenarios.tables(variant, "smtp", 2.0, 1)
+        for layer in bare["stack"]["s"]["layers"]:
+            for key in written[layer["kind"]]:
+                layer.pop(key, None)
+        assert scenario_mod.load(tree) == scenario_mod.load(bare), variant
+
+
+@pytest.mark.parametrize("name", PART_B)
+def test_every_level_and_range_end_of_the_part_b_inputs_is_a_valid_scenario(name: str) -> None:
+    u = next(u for u in params.UNCERTAIN_INPUTS if u.name == name)
+    values = list(u.levels) if u.levels else [u.low, u.high]
+    for v in values:
+        with robustness.study_params(PKG, {u.target.removeprefix("param:"): v}):
+            for variant in ("hdl", "hdl-1d", "5066", "5066-1s"):
+                scenario_mod.load(scenarios.tables(variant, "smtp", 3.0, 1))
+
+
+def test_the_4_2bsd_flavour_combines_with_any_rto_rule_and_rtt_cache() -> None:
+    """The robustness analysis varies the inputs together: 4.2BSD's own timer takes
+    neither the RTO rule nor the cache, so the scenario leaves both out."""
+    with robustness.study_params(PKG, {"TCP_FLAVOUR": "bsd42", "RTO_RULE": "rfc793", "RTT_CACHE": True}):
+        tree = scenarios.tables("hdl", "smtp", 1.0, 1)
+        tcp = _layer(tree, "tcp")
+        assert tcp is not None and "rto" not in tcp and "rtt_cache" not in tcp and tcp["flavour"] == "bsd42"
+        scenario_mod.load(tree)
