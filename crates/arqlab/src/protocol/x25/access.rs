@@ -40,8 +40,8 @@ pub struct AccessLine<P: Payload> {
     up: Wire<Frame<Packet<P>>>,
     down: Wire<Frame<Packet<P>>>,
     grant: Grant,
-    /// Packets the DTE's LAPB delivered (from the network), and the DCE's (to it).
-    pub to_dte: VecDeque<Packet<P>>,
+    /// Packets the DCE's LAPB delivered, for the network. (The DTE's go straight to
+    /// the host's packet level, see [`AccessLine::arrivals`].)
     pub to_net: VecDeque<Packet<P>>,
     /// The host's processing per packet it hands to LAPB (`host_processing_s`).
     processing: Duration,
@@ -63,7 +63,6 @@ impl<P: Payload> AccessLine<P> {
             up: Wire::default(),
             down: Wire::default(),
             grant: Grant::line(cfg.access_rate_bps),
-            to_dte: VecDeque::new(),
             to_net: VecDeque::new(),
             processing: Duration::from_secs_f64(cfg.host_processing_s),
             processed: None,
@@ -84,15 +83,17 @@ impl<P: Payload> AccessLine<P> {
     }
 
     /// Frames whose last bit has arrived by `now` are handed to the far station, and
-    /// stations' timers due by `now` fire.
-    pub fn arrivals(&mut self, now: SimTime) {
-        while self.up.in_flight.front().is_some_and(|x| x.0 <= now) {
-            let (_, f) = self.up.in_flight.pop_front().expect("front");
-            self.dce.handle_receive(now, &f);
+    /// stations' timers due by `now` fire; then the packets the DTE's LAPB delivered go
+    /// to `to_dte` in order (the host's packet level, with no queue between).
+    pub fn arrivals(&mut self, now: SimTime, to_dte: &mut impl FnMut(Packet<P>)) {
+        // Each frame is read where it lies, then dropped (a frame is ~140 octets).
+        while let Some((_, f)) = self.up.in_flight.front().filter(|x| x.0 <= now) {
+            self.dce.handle_receive(now, f);
+            self.up.in_flight.pop_front();
         }
-        while self.down.in_flight.front().is_some_and(|x| x.0 <= now) {
-            let (_, f) = self.down.in_flight.pop_front().expect("front");
-            self.dte.handle_receive(now, &f);
+        while let Some((_, f)) = self.down.in_flight.front().filter(|x| x.0 <= now) {
+            self.dte.handle_receive(now, f);
+            self.down.in_flight.pop_front();
         }
         if self.dte.poll_timeout().is_some_and(|d| d <= now) {
             self.dte.handle_timeout(now);
@@ -102,7 +103,7 @@ impl<P: Payload> AccessLine<P> {
         }
         while let Some(e) = self.dte.poll_event() {
             if let Event::Delivered(p) = e {
-                self.to_dte.push_back(p);
+                to_dte(p);
             }
         }
         while let Some(e) = self.dce.poll_event() {
@@ -221,7 +222,7 @@ mod tests {
         while let Some(next) = line.poll_timeout() {
             assert!(next > now, "wake {wakes}: next moment {next:?} not after now {now:?}");
             now = next;
-            line.arrivals(now);
+            line.arrivals(now, &mut |_| {});
             line.start(now, &mut pull);
             wakes += 1;
             if line.to_net.len() == 9 {

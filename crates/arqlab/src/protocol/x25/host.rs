@@ -61,11 +61,8 @@ impl<P: Routable> X25Host<P> {
         self.now = now;
         self.serviced_at = Some(now);
         loop {
-            self.line.arrivals(now);
-            while let Some(p) = self.line.to_dte.pop_front() {
-                let ev = &mut self.events;
-                self.iface.on_packet(now, &p, &mut |x| ev.push_back(Event::Delivered(x)));
-            }
+            let (iface, ev) = (&mut self.iface, &mut self.events);
+            self.line.arrivals(now, &mut |p| iface.on_packet(now, &p, &mut |x| ev.push_back(Event::Delivered(x))));
             let iface = &mut self.iface;
             if !self.line.start(now, &mut || iface.next_packet(now)) {
                 break;

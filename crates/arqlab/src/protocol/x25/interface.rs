@@ -9,7 +9,7 @@ use super::packet::{Packet, PacketKind};
 use super::X25Config;
 use crate::engine::{Duration, SimTime};
 use crate::protocol::Payload;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 /// A datagram waiting for a circuit: (number, payload, octets).
 type Queued<P> = (u64, P, u32);
@@ -87,7 +87,9 @@ pub struct Interface<P> {
     cfg: X25Config,
     policy: Policy,
     ack_timer: Duration,
-    sites: BTreeMap<u32, Site<P>>,
+    /// Per site, indexed by its node number (grown on first use): the sites are the
+    /// run's nodes, few and numbered from 0, and `assign` visits them in that order.
+    sites: Vec<Site<P>>,
     /// Channels: at most `cfg.channels` circuits at a time. Occupy and free them
     /// through [`Interface::set_circuit`], which keeps `active`.
     pub circuits: Vec<Option<Circuit<P>>>,
@@ -116,7 +118,7 @@ impl<P: Payload> Interface<P> {
             cfg: cfg.clone(),
             policy: cfg.policy(),
             ack_timer: Duration::from_secs_f64(cfg.ack_timer_s),
-            sites: BTreeMap::new(),
+            sites: Vec::new(),
             circuits: (0..cfg.channels).map(|_| None).collect(),
             active: Vec::with_capacity(cfg.channels as usize),
             next_channel: 0,
@@ -157,6 +159,15 @@ impl<P: Payload> Interface<P> {
         self.open_circuits().filter(|c| c.peer == site && c.state != VcState::Clearing).count() as u32
     }
 
+    /// The state of `site`, made on first use.
+    fn site(&mut self, site: u32) -> &mut Site<P> {
+        let i = site as usize;
+        if i >= self.sites.len() {
+            self.sites.resize_with(i + 1, Site::default);
+        }
+        &mut self.sites[i]
+    }
+
     /// Octets of a datagram carrying `bits` of payload (the IP header included).
     pub fn datagram_octets(&self, bits: u32) -> u32 {
         (bits + self.cfg.ip_header_bits).div_ceil(8)
@@ -178,7 +189,7 @@ impl<P: Payload> Interface<P> {
         let number = self.next_number;
         self.next_number += 1;
         let open = self.open_to(site);
-        let s = self.sites.entry(site).or_default();
+        let s = self.site(site);
         let (queued, last_open) = (s.queued(), s.last_open);
         if self.policy.wants_open(now, open, queued, last_open) {
             let (_, _, k) = self.policy.effective();
@@ -190,7 +201,7 @@ impl<P: Payload> Interface<P> {
                 self.place_call(now, site);
             } else if open == 0 {
                 // No connection can be obtained: the site's waiting datagrams go.
-                let s = self.sites.get_mut(&site).expect("entry made");
+                let s = &mut self.sites[site as usize];
                 self.counters.datagrams_discarded += s.queued() as u64 + 1;
                 self.queued_total -= s.queued();
                 s.small.clear();
@@ -198,7 +209,7 @@ impl<P: Payload> Interface<P> {
                 return;
             }
         }
-        let s = self.sites.get_mut(&site).expect("entry made");
+        let s = &mut self.sites[site as usize];
         self.queued_total += 1;
         if octets <= self.cfg.small_datagram_octets {
             s.small.push_back((number, payload, octets));
@@ -238,7 +249,7 @@ impl<P: Payload> Interface<P> {
         let mut c = Circuit::new(vc, self.me, site, true, self.cfg.window, self.cfg.modulus, self.cfg.packet_octets, now);
         c.control = Some((PacketKind::CallRequest, now));
         self.set_circuit(slot, Some(c));
-        self.sites.entry(site).or_default().last_open = Some(now);
+        self.site(site).last_open = Some(now);
         self.counters.calls_placed += 1;
         true
     }
@@ -281,7 +292,8 @@ impl<P: Payload> Interface<P> {
                     if c.state == VcState::Calling && c.caller {
                         self.counters.calls_refused += 1;
                         if self.open_to(c.peer) == 0 {
-                            let site = self.sites.entry(c.peer).or_default();
+                            self.site(c.peer);
+                            let site = &mut self.sites[c.peer as usize];
                             self.counters.datagrams_discarded += site.queued() as u64;
                             self.queued_total -= site.queued();
                             site.small.clear();
@@ -318,25 +330,31 @@ impl<P: Payload> Interface<P> {
             return;
         }
         let mine = &mut self.scratch;
-        for (&site, s) in self.sites.iter_mut() {
+        for (site, s) in self.sites.iter_mut().enumerate() {
             if s.queued() == 0 {
                 continue;
             }
             mine.clear();
-            mine.extend(self.active.iter().copied().filter(|&i| self.circuits[i].as_ref().is_some_and(|c| c.peer == site)));
-            if mine.is_empty() {
+            mine.extend(self.active.iter().copied().filter(|&i| self.circuits[i].as_ref().is_some_and(|c| c.peer as usize == site)));
+            let n = mine.len();
+            if n == 0 {
                 continue;
             }
-            for k in 0..mine.len() {
-                let i = mine[(s.rr + k) % mine.len()];
-                let c = self.circuits[i].as_mut().expect("listed");
+            // Step k looks at position rr + k of the site's circuits, rr moving past
+            // each circuit given a datagram; both stay below 2n, so one subtraction
+            // wraps them (no division per step).
+            let wrap = |x: usize| if x >= n { x - n } else { x };
+            let mut rr = s.rr % n;
+            for k in 0..n {
+                let c = self.circuits[mine[wrap(rr + k)]].as_mut().expect("listed");
                 if c.free() {
-                    let Some((n, payload, octets)) = s.pop() else { break };
+                    let Some((number, payload, octets)) = s.pop() else { break };
                     self.queued_total -= 1;
-                    c.take(now, n, payload, octets);
+                    c.take(now, number, payload, octets);
                     self.counters.datagrams_sent += 1;
                     self.counters.datagram_octets_sent += u64::from(octets);
-                    s.rr = (s.rr + k + 1) % mine.len();
+                    rr = wrap(rr + k + 1);
+                    s.rr = rr;
                 }
             }
         }
@@ -347,7 +365,7 @@ impl<P: Payload> Interface<P> {
         !self.pending.is_empty()
             || self
                 .open_circuits()
-                .any(|c| c.wants(now) || (self.queued_total > 0 && c.free() && self.sites.get(&c.peer).is_some_and(|s| s.queued() > 0)))
+                .any(|c| c.wants(now) || (self.queued_total > 0 && c.free() && self.sites.get(c.peer as usize).is_some_and(|s| s.queued() > 0)))
     }
 
     /// The next packet for the link level, round robin over circuits.
@@ -399,7 +417,7 @@ impl<P: Payload> Interface<P> {
 
     /// Datagrams queued (not yet given to a circuit).
     pub fn queued(&self) -> usize {
-        debug_assert_eq!(self.queued_total, self.sites.values().map(Site::queued).sum::<usize>());
+        debug_assert_eq!(self.queued_total, self.sites.iter().map(Site::queued).sum::<usize>());
         debug_assert!(self.active.iter().copied().eq((0..self.circuits.len()).filter(|&i| self.circuits[i].is_some())));
         self.queued_total
     }
