@@ -226,7 +226,12 @@ fn wire_of(sc: &Scenario, ends: &[End]) -> Result<Box<dyn Wire>, String> {
             }
             None => "protocol".into(),
         };
-        format!("{at}.kind = {:?}: {e}", stack[i].kind())
+        // An encoder names its own key as in the pair form (`protocol.modulus`): here it
+        // is the layer's.
+        match e.strip_prefix("protocol.") {
+            Some(rest) => format!("{at}.{rest}"),
+            None => format!("{at}.kind = {:?}: {e}", stack[i].kind()),
+        }
     })
 }
 
@@ -262,6 +267,7 @@ pub fn link_type(family: Family, asked: LinkType) -> LinkType {
         Family::TokenRing => LinkType::TokenRing,
         Family::S5066 => LinkType::Stanag5066,
         Family::Ipv4 => LinkType::Ipv4,
+        Family::Opaque => LinkType::User0,
         Family::Hdlc => asked,
     }
 }
@@ -279,9 +285,20 @@ pub fn pcap(
     let nodes: HashMap<&str, u32> = t.nodes.iter().map(|n| n.name.as_str()).zip(0..).collect();
     let node = |name: &str| -> Option<u32> { if t.pair { Some(u32::from(name == "B")) } else { nodes.get(name).copied() } };
     let relay = |name: &str| t.nodes.len() as u32 + t.relays.iter().position(|r| r.config.name == name).unwrap_or(0) as u32;
-    // The nodes a frame goes between: a relay's side stands for the node's peer (the
-    // transport's far end); between two relays, the relays themselves.
+    // Connection id → its two nodes, for multiplexed PDUs (`Carried::conn`).
+    let pairs: HashMap<u32, (u32, u32)> = t.nodes.iter().flat_map(|n| n.peers.iter().map(move |&(peer, c)| (c, (n.index, peer)))).collect();
+    // The nodes a frame goes between: an IP datagram's or a multiplexed PDU's own ends;
+    // else a relay's side stands for the node's peer (the transport's far end); between
+    // two relays, the relays themselves.
     let ends = |f: &Flight| -> (u32, u32) {
+        if let Some(ip) = f.carried.and_then(|c| c.ip) {
+            return (ip.src, ip.dst);
+        }
+        if let Some((c, dst)) = f.carried.and_then(|c| c.conn) {
+            if let Some(&(x, y)) = pairs.get(&c) {
+                return (if dst == x { y } else { x }, dst);
+            }
+        }
         match (node(&f.sender), node(&f.receiver)) {
             (Some(s), Some(r)) => (s, r),
             (Some(s), None) => (s, t.nodes[s as usize].peer),
