@@ -1,7 +1,8 @@
 """Captures of IP stacks and of a lone datagram layer, checked by Wireshark's own
 dissectors (tshark): the `ip` layer's datagrams and fragments as real IPv4 under
 LINKTYPE_IPV4 (RFC 791 header: MF, offset in 8-octet units, TTL as each hop sent it,
-header checksum), TCP over IP as ip:tcp, and a datagram layer alone on a medium (the
+header checksum) — on a token ring inside IEEE 802.5 frames with RFC 1042's SNAP
+header —, TCP over IP as ip:tcp, and a datagram layer alone on a medium (the
 users' messages, no header format of its own) as opaque records under LINKTYPE_USER0.
 tshark is the Debian package `tshark` (.ci/run installs it); without it these skip."""
 
@@ -68,12 +69,14 @@ def test_rfc791_fragments_through_two_routers_are_real_ipv4_with_good_checksums(
 def test_tcp_over_ip_between_two_rings_is_ip_tcp_with_good_checksums(tshark: str, tmp_path: Path) -> None:
     window = (0.0, 3.0)
     files = captures(TCP_IP, *window, tmp_path / "tcp.pcap")
-    assert sorted((i, link) for _, i, link in files) == [("ring1", "ipv4"), ("ring2", "ipv4"), ("wan", "ipv4")]
+    # Each medium's own link type: the line raw IPv4, the rings IEEE 802.5 with RFC 1042 SNAP.
+    assert sorted((i, link) for _, i, link in files) == [("ring1", "token_ring"), ("ring2", "token_ring"), ("wan", "ipv4")]
     fs = flights(TCP_IP, *window)["flights"]
     for path, i, _ in files:
         assert expert(tshark, path) == "", f"{i}: expert information"
         rows = fields(tshark, path, IP_FIELDS + ["tcp.seq_raw", "tcp.ack_raw", "tcp.len", "tcp.srcport", "tcp.dstport"])
-        assert rows and all("ip:tcp" in r["frame.protocols"] for r in rows), i
+        stack = "ip:tcp" if i == "wan" else "tr:llc:ip:tcp"
+        assert rows and all(r["frame.protocols"].startswith(stack) for r in rows), (i, rows[0]["frame.protocols"])
         assert all(r["ip.checksum.status"] == "1" and r["tcp.checksum.status"] == "1" for r in rows), i
         # The datagrams' own ends on every hop (a router forwards them, the addresses
         # stay), TTL 64 leaving a, one less per router.

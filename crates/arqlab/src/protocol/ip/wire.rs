@@ -1,5 +1,6 @@
 //! IP datagrams and fragments as real IPv4 packets, for captures (see `trace::wire`),
-//! written under LINKTYPE_IPV4 (228) on every medium the `ip` layer sends on.
+//! written under LINKTYPE_IPV4 (228); on a token ring the capture puts each in an IEEE
+//! 802.5 frame with RFC 1042's SNAP header (`llc2::wire::ipv4_on_ring`).
 //!
 //! Each packet is an RFC 791 header — version 4, IHL 5, total length, identification
 //! (the model's datagram number, modulo 2^16), MF and the fragment offset in 8-octet
