@@ -206,10 +206,11 @@ def test_messages_that_misled(tmp_path: Path) -> None:
                          "--set", "traffic.a.messages=5", "--set", "run.warmup=mser5", "--set", "run.warmup_s=0"),
                      "check")
     assert line.startswith('arqlab check: error: scenarios/stop_and_wait.toml: run.warmup = "mser5": expected "fixed"'), line
-    # A trace of an explicit file names its stack, not [protocol].
+    # A capture of an explicit file names the stack's key, not [protocol]'s.
     line = one_error(cli("trace", "scenarios/topologies/tandem.toml", "--from", "100", "--to", "101", "--pcap",
-                         str(tmp_path / "x.pcap")), "trace")
-    assert 'stack.udp.kind = "datagram": no frame encoder registered' in line and "protocol.kind" not in line
+                         str(tmp_path / "x.pcap"), "--set", "stack.udp.kind=go_back_n", "--set", "stack.udp.modulus=256",
+                         "--set", "stack.udp.window=7"), "trace")
+    assert line.endswith("error: stack.udp.modulus = 256: a capture needs an HDLC control field, modulus ≤ 128"), line
 
 
 def test_steady_state_warnings_name_the_cause() -> None:

@@ -129,7 +129,7 @@ def captures(
 
 
 #: pcap link types arqlab writes, by number: the name the capture is announced with.
-LINKTYPE_NAMES = {196: "sita", 207: "lapb_with_dir", 1: "ethernet", 6: "ieee802_5", 237: "stanag_5066_d_pdu", 228: "ipv4"}
+LINKTYPE_NAMES = {196: "sita", 207: "lapb_with_dir", 1: "ethernet", 6: "ieee802_5", 237: "stanag_5066_d_pdu", 228: "ipv4", 147: "user0"}
 
 
 def linktype_of(path: str | Path) -> str:

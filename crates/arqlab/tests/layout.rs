@@ -1,8 +1,10 @@
 //! The layout shows the design: the modules of the crate depend on each other one way.
 //! Reads `src/` and builds two graphs from the paths each file names outside its test
-//! module (`use` statements and inline paths alike): sibling files of one directory
-//! (`super::x`, `crate::top::x`), and top-level modules (`crate::x`). Neither may have a
-//! cycle. A parent's `mod.rs` re-exporting its children is not an edge (Rust's facade).
+//! module (`use` statements and inline paths alike): sibling modules of one directory
+//! (`super::x`, `crate::top::x`; a directory module counts as one sibling with every
+//! file under it), and top-level modules (`crate::x`). Neither may have a cycle. A
+//! parent's `mod.rs` re-exporting its children is not an edge (Rust's facade), but a
+//! name used through the facade (`super::Pdu`) is an edge to the child defining it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -54,7 +56,20 @@ fn sources() -> Vec<(Vec<String>, String)> {
                 m.pop();
             }
             let text = std::fs::read_to_string(&p).unwrap();
-            let code = text.split("#[cfg(test)]").next().unwrap_or("");
+            // Up to the inline test module (`#[cfg(test)]` before `mod … {`); a single
+            // test-only item (`#[cfg(test)] pub mod testpair;`) does not end the code.
+            let mut end = text.len();
+            let mut from = 0;
+            while let Some(i) = text[from..].find("#[cfg(test)]") {
+                let at = from + i;
+                let next = text[at + 12..].trim_start().lines().next().unwrap_or("");
+                if (next.starts_with("mod ") || next.starts_with("pub mod ")) && next.contains('{') {
+                    end = at;
+                    break;
+                }
+                from = at + 12;
+            }
+            let code = &text[..end];
             let code: String = code.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n");
             let is_mod = p.file_name().is_some_and(|n| n == "mod.rs");
             if is_mod {
@@ -65,9 +80,58 @@ fn sources() -> Vec<(Vec<String>, String)> {
         .collect()
 }
 
+/// The chains `super::…::super::X` in `code`: (number of `super`s, the names after the
+/// chain, a `{…}` group giving several).
+fn super_chains(code: &str) -> Vec<(usize, String)> {
+    let mut out = vec![];
+    let mut at = 0;
+    while let Some(i) = code[at..].find("super::") {
+        let start = at + i;
+        let mut rest = &code[start..];
+        let mut n = 0;
+        while let Some(r) = rest.strip_prefix("super::") {
+            rest = r;
+            n += 1;
+        }
+        at = code.len() - rest.len();
+        for name in idents(&format!("@{rest}"), "@") {
+            out.push((n, name));
+        }
+    }
+    out
+}
+
+/// A directory module's facade: `pub use child::{A, B}` (or `super::x::A`) in its
+/// `mod.rs` → (directory, item) → the module that defines the item.
+fn facades(files: &[(Vec<String>, String)], modules: &BTreeSet<Vec<String>>) -> BTreeMap<(Vec<String>, String), Vec<String>> {
+    let mut out = BTreeMap::new();
+    for (m, code) in files.iter().filter(|(m, _)| m.last().is_some_and(|x| x == "mod")) {
+        let dir = &m[..m.len() - 1];
+        for line in code.lines().filter_map(|l| l.trim().strip_prefix("pub use ")) {
+            let (mut base, mut rest) = (dir.to_vec(), line);
+            while let Some(r) = rest.strip_prefix("super::") {
+                base.pop();
+                rest = r;
+            }
+            let Some((child, items)) = rest.split_once("::") else { continue };
+            let mut target = base.clone();
+            target.push(child.to_string());
+            if !modules.contains(&target) {
+                continue;
+            }
+            for item in idents(&format!("@{items}"), "@") {
+                out.insert((dir.to_vec(), item), target.clone());
+            }
+        }
+    }
+    out
+}
+
 fn graphs() -> (Graph, Graph) {
     let files = sources();
-    let modules: BTreeSet<Vec<String>> = files.iter().map(|(m, _)| m.clone()).collect();
+    let path = |m: &Vec<String>| -> Vec<String> { m.iter().filter(|x| *x != "mod").cloned().collect() };
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|(m, _)| path(m)).collect();
+    let facade = facades(&files, &modules);
     let (mut top, mut siblings) = (Graph::new(), Graph::new());
     for (m, code) in &files {
         if m.is_empty() || m[0] == "lib" {
@@ -78,21 +142,23 @@ fn graphs() -> (Graph, Graph) {
                 top.entry(m[0].clone()).or_default().insert(t);
             }
         }
-        if m.last().is_some_and(|x| x == "mod") {
-            continue;
-        }
-        let parent = &m[..m.len() - 1];
-        let mut names = idents(code, "super::");
-        // `crate::<parent>::<sibling>` names a sibling too.
-        let own = format!("crate::{}::", parent.join("::"));
-        if !parent.is_empty() {
-            names.extend(idents(code, &own));
-        }
-        for n in names {
-            let mut t = parent.to_vec();
-            t.push(n);
-            if &t != m && modules.contains(&t) {
-                siblings.entry(m.join("::")).or_default().insert(t.join("::"));
+        // At every level of the file's module path, the unit it belongs to (itself, its
+        // directory, …) depends on the siblings it names there: `super::…::X` or
+        // `crate::<parent>::X`, X a module or an item its parent's facade re-exports.
+        let p = path(m);
+        let chains = super_chains(code);
+        for k in 1..p.len() {
+            let (parent, unit) = (&p[..k], &p[..k + 1]);
+            let supers = p.len() - k;
+            let mut names: Vec<String> = chains.iter().filter(|(n, _)| *n == supers).map(|(_, x)| x.clone()).collect();
+            names.extend(idents(code, &format!("crate::{}::", parent.join("::"))));
+            for n in names {
+                let mut t = parent.to_vec();
+                t.push(n.clone());
+                let target = if modules.contains(&t) { t } else if let Some(x) = facade.get(&(parent.to_vec(), n)) { x.clone() } else { continue };
+                if target.len() > k && target[..k + 1] != *unit {
+                    siblings.entry(unit.join("::")).or_default().insert(target[..k + 1].join("::"));
+                }
             }
         }
     }
@@ -137,8 +203,20 @@ fn top_level_modules_depend_on_each_other_one_way() {
 }
 
 #[test]
+fn a_name_used_through_a_facade_is_an_edge_to_its_module() {
+    // protocol/ip/mod.rs names `super::Pdu`, which protocol/mod.rs re-exports from
+    // layer.rs: protocol::ip depends on protocol::layer (and so layer.rs must not name
+    // anything of ip: the IP header it hands routers lives in ip_header.rs).
+    let (_, siblings) = graphs();
+    assert!(siblings["protocol::ip"].contains("protocol::layer"), "{:?}", siblings["protocol::ip"]);
+    assert!(siblings["protocol::layer"].contains("protocol::ip_header"));
+    assert_eq!(super_chains("use super::super::{a, b}; x = super::c::d;"), vec![(2, "a".into()), (2, "b".into()), (1, "c".into())]);
+}
+
+#[test]
 fn the_checker_finds_a_cycle() {
     let g: Graph = [("a", "b"), ("b", "c"), ("c", "a")].into_iter().map(|(x, y)| (x.to_string(), BTreeSet::from([y.to_string()]))).collect();
     assert_eq!(cycle(&g, &[]).map(|p| p.len()), Some(3));
     assert_eq!(cycle(&g, &[("c", "a")]), None);
 }
+

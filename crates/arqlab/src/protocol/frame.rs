@@ -132,7 +132,7 @@ impl<P: Payload> Pdu for Frame<P> {
     }
     fn carried(&self) -> Option<crate::trace::Carried> {
         let pdu = self.msg.and_then(|m| m.as_carried())?;
-        Some(crate::trace::Carried { pdu: Some(pdu), piece: 0, circuit: None })
+        Some(crate::trace::Carried { pdu: Some(pdu), piece: 0, circuit: None, ip: None, conn: None })
     }
     fn trace(&self) -> crate::trace::TraceFrame {
         if let Some(inner) = self.msg.and_then(|m| m.trace_inner()) {

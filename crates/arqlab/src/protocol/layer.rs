@@ -125,7 +125,7 @@ pub trait Pdu: Clone {
     }
     /// The IP header a router acts on (TTL), if this PDU is an IP datagram.
     #[inline]
-    fn ip_header(&mut self) -> Option<&mut super::ip::IpHeader> {
+    fn ip_header(&mut self) -> Option<&mut super::ip_header::IpHeader> {
         None
     }
     /// This PDU cut to an interface's MTU (octets), appended to `out`: IP fragments

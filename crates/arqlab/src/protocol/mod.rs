@@ -13,6 +13,7 @@ pub mod frame;
 pub mod hdlc;
 pub mod hf;
 pub mod ip;
+pub mod ip_header;
 pub mod layer;
 pub mod llc2;
 pub mod mux;

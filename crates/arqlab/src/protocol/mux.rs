@@ -53,8 +53,11 @@ impl<P: Pdu> Pdu for Tagged<P> {
     fn trace(&self) -> TraceFrame {
         self.pdu.trace()
     }
+    /// The carried PDU, if any, and the connection and destination (captures name
+    /// the connection's ends by them).
     fn carried(&self) -> Option<crate::trace::Carried> {
-        self.pdu.carried()
+        let inner = self.pdu.carried().unwrap_or(crate::trace::Carried { pdu: None, piece: 0, circuit: None, ip: None, conn: None });
+        Some(crate::trace::Carried { conn: Some((self.conn, self.dst)), ..inner })
     }
 }
 

@@ -80,17 +80,13 @@ fn by_table<C: Serialize>(kind: &str, cfg: &C, wire_for: fn(&serde_json::Value) 
     wire_for(&table).unwrap_or_else(|| Err(format!("kind = {kind:?}: its encoder refused its own table")))
 }
 
-/// A protocol whose PDUs never reach a medium alone, or have no byte format here.
-fn no_wire<C>(_: &C, _: Option<&ProtocolConfig>) -> Result<Box<dyn Wire>, String> {
-    Err("no frame encoder registered (traces and captures need one)".into())
-}
-
 /// A layer with no header format of its own (`datagram`, `network_window`): its frames
-/// are written as the PDUs they carry, by the encoder of the layer above.
+/// are written as the PDUs they carry, by the encoder of the layer above; alone (the
+/// users' messages), as opaque octets of the frame's length (`trace::wire::Opaque`).
 fn through<C>(_: &C, above: Option<&ProtocolConfig>) -> Result<Box<dyn Wire>, String> {
     match above {
         Some(a) => Ok(Box::new(crate::trace::wire::Through(a.wire(None)?))),
-        None => no_wire(&(), None),
+        None => Ok(Box::new(crate::trace::wire::Opaque)),
     }
 }
 
@@ -128,7 +124,7 @@ registry! {
     HfArq(HfArqConfig) = "hf_arq", parse: |_, t, p| HfArqConfig::parse(t, p), declares: Declared { modem_aware: true, ..Declared::link(Messages, MEDIUM) }, wire: |c, _| by_table("hf_arq", c, super::hf::wire::wire_for);
     /// IP (RFC 791): datagrams to any node, forwarded by `ip_router` relays (TTL, MTU,
     /// fragmentation), reassembled at the destination.
-    Ip(IpConfig) = "ip", parse: |_, t, p| IpConfig::parse(t, p), declares: Declared { addresses_peers: true, ..Declared::link(Datagrams, MEDIUM) }, wire: no_wire;
+    Ip(IpConfig) = "ip", parse: |_, t, p| IpConfig::parse(t, p), declares: Declared { addresses_peers: true, ..Declared::link(Datagrams, MEDIUM) }, wire: |_, above| Ok(Box::new(super::ip::wire::IpWire { tcp: tcp_above(above) }));
 }
 
 #[cfg(test)]
@@ -170,8 +166,10 @@ mod tests {
         assert_eq!(family("hf_arq", None).unwrap(), Family::S5066);
         assert_eq!(family("datagram", Some("stop_and_wait")).unwrap(), Family::Hdlc, "through to the layer above");
         assert_eq!(family("datagram", Some("tcp")).unwrap(), Family::Ipv4, "TCP over datagrams: IPv4 packets");
-        for (k, above) in [("datagram", None), ("network_window", None)] {
-            assert!(family(k, above).unwrap_err().contains("no frame encoder registered"), "{k} under {above:?}");
+        for k in ["datagram", "network_window"] {
+            assert_eq!(family(k, None).unwrap(), Family::Opaque, "{k} alone: the users' messages, opaque");
         }
+        assert_eq!(family("ip", None).unwrap(), Family::Ipv4);
+        assert_eq!(family("ip", Some("tcp")).unwrap(), Family::Ipv4);
     }
 }

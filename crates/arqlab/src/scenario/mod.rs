@@ -112,7 +112,7 @@ impl Scenario {
             }
             let net = NetworkConfig::parse(&mut root, &mut p);
             // Unknown top-level keys ([runn], [[flows]], a `medium[0]` key) are errors here too.
-            root.finish_with_hint("expected title, description, run, stack, medium, relay, node or flow", &mut p);
+            root.finish_with_hint("expected title, description, run, stack, medium, relay, node, flow or route", &mut p);
             let none = TrafficConfig { kind: "none".into(), load: None, messages: None, initial_backlog: 0, length: crate::traffic::LengthConfig::Constant { mean_bits: 1000.0 }, dialogue: None };
             let link = LinkConfig { rate_bps: 48_000.0, delay_s: 0.0, bit_error_rate: 0.0, a_to_b: None, b_to_a: None, reciprocal: false };
             let protocol = net.stack.values().next().and_then(|s| s.layers.first().cloned()).unwrap_or(ProtocolConfig::Datagram(DatagramConfig { overhead_bits: 0 }));

@@ -220,12 +220,12 @@ mod tests {
         assert_eq!(
             problems(&bad),
             vec![
-                "flows = [{\"from\":\"a\"}]: unknown key (expected title, description, run, stack, medium, relay, node or flow)",
-                "runn = {…}: unknown key (expected title, description, run, stack, medium, relay, node or flow)",
+                "flows = [{\"from\":\"a\"}]: unknown key (expected title, description, run, stack, medium, relay, node, flow or route)",
+                "runn = {…}: unknown key (expected title, description, run, stack, medium, relay, node, flow or route)",
             ]
         );
         let bad = format!("\"medium[0]\" = {{ rate_bps = 1 }}\n{BASE}");
-        assert_eq!(problems(&bad), vec!["medium[0] = {…}: unknown key (expected title, description, run, stack, medium, relay, node or flow)"]);
+        assert_eq!(problems(&bad), vec!["medium[0] = {…}: unknown key (expected title, description, run, stack, medium, relay, node, flow or route)"]);
     }
 
     #[test]

@@ -204,6 +204,8 @@ fn shown(stack: &[ProtocolConfig]) -> (usize, Option<&ProtocolConfig>) {
 /// encoder of its frames.
 pub struct Interface {
     pub name: String,
+    /// A token ring (every station's frames, as sent).
+    pub ring: bool,
     pub sent: Vec<String>,
     pub received: Vec<String>,
     pub wire: Box<dyn Wire>,
@@ -226,7 +228,12 @@ fn wire_of(sc: &Scenario, ends: &[End]) -> Result<Box<dyn Wire>, String> {
             }
             None => "protocol".into(),
         };
-        format!("{at}.kind = {:?}: {e}", stack[i].kind())
+        // An encoder names its own key as in the pair form (`protocol.modulus`): here it
+        // is the layer's.
+        match e.strip_prefix("protocol.") {
+            Some(rest) => format!("{at}.{rest}"),
+            None => format!("{at}.kind = {:?}: {e}", stack[i].kind()),
+        }
     })
 }
 
@@ -239,16 +246,16 @@ pub fn interfaces(sc: &Scenario) -> Result<Vec<Interface>, String> {
     let t = &sc.topology;
     if t.pair {
         let wire = sc.protocol.wire(None).map_err(|e| format!("protocol.kind = {:?}: {e}", sc.protocol.kind()))?;
-        return Ok(vec![Interface { name: "link".into(), sent: vec![], received: vec![], wire }]);
+        return Ok(vec![Interface { name: "link".into(), ring: false, sent: vec![], received: vec![], wire }]);
     }
     let mut out = vec![];
     for m in &t.media {
         let wire = wire_of(sc, &m.ends)?;
-        out.push(Interface { name: m.config.name.clone(), sent: vec![m.lane_scopes[0].clone()], received: vec![m.lane_scopes[1].clone()], wire });
+        out.push(Interface { name: m.config.name.clone(), ring: false, sent: vec![m.lane_scopes[0].clone()], received: vec![m.lane_scopes[1].clone()], wire });
     }
     for g in &t.rings {
         let wire = wire_of(sc, &g.stations)?;
-        out.push(Interface { name: g.config.name.clone(), sent: g.lane_scopes.clone(), received: vec![], wire });
+        out.push(Interface { name: g.config.name.clone(), ring: true, sent: g.lane_scopes.clone(), received: vec![], wire });
     }
     Ok(out)
 }
@@ -262,6 +269,7 @@ pub fn link_type(family: Family, asked: LinkType) -> LinkType {
         Family::TokenRing => LinkType::TokenRing,
         Family::S5066 => LinkType::Stanag5066,
         Family::Ipv4 => LinkType::Ipv4,
+        Family::Opaque => LinkType::User0,
         Family::Hdlc => asked,
     }
 }
@@ -279,9 +287,20 @@ pub fn pcap(
     let nodes: HashMap<&str, u32> = t.nodes.iter().map(|n| n.name.as_str()).zip(0..).collect();
     let node = |name: &str| -> Option<u32> { if t.pair { Some(u32::from(name == "B")) } else { nodes.get(name).copied() } };
     let relay = |name: &str| t.nodes.len() as u32 + t.relays.iter().position(|r| r.config.name == name).unwrap_or(0) as u32;
-    // The nodes a frame goes between: a relay's side stands for the node's peer (the
-    // transport's far end); between two relays, the relays themselves.
+    // Connection id → its two nodes, for multiplexed PDUs (`Carried::conn`).
+    let pairs: HashMap<u32, (u32, u32)> = t.nodes.iter().flat_map(|n| n.peers.iter().map(move |&(peer, c)| (c, (n.index, peer)))).collect();
+    // The nodes a frame goes between: an IP datagram's or a multiplexed PDU's own ends;
+    // else a relay's side stands for the node's peer (the transport's far end); between
+    // two relays, the relays themselves.
     let ends = |f: &Flight| -> (u32, u32) {
+        if let Some(ip) = f.carried.and_then(|c| c.ip) {
+            return (ip.src, ip.dst);
+        }
+        if let Some((c, dst)) = f.carried.and_then(|c| c.conn) {
+            if let Some(&(x, y)) = pairs.get(&c) {
+                return (if dst == x { y } else { x }, dst);
+            }
+        }
         match (node(&f.sender), node(&f.receiver)) {
             (Some(s), Some(r)) => (s, r),
             (Some(s), None) => (s, t.nodes[s as usize].peer),
@@ -292,8 +311,10 @@ pub fn pcap(
     let mut out = vec![];
     for ifc in interfaces(sc)? {
         let family = ifc.wire.family();
-        let link = link_type(family, link);
-        if !link.carries(family) {
+        // IP on a token ring is written as the ring carries it (RFC 1042: SNAP in 802.5).
+        let ip_on_ring = ifc.ring && family == Family::Ipv4;
+        let link = if ip_on_ring { LinkType::TokenRing } else { link_type(family, link) };
+        if !ip_on_ring && !link.carries(family) {
             return Err(format!("pcap link type {link:?} cannot carry {family:?} frames"));
         }
         let packet = |f: &Flight, sent: bool| -> Result<Packet, String> {
@@ -304,6 +325,10 @@ pub fn pcap(
             let mut bytes = ifc.wire.encode_hop(&f.frame, f.carried.as_ref(), hop)?;
             if f.in_error {
                 ifc.wire.corrupt(&mut bytes);
+            }
+            if ip_on_ring {
+                let station = |name: &str| node(name).unwrap_or_else(|| relay(name));
+                bytes = crate::protocol::llc2::wire::ipv4_on_ring(station(&f.sender), station(&f.receiver), &bytes);
             }
             Ok(Packet { time_ns: (f.sent_s * 1e9).round() as u64, sent, crc_error: f.in_error, bytes })
         };

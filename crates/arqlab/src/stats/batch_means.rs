@@ -8,7 +8,7 @@
 //! of freedom (Law & Kelton ch. 9; Fishman 1978). [`select_batches`] implements that
 //! rule by doubling the batch size (merging adjacent pairs) until it holds.
 
-use super::ci::{self, Interval};
+use super::ci::Interval;
 
 /// Student-t interval over batch means (each batch mean is one observation).
 ///
@@ -16,7 +16,7 @@ use super::ci::{self, Interval};
 /// [`lag1_autocorrelation`] or use [`select_batches`] first.
 #[must_use]
 pub fn batch_means(values: &[f64], level: f64) -> Interval {
-    ci::student_t(values, level)
+    super::tally::student_t(values, level)
 }
 
 /// Means of consecutive batches of `batch_size` raw observations; a trailing partial

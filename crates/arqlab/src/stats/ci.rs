@@ -100,18 +100,6 @@ fn cornish_fisher(nu: f64, p: f64) -> f64 {
     z + (g1 + (g2 + (g3 + g4 / nu) / nu) / nu) / nu
 }
 
-/// Two-sided Student-t interval at confidence `level` (e.g. 0.95) for the mean of
-/// independent observations: `Ȳ ± t(n−1, (1+level)/2)·S/√n`.
-///
-/// `n = 0` gives a `NaN` mean and half-width; `n = 1` gives an infinite half-width
-/// (nothing is known about the spread); a `level` outside `(0, 1)` gives a `NaN`
-/// half-width.
-#[must_use]
-pub fn student_t(values: &[f64], level: f64) -> Interval {
-    let t: super::Tally = values.iter().copied().collect();
-    t.interval(level)
-}
-
 /// Student-t interval from summary moments (sample mean, unbiased variance, count).
 pub(crate) fn from_moments(mean: f64, variance: f64, n: u64, level: f64) -> Interval {
     let half_width = match n {
@@ -130,6 +118,7 @@ pub(crate) fn from_moments(mean: f64, variance: f64, n: u64, level: f64) -> Inte
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::student_t;
 
     #[test]
     fn known_t_quantiles() {

@@ -28,11 +28,11 @@ pub mod tally;
 pub mod time_average;
 
 pub use batch_means::{batch_means, coarsen, form_batches, lag1_autocorrelation, select_batches};
-pub use ci::{student_t, t_quantile, Interval};
+pub use ci::{t_quantile, Interval};
 pub use exact_mean::ExactMean;
 pub use mser::{mser, mser5, MserResult};
 pub use paired::{paired_difference, relative, LengthMismatch};
 pub use quantile::LogHistogram;
 pub use sequential::{Precision, Status};
-pub use tally::Tally;
+pub use tally::{student_t, Tally};
 pub use time_average::TimeAverage;

@@ -9,7 +9,7 @@
 
 use thiserror::Error;
 
-use super::ci::{self, Interval};
+use super::ci::Interval;
 
 /// The two samples of a paired comparison must have one value per replication each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
@@ -33,7 +33,7 @@ pub fn paired_difference(a: &[f64], b: &[f64], level: f64) -> Result<Interval, L
         });
     }
     let diffs: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
-    Ok(ci::student_t(&diffs, level))
+    Ok(super::tally::student_t(&diffs, level))
 }
 
 /// Expresses a difference interval relative to the baseline mean `mean_b`: e.g. a
@@ -67,7 +67,7 @@ mod tests {
         assert!((iv.half_width - 2.776 * 0.5f64.sqrt()).abs() < 1e-3);
         assert!(!iv.contains(0.0));
         // Unpaired, the huge spread of B would hide the difference entirely.
-        let ua = ci::student_t(&a, 0.95);
+        let ua = crate::stats::student_t(&a, 0.95);
         assert!(ua.half_width > 5.0 * iv.half_width);
     }
 

@@ -128,7 +128,7 @@ mod tests {
         let xs: Vec<f64> = (0..20)
             .map(|i| if i % 2 == 0 { 9.0 } else { 11.0 })
             .collect();
-        let ci = super::super::ci::student_t(&xs, 0.95);
+        let ci = super::super::tally::student_t(&xs, 0.95);
         assert!((ci.half_width - 0.4802).abs() < 1e-3);
         // γ = 5%: 0.480 ≤ γ·10 = 0.5 but > γ'·10 = 0.476, so not yet.
         assert!(!Precision::new(0.05, 100).satisfied(&ci));

@@ -135,7 +135,7 @@ impl Tally {
     }
 
     /// Student-t confidence interval for the mean, treating the observations as
-    /// independent (e.g. one per replication); see [`ci::student_t`].
+    /// independent (e.g. one per replication); see [`student_t`].
     #[must_use]
     pub fn interval(&self, level: f64) -> Interval {
         ci::from_moments(self.mean(), self.variance(), self.n, level)
@@ -156,6 +156,19 @@ impl FromIterator<f64> for Tally {
         t.extend(iter);
         t
     }
+}
+
+/// Two-sided Student-t interval at confidence `level` (e.g. 0.95) for the mean of
+/// independent observations: `Ȳ ± t(n−1, (1+level)/2)·S/√n` (the moments by [`Tally`],
+/// the quantile by `ci`).
+///
+/// `n = 0` gives a `NaN` mean and half-width; `n = 1` gives an infinite half-width
+/// (nothing is known about the spread); a `level` outside `(0, 1)` gives a `NaN`
+/// half-width.
+#[must_use]
+pub fn student_t(values: &[f64], level: f64) -> Interval {
+    let t: Tally = values.iter().copied().collect();
+    t.interval(level)
 }
 
 #[cfg(test)]

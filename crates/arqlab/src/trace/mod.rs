@@ -53,6 +53,22 @@ pub struct Carried {
     /// The carrier's circuit (an X.25 packet's virtual circuit).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub circuit: Option<u32>,
+    /// The IP header fields the trace's frame leaves out, when the carrier is an IP
+    /// datagram or fragment (`protocol::ip`): its ends and its TTL as it left.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ip: Option<IpEnds>,
+    /// A multiplexed PDU's connection id and the node it is addressed to
+    /// (`protocol::mux::Tagged`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conn: Option<(u32, u32)>,
+}
+
+/// The source and destination nodes and the TTL of an IP datagram, for captures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct IpEnds {
+    pub src: u32,
+    pub dst: u32,
+    pub ttl: u32,
 }
 
 /// What happened.

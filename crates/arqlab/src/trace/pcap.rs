@@ -16,6 +16,11 @@
 //!   read it (Wireshark 4.0 reports "network type 207 unknown or unsupported").
 //! - [`LinkType::Ipv4`] (228, LINKTYPE_IPV4): the IPv4 datagram alone, no link header
 //!   (TCP over a datagram layer: the datagram is the network's packet).
+//! - [`LinkType::User0`] (147, LINKTYPE_USER0, "reserved for private use"): the frame of
+//!   a layer with no header format of its own (`datagram`, `network_window`) alone on a
+//!   medium, carrying the users' messages: as many zero octets as the frame has on the
+//!   line. Wireshark shows it as data (with the warning "User encapsulation not
+//!   handled" unless its DLT_USER table maps 147 to `data`).
 //! - [`LinkType::Ethernet`] (1, LINKTYPE_ETHERNET) and [`LinkType::TokenRing`] (6,
 //!   LINKTYPE_IEEE802_5): the frame alone, no pseudo-header.
 
@@ -37,10 +42,13 @@ pub enum LinkType {
     Stanag5066,
     /// LINKTYPE_IPV4 (228): one IPv4 datagram per record; carries `Family::Ipv4`.
     Ipv4,
+    /// LINKTYPE_USER0 (147): a frame with no registered format; carries
+    /// `Family::Opaque`.
+    User0,
 }
 
 impl LinkType {
-    pub const NAMES: &'static [&'static str] = &["sita", "lapb_with_dir", "ethernet", "token_ring", "stanag_5066", "ipv4"];
+    pub const NAMES: &'static [&'static str] = &["sita", "lapb_with_dir", "ethernet", "token_ring", "stanag_5066", "ipv4", "user0"];
 
     pub fn parse(name: &str) -> Result<LinkType, String> {
         match name {
@@ -50,6 +58,7 @@ impl LinkType {
             "token_ring" => Ok(LinkType::TokenRing),
             "stanag_5066" => Ok(LinkType::Stanag5066),
             "ipv4" => Ok(LinkType::Ipv4),
+            "user0" => Ok(LinkType::User0),
             other => Err(format!(
                 "pcap link type {other:?}: expected one of {}",
                 LinkType::NAMES.join(", ")
@@ -67,6 +76,7 @@ impl LinkType {
             LinkType::TokenRing => "token_ring",
             LinkType::Stanag5066 => "stanag_5066",
             LinkType::Ipv4 => "ipv4",
+            LinkType::User0 => "user0",
         }
     }
 
@@ -78,6 +88,7 @@ impl LinkType {
             LinkType::TokenRing => 6,
             LinkType::Stanag5066 => 237,
             LinkType::Ipv4 => 228,
+            LinkType::User0 => 147,
         }
     }
 
@@ -90,6 +101,7 @@ impl LinkType {
                 | (LinkType::TokenRing, Family::TokenRing)
                 | (LinkType::Stanag5066, Family::S5066)
                 | (LinkType::Ipv4, Family::Ipv4)
+                | (LinkType::User0, Family::Opaque)
         )
     }
 
@@ -105,7 +117,7 @@ impl LinkType {
                 out.extend_from_slice(&[u8::from(!sent), 0x1F, 0, rx_crc, 0x01]);
             }
             LinkType::LapbWithDir => out.push(u8::from(sent)),
-            LinkType::Ethernet | LinkType::TokenRing | LinkType::Stanag5066 | LinkType::Ipv4 => {}
+            LinkType::Ethernet | LinkType::TokenRing | LinkType::Stanag5066 | LinkType::Ipv4 | LinkType::User0 => {}
         }
     }
 }

@@ -27,8 +27,12 @@ pub enum Family {
     TokenRing,
     /// A STANAG 5066 D_PDU (`protocol::hf::wire`).
     S5066,
-    /// An IPv4 datagram (TCP's segments over a datagram layer, `protocol::tcp::wire`).
+    /// An IPv4 datagram (TCP's segments over a datagram layer, `protocol::tcp::wire`;
+    /// the `ip` layer's datagrams and fragments, `protocol::ip::wire`).
     Ipv4,
+    /// A frame with no header format of its own carrying the users' messages (a lone
+    /// `datagram` layer): zero octets as long as the frame ([`Opaque`]).
+    Opaque,
 }
 
 /// Where a captured frame is: the side of the interface that sent it (0: the
@@ -85,6 +89,24 @@ impl Wire for Through {
     fn corrupt(&self, frame: &mut Vec<u8>) {
         self.0.corrupt(frame);
     }
+}
+
+/// The frames of a layer with no header format alone on a medium (user messages in
+/// datagrams): as many zero octets as the frame has bits on the line, rounded up.
+/// There is nothing to check, so a corrupted frame is written like any other (the trace
+/// and the ladder mark it).
+pub struct Opaque;
+
+impl Wire for Opaque {
+    fn family(&self) -> Family {
+        Family::Opaque
+    }
+
+    fn encode(&self, f: &TraceFrame, _sender: usize) -> Result<Vec<u8>, String> {
+        Ok(vec![0; f.bits.div_ceil(8) as usize])
+    }
+
+    fn corrupt(&self, _frame: &mut Vec<u8>) {}
 }
 
 /// The 16-bit frame check sequence of ISO 3309 / X.25 (CRC-16/X.25: polynomial

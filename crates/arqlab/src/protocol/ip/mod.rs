@@ -9,17 +9,17 @@
 
 pub mod fragment;
 pub mod host;
+pub mod wire;
 
 use super::{Payload, Pdu};
 use crate::schema::{Problems, Range, Table};
 use crate::trace::TraceFrame;
 use serde::Serialize;
 
+pub use super::ip_header::{IpHeader, HEADER_OCTETS};
 pub use fragment::{fragment, Reassembly};
 pub use host::IpHost;
 
-/// The fixed header (IHL = 5, no options), octets.
-pub const HEADER_OCTETS: u32 = 20;
 /// The smallest MTU every IP module must handle without further fragmentation (RFC 791
 /// §3.2, "Fragmentation": 68 octets).
 pub const MIN_MTU_OCTETS: u32 = 68;
@@ -43,30 +43,6 @@ impl IpConfig {
             framing_bits: t.f64("framing_bits", 0.0, Range::Closed(0.0, 1e6), p) as u32,
             reassembly_timeout_s: t.f64("reassembly_timeout_s", 15.0, Range::Closed(1e-6, 1e9), p),
         }
-    }
-}
-
-/// The header fields a router and the destination act on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IpHeader {
-    /// Source and destination nodes (their addresses).
-    pub src: u32,
-    pub dst: u32,
-    /// Identification: the source's datagram counter.
-    pub id: u32,
-    /// Fragment offset, in 8-octet units from the start of the original data.
-    pub offset8: u32,
-    /// More fragments follow.
-    pub mf: bool,
-    pub ttl: u32,
-    /// Total length of this datagram or fragment, header included, octets.
-    pub total_octets: u32,
-}
-
-impl IpHeader {
-    /// Data octets carried by this fragment.
-    pub fn data_octets(&self) -> u32 {
-        self.total_octets - HEADER_OCTETS
     }
 }
 
@@ -118,6 +94,11 @@ impl<P: Payload> Pdu for IpPacket<P> {
             info_bits: h.data_octets() * 8,
             message: self.msg.sdu_id(),
         }
+    }
+    /// The upper PDU (a TCP segment) and the header fields a capture needs.
+    fn carried(&self) -> Option<crate::trace::Carried> {
+        let h = &self.hdr;
+        Some(crate::trace::Carried { pdu: self.msg.as_carried(), piece: h.offset8, circuit: None, ip: Some(crate::trace::IpEnds { src: h.src, dst: h.dst, ttl: h.ttl }), conn: None })
     }
     fn ip_header(&mut self) -> Option<&mut IpHeader> {
         Some(&mut self.hdr)

@@ -40,6 +40,19 @@ fn address(n: u32) -> [u8; 6] {
     [0x02, 0, a, b, c, d]
 }
 
+/// An IPv4 datagram on a token ring from station `from` to station `to` (node or relay
+/// numbers, as [`Hop`]): AC, FC, addresses, then the IEEE 802.2 SNAP header of RFC 1042
+/// (DSAP = SSAP = 0xAA, UI, OUI 0, EtherType 0x0800) and the datagram; no FCS.
+pub fn ipv4_on_ring(from: u32, to: u32, datagram: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(2 + 12 + 8 + datagram.len());
+    out.extend_from_slice(&[0x10, 0x40]);
+    out.extend_from_slice(&address(to));
+    out.extend_from_slice(&address(from));
+    out.extend_from_slice(&[0xAA, 0xAA, 0x03, 0, 0, 0, 0x08, 0x00]);
+    out.extend_from_slice(datagram);
+    out
+}
+
 impl Wire for Llc2Wire {
     fn family(&self) -> Family {
         Family::TokenRing
@@ -99,5 +112,16 @@ mod tests {
         assert_eq!(&srej[16..], &[0x0D, 3 << 1]);
         let rej = PLAIN.encode(&tf("REJ", None, 127, false, false, 0), 1).unwrap();
         assert_eq!(&rej[16..], &[0x09, 254]);
+    }
+
+    /// RFC 1042: an IP datagram on an IEEE 802 network follows an 802.2 SNAP header
+    /// (AA AA 03, OUI 0, EtherType 0x0800).
+    #[test]
+    fn rfc1042_ipv4_on_a_ring_follows_a_snap_header() {
+        let f = ipv4_on_ring(3, 1, &[0x45, 0, 0, 20]);
+        assert_eq!(&f[..2], &[0x10, 0x40]);
+        assert_eq!((&f[2..8], &f[8..14]), (&address(1)[..], &address(3)[..]), "destination, then source");
+        assert_eq!(&f[14..22], &[0xAA, 0xAA, 0x03, 0, 0, 0, 0x08, 0x00]);
+        assert_eq!(&f[22..], &[0x45, 0, 0, 20]);
     }
 }

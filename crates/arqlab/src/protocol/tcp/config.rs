@@ -75,10 +75,13 @@ impl Default for TcpConfig {
     }
 }
 
+/// The congestion-control flavours a configuration names (`flavour::Congestion`).
+pub const FLAVOURS: &[&str] = &["reno", "newreno", "bsd42"];
+
 impl TcpConfig {
     pub fn parse(t: &mut Table, p: &mut Problems) -> TcpConfig {
         let d = TcpConfig::default();
-        let flavour = t.choice("flavour", "reno", super::flavour::FLAVOURS, p);
+        let flavour = t.choice("flavour", "reno", FLAVOURS, p);
         // 4.2BSD's timer constants: TCPTV_SRTTDFLT 3 s (RTO 2 × 3 s), TCPTV_MIN, TCPTV_MAX.
         let (initial_rto, max_rto) = if flavour == "bsd42" { (6.0, 30.0) } else { (d.initial_rto_s, d.max_rto_s) };
         // 4.2BSD's socket receive buffer, the window it advertises: tcp_recvspace = 2048.

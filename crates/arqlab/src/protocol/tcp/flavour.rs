@@ -12,8 +12,6 @@ use super::newreno::NewReno;
 use super::{Reno, RtoEstimator, TcpConfig};
 use crate::engine::SimTime;
 
-pub const FLAVOURS: &[&str] = &["reno", "newreno", "bsd42"];
-
 /// The congestion state of a sender.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Congestion {

@@ -84,6 +84,13 @@ impl TcpWire {
 
     /// The whole IPv4 datagram of segment `s` from node `src` to node `dst`.
     pub fn datagram(&self, s: &TraceFrame, src: u32, dst: u32) -> Vec<u8> {
+        let tcp = self.segment(s, src, dst);
+        ipv4(Ipv4 { id: 0, flags_offset: DF, ttl: 64, protocol: PROTOCOL_TCP, src, dst }, &tcp)
+    }
+
+    /// The TCP segment `s` (header and zero data) from node `src` to node `dst`, its
+    /// checksum over the pseudo-header of those addresses.
+    pub fn segment(&self, s: &TraceFrame, src: u32, dst: u32) -> Vec<u8> {
         let (flags, data) = self.flags_and_data(s);
         let hlen = self.header_octets();
         let mut tcp = Vec::with_capacity(hlen + data);
@@ -103,18 +110,43 @@ impl TcpWire {
         let pseudo = [&sa[..], &da[..], &[0, 6], &(tcp.len() as u16).to_be_bytes()].concat();
         let c = internet_checksum(&[&pseudo, &tcp]);
         tcp[16..18].copy_from_slice(&c.to_be_bytes());
-        let total = 20 + tcp.len();
-        let mut ip = Vec::with_capacity(total);
-        ip.extend_from_slice(&[0x45, 0]);
-        ip.extend_from_slice(&(total as u16).to_be_bytes());
-        ip.extend_from_slice(&[0, 0, 0x40, 0, 64, 6, 0, 0]); // id 0, DF, TTL, TCP, checksum
-        ip.extend_from_slice(&sa);
-        ip.extend_from_slice(&da);
-        let c = internet_checksum(&[&ip]);
-        ip[10..12].copy_from_slice(&c.to_be_bytes());
-        ip.extend(tcp);
-        ip
+        tcp
     }
+}
+
+/// IPv4's protocol number of TCP.
+pub const PROTOCOL_TCP: u8 = 6;
+/// The flags-and-offset word's DF bit (RFC 791: don't fragment).
+pub const DF: u16 = 0x4000;
+
+/// The fields of an RFC 791 header that vary between datagrams (version 4, IHL 5, no
+/// options, TOS 0; total length and checksum follow from the data).
+pub struct Ipv4 {
+    pub id: u16,
+    /// Flags (DF 0x4000, MF 0x2000) and the fragment offset in 8-octet units.
+    pub flags_offset: u16,
+    pub ttl: u8,
+    pub protocol: u8,
+    /// Source and destination nodes (addresses by [`address`]).
+    pub src: u32,
+    pub dst: u32,
+}
+
+/// The IPv4 datagram of `h` around `data`, with its header checksum.
+pub fn ipv4(h: Ipv4, data: &[u8]) -> Vec<u8> {
+    let total = 20 + data.len();
+    let mut ip = Vec::with_capacity(total);
+    ip.extend_from_slice(&[0x45, 0]);
+    ip.extend_from_slice(&(total as u16).to_be_bytes());
+    ip.extend_from_slice(&h.id.to_be_bytes());
+    ip.extend_from_slice(&h.flags_offset.to_be_bytes());
+    ip.extend_from_slice(&[h.ttl, h.protocol, 0, 0]);
+    ip.extend_from_slice(&address(h.src));
+    ip.extend_from_slice(&address(h.dst));
+    let c = internet_checksum(&[&ip]);
+    ip[10..12].copy_from_slice(&c.to_be_bytes());
+    ip.extend_from_slice(data);
+    ip
 }
 
 /// TCP's segments as the medium's packets (TCP over a datagram layer, which writes what

@@ -6,8 +6,12 @@
 //! check), inside what Wireshark decodes as COTP without a real network layer: an
 //! Ethernet II / IEEE 802.3 frame with an LLC header for OSI (DSAP = SSAP = 0xFE, UI),
 //! then the one-octet ISO 8473 *inactive subset* network header (NLPID 0x00), then the
-//! TPDU — `eth:llc:osi:clnp:cotp` in tshark. Station A is 02:00:00:00:00:0a, B
-//! 02:00:00:00:00:0b; DST-REF is 0x0001 towards B and 0x0002 towards A.
+//! TPDU — `eth:llc:osi:clnp:cotp` in tshark. Node n is 02:00:00:00:00:0a + n (station A
+//! ...0a, B ...0b). DST-REF names the connection at the receiver: 2c + 1 towards the
+//! higher-numbered node of connection c's pair, 2c + 2 towards the lower — 0x0001
+//! towards B and 0x0002 towards A in the two-node form; a node with several peers
+//! (`protocol::mux`) has one connection id per peer, so each peer's TPDUs carry their
+//! own references.
 //!
 //! Limits: the AK's credit is written as the configured window (the trace does not
 //! record the credit; the model grants less only when the receive buffer binds); the
@@ -17,8 +21,8 @@
 //! marked by the capture only through the Ethernet frame being otherwise identical).
 
 use super::tpdu::Format;
-use crate::trace::wire::{Family, Wire};
-use crate::trace::TraceFrame;
+use crate::trace::wire::{Family, Hop, Wire};
+use crate::trace::{Carried, TraceFrame};
 use serde_json::Value;
 
 pub struct Tp4Wire {
@@ -50,10 +54,15 @@ pub fn fletcher(tpdu: &[u8], at: usize) -> [u8; 2] {
 }
 
 impl Tp4Wire {
-    /// The TPDU alone (LI through the user data).
+    /// The TPDU alone (LI through the user data) sent by station `sender` of the
+    /// two-node form (0 = A).
     pub fn tpdu(&self, f: &TraceFrame, sender: usize) -> Result<Vec<u8>, String> {
+        self.tpdu_to(f, if sender == 0 { 1 } else { 2 })
+    }
+
+    /// The TPDU alone with destination reference `dst_ref`.
+    pub fn tpdu_to(&self, f: &TraceFrame, dst_ref: u16) -> Result<Vec<u8>, String> {
         let ext = self.format == Format::Extended;
-        let dst_ref: u16 = if sender == 0 { 1 } else { 2 };
         let number = |n: u32, eot: bool| -> Vec<u8> {
             if ext {
                 ((u32::from(eot) << 31) | (n & 0x7FFF_FFFF)).to_be_bytes().to_vec()
@@ -117,12 +126,24 @@ impl Wire for Tp4Wire {
     }
 
     fn encode(&self, f: &TraceFrame, sender: usize) -> Result<Vec<u8>, String> {
-        let tpdu = self.tpdu(f, sender)?;
-        let mac = |s: usize| [0x02, 0, 0, 0, 0, if s == 0 { 0x0A } else { 0x0B }];
+        self.encode_hop(f, None, Hop { sender, from: sender as u32, to: 1 - sender as u32 })
+    }
+
+    /// Between nodes `hop.from` and `hop.to`, on connection `carried.conn` (0 when
+    /// the node has one peer).
+    fn encode_hop(&self, f: &TraceFrame, carried: Option<&Carried>, hop: Hop) -> Result<Vec<u8>, String> {
+        let conn = carried.and_then(|c| c.conn).map_or(0, |(c, _)| c);
+        let dst_ref = 2 * conn + if hop.to > hop.from { 1 } else { 2 };
+        let dst_ref = u16::try_from(dst_ref).map_err(|_| format!("connection {conn} has no 16-bit DST-REF"))?;
+        let tpdu = self.tpdu_to(f, dst_ref)?;
+        let mac = |n: u32| {
+            let [a, b, c, d] = (0x0A + n).to_be_bytes();
+            [0x02, 0, a, b, c, d]
+        };
         let llc_len = 3 + 1 + tpdu.len();
         let mut out = Vec::with_capacity(14 + llc_len);
-        out.extend_from_slice(&mac(1 - sender));
-        out.extend_from_slice(&mac(sender));
+        out.extend_from_slice(&mac(hop.to));
+        out.extend_from_slice(&mac(hop.from));
         out.extend_from_slice(&(llc_len as u16).to_be_bytes());
         out.extend_from_slice(&[0xFE, 0xFE, 0x03, 0x00]);
         out.extend(tpdu);
@@ -192,6 +213,24 @@ mod tests {
         assert_eq!(&eth[14..18], &[0xFE, 0xFE, 0x03, 0x00]);
         w.corrupt(&mut eth);
         assert!(!verifies(&eth[18..]));
+    }
+
+    /// ISO 8073's DST-REF associates a TPDU with its connection at the receiver: a node
+    /// with several peers writes each connection's own reference, and the nodes' MACs.
+    #[test]
+    fn dst_ref_names_the_connection_of_a_multiplexed_tpdu() {
+        let w = Tp4Wire { format: Format::Extended, checksum: true, credit: 12 };
+        let dt = tf("DT", Some(5), 0, true, 8);
+        let on = |conn, dst| Carried { pdu: None, piece: 0, circuit: None, ip: None, conn: Some((conn, dst)) };
+        // Connection 3 between nodes 1 and 2: towards 1 (the lower) 2·3 + 2, towards 2 2·3 + 1.
+        let down = w.encode_hop(&dt, Some(&on(3, 1)), Hop { sender: 0, from: 2, to: 1 }).unwrap();
+        assert_eq!((&down[..6], &down[6..12]), (&[2, 0, 0, 0, 0, 0x0B][..], &[2, 0, 0, 0, 0, 0x0C][..]), "dst, src MAC");
+        assert_eq!(&down[19..22], &[0xF0, 0, 8]);
+        let up = w.encode_hop(&dt, Some(&on(3, 2)), Hop { sender: 1, from: 1, to: 2 }).unwrap();
+        assert_eq!(&up[19..22], &[0xF0, 0, 7]);
+        // The two-node form (no connection): 1 towards B, 2 towards A, as before.
+        assert_eq!(w.encode(&dt, 0).unwrap()[19..22], [0xF0, 0, 1]);
+        assert_eq!(w.encode(&dt, 1).unwrap()[19..22], [0xF0, 0, 2]);
     }
 
     #[test]

@@ -97,7 +97,7 @@ impl<P: Payload> Pdu for Packet<P> {
     }
     fn carried(&self) -> Option<crate::trace::Carried> {
         let pdu = self.dgram.and_then(|(_, p)| p.as_carried());
-        Some(crate::trace::Carried { pdu, piece: self.index, circuit: Some(self.vc) })
+        Some(crate::trace::Carried { pdu, piece: self.index, circuit: Some(self.vc), ip: None, conn: None })
     }
     fn trace(&self) -> TraceFrame {
         TraceFrame {
