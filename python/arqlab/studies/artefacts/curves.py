@@ -162,8 +162,8 @@ def draw_curves(ax: Any, figure: Figure, frame: pd.DataFrame) -> None:
             if s.coequal:
                 # A reading as good as the study's: a line of its own, not a marker.
                 st.update({"linestyle": (0, (4, 2)), "marker": markers[i % len(markers)], "alpha": 0.9})
-                label = f"{c.label} — reading '{s.name}': {s.description}"
-                ax.errorbar(sub["x"], sub["y"], yerr=sub["y_ci95_half_width"].fillna(0.0), label=label, **st)
+                ax.errorbar(sub["x"], sub["y"], yerr=sub["y_ci95_half_width"].fillna(0.0),
+                            label=f"{c.label} — reading '{s.name}': {s.description}", **st)
                 continue
             st.update({"linestyle": "none", "marker": markers[i % len(markers)], "alpha": 0.8, "markersize": 7,
                        "markerfacecolor": "none"})
