@@ -78,7 +78,7 @@ impl NetworkConfig {
                 if reciprocal && matches!(kind, MediumKind::TokenRing { .. }) {
                     p.push(t.path_of("reciprocal"), Some(&true.into()), "expected false: a token ring's lanes are not the two directions of one channel");
                 }
-                let outages = super::outage::parse(&mut t, &kind, p);
+                let outages = super::outage::parse(&mut t, matches!(kind, MediumKind::DuplexLink), p);
                 t.finish(p);
                 MediumConfig { name, kind, ends, rate_bps, delay_s, bit_error_rate, forward, reverse, mtu_octets, reciprocal, outages }
             })

@@ -15,6 +15,7 @@ mod state;
 pub mod summary;
 mod wiring;
 mod composed;
+mod checkpoint;
 mod delivery;
 
 pub use experiment::{run_experiment, Experiment};
