@@ -128,7 +128,7 @@ registry! {
     HfArq(HfArqConfig) = "hf_arq", parse: |_, t, p| HfArqConfig::parse(t, p), declares: Declared { modem_aware: true, ..Declared::link(Messages, MEDIUM) }, wire: |c, _| by_table("hf_arq", c, super::hf::wire::wire_for);
     /// IP (RFC 791): datagrams to any node, forwarded by `ip_router` relays (TTL, MTU,
     /// fragmentation), reassembled at the destination.
-    Ip(IpConfig) = "ip", parse: |_, t, p| IpConfig::parse(t, p), declares: Declared { addresses_peers: true, ..Declared::link(Datagrams, MEDIUM) }, wire: no_wire;
+    Ip(IpConfig) = "ip", parse: |_, t, p| IpConfig::parse(t, p), declares: Declared { addresses_peers: true, ..Declared::link(Datagrams, ANY_BELOW) }, wire: no_wire;
 }
 
 #[cfg(test)]

@@ -15,6 +15,8 @@ pub mod summary;
 mod wiring;
 mod composed;
 mod delivery;
+mod link_router;
+mod routed;
 
 pub use experiment::{run_experiment, Experiment};
 pub use measure::Measures;

@@ -17,6 +17,7 @@
 use super::delivery::{deliver, dialogue_delivered, submit_writes, top_up};
 use super::measure::Measures;
 use super::scope::{lane_measures, llc2_measures, port_measures, relays_measures, ring_measures, MeasureSet};
+use super::link_router::MakeRouter;
 use super::wiring;
 use crate::engine::{EventQueue, SimTime};
 use crate::protocol::{Event, Grant, Layer, Pdu, Sdu, Service, Station};
@@ -38,7 +39,20 @@ pub fn run<L: Layer<Sdu = Sdu>>(
     trace: Option<Tracer>,
     make: impl Fn(&NodeSpec, Station) -> L,
 ) -> Result<RunOutput, SimError> {
-    let mut sim = wiring::wire(sc, seed, replication, trace, make)?;
+    run_routed(sc, seed, replication, windows, trace, make, &|_, _| None)
+}
+
+/// [`run`], with the interfaces of IP routers that run link stacks made by `make_router`.
+pub(super) fn run_routed<L: Layer<Sdu = Sdu>>(
+    sc: &Scenario,
+    seed: u64,
+    replication: u64,
+    windows: &Windows,
+    trace: Option<Tracer>,
+    make: impl Fn(&NodeSpec, Station) -> L,
+    make_router: MakeRouter<L::Pdu>,
+) -> Result<RunOutput, SimError> {
+    let mut sim = wiring::wire(sc, seed, replication, trace, make, make_router)?;
     sim.start(windows)?;
     sim.run(windows)
 }
@@ -102,6 +116,10 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     self.nodes[i].tx_wake = false;
                     self.after_input(i, now)
                 }
+                TX_END if self.is_link_router(self.port_owner[i - self.nodes.len()].0 as usize) => {
+                    let (r, k) = self.port_owner[i - self.nodes.len()];
+                    self.router_port_free(r as usize, k as usize, now)
+                }
                 TX_END => {
                     let (r, k) = self.port_owner[i - self.nodes.len()];
                     let port = &mut self.relays[r as usize].ports[k as usize];
@@ -112,6 +130,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     }
                     self.send_from_port(r as usize, k as usize, now)
                 }
+                TIMER if i >= self.nodes.len() => self.router_timer(i - self.nodes.len(), now),
                 TIMER => {
                     let traced = self.trace.is_some();
                     let node = &mut self.nodes[i];
@@ -241,6 +260,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 }
                 self.after_input(n, now)
             }
+            Target::Port(r, k) if self.is_link_router(r as usize) => self.router_arrival(l, r as usize, k as usize, now),
             Target::Port(r, k) => {
                 if let Some(w) = self.lanes[l].dir.take_arrival() {
                     if self.trace.is_some() {
@@ -511,7 +531,7 @@ fn record<L: Layer>(trace: &mut Option<Tracer>, now: SimTime, n: usize, lane: Op
 
 /// A relay's frame event: station `nodes + r`, its port's queue as the backlog.
 #[cold]
-fn record_relay<P: crate::protocol::Pdu>(trace: &mut Option<Tracer>, now: SimTime, station: usize, lane: u32, kind: TraceKind, frame: &P, queued: usize) {
+pub(super) fn record_relay<P: crate::protocol::Pdu>(trace: &mut Option<Tracer>, now: SimTime, station: usize, lane: u32, kind: TraceKind, frame: &P, queued: usize) {
     if let Some(t) = trace.as_mut() {
         t.push(now, station, Some(lane), kind, Some((frame.trace(), frame.carried())), queued, 0);
     }
