@@ -76,3 +76,24 @@ fn go_back_n_on_a_lossy_router_hop_matches_its_closed_form() {
     let retx = x.metrics["flow.a->b"]["frames_retransmitted"].mean;
     assert!(retx > 0.0, "the hop lost frames");
 }
+
+/// Mixed depths: b on l2 runs `ip` straight on the medium (no interface there), a runs
+/// IP over go-back-N to the router. One message: the go-back-N I-frame on l1, the bare
+/// datagram on l2 (the pass-through adds no bits), exactly.
+#[test]
+fn mixed_depth_ip_over_go_back_n_on_one_hop_and_straight_on_the_next_is_exact() {
+    let text = load_text("ip_over_arq_links.toml")
+        .replace(", { medium = \"l2\", stack = \"gbn\" }", "")
+        .replace("[[node]]\nname = \"b\"\nstack = \"host\"", "[[node]]\nname = \"b\"\nstack = \"bare\"")
+        + "\n[stack.bare]\nkind = \"ip\"\n";
+    let sc = parse(&text).unwrap_or_else(|e| panic!("{e:?}"));
+    let rep = replicate(&sc, 1, 0).unwrap();
+    let datagram = ((1000.0f64 / 8.0).ceil() + 20.0) * 8.0;
+    let want = (datagram + 48.0) / 9600.0 + 0.005 + 0.001 + datagram / 19200.0 + 0.010;
+    let got = rep.batches[0]["flow.a->b"].get("transfer_time_s").unwrap();
+    assert!((got - want).abs() <= 5e-12, "transfer time {got} s vs the per-hop sum {want} s");
+    assert_eq!(rep.accounting["flow.a->b"].delivered, 1);
+    let lane = |s: &str, m: &str| rep.batches[0][s].get(m).unwrap();
+    assert_eq!((lane("link.l1.r->a", "frames_transmitted"), lane("link.l2.b->r", "frames_transmitted")), (1.0, 0.0), "an RR on the go-back-N hop, nothing back on the bare one");
+    assert_eq!(lane("link.l2.r->b", "bits_transmitted"), datagram);
+}

@@ -58,9 +58,22 @@ pub(super) fn check_interfaces(net: &NetworkConfig, g: &Graph, p: &mut Problems)
         let me = End::Relay(r as u32);
         for (k, &a) in g.relay_media[r].iter().enumerate() {
             let (medium, far) = attachment(g, a, me);
+            if c.kind != "ip_router" {
+                p.push(format!("relay[{r}].kind"), Some(&c.kind.as_str().into()), "expected \"ip_router\": where routers run link stacks, every relay is an IP router".to_string());
+                break;
+            }
             let Some(layer) = &links[r][k] else {
-                if c.kind == "ip_router" {
-                    p.push(format!("relay[{r}].interfaces"), None, format!("expected an interface for medium {medium} too: where one router runs link stacks, every router port does (IP straight on a medium beside them is not built yet)"));
+                // IP straight on this medium: hosts with `ip` lowest, routers without an interface here.
+                for e in far {
+                    match e {
+                        End::Node(n) => check_bare_host(&net.node[n as usize], n, net, medium, &c.name, p),
+                        End::Relay(o) => {
+                            let theirs = g.relay_media[o as usize].iter().position(|&x| x == a).and_then(|k| links[o as usize][k].as_ref());
+                            if let (Some(l), true) = (theirs, net.relay[o as usize].kind == "ip_router") {
+                                p.push(format!("relay[{r}].interfaces"), None, format!("expected an interface on medium {medium} running {} as relay {}'s: the two ends of a link run one protocol", l.kind(), net.relay[o as usize].name));
+                            }
+                        }
+                    }
                 }
                 continue;
             };
@@ -108,6 +121,56 @@ fn link_layer(net: &NetworkConfig, path: &str, name: &str, p: &mut Problems) -> 
         }
         None => Some(st.layers[0].clone()),
     }
+}
+
+/// A host on a router's port without a link stack runs `ip` as its lowest layer.
+fn check_bare_host(node: &NodeConfig, n: u32, net: &NetworkConfig, medium: &str, router: &str, p: &mut Problems) {
+    let Some(st) = net.stack.get(&node.stack) else { return };
+    if !matches!(st.layers.last(), Some(ProtocolConfig::Ip(_))) {
+        let kinds: Vec<&str> = st.layers.iter().map(ProtocolConfig::kind).collect();
+        p.push(format!("node[{n}].stack"), Some(&node.stack.as_str().into()), format!("expected `ip` as its lowest layer, found {kinds:?}: relay {router}'s port on medium {medium} runs IP straight on the medium (no interface)"));
+    }
+}
+
+/// Where routers run link stacks, stacks may differ in depth by that link: every node's
+/// `ip` sits at one place from the top (the routers forward one PDU shape) and a node
+/// without a link below `ip` runs it over a pass-through (a datagram layer adding no
+/// bits: the same frames on the medium). Returns the run's depth, or `None` if mixed
+/// depths are not in play.
+pub(super) fn mixed_depth(net: &NetworkConfig, p: &mut Problems) -> Option<usize> {
+    if net.relay.iter().all(|r| r.interfaces.is_empty()) {
+        return None;
+    }
+    let at = |layers: &[ProtocolConfig]| layers.iter().position(|l| matches!(l, ProtocolConfig::Ip(_)));
+    let first = net.node.iter().find_map(|n| net.stack.get(&n.stack).and_then(|s| at(&s.layers)).map(|i| (i, &n.name)))?;
+    for (i, n) in net.node.iter().enumerate() {
+        let Some(st) = net.stack.get(&n.stack) else { continue };
+        if at(&st.layers) != Some(first.0) || st.layers.len() > first.0 + 2 {
+            p.push(
+                format!("node[{i}].stack"),
+                Some(&n.stack.as_str().into()),
+                format!("expected `ip` as layers[{}] (as node {}'s) with at most one link layer below: routers forward one datagram shape", first.0, first.1),
+            );
+        }
+    }
+    if first.0 + 2 > super::compose::MAX_DEPTH {
+        p.push("node", None, format!("expected `ip` at most layers[{}] where routers run link stacks (found layers[{}] in node {}): the composed stack holds {}", super::compose::MAX_DEPTH - 2, first.0, first.1, super::compose::MAX_DEPTH));
+    }
+    Some(first.0 + 2)
+}
+
+/// A stack padded to `depth` with the pass-through (see [`mixed_depth`]).
+pub fn padded(layers: &[ProtocolConfig], depth: usize) -> Vec<ProtocolConfig> {
+    let mut v = layers.to_vec();
+    while v.len() < depth {
+        v.push(pass_through());
+    }
+    v
+}
+
+/// A datagram layer that adds no bits: IP's frames on a medium without a link protocol.
+pub fn pass_through() -> ProtocolConfig {
+    ProtocolConfig::Datagram(crate::protocol::datagram::DatagramConfig { overhead_bits: 0 })
 }
 
 /// A host facing a router's interface runs `ip` over the same link protocol.
@@ -174,10 +237,27 @@ mod tests {
     }
 
     #[test]
-    fn every_port_of_a_router_with_link_stacks_has_one() {
-        let half = ROUTED.replace(", { medium = \"l2\", stack = \"gbn\" }", "");
-        let p = problems(&half);
-        assert!(p.iter().any(|x| x.starts_with("relay[0].interfaces: expected an interface for medium l2 too")), "{p:?}");
+    fn mixed_depth_a_host_on_a_port_without_a_link_stack_runs_ip_lowest_and_is_padded() {
+        // b on l2 without an interface: tcp/ip beside a's tcp/ip/go_back_n.
+        let text = ROUTED.replace(", { medium = \"l2\", stack = \"gbn\" }", "")
+            .replace("[[node]]\nname = \"b\"\nstack = \"host\"", "[[node]]\nname = \"b\"\nstack = \"bare\"")
+            + "[stack.bare]\nkind = \"ip\"\n";
+        assert_eq!(problems(&text), Vec::<String>::new());
+        let sc = Scenario::from_toml(&text).unwrap();
+        let b: Vec<&str> = sc.topology.nodes[1].stack.iter().map(|l| l.kind()).collect();
+        assert_eq!(b, ["ip", "datagram"], "padded with the pass-through");
+        let wrong = text.replace("[stack.bare]\nkind = \"ip\"", "[stack.bare]\nkind = \"go_back_n\"");
+        let p = problems(&wrong);
+        assert!(p.iter().any(|x| x.starts_with("node[1].stack = \"bare\": expected `ip` as its lowest layer, found [\"go_back_n\"]: relay r's port on medium l2 runs IP straight")), "{p:?}");
+    }
+
+    #[test]
+    fn mixed_depth_every_node_has_ip_at_one_place_from_the_top() {
+        let text = ROUTED.replace(", { medium = \"l2\", stack = \"gbn\" }", "")
+            .replace("[[node]]\nname = \"b\"\nstack = \"host\"", "[[node]]\nname = \"b\"\nstack = \"deep\"")
+            + "[stack.deep]\nlayers = [{ kind = \"tcp\" }, { kind = \"ip\" }]\n";
+        let p = problems(&text);
+        assert!(p.iter().any(|x| x.starts_with("node[1].stack = \"deep\": expected `ip` as layers[0] (as node a's)")), "{p:?}");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 pub use crate::schema::fields;
 pub mod compose;
 pub mod elements;
-mod interfaces;
+pub mod interfaces;
 pub mod link;
 pub mod network;
 pub mod reorder;

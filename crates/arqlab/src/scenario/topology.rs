@@ -340,7 +340,8 @@ impl NetworkConfig {
             }
         }
         let pairs: Vec<(u32, u32)> = flows.iter().map(|f| (f.src, f.dst)).collect();
-        super::compose::check_peers(&self.node, &self.stack, &pairs, p);
+        let depth = super::interfaces::mixed_depth(self, p);
+        super::compose::check_peers(&self.node, &self.stack, &pairs, depth.is_some(), p);
         if self.relay.iter().all(|r| r.interfaces.is_empty()) {
             super::compose::check_routers(&self.node, &self.stack, &self.relay, p);
         }
@@ -378,7 +379,7 @@ impl NetworkConfig {
                     .collect();
                 NodeSpec {
                     name: n.name.clone(),
-                    stack: self.stack[&n.stack].layers.clone(),
+                    stack: super::interfaces::padded(&self.stack[&n.stack].layers, depth.unwrap_or(0)),
                     lane: attached[i][0],
                     peer,
                     first: (i as u32) < peer,

@@ -11,6 +11,7 @@ use crate::protocol::mux::{Connection, Mux};
 use crate::protocol::registry::ProtocolConfig;
 use crate::protocol::{Layer, Pdu, Sdu, Station};
 use crate::scenario::compose::addresses_peers;
+use crate::scenario::interfaces::pass_through;
 use super::link_router::{Interfaces, LinkRouter};
 use crate::scenario::topology::{NodeSpec, RelaySpec};
 use crate::scenario::Scenario;
@@ -62,7 +63,11 @@ impl Build for Depth3 {
 
 /// A router whose ports carry datagrams `D` of the hosts' `ip` layer in link frames.
 fn link_router<D: Carry + Pdu + 'static>(spec: &RelaySpec, stations: &[Station]) -> Option<Box<dyn Interfaces<AnyPdu<D>>>> {
-    let links: Vec<ProtocolConfig> = spec.links.iter().cloned().collect::<Option<_>>()?;
+    if spec.config.kind != "ip_router" {
+        return None;
+    }
+    // A port without a link stack passes IP's frames through (as its hosts do).
+    let links: Vec<ProtocolConfig> = spec.links.iter().map(|l| l.clone().unwrap_or_else(pass_through)).collect();
     let cap = spec.config.buffer_octets.map(|o| (o * 8.0) as u64);
     let fwd = spec.config.forwarding_time_s.unwrap_or(0.0);
     Some(Box::new(LinkRouter::<D>::new(&links, stations, spec.mtu_octets.clone(), spec.routes.clone(), fwd, cap)))
