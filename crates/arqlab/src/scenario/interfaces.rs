@@ -8,7 +8,7 @@
 
 use super::elements::{End, NodeConfig};
 use super::routes::Graph;
-use super::topology::NetworkConfig;
+use super::network::NetworkConfig;
 use crate::protocol::registry::ProtocolConfig;
 use crate::schema::Problems;
 

@@ -5,6 +5,7 @@
 //! (an X.25 host's circuits). Nodes may run different stacks of one depth.
 
 use super::runner::{self, RunOutput, SimError, Windows};
+use super::wiring;
 use crate::protocol::any::{AnyLayer, AnyPdu, Carry, Ctx};
 use crate::protocol::composed::Composed;
 use crate::protocol::mux::{Connection, Mux};
@@ -98,9 +99,10 @@ fn run_depth<S: Build>(sc: &Scenario, seed: u64, replication: u64, w: &Windows, 
     let ctx = |n: &NodeSpec, peer: u32, station: Station, active_open: bool| Ctx { me: n.index, peer, station, active_open, routes: &routes, sites: &sites[n.index as usize], mtu_octets: topo.lane_mtu(n.lane) };
     let mux = topo.nodes.iter().any(|n| n.peers.len() > 1 && !addresses_peers(&n.stack));
     if !mux {
-        return runner::run_routed(sc, seed, replication, w, t, |n, s| S::build(&n.stack, &ctx(n, n.peer, s, super::opens_actively(sc, n.index))), &S::router);
+        let sim = wiring::wire(sc, seed, replication, t, |n, s| S::build(&n.stack, &ctx(n, n.peer, s, super::opens_actively(sc, n.index))), &S::router)?;
+        return runner::run_wired(sim, w);
     }
-    runner::run_routed(sc, seed, replication, w, t, |n, _| {
+    runner::run(sc, seed, replication, w, t, |n, _| {
         let conns = n
             .peers
             .iter()
@@ -110,7 +112,7 @@ fn run_depth<S: Build>(sc: &Scenario, seed: u64, replication: u64, w: &Windows, 
             })
             .collect();
         Mux::new(conns, n.flow_conn.clone())
-    }, &|_, _| None)
+    })
 }
 
 /// TCP on one connection of several: `node` opens actively if it is the source of the

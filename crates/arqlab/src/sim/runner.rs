@@ -17,7 +17,6 @@
 use super::delivery::{deliver, dialogue_delivered, submit_writes, top_up};
 use super::measure::Measures;
 use super::scope::{lane_measures, llc2_measures, port_measures, relays_measures, ring_measures, MeasureSet};
-use super::link_router::MakeRouter;
 use super::wiring;
 use crate::engine::{EventQueue, SimTime};
 use crate::protocol::{Event, Grant, Layer, Pdu, Sdu, Service, Station};
@@ -39,20 +38,12 @@ pub fn run<L: Layer<Sdu = Sdu>>(
     trace: Option<Tracer>,
     make: impl Fn(&NodeSpec, Station) -> L,
 ) -> Result<RunOutput, SimError> {
-    run_routed(sc, seed, replication, windows, trace, make, &|_, _| None)
+    run_wired(wiring::wire(sc, seed, replication, trace, make, &|_, _| None)?, windows)
 }
 
-/// [`run`], with the interfaces of IP routers that run link stacks made by `make_router`.
-pub(super) fn run_routed<L: Layer<Sdu = Sdu>>(
-    sc: &Scenario,
-    seed: u64,
-    replication: u64,
-    windows: &Windows,
-    trace: Option<Tracer>,
-    make: impl Fn(&NodeSpec, Station) -> L,
-    make_router: MakeRouter<L::Pdu>,
-) -> Result<RunOutput, SimError> {
-    let mut sim = wiring::wire(sc, seed, replication, trace, make, make_router)?;
+/// Runs a replication already wired (`wiring::wire`, e.g. with IP routers that run
+/// link stacks).
+pub(super) fn run_wired<L: Layer<Sdu = Sdu>>(mut sim: Sim<L>, windows: &Windows) -> Result<RunOutput, SimError> {
     sim.start(windows)?;
     sim.run(windows)
 }
