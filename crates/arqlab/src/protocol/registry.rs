@@ -124,7 +124,7 @@ registry! {
     HfArq(HfArqConfig) = "hf_arq", parse: |_, t, p| HfArqConfig::parse(t, p), declares: Declared { modem_aware: true, ..Declared::link(Messages, MEDIUM) }, wire: |c, _| by_table("hf_arq", c, super::hf::wire::wire_for);
     /// IP (RFC 791): datagrams to any node, forwarded by `ip_router` relays (TTL, MTU,
     /// fragmentation), reassembled at the destination.
-    Ip(IpConfig) = "ip", parse: |_, t, p| IpConfig::parse(t, p), declares: Declared { addresses_peers: true, ..Declared::link(Datagrams, MEDIUM) }, wire: |_, above| Ok(Box::new(super::ip::wire::IpWire { tcp: tcp_above(above) }));
+    Ip(IpConfig) = "ip", parse: |_, t, p| IpConfig::parse(t, p), declares: Declared { addresses_peers: true, ..Declared::link(Datagrams, ANY_BELOW) }, wire: |_, above| Ok(Box::new(super::ip::wire::IpWire { tcp: tcp_above(above) }));
 }
 
 #[cfg(test)]

@@ -48,10 +48,20 @@ fn kinds(st: &StackConfig) -> Vec<&'static str> {
 
 /// Checks the nodes' stacks against each other: one depth per run, and the two ends of
 /// every flow (`pairs`: node indices) with the same protocols layer by layer.
-pub fn check_peers(nodes: &[NodeConfig], stacks: &BTreeMap<String, StackConfig>, pairs: &[(u32, u32)], p: &mut Problems) {
+///
+/// `mixed`: routers run link stacks, so depths may differ below `ip`
+/// (`scenario::interfaces::mixed_depth`) and peers are compared down to `ip`.
+pub fn check_peers(nodes: &[NodeConfig], stacks: &BTreeMap<String, StackConfig>, pairs: &[(u32, u32)], mixed: bool, p: &mut Problems) {
     let stack_of = |n: &NodeConfig| stacks.get(&n.stack);
     let Some(first) = nodes.first().and_then(|n| stack_of(n)) else { return };
-    for (i, n) in nodes.iter().enumerate().skip(1) {
+    let kinds = |st: &StackConfig| {
+        let mut k = kinds(st);
+        if let (true, Some(ip)) = (mixed, k.iter().position(|&x| x == "ip")) {
+            k.truncate(ip + 1);
+        }
+        k
+    };
+    for (i, n) in nodes.iter().enumerate().skip(1).filter(|_| !mixed) {
         if let Some(st) = stack_of(n) {
             if st.layers.len() != first.layers.len() {
                 p.push(

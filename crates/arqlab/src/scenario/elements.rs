@@ -92,6 +92,17 @@ pub struct RelayConfig {
     /// Store and forward: one processor forwards one frame at a time (else in parallel).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub single_processor: bool,
+    /// `ip_router` only: the link stack each interface runs under IP (`scenario::interfaces`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub interfaces: Vec<InterfaceConfig>,
+}
+
+/// `interfaces = [{ medium = "wan", stack = "lapb" }]`: the router's port on `medium`
+/// runs the one-layer `[stack.<stack>]` under IP, as does the station at its other end.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct InterfaceConfig {
+    pub medium: String,
+    pub stack: String,
 }
 
 impl RelayConfig {

@@ -6,6 +6,7 @@
 pub use crate::schema::fields;
 pub mod compose;
 pub mod elements;
+pub mod interfaces;
 pub mod link;
 pub mod network;
 pub mod overrides;

@@ -2,7 +2,7 @@
 //! `[[flow]]` parsed into configurations with every default explicit and every problem
 //! reported with its path. Wiring them into a topology is `topology.rs`.
 
-use super::elements::{DelayConfig, FlowConfig, MediumConfig, MediumKind, NodeConfig, RelayConfig, StackConfig};
+use super::elements::{DelayConfig, FlowConfig, InterfaceConfig, MediumConfig, MediumKind, NodeConfig, RelayConfig, StackConfig};
 use super::link::{optional_direction, parse_reciprocal};
 use super::ProtocolConfig;
 use crate::schema::{Problems, Range, Table};
@@ -94,12 +94,13 @@ impl NetworkConfig {
                     let mut d = t.table("transit_delay", p);
                     let delay = parse_delay(&mut d, p);
                     d.finish(p);
-                    RelayConfig { name, kind, buffer_octets: None, forwarding_time_s: None, transit_delay: Some(delay), single_processor: false }
+                    RelayConfig { name, kind, buffer_octets: None, forwarding_time_s: None, transit_delay: Some(delay), single_processor: false, interfaces: vec![] }
                 } else {
                     let buffer_octets = t.opt_f64("buffer_octets", Range::Closed(1.0, 1e15), p);
                     let f = t.f64("forwarding_time_s", 0.0, Range::Closed(0.0, 1e6), p);
                     let single_processor = t.bool("single_processor", false, p);
-                    RelayConfig { name, kind, buffer_octets, forwarding_time_s: Some(f), transit_delay: None, single_processor }
+                    let interfaces = if kind == "ip_router" { parse_interfaces(&mut t, p) } else { vec![] };
+                    RelayConfig { name, kind, buffer_octets, forwarding_time_s: Some(f), transit_delay: None, single_processor, interfaces }
                 };
                 t.finish(p);
                 c
@@ -132,6 +133,19 @@ impl NetworkConfig {
         let route = super::overrides::parse(root, p);
         NetworkConfig { stack, medium, relay, node, flow, route }
     }
+}
+
+/// An `ip_router`'s `interfaces = [{ medium = "...", stack = "..." }]` (names checked
+/// when the topology is built).
+fn parse_interfaces(t: &mut Table, p: &mut Problems) -> Vec<InterfaceConfig> {
+    t.tables("interfaces", p)
+        .into_iter()
+        .map(|mut i| {
+            let c = InterfaceConfig { medium: i.string("medium", p), stack: i.string("stack", p) };
+            i.finish(p);
+            c
+        })
+        .collect()
 }
 
 fn parse_delay(d: &mut Table, p: &mut Problems) -> DelayConfig {

@@ -87,6 +87,8 @@ pub struct RelaySpec {
     pub port_scopes: Vec<String>,
     /// The MTU of each port's medium, octets (an `ip_router` fragments to it).
     pub mtu_octets: Vec<Option<u32>>,
+    /// The link layer each port runs under IP (`scenario::interfaces`); `None`: none.
+    pub links: Vec<Option<ProtocolConfig>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -293,6 +295,7 @@ impl NetworkConfig {
         let mut routing = graph.routing();
         let relay_names: Vec<&str> = self.relay.iter().map(|r| r.name.as_str()).collect();
         super::overrides::apply(&self.route, &names, &relay_names, &graph, &mut routing, p);
+        let mut links = super::interfaces::check_interfaces(self, &graph, p);
         let mut flows = vec![];
         let mut peers: Vec<Vec<(u32, u32)>> = vec![vec![]; self.node.len()];
         let mut conns: BTreeMap<(u32, u32), u32> = BTreeMap::new();
@@ -337,8 +340,11 @@ impl NetworkConfig {
             }
         }
         let pairs: Vec<(u32, u32)> = flows.iter().map(|f| (f.src, f.dst)).collect();
-        super::compose::check_peers(&self.node, &self.stack, &pairs, p);
-        super::compose::check_routers(&self.node, &self.stack, &self.relay, p);
+        let depth = super::interfaces::mixed_depth(self, p);
+        super::compose::check_peers(&self.node, &self.stack, &pairs, depth.is_some(), p);
+        if self.relay.iter().all(|r| r.interfaces.is_empty()) {
+            super::compose::check_routers(&self.node, &self.stack, &self.relay, p);
+        }
         for (i, x) in peers.iter().enumerate() {
             if x.is_empty() && p.0.len() == before {
                 p.push(format!("node[{i}]"), Some(&self.node[i].name.as_str().into()), "takes part in no [[flow]]");
@@ -370,7 +376,7 @@ impl NetworkConfig {
                     .collect();
                 NodeSpec {
                     name: n.name.clone(),
-                    stack: self.stack[&n.stack].layers.clone(),
+                    stack: super::interfaces::padded(&self.stack[&n.stack].layers, depth.unwrap_or(0)),
                     lane: attached[i][0],
                     peer,
                     first: (i as u32) < peer,
@@ -397,7 +403,7 @@ impl NetworkConfig {
                 let routes = routing.routes[r].clone();
                 let port_scopes = ms.iter().map(|&m| format!("node.{}.{}", c.name, match graph.ring(m) { Some(g) => &g.config.name, None => &media[m as usize].config.name })).collect();
                 let mtu_octets = ms.iter().map(|&m| match graph.ring(m) { Some(g) => g.config.mtu_octets, None => media[m as usize].config.mtu_octets }).collect();
-                RelaySpec { config: c.clone(), media: ms.clone(), lanes, routes, port_scopes, mtu_octets }
+                RelaySpec { config: c.clone(), media: ms.clone(), lanes, routes, port_scopes, mtu_octets, links: std::mem::take(&mut links[r]) }
             })
             .collect();
         // Each destination is copied by its own station, or by the bridge behind which it lies.

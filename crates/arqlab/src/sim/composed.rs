@@ -5,13 +5,16 @@
 //! (an X.25 host's circuits). Nodes may run different stacks of one depth.
 
 use super::runner::{self, RunOutput, SimError, Windows};
+use super::wiring;
 use crate::protocol::any::{AnyLayer, AnyPdu, Carry, Ctx};
 use crate::protocol::composed::Composed;
 use crate::protocol::mux::{Connection, Mux};
 use crate::protocol::registry::ProtocolConfig;
-use crate::protocol::{Layer, Sdu, Station};
+use crate::protocol::{Layer, Pdu, Sdu, Station};
 use crate::scenario::compose::addresses_peers;
-use crate::scenario::topology::NodeSpec;
+use crate::scenario::interfaces::pass_through;
+use super::link_router::{Interfaces, LinkRouter};
+use crate::scenario::topology::{NodeSpec, RelaySpec};
 use crate::scenario::Scenario;
 use crate::trace::Tracer;
 
@@ -27,6 +30,11 @@ fn one<P: Carry>(l: &ProtocolConfig, c: &Ctx) -> AnyLayer<P> {
 /// Builds a stack of `D` layers (`layers.len()` = D, validated).
 trait Build: Layer<Sdu = Sdu> + Sized {
     fn build(layers: &[ProtocolConfig], c: &Ctx) -> Self;
+    /// An IP router's interfaces with link stacks; only hosts of three layers (a
+    /// transport, `ip`, a link) meet them (`scenario::interfaces`).
+    fn router(_: &RelaySpec, _: &[Station]) -> Option<Box<dyn Interfaces<Self::Pdu>>> {
+        None
+    }
 }
 
 impl Build for AnyLayer<Sdu> {
@@ -39,6 +47,9 @@ impl Build for Depth2 {
     fn build(l: &[ProtocolConfig], c: &Ctx) -> Self {
         Composed::new(one(&l[0], c), one(&l[1], c), l[0].declared().transport)
     }
+    fn router(spec: &RelaySpec, stations: &[Station]) -> Option<Box<dyn Interfaces<Self::Pdu>>> {
+        link_router::<L1>(spec, stations)
+    }
 }
 
 impl Build for Depth3 {
@@ -46,6 +57,21 @@ impl Build for Depth3 {
         let lower = Composed::new(one(&l[1], c), one(&l[2], c), l[1].declared().transport);
         Composed::new(one(&l[0], c), lower, l[0].declared().transport)
     }
+    fn router(spec: &RelaySpec, stations: &[Station]) -> Option<Box<dyn Interfaces<Self::Pdu>>> {
+        link_router::<L2>(spec, stations)
+    }
+}
+
+/// A router whose ports carry datagrams `D` of the hosts' `ip` layer in link frames.
+fn link_router<D: Carry + Pdu + 'static>(spec: &RelaySpec, stations: &[Station]) -> Option<Box<dyn Interfaces<AnyPdu<D>>>> {
+    if spec.config.kind != "ip_router" {
+        return None;
+    }
+    // A port without a link stack passes IP's frames through (as its hosts do).
+    let links: Vec<ProtocolConfig> = spec.links.iter().map(|l| l.clone().unwrap_or_else(pass_through)).collect();
+    let cap = spec.config.buffer_octets.map(|o| (o * 8.0) as u64);
+    let fwd = spec.config.forwarding_time_s.unwrap_or(0.0);
+    Some(Box::new(LinkRouter::<D>::new(&links, stations, spec.mtu_octets.clone(), spec.routes.clone(), fwd, cap)))
 }
 
 /// Runs `sc` on the composed path.
@@ -73,7 +99,8 @@ fn run_depth<S: Build>(sc: &Scenario, seed: u64, replication: u64, w: &Windows, 
     let ctx = |n: &NodeSpec, peer: u32, station: Station, active_open: bool| Ctx { me: n.index, peer, station, active_open, routes: &routes, sites: &sites[n.index as usize], mtu_octets: topo.lane_mtu(n.lane) };
     let mux = topo.nodes.iter().any(|n| n.peers.len() > 1 && !addresses_peers(&n.stack));
     if !mux {
-        return runner::run(sc, seed, replication, w, t, |n, s| S::build(&n.stack, &ctx(n, n.peer, s, super::opens_actively(sc, n.index))));
+        let sim = wiring::wire(sc, seed, replication, t, |n, s| S::build(&n.stack, &ctx(n, n.peer, s, super::opens_actively(sc, n.index))), &S::router)?;
+        return runner::run_wired(sc, sim, w);
     }
     runner::run(sc, seed, replication, w, t, |n, _| {
         let conns = n

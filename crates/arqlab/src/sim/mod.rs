@@ -17,6 +17,8 @@ mod wiring;
 mod composed;
 mod checkpoint;
 mod delivery;
+mod link_router;
+mod routed;
 
 pub use experiment::{run_experiment, Experiment};
 pub use measure::Measures;

@@ -38,7 +38,12 @@ pub fn run<L: Layer<Sdu = Sdu>>(
     trace: Option<Tracer>,
     make: impl Fn(&NodeSpec, Station) -> L,
 ) -> Result<RunOutput, SimError> {
-    let mut sim = wiring::wire(sc, seed, replication, trace, make)?;
+    run_wired(sc, wiring::wire(sc, seed, replication, trace, make, &|_, _| None)?, windows)
+}
+
+/// Runs a replication already wired (`wiring::wire`, e.g. with IP routers that run
+/// link stacks).
+pub(super) fn run_wired<L: Layer<Sdu = Sdu>>(sc: &Scenario, mut sim: Sim<L>, windows: &Windows) -> Result<RunOutput, SimError> {
     sim.start(windows)?;
     sim.run(windows).map_err(|e| match e {
         SimError::Livelock(l) => SimError::Livelock(l.named(sc)),
@@ -105,6 +110,10 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     self.nodes[i].tx_wake = false;
                     self.after_input(i, now)
                 }
+                TX_END if self.is_link_router(self.port_owner[i - self.nodes.len()].0 as usize) => {
+                    let (r, k) = self.port_owner[i - self.nodes.len()];
+                    self.router_port_free(r as usize, k as usize, now)
+                }
                 TX_END => {
                     let (r, k) = self.port_owner[i - self.nodes.len()];
                     let port = &mut self.relays[r as usize].ports[k as usize];
@@ -115,6 +124,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     }
                     self.send_from_port(r as usize, k as usize, now)
                 }
+                TIMER if i >= self.nodes.len() => self.router_timer(i - self.nodes.len(), now),
                 TIMER => {
                     let traced = self.trace.is_some();
                     let node = &mut self.nodes[i];
@@ -244,6 +254,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 }
                 self.after_input(n, now)
             }
+            Target::Port(r, k) if self.is_link_router(r as usize) => self.router_arrival(l, r as usize, k as usize, now),
             Target::Port(r, k) => {
                 if let Some(w) = self.lanes[l].dir.take_arrival() {
                     if self.trace.is_some() {
@@ -515,7 +526,7 @@ fn record<L: Layer>(trace: &mut Option<Tracer>, now: SimTime, n: usize, lane: Op
 
 /// A relay's frame event: station `nodes + r`, its port's queue as the backlog.
 #[cold]
-fn record_relay<P: crate::protocol::Pdu>(trace: &mut Option<Tracer>, now: SimTime, station: usize, lane: u32, kind: TraceKind, frame: &P, queued: usize) {
+pub(super) fn record_relay<P: crate::protocol::Pdu>(trace: &mut Option<Tracer>, now: SimTime, station: usize, lane: u32, kind: TraceKind, frame: &P, queued: usize) {
     if let Some(t) = trace.as_mut() {
         t.push(now, station, Some(lane), kind, Some((frame.trace(), frame.carried())), queued, 0);
     }

@@ -218,6 +218,8 @@ pub(super) struct Sim<L: Layer> {
     pub(super) radios: Vec<Radio>,
     pub(super) rings: Vec<RingLanes>,
     pub(super) relays: Vec<Relay<L::Pdu>>,
+    /// Relay r's link stacks, if it is an IP router with `interfaces` (else `None`, or empty).
+    pub(super) routers: Vec<Option<super::link_router::RouterSlot<L::Pdu>>>,
     /// Global port of relay r's port 0 (node ports come first: port n = node n).
     pub(super) relay_port0: Vec<u32>,
     pub(super) port_owner: Vec<(u32, u32)>,

@@ -5,6 +5,7 @@
 
 use super::measure::DirectionMeter;
 use super::lanes::{Lane, Medium, RingLanes, Target};
+use super::link_router::{MakeRouter, RouterSlot};
 use super::state::{DialogueRun, Flow, Node, Sim, SimError, MAX_ELEMENTS};
 use crate::channel::{IpForwarding, TokenRing, BitErrors, DelayProfile, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, HfErrors, PortCounters, Radio, Relay, Schedule};
 use crate::channel::hf::HfChannel;
@@ -90,6 +91,47 @@ fn wire_rings<F: crate::protocol::Pdu>(topo: &Topology, seed: u64, replication: 
         .collect()
 }
 
+/// IP routers with link stacks: per port, the node its frames go to (the first node
+/// routed through it) and its station role (the far host's opposite; between two
+/// routers, A at the lower index).
+fn wire_routers<F>(topo: &Topology, make: MakeRouter<F>) -> Vec<Option<RouterSlot<F>>> {
+    if topo.relays.iter().all(|r| r.links.iter().all(Option::is_none)) {
+        return vec![];
+    }
+    let station = |first: bool| if first { Station::A } else { Station::B };
+    topo.relays
+        .iter()
+        .enumerate()
+        .map(|(r, spec)| {
+            let mut far = vec![u32::MAX; spec.media.len()];
+            for (n, out) in spec.routes.iter().enumerate() {
+                if let Some(k) = *out {
+                    if far[k] == u32::MAX {
+                        far[k] = n as u32;
+                    }
+                }
+            }
+            let stations: Vec<Station> = spec
+                .media
+                .iter()
+                .map(|&a| {
+                    let me = End::Relay(r as u32);
+                    let other = match (a as usize).checked_sub(topo.media.len()) {
+                        Some(g) => topo.rings[g].stations.iter().copied().find(|&e| e != me),
+                        None => topo.media[a as usize].ends.iter().copied().find(|&e| e != me),
+                    };
+                    match other {
+                        Some(End::Node(n)) => station(!topo.nodes[n as usize].first),
+                        Some(End::Relay(o)) => station((r as u32) < o),
+                        None => Station::A,
+                    }
+                })
+                .collect();
+            make(spec, &stations).map(|ifaces| RouterSlot { ifaces, wakes: vec![], far })
+        })
+        .collect()
+}
+
 /// The state of replication `replication` of `sc` before its first event.
 pub(super) fn wire<L: Layer<Sdu = Sdu>>(
     sc: &Scenario,
@@ -97,6 +139,7 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
     replication: u64,
     trace: Option<Tracer>,
     make: impl Fn(&NodeSpec, Station) -> L,
+    make_router: MakeRouter<L::Pdu>,
 ) -> Result<Sim<L>, SimError> {
     let topo: &Topology = &sc.topology;
     for (what, n) in [("nodes", topo.nodes.len()), ("lanes", topo.lanes()), ("flows", topo.flows.len()), ("relays", topo.relays.len())] {
@@ -231,6 +274,7 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
             relay
         })
         .collect();
+    let routers = wire_routers(topo, make_router);
     let stall = super::stall::StallWatch::new(topo, &flows, sc.run.stall_timers.unwrap_or(super::stall::STALL_TIMERS));
     let elements = nodes.len() + lanes.len() + topo.relays.len() + flows.len();
     let mut sim = Sim {
@@ -243,6 +287,7 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
         radios,
         rings,
         relays,
+        routers,
         relay_port0,
         port_owner,
         flows,

@@ -1,0 +1,273 @@
+//! Link stacks at an IP router's interfaces: `[[relay]] kind = "ip_router"` with
+//! `interfaces = [{ medium = "wan", stack = "lapb" }]` runs the one-layer stack `lapb`
+//! under IP on its port on `wan`; the station at the other end of `wan` runs the same
+//! link protocol (a host as the lowest layer under `ip`, a router as its interface on
+//! that medium), so the link protocol is terminated hop by hop and IP forwards between
+//! interfaces. Checked here, every problem with its path; the result is each relay's
+//! link layer per port.
+
+use super::elements::{End, NodeConfig};
+use super::routes::Graph;
+use super::network::NetworkConfig;
+use crate::protocol::registry::ProtocolConfig;
+use crate::schema::Problems;
+
+/// Each relay's link layer per port (`None`: IP directly on that medium).
+pub type PortLinks = Vec<Vec<Option<ProtocolConfig>>>;
+
+/// The name of attachment `a` (a two-ended medium or a ring) and its far stations from `me`.
+fn attachment<'a>(g: &Graph<'a>, a: u32, me: End) -> (&'a str, Vec<End>) {
+    match (a as usize).checked_sub(g.media.len()).map(|i| &g.rings[i]) {
+        Some(r) => (&r.config.name, r.stations.iter().copied().filter(|&e| e != me).collect()),
+        None => {
+            let m = &g.media[a as usize];
+            (&m.config.name, m.ends.iter().copied().filter(|&e| e != me).collect())
+        }
+    }
+}
+
+/// Checks every router's `interfaces` and the stations facing them; returns the links.
+pub(super) fn check_interfaces(net: &NetworkConfig, g: &Graph, p: &mut Problems) -> PortLinks {
+    let mut links: PortLinks = g.relay_media.iter().map(|ms| vec![None; ms.len()]).collect();
+    for (r, c) in net.relay.iter().enumerate() {
+        for (j, i) in c.interfaces.iter().enumerate() {
+            let path = format!("relay[{r}].interfaces[{j}]");
+            let me = End::Relay(r as u32);
+            let Some(k) = g.relay_media[r].iter().position(|&a| attachment(g, a, me).0 == i.medium) else {
+                let ports: Vec<&str> = g.relay_media[r].iter().map(|&a| attachment(g, a, me).0).collect();
+                p.push(format!("{path}.medium"), Some(&i.medium.as_str().into()), format!("expected a medium attached to relay {} (its ports: {})", c.name, ports.join(", ")));
+                continue;
+            };
+            let Some(layer) = link_layer(net, &path, &i.stack, p) else { continue };
+            if links[r][k].is_some() {
+                p.push(format!("{path}.medium"), Some(&i.medium.as_str().into()), "expected each medium once among the interfaces");
+                continue;
+            }
+            let far = attachment(g, g.relay_media[r][k], me).1;
+            if far.len() != 1 {
+                p.push(format!("{path}.medium"), Some(&i.medium.as_str().into()), format!("expected a medium with one station besides the router (found {}): a link stack per interface runs one connection", far.len()));
+                continue;
+            }
+            links[r][k] = Some(layer);
+        }
+    }
+    if links.iter().all(|ls| ls.iter().all(Option::is_none)) {
+        return links;
+    }
+    for (r, c) in net.relay.iter().enumerate() {
+        let me = End::Relay(r as u32);
+        for (k, &a) in g.relay_media[r].iter().enumerate() {
+            let (medium, far) = attachment(g, a, me);
+            if c.kind != "ip_router" {
+                p.push(format!("relay[{r}].kind"), Some(&c.kind.as_str().into()), "expected \"ip_router\": where routers run link stacks, every relay is an IP router".to_string());
+                break;
+            }
+            let Some(layer) = &links[r][k] else {
+                // IP straight on this medium: hosts with `ip` lowest, routers without an interface here.
+                for e in far {
+                    match e {
+                        End::Node(n) => check_bare_host(&net.node[n as usize], n, net, medium, &c.name, p),
+                        End::Relay(o) => {
+                            let theirs = g.relay_media[o as usize].iter().position(|&x| x == a).and_then(|k| links[o as usize][k].as_ref());
+                            if let (Some(l), true) = (theirs, net.relay[o as usize].kind == "ip_router") {
+                                p.push(format!("relay[{r}].interfaces"), None, format!("expected an interface on medium {medium} running {} as relay {}'s: the two ends of a link run one protocol", l.kind(), net.relay[o as usize].name));
+                            }
+                        }
+                    }
+                }
+                continue;
+            };
+            for e in far {
+                match e {
+                    End::Node(n) => check_host(&net.node[n as usize], n, net, layer, medium, &c.name, p),
+                    End::Relay(o) => {
+                        let theirs = g.relay_media[o as usize].iter().position(|&x| x == a).and_then(|k| links[o as usize][k].as_ref());
+                        if theirs != Some(layer) && (theirs.is_none() || r < o as usize) {
+                            let other = &net.relay[o as usize].name;
+                            p.push(format!("relay[{r}].interfaces"), None, format!("expected relay {other}'s port on medium {medium} to run the same link stack ({}): the two ends of a link run one protocol", layer.kind()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    links
+}
+
+/// The one link layer of `[stack.<name>]`, if it can run under IP on a medium.
+fn link_layer(net: &NetworkConfig, path: &str, name: &str, p: &mut Problems) -> Option<ProtocolConfig> {
+    let Some(st) = net.stack.get(name) else {
+        let known = net.stack.keys().cloned().collect::<Vec<_>>().join(", ");
+        p.push(format!("{path}.stack"), Some(&name.into()), format!("expected the name of a [stack.<name>] table (known: {known})"));
+        return None;
+    };
+    let why = match st.layers.as_slice() {
+        [l] => {
+            let d = l.declared();
+            if d.top_only {
+                Some(format!("{} cannot run under IP at an interface (a link protocol can: go_back_n, hdlc, llc2, hf_arq, ...)", l.kind()))
+            } else if d.addresses_peers {
+                Some(format!("{} addresses several peers itself: IP over it at a router interface (RFC 877 for x25) is not built yet", l.kind()))
+            } else {
+                d.misfit_on_medium().map(|w| format!("{} {w}", l.kind()))
+            }
+        }
+        ls => Some(format!("expected a one-layer stack, a link protocol under IP (got {} layers)", ls.len())),
+    };
+    match why {
+        Some(w) => {
+            p.push(format!("{path}.stack"), Some(&name.into()), w);
+            None
+        }
+        None => Some(st.layers[0].clone()),
+    }
+}
+
+/// A host on a router's port without a link stack runs `ip` as its lowest layer.
+fn check_bare_host(node: &NodeConfig, n: u32, net: &NetworkConfig, medium: &str, router: &str, p: &mut Problems) {
+    let Some(st) = net.stack.get(&node.stack) else { return };
+    if !matches!(st.layers.last(), Some(ProtocolConfig::Ip(_))) {
+        let kinds: Vec<&str> = st.layers.iter().map(ProtocolConfig::kind).collect();
+        p.push(format!("node[{n}].stack"), Some(&node.stack.as_str().into()), format!("expected `ip` as its lowest layer, found {kinds:?}: relay {router}'s port on medium {medium} runs IP straight on the medium (no interface)"));
+    }
+}
+
+/// Where routers run link stacks, stacks may differ in depth by that link: every node's
+/// `ip` sits at one place from the top (the routers forward one PDU shape) and a node
+/// without a link below `ip` runs it over a pass-through (a datagram layer adding no
+/// bits: the same frames on the medium). Returns the run's depth, or `None` if mixed
+/// depths are not in play.
+pub(super) fn mixed_depth(net: &NetworkConfig, p: &mut Problems) -> Option<usize> {
+    if net.relay.iter().all(|r| r.interfaces.is_empty()) {
+        return None;
+    }
+    let at = |layers: &[ProtocolConfig]| layers.iter().position(|l| matches!(l, ProtocolConfig::Ip(_)));
+    let first = net.node.iter().find_map(|n| net.stack.get(&n.stack).and_then(|s| at(&s.layers)).map(|i| (i, &n.name)))?;
+    for (i, n) in net.node.iter().enumerate() {
+        let Some(st) = net.stack.get(&n.stack) else { continue };
+        if at(&st.layers) != Some(first.0) || st.layers.len() > first.0 + 2 {
+            p.push(
+                format!("node[{i}].stack"),
+                Some(&n.stack.as_str().into()),
+                format!("expected `ip` as layers[{}] (as node {}'s) with at most one link layer below: routers forward one datagram shape", first.0, first.1),
+            );
+        }
+    }
+    if first.0 + 2 > super::compose::MAX_DEPTH {
+        p.push("node", None, format!("expected `ip` at most layers[{}] where routers run link stacks (found layers[{}] in node {}): the composed stack holds {}", super::compose::MAX_DEPTH - 2, first.0, first.1, super::compose::MAX_DEPTH));
+    }
+    Some(first.0 + 2)
+}
+
+/// A stack padded to `depth` with the pass-through (see [`mixed_depth`]).
+pub fn padded(layers: &[ProtocolConfig], depth: usize) -> Vec<ProtocolConfig> {
+    let mut v = layers.to_vec();
+    while v.len() < depth {
+        v.push(pass_through());
+    }
+    v
+}
+
+/// A datagram layer that adds no bits: IP's frames on a medium without a link protocol.
+pub fn pass_through() -> ProtocolConfig {
+    ProtocolConfig::Datagram(crate::protocol::datagram::DatagramConfig { overhead_bits: 0 })
+}
+
+/// A host facing a router's interface runs `ip` over the same link protocol.
+fn check_host(node: &NodeConfig, n: u32, net: &NetworkConfig, layer: &ProtocolConfig, medium: &str, router: &str, p: &mut Problems) {
+    let Some(st) = net.stack.get(&node.stack) else { return };
+    let ok = match st.layers.as_slice() {
+        [.., ProtocolConfig::Ip(_), lowest] => lowest == layer,
+        _ => false,
+    };
+    if !ok {
+        let kinds: Vec<&str> = st.layers.iter().map(ProtocolConfig::kind).collect();
+        p.push(
+            format!("node[{n}].stack"),
+            Some(&node.stack.as_str().into()),
+            format!("expected ip over {} (with the same parameters) as its lowest layers, found {kinds:?}: relay {router}'s interface on medium {medium} runs it", layer.kind()),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::Scenario;
+
+    /// a — l1 — r — l2 — b, r an IP router whose interfaces run `[stack.gbn]`.
+    const ROUTED: &str = "[stack.host]\nlayers = [{ kind = \"ip\" }, { kind = \"go_back_n\", window = 7 }]\n\
+        [stack.gbn]\nkind = \"go_back_n\"\nwindow = 7\n\
+        [[medium]]\nname = \"l1\"\nends = [\"a\", \"r\"]\n[[medium]]\nname = \"l2\"\nends = [\"r\", \"b\"]\n\
+        [[relay]]\nname = \"r\"\nkind = \"ip_router\"\ninterfaces = [{ medium = \"l1\", stack = \"gbn\" }, { medium = \"l2\", stack = \"gbn\" }]\n\
+        [[node]]\nname = \"a\"\nstack = \"host\"\n[[node]]\nname = \"b\"\nstack = \"host\"\n\
+        [[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = { kind = \"poisson\", load = 0.3 }\n";
+
+    fn problems(text: &str) -> Vec<String> {
+        Scenario::from_toml(text).err().map_or(vec![], |e| e.problems())
+    }
+
+    #[test]
+    fn hosts_running_ip_over_the_routers_link_protocol_are_accepted() {
+        assert_eq!(problems(ROUTED), Vec::<String>::new());
+        let sc = Scenario::from_toml(ROUTED).unwrap();
+        let links = &sc.topology.relays[0].links;
+        assert!(links.iter().all(|l| l.as_ref().is_some_and(|l| l.kind() == "go_back_n")), "{links:?}");
+    }
+
+    #[test]
+    fn an_interface_names_an_attached_medium_and_a_one_layer_link_stack() {
+        let bad = ROUTED.replace("{ medium = \"l2\", stack = \"gbn\" }", "{ medium = \"l9\", stack = \"host\" }");
+        let p = problems(&bad);
+        assert!(p.contains(&"relay[0].interfaces[1].medium = \"l9\": expected a medium attached to relay r (its ports: l1, l2)".to_string()), "{p:?}");
+        let two = ROUTED.replace("{ medium = \"l2\", stack = \"gbn\" }", "{ medium = \"l2\", stack = \"host\" }");
+        assert!(problems(&two).contains(&"relay[0].interfaces[1].stack = \"host\": expected a one-layer stack, a link protocol under IP (got 2 layers)".to_string()), "{:?}", problems(&two));
+        let x25 = format!("[stack.t]\nkind = \"x25\"\n{}", ROUTED.replace("{ medium = \"l2\", stack = \"gbn\" }", "{ medium = \"l2\", stack = \"t\" }"));
+        assert!(problems(&x25).iter().any(|x| x.starts_with("relay[0].interfaces[1].stack = \"t\": x25 addresses several peers itself")), "{:?}", problems(&x25));
+    }
+
+    #[test]
+    fn a_host_facing_an_interface_runs_ip_over_the_same_link_protocol_with_the_same_parameters() {
+        let other = ROUTED.replace("[[node]]\nname = \"b\"\nstack = \"host\"", "[[node]]\nname = \"b\"\nstack = \"hb\"")
+            + "[stack.hb]\nlayers = [{ kind = \"ip\" }, { kind = \"go_back_n\", window = 3 }]\n";
+        let p = problems(&other);
+        assert!(
+            p.contains(&"node[1].stack = \"hb\": expected ip over go_back_n (with the same parameters) as its lowest layers, found [\"ip\", \"go_back_n\"]: relay r's interface on medium l2 runs it".to_string()),
+            "{p:?}"
+        );
+    }
+
+    #[test]
+    fn mixed_depth_a_host_on_a_port_without_a_link_stack_runs_ip_lowest_and_is_padded() {
+        // b on l2 without an interface: tcp/ip beside a's tcp/ip/go_back_n.
+        let text = ROUTED.replace(", { medium = \"l2\", stack = \"gbn\" }", "")
+            .replace("[[node]]\nname = \"b\"\nstack = \"host\"", "[[node]]\nname = \"b\"\nstack = \"bare\"")
+            + "[stack.bare]\nkind = \"ip\"\n";
+        assert_eq!(problems(&text), Vec::<String>::new());
+        let sc = Scenario::from_toml(&text).unwrap();
+        let b: Vec<&str> = sc.topology.nodes[1].stack.iter().map(|l| l.kind()).collect();
+        assert_eq!(b, ["ip", "datagram"], "padded with the pass-through");
+        let wrong = text.replace("[stack.bare]\nkind = \"ip\"", "[stack.bare]\nkind = \"go_back_n\"");
+        let p = problems(&wrong);
+        assert!(p.iter().any(|x| x.starts_with("node[1].stack = \"bare\": expected `ip` as its lowest layer, found [\"go_back_n\"]: relay r's port on medium l2 runs IP straight")), "{p:?}");
+    }
+
+    #[test]
+    fn mixed_depth_every_node_has_ip_at_one_place_from_the_top() {
+        let text = ROUTED.replace(", { medium = \"l2\", stack = \"gbn\" }", "")
+            .replace("[[node]]\nname = \"b\"\nstack = \"host\"", "[[node]]\nname = \"b\"\nstack = \"deep\"")
+            + "[stack.deep]\nlayers = [{ kind = \"tcp\" }, { kind = \"ip\" }]\n";
+        let p = problems(&text);
+        assert!(p.iter().any(|x| x.starts_with("node[1].stack = \"deep\": expected `ip` as layers[0] (as node a's)")), "{p:?}");
+    }
+
+    #[test]
+    fn two_routers_on_one_line_run_the_same_link_protocol() {
+        let text = ROUTED.replace("ends = [\"r\", \"b\"]", "ends = [\"r\", \"r2\"]")
+            + "[[medium]]\nname = \"l3\"\nends = [\"r2\", \"b\"]\n\
+               [[relay]]\nname = \"r2\"\nkind = \"ip_router\"\ninterfaces = [{ medium = \"l2\", stack = \"sr\" }, { medium = \"l3\", stack = \"gbn\" }]\n\
+               [stack.sr]\nkind = \"selective_repeat\"\n";
+        let p = problems(&text);
+        assert!(p.contains(&"relay[0].interfaces: expected relay r2's port on medium l2 to run the same link stack (go_back_n): the two ends of a link run one protocol".to_string()), "{p:?}");
+        assert_eq!(problems(&text.replace("stack = \"sr\"", "stack = \"gbn\"")), Vec::<String>::new());
+    }
+}
