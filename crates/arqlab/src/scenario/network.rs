@@ -71,7 +71,7 @@ impl NetworkConfig {
                 let reverse = optional_direction(&mut t, "reverse", bit_error_rate, p);
                 let mtu = f64::from(crate::protocol::ip::MIN_MTU_OCTETS);
                 let mtu_octets = t.opt_f64("mtu_octets", Range::Closed(mtu, 65_535.0), p).map(|m| m as u32);
-                let outages = super::outage::parse(&mut t, &kind, p);
+                let outages = super::outage::parse(&mut t, matches!(kind, MediumKind::DuplexLink), p);
                 t.finish(p);
                 MediumConfig { name, kind, ends, rate_bps, delay_s, bit_error_rate, forward, reverse, mtu_octets, outages }
             })

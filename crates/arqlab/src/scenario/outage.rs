@@ -6,7 +6,6 @@
 //! the end of the run. Written on a `[[medium]]` as
 //! `outages = [{ from_s = 100.0, to_s = 160.0 }, { from_s = 900.0 }]`.
 
-use super::elements::MediumKind;
 use crate::engine::SimTime;
 use crate::schema::{Problems, Range, Table};
 use serde::Serialize;
@@ -22,8 +21,9 @@ pub struct Outage {
 /// Largest time an outage may name (the longest run, `run.duration_s`).
 const LATEST_S: f64 = 1.5e7;
 
-/// A medium's `outages`: in increasing order and disjoint; only on a duplex link.
-pub fn parse(t: &mut Table, kind: &MediumKind, p: &mut Problems) -> Vec<Outage> {
+/// A medium's `outages`: in increasing order and disjoint; only on a duplex link
+/// (`duplex`: the medium is one).
+pub fn parse(t: &mut Table, duplex: bool, p: &mut Problems) -> Vec<Outage> {
     if !t.has("outages") {
         return vec![];
     }
@@ -45,7 +45,7 @@ pub fn parse(t: &mut Table, kind: &MediumKind, p: &mut Problems) -> Vec<Outage> 
         o.finish(p);
         out.push(Outage { from_s, to_s });
     }
-    if !out.is_empty() && !matches!(kind, MediumKind::DuplexLink) {
+    if !out.is_empty() && !duplex {
         p.push(path, None, "expected outages only on a duplex_link medium");
     }
     out
