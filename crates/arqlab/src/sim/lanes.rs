@@ -82,10 +82,6 @@ pub(super) fn gate<F: Pdu>(lane: &Lane<F>, radios: &[Radio], rings: &[RingLanes]
     if lane.dir.is_busy(now) {
         return None;
     }
-    // A line first, in one test: the common case stays out of the jump on the kind.
-    if let Medium::Line = lane.medium {
-        return Some(Duration::ZERO);
-    }
     match lane.medium {
         Medium::Line => Some(Duration::ZERO),
         Medium::Radio(r, side) => {
@@ -101,9 +97,6 @@ pub(super) fn gate<F: Pdu>(lane: &Lane<F>, radios: &[Radio], rings: &[RingLanes]
 /// When `lane` may next start (for a token ring: a lower bound, re-checked at the wake).
 #[inline]
 pub(super) fn ready_at<F: Pdu>(lane: &Lane<F>, radios: &[Radio], rings: &[RingLanes], now: SimTime) -> SimTime {
-    if let Medium::Line = lane.medium {
-        return lane.dir.busy_until();
-    }
     match lane.medium {
         Medium::Line => lane.dir.busy_until(),
         Medium::Radio(r, side) => lane.dir.busy_until().max(radios[r as usize].ready_at(side)),
@@ -117,9 +110,6 @@ pub(super) fn ready_at<F: Pdu>(lane: &Lane<F>, radios: &[Radio], rings: &[RingLa
 #[inline(always)]
 pub(super) fn transmit<F: Pdu>(lane: &mut Lane<F>, radios: &mut [Radio], rings: &mut [RingLanes], now: SimTime, lead: Duration, dst: u32) -> Transmission {
     let mut tx = lane.dir.start_staged(now, lead, dst);
-    if let Medium::Line = lane.medium {
-        return tx;
-    }
     match lane.medium {
         Medium::Line => {}
         Medium::Radio(r, side) => radios[r as usize].started(side, tx.end, lane.dir.delay),
