@@ -146,3 +146,13 @@ def test_readme_writes_outputs_under_the_ignored_results_folder() -> None:
     outs = re.findall(r"--out (\S+)", readme)
     assert outs and all(o.startswith("arqlab-results/") for o in outs), outs
     assert "/arqlab-results/" in Path(".gitignore").read_text().splitlines()
+
+
+def test_readme_says_how_to_reach_arqlab_before_the_first_command() -> None:
+    # Issue 29 item 11: after `make demo`, `arqlab` is in .venv/bin, not on PATH; the README
+    # must say so before it first shows an `arqlab` command.
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    first = re.search(r"^arqlab (run|check|sweep|reproduce|trace|ladder|report|store) ", text, re.M)
+    assert first is not None
+    before = text[: first.start()]
+    assert "source .venv/bin/activate" in before and ".venv/bin/arqlab" in before and "PATH" in before

@@ -289,7 +289,11 @@ def test_a_study_figure_page_collapses_its_scenarios_and_identifies_its_rows(tmp
     frame = pd.DataFrame({"figure": ["2"] * 2, "curve": ["abm", "nrm"], "label": ["ABM", "NRM"],
                           "variant": ["", ""], "x": [1000.0, 1000.0], "direction": ["a_to_b"] * 2,
                           "measure": ["throughput_efficiency"] * 2, "mean": [0.81, 0.74],
-                          "ci95_half_width": [0.004, 0.003], "n": [10, 10]})
+                          "ci95_half_width": [0.004, 0.003], "n": [10, 10],
+                          # A study figure's statistics beside the identity (studies.plan.POINT_COLUMNS).
+                          "norm": [1.0, 1.0], "y": [0.81, 0.74], "y_ci95_half_width": [0.004, 0.003],
+                          "rel_half_width": [0.005, 0.004], "run": ["r1", "r2"], "capacity": [0.9, 0.8],
+                          "capacity_ci95_half_width": [0.01, 0.01], "steady_state": ["yes", "yes"]})
     path = tmp_path / "store.sqlite"
     scenarios = "# --- abm.toml\n" + "x = 1\n" * 5000
     with Store(path) as store:
@@ -304,4 +308,24 @@ def test_a_study_figure_page_collapses_its_scenarios_and_identifies_its_rows(tmp
     header = re.search(r"<h2>Results</h2>\s*<table[^>]*>\s*<thead>\s*<tr>(.*?)</tr>", page, re.S)
     assert header is not None
     cells = re.findall(r"<th[^>]*>(.*?)</th>", header.group(1))
-    assert cells[:3] == ["curve", "label", "x"], cells
+    assert cells == ["curve", "label", "x", "direction", "measure", "mean", "± 95% CI", "n"], cells
+
+
+def test_a_normalised_figure_shows_the_plotted_value_beside_the_mean(tmp_path: Path) -> None:
+    """Issue 29 item 13: a figure that plots mean / norm shows that value; the table's
+    statistics never pass for a row's identity."""
+    frame = pd.DataFrame({"figure": ["5"], "curve": ["sr"], "label": ["SR"], "variant": [""], "x": [0.5],
+                          "direction": ["a_to_b"], "measure": ["throughput_bps"], "mean": [4800.0],
+                          "ci95_half_width": [48.0], "n": [5], "norm": [9600.0], "y": [0.5],
+                          "y_ci95_half_width": [0.005], "rel_half_width": [0.01]})
+    path = tmp_path / "store.sqlite"
+    with Store(path) as store:
+        store.record_sweep("fig5", frame, study="toy", figure="5", title="Figure 5")
+    out = tmp_path / "report"
+    build_report(path, out)
+    page = next(out.glob("*fig5*.html")).read_text(encoding="utf-8")
+    header = re.search(r"<h2>Results</h2>\s*<table[^>]*>\s*<thead>\s*<tr>(.*?)</tr>", page, re.S)
+    assert header is not None
+    cells = re.findall(r"<th[^>]*>(.*?)</th>", header.group(1))
+    assert cells == ["curve", "label", "x", "direction", "measure", "mean", "± 95% CI", "n", "plotted y",
+                     "± 95% CI (y)"], cells

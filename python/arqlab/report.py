@@ -139,9 +139,15 @@ def _sweep_plot(sweep: SweepInfo) -> bytes | None:
     return plot_sweep(sweep.table(), keys, measures=measures or None, title=sweep.title or sweep.name)
 
 
-#: Columns of a result table that are statistics or bookkeeping, not a row's identity.
+#: Columns of a result table that are statistics or bookkeeping, not a row's identity
+#: (a study figure's plotted value, its normalisation and capacity check included).
 NOT_IDENTIFYING = frozenset({"direction", "measure", "mean", "ci95_half_width", "n", "precision_reached",
-                             "scenario_hash", "figure", "run"})
+                             "scenario_hash", "figure", "run", "norm", "y", "rel_half_width", "capacity",
+                             "steady_state"})
+
+
+def _identifying(column: str) -> bool:
+    return column not in NOT_IDENTIFYING and not column.endswith("_ci95_half_width")
 
 
 def _summary_table(sweep: SweepInfo) -> dict[str, Any]:
@@ -152,13 +158,16 @@ def _summary_table(sweep: SweepInfo) -> dict[str, Any]:
     # The columns that say which row is which: a sweep's grid keys, a study figure's
     # curve, label, variant and x (whatever is not a statistic or bookkeeping).
     keys = [k for k, _ in sweep.grid if k in cols] or [
-        c for c in df.columns if c not in NOT_IDENTIFYING and df[c].map(lambda v: v not in ("", None)).any()]
+        c for c in df.columns if _identifying(c) and df[c].map(lambda v: v not in ("", None)).any()]
     shown = df[df["measure"].isin(sweep.measures)] if sweep.measures else df
     columns = [*keys, "direction", "measure", "mean", "± 95% CI", "n"]
     extra = [c for c in ("precision_reached",) if c in cols and shown[c].notna().any()]
+    # A normalised figure plots y = mean / norm: shown beside the mean.
+    plotted = [c for c in ("y", "y_ci95_half_width") if {"norm", c} <= cols and (shown["norm"] != 1).any()]
+    columns += [{"y": "plotted y", "y_ci95_half_width": "± 95% CI (y)"}[c] for c in plotted]
     columns += [c.replace("_", " ") for c in extra]
     rows = [[*(r[k] for k in keys), r["direction"], r["measure"], r["mean"], r["ci95_half_width"], r.get("n"),
-             *(r[c] for c in extra)] for r in shown.to_dict(orient="records")]
+             *(r[c] for c in plotted), *(r[c] for c in extra)] for r in shown.to_dict(orient="records")]
     return {"columns": columns, "rows": rows}
 
 

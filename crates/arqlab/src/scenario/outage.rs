@@ -22,8 +22,8 @@ pub struct Outage {
 const LATEST_S: f64 = 1.5e7;
 
 /// A medium's `outages`: in increasing order and disjoint; only on a duplex link
-/// (`duplex_link`: the medium is one; this module sits below `elements`, which holds it).
-pub fn parse(t: &mut Table, duplex_link: bool, p: &mut Problems) -> Vec<Outage> {
+/// (`duplex`: the medium is one).
+pub fn parse(t: &mut Table, duplex: bool, p: &mut Problems) -> Vec<Outage> {
     if !t.has("outages") {
         return vec![];
     }
@@ -45,7 +45,7 @@ pub fn parse(t: &mut Table, duplex_link: bool, p: &mut Problems) -> Vec<Outage> 
         o.finish(p);
         out.push(Outage { from_s, to_s });
     }
-    if !out.is_empty() && !duplex_link {
+    if !out.is_empty() && !duplex {
         p.push(path, None, "expected outages only on a duplex_link medium");
     }
     out

@@ -15,7 +15,6 @@ mod state;
 pub mod summary;
 mod wiring;
 mod composed;
-mod checkpoint;
 mod delivery;
 mod link_router;
 mod routed;

@@ -3,6 +3,7 @@
 //! loop that moves it is in `runner.rs`, its construction in `wiring.rs`.
 
 use super::lanes::{Lane, RingLanes};
+use super::livelock::{Livelock, Site};
 use super::measure::{DirectionMeter, Measures, OrderViolation};
 use super::scope::MeasureSet;
 use crate::channel::{DirectionCounters, PortCounters, Radio, Relay};
@@ -251,6 +252,30 @@ pub(super) struct Sim<L: Layer> {
     pub(super) stall: super::stall::StallWatch,
     /// Events in a row at one instant (`sim::livelock`).
     pub(super) instant: super::livelock::InstantWatch,
+}
+
+impl<L: Layer<Sdu = Sdu>> Sim<L> {
+    /// Every `interrupt::CHECK_EVERY` events, before `ev` (popped at `now`) is handled: an
+    /// interrupt request, or a livelock.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn check_point(&mut self, now: SimTime, ev: Ev) -> Result<(), SimError> {
+        if super::interrupt::requested() {
+            return Err(SimError::Interrupted);
+        }
+        let Some(events) = self.instant.check(now) else { return Ok(()) };
+        let i = ev.index();
+        let site = match ev.kind() {
+            TIMER => Site::Timer { node: i, layer: self.nodes[i].stack.due_layer(now) },
+            TX_END if i < self.nodes.len() => Site::Transmit { node: i },
+            TX_END => Site::Relay { relay: self.port_owner[i - self.nodes.len()].0 as usize },
+            ARRIVAL => Site::Arrival { lane: i },
+            MESSAGE => Site::Message { flow: i },
+            RELAY_READY => Site::Relay { relay: i },
+            _ => Site::Window,
+        };
+        Err(SimError::Livelock(Livelock { at: now, events, limit: self.instant.limit(), site, place: String::new() }))
+    }
 }
 
 /// The pooled scope's counters: senders' and receivers' stacks and the senders' lanes
