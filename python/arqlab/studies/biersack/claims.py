@@ -1,4 +1,4 @@
-"""The paper's claims (Sections IV and V), each with a computed verdict, encoded as
+"""The paper's claims (Sections I–IV), each with a computed verdict, encoded as
 strongly as its sentence: "≈ 3.55" is a published value matched within ±TOL_PAPER,
 "slightly better" is better (significant at 95%) by at most SLIGHT, "clearly worse" /
 "much lower" is worse by more than MARKED, "close to SREJ" is within CLOSE of it.

@@ -101,8 +101,8 @@ A_TOPOLOGY = Assumption(
     "The paper: 3 rings of 12 stations bridged to a backbone, 'internet traffic only'; the pairing is ours.")
 A_LENGTHS = Assumption(
     "message lengths", "20% 512 bits, 80% 10 000 bits (one I frame each; mean ≈ 1013 octets)",
-    "Bux & Grillo's frame-length mix is not published; a bimodal short/long mix. Sensitivity 'exp_lengths' "
-    "uses exponential lengths with the same mean.")
+    "Bux & Grillo's frame-length mix is not published; a bimodal short/long mix. Sensitivity 'uniform_lengths' "
+    "uses lengths uniform on [512, 15693] bits with the same mean.")
 A_TIMERS = Assumption(
     "T1, reject timer", f"{T1_S} s each, k = {WINDOW}, n = {N_BG}, N2 = 8, N3 = 1, T2 = 0.1 s",
     "Not in the paper ('typically larger than the roundtrip time'); T1 = 1 s is LLC2 implementations' usual "
