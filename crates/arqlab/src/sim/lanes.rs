@@ -33,6 +33,15 @@ pub(super) enum Medium {
     Down,
 }
 
+impl Medium {
+    /// The lane may be closed while its line is idle (the token is elsewhere, the medium
+    /// is down): a relay port there waits for a wake-up rather than for its last frame.
+    #[inline]
+    pub(super) fn may_close_when_idle(&self) -> bool {
+        matches!(self, Medium::Ring(..) | Medium::Down)
+    }
+}
+
 #[derive(Clone, Copy)]
 pub(super) enum Target {
     Node(u32),

@@ -110,19 +110,19 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     self.nodes[i].tx_wake = false;
                     self.after_input(i, now)
                 }
-                TX_END if self.is_link_router(self.port_owner[i - self.nodes.len()].0 as usize) => {
-                    let (r, k) = self.port_owner[i - self.nodes.len()];
-                    self.router_port_free(r as usize, k as usize, now)
-                }
                 TX_END => {
                     let (r, k) = self.port_owner[i - self.nodes.len()];
-                    let port = &mut self.relays[r as usize].ports[k as usize];
-                    port.wake = false;
-                    // A port's wake-up while waiting for a token releases nothing.
-                    if !self.lanes[port.lane as usize].dir.is_busy(now) {
-                        self.relays[r as usize].release(now, k as usize);
+                    if self.is_link_router(r as usize) {
+                        self.router_port_free(r as usize, k as usize, now)
+                    } else {
+                        let port = &mut self.relays[r as usize].ports[k as usize];
+                        port.wake = false;
+                        // A port's wake-up while waiting for a token releases nothing.
+                        if !self.lanes[port.lane as usize].dir.is_busy(now) {
+                            self.relays[r as usize].release(now, k as usize);
+                        }
+                        self.send_from_port(r as usize, k as usize, now)
                     }
-                    self.send_from_port(r as usize, k as usize, now)
                 }
                 TIMER if i >= self.nodes.len() => self.router_timer(i - self.nodes.len(), now),
                 TIMER => {
@@ -267,7 +267,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     if let Some(out) = self.relays[r as usize].route(k as usize, w.dst) {
                         let out_lane = self.relays[r as usize].ports[out].lane as usize;
                         // (Token ring: the port's frame has left even though the token is elsewhere.)
-                        let ended = if matches!(self.lanes[out_lane].medium, Medium::Ring(..) | Medium::Down) { !self.lanes[out_lane].dir.is_busy(now) } else { self.lane_free(out_lane, now) };
+                        let ended = if self.lanes[out_lane].medium.may_close_when_idle() { !self.lanes[out_lane].dir.is_busy(now) } else { self.lane_free(out_lane, now) };
                         if ended {
                             self.relays[r as usize].release(now, out);
                         }
@@ -294,7 +294,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             // Token ring (outage): a port with frames waits for the token (the medium to
             // come up), one wake-up at a time.
             let port = &mut self.relays[r].ports[k];
-            if matches!(self.lanes[lane].medium, Medium::Ring(..) | Medium::Down) && port.sending.is_none() && !port.queue.is_empty() && !port.wake {
+            if self.lanes[lane].medium.may_close_when_idle() && port.sending.is_none() && !port.queue.is_empty() && !port.wake {
                 port.wake = true;
                 self.q.schedule(ready_at(&self.lanes[lane], &self.radios, &self.rings, now), Ev::new(TX_END, (self.relay_port0[r] as usize) + k))?;
             }
