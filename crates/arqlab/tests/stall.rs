@@ -196,7 +196,7 @@ fn a_relay_port_keeps_its_frames_through_an_outage_of_its_link_and_sends_them_af
     let done = |r: &arqlab::sim::Replication| r.batches[0]["run"].get("completion_time_s").unwrap();
     // Nothing reaches b for 10 s; recovery after it costs at most a timeout (5 s) and
     // the time to drain what the relay queued meanwhile (2 s). (With a 1 s timeout the
-    // queue's delay outgrows the timeout and never drains: docs/models/topology.md.)
+    // queue's delay outgrows the timeout: docs/models/topology.md, tests/outage_recovery.rs.)
     assert!(done(&down) >= done(&clear) + 10.0 && done(&down) < done(&clear) + 17.0, "{} vs {}", done(&down), done(&clear));
     // The relay held frames for l2 while it was down (its port's buffer filled) and
     // forwarded every one it took in afterwards: nothing is dropped (unlimited buffer).
