@@ -144,3 +144,57 @@ fn a_stuck_lower_layer_is_named_as_the_second_layer() {
     let l = Livelock { site: Site::Arrival { lane: 1 }, ..l }.named(&sc);
     assert!(l.place.starts_with("lane link.l.b->a"), "{}", l.place);
 }
+
+/// `pairs` identical go-back-N links, a saturated flow on each: every link's frames end
+/// at the same instants, so each of them holds about two events per link (the sender's
+/// transmission end, the receiver's arrival) — a legitimate instant with many events.
+fn in_step(pairs: usize, livelock_events: Option<u64>) -> Scenario {
+    let mut t = String::from("[run]\nduration_s = 1.0\nreplications = 1\n");
+    if let Some(n) = livelock_events {
+        t += &format!("livelock_events = {n}\n");
+    }
+    t += "[stack.s]\nkind = \"go_back_n\"\n";
+    for i in 0..pairs {
+        t += &format!(
+            "[[medium]]\nname = \"l{i}\"\nends = [\"a{i}\", \"b{i}\"]\nrate_bps = 9600.0\n\
+             [[node]]\nname = \"a{i}\"\nstack = \"s\"\n[[node]]\nname = \"b{i}\"\nstack = \"s\"\n\
+             [[flow]]\nfrom = \"a{i}\"\nto = \"b{i}\"\ntraffic = {{ kind = \"saturated\" }}\n"
+        );
+    }
+    Scenario::from_toml(&t).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn run_livelock_events_lowers_the_bound_and_many_events_at_one_instant_trip_it() {
+    // 100 links in step: ~200 events at each frame end. The default bound (2^20) lets
+    // the run finish; a bound of 64 (checked every 32 events) ends it at the first
+    // such instant, naming it.
+    let done = arqlab::sim::replicate(&in_step(100, None), 1, 0).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(done.simulated_s, 1.0);
+    let l = match arqlab::sim::replicate(&in_step(100, Some(64)), 1, 0) {
+        Err(SimError::Livelock(l)) => l,
+        other => panic!("expected a livelock, got {:?}", other.map(|r| r.simulated_s)),
+    };
+    assert_eq!(l.limit, 64);
+    assert!(l.events >= 64 && l.events < 64 + 2 * 32, "{l:?}");
+    // The first frame end: 1,048 bits (1,000 + 48 of overhead) at 9,600 bit/s (to the
+    // picosecond), where the element being handled is a frame's arrival or a sender.
+    assert!((l.at.as_secs_f64() - 1048.0 / 9600.0).abs() < 1e-11, "{l:?}");
+    assert!(matches!(l.site, Site::Arrival { .. } | Site::Transmit { .. }), "{l:?}");
+    let m = SimError::Livelock(l).to_string();
+    assert!(m.starts_with("livelock at t=0.1091666666") && m.contains("the limit is 64)"), "{m}");
+    assert!(m.contains(" in lane link.l") || m.contains(" in node \"a"), "{m}");
+    // One link holds a few events per instant: a bound of 64 never trips.
+    let one = arqlab::sim::replicate(&in_step(1, Some(64)), 1, 0).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(one.simulated_s, 1.0);
+}
+
+#[test]
+fn run_livelock_events_below_its_floor_is_refused_naming_the_field() {
+    let e = Scenario::from_toml("[run]\nlivelock_events = 63\n").map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains("run.livelock_events") && e.contains("63") && e.contains(">= 64"), "{e}");
+    for bad in ["-1", "1.5", "\"many\""] {
+        let e = Scenario::from_toml(&format!("[run]\nlivelock_events = {bad}\n")).map(|_| ()).unwrap_err().to_string();
+        assert!(e.contains("run.livelock_events"), "{bad}: {e}");
+    }
+}

@@ -2,6 +2,7 @@
 
 use crate::schema::{Problems, Range, Table};
 use super::Scenario;
+use crate::sim::livelock::LIVELOCK_EVENTS_FLOOR;
 use serde::Serialize;
 
 
@@ -33,6 +34,10 @@ pub struct RunConfig {
     /// timer has stalled and ends the run (`sim::stall`; absent: 20; 0: never).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stall_timers: Option<f64>,
+    /// Events in a row at one simulated instant that end the run as a livelock
+    /// (`sim::livelock`; absent: the default bound, which grows with the run's size).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub livelock_events: Option<u64>,
 }
 
 impl RunConfig {
@@ -49,6 +54,7 @@ impl RunConfig {
         let max_replications = t.u64("max_replications", 200, 2, 1_000_000, p);
         let precision_measures = t.strings("precision_measures", p);
         let stall_timers = t.opt_f64("stall_timers", Range::NonNegative, p);
+        let livelock_events = t.has("livelock_events").then(|| t.u64("livelock_events", LIVELOCK_EVENTS_FLOOR, LIVELOCK_EVENTS_FLOOR, u64::MAX, p));
         if warmup_s >= duration_s {
             p.push(t.path_of("warmup_s"), Some(&warmup_s.into()), format!("expected a warm-up shorter than run.duration_s ({duration_s})"));
         }
@@ -74,6 +80,7 @@ impl RunConfig {
             max_replications,
             precision_measures,
             stall_timers,
+            livelock_events,
         }
     }
 

@@ -6,15 +6,20 @@
 //! The runner already stops every [`CHECK_EVERY`] events to look at the interrupt flag;
 //! there it also compares the current time with the time at the previous check point.
 //! Time never goes back, so an unchanged time means that every event in between happened
-//! at that instant. After [`limit`] events in a row at one instant the run ends with
-//! `SimError::Livelock`, naming the instant and the element
-//! whose event was being handled. Nothing is added to the work of an ordinary event.
+//! at that instant. After [`limit`] events in a row at one instant (or
+//! `run.livelock_events`, [`bound`]) the run ends with `SimError::Livelock`, naming the
+//! instant and the element whose event was being handled. An ordinary event adds only
+//! the test of its count against the check mask.
 //!
-//! The bound is generous: a legitimate instant holds a few events per element (a timer
-//! of each node, an arrival on each lane, a frame leaving each relay port), and every
-//! frame takes at least a picosecond to transmit, so no chain of frames stays at one
-//! instant. A livelock is found after between [`limit`] and [`limit`] + 2 ×
-//! [`CHECK_EVERY`] events at its instant.
+//! The default bound is generous: a legitimate instant holds a few events per element
+//! (a timer of each node, an arrival on each lane, a frame leaving each relay port), and
+//! every frame takes at least a picosecond to transmit, so no chain of frames stays at
+//! one instant. `run.livelock_events` (at least [`LIVELOCK_EVENTS_FLOOR`]) sets another
+//! bound: lower, to stop a suspected livelock sooner — and then a legitimate instant
+//! with that many events (many identical links in step) trips it too; higher, for a
+//! very large synchronised network. Check points come every [`check_every`] events
+//! ([`CHECK_EVERY`], or less for a bound below twice that), so a livelock is found after
+//! between the bound and the bound + 2 × [`check_every`] events at its instant.
 
 use super::interrupt::CHECK_EVERY;
 use crate::engine::SimTime;
@@ -25,9 +30,26 @@ pub const LIVELOCK_EVENTS_MIN: u64 = 1 << 20;
 /// … or this many per element of the run (nodes, lanes, relays, flows), if more.
 pub const LIVELOCK_EVENTS_PER_ELEMENT: u64 = 64;
 
-/// The livelock bound of a run with `elements` elements.
+/// The smallest `run.livelock_events`: with check points every half bound, a bound this
+/// low still costs only one cold call per 32 events.
+pub const LIVELOCK_EVENTS_FLOOR: u64 = 64;
+
+/// The default livelock bound of a run with `elements` elements.
 pub fn limit(elements: usize) -> u64 {
     LIVELOCK_EVENTS_MIN.max(LIVELOCK_EVENTS_PER_ELEMENT.saturating_mul(elements as u64))
+}
+
+/// The bound of a run: `run.livelock_events` if given, else [`limit`].
+pub fn bound(asked: Option<u64>, elements: usize) -> u64 {
+    asked.unwrap_or_else(|| limit(elements))
+}
+
+/// Events between check points for `bound`: [`CHECK_EVERY`], or the largest power of two
+/// at most half the bound if that is less (so a low bound is found near it, not after
+/// two whole intervals).
+pub fn check_every(bound: u64) -> u64 {
+    let half = (bound / 2).max(1);
+    CHECK_EVERY.min(1 << (63 - half.leading_zeros()))
 }
 
 /// The element whose event the runner was handling when it found a livelock.
@@ -101,15 +123,22 @@ pub(super) struct InstantWatch {
     at: SimTime,
     checks: u64,
     limit: u64,
+    every: u64,
 }
 
 impl InstantWatch {
     pub(super) fn new(limit: u64) -> InstantWatch {
-        InstantWatch { at: SimTime::ZERO, checks: 0, limit }
+        InstantWatch { at: SimTime::ZERO, checks: 0, limit, every: check_every(limit) }
     }
 
-    /// At a check point (every [`CHECK_EVERY`] events), the current time: the events in a
-    /// row at this instant (at least) if they reach the limit.
+    /// The runner stops at a check point when its event count ANDed with this is 0.
+    #[inline(always)]
+    pub(super) fn mask(&self) -> u64 {
+        self.every - 1
+    }
+
+    /// At a check point (every [`check_every`] events), the current time: the events in
+    /// a row at this instant (at least) if they reach the limit.
     #[inline]
     pub(super) fn check(&mut self, now: SimTime) -> Option<u64> {
         if now != self.at {
@@ -118,7 +147,7 @@ impl InstantWatch {
             return None;
         }
         self.checks += 1;
-        let events = self.checks.saturating_mul(CHECK_EVERY);
+        let events = self.checks.saturating_mul(self.every);
         (events >= self.limit).then_some(events)
     }
 
@@ -141,6 +170,24 @@ mod tests {
         assert_eq!(limit(usize::MAX), u64::MAX);
     }
 
+    #[test]
+    fn a_low_bound_is_checked_every_half_bound_and_the_default_every_check_every() {
+        assert_eq!(check_every(limit(0)), CHECK_EVERY);
+        assert_eq!(check_every(2 * CHECK_EVERY), CHECK_EVERY);
+        assert_eq!(check_every(2 * CHECK_EVERY - 1), CHECK_EVERY / 2);
+        assert_eq!(check_every(LIVELOCK_EVENTS_FLOOR), 32);
+        assert_eq!(check_every(100), 32);
+        assert_eq!(check_every(1), 1);
+        assert_eq!(bound(Some(100), 10), 100);
+        assert_eq!(bound(None, 10), limit(10));
+        // A bound of 100 checked every 32 events: found after 128 events at the instant.
+        let mut w = InstantWatch::new(100);
+        assert_eq!(w.mask(), 31);
+        assert_eq!(w.check(SimTime(3)), None);
+        assert_eq!((1..=3).map(|_| w.check(SimTime(3))).collect::<Vec<_>>(), [None, None, None]);
+        assert_eq!(w.check(SimTime(3)), Some(128));
+    }
+
     // Check points at one instant count up to the limit; any move of time starts again.
     #[test]
     fn instant_watch_reports_at_the_limit_and_resets_when_time_moves() {
@@ -153,10 +200,11 @@ mod tests {
         assert_eq!(w.check(SimTime(6)), None, "time moved: the count starts again");
         assert_eq!(w.check(SimTime(6)), None);
         assert_eq!(w.check(SimTime(7)), None);
-        // A limit below one interval still needs two check points at the instant.
+        // A limit of 1 is checked at every event, and still needs two check points at
+        // the instant (time 0 is where the watch starts).
         let mut w = InstantWatch::new(1);
-        assert_eq!(w.check(SimTime::ZERO), Some(CHECK_EVERY), "time 0 is where the watch starts");
+        assert_eq!(w.check(SimTime::ZERO), Some(1), "time 0 is where the watch starts");
         assert_eq!(w.check(SimTime(1)), None);
-        assert_eq!(w.check(SimTime(1)), Some(CHECK_EVERY));
+        assert_eq!(w.check(SimTime(1)), Some(1));
     }
 }

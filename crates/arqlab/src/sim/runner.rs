@@ -99,7 +99,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         let mut stalled = false;
         while let Some((now, ev)) = self.q.pop() {
             self.events += 1;
-            if self.events & (super::interrupt::CHECK_EVERY - 1) == 0 {
+            if self.events & self.instant.mask() == 0 {
                 self.check_point(now, ev)?;
             }
             self.fingerprint = (self.fingerprint ^ now.0).wrapping_mul(0x0000_0100_0000_01b3) ^ ev.fingerprint_code();

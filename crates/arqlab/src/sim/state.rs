@@ -255,7 +255,7 @@ pub(super) struct Sim<L: Layer> {
 }
 
 impl<L: Layer<Sdu = Sdu>> Sim<L> {
-    /// Every `interrupt::CHECK_EVERY` events, before `ev` (popped at `now`) is handled: an
+    /// Every `livelock::check_every` events (`interrupt::CHECK_EVERY` by default), before `ev` (popped at `now`) is handled: an
     /// interrupt request, or a livelock.
     #[cold]
     #[inline(never)]

@@ -279,7 +279,7 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
     let elements = nodes.len() + lanes.len() + topo.relays.len() + flows.len();
     let mut sim = Sim {
         stall,
-        instant: super::livelock::InstantWatch::new(super::livelock::limit(elements)),
+        instant: super::livelock::InstantWatch::new(super::livelock::bound(sc.run.livelock_events, elements)),
         q: EventQueue::new(),
         port_at_open: vec![PortCounters::default(); port_owner.len()],
         nodes,
