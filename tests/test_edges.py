@@ -249,6 +249,16 @@ def test_names_with_control_characters_are_escaped_in_every_output(tmp_path: Pat
         assert p.returncode == 2, p.stderr
         assert "\x1b" not in p.stderr and "a\nX" not in p.stderr, p.stderr[:300]
         assert "expected a name of letters, digits" in p.stderr and "Traceback" not in p.stderr
+    # A name the store keeps as given (a sweep's) is printed by Python: escaped there.
+    import arqlab
+
+    store = tmp_path / "store.sqlite"
+    arqlab.sweep("scenarios/stop_and_wait.toml", {"link.bit_error_rate": [0.0]}, replications=1, store=str(store),
+                 overrides={"run.duration_s": 20.0, "run.warmup_s": 1.0}, name="d\x1b[2J\nx")
+    for args in (["store", "ls", "--store", str(store)], ["store", "show", "d\x1b[2J\nx", "--store", str(store)]):
+        p = cli(*args)
+        assert p.returncode == 0, p.stderr
+        assert "\x1b" not in p.stdout and "d\\x1b[2J" in p.stdout, p.stdout
 
 
 def test_store_show_accepts_every_key_store_ls_lists(tmp_path: Path) -> None:
