@@ -3,11 +3,24 @@ item 12), so the docs cannot drift. The line before each fence carries a mark:
 
 - ``<!-- check-output -->``: a shell transcript of ``$ command`` lines, each followed by its
   expected output (stdout, or stderr when the command fails; a ``...`` line stands for any
-  lines; ``$ echo $?`` prints the previous exit code), or a Python doctest. Run and compared.
+  lines; ``<N>`` in a line stands for one number, for values that legitimately differ
+  between runs, such as a study pass's verdict counts, quick in CI and full as written;
+  ``$ echo $?`` prints the previous exit code), or a Python doctest. Run and compared.
 - ``<!-- run -->``: shell commands (``arqlab …``, ``python -m …``), each must exit 0; or
-  Python code, which must run without an exception. ``arqlab reproduce`` runs with
-  ``--quick`` and only when ``ARQLAB_DOCS_REPRODUCE=1`` (CPU-minutes per study; the block is
-  skipped with that reason otherwise).
+  Python code, which must run without an exception. A study pass (``arqlab reproduce …``,
+  ``python -m arqlab.studies.…``) costs CPU-minutes as written, so the normal suite runs
+  its *CI form* (:func:`ci_form`). In a ``run`` block, ``arqlab reproduce`` (and ``python
+  -m arqlab.studies.STUDY``, the same command) gets ``--dry-run``: its options, figures,
+  tables, ``--out`` and robustness design are checked as for a real pass and its plan is
+  printed, nothing is simulated — each study's quick pass itself runs in its own test
+  (``test_bux1982.py``, ``test_colella.py``, ``test_comer_korb.py``, ``test_biersack.py``,
+  ``test_johnson.py``). Any other study module (``python -m
+  arqlab.studies.biersack.timers``), and a study pass whose output a ``check-output``
+  block shows, runs for real with ``--quick`` added, every such run of the session
+  sharing one result store (``--store`` and ``$ARQLAB_STORE`` point at it), so what one
+  command simulated the next reads back, as a user's re-run does. With
+  ``ARQLAB_DOCS_REPRODUCE=1`` the commands run as written (full precision, the
+  robustness passes, each page with its own store).
 - ``<!-- scenario -->``: a complete TOML scenario; ``arqlab check`` must accept it.
 - ``<!-- scenario-fragment: scenarios/X.toml -->``: TOML laid over X (:func:`merged`: a
   top-level table merges key by key, whatever it gives is replaced whole, arrays of
@@ -97,16 +110,26 @@ def _run(argv: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(_cli(argv), capture_output=True, text=True, timeout=900, env=os.environ.copy())
 
 
+NUMBER = r"-?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?"
+
+
+def _line_matches(want: str, got: str) -> bool:
+    """One shown line against one actual line; ``<N>`` stands for a number."""
+    if "<N>" not in want:
+        return want == got
+    return re.fullmatch(re.escape(want).replace(re.escape("<N>"), NUMBER), got) is not None
+
+
 def _matches(want: list[str], got: list[str]) -> bool:
     """Shown output against actual, line by line; a ``...`` line stands for any lines."""
     if not want:
         return not got
     if want[0].strip() in ("...", "…"):
         return any(_matches(want[1:], got[k:]) for k in range(len(got) + 1))
-    return bool(got) and want[0] == got[0] and _matches(want[1:], got[1:])
+    return bool(got) and _line_matches(want[0], got[0]) and _matches(want[1:], got[1:])
 
 
-def _run_shell(block: Block) -> list[str]:
+def _run_shell(block: Block, store: Path | None = None) -> list[str]:
     mismatches: list[str] = []
     commands: list[tuple[str, list[str]]] = []
     for line in block.text.splitlines():
@@ -120,7 +143,12 @@ def _run_shell(block: Block) -> list[str]:
         if command == "echo $?":
             actual = [str(rc)]
         else:
-            p = _run(shlex.split(command))
+            argv = shlex.split(command)
+            if store is not None and is_study_pass(argv):
+                p = subprocess.run(_cli(ci_form(argv, store, shown=True)), capture_output=True, text=True, timeout=900,
+                                   env={**os.environ, "ARQLAB_STORE": str(store)})
+            else:
+                p = _run(argv)
             rc = p.returncode
             actual = (p.stdout if rc == 0 else p.stderr).splitlines()
         want = [VOLATILE.sub("in … wall s", x).rstrip() for x in expected]
@@ -137,17 +165,42 @@ def command_lines(text: str) -> list[str]:
     return [c for c in lines if c]
 
 
-def _quick(argv: list[str]) -> list[str]:
-    if argv[:2] == ["arqlab", "reproduce"] and "--quick" not in argv:
-        return [*argv, "--quick"]
-    return argv
+def is_study_pass(argv: list[str]) -> bool:
+    return argv[:2] == ["arqlab", "reproduce"] or (argv[:2] == ["python", "-m"] and argv[2].startswith("arqlab.studies."))
 
 
-def _run_commands(block: Block) -> list[str]:
+def _plans_only(argv: list[str]) -> bool:
+    """``arqlab reproduce`` or ``python -m arqlab.studies.STUDY``: accepts ``--dry-run``."""
+    return argv[:2] == ["arqlab", "reproduce"] or argv[2].count(".") == 2
+
+
+def ci_form(argv: list[str], store: Path, shown: bool = False) -> list[str]:
+    """A study pass as the normal suite runs it (module docstring): planned with
+    ``--dry-run``, or (another study module, or ``shown``: its output is compared) run
+    quick against the session's store. Other commands as written."""
+    if not is_study_pass(argv):
+        return argv
+    if _plans_only(argv) and not shown:
+        return [*argv, "--dry-run"]
+    out: list[str] = []
+    args = iter(argv)
+    for a in args:
+        if a == "--store":
+            next(args)  # its path: replaced by the session's store
+        elif not a.startswith("--store="):
+            out.append(a)
+    return [*out, *(["--quick"] if "--quick" not in out else []), *([] if "--no-store" in out else ["--store", str(store)])]
+
+
+def _run_commands(block: Block, store: Path | None = None) -> list[str]:
+    """Each command of the block must exit 0; with ``store``, study passes in their CI form."""
     failures = []
     for command in command_lines(block.text):
-        argv = _quick(shlex.split(command))
-        p = _run(argv)
+        argv = shlex.split(command)
+        env = None
+        if store is not None and any(is_study_pass(shlex.split(c)) for c in command_lines(block.text)):
+            argv, env = ci_form(argv, store), {**os.environ, "ARQLAB_STORE": str(store)}
+        p = subprocess.run(_cli(argv), capture_output=True, text=True, timeout=900, env=env or os.environ.copy())
         if p.returncode != 0:
             failures.append(f"{block.where}: $ {shlex.join(argv)} → exit {p.returncode}\n{p.stderr[-2000:]}")
     return failures
@@ -199,8 +252,8 @@ def _check_scenario(block: Block, workdir: Path) -> list[str]:
 class Page:
     """Runs one page's blocks in order, its Python blocks in one namespace."""
 
-    def __init__(self, page: Path, workdir: Path) -> None:
-        self.page, self.workdir = page, workdir
+    def __init__(self, page: Path, workdir: Path, study_store: Path | None = None) -> None:
+        self.page, self.workdir, self.study_store = page, workdir, study_store
         self.globs: dict[str, Any] = {}
         self.runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
 
@@ -226,13 +279,16 @@ class Page:
         if block.lang == "python":
             return self.python(block)
         if block.kind == "check-output":
-            return [f"{block.where}:\n{m}" for m in _run_shell(block)]
-        return _run_commands(block)
+            return [f"{block.where}:\n{m}" for m in _run_shell(block, self.study_store)]
+        return _run_commands(block, self.study_store)
 
 
-def _needs_reproduce(block: Block) -> bool:
-    return block.kind == "run" and block.lang != "python" and any(
-        c.startswith("arqlab reproduce") for c in command_lines(block.text))
+@pytest.fixture(scope="session")
+def study_store(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
+    """The result store every study pass of the session shares (None: as written, gated)."""
+    if os.environ.get(REPRODUCE_ENV) == "1":
+        return None
+    return tmp_path_factory.mktemp("study-passes") / "store.sqlite"
 
 
 @pytest.fixture
@@ -261,16 +317,12 @@ def test_every_block_is_marked(page: Path) -> None:
 
 
 @pytest.mark.parametrize("page", RUN_PAGES, ids=[str(p.relative_to(ROOT)) for p in RUN_PAGES])
-def test_documented_blocks_run_and_show_their_real_output(page: Path, workdir: Path) -> None:
+def test_documented_blocks_run_and_show_their_real_output(page: Path, workdir: Path, study_store: Path | None) -> None:
     found = [b for b in blocks(page) if b.kind not in ("", "not-run")]
-    skipped = [b for b in found if _needs_reproduce(b)] if os.environ.get(REPRODUCE_ENV) != "1" else []
-    runner, problems = Page(page, workdir), []
+    runner, problems = Page(page, workdir, study_store), []
     for b in sorted(found, key=lambda b: b.kind != "file"):  # files first: commands name them
-        if b not in skipped:
-            problems += runner.run(b)
+        problems += runner.run(b)
     assert not problems, "\n\n".join(problems)
-    if skipped:
-        pytest.skip(f"{', '.join(b.where for b in skipped)}: `arqlab reproduce` blocks run only with {REPRODUCE_ENV}=1")
 
 
 def test_the_checker_catches_drift(workdir: Path, tmp_path: Path) -> None:
@@ -298,6 +350,26 @@ def test_a_failing_command_or_snippet_is_reported(workdir: Path, tmp_path: Path)
     assert _run_commands(shell) and "exit 2" in _run_commands(shell)[0]
     assert "ZeroDivisionError" in Page(page, workdir).python(python)[0]
     assert _check_scenario(scenario, workdir)
+
+
+def test_a_number_placeholder_matches_one_number_only() -> None:
+    assert _matches(["Verdicts: <N> holds; outputs in out"], ["Verdicts: 12 holds; outputs in out"])
+    assert _matches(["x <N> y"], ["x -1.5e-3 y"]) and _matches(["x <N> y"], ["x 1,545 y"])
+    assert not _matches(["Verdicts: <N> holds"], ["Verdicts: many holds"])
+    assert not _matches(["Verdicts: <N> holds"], ["Verdicts: 12 holds, 3 more"])
+    assert not _matches(["a.b <N>"], ["axb 1"]), "the rest of the line is literal"
+
+
+def test_a_study_pass_runs_in_its_ci_form() -> None:
+    store = Path("/s/store.sqlite")
+    assert ci_form(["arqlab", "reproduce", "bux1982"], store) == ["arqlab", "reproduce", "bux1982", "--dry-run"]
+    assert ci_form(["arqlab", "reproduce", "x", "--robustness"], store)[-1] == "--dry-run"
+    assert ci_form(["python", "-m", "arqlab.studies.biersack", "--quick"], store)[-1] == "--dry-run"
+    assert ci_form(["arqlab", "reproduce", "x", "--store", "r.db", "--quiet"], store, shown=True) == [
+        "arqlab", "reproduce", "x", "--quiet", "--quick", "--store", str(store)]
+    assert ci_form(["python", "-m", "arqlab.studies.biersack.timers", "--t1", "2", "--store=r.db"], store) == [
+        "python", "-m", "arqlab.studies.biersack.timers", "--t1", "2", "--quick", "--store", str(store)]
+    assert ci_form(["arqlab", "run", "x.toml"], store) == ["arqlab", "run", "x.toml"]
 
 
 def test_a_fragment_merges_into_its_base() -> None:

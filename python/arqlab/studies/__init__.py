@@ -1,7 +1,7 @@
 """Reproductions of published studies, one package per paper (docs/studies/README.md).
 
 ``arqlab reproduce STUDY [--figure N]... [--quick] [--out DIR] [--workers N] [--dask ADDR]
-[--store PATH] [--quiet] [--robustness [--budget N] [--method morris|sobol]]`` regenerates a paper's figures, writes CSV/PNG/SVG/scenario files
+[--store PATH] [--quiet] [--robustness [--budget N] [--method morris|sobol]] [--dry-run]`` regenerates a paper's figures, writes CSV/PNG/SVG/scenario files
 and ``claims.json``/``claims.md``, and prints each claim of the paper with a computed
 verdict. :func:`register_cli` adds that sub-command to the ``arqlab`` command line.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from types import ModuleType
 from typing import Any
@@ -66,6 +67,9 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"--robustness: design points, each a quick pass (default {DEFAULT_BUDGET})")
     p.add_argument("--method", choices=("morris", "sobol"), default=None,
                    help="--robustness: the design (default: Sobol' when the budget allows, else Morris)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="check the options and print the figures, points and runs the pass would simulate "
+                        "(and the robustness design), without simulating or writing anything")
 
 
 def register_cli(subparsers: Any) -> argparse.ArgumentParser:
@@ -137,6 +141,8 @@ def handler(args: argparse.Namespace) -> int:
                          "to vary")
         if args.budget is not None and args.budget < 2:
             return _fail(f"--budget must be at least 2 design points, got {args.budget}")
+    if getattr(args, "dry_run", False):
+        return _dry_run(study, args, figures, None if isinstance(tables, str) else tables, robust)
     executor: str | None = args.dask or None
     store: Any = False if getattr(args, "no_store", False) else args.store  # None: the default store
     # A progress line rewritten with \r only on a terminal; a log or pipe gets none.
@@ -165,6 +171,28 @@ def handler(args: argparse.Namespace) -> int:
         return _fail(str(e))
     except OSError as e:  # a write the atomic helpers do not cover (a full disk)
         return _fail(f"--out {out}: cannot write: {e.strerror or e}")
+    return 0
+
+
+def _dry_run(study: ModuleType, args: argparse.Namespace, figures: list[int] | None, tables: list[int] | None,
+             robust: bool) -> int:
+    """``--dry-run``: the plan of the pass (:mod:`.dry_run`), after the same checks."""
+    from ..gsa.design import DesignError, plan_for_budget
+    from .dry_run import print_plan
+    from .robustness import uncertain_inputs
+
+    out = args.out or f"reproduce-{study.NAME}"
+    if os.path.exists(out) and not os.path.isdir(out):
+        return _fail(f"--out {out}: exists and is not a directory")
+    design = None
+    if robust:
+        k = len(uncertain_inputs(study))
+        try:
+            plan = plan_for_budget(k, args.budget or DEFAULT_BUDGET, args.method)
+        except DesignError as e:
+            return _fail(str(e))
+        design = (plan.method, plan.points(k))
+    print_plan(study, figures, tables, args.quick or robust, out, design, sys.stdout)
     return 0
 
 
