@@ -153,3 +153,18 @@ def test_a_design_point_the_model_rejects_is_named_with_its_inputs() -> None:
     assert isinstance(err, ScenarioError)
     assert "toy --robustness: design point 1 (delay = -0.01)" in str(err)
     assert any("link.delay_s" in p and "-0.01" in p for p in err.problems), err.problems
+
+
+def test_the_robustness_summary_is_in_the_store_and_the_html_report(toy: Any, tmp_path: Path) -> None:
+    """Issue 28 §1: "a section in claims.md and in the HTML report; results in the store"."""
+    from arqlab.report import build_report
+    from arqlab.studies.robustness_output import publish_robustness
+
+    rep = toy.STUDY.reproduce(quick=True, out_dir=tmp_path / "out", runner=runner, quiet=True, stream=None)
+    rob = robustness(toy, budget=30, method="morris", nominal=rep.claims, runner=runner)
+    store = tmp_path / "store.sqlite"
+    publish_robustness(rob, toy.STUDY, tmp_path / "out", store)
+    build_report(store, tmp_path / "report")
+    page = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "report").glob("*.html"))
+    assert "Robustness of the claims to the unstated inputs" in page
+    assert "toy.above_1_5" in page and "fails at the study&#39;s values only" in page.replace("'", "&#39;")
