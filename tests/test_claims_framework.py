@@ -94,3 +94,25 @@ def test_a_variant_scored_on_the_base_x_points_cannot_drop_a_point(on_base_xs: b
     res = evaluate_claim(claim, StudyData({1: FigureData(fig, frame)}))
     assert res is not None and res.verdict.value == "holds"
     assert res.sensitivity[0]["verdict"] == verdict, res.sensitivity[0]["detail"]
+
+
+def test_model_checks_are_labelled_and_counted_apart_from_the_papers_claims(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 28, section 2: a claim that checks the model against itself (its own closed
+    form) is labelled `model check` and does not enter the paper's verdict counts."""
+    import json
+
+    from arqlab.studies.data import ClaimResult
+    from arqlab.studies.output import write_claims
+    from arqlab.studies.verdicts import Verdict
+
+    results = [ClaimResult("p.holds", 1, "s", "a paper claim", Verdict.HOLDS, ""),
+               ClaimResult("p.fails", 1, "s", "another", Verdict.DOES_NOT_HOLD, ""),
+               ClaimResult("m.bound", 1, "s", "arqlab: the model on its own bound", Verdict.DOES_NOT_HOLD, "",
+                           origin="model check")]
+    jpath, mpath = write_claims(results, tmp_path, title="t", quick=True)
+    payload = json.loads(jpath.read_text())
+    assert payload["counts"] == {"holds": 1, "does not hold": 1, "inconclusive": 0}
+    assert payload["counts_by_origin"]["model check"] == {"holds": 0, "does not hold": 1, "inconclusive": 0}
+    md = mpath.read_text()
+    assert "| `m.bound` | model check |" in md
+    assert "paper: 1 holds, 1 does not hold, 0 inconclusive; model check: 0 holds, 1 does not hold" in md

@@ -25,7 +25,7 @@ from arqlab.studies.verdicts import Verdict
 
 # A study with one figure: y(x) = GAIN·x + link.delay_s. Claims: "y(1) > 0" (holds for
 # every GAIN in [0.5, 2]), "y(1) > 1.5" (holds where GAIN + delay > 1.5, about 40% of the
-# space), "y(1) > 10" (never). GAIN is read through a param: input, delay through a key path.
+# space), "y(1) > 10" (never; labelled a model check, counted apart). GAIN is read through a param: input, delay through a key path.
 PARAMS = '''
 from arqlab.studies.spec import UncertainInput
 GAIN = 1.0
@@ -52,7 +52,7 @@ def figures():
     base = {"run": {"replications": 2}, "link": {"delay_s": 0.1}, "gain": GAIN}
     claims = (Claim("toy.positive", "t", "y(1) > 0", _above(0.0), figure=1),
               Claim("toy.above_1_5", "t", "y(1) > 1.5", _above(1.5), figure=1),
-              Claim("toy.above_10", "t", "y(1) > 10", _above(10.0), figure=1))
+              Claim("toy.above_10", "t", "y(1) > 10", _above(10.0), figure=1, origin="model check"))
     return [Figure(1, "toy", base, "x", "y", "m", (1.0,), (1.0,), lambda x: {"x": x},
                    (Curve("y", "y", "d"),), claims=claims)]
 
@@ -115,6 +115,10 @@ def test_robustness_measures_the_share_and_names_the_input_that_flips(toy: Any, 
     files = write_robustness(rob, tmp_path / "out")
     md = (tmp_path / "out" / "claims.md").read_text()
     assert md.count(SECTION) == 1 and "| `toy.above_1_5` |" in md
+    # A check of the model against itself is labelled so and counted apart from the paper's.
+    assert "| `toy.above_10` | model check |" in md
+    assert ("Labels: paper: 1 holds robustly, 1 fails at the study's values only; model check: 1 fails robustly."
+            in md), md
     write_robustness(rob, tmp_path / "out")  # a re-run replaces the section
     assert (tmp_path / "out" / "claims.md").read_text().count(SECTION) == 1
     assert any(f.name == "toy.above_1_5.png" for f in files)
@@ -149,3 +153,18 @@ def test_a_design_point_the_model_rejects_is_named_with_its_inputs() -> None:
     assert isinstance(err, ScenarioError)
     assert "toy --robustness: design point 1 (delay = -0.01)" in str(err)
     assert any("link.delay_s" in p and "-0.01" in p for p in err.problems), err.problems
+
+
+def test_the_robustness_summary_is_in_the_store_and_the_html_report(toy: Any, tmp_path: Path) -> None:
+    """Issue 28 §1: "a section in claims.md and in the HTML report; results in the store"."""
+    from arqlab.report import build_report
+    from arqlab.studies.robustness_output import publish_robustness
+
+    rep = toy.STUDY.reproduce(quick=True, out_dir=tmp_path / "out", runner=runner, quiet=True, stream=None)
+    rob = robustness(toy, budget=30, method="morris", nominal=rep.claims, runner=runner)
+    store = tmp_path / "store.sqlite"
+    publish_robustness(rob, toy.STUDY, tmp_path / "out", store)
+    build_report(store, tmp_path / "report")
+    page = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "report").glob("*.html"))
+    assert "Robustness of the claims to the unstated inputs" in page
+    assert "toy.above_1_5" in page and "fails at the study&#39;s values only" in page.replace("'", "&#39;")

@@ -22,6 +22,19 @@ def _inputs_lines(rob: Robustness) -> list[str]:
     return lines
 
 
+def label_counts(rob: Robustness) -> str:
+    """The labels counted per claim origin, the paper's claims apart from arqlab's own
+    (extrapolations, inferences, model checks): "paper: 5 holds robustly, …; model check: …"."""
+    order = ["paper", "extrapolation", "inference", "model check"]
+    summary = rob.summary
+    origins = sorted(set(summary["origin"]), key=lambda o: (order.index(o) if o in order else 9, o))
+    parts = []
+    for o in origins:
+        labels = summary[summary["origin"] == o]["label"].value_counts()
+        parts.append(f"{o}: " + ", ".join(f"{n} {label}" for label, n in labels.items()))
+    return "; ".join(parts)
+
+
 def section(rob: Robustness) -> list[str]:
     """The robustness section of ``claims.md``."""
     what = (f"Morris screening, {rob.plan.size} trajectories" if rob.plan.method == "morris"
@@ -34,7 +47,7 @@ def section(rob: Robustness) -> list[str]:
              f"a claim when {flip}. Labels: *holds robustly* (holds at "
              f"the study's values and on ≥ {100 * ROBUST_SHARE:g}% of the space), *holds at the study's values only*, "
              f"*fails robustly* (holds on ≤ {100 * (1 - ROBUST_SHARE):g}%), *fails at the study's values only*.", ""]
-    lines += _inputs_lines(rob) + [""]
+    lines += _inputs_lines(rob) + ["", f"Labels: {label_counts(rob)}.", ""]
     lines += ["| claim | origin | at the study's values | share holding (95% CI) | label | flipped by |",
               "|---|---|---|---|---|---|"]
     for r in rob.summary.itertuples(index=False):
@@ -69,6 +82,7 @@ def write_robustness(rob: Robustness, out_dir: Path) -> list[Path]:
 
 def print_robustness(rob: Robustness, stream: TextIO) -> None:
     print(f"Robustness ({rob.plan.method}, {len(rob.design)} design points, {rob.runs} runs):", file=stream)
+    print(f"  Labels: {label_counts(rob)}", file=stream)
     for r in rob.summary.itertuples(index=False):
         print(f"  [{r.label:>33}] {r.claim}: holds on {100 * r.share_holds:.0f}% "
               f"({100 * r.share_ci95_low:.0f}–{100 * r.share_ci95_high:.0f}); flipped by {r.flipped_by}", file=stream)

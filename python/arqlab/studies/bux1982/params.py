@@ -35,8 +35,10 @@ BLOCK_ERRORS_FIG10 = (0.0, 1e-2)  # I-frame block-error probabilities, Section 3
 #: The paper's words, one threshold each, fixed from the words before any run (issue 14):
 #: "same", "equal", "almost equal", "equivalent", "no difference" → within TOL_APPROX;
 #: "comparable", "roughly", "similar", "almost totally" → within TOL_ROUGH;
-#: "significant(ly)", "considerably", "degradation", "much stronger" → beyond SIGNIFICANT;
-#: "dramatic", "drastic(ally)" → beyond DRAMATIC; "equal or superior" → ≥ with TOL_GE slack.
+#: "significant(ly)", "differs significantly", "considerably", "degradation" → beyond SIGNIFICANT;
+#: "dramatic", "drastic(ally)" → beyond DRAMATIC; "no collapse" → not more than DRAMATIC below;
+#: "much stronger" → more than twice; "equal or superior" → ≥ with TOL_GE slack.
+#: "can"/"may" make a claim existential (some point), a plain sentence universal.
 TOL_APPROX = 0.05
 TOL_ROUGH = 0.10
 TOL_GE = 0.02
