@@ -43,6 +43,19 @@ def test_fig3_points_carry_the_papers_setting() -> None:
     assert (u["dist"], (u["min_s"] + u["max_s"]) / 2) == ("uniform", pytest.approx(0.235))
 
 
+def test_checked_in_fig3_scenario_is_the_studys_three_circuit_point() -> None:
+    """scenarios/comer_korb/fig3.toml (benches, tests, `arqlab run`) is the study's
+    Fig. 3 transfer at C = 3: every table the study generates, with its values, and no
+    other (a key the file left out would run at the model's default, not the study's)."""
+    import tomllib
+
+    text = tomllib.loads((ROOT / "scenarios/comer_korb/fig3.toml").read_text())
+    want = _point(3, "tcp", 3.0)
+    for table in ("stack", "relay", "medium", "node", "flow"):
+        assert text[table] == want[table], table
+    assert set(text) == {"title", "run", *cs.transfer_tables(cs.TRANSFER)}
+
+
 def test_fig3_transfer_is_the_papers_100000_octet_file() -> None:
     """§5: 'dividing the number of bits in the data file (800,000) by the time'. The file
     is one write that TCP cuts into 221 segments of 452 octets and one of 108 (not 222

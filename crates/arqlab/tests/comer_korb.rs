@@ -21,11 +21,14 @@ fn fig3_scenario_completes_in_order_over_three_circuits() {
     let x = run_experiment(&sc, 1, None, None).unwrap_or_else(|e| panic!("{e}"));
     let r = &x.records[0];
     let a = r.accounting["flow.a->b"];
-    assert_eq!((a.delivered, a.acknowledged, a.unacknowledged), (222, 222, 0));
+    // The file is one write (TCP cuts it into 222 segments): one message, acknowledged.
+    assert_eq!((a.delivered, a.acknowledged, a.unacknowledged), (1, 1, 0));
+    let tcp = &x.metrics["transport.flow.a->b"];
+    assert_eq!(tcp["tcp_segments_sent"].mean - tcp["tcp_segments_retransmitted"].mean, 222.0);
     let s = x.metrics["flow.a->b"]["throughput_bps"].mean;
-    // Three circuits: about three single-circuit burst bounds (2275 bit/s with the
-    // TCP/IP headers), less slow start and the set-up.
-    assert!(s > 5500.0 && s < 3.0 * 2275.0, "{s}");
+    // Three circuits: below three single-circuit burst bounds (2275 bit/s with the
+    // TCP/IP headers), above two (4.2BSD's spurious timeouts cost a quarter).
+    assert!(s > 2.0 * 2275.0 && s < 3.0 * 2275.0, "{s}");
 }
 
 #[test]
