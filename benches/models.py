@@ -30,7 +30,7 @@ MODELS = [
     ("HDLC ABM (Bux)", "scenarios/hdlc_abm_poisson.toml", "duration_s", 10_000),
     ("LLC2 (Biersack base)", "scenarios/biersack/base.toml", "duration_s", 60),
     ("TP4 (Colella)", "scenarios/colella/acknowledgement.toml", "messages", 400),
-    ("X.25 (Comer & Korb)", "scenarios/comer_korb/fig3.toml", "messages", 10_000),
+    ("X.25 (Comer & Korb)", "scenarios/comer_korb/fig3.toml", "messages", 45),
     ("HF ARQ (Johnson)", "scenarios/johnson/5066_stable_25.toml", "duration_s", 150_000),
 ]
 

@@ -21,11 +21,14 @@ fn fig3_scenario_completes_in_order_over_three_circuits() {
     let x = run_experiment(&sc, 1, None, None).unwrap_or_else(|e| panic!("{e}"));
     let r = &x.records[0];
     let a = r.accounting["flow.a->b"];
-    assert_eq!((a.delivered, a.acknowledged, a.unacknowledged), (222, 222, 0));
+    // The file is one write (TCP cuts it into 222 segments): one message, acknowledged.
+    assert_eq!((a.delivered, a.acknowledged, a.unacknowledged), (1, 1, 0));
+    let tcp = &x.metrics["transport.flow.a->b"];
+    assert_eq!(tcp["tcp_segments_sent"].mean - tcp["tcp_segments_retransmitted"].mean, 222.0);
     let s = x.metrics["flow.a->b"]["throughput_bps"].mean;
-    // Three circuits: about three single-circuit burst bounds (2275 bit/s with the
-    // TCP/IP headers), less slow start and the set-up.
-    assert!(s > 5500.0 && s < 3.0 * 2275.0, "{s}");
+    // Three circuits: below three single-circuit burst bounds (2275 bit/s with the
+    // TCP/IP headers), above two (4.2BSD's spurious timeouts cost a quarter).
+    assert!(s > 2.0 * 2275.0 && s < 3.0 * 2275.0, "{s}");
 }
 
 #[test]
@@ -152,4 +155,30 @@ fn tcp_and_x25_counters_are_reported_and_balance() {
     assert_eq!(m("x25_data_packets_sent"), 4.0 * data + acks);
     assert_eq!(m("x25_datagram_octets_sent"), 492.0 * data + 40.0 * acks);
     assert_eq!(m("tcp_octets_retransmitted"), 452.0 * m("tcp_segments_retransmitted"));
+}
+
+/// §6: "when two communicating sites use asymmetric values for C_max ... one site may keep
+/// opening additional virtual circuits while the other keeps closing them", through the
+/// scenario file and the runner: a (C_max 3) keeps calling, b (C_max 1, two channels)
+/// refuses or closes; with C_max matched per site (both 2: the paper's remedy) two calls,
+/// kept, nothing refused, closed or discarded, and as much carried.
+#[test]
+fn asymmetric_c_max_one_site_keeps_opening_the_other_keeps_closing() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/comer_korb/asymmetric_c_max.toml")).unwrap();
+    let run = |a: u32, b: u32| {
+        let mut v = arqlab::scenario::toml_to_json(&text).unwrap();
+        arqlab::scenario::apply_override(&mut v, "run.duration_s", 1200.0.into()).unwrap();
+        v["stack"]["a_host"]["layers"][0]["c_max"] = a.into();
+        v["stack"]["b_host"]["layers"][0]["c_max"] = b.into();
+        let x = run_experiment(&Scenario::from_value(&v).unwrap(), 1, None, None).unwrap_or_else(|e| panic!("{e}"));
+        let m = |k: &str| x.metrics["transport.flow.a->b"][k].mean;
+        let f = |k: &str| x.metrics["flow.a->b"][k].mean;
+        (m("x25_calls_placed"), m("x25_calls_refused"), m("x25_circuits_closed"), m("x25_datagrams_discarded"), f("throughput_bps"))
+    };
+    let (calls, refused, closed, discarded, asym) = run(3, 1);
+    assert!(calls > 50.0 && refused > 20.0 && closed > 10.0, "a keeps opening, b keeps refusing and closing: {calls} {refused} {closed}");
+    assert_eq!(discarded, closed, "a datagram queued on each circuit b closes is lost");
+    let (calls, refused, closed, discarded, matched) = run(2, 2);
+    assert_eq!((calls, refused, closed, discarded), (2.0, 0.0, 0.0, 0.0), "matched: two calls, kept");
+    assert!(matched >= 0.97 * asym, "the churn buys nothing: {matched} vs {asym}");
 }

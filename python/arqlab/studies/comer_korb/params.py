@@ -70,10 +70,12 @@ def t_n_profile() -> tuple[tuple[float, float], ...]:
 T_N_PROFILE = t_n_profile()
 
 #: The TCP of the primary reading: 4.2BSD's (the paper's hosts ran 4.2BSD in 1983: no
-#: congestion window, RTO = 2·SRTT in 500 ms ticks, no Karn rule, first RTO 6 s).
+#: congestion window, RTO = 2·SRTT in 500 ms ticks, no Karn rule, SRTT 0 until the first
+#: sample, so the first RTO is TCPTV_MIN = 1 s).
 TCP_FLAVOUR = "bsd42"
-#: 4.2BSD's first RTO: β = 2 × its default SRTT of 3 s (TCPTV_SRTTDFLT).
-BSD42_INITIAL_RTO_S = 6.0
+#: 4.2BSD's RTO before any sample: its t_srtt starts at 0 and β·0 is clamped to
+#: TCPTV_MIN, 1 s. (4.3BSD's, 1986: β × TCPTV_SRTTDFLT = 2 × 3 s = 6 s.)
+BSD42_INITIAL_RTO_S = 1.0
 #: Bursty, time-correlated T_N (the paper's closing guess: "long delays and burst
 #: delivery of acknowledgements"): a square wave of period BURST_PERIOD_S, BURST_LOW ×
 #: T_N for the first part and BURST_HIGH × T_N for the last BURST_HIGH_S seconds;
@@ -131,8 +133,9 @@ A_HEADERS = Assumption(
     f"octets, four packets (the last carrying 108); the file's last segment {LAST_SEGMENT_OCTETS} octets (two packets)",
     "The paper's 'typically 492 bytes, average packet 123 bytes'.")
 A_TCP = Assumption(
-    "TCP", f"4.2BSD's (flavour bsd42: no congestion window, RTO = 2·SRTT in 500 ms ticks, no Karn rule, first RTO "
-    f"{BSD42_INITIAL_RTO_S:g} s, RTT timing restarted by every advancing ACK), delayed ACKs, receive window "
+    "TCP", f"4.2BSD's (flavour bsd42: no congestion window, RTO = 2·SRTT in 500 ms ticks, no Karn rule, SRTT 0 "
+    f"until timed between two advancing ACKs, first RTO {BSD42_INITIAL_RTO_S:g} s, back-off by tcp_backoff[]), "
+    "delayed ACKs, receive window "
     f"{RECEIVE_WINDOW_OCTETS} octets (4.2BSD's tcp_recvspace); Reno as a variant",
     "The paper's hosts ran 4.2BSD (1983); its timer constants and windows are not stated in the paper.")
 A_ACCESS = Assumption(
@@ -168,9 +171,10 @@ _SRC_TCP = ("The paper does not name its TCP; Purdue's VAX ran 4.2BSD in 1983. 4
             "RTO = 2·SRTT in 500 ms ticks; Reno (1990) and NewReno (RFC 6582) are later.")
 UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("TCP flavour", "param:TCP_FLAVOUR", TCP_FLAVOUR, _SRC_TCP, levels=("bsd42", "reno", "newreno")),
-    UncertainInput("4.2BSD first RTO (s)", "param:BSD42_INITIAL_RTO_S", BSD42_INITIAL_RTO_S,
-                   "2 × TCPTV_SRTTDFLT (3 s) in 4.2/4.3BSD; an implementation may differ by a few ticks",
-                   low=2.0, high=12.0),
+    UncertainInput("4.2BSD RTO before the first sample (s)", "param:BSD42_INITIAL_RTO_S", BSD42_INITIAL_RTO_S,
+                   "4.2BSD (tcp_timer.c/tcp_output.c 6.1, 1983): t_srtt starts at 0, so β·0 is clamped to "
+                   "TCPTV_MIN = 1 s; 4.3BSD (1986) assumes TCPTV_SRTTDFLT = 3 s until a sample: β × 3 = 6 s",
+                   low=1.0, high=6.0),
     UncertainInput("TCP receive window (octets)", "param:RECEIVE_WINDOW_OCTETS", RECEIVE_WINDOW_OCTETS,
                    "Not stated; 4.2BSD's default socket buffer (tcp_recvspace) was 2048 octets, 4.3BSD's 4096, "
                    "later systems 8192", levels=(2048, 4096, 8192)),

@@ -36,8 +36,9 @@ pub struct TcpConfig {
     pub rto: String,
     /// "reno" (RFC 5681), "newreno" (RFC 6582 partial acknowledgements) or "bsd42"
     /// (4.2BSD, 1983: no congestion window, no fast retransmit, RTO = 2·SRTT in 500 ms
-    /// ticks, no Karn rule; `initial_rto_s` 6 s = 2 × its default SRTT of 3 s,
-    /// `min_rto_s` 1 s, `max_rto_s` 30 s, `receive_window_octets` 2048 by default).
+    /// ticks, no Karn rule; `initial_rto_s` is the RTO before any sample, 1 s by default
+    /// since 4.2BSD's SRTT starts at 0 and the RTO is clamped to `TCPTV_MIN`; `min_rto_s`
+    /// 1 s, `max_rto_s` 30 s, `receive_window_octets` 2048 by default).
     /// See `flavour`.
     #[serde(skip_serializing_if = "is_reno")]
     pub flavour: String,
@@ -82,8 +83,9 @@ impl TcpConfig {
     pub fn parse(t: &mut Table, p: &mut Problems) -> TcpConfig {
         let d = TcpConfig::default();
         let flavour = t.choice("flavour", "reno", FLAVOURS, p);
-        // 4.2BSD's timer constants: TCPTV_SRTTDFLT 3 s (RTO 2 × 3 s), TCPTV_MIN, TCPTV_MAX.
-        let (initial_rto, max_rto) = if flavour == "bsd42" { (6.0, 30.0) } else { (d.initial_rto_s, d.max_rto_s) };
+        // 4.2BSD's timer constants: t_srtt = 0 before a sample, so the RTO is TCPTV_MIN
+        // (1 s); TCPTV_MAX 30 s.
+        let (initial_rto, max_rto) = if flavour == "bsd42" { (1.0, 30.0) } else { (d.initial_rto_s, d.max_rto_s) };
         // 4.2BSD's socket receive buffer, the window it advertises: tcp_recvspace = 2048.
         let rwnd = if flavour == "bsd42" { BSD42_RECEIVE_WINDOW_OCTETS } else { d.receive_window_octets };
         let mss = t.u64("mss_octets", d.mss_octets as u64, 1, 65_495, p) as u32;

@@ -5,7 +5,7 @@
 //! |-----------|--------------------------------|---------------------------------------|------------------------------|
 //! | `reno`    | min(cwnd, rwnd), RFC 5681      | fast retransmit + recovery            | RFC 6298 (or `rto = "rfc793"`), Karn |
 //! | `newreno` | as Reno                        | + partial ACKs, RFC 6582              | as Reno                      |
-//! | `bsd42`   | rwnd only (no congestion window) | timeout, go back N over the window  | 2·SRTT in 500 ms ticks, no Karn (`bsd42`) |
+//! | `bsd42`   | rwnd only (no congestion window) | timeout, go back N over the window  | 4.2BSD's: 2·SRTT in 500 ms ticks, SRTT 0 until timed between two ACKs, `tcp_backoff[]`, no Karn (`bsd42`) |
 
 use super::bsd42::Bsd42Timer;
 use super::newreno::NewReno;
@@ -126,8 +126,8 @@ impl Timer {
         }
     }
 
-    /// 4.2BSD restarts the round-trip timing and the back-off on every ACK that
-    /// advances SND.UNA with data still outstanding.
+    /// 4.2BSD starts the round-trip timing on every ACK that advances SND.UNA with
+    /// data still outstanding.
     pub fn restarts_on_ack(&self) -> bool {
         matches!(self, Timer::Bsd42(_))
     }
@@ -137,6 +137,12 @@ impl Timer {
         if let Timer::Bsd42(b) = self {
             b.ack_advanced();
         }
+    }
+
+    /// A new segment sent while nothing is timed starts a timing (4.2BSD's tcp_output
+    /// never does: only its tcp_input starts one, at an advancing ACK).
+    pub fn times_sends(&self) -> bool {
+        matches!(self, Timer::Rfc(_))
     }
 
     /// Karn's rule: stop timing a segment once it has been sent again.
@@ -154,7 +160,7 @@ impl Timer {
     pub fn srtt_s(&self) -> Option<f64> {
         match self {
             Timer::Rfc(e) => e.srtt_s(),
-            Timer::Bsd42(b) => Some(b.srtt_s()),
+            Timer::Bsd42(b) => (b.srtt_s() > 0.0).then(|| b.srtt_s()),
         }
     }
 

@@ -45,7 +45,7 @@ fn seqs(a: &mut Tcp, now: SimTime) -> Vec<u32> {
 #[test]
 fn test_bsd42_defaults_and_rto_key_refused() {
     let c = parsed(json!({"flavour": "bsd42"}));
-    assert_eq!((c.initial_rto_s, c.min_rto_s, c.max_rto_s), (6.0, 1.0, 30.0));
+    assert_eq!((c.initial_rto_s, c.min_rto_s, c.max_rto_s), (1.0, 1.0, 30.0), "t_srtt = 0: TCPTV_MIN");
     let r = parsed(json!({}));
     assert_eq!((r.flavour.as_str(), r.initial_rto_s, r.max_rto_s), ("reno", 1.0, 60.0), "Reno's defaults unchanged");
     let v = json!({"flavour": "bsd42", "rto": "rfc793"});
@@ -67,34 +67,113 @@ fn test_bsd42_no_cwnd_sends_the_receive_window_at_once() {
     assert_eq!(seqs(&mut sender("reno", 10, 4, 1), t(0.0)), vec![0]);
 }
 
-/// The first RTO is 2 × 3 s = 6 s, on the tick; a timeout goes back to SND.UNA and
-/// sends the whole window again (no loss window), the timer doubled.
+/// 4.2BSD's SRTT starts at 0, so the first RTO is TCPTV_MIN, 1 s, on the tick; a timeout
+/// goes back to SND.UNA and sends the whole window again (no loss window); the n-th
+/// expiry sets SRTT (clamped to 1 s) × tcp_backoff[n − 1] = 1, 1.2, 1.4, 1.7 …
 #[test]
-fn test_bsd42_timeout_on_the_tick_goes_back_over_the_whole_window() {
+fn test_bsd42_first_rto_is_tcptv_min_and_a_timeout_goes_back_over_the_whole_window() {
     let mut a = sender("bsd42", 10, 4, 1);
     seqs(&mut a, t(0.2));
-    assert_eq!(a.poll_timeout(), Some(t(6.0)), "12 ticks after 0.2 s: the tick at 6.0 s");
-    a.handle_timeout(t(6.0));
+    assert_eq!(a.poll_timeout(), Some(t(1.0)), "2 ticks after 0.2 s: the tick at 1.0 s");
+    a.handle_timeout(t(1.0));
     assert_eq!(a.snd_nxt(), 0);
-    assert_eq!(seqs(&mut a, t(6.0)), vec![0, 100, 200, 300], "go back N over the window");
-    assert_eq!(a.poll_timeout(), Some(t(18.0)), "24 ticks: backed off");
-    assert_eq!(a.counters().timeouts, 1);
+    assert_eq!(seqs(&mut a, t(1.0)), vec![0, 100, 200, 300], "go back N over the window");
+    let mut deadlines = vec![a.poll_timeout().unwrap()];
+    for _ in 0..3 {
+        let d = a.poll_timeout().unwrap();
+        a.handle_timeout(d);
+        deadlines.push(a.poll_timeout().unwrap());
+    }
+    // 2 × {1, 1.2, 1.4, 1.7} ticks = 2, 2, 2, 3 ticks.
+    assert_eq!(deadlines, vec![t(2.0), t(3.0), t(4.0), t(5.5)]);
+    assert_eq!(a.counters().timeouts, 4);
 }
 
-/// No Karn rule: the segment stays timed from its first transmission, so the ACK
-/// after a timeout yields a sample that includes the timeout.
+/// 4.2BSD's back-off with a measured SRTT of 4 ticks: β·SRTT = 8 ticks after the ACK, then
+/// 4 × {1, 1.2, 1.4, 1.7, 2, 3, 5, 8, 16, 32} ticks truncated, at most TCPTV_MAX (60).
 #[test]
-fn test_bsd42_no_karn_samples_the_retransmitted_segment_from_its_first_send() {
+fn test_bsd42_backoff_sequence_is_srtt_times_tcp_backoff() {
+    let mut a = sender("bsd42", 10, 4, 1);
+    seqs(&mut a, t(0.0));
+    a.handle_receive(t(0.1), &ack(100));
+    a.handle_receive(t(1.6), &ack(200));
+    assert_eq!(a.srtt_s(), Some(2.0), "ticks 0 → 3: a 4-tick sample, taken as SRTT");
+    let mut at = t(1.5);
+    let mut gaps = vec![];
+    for _ in 0..11 {
+        let d = a.poll_timeout().unwrap();
+        gaps.push((d.0 - at.0) / bsd42::TICK.0);
+        at = d;
+        a.handle_timeout(d);
+    }
+    assert_eq!(gaps, vec![8, 4, 4, 5, 6, 8, 12, 20, 32, 60, 60]);
+}
+
+/// 4.2BSD's tcp_output never starts a timing (its "not a retransmission" test follows
+/// snd_max's update); tcp_input starts one (t_rtt = 1) at each ACK that advances SND.UNA
+/// with data outstanding, and the next advancing ACK ends it. The first sample replaces
+/// SRTT; the next is smoothed with α = 0.9.
+#[test]
+fn test_bsd42_tcp_output_never_times_tcp_input_times_between_advancing_acks() {
+    let mut a = sender("bsd42", 10, 4, 1);
+    assert_eq!(seqs(&mut a, t(0.2)), vec![0, 100, 200, 300]);
+    assert_eq!(a.timing(), None, "tcp_output times nothing");
+    a.handle_receive(t(1.3), &ack(100));
+    assert_eq!((a.timing(), a.srtt_s()), (Some((100, t(1.3))), None), "t_rtt = 1 at the advancing ACK");
+    assert_eq!(seqs(&mut a, t(1.3)), vec![400]);
+    assert_eq!(a.timing(), Some((100, t(1.3))), "new data is not timed");
+    // ACK 200 at 1.6 s: 1 + ticks(1.6) − ticks(1.3) = 2 ticks since the previous ACK.
+    a.handle_receive(t(1.6), &ack(200));
+    assert_eq!(a.srtt_s(), Some(1.0), "the first sample replaces SRTT (0)");
+    assert_eq!(a.rto_s(), 2.0, "β·SRTT");
+    assert_eq!(a.timing(), Some((200, t(1.6))));
+    // ACK 300 at 2.4 s: 1 + 4 − 3 = 2 ticks again; SRTT = 0.9·2 + 0.1·2 = 2 ticks.
+    a.handle_receive(t(2.4), &ack(300));
+    assert!((a.srtt_s().unwrap() - 1.0).abs() < 1e-6, "{:?}", a.srtt_s());
+    // Everything acknowledged: the count ends with a sample, none restarts; new data is not timed.
+    a.handle_receive(t(3.7), &ack(500));
+    // ticks(3.7) = 7, ticks(2.4) = 4: a 4-tick sample, SRTT = 0.9·2 + 0.1·4 ticks.
+    assert!((a.srtt_s().unwrap() - 0.5 * (0.9 * 2.0 + 0.1 * 4.0)).abs() < 1e-6, "{:?}", a.srtt_s());
+    assert_eq!(a.timing(), None, "ACK = SND.MAX: timer off, nothing timed");
+    assert_eq!(seqs(&mut a, t(3.8)), vec![500, 600, 700, 800]);
+    assert_eq!(a.timing(), None);
+    // Reno, the same frames: one segment timed at a time, a fresh one after each sample.
+    let mut r = sender("reno", 10, 4, 4);
+    assert_eq!(seqs(&mut r, t(0.2)), vec![0, 100, 200, 300]);
+    assert_eq!(r.timing(), Some((100, t(0.2))), "Reno times the first new segment");
+    r.handle_receive(t(1.3), &ack(100));
+    assert_eq!(r.timing(), None, "Reno: no restart at the ACK");
+    seqs(&mut r, t(1.3));
+    assert_eq!(r.timing().map(|(_, at)| at), Some(t(1.3)), "Reno times the next new segment");
+}
+
+/// A 4.2BSD sender with one segment in flight never has data outstanding after an ACK:
+/// no timing ever starts, SRTT stays 0 and the RTO stays at TCPTV_MIN.
+#[test]
+fn test_bsd42_one_segment_at_a_time_never_samples() {
+    let mut a = sender("bsd42", 10, 1, 1);
+    for k in 0..5u64 {
+        let at = 2.0 * k as f64;
+        assert_eq!(seqs(&mut a, t(at)), vec![100 * k as u32]);
+        a.handle_receive(t(at + 1.2), &ack(100 * (k + 1)));
+    }
+    assert_eq!((a.srtt_s(), a.rto_s(), a.timing()), (None, 1.0, None));
+}
+
+/// No Karn rule: a timing that runs across a timeout and the go-back ends at the next
+/// advancing ACK, so the sample includes the timeout.
+#[test]
+fn test_bsd42_no_karn_samples_across_a_timeout() {
     let mut a = sender("bsd42", 10, 4, 1);
     seqs(&mut a, t(0.2));
-    assert_eq!(a.timing(), Some((100, t(0.2))));
-    a.handle_timeout(t(6.0));
-    seqs(&mut a, t(6.0));
-    assert_eq!(a.timing(), Some((100, t(0.2))), "still timed from 0.2 s");
-    a.handle_receive(t(6.3), &ack(100));
-    // 0.2 s (tick 0) → 6.3 s (tick 12): 13 ticks; SRTT = 0.9 × 6 + 0.1 × 13 ticks.
-    let srtt = (0.9 * 6.0 + 0.1 * 13.0) * 0.5;
-    assert!((a.srtt_s().unwrap() - srtt).abs() < 1e-9, "{:?} vs {srtt}", a.srtt_s());
+    a.handle_receive(t(1.3), &ack(100));
+    assert_eq!(a.poll_timeout(), Some(t(2.0)), "SRTT 0: 2 ticks after the ACK's tick");
+    a.handle_timeout(t(2.0));
+    assert_eq!(seqs(&mut a, t(2.0)), vec![100, 200, 300, 400]);
+    assert_eq!(a.timing(), Some((100, t(1.3))), "still timed from the ACK at 1.3 s");
+    a.handle_receive(t(2.2), &ack(200));
+    // ticks 2 → 4: 3 ticks, the timeout included.
+    assert_eq!(a.srtt_s(), Some(1.5));
     // Reno, the same events: Karn drops the sample.
     let mut r = sender("reno", 10, 4, 1);
     seqs(&mut r, t(0.2));
@@ -144,52 +223,20 @@ fn test_newreno_partial_ack_retransmits_the_next_hole_at_once() {
     }
 }
 
-/// 4.2BSD `tcp_input`: an ACK that advances SND.UNA with data outstanding sets t_rtt = 1
-/// (t_rtseq kept), so the next advancing ACK samples the time since this one — not the
-/// round trip of the next new segment, as Reno's timing of one segment does.
-#[test]
-fn test_bsd42_tcp_input_restarts_rtt_timing_on_every_advancing_ack() {
-    let mut a = sender("bsd42", 10, 4, 1);
-    assert_eq!(seqs(&mut a, t(0.2)), vec![0, 100, 200, 300]);
-    assert_eq!(a.timing(), Some((100, t(0.2))));
-    // ACK 100 at 1.3 s: ticks 0 → 2, a 3-tick sample; timing restarts at 1.3 s.
-    a.handle_receive(t(1.3), &ack(100));
-    let srtt1 = 0.9 * 6.0 + 0.1 * 3.0;
-    assert!((a.srtt_s().unwrap() - 0.5 * srtt1).abs() < 1e-9, "{:?}", a.srtt_s());
-    assert_eq!(a.timing(), Some((100, t(1.3))), "t_rtt = 1 at the advancing ACK");
-    assert_eq!(seqs(&mut a, t(1.3)), vec![400]);
-    assert_eq!(a.timing(), Some((100, t(1.3))), "new data is not timed while t_rtt runs");
-    // ACK 200 at 1.6 s: 1 + ticks(1.6) − ticks(1.3) = 2 ticks from the previous ACK.
-    a.handle_receive(t(1.6), &ack(200));
-    let srtt2 = 0.9 * srtt1 + 0.1 * 2.0;
-    assert!((a.srtt_s().unwrap() - 0.5 * srtt2).abs() < 1e-9, "{:?} vs {}", a.srtt_s(), 0.5 * srtt2);
-    // Everything acknowledged: the timing stops (t_rtt = 0) and the next new segment is timed.
-    a.handle_receive(t(1.7), &ack(500));
-    assert_eq!(a.timing(), None, "ACK = SND.MAX: timer off, nothing timed");
-    assert_eq!(seqs(&mut a, t(1.8)), vec![500, 600, 700, 800]);
-    assert_eq!(a.timing(), Some((600, t(1.8))));
-    // Reno, the same frames: one segment timed at a time, a fresh one after each sample.
-    let mut r = sender("reno", 10, 4, 4);
-    assert_eq!(seqs(&mut r, t(0.2)), vec![0, 100, 200, 300]);
-    r.handle_receive(t(1.3), &ack(100));
-    assert_eq!(r.timing(), None, "Reno: no restart at the ACK");
-    seqs(&mut r, t(1.3));
-    assert_eq!(r.timing().map(|(_, at)| at), Some(t(1.3)), "Reno times the next new segment");
-}
-
 /// 4.2BSD `tcp_input`: an advancing ACK also sets t_rxtshift = 0, so the timer restarted
 /// by it runs β·SRTT without the back-off of earlier expiries.
 #[test]
 fn test_bsd42_advancing_ack_resets_the_backoff() {
     let mut a = sender("bsd42", 10, 4, 1);
     seqs(&mut a, t(0.0));
-    a.handle_timeout(t(6.0));
-    seqs(&mut a, t(6.0));
-    assert_eq!(a.poll_timeout(), Some(t(18.0)), "backed off: 24 ticks");
-    a.handle_receive(t(6.2), &ack(100));
-    // SRTT = 0.9 × 6 + 0.1 × 13 ticks = 6.7; RTO = ⌊13.4⌋ = 13 ticks from the tick at 6.0 s.
-    assert_eq!(a.rto_s(), 6.5);
-    assert_eq!(a.poll_timeout(), Some(t(12.5)), "no back-off after the advancing ACK");
+    for d in [1.0, 2.0, 3.0, 4.0] {
+        assert_eq!(a.poll_timeout(), Some(t(d)));
+        a.handle_timeout(t(d));
+    }
+    assert_eq!(a.poll_timeout(), Some(t(5.5)), "4th expiry: 2 × 1.7 = 3 ticks");
+    a.handle_receive(t(5.6), &ack(100));
+    assert_eq!(a.srtt_s(), None, "nothing was timed");
+    assert_eq!(a.poll_timeout(), Some(t(6.5)), "2 ticks (β·0 → TCPTV_MIN), no back-off, after the ACK");
 }
 
 /// 4.2BSD advertises its socket buffer, tcp_recvspace = 2048 octets; Reno keeps 4096.

@@ -136,9 +136,16 @@ impl<P: Routable> Layer for X25Host<P> {
     }
 
     /// The interface's counters: calls placed (the cost), closes, thrashing, discards,
-    /// packets and their fill.
+    /// packets and their fill; and `x25_line_busy_s`, the time the busier direction of
+    /// this host's access line was transmitting (frames, flags and LAPB's own frames).
+    /// The runner sums a flow's two ends: in a one-way transfer each end's busier
+    /// direction carries the file's frames, so the sum over twice the duration is the
+    /// share of time the access lines were busy ("saturation": completely busy).
     fn extra_measures(&self) -> Vec<(&'static str, f64)> {
-        self.iface.counters.pairs()
+        let mut m = self.iface.counters.pairs();
+        let c = self.line.counters();
+        m.push(("x25_line_busy_s", c.up_busy_ps.max(c.down_busy_ps) as f64 * 1e-12));
+        m
     }
 
     /// Packet-level counters: data packets as I frames, RR packets as S frames.

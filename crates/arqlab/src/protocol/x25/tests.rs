@@ -221,3 +221,33 @@ fn test_host_events_are_deliveries_only() {
     assert_eq!(p.ends[0].iface.counters.calls_placed, 1);
     assert_eq!(p.ends[1].iface.counters.calls_received, 1);
 }
+
+/// `x25_line_busy_s`: the busier direction of the access line, busy exactly for the bits
+/// of the frames it sent at the line's rate. Twenty 100-octet datagrams (+ 20 octets of
+/// IP header, + 3 of packet header, + 6 of LAPB framing: 1032-bit I frames) and LAPB's
+/// 48-bit supervisory frames, at 9600 bit/s, counted after the call set-up.
+#[test]
+fn test_line_busy_is_the_frames_bits_over_the_rate_closed_form() {
+    let x = X25Config { window: 2, preopen_circuits: 1, ..X25Config::default() };
+    let a: X25Host<Sdu> = X25Host::new(0, &x, vec![1], 1, &[1]);
+    let b: X25Host<Sdu> = X25Host::new(1, &x, vec![0], 0, &[]);
+    let mut p = Pair::new(a, b, 1e12, 0.235);
+    p.run(t(5.0), |_, _, _| false);
+    let (busy0, c0) = (p.ends[0].line.counters(), p.ends[0].line.dte.counters());
+    let start = p.now;
+    for i in 0..20 {
+        p.ends[0].handle_submit(start, Sdu { id: i, bits: 800, flow: 0, born: start });
+    }
+    p.run(t(100.0), |_, _, _| false);
+    assert_eq!(p.delivered(1).len(), 20);
+    let (busy, c) = (p.ends[0].line.counters(), p.ends[0].line.dte.counters());
+    let (i_frames, s_frames) = (c.i_frames_sent - c0.i_frames_sent, c.s_frames_sent - c0.s_frames_sent);
+    assert_eq!(i_frames, 20, "one I frame per datagram, none sent again");
+    let want = (i_frames as f64 * 1032.0 + s_frames as f64 * 48.0) / 9600.0;
+    let up = (busy.up_busy_ps - busy0.up_busy_ps) as f64 * 1e-12;
+    assert!((up - want).abs() < 1e-9, "up busy {up} s vs closed form {want} s ({s_frames} S frames)");
+    // The measure: the busier direction of the whole run (set-up included), in seconds.
+    let m = p.ends[0].extra_measures().into_iter().find(|&(k, _)| k == "x25_line_busy_s").map(|(_, v)| v);
+    assert_eq!(m, Some(busy.up_busy_ps.max(busy.down_busy_ps) as f64 * 1e-12));
+    assert!(busy.up_busy_ps > busy.down_busy_ps, "the sender's busier direction is towards the network");
+}

@@ -263,7 +263,7 @@ impl Tcp {
             if self.rto.karn() {
                 self.timing = None;
             }
-        } else if self.timing.is_none() {
+        } else if self.timing.is_none() && self.rto.times_sends() {
             self.timing = Some((end, now));
         }
         if self.rto_deadline.is_none() {
@@ -293,13 +293,12 @@ impl Tcp {
                 }
             }
             // 4.2BSD's tcp_input: an ACK that advances and leaves data outstanding
-            // restarts the timing (t_rtt = 1, t_rtseq kept) and the back-off
-            // (t_rxtshift = 0), so the next sample runs from this ACK.
+            // starts the timing (t_rtt = 1; t_rtseq, never set, lies below SND.UNA), so
+            // the next advancing ACK ends it; every advancing ACK resets the back-off.
             if self.rto.restarts_on_ack() && ack < self.snd_max {
-                let end = self.timing.map_or(ack, |(end, _)| end);
-                self.timing = Some((end, now));
-                self.rto.ack_advanced();
+                self.timing = Some((ack, now));
             }
+            self.rto.ack_advanced();
             // A NewReno partial acknowledgement retransmits the next hole at once.
             self.fast_rtx = self.cc.on_new_ack(acked, ack);
             while self.sdus.front().is_some_and(|&(_, end)| end <= ack) {
