@@ -32,7 +32,7 @@ fn run(v: &Value) -> Experiment {
 
 #[test]
 fn every_variant_delivers_exactly_once_in_order_through_lossy_bridges() {
-    for variant in ["orig", "bg", "jain", "srej", "multi_fifo"] {
+    for variant in ["orig", "bg", "jain", "srej", "multi_fifo", "multi_srej"] {
         let mut v = base(&[("stack.llc2.variant", json!(variant)), ("run.duration_s", json!(8.0)), ("run.warmup_s", json!(1.0)), ("run.replications", json!(1))]);
         if variant == "multi_fifo" {
             v["stack"]["llc2"]["fifo_buffers"] = json!(2);

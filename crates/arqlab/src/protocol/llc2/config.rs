@@ -24,10 +24,14 @@ pub enum Variant {
     /// one holds the in-sequence frame, the others runs of adjacent out-of-sequence
     /// frames; a frame that starts a new run with no buffer free is discarded.
     MultiFifo,
+    /// SREJ with several SREJs outstanding: the receiver asks for every missing frame
+    /// as soon as a later one arrives (one SREJ per missing N(S)), so recoveries overlap
+    /// instead of waiting for one another. An SREJ here acknowledges nothing.
+    MultiSrej,
 }
 
 impl Variant {
-    pub const NAMES: &'static [&'static str] = &["orig", "bg", "jain", "srej", "multi_fifo"];
+    pub const NAMES: &'static [&'static str] = &["orig", "bg", "jain", "srej", "multi_fifo", "multi_srej"];
 
     /// True for the variants whose sender shrinks its working window on REJ.
     pub fn dynamic_window(self) -> bool {
@@ -36,7 +40,7 @@ impl Variant {
 
     /// True for the variants whose receiver asks for single frames (SREJ).
     pub fn selective(self) -> bool {
-        matches!(self, Variant::Srej | Variant::MultiFifo)
+        matches!(self, Variant::Srej | Variant::MultiFifo | Variant::MultiSrej)
     }
 }
 
@@ -69,9 +73,13 @@ pub struct Llc2Config {
     /// Biersack states the REJ as the only signal ("Whenever the sender receives a
     /// REJ-frame it reduces its current window size dw to 1").
     pub t1_resets_window: bool,
-    /// Processing time of every received frame at this station (one at a time, arrival
-    /// order); 0: frames take effect on arrival.
+    /// Processing time of every received I frame at this station (one frame at a time,
+    /// in arrival order); 0 (with `s_processing_s` 0): frames take effect on arrival.
     pub processing_s: f64,
+    /// Processing time of every received S frame (RR, RNR, REJ, SREJ); unset: the I
+    /// frames' `processing_s`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub s_processing_s: Option<f64>,
     /// LLC header bits of every PDU (DSAP, SSAP, 2-octet control: 32); the MAC framing
     /// is the medium's (the token ring's `mac_overhead_octets`).
     pub header_bits: u32,
@@ -93,6 +101,7 @@ impl Default for Llc2Config {
             ack_delay_s: 0.1,
             t1_resets_window: false,
             processing_s: 0.0,
+            s_processing_s: None,
             header_bits: 32,
         }
     }
@@ -106,6 +115,7 @@ impl Llc2Config {
             "jain" => Variant::Jain,
             "srej" => Variant::Srej,
             "multi_fifo" => Variant::MultiFifo,
+            "multi_srej" => Variant::MultiSrej,
             _ => Variant::Orig,
         };
         let time = Range::Open(0.0, 1e6);
@@ -123,6 +133,7 @@ impl Llc2Config {
             ack_delay_s: t.f64("ack_delay_s", d.ack_delay_s, Range::HalfOpen(0.0, 1e6), p),
             t1_resets_window: t.bool("t1_resets_window", d.t1_resets_window, p),
             processing_s: t.f64("processing_s", d.processing_s, Range::HalfOpen(0.0, 1e6), p),
+            s_processing_s: t.opt_f64("s_processing_s", Range::HalfOpen(0.0, 1e6), p),
             header_bits: t.u64("header_bits", d.header_bits as u64, 0, 1_000_000, p) as u32,
         };
         // Selective retransmission needs 2k <= 128, or an old frame could look new.

@@ -19,3 +19,5 @@ pub use station::{Llc2, Llc2Stats};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_more;

@@ -17,10 +17,15 @@
 //! (the sender goes back, so every discarded frame comes again in one round trip). A REJ/SREJ
 //! unanswered after the reject timer is sent again. Duplicates are discarded and
 //! answered with RR(V(R)). A command with P = 1 is answered at once with F = 1.
+//! Multi-SREJ: the receiver sends SREJ(x) for every missing x below a frame that
+//! arrives out of sequence (each gap asked for once, at once); on the reject timer it
+//! asks again for all still missing. Its SREJ(x) acknowledges nothing (x may be above
+//! V(R)).
 //!
-//! Processing (`processing_s` > 0): the station's processor handles each received frame
-//! (I or S) for that time, one at a time in arrival order, before the frame takes effect
-//! — Bux & Grillo's per-frame processing, so a station behind on its work answers late.
+//! Processing (`processing_s` for I frames, `s_processing_s` for S frames): the station's
+//! processor handles each received frame for its time, one at a time in arrival order,
+//! before the frame takes effect — Bux & Grillo's per-frame processing of "the various
+//! frames", so a station behind on its work answers late.
 
 use super::config::{Llc2Config, Variant};
 use super::store::{Placed, Store};
@@ -51,6 +56,7 @@ pub struct Llc2<P: Payload = Sdu> {
     n3: u32,
     window: Window,
     processing: Duration,
+    s_processing: Duration,
     /// Received frames waiting for (or in) the processor, with the time each is done.
     processor: VecDeque<(SimTime, Frame<P>)>,
 
@@ -80,11 +86,17 @@ pub struct Llc2<P: Payload = Sdu> {
     rej_mode: bool,
     rej_after_discard: bool,
     reject_at: Option<SimTime>,
+    /// Multi-SREJ: N(S)s to ask for (one SREJ each), and the N(S) below which every
+    /// missing frame has been asked for.
+    srejs: VecDeque<u32>,
+    asked_to: u32,
     send_f: bool,
     ack_owed: u32,
     ack_at: Option<SimTime>,
     store: Store<P>,
     held_bits: u64,
+    /// Frames held in the store.
+    held: u32,
 
     events: VecDeque<Event<P>>,
     counters: Counters,
@@ -98,7 +110,7 @@ fn dur(s: f64) -> Duration {
 impl<P: Payload> Llc2<P> {
     pub fn new(c: &Llc2Config) -> Self {
         let store = match c.variant {
-            Variant::Srej => Store::window(128),
+            Variant::Srej | Variant::MultiSrej => Store::window(128),
             Variant::MultiFifo => Store::fifos(c.fifo_buffers),
             _ => Store::None,
         };
@@ -115,6 +127,7 @@ impl<P: Payload> Llc2<P> {
             n3: c.n3,
             window: Window::new(c),
             processing: dur(c.processing_s),
+            s_processing: dur(c.s_processing_s.unwrap_or(c.processing_s)),
             processor: VecDeque::new(),
             va: 0,
             unacked: VecDeque::new(),
@@ -135,11 +148,14 @@ impl<P: Payload> Llc2<P> {
             rej_mode: false,
             rej_after_discard: c.rej_after_discard,
             reject_at: None,
+            srejs: VecDeque::new(),
+            asked_to: 0,
             send_f: false,
             ack_owed: 0,
             ack_at: None,
             store,
             held_bits: 0,
+            held: 0,
             events: VecDeque::new(),
             counters: Counters::default(),
             stats: Llc2Stats::default(),
@@ -166,6 +182,33 @@ impl<P: Payload> Llc2<P> {
         self.ack_owed = 0;
         self.ack_at = None;
         Frame { command, ..Frame::supervisory(kind, self.vr, pf, self.header_bits) }
+    }
+
+    /// Multi-SREJ: queues an SREJ for every frame missing in [from, to) not yet held.
+    fn ask_missing(&mut self, from: u32, to: u32) {
+        let mut x = from;
+        while x != to {
+            if !self.store.holds(x) && !self.srejs.contains(&x) {
+                self.srejs.push_back(x);
+            }
+            x = self.m.next(x);
+        }
+    }
+
+    /// Multi-SREJ: frame `ns` arrived above V(R); every gap below it not asked for yet
+    /// is asked for now.
+    fn ask_gaps_below(&mut self, ns: u32) {
+        // `asked_to` behind V(R) (or further than the window ahead) is stale.
+        let ahead = self.m.distance(self.vr, self.asked_to);
+        let from = if ahead <= self.k { self.asked_to } else { self.vr };
+        let to = self.m.next(ns);
+        if self.m.distance(self.vr, to) > self.m.distance(self.vr, from) {
+            self.ask_missing(from, ns);
+            self.asked_to = to;
+        }
+        if !self.srejs.is_empty() {
+            self.rejecting = true;
+        }
     }
 
     fn i_frame(&mut self, now: SimTime, grant: &Grant, index: usize) -> Frame<P> {
@@ -220,15 +263,19 @@ impl<P: Payload> Llc2<P> {
             let mut owed = 1;
             while let Some(p) = self.store.take(self.vr) {
                 self.held_bits -= p.bits() as u64;
+                self.held -= 1;
                 self.events.push_back(Event::Delivered(p));
                 self.vr = self.m.next(self.vr);
                 owed += 1;
             }
-            // The frame asked for has come: the REJ/SREJ condition is cleared.
-            self.rejecting = false;
-            self.send_reject = false;
-            self.rej_mode = false;
-            self.reject_at = None;
+            // The frame asked for has come: the REJ/SREJ condition is cleared (multi-SREJ:
+            // once nothing is held, i.e. every gap is filled).
+            if self.variant != Variant::MultiSrej || self.held == 0 {
+                self.rejecting = false;
+                self.send_reject = false;
+                self.rej_mode = false;
+                self.reject_at = None;
+            }
             self.ack_owed += owed;
             if self.ack_at.is_none() {
                 self.ack_at = Some(now + self.t2);
@@ -238,6 +285,7 @@ impl<P: Payload> Llc2<P> {
                 Placed::Stored => {
                     self.stats.out_of_sequence_stored += 1;
                     self.held_bits += msg.bits() as u64;
+                    self.held += 1;
                 }
                 Placed::Duplicate => self.counters.duplicates_discarded += 1,
                 Placed::Discarded => {
@@ -250,7 +298,9 @@ impl<P: Payload> Llc2<P> {
                     }
                 }
             }
-            if !self.rejecting {
+            if self.variant == Variant::MultiSrej {
+                self.ask_gaps_below(ns);
+            } else if !self.rejecting {
                 self.rejecting = true;
                 self.send_reject = true;
             }
@@ -270,7 +320,9 @@ impl<P: Payload> Llc2<P> {
         if f.command && f.pf {
             self.send_f = true;
         }
-        let valid = self.acknowledge(now, f.nr);
+        // A multi-SREJ's N(R) names the frame asked for, not an acknowledgement.
+        let multi_srej = f.kind == FrameKind::SREJ && self.variant == Variant::MultiSrej;
+        let valid = multi_srej || self.acknowledge(now, f.nr);
         if f.kind == FrameKind::I || !valid {
             return;
         }
@@ -336,11 +388,12 @@ impl<P: Payload> Layer for Llc2<P> {
     }
 
     fn handle_receive(&mut self, now: SimTime, f: &Frame<P>) {
-        if self.processing.0 == 0 {
+        let time = if f.kind == FrameKind::I { self.processing } else { self.s_processing };
+        if time.0 == 0 && self.processor.is_empty() {
             return self.process(now, f);
         }
         let start = self.processor.back().map_or(now, |&(done, _)| done.max(now));
-        self.processor.push_back((start + self.processing, *f));
+        self.processor.push_back((start + time, *f));
     }
 
     fn handle_receive_in_error(&mut self, _now: SimTime, _f: &Frame<P>) {
@@ -372,7 +425,10 @@ impl<P: Payload> Layer for Llc2<P> {
         }
         if self.reject_at.is_some_and(|t| t <= now) {
             self.reject_at = None;
-            if self.rejecting {
+            if self.rejecting && self.variant == Variant::MultiSrej {
+                let (vr, to) = (self.vr, self.asked_to);
+                self.ask_missing(vr, to);
+            } else if self.rejecting {
                 self.send_reject = true;
             }
         }
@@ -389,6 +445,19 @@ impl<P: Payload> Layer for Llc2<P> {
         if self.send_f {
             self.send_f = false;
             return Some(self.s_frame(FrameKind::RR, true, false));
+        }
+        // Multi-SREJ: frames that came meanwhile need no SREJ.
+        while let Some(&x) = self.srejs.front().filter(|&&x| self.m.distance(self.vr, x) >= self.k || self.store.holds(x)) {
+            let _ = x;
+            self.srejs.pop_front();
+        }
+        if let Some(x) = self.srejs.pop_front() {
+            self.counters.rejects_sent += 1;
+            self.reject_at = Some(now + self.t_reject);
+            // Not `s_frame`: an SREJ(x) acknowledges nothing, so an RR still owed stays owed.
+            self.counters.frames_sent += 1;
+            self.counters.s_frames_sent += 1;
+            return Some(Frame { command: false, ..Frame::supervisory(FrameKind::SREJ, x, false, self.header_bits) });
         }
         if self.send_reject {
             self.send_reject = false;
@@ -438,7 +507,7 @@ impl<P: Payload> Layer for Llc2<P> {
     }
 
     fn wants_transmit(&self) -> bool {
-        self.send_f || self.send_reject || self.poll_pending || self.ack_due() || !self.singles.is_empty() || self.can_send_i()
+        self.send_f || self.send_reject || !self.srejs.is_empty() || self.poll_pending || self.ack_due() || !self.singles.is_empty() || self.can_send_i()
     }
 
     fn backlog(&self) -> usize {

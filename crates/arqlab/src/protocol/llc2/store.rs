@@ -79,6 +79,11 @@ impl<P: Payload> Store<P> {
         }
     }
 
+    /// Whether frame `ns` is held (the window store only; multi-SREJ asks for the rest).
+    pub fn holds(&self, ns: u32) -> bool {
+        matches!(self, Store::Window(slots) if slots[ns as usize].is_some())
+    }
+
     /// Information bits held.
     pub fn bits(&self) -> u64 {
         match self {
