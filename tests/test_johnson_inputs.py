@@ -108,3 +108,22 @@ def test_the_4_2bsd_flavour_combines_with_any_rto_rule_and_rtt_cache() -> None:
         tcp = _layer(tree, "tcp")
         assert tcp is not None and "rto" not in tcp and "rtt_cache" not in tcp and tcp["flavour"] == "bsd42"
         scenario_mod.load(tree)
+
+
+def test_the_bw2_fill_reaches_only_the_integrated_selective_repeat_protocols() -> None:
+    """``BW2_FILL`` (docs/studies/johnson.md, "Fifth reading"): the hf_arq key
+    ``fill_slots`` goes to the protocols whose bursts are slotted BW2 (HDL, all-three) in
+    every workload and channel, at each level, and every such scenario is valid; the crate
+    rejects it elsewhere (``fill_slots_repeat_is_an_error_without_bw2_bursts``)."""
+    u = next(u for u in params.UNCERTAIN_INPUTS if u.name == "bw2_fill_slots")
+    assert u.value == params.BW2_FILL == "repeat" and set(u.levels or ()) == {"repeat", "empty"}
+    for level in u.levels or ():
+        with robustness.study_params(PKG, {"BW2_FILL": level}):
+            for variant in params.VARIANT.values():
+                for workload, x in (("smtp", 1.0), ("hmtp", 2.0), ("long", 3.0)):
+                    tree = scenarios.tables(variant, workload, x, 1)
+                    arq = _layer(tree, "hf_arq")
+                    assert arq is not None
+                    bw2 = scenarios.integrated(variant) and scenarios.selective_repeat(variant)
+                    assert arq.get("fill_slots") == (level if bw2 else None), (level, variant, workload)
+                    scenario_mod.load(tree)

@@ -155,6 +155,13 @@ RTT_CACHE = False
 #: 24; 5066 sets no such number) and a transmission's data part at most (s).
 MAX_PACKETS = 24
 MAX_TRANSMISSION_S = 120.0
+#: HDL's BW2 fill slots (a transmission of k packets is padded to 3, 6, 12 or 24): the
+#: standard's TxFrame construction (MIL-STD-188-141B App. C; STANAG 4538 Annex C, its NATO
+#: twin) completes a frame that the datagram does not fill by reinserting data packets,
+#: so the slots carry further copies of the burst's packets, which code combining uses
+#: (hf_arq ``fill_slots = "repeat"``). "empty" (the first readings: the slots carry
+#: nothing) is the sensitivity (docs/studies/johnson.md, "Fifth reading").
+BW2_FILL = "repeat"
 
 UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("tcp_mss", "param:MSS_OCTETS", MSS_OCTETS, "unstated in the paper; RFC 1122 default 536, 1460 on an Ethernet path",
@@ -225,6 +232,11 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("max_transmission_s", "param:MAX_TRANSMISSION_S", MAX_TRANSMISSION_S,
                    "unstated; a transmission's data part at most 30 s to 127.5 s (5066's longest transmission interval)",
                    low=30.0, high=127.5),
+    UncertainInput("bw2_fill_slots", "param:BW2_FILL", BW2_FILL,
+                   "HDL bursts padded to 3/6/12/24 slots: the standard's TxFrame construction reinserts data packets "
+                   "into a frame the datagram does not fill (STANAG 4538 Annex C as quoted publicly; whether a "
+                   "retransmission's free positions are refilled so is not established), or the slots carry nothing",
+                   levels=("repeat", "empty")),
     UncertainInput("tcp_rtt_cache", "param:RTT_CACHE", RTT_CACHE,
                    "unstated; a new connection from RFC 6298's initial RTO, or from the previous connection's SRTT/RTTVAR "
                    "(RFC 2140, 1997; 4.4BSD route metrics)", levels=(False, True)),

@@ -54,6 +54,8 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
                            "response_timeout_s": timeout, "max_transmission_s": P.MAX_TRANSMISSION_S}
     if selective_repeat(variant):
         arq["max_packets"] = P.MAX_PACKETS
+        if integrated(variant):
+            arq["fill_slots"] = P.BW2_FILL  # HDL's BW2 bursts (and all-three's)
     if not integrated(variant):
         arq.update(target_per=P.TARGET_PER, segment_bits=8 * P.SEGMENT_OCTETS_5066, snr_step_down_db=P.SNR_STEP_DOWN_DB,
                    snr_step_up_db=P.BURST_STEP_UP_DB)

@@ -53,6 +53,12 @@ pub struct HfArqConfig {
     /// lowest data rate — its most robust (Johnson: a stop-and-wait acknowledgement "can
     /// be encoded very robustly").
     pub ack_rate: String,
+    /// The slots of a BW2 burst beyond its data packets (the burst is padded to 3, 6, 12
+    /// or 24): "empty" carries nothing in them; "repeat" fills them with further copies
+    /// of the burst's packets in order, which the receiver code-combines (MIL-STD-188-141B
+    /// App. C / STANAG 4538 HDL: a short datagram's frame is completed by reinserting data
+    /// packets). Only the integrated modem with selective repeat sends BW2 bursts.
+    pub fill_slots: String,
     /// Packets outstanding at most (FSN modulo 256: at most 128).
     pub window: u32,
     /// Data packets per transmission at most (selective repeat).
@@ -118,6 +124,10 @@ impl HfArqConfig {
         if integrated_modem && ack_rate != "data" {
             p.push(t.path_of("ack_rate"), Some(&ack_rate.clone().into()), "expected \"data\": an integrated modem sends its control packets in its own robust burst (BW1), not at a data rate");
         }
+        let fill_slots = t.choice("fill_slots", "empty", &["empty", "repeat"], p);
+        if fill_slots != "empty" && !(integrated_modem && selective_repeat) {
+            p.push(t.path_of("fill_slots"), Some(&fill_slots.clone().into()), "expected \"empty\": only the integrated modem with selective repeat sends slotted BW2 bursts (hdl, all-three)");
+        }
         let window = t.u64("window", if selective_repeat { 128 } else { 1 }, 1, 128, p) as u32;
         if !selective_repeat && window != 1 {
             p.push(t.path_of("window"), Some(&window.into()), "stop-and-wait has window = 1 by definition");
@@ -144,6 +154,7 @@ impl HfArqConfig {
             header_bits,
             ack_bits,
             ack_rate,
+            fill_slots,
             window: if selective_repeat { window } else { 1 },
             max_packets: if selective_repeat { max_packets } else { 1 },
             max_transmission_s,
