@@ -83,16 +83,19 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
         lane["variation_db"] = P.STABLE_SIGMA_DB
     if workload == "long":
         traffic: dict[str, Any] = {"kind": "saturated", "length": {"dist": "constant", "mean_bits": 40_000}}
-        duration = DURATION_S
+        duration, responses = DURATION_S, ("throughput_bps",)
     else:
         traffic = {"kind": "dialogue", "script": workload, "sessions": SESSIONS, "start_until_s": HOUR_S}
-        duration = SESSION_CAP_S
+        duration, responses = SESSION_CAP_S, ("message_throughput_bps", "session_latency_s")
     medium: dict[str, Any] = {"name": "hf", "kind": "half_duplex_radio", "ends": ["client", "server"], "rate_bps": rate,
                               "delay_s": 0.01, "turnaround_s": turnaround, "preamble_s": 0.0, "forward": lane, "reverse": dict(lane)}
     if P.RECIPROCAL_CHANNEL if reciprocal is None else reciprocal:
         medium["reciprocal"] = True  # absent when false: the first readings' scenarios unchanged
     return {
-        "run": {"duration_s": duration, "warmup_s": 0.0, "replications": replications},
+        # The full pass's sequential rule watches the figure's response and, for the
+        # sessions, Tables 1-2's latency.
+        "run": {"duration_s": duration, "warmup_s": 0.0, "replications": replications, "min_replications": P.MIN_REPLICATIONS,
+                "max_replications": P.MAX_REPLICATIONS, "precision_measures": [f"{CLIENT}.{m}" for m in responses]},
         "stack": {"s": {"layers": layers}},
         "medium": [medium],
         "node": [{"name": "client", "stack": "s"}, {"name": "server", "stack": "s"}],
