@@ -127,3 +127,23 @@ def test_the_bw2_fill_reaches_only_the_integrated_selective_repeat_protocols() -
                     bw2 = scenarios.integrated(variant) and scenarios.selective_repeat(variant)
                     assert arq.get("fill_slots") == (level if bw2 else None), (level, variant, workload)
                     scenario_mod.load(tree)
+
+
+def test_the_external_modem_offset_moves_the_rate_choice_and_the_lanes_alike() -> None:
+    """``EXTERNAL_MODEM_OFFSET_DB`` (a continuous input, not a second table): the hf_arq
+    layer and both lanes of the external-modem protocols get the same ``modem_offset_db``;
+    the integrated ones none; 0 leaves the scenario as it was; both range ends load."""
+    u = next(u for u in params.UNCERTAIN_INPUTS if u.name == "external_modem_offset_db")
+    assert (u.value, u.low, u.high) == (0.0, 0.0, 0.9)
+    for variant in params.VARIANT.values():
+        base = scenarios.tables(variant, "smtp", 2.0, 1)
+        assert "modem_offset_db" not in _layer(base, "hf_arq")  # type: ignore[operator]
+        for level in (u.low, u.high):
+            with robustness.study_params(PKG, {"EXTERNAL_MODEM_OFFSET_DB": level}):
+                tree = scenarios.tables(variant, "smtp", 2.0, 1)
+            lanes = [tree["medium"][0][k] for k in ("forward", "reverse")]
+            arq = _layer(tree, "hf_arq")
+            assert arq is not None
+            want = level if level and not scenarios.integrated(variant) else None
+            assert arq.get("modem_offset_db") == want and all(lane.get("modem_offset_db") == want for lane in lanes), variant
+            scenario_mod.load(tree)

@@ -50,8 +50,11 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
     rate, turnaround, modem = ((4800.0, P.TURNAROUND_S, integrated_modem) if integrated(variant)
                                else (2400.0, P.TURNAROUND_S + P.INTERLEAVER_DELAY_S + P.SYNC_ACQUISITION_S, external_modem))
     timeout = P.INTEGRATED_RESPONSE_TIMEOUT_S if integrated(variant) else P.RESPONSE_TIMEOUT_S
+    # The external modem's table moved along the SNR axis: the rate choice and the
+    # lane's errors read the same table (absent at 0: the scenarios as before).
+    offset = {} if integrated(variant) or not P.EXTERNAL_MODEM_OFFSET_DB else {"modem_offset_db": P.EXTERNAL_MODEM_OFFSET_DB}
     arq: dict[str, Any] = {"kind": "hf_arq", "variant": variant, "initial_snr_db": snr, "modem": modem,
-                           "response_timeout_s": timeout, "max_transmission_s": P.MAX_TRANSMISSION_S}
+                           "response_timeout_s": timeout, "max_transmission_s": P.MAX_TRANSMISSION_S, **offset}
     if selective_repeat(variant):
         arq["max_packets"] = P.MAX_PACKETS
         if integrated(variant):
@@ -76,7 +79,7 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
         # rule and the cache do not apply (so any combination of inputs is a scenario).
         del tcp["rto"], tcp["rtt_cache"]
     layers = [tcp, arq] if workload == "smtp" else [arq]
-    lane: dict[str, Any] = {"error_model": "hf", "channel": channel, "modem": modem}
+    lane: dict[str, Any] = {"error_model": "hf", "channel": channel, "modem": modem, **offset}
     if channel == "transition":
         lane["variation_db"] = P.TRANSITION_SIGMA_DB if transition_sigma_db is None else transition_sigma_db
     else:

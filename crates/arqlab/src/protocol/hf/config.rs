@@ -30,6 +30,10 @@ pub struct HfArqConfig {
     pub duplex: bool,
     /// The modem table (built-in name or file).
     pub modem: String,
+    /// ... moved this many dB up the SNR axis (`ModemTable::with_offset`): the rate
+    /// choice's knowledge of the modem, as the lane's `modem_offset_db` is its errors'.
+    #[serde(skip_serializing_if = "crate::scenario::link::is_zero")]
+    pub modem_offset_db: f64,
     /// The SNR the external modem's first data rate is chosen for (dB).
     pub initial_snr_db: f64,
     /// Highest PER the rate choice accepts for a full packet at the SNR estimate.
@@ -103,6 +107,7 @@ impl HfArqConfig {
             None => default_modem.to_string(),
         };
         let table = ModemTable::load(&modem, &t.path_of("modem"), p);
+        let (modem_offset_db, table) = ModemTable::with_offset(t, table, p);
         if let Some(tb) = &table {
             if integrated_modem && (!tb.combining || tb.control_mode().is_none()) {
                 p.push(t.path_of("modem"), Some(&modem.clone().into()), "an integrated modem needs a code-combining table with a control mode (e.g. \"mil-std-188-141b-appc\")");
@@ -145,6 +150,7 @@ impl HfArqConfig {
             integrated_modem,
             duplex,
             modem,
+            modem_offset_db,
             initial_snr_db,
             target_per,
             snr_step_up_db,

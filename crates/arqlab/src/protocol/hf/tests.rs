@@ -541,3 +541,5 @@ fn a_transmission_carries_every_tcp_segment_ready_when_it_is_planned() {
 mod ack_rate;
 #[path = "fill_tests.rs"]
 mod fill;
+#[path = "offset_tests.rs"]
+mod offset;
