@@ -129,21 +129,25 @@ def test_the_bw2_fill_reaches_only_the_integrated_selective_repeat_protocols() -
                     scenario_mod.load(tree)
 
 
-def test_the_external_modem_offset_moves_the_rate_choice_and_the_lanes_alike() -> None:
-    """``EXTERNAL_MODEM_OFFSET_DB`` (a continuous input, not a second table): the hf_arq
-    layer and both lanes of the external-modem protocols get the same ``modem_offset_db``;
-    the integrated ones none; 0 leaves the scenario as it was; both range ends load."""
-    u = next(u for u in params.UNCERTAIN_INPUTS if u.name == "external_modem_offset_db")
-    assert (u.value, u.low, u.high) == (0.0, 0.0, 0.9)
+@pytest.mark.parametrize(("name", "param", "span", "integrated"),
+                         [("external_modem_offset_db", "EXTERNAL_MODEM_OFFSET_DB", (0.0, 0.9), False),
+                          ("integrated_modem_offset_db", "INTEGRATED_MODEM_OFFSET_DB", (-3.0, 1.0), True)])
+def test_a_modem_offset_moves_the_rate_choice_and_the_lanes_alike(name: str, param: str, span: tuple[float, float],
+                                                                   integrated: bool) -> None:
+    """The modems' offsets (continuous inputs, not second tables): the hf_arq layer and
+    both lanes of that modem's protocols get the same ``modem_offset_db``; the other
+    modem's none; 0 leaves the scenario as it was; both range ends load."""
+    u = next(u for u in params.UNCERTAIN_INPUTS if u.name == name)
+    assert (u.value, u.low, u.high) == (0.0, *span)
     for variant in params.VARIANT.values():
         base = scenarios.tables(variant, "smtp", 2.0, 1)
         assert "modem_offset_db" not in _layer(base, "hf_arq")  # type: ignore[operator]
         for level in (u.low, u.high):
-            with robustness.study_params(PKG, {"EXTERNAL_MODEM_OFFSET_DB": level}):
+            with robustness.study_params(PKG, {param: level}):
                 tree = scenarios.tables(variant, "smtp", 2.0, 1)
             lanes = [tree["medium"][0][k] for k in ("forward", "reverse")]
             arq = _layer(tree, "hf_arq")
             assert arq is not None
-            want = level if level and not scenarios.integrated(variant) else None
+            want = level if level and scenarios.integrated(variant) == integrated else None
             assert arq.get("modem_offset_db") == want and all(lane.get("modem_offset_db") == want for lane in lanes), variant
             scenario_mod.load(tree)

@@ -50,9 +50,10 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
     rate, turnaround, modem = ((4800.0, P.TURNAROUND_S, integrated_modem) if integrated(variant)
                                else (2400.0, P.TURNAROUND_S + P.INTERLEAVER_DELAY_S + P.SYNC_ACQUISITION_S, external_modem))
     timeout = P.INTEGRATED_RESPONSE_TIMEOUT_S if integrated(variant) else P.RESPONSE_TIMEOUT_S
-    # The external modem's table moved along the SNR axis: the rate choice and the
-    # lane's errors read the same table (absent at 0: the scenarios as before).
-    offset = {} if integrated(variant) or not P.EXTERNAL_MODEM_OFFSET_DB else {"modem_offset_db": P.EXTERNAL_MODEM_OFFSET_DB}
+    # The modem's table moved along the SNR axis: the ARQ (rate choice) and the lanes'
+    # errors read the same table (absent at 0: the scenarios as before).
+    offset_db = P.INTEGRATED_MODEM_OFFSET_DB if integrated(variant) else P.EXTERNAL_MODEM_OFFSET_DB
+    offset = {"modem_offset_db": offset_db} if offset_db else {}
     arq: dict[str, Any] = {"kind": "hf_arq", "variant": variant, "initial_snr_db": snr, "modem": modem,
                            "response_timeout_s": timeout, "max_transmission_s": P.MAX_TRANSMISSION_S, **offset}
     if selective_repeat(variant):
