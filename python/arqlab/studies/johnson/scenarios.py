@@ -85,6 +85,7 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
         lane["variation_db"] = P.TRANSITION_SIGMA_DB if transition_sigma_db is None else transition_sigma_db
     else:
         lane["variation_db"] = P.STABLE_SIGMA_DB
+    responses: tuple[str, ...]
     if workload == "long":
         traffic: dict[str, Any] = {"kind": "saturated", "length": {"dist": "constant", "mean_bits": 40_000}}
         duration, responses = DURATION_S, ("throughput_bps",)
