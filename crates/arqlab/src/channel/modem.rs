@@ -59,6 +59,11 @@ pub struct ModemTable {
     pub modes: Vec<Mode>,
 }
 
+/// `modem_offset_db` left out of a serialised configuration when 0 (serde's test).
+pub(crate) fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
 /// The built-in tables by name.
 pub const BUILTIN: &[(&str, &str)] = &[
     ("mil-std-188-110b", include_str!("../../data/hf/mil-std-188-110b.toml")),

@@ -37,14 +37,10 @@ pub struct HfDirectionConfig {
     /// "in_table" (the modem table already includes the fading) or "per_packet".
     pub fading: String,
     /// The modem table moved this many dB up the SNR axis (`ModemTable::with_offset`).
-    #[serde(skip_serializing_if = "crate::scenario::link::is_zero")]
+    #[serde(skip_serializing_if = "crate::channel::modem::is_zero")]
     pub modem_offset_db: f64,
     #[serde(skip)]
     pub table: Option<std::sync::Arc<crate::channel::modem::ModemTable>>,
-}
-
-pub(crate) fn is_zero(x: &f64) -> bool {
-    *x == 0.0
 }
 
 impl HfDirectionConfig {

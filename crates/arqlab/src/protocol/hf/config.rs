@@ -32,7 +32,7 @@ pub struct HfArqConfig {
     pub modem: String,
     /// ... moved this many dB up the SNR axis (`ModemTable::with_offset`): the rate
     /// choice's knowledge of the modem, as the lane's `modem_offset_db` is its errors'.
-    #[serde(skip_serializing_if = "crate::scenario::link::is_zero")]
+    #[serde(skip_serializing_if = "crate::channel::modem::is_zero")]
     pub modem_offset_db: f64,
     /// The SNR the external modem's first data rate is chosen for (dB).
     pub initial_snr_db: f64,
