@@ -150,6 +150,38 @@ def test_effects_on_replications_keep_the_effects_of_the_means_and_add_their_cis
         assert (real["ci_high"] > real["ci_low"]).all()
 
 
+def test_effects_with_unequal_replication_counts_use_every_cells_first_replications() -> None:
+    """The full pass stops each cell at its own count (±2.5 %): the effects are computed on
+    the first n replications of every cell, n the fewest — the balanced, paired design a
+    fixed-n pass would run (replication i of every cell shares its random streams)."""
+    data = _published_data()
+    keys = [(n, v, x) for n in (1, 2) for v in params.PAPER_CURVES.values() for x in params.CHANNEL_X]
+    base = {k: [data[k[0]].est(k[1], k[2]).mean * f for f in (0.99, 1.01, 0.98, 1.02)] for k in keys}
+    # Cells ran 4 to 7 replications, the extra ones with values that would move the
+    # effects if used (every table has a cell with 4).
+    longer = {k: v + [5e3] * (i % 4) for i, (k, v) in enumerate(base.items())}
+    for t in ("table3", "table4", "table6", "table7", "table8"):
+        assert tables.common_replications(data, t, longer) == 4, t
+        a, b = tables.effects(data, t, base), tables.effects(data, t, longer)
+        assert list(b["q"]) == pytest.approx(list(a["q"]), nan_ok=True), t
+        assert list(b["variation_pct"]) == pytest.approx(list(a["variation_pct"]), nan_ok=True), t
+
+
+def test_the_full_pass_stops_each_cell_at_2_5_percent_on_its_response() -> None:
+    """Full pass: sequential precision ±2.5 % at 95 % on the figure's response (and the
+    sessions' latency, Tables 1-2), n0 = 10, a cap; the quick pass keeps 3 fixed
+    replications."""
+    full, quick = jo.settings_for(False), jo.settings_for(True)
+    assert (full.precision, full.replications) == (params.FULL_PRECISION, None) == (0.025, None)
+    assert (quick.precision, quick.replications) == (None, params.QUICK_REPLICATIONS)
+    session = ("message_throughput_bps", "session_latency_s")
+    for n, measures in ((1, session), (2, session), (3, ("throughput_bps",))):
+        run = _point(n, "hdl", 2.0)["run"]
+        assert run["precision_measures"] == [f"{scenarios.CLIENT}.{m}" for m in measures], n
+        assert (run["min_replications"], run["max_replications"]) == (params.MIN_REPLICATIONS, params.MAX_REPLICATIONS)
+        arqlab.scenario.load(_point(n, "5066", 3.0))
+
+
 def test_claims_on_the_published_tables() -> None:
     """The claims that rest on Tables 1-8 alone, evaluated on the paper's own numbers:
     what its tables support holds, what they contradict does not (see published.py)."""

@@ -108,3 +108,46 @@ def test_the_4_2bsd_flavour_combines_with_any_rto_rule_and_rtt_cache() -> None:
         tcp = _layer(tree, "tcp")
         assert tcp is not None and "rto" not in tcp and "rtt_cache" not in tcp and tcp["flavour"] == "bsd42"
         scenario_mod.load(tree)
+
+
+def test_the_bw2_fill_reaches_only_the_integrated_selective_repeat_protocols() -> None:
+    """``BW2_FILL`` (docs/studies/johnson.md, "Fifth reading"): the hf_arq key
+    ``fill_slots`` goes to the protocols whose bursts are slotted BW2 (HDL, all-three) in
+    every workload and channel, at each level, and every such scenario is valid; the crate
+    rejects it elsewhere (``fill_slots_repeat_is_an_error_without_bw2_bursts``)."""
+    u = next(u for u in params.UNCERTAIN_INPUTS if u.name == "bw2_fill_slots")
+    assert u.value == params.BW2_FILL == "repeat" and set(u.levels or ()) == {"repeat", "empty"}
+    for level in u.levels or ():
+        with robustness.study_params(PKG, {"BW2_FILL": level}):
+            for variant in params.VARIANT.values():
+                for workload, x in (("smtp", 1.0), ("hmtp", 2.0), ("long", 3.0)):
+                    tree = scenarios.tables(variant, workload, x, 1)
+                    arq = _layer(tree, "hf_arq")
+                    assert arq is not None
+                    bw2 = scenarios.integrated(variant) and scenarios.selective_repeat(variant)
+                    assert arq.get("fill_slots") == (level if bw2 else None), (level, variant, workload)
+                    scenario_mod.load(tree)
+
+
+@pytest.mark.parametrize(("name", "param", "span", "integrated"),
+                         [("external_modem_offset_db", "EXTERNAL_MODEM_OFFSET_DB", (0.0, 0.9), False),
+                          ("integrated_modem_offset_db", "INTEGRATED_MODEM_OFFSET_DB", (-3.0, 1.0), True)])
+def test_a_modem_offset_moves_the_rate_choice_and_the_lanes_alike(name: str, param: str, span: tuple[float, float],
+                                                                   integrated: bool) -> None:
+    """The modems' offsets (continuous inputs, not second tables): the hf_arq layer and
+    both lanes of that modem's protocols get the same ``modem_offset_db``; the other
+    modem's none; 0 leaves the scenario as it was; both range ends load."""
+    u = next(u for u in params.UNCERTAIN_INPUTS if u.name == name)
+    assert (u.value, u.low, u.high) == (0.0, *span)
+    for variant in params.VARIANT.values():
+        base = scenarios.tables(variant, "smtp", 2.0, 1)
+        assert "modem_offset_db" not in _layer(base, "hf_arq")  # type: ignore[operator]
+        for level in (u.low, u.high):
+            with robustness.study_params(PKG, {param: level}):
+                tree = scenarios.tables(variant, "smtp", 2.0, 1)
+            lanes = [tree["medium"][0][k] for k in ("forward", "reverse")]
+            arq = _layer(tree, "hf_arq")
+            assert arq is not None
+            want = level if level and scenarios.integrated(variant) == integrated else None
+            assert arq.get("modem_offset_db") == want and all(lane.get("modem_offset_db") == want for lane in lanes), variant
+            scenario_mod.load(tree)

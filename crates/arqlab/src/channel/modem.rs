@@ -59,6 +59,11 @@ pub struct ModemTable {
     pub modes: Vec<Mode>,
 }
 
+/// `modem_offset_db` left out of a serialised configuration when 0 (serde's test).
+pub(crate) fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
 /// The built-in tables by name.
 pub const BUILTIN: &[(&str, &str)] = &[
     ("mil-std-188-110b", include_str!("../../data/hf/mil-std-188-110b.toml")),
@@ -184,6 +189,21 @@ impl ModemTable {
             },
         };
         ModemTable::parse(&text, path, p).map(Arc::new)
+    }
+
+    /// `modem_offset_db` of a table that names a modem: the table moved that many dB up
+    /// the SNR axis (a modem needing `offset` dB more for the same PER), as one continuous
+    /// input instead of a second table. 0 leaves it as it is.
+    pub fn with_offset(t: &mut Table, table: Option<Arc<ModemTable>>, p: &mut Problems) -> (f64, Option<Arc<ModemTable>>) {
+        let offset = t.f64("modem_offset_db", 0.0, Range::Closed(-30.0, 30.0), p);
+        if offset == 0.0 {
+            return (offset, table);
+        }
+        (offset, table.map(|m| {
+            let mut m = (*m).clone();
+            m.snr_db.iter_mut().for_each(|s| *s += offset);
+            Arc::new(m)
+        }))
     }
 
     /// Indices of the data modes, in table order (rates ascending, or copies 1, 2, …).

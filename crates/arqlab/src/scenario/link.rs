@@ -36,6 +36,9 @@ pub struct HfDirectionConfig {
     pub doppler_spread_hz: f64,
     /// "in_table" (the modem table already includes the fading) or "per_packet".
     pub fading: String,
+    /// The modem table moved this many dB up the SNR axis (`ModemTable::with_offset`).
+    #[serde(skip_serializing_if = "crate::channel::modem::is_zero")]
+    pub modem_offset_db: f64,
     #[serde(skip)]
     pub table: Option<std::sync::Arc<crate::channel::modem::ModemTable>>,
 }
@@ -75,7 +78,8 @@ fn parse_hf(d: &mut Table, p: &mut Problems) -> DirectionConfig {
         None => "mil-std-188-110b".to_string(),
     };
     let table = if modem.is_empty() { None } else { crate::channel::modem::ModemTable::load(&modem, &d.path_of("modem"), p) };
-    DirectionConfig::Hf(HfDirectionConfig { modem, snr_db, snr_end_db, ramp_s, variation_db, time_constant_s, doppler_spread_hz, fading, table })
+    let (modem_offset_db, table) = crate::channel::modem::ModemTable::with_offset(d, table, p);
+    DirectionConfig::Hf(HfDirectionConfig { modem, snr_db, snr_end_db, ramp_s, variation_db, time_constant_s, doppler_spread_hz, fading, modem_offset_db, table })
 }
 
 /// A number as the user would have written it (9600, not 9600.0).

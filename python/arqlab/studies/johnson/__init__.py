@@ -28,7 +28,7 @@ from ..run import ProgressFn
 from ..spec import Metrics
 from .claims import all_claim_ids, study_claims
 from .figures import FIGURE_BUILDERS, figure, figures
-from .params import FULL_REPLICATIONS, NAME, QUICK_REPLICATIONS, SOURCE, STUDY_CLAIMS_HEADING, TITLE
+from .params import FULL_PRECISION, NAME, QUICK_REPLICATIONS, SOURCE, STUDY_CLAIMS_HEADING, TITLE
 from .published import CITATION
 from .tables import TABLE_FIGURES, replication_values, write_tables
 
@@ -37,10 +37,11 @@ __all__ = [
     "figures", "reproduce", "settings_for", "study_claims",
 ]
 
-# Fixed replications of one simulated hour each (quick: fewer). The package keeps its own
-# `reproduce`: tables are chosen beside figures and written after the claims.
+# Quick: fixed replications of one simulated hour each; full: each cell to ±2.5 % (the
+# sequential rule, params.FULL_PRECISION). The package keeps its own `reproduce`: tables
+# are chosen beside figures and written after the claims.
 STUDY = StudyPackage(NAME, TITLE, SOURCE, STUDY_CLAIMS_HEADING, figures, study_claims,
-                     quick_replications=QUICK_REPLICATIONS, full_precision=None, full_replications=FULL_REPLICATIONS)
+                     quick_replications=QUICK_REPLICATIONS, full_precision=FULL_PRECISION)
 settings_for = STUDY.settings_for
 
 

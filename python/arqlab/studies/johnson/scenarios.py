@@ -50,10 +50,16 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
     rate, turnaround, modem = ((4800.0, P.TURNAROUND_S, integrated_modem) if integrated(variant)
                                else (2400.0, P.TURNAROUND_S + P.INTERLEAVER_DELAY_S + P.SYNC_ACQUISITION_S, external_modem))
     timeout = P.INTEGRATED_RESPONSE_TIMEOUT_S if integrated(variant) else P.RESPONSE_TIMEOUT_S
+    # The modem's table moved along the SNR axis: the ARQ (rate choice) and the lanes'
+    # errors read the same table (absent at 0: the scenarios as before).
+    offset_db = P.INTEGRATED_MODEM_OFFSET_DB if integrated(variant) else P.EXTERNAL_MODEM_OFFSET_DB
+    offset = {"modem_offset_db": offset_db} if offset_db else {}
     arq: dict[str, Any] = {"kind": "hf_arq", "variant": variant, "initial_snr_db": snr, "modem": modem,
-                           "response_timeout_s": timeout, "max_transmission_s": P.MAX_TRANSMISSION_S}
+                           "response_timeout_s": timeout, "max_transmission_s": P.MAX_TRANSMISSION_S, **offset}
     if selective_repeat(variant):
         arq["max_packets"] = P.MAX_PACKETS
+        if integrated(variant):
+            arq["fill_slots"] = P.BW2_FILL  # HDL's BW2 bursts (and all-three's)
     if not integrated(variant):
         arq.update(target_per=P.TARGET_PER, segment_bits=8 * P.SEGMENT_OCTETS_5066, snr_step_down_db=P.SNR_STEP_DOWN_DB,
                    snr_step_up_db=P.BURST_STEP_UP_DB)
@@ -74,23 +80,27 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
         # rule and the cache do not apply (so any combination of inputs is a scenario).
         del tcp["rto"], tcp["rtt_cache"]
     layers = [tcp, arq] if workload == "smtp" else [arq]
-    lane: dict[str, Any] = {"error_model": "hf", "channel": channel, "modem": modem}
+    lane: dict[str, Any] = {"error_model": "hf", "channel": channel, "modem": modem, **offset}
     if channel == "transition":
         lane["variation_db"] = P.TRANSITION_SIGMA_DB if transition_sigma_db is None else transition_sigma_db
     else:
         lane["variation_db"] = P.STABLE_SIGMA_DB
+    responses: tuple[str, ...]
     if workload == "long":
         traffic: dict[str, Any] = {"kind": "saturated", "length": {"dist": "constant", "mean_bits": 40_000}}
-        duration = DURATION_S
+        duration, responses = DURATION_S, ("throughput_bps",)
     else:
         traffic = {"kind": "dialogue", "script": workload, "sessions": SESSIONS, "start_until_s": HOUR_S}
-        duration = SESSION_CAP_S
+        duration, responses = SESSION_CAP_S, ("message_throughput_bps", "session_latency_s")
     medium: dict[str, Any] = {"name": "hf", "kind": "half_duplex_radio", "ends": ["client", "server"], "rate_bps": rate,
                               "delay_s": 0.01, "turnaround_s": turnaround, "preamble_s": 0.0, "forward": lane, "reverse": dict(lane)}
     if P.RECIPROCAL_CHANNEL if reciprocal is None else reciprocal:
         medium["reciprocal"] = True  # absent when false: the first readings' scenarios unchanged
     return {
-        "run": {"duration_s": duration, "warmup_s": 0.0, "replications": replications},
+        # The full pass's sequential rule watches the figure's response and, for the
+        # sessions, Tables 1-2's latency.
+        "run": {"duration_s": duration, "warmup_s": 0.0, "replications": replications, "min_replications": P.MIN_REPLICATIONS,
+                "max_replications": P.MAX_REPLICATIONS, "precision_measures": [f"{CLIENT}.{m}" for m in responses]},
         "stack": {"s": {"layers": layers}},
         "medium": [medium],
         "node": [{"name": "client", "stack": "s"}, {"name": "server", "stack": "s"}],

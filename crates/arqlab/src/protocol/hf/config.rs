@@ -30,6 +30,10 @@ pub struct HfArqConfig {
     pub duplex: bool,
     /// The modem table (built-in name or file).
     pub modem: String,
+    /// ... moved this many dB up the SNR axis (`ModemTable::with_offset`): the rate
+    /// choice's knowledge of the modem, as the lane's `modem_offset_db` is its errors'.
+    #[serde(skip_serializing_if = "crate::channel::modem::is_zero")]
+    pub modem_offset_db: f64,
     /// The SNR the external modem's first data rate is chosen for (dB).
     pub initial_snr_db: f64,
     /// Highest PER the rate choice accepts for a full packet at the SNR estimate.
@@ -53,6 +57,12 @@ pub struct HfArqConfig {
     /// lowest data rate — its most robust (Johnson: a stop-and-wait acknowledgement "can
     /// be encoded very robustly").
     pub ack_rate: String,
+    /// The slots of a BW2 burst beyond its data packets (the burst is padded to 3, 6, 12
+    /// or 24): "empty" carries nothing in them; "repeat" fills them with further copies
+    /// of the burst's packets in order, which the receiver code-combines (MIL-STD-188-141B
+    /// App. C / STANAG 4538 HDL: a short datagram's frame is completed by reinserting data
+    /// packets). Only the integrated modem with selective repeat sends BW2 bursts.
+    pub fill_slots: String,
     /// Packets outstanding at most (FSN modulo 256: at most 128).
     pub window: u32,
     /// Data packets per transmission at most (selective repeat).
@@ -97,6 +107,7 @@ impl HfArqConfig {
             None => default_modem.to_string(),
         };
         let table = ModemTable::load(&modem, &t.path_of("modem"), p);
+        let (modem_offset_db, table) = ModemTable::with_offset(t, table, p);
         if let Some(tb) = &table {
             if integrated_modem && (!tb.combining || tb.control_mode().is_none()) {
                 p.push(t.path_of("modem"), Some(&modem.clone().into()), "an integrated modem needs a code-combining table with a control mode (e.g. \"mil-std-188-141b-appc\")");
@@ -118,6 +129,10 @@ impl HfArqConfig {
         if integrated_modem && ack_rate != "data" {
             p.push(t.path_of("ack_rate"), Some(&ack_rate.clone().into()), "expected \"data\": an integrated modem sends its control packets in its own robust burst (BW1), not at a data rate");
         }
+        let fill_slots = t.choice("fill_slots", "empty", &["empty", "repeat"], p);
+        if fill_slots != "empty" && !(integrated_modem && selective_repeat) {
+            p.push(t.path_of("fill_slots"), Some(&fill_slots.clone().into()), "expected \"empty\": only the integrated modem with selective repeat sends slotted BW2 bursts (hdl, all-three)");
+        }
         let window = t.u64("window", if selective_repeat { 128 } else { 1 }, 1, 128, p) as u32;
         if !selective_repeat && window != 1 {
             p.push(t.path_of("window"), Some(&window.into()), "stop-and-wait has window = 1 by definition");
@@ -135,6 +150,7 @@ impl HfArqConfig {
             integrated_modem,
             duplex,
             modem,
+            modem_offset_db,
             initial_snr_db,
             target_per,
             snr_step_up_db,
@@ -144,6 +160,7 @@ impl HfArqConfig {
             header_bits,
             ack_bits,
             ack_rate,
+            fill_slots,
             window: if selective_repeat { window } else { 1 },
             max_packets: if selective_repeat { max_packets } else { 1 },
             max_transmission_s,

@@ -97,6 +97,8 @@ pub struct HfArq<P: Payload = Sdu> {
     max_tx: f64,
     response_timeout: Duration,
     filter: bool,
+    /// BW2 fill slots carry further copies of the burst's packets.
+    fill_repeats: bool,
 
     // Sender: SDUs not yet segmented, and the window of packets base .. base + len.
     queue: VecDeque<P>,
@@ -179,6 +181,7 @@ impl<P: Payload> HfArq<P> {
             max_tx: cfg.max_transmission_s,
             response_timeout: Duration::from_secs_f64(cfg.response_timeout_s),
             filter: cfg.filter_duplicates,
+            fill_repeats: cfg.fill_slots == "repeat",
             queue: VecDeque::new(),
             next_index: 0,
             base: 0,

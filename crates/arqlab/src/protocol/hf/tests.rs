@@ -464,7 +464,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 32, .. ProptestConfig::default() })]
 
     /// Every client SDU of both directions is delivered exactly once and in order, and
-    /// acknowledged to its sender, for all eight feature combinations.
+    /// acknowledged to its sender, for all eight feature combinations (the two with BW2
+    /// bursts also with their fill slots repeating packets).
     #[test]
     fn exactly_once_in_order_delivery_under_random_errors(
         seed in 0u64..1_000_000,
@@ -473,9 +474,11 @@ proptest! {
         back in proptest::collection::vec(1u32..3000, 0..6),
         initial_snr in -5.0f64..30.0,
     ) {
-        for &(variant, ..) in config::VARIANTS {
+        let fills = config::VARIANTS.iter().filter(|v| v.1 && v.2).map(|v| (v.0, "repeat"));
+        for (variant, fill) in config::VARIANTS.iter().map(|v| (v.0, "empty")).chain(fills) {
             let mut cfg = HfArqConfig::of(variant);
             cfg.initial_snr_db = initial_snr;
+            cfg.fill_slots = fill.into();
             let mut h = Half::new(&cfg);
             let mut rng = stream(seed, 0, variant);
             for (i, &l) in lens.iter().enumerate() {
@@ -536,3 +539,7 @@ fn a_transmission_carries_every_tcp_segment_ready_when_it_is_planned() {
 
 #[path = "ack_rate_tests.rs"]
 mod ack_rate;
+#[path = "fill_tests.rs"]
+mod fill;
+#[path = "offset_tests.rs"]
+mod offset;

@@ -82,7 +82,8 @@ impl<P: Payload> HfArq<P> {
         // holder's data or RELEASE): wait for it rather than ask again at once.
         self.solicit_pending = data > 0 || frames.iter().any(|f| f.request);
         self.last_sent.clear();
-        self.last_sent.extend(frames.iter().filter(|f| f.kind == HfKind::Data).map(|f| f.seq));
+        // Each packet once (fill copies repeat the first `data`).
+        self.last_sent.extend(frames.iter().filter(|f| f.kind == HfKind::Data).take(data).map(|f| f.seq));
         self.owe = false;
         self.ack_pending = false;
         self.retry = false;
@@ -132,7 +133,28 @@ impl<P: Payload> HfArq<P> {
                 self.counters.count_retransmission(if self.retry { RetransmitCause::Timeout } else { RetransmitCause::Reject });
             }
         }
+        if self.fill_repeats && self.integrated && self.sr && data > 0 {
+            self.fill_slots(frames, data);
+        }
         data
+    }
+
+    /// `fill_slots = "repeat"`: the slots a BW2 burst of `data` packets has beyond them
+    /// carry further copies of those packets, first to last and round again; each copy
+    /// goes in the mode of its copy count, so the receiver combines it with the earlier
+    /// ones (after k copies at one SNR a packet is lost with the table's PER_k). They are
+    /// packets sent (`i_frames_sent`), neither new nor retransmissions for a cause.
+    fn fill_slots(&mut self, frames: &mut VecDeque<HfFrame<P>>, data: usize) {
+        let first = frames.len() - data;
+        let fill = self.table.burst_slots(data as u32) as usize - data;
+        for j in 0..fill {
+            let mut f = frames[first + j % data];
+            let i = (f.seq - self.base) as usize;
+            self.slots[i].sent += 1;
+            f.mode = self.data_mode(self.slots[i].sent);
+            frames.push_back(f);
+            self.counters.i_frames_sent += 1;
+        }
     }
 
     pub(super) fn data_bits(&self, info: u32) -> u32 {
