@@ -104,6 +104,29 @@ fn an_smtp_dialogue_across_three_hops_completes_no_faster_than_its_path() {
     assert!(latency < steps * 0.15 + 30.0, "session latency {latency} s: stalled");
 }
 
+/// SMTP/TCP/IP/LLC2 is a three-layer stack (`tcp`, `ip`, `llc2`) under a dialogue flow:
+/// the application is the traffic, not a layer (the depth limit's reason,
+/// `scenario::compose::MAX_DEPTH`). Composition (b)'s path — LLC2 on the rings, IP
+/// routers, the HF ARQ on the radio — carries a whole SMTP session, each step released
+/// by the previous one's delivery, each no faster than a crossing of the radio.
+#[test]
+fn smtp_over_tcp_ip_llc2_runs_as_a_three_layer_stack_across_routers() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/compose/tcp_over_hf_between_lans.toml");
+    let text = std::fs::read_to_string(path)
+        .unwrap()
+        .replace("{ kind = \"tcp\", mss_octets = 536, receive_window_octets = 4096 }", "{ kind = \"tcp\", connection_setup = true, mss_octets = 536 }")
+        .replace("traffic = { kind = \"saturated\", length = { dist = \"constant\", mean_bits = 4288 } }", "traffic = { kind = \"dialogue\", script = \"smtp\" }")
+        .replace("warmup_s = 200.0", "warmup_s = 0.0");
+    let sc = Scenario::from_value(&toml_to_json(&text).unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(sc.topology.nodes.iter().all(|n| n.stack.len() == 3));
+    let rep = replicate(&sc, 1, 0).unwrap();
+    let flow = &rep.batches[0]["flow.a->b"];
+    assert!(flow.get("sessions_completed").unwrap() >= 1.0, "{flow:?}");
+    let steps = arqlab::traffic::dialogue::smtp(1000, 1).len() as f64;
+    let latency = flow.get("session_latency_s").unwrap();
+    assert!(latency >= steps * 0.005, "session latency {latency} s for {steps} steps, each crossing the 5 ms radio");
+}
+
 /// The store-and-forward recurrence of a train of frames through hops: each router's
 /// output port sends in the order frames become ready (fully received plus its
 /// forwarding time), one at a time. `frames[h]` lists the frames (bits) leaving hop h's
