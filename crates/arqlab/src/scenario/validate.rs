@@ -130,21 +130,24 @@ pub fn bind_modems(topo: &mut Topology, net: Option<&NetworkConfig>, p: &mut Pro
             reported.push(path);
         }
     }
-    // Every hf_arq on a plain lane: (lane, node i's lowest layer or relay r's port k).
-    let mut on_lanes: Vec<(u32, Option<usize>, Option<(usize, usize)>)> = (0..topo.nodes.len()).map(|i| (topo.nodes[i].lane, Some(i), None)).collect();
-    for (r, x) in topo.relays.iter().enumerate() {
-        on_lanes.extend(x.lanes.iter().enumerate().map(|(k, &l)| (l, None, Some((r, k)))));
+    // Every layer sending on a lane: a node's lowest, or a relay port's link (if any).
+    enum Sender {
+        Node(usize),
+        Port(usize, usize),
     }
-    for (lane, node, port) in on_lanes {
+    let mut on_lanes: Vec<(u32, Sender)> = (0..topo.nodes.len()).map(|i| (topo.nodes[i].lane, Sender::Node(i))).collect();
+    for (r, x) in topo.relays.iter().enumerate() {
+        on_lanes.extend(x.lanes.iter().enumerate().map(|(k, &l)| (l, Sender::Port(r, k))));
+    }
+    for (lane, sender) in on_lanes {
         let (errors, rate) = lane_model(topo, lane);
         if matches!(errors, DirectionConfig::Hf(_)) {
             continue;
         }
         let rate_path = format!("{}.rate_bps", lane_paths(topo, net, lane).0);
-        let layer = match (node, port) {
-            (Some(i), _) => topo.nodes[i].stack.last_mut(),
-            (_, Some((r, k))) => topo.relays[r].links[k].as_mut(),
-            _ => None,
+        let layer = match sender {
+            Sender::Node(i) => topo.nodes[i].stack.last_mut(),
+            Sender::Port(r, k) => topo.relays[r].links[k].as_mut(),
         };
         if let Some(ProtocolConfig::HfArq(c)) = layer {
             c.link_bps = Some(rate);
