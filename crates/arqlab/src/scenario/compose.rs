@@ -11,14 +11,18 @@ use crate::protocol::registry::ProtocolConfig;
 use crate::schema::Problems;
 use std::collections::BTreeMap;
 
-/// Deepest stack the composed path holds (`sim::composed`).
+/// Deepest stack the composed path holds (`sim::composed`), by design: transport,
+/// network and link (OSI layers 4, 3 and 2; the application is the flow's traffic),
+/// what every paper and shipped composition needs. Any combination of that depth or
+/// less runs without Rust code; each further depth would be one more monomorphised
+/// runner (another nesting of `Composed`), paid in every build.
 pub const MAX_DEPTH: usize = 3;
 
 /// Checks one `[stack.<name>]`.
 pub fn check_stack(name: &str, st: &StackConfig, p: &mut Problems) {
     let path = format!("stack.{name}");
     if st.layers.len() > MAX_DEPTH {
-        p.push(format!("{path}.layers"), None, format!("expected at most {MAX_DEPTH} layers (got {}): the composed stack holds {MAX_DEPTH}", st.layers.len()));
+        p.push(format!("{path}.layers"), None, format!("expected at most {MAX_DEPTH} layers (got {}): a stack is at most a transport, a network and a link layer (the application is the flow's traffic), a limit by design: each depth is one compiled runner", st.layers.len()));
     }
     let kind = |i: usize| serde_json::Value::from(st.layers[i].kind());
     for (i, l) in st.layers.iter().enumerate() {
@@ -165,7 +169,7 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                "stack.s.layers: expected at most 3 layers (got 4): the composed stack holds 3",
+                "stack.s.layers: expected at most 3 layers (got 4): a stack is at most a transport, a network and a link layer (the application is the flow's traffic), a limit by design: each depth is one compiled runner",
                 "stack.s.layers[1].kind = \"tp4\": expected it as the top layer: its SDUs are the users' messages (it is under tcp)",
                 "stack.s.layers[2].kind = \"hdlc\": hdlc over datagram (layers[3]): hdlc needs frames on a medium below it, but the layer below offers best-effort datagrams",
             ]

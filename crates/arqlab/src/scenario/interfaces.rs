@@ -45,7 +45,7 @@ pub(super) fn check_interfaces(net: &NetworkConfig, g: &Graph, p: &mut Problems)
             }
             let far = attachment(g, g.relay_media[r][k], me).1;
             if far.len() != 1 {
-                p.push(format!("{path}.medium"), Some(&i.medium.as_str().into()), format!("expected a medium with one station besides the router (found {}): a link stack per interface runs one connection", far.len()));
+                p.push(format!("{path}.medium"), Some(&i.medium.as_str().into()), format!("expected a medium with one station besides the router (found {}): a link stack per interface runs one connection (several peers behind one interface, a multiplexer per port, are not built)", far.len()));
                 continue;
             }
             links[r][k] = Some(layer);
@@ -59,7 +59,7 @@ pub(super) fn check_interfaces(net: &NetworkConfig, g: &Graph, p: &mut Problems)
         for (k, &a) in g.relay_media[r].iter().enumerate() {
             let (medium, far) = attachment(g, a, me);
             if c.kind != "ip_router" {
-                p.push(format!("relay[{r}].kind"), Some(&c.kind.as_str().into()), "expected \"ip_router\": where routers run link stacks, every relay is an IP router".to_string());
+                p.push(format!("relay[{r}].kind"), Some(&c.kind.as_str().into()), "expected \"ip_router\": where routers run link stacks, every relay is an IP router (a layer-2 relay beside them is not built: it would forward frames of a link protocol the routers terminate hop by hop)".to_string());
                 break;
             }
             let Some(layer) = &links[r][k] else {
@@ -258,6 +258,23 @@ mod tests {
             + "[stack.deep]\nlayers = [{ kind = \"tcp\" }, { kind = \"ip\" }]\n";
         let p = problems(&text);
         assert!(p.iter().any(|x| x.starts_with("node[1].stack = \"deep\": expected `ip` as layers[0] (as node a's)")), "{p:?}");
+    }
+
+    /// The combinations that stay refused say why: an interface on a medium with several
+    /// other stations (a ring of three), and a layer-2 relay beside link-stack routers.
+    #[test]
+    fn an_interface_facing_several_stations_and_a_layer_2_relay_beside_routers_are_refused_with_the_reason() {
+        let ring = ROUTED.replace("[[medium]]\nname = \"l1\"\nends = [\"a\", \"r\"]", "[[medium]]\nname = \"l1\"\nkind = \"token_ring\"\nends = [\"a\", \"r\", \"c\"]")
+            + "[[node]]\nname = \"c\"\nstack = \"host\"\n[[flow]]\nfrom = \"c\"\nto = \"b\"\ntraffic = { kind = \"poisson\", load = 0.1 }\n";
+        let p = problems(&ring);
+        assert!(
+            p.contains(&"relay[0].interfaces[0].medium = \"l1\": expected a medium with one station besides the router (found 2): a link stack per interface runs one connection (several peers behind one interface, a multiplexer per port, are not built)".to_string()),
+            "{p:?}"
+        );
+        let bridge = ROUTED.replace("ends = [\"r\", \"b\"]", "ends = [\"r\", \"s\"]")
+            + "[[medium]]\nname = \"l3\"\nends = [\"s\", \"b\"]\n[[relay]]\nname = \"s\"\n";
+        let p = problems(&bridge);
+        assert!(p.iter().any(|x| x.starts_with("relay[1].kind = \"store_and_forward\": expected \"ip_router\": where routers run link stacks, every relay is an IP router (a layer-2 relay beside them is not built")), "{p:?}");
     }
 
     #[test]

@@ -103,14 +103,16 @@ fn rates(table: &crate::channel::modem::ModemTable) -> String {
 }
 
 /// Ties the lanes' error models to the layers sending on them (both forms): binds each
-/// `hf_arq` on a plain link to that link's rate, and requires a modem mode at the
-/// lane's rate wherever a layer that is not modem-aware sends on an `hf` lane.
+/// `hf_arq` on a plain link — a node's lowest layer or a router interface's link — to
+/// that link's rate, and requires a modem mode at the lane's rate wherever a layer that
+/// is not modem-aware sends on an `hf` lane.
 pub fn bind_modems(topo: &mut Topology, net: Option<&NetworkConfig>, p: &mut Problems) {
     let modem_aware = |stack: &[ProtocolConfig]| matches!(stack.last(), Some(ProtocolConfig::HfArq(_)));
-    // Frames a relay forwards are the nodes' frames: any node's stack may send there.
+    // Frames a relay forwards are the nodes' frames: any node's stack may send there,
+    // unless the port runs its own link layer (a router's interface).
     let any_plain_sender = topo.nodes.iter().any(|n| !modem_aware(&n.stack));
     let mut senders: Vec<(u32, bool)> = topo.nodes.iter().map(|n| (n.lane, modem_aware(&n.stack))).collect();
-    senders.extend(topo.relays.iter().flat_map(|r| r.lanes.iter().map(|&l| (l, !any_plain_sender))));
+    senders.extend(topo.relays.iter().flat_map(|r| r.lanes.iter().zip(&r.links).map(|(&l, link)| (l, link.as_ref().map_or(!any_plain_sender, |k| modem_aware(std::slice::from_ref(k)))))));
     let mut reported: Vec<String> = vec![];
     for (lane, aware) in senders {
         if aware {
@@ -128,17 +130,26 @@ pub fn bind_modems(topo: &mut Topology, net: Option<&NetworkConfig>, p: &mut Pro
             reported.push(path);
         }
     }
-    for i in 0..topo.nodes.len() {
-        if !modem_aware(&topo.nodes[i].stack) {
-            continue;
-        }
-        let lane = topo.nodes[i].lane;
+    // Every layer sending on a lane: a node's lowest, or a relay port's link (if any).
+    enum Sender {
+        Node(usize),
+        Port(usize, usize),
+    }
+    let mut on_lanes: Vec<(u32, Sender)> = (0..topo.nodes.len()).map(|i| (topo.nodes[i].lane, Sender::Node(i))).collect();
+    for (r, x) in topo.relays.iter().enumerate() {
+        on_lanes.extend(x.lanes.iter().enumerate().map(|(k, &l)| (l, Sender::Port(r, k))));
+    }
+    for (lane, sender) in on_lanes {
         let (errors, rate) = lane_model(topo, lane);
         if matches!(errors, DirectionConfig::Hf(_)) {
             continue;
         }
         let rate_path = format!("{}.rate_bps", lane_paths(topo, net, lane).0);
-        if let Some(ProtocolConfig::HfArq(c)) = topo.nodes[i].stack.last_mut() {
+        let layer = match sender {
+            Sender::Node(i) => topo.nodes[i].stack.last_mut(),
+            Sender::Port(r, k) => topo.relays[r].links[k].as_mut(),
+        };
+        if let Some(ProtocolConfig::HfArq(c)) = layer {
             c.link_bps = Some(rate);
             let Some(table) = &c.table else { continue };
             let ok = table.data_modes().iter().any(|&m| table.modes[m].bps == rate);
@@ -286,6 +297,28 @@ mod tests {
         assert_eq!(c.link_bps, None, "a sends on the hf lane");
         let Some(ProtocolConfig::HfArq(c)) = sc.topology.nodes[1].stack.last() else { panic!() };
         assert_eq!(c.link_bps, Some(2400.0), "b's lane (reverse) is plain");
+    }
+
+    /// The rule above at a router: an interface's `hf_arq` on a plain link is bound to
+    /// that link's rate like a host's (unbound, its modem chose rates from its whole
+    /// 75–4800 bit/s table on a 2400 bit/s line: composition (b) ran at 92.9 bit/s).
+    #[test]
+    fn hf_arq_at_a_router_interface_on_a_plain_link_sends_at_the_link_rate() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/compose/tcp_over_hf_between_lans.toml");
+        let text = std::fs::read_to_string(path).unwrap();
+        let sc = Scenario::from_toml(&text).unwrap();
+        for r in &sc.topology.relays {
+            let hf: Vec<_> = r.links.iter().filter_map(|l| match l {
+                Some(ProtocolConfig::HfArq(c)) => Some(c.link_bps),
+                _ => None,
+            }).collect();
+            assert_eq!(hf, vec![Some(2400.0)], "relay {}", r.config.name);
+        }
+        let bad = text.replace("rate_bps = 2400.0", "rate_bps = 9600.0");
+        assert_eq!(
+            problems(&bad),
+            vec!["medium[1].rate_bps = 9600: expected a data rate of the hf_arq modem \"mil-std-188-110b\" (75, 150, 300, 600, 1200, 2400, 4800): on a link without an hf error model the modem sends at the link's rate"]
+        );
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod wiring;
 mod composed;
 mod delivery;
 mod link_router;
+mod window;
 mod routed;
 
 pub use experiment::{run_experiment, Experiment};

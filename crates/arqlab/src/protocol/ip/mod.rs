@@ -73,6 +73,22 @@ impl<P: Payload> Payload for IpPacket<P> {
     fn trace_inner(&self) -> Option<TraceFrame> {
         self.msg.trace_inner()
     }
+    /// A whole datagram is the same segment as another between the same ends whose
+    /// carried PDU has the same key: the link under a router's interface (the HF ARQ's
+    /// duplicate filter, Johnson's "each TCP segment submitted to the ARQ entity")
+    /// sees IP datagrams, and a TCP retransmission is a new datagram (new
+    /// identification) around the same segment. The ends are mixed into the carried
+    /// key (an odd multiplier, a bijection; two distinct segments collide with
+    /// probability 2⁻⁶⁴). A fragment is never filtered: dropping one fragment of a
+    /// copy would leave its siblings to cross for nothing.
+    fn filter_key(&self) -> Option<u64> {
+        let h = &self.hdr;
+        if h.offset8 != 0 || h.mf {
+            return None;
+        }
+        let ends = (u64::from(h.src) << 32 | u64::from(h.dst)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.msg.filter_key().map(|k| k ^ ends.rotate_left(17))
+    }
 }
 
 impl<P: Payload> Pdu for IpPacket<P> {
@@ -105,5 +121,41 @@ impl<P: Payload> Pdu for IpPacket<P> {
     }
     fn ip_fragments(&self, mtu_octets: u32, out: &mut Vec<Self>) {
         fragment(self, mtu_octets, |f| out.push(f))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::SimTime;
+    use crate::protocol::hf::{HfArq, HfArqConfig};
+    use crate::protocol::{Frame, Layer, Sdu, Station};
+
+    /// A TCP segment (sequence number `seq`, acknowledging `ack`) in a datagram `id`.
+    fn datagram(src: u32, dst: u32, id: u32, seq: u32, ack: u32) -> IpPacket<Frame<Sdu>> {
+        let sdu = Sdu { id: u64::from(seq), bits: 4288, flow: 0, born: SimTime::ZERO };
+        IpPacket::new(src, dst, id, 64, Frame::information(seq, ack, false, sdu, 160), 0)
+    }
+
+    /// Johnson: "each TCP segment submitted to the ARQ entity for transmission was
+    /// compared to queued segments and discarded if an earlier copy was already
+    /// awaiting or in transmission" — at a router the ARQ entity is handed IP
+    /// datagrams, and a TCP retransmission is a new datagram around the same segment.
+    #[test]
+    fn johnsons_filter_sees_the_tcp_segment_inside_a_whole_ip_datagram() {
+        let cfg = HfArqConfig::of("5066");
+        let mut hf = HfArq::<IpPacket<Frame<Sdu>>>::new(&cfg, Station::A);
+        hf.handle_submit(SimTime::ZERO, datagram(1, 2, 10, 536, 0));
+        hf.handle_submit(SimTime::ZERO, datagram(1, 2, 11, 536, 1));
+        assert_eq!(hf.backlog(), 1, "the same segment in a new datagram (new id, later ACK) is a copy");
+        hf.handle_submit(SimTime::ZERO, datagram(1, 2, 12, 1072, 1));
+        hf.handle_submit(SimTime::ZERO, datagram(3, 2, 13, 536, 0));
+        hf.handle_submit(SimTime::ZERO, datagram(1, 4, 14, 536, 0));
+        assert_eq!(hf.backlog(), 4, "another segment, or the same numbers between other ends, is not");
+        let whole = datagram(1, 2, 15, 2144, 0);
+        let mut pieces = vec![];
+        fragment(&whole, 296, |f| pieces.push(f));
+        assert!(pieces.len() > 1 && pieces.iter().all(|f| f.filter_key().is_none()), "a fragment is never filtered");
+        assert_eq!(hf.extra_measures().iter().find(|m| m.0 == "hf_duplicates_filtered"), Some(&("hf_duplicates_filtered", 1.0)));
     }
 }
