@@ -106,6 +106,9 @@ pub struct HdlcStation<P: Payload = Sdu> {
     pub(super) t2_expired: bool,
 
     pub(super) events: VecDeque<Event<P>>,
+    /// Report each acknowledged SDU upward (`Event::Acknowledged`). Off for a user that
+    /// discards them (X.25's access line): each event is a copy of the frame's payload.
+    pub(super) report_acknowledged: bool,
     pub(super) counters: Counters,
     pub(super) invalid_nr: u64,
 }
@@ -171,9 +174,17 @@ impl<P: Payload> HdlcStation<P> {
             t2_deadline: None,
             t2_expired: false,
             events: VecDeque::new(),
+            report_acknowledged: true,
             counters: Counters::default(),
             invalid_nr: 0,
         }
+    }
+
+    /// The station without `Event::Acknowledged` reports: for a user that has no use
+    /// for them. Acknowledged frames are still freed, and everything else is unchanged.
+    pub fn without_acknowledged_events(mut self) -> Self {
+        self.report_acknowledged = false;
+        self
     }
 
     pub fn role(&self) -> Role {

@@ -58,8 +58,9 @@ impl<P: Payload> AccessLine<P> {
         h.overhead_bits = cfg.lapb_overhead_bits;
         h.s_frame_bits = cfg.lapb_overhead_bits;
         AccessLine {
-            dte: HdlcStation::new(&h, Station::A),
-            dce: HdlcStation::new(&h, Station::B),
+            // Only deliveries are used (`arrivals`): no copy of each acknowledged packet.
+            dte: HdlcStation::new(&h, Station::A).without_acknowledged_events(),
+            dce: HdlcStation::new(&h, Station::B).without_acknowledged_events(),
             up: Wire::default(),
             down: Wire::default(),
             grant: Grant::line(cfg.access_rate_bps),
@@ -113,6 +114,13 @@ impl<P: Payload> AccessLine<P> {
         }
     }
 
+    /// True if a frame has arrived or a station timer has run out by `now`: what
+    /// `arrivals` would act on.
+    pub fn due(&self, now: SimTime) -> bool {
+        [&self.up, &self.down].iter().any(|w| w.in_flight.front().is_some_and(|x| x.0 <= now))
+            || [&self.dte, &self.dce].iter().any(|s| s.poll_timeout().is_some_and(|d| d <= now))
+    }
+
     /// Starts a frame on each free direction. The DTE's LAPB is given a packet from
     /// `pull` only when it has none queued and its line is free, so the packet's P(R)
     /// is decided as late as possible. With host processing the packet reaches LAPB
@@ -131,13 +139,13 @@ impl<P: Payload> AccessLine<P> {
                     self.process(now, pull);
                 }
             }
-            if let Some(f) = self.dte.poll_transmit(now, &self.grant) {
+            if let Some(f) = self.dte.may_transmit().then(|| self.dte.poll_transmit(now, &self.grant)).flatten() {
                 Self::send(&mut self.up, now, &self.grant, f);
                 started = true;
             }
         }
         if self.down.busy_until <= now {
-            if let Some(f) = self.dce.poll_transmit(now, &self.grant) {
+            if let Some(f) = self.dce.may_transmit().then(|| self.dce.poll_transmit(now, &self.grant)).flatten() {
                 Self::send(&mut self.down, now, &self.grant, f);
                 started = true;
             }

@@ -56,18 +56,19 @@ impl<P: Routable> X25Host<P> {
     }
 
     /// Runs the host up to `now`: arrivals on the access line, packets up to the
-    /// interface, frames started on free directions, until nothing more starts.
+    /// interface, then frames started on free directions until nothing more starts.
+    /// Arrivals are taken once: a frame started now arrives after now (it has at least
+    /// one bit), the timers it starts run past now, and starting reports nothing upward.
     fn service(&mut self, now: SimTime) {
         self.now = now;
         self.serviced_at = Some(now);
-        loop {
-            let (iface, ev) = (&mut self.iface, &mut self.events);
-            self.line.arrivals(now, &mut |p| iface.on_packet(now, &p, &mut |x| ev.push_back(Event::Delivered(x))));
-            let iface = &mut self.iface;
-            if !self.line.start(now, &mut || iface.next_packet(now)) {
-                break;
-            }
-        }
+        let (iface, ev) = (&mut self.iface, &mut self.events);
+        self.line.arrivals(now, &mut |p| iface.on_packet(now, &p, &mut |x| ev.push_back(Event::Delivered(x))));
+        let iface = &mut self.iface;
+        // Again after a start: the interface may have a packet for the DTE now that it
+        // had not on the first look (`assign` gives queued datagrams out in turns).
+        while self.line.start(now, &mut || iface.next_packet(now)) {}
+        debug_assert!(!self.line.due(now), "something on the access line is due at {now:?} after the starts");
     }
 }
 
