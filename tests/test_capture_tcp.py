@@ -14,7 +14,34 @@ from typing import Any
 
 from arqlab.capture import captures, flights
 
-FIG3 = "scenarios/comer_korb/fig3.toml"
+#: Comer & Korb's transfer over three circuits, on one network medium (so one capture)
+#: and as 222 whole-segment messages, so that each decoded datagram names one message.
+#: (scenarios/comer_korb/fig3.toml is the study's point: a relay, two media, one write.)
+FIG3_TEXT = """
+[run]
+duration_s = 3600.0
+replications = 1
+[stack.host]
+layers = [
+  { kind = "tcp", mss_octets = 452, receive_window_octets = 4096 },
+  { kind = "x25", window = 2, policy = "multi_mlru", c_max = 3, preopen_circuits = 3 },
+]
+[[medium]]
+name = "network"
+ends = ["a", "b"]
+rate_bps = 1e9
+delay_s = 0.235
+[[node]]
+name = "a"
+stack = "host"
+[[node]]
+name = "b"
+stack = "host"
+[[flow]]
+from = "a"
+to = "b"
+traffic = { kind = "bulk", messages = 222, length = { dist = "constant", mean_bits = 3616 } }
+"""
 RING = "scenarios/compose/tcp_llc2_three_hosts.toml"
 CHECKS = ["-o", "ip.check_checksum:TRUE", "-o", "tcp.check_checksum:TRUE"]
 FIELDS = ["frame.protocols", "ip.checksum.status", "tcp.checksum.status", "ip.src", "ip.dst", "tcp.srcport",
@@ -49,11 +76,13 @@ def test_tcp_over_x25_is_ipv4_tcp_in_x25_data_packets(tshark: str, tmp_path: Pat
     # The whole transfer, from the circuits' CALL REQUESTs (call user data 0xCC: IP) to
     # the last acknowledgement: a window opening mid-datagram would hold pieces only.
     window = (0.0, 150.0)
-    ((path, interface, link),) = captures(FIG3, *window, tmp_path / "fig3.pcap")
+    fig3 = tmp_path / "fig3.toml"
+    fig3.write_text(FIG3_TEXT)
+    ((path, interface, link),) = captures(str(fig3), *window, tmp_path / "fig3.pcap")
     assert (interface, link) == ("network", "sita")
     rows = decode(tshark, path)
     assert_clean(rows, expert(tshark, path))
-    fs = flights(FIG3, *window)["flights"]
+    fs = flights(str(fig3), *window)["flights"]
     assert len(rows) == len(fs)
     # A datagram is decoded at its last packet (M = 0): each names the segment the
     # trace says it carried, on the circuit it went on.
