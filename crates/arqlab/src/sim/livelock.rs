@@ -30,9 +30,8 @@ pub const LIVELOCK_EVENTS_MIN: u64 = 1 << 20;
 /// … or this many per element of the run (nodes, lanes, relays, flows), if more.
 pub const LIVELOCK_EVENTS_PER_ELEMENT: u64 = 64;
 
-/// The smallest `run.livelock_events`: with check points every half bound, a bound this
-/// low still costs only one cold call per 32 events.
-pub const LIVELOCK_EVENTS_FLOOR: u64 = 64;
+/// The smallest `run.livelock_events` (defined with the key, which sim reads).
+pub use crate::scenario::run::LIVELOCK_EVENTS_FLOOR;
 
 /// The default livelock bound of a run with `elements` elements.
 pub fn limit(elements: usize) -> u64 {
