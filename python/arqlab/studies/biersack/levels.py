@@ -15,6 +15,7 @@ import ast
 import contextlib
 import io
 import sys
+from unittest import mock
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -35,12 +36,8 @@ def setting(param: str, value: Any) -> Iterator[None]:
     built there reads it, :func:`.scenarios.defaults`)."""
     if not hasattr(P, param):
         raise ValueError(f"param: {param!r} is not an input of arqlab.studies.biersack.params")
-    saved = getattr(P, param)
-    setattr(P, param, value)
-    try:
+    with mock.patch.object(P, param, value):
         yield
-    finally:
-        setattr(P, param, saved)
 
 
 def label(param: str, value: Any) -> str:
