@@ -33,7 +33,7 @@ def test_figures_and_trace_figure() -> None:
 def test_the_paper_s_configuration_reaches_every_point() -> None:
     for v in ("orig", "bg", "jain", "srej"):
         scn = _point(1, v, 3.5, quick=False)
-        assert scn["stack"]["llc2"]["variant"] == v and scn["stack"]["llc2"]["window"] == 7
+        assert scn["stack"]["llc2"]["variant"] == v and scn["stack"]["llc2"]["window"] == 10
         assert scn["stack"]["llc2"]["n"] == 8
         assert len(scn["node"]) == 36 and len(scn["flow"]) == 36
         assert [m["name"] for m in scn["medium"]] == ["backbone", "ring1", "ring2", "ring3"]
@@ -59,7 +59,8 @@ def test_the_paper_s_configuration_reaches_every_point() -> None:
 def test_figures_1_2_3_5_share_runs_and_sensitivities_change_one_key() -> None:
     s = fw.RunSettings(quick=False, precision=0.025)
     runs = [set(fw.plan_figure(bi.figure(n), s)[1]) for n in (1, 2, 3, 5)]
-    assert runs[0] == runs[1] == runs[2] == runs[3]
+    # Figs. 2, 3 and 5 read Fig. 1's runs; Fig. 1 also runs multi-SREJ and two FIFOs.
+    assert runs[1] == runs[2] == runs[3] < runs[0]
     f6 = bi.figure(6)
     base_scn = _point(6, "bg", 5.0, quick=False)
     for sens in f6.sensitivities:
@@ -75,7 +76,7 @@ def test_pooled_llc2_bridge_and_ring_measures_balance() -> None:
     assert llc["i_frames_retransmitted"] == flow["frames_retransmitted"]
     assert llc["out_of_sequence_fraction"] == pytest.approx(flow["out_of_sequence_discarded"] / llc["i_frames_received"])
     # BG: the working window seen by an I frame lies in [1, k]; losses cut it.
-    assert 1.0 <= llc["working_window_mean"] < 7.0 and llc["window_cuts"] > 0
+    assert 1.0 <= llc["working_window_mean"] < 10.0 and llc["window_cuts"] > 0
     ports = [v for k, v in b.items() if k.startswith("node.bridge")]
     assert nodes["frames_dropped"] == sum(p["frames_dropped"] for p in ports) > 0
     assert nodes["loss_ratio"] == pytest.approx(nodes["frames_dropped"] / nodes["frames_offered"])
@@ -91,14 +92,14 @@ def test_pooled_llc2_bridge_and_ring_measures_balance() -> None:
     assert ob[LLC2]["discarded_fraction"] > ob[LLC2]["out_of_sequence_fraction"] > 0, "duplicates arrive too"
     # SREJ keeps its window: the mean is k.
     s = arqlab.simulate(base("srej", 4.5e6, duration_s=5.0, warmup_s=1.0, replications=1), seed=3)
-    assert s.records[0]["batches"][0][LLC2]["working_window_mean"] == 7.0
+    assert s.records[0]["batches"][0][LLC2]["working_window_mean"] == 10.0
 
 
 def _synthetic(oos: float, bg_gain: float) -> Any:
     """A runner: throughput saturating at 3.5 (SREJ), BG × (1 − bg_gain), JAIN 2.7,
     ORIG collapsing to 0.9 with `oos` out of sequence; efficiency BG 0.8 > SREJ 0.72 > JAIN 0.5."""
-    tp = {"srej": 3.55, "bg": 3.55 * (1 - bg_gain), "jain": 2.7, "orig": 0.9, "multi_fifo": 3.5}
-    eff = {"srej": 0.72, "bg": 0.8, "jain": 0.5, "orig": 0.3, "multi_fifo": 0.7}
+    tp = {"srej": 3.55, "bg": 3.55 * (1 - bg_gain), "jain": 2.7, "orig": 0.9, "multi_fifo": 3.5, "multi_srej": 3.3}
+    eff = {"srej": 0.72, "bg": 0.8, "jain": 0.5, "orig": 0.3, "multi_fifo": 0.7, "multi_srej": 0.65}
 
     def run(req: fw.RunRequest) -> fw.Metrics:
         v = req.scenario["stack"]["llc2"]["variant"]
@@ -182,9 +183,10 @@ def test_quick_reproduction_through_the_cli(tmp_path: Path) -> None:
     v = {c["id"]: c["verdict"] for c in json.loads((out / "claims.json").read_text())["claims"]}
     for robust in ("fig1.orig_collapses", "fig1.jain_opens_too_fast", "fig5.efficiency_under_overload"):
         assert v[robust] == "holds", (robust, v)
-    # With T1 = 1 s ORIG discards about 63% of received I frames under overload, not > 70%
-    # (docs/studies/biersack.md: the verdict depends on T1).
-    assert v["fig1.orig_out_of_sequence"] == "does not hold"
+    # With k = 10 ORIG discards about 73% of received I frames under overload (the full
+    # pass: 0.734 ± 0.006, holds); 3 quick replications cannot separate that from 70%, but
+    # they must not refute it (at k = 7 they did: 0.61; docs/studies/biersack.md).
+    assert v["fig1.orig_out_of_sequence"] in ("holds", "inconclusive")
 
 
 def test_fig4_trace_follows_the_paper_s_narration(tmp_path: Path) -> None:

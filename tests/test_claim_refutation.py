@@ -106,9 +106,9 @@ def _refuters(study) -> dict[str, str]:  # type: ignore[no-untyped-def]
 #: a refutable encoding by their study's owner); the list may only shrink.
 KNOWN_UNREFUTED: dict[str, set[str]] = {
     # Refuted by its own synthetic data in tests/test_biersack_claims.py
-    # (test_delayed_recovery_throttles_holds_and_fails): it reads variants this generic
+    # (test_longer_timers_throttle_holds_and_fails): it reads variants this generic
     # generator does not make.
-    "biersack": {"fig6.delayed_recovery_throttles_the_sender"},
+    "biersack": {"fig6.longer_timers_throttle_the_sender"},
     # fig2.best_nearly_double_worst is inconclusive by construction (its ratio follows from
     # the assumed day/night T_N profile), so it never "does not hold". Each of the others
     # fails on its own synthetic data in tests/test_comer_korb.py

@@ -146,7 +146,7 @@ def draw_curves(ax: Any, figure: Figure, frame: pd.DataFrame) -> None:
                     **_plot_style(c))
     # One distinct marker per sensitivity (a figure may have a dozen), each nudged along x
     # so that variants at the same x do not hide one another.
-    markers = ["x", "+", "1", "D", "s", "v", "^", "P", "*", "h", "<", ">"]
+    markers = ["x", "+", "1", "D", "s", "v", "^", "P", "*", "h", "<", ">", "p", "d", "X"]
     xs_span = (frame["x"].max() - frame["x"].min()) if not frame.empty else 0.0
     nudge = 0.006 * (xs_span or 1.0)
     for i, s in enumerate(figure.sensitivities):

@@ -11,6 +11,7 @@ Selective Retransmission", IEEE Trans. Commun. 40 (1992).
 :mod:`.figures`            Figs. 1-3, 5 (vs offered rate), 6 (ranking sensitivity), 7 (multi-FIFO)
 :mod:`.claims`             the claims of Sections II-IV
 :mod:`.timegraph`          Fig. 4: SREJ recovery with w = 5 as a sequence diagram of a trace
+:mod:`.levels`             every claim at other values of one unstated input (window, token holding, ...)
 :mod:`.timers`             every claim under T1 = 0.3, 1 and 2 s
 :mod:`.roundtrip`          the loss-free round trip T1 has to cover, measured from a trace
 =========================  ================================================================

@@ -24,6 +24,7 @@ from .params import (
     LABELS,
     OFFERED_MBPS,
     OFFERED_MBPS_QUICK,
+    OVERLOAD_MBPS,
     UNIFORM_LENGTHS,
     VARIANTS,
 )
@@ -64,11 +65,39 @@ def _offered(number: int, title: str, y_label: str, measure: str, direction: str
     )
 
 
+#: Where recovery and multi-FIFO receivers differ from SREJ: bridges lose frames from
+#: about 3 Mbit/s offered on (below, every variant runs SREJ's loss-free trajectory).
+LOSSY_MBPS = (3.0, 3.5, 4.0, 4.5, 5.0, 6.0)
+LOSSY_MBPS_QUICK = (3.5, 5.0)
+OVERLOADED_MBPS = tuple(x for x in LOSSY_MBPS if x >= OVERLOAD_MBPS)
+OVERLOADED_MBPS_QUICK = (5.0,)
+
+
+def _recovery_curves() -> tuple[Curve, ...]:
+    """Immediate recovery (multi-SREJ: an SREJ for every gap at once) against SREJ's
+    delayed one, under overload, and two FIFO buffers (w = k = 10) against SREJ wherever
+    the bridges lose frames: throughput, I frames delivered per sent, bridge loss."""
+    over, over_q = OVERLOADED_MBPS, OVERLOADED_MBPS_QUICK
+    ms = {"variant": "multi_srej"}
+    return (Curve("msrej", "multi-SREJ (immediate recovery, ours)", POOLED, measure="throughput_bps", params=ms,
+                  style={"color": "tab:orange"}, extension=True, xs=over, quick_xs=over_q),
+            Curve("msrej_eff", "multi-SREJ: network_efficiency", LLC2, measure="network_efficiency", params=ms,
+                  plot=False, xs=over, quick_xs=over_q),
+            Curve("msrej_loss", "multi-SREJ: bridge loss_ratio", BRIDGES, measure="loss_ratio", params=ms, plot=False,
+                  xs=over, quick_xs=over_q),
+            Curve("srej_eff", "SREJ: network_efficiency", LLC2, measure="network_efficiency", params={"variant": "srej"},
+                  plot=False, xs=over, quick_xs=over_q),
+            Curve("mf2", "two FIFO buffers (Gopal & Rom)", POOLED, measure="throughput_bps",
+                  params={"variant": "multi_fifo", "fifo_buffers": 2},
+                  style={"color": "tab:purple"}, extension=True, xs=LOSSY_MBPS, quick_xs=LOSSY_MBPS_QUICK))
+
+
 def fig1() -> Figure:
     # "oos": the share of received I frames discarded (N(S) ≠ V(R): out of sequence or a
     # duplicate), the paper's "out-of-sequence and discarded" for ORIG.
     extra = (_hidden("oos", "discarded_fraction", LLC2) + _hidden("loss", "loss_ratio", BRIDGES)
-             + _hidden("window", "working_window_mean", LLC2, ("bg", "jain")) + _hidden("cuts", "window_cuts", LLC2, ("bg", "jain")))
+             + _hidden("window", "working_window_mean", LLC2, ("bg", "jain")) + _hidden("cuts", "window_cuts", LLC2, ("bg", "jain"))
+             + _recovery_curves())
     return _offered(1, "Throughput vs total offered data rate", "throughput (Mbit/s)", "throughput_bps", POOLED, extra,
                     cl.fig1_claims(), y_limits=(0.0, None))
 
@@ -116,19 +145,18 @@ SENSITIVITIES = (
     Sensitivity("buffer2k", "bridge buffers 2 KB", ("bg", "jain", "srej"), params={"buffer_octets": 2048}),
     Sensitivity("buffer8k", "bridge buffers 8 KB", ("bg", "jain", "srej"), params={"buffer_octets": 8192}),
     Sensitivity("window4", "window k = 4", ("bg", "jain", "srej"), params={"window": 4}),
+    Sensitivity("window7", "window k = 7 (802.2 implementations' default)", ("bg", "jain", "srej"), params={"window": 7}),
     Sensitivity("window12", "window k = 12", ("bg", "jain", "srej"), params={"window": 12}),
-    Sensitivity("t1_0.3", "T1 = reject timer = 0.3 s", ("bg", "jain", "srej") + THROTTLE,
-                params={"t1_s": 0.3, "reject_timer_s": 0.3}),
-    Sensitivity("t1_2", "T1 = reject timer = 2 s", ("bg", "jain", "srej") + THROTTLE,
-                params={"t1_s": 2.0, "reject_timer_s": 2.0}),
+    Sensitivity("t1_0.3", "T1 = 0.3 s", ("bg", "jain", "srej") + THROTTLE, params={"t1_s": 0.3}),
+    Sensitivity("t1_2", "T1 = 2 s", ("bg", "jain", "srej") + THROTTLE, params={"t1_s": 2.0}),
     Sensitivity("t1_cut", "a T1 expiry also cuts the BG/JAIN window", ("bg", "jain", "srej"),
                 params={"t1_resets_window": True}),
     Sensitivity("fwd2ms", "bridge forwarding time 2 ms (one processor)", ("bg", "jain", "srej"),
                 params={"forwarding_time_s": 0.002}),
     Sensitivity("fwd_parallel", "bridge forwarding a pure delay (frames in parallel)", ("bg", "jain", "srej"),
                 params={"single_processor": False}),
-    Sensitivity("proc1ms", "1 ms processing of every received frame at the stations", ("bg", "jain", "srej"),
-                params={"processing_s": 0.001}),
+    Sensitivity("proc1ms", "station processing 1 ms per received I frame, 0.5 ms per S frame", ("bg", "jain", "srej"),
+                params={"processing_s": 0.001, "s_processing_s": 0.0005}),
     Sensitivity("holding10ms", "IEEE 802.5 token holding time 10 ms (several frames per token)", ("bg", "jain", "srej"),
                 params={"holding_time_s": 0.01}),
     Sensitivity("uniform_lengths", "message lengths uniform on [512, 15693] bits (same mean)", ("bg", "jain", "srej"),
@@ -191,8 +219,8 @@ def fig7() -> Figure:
 
 
 SAVINGS_OFFERED_MBPS = 4.5
-WINDOWS = (2.0, 4.0, 7.0, 12.0)
-WINDOWS_QUICK = (4.0, 7.0, 12.0)
+WINDOWS = (2.0, 4.0, 7.0, 10.0, 12.0)
+WINDOWS_QUICK = (4.0, 10.0, 12.0)
 
 
 def fig8() -> Figure:

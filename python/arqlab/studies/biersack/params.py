@@ -57,15 +57,21 @@ KNEE_REPLICATIONS = 10
 LENGTH_MIX: dict[str, Any] = {"dist": "empirical", "values_bits": [512.0, 10000.0], "weights": [0.2, 0.8]}
 #: The same mean (8102.4 bits) spread uniformly: the lengths' sensitivity.
 UNIFORM_LENGTHS: dict[str, Any] = {"dist": "uniform", "min_bits": 512.0, "max_bits": 15692.8}
-WINDOW = 7
-#: T1 = reject timer = 1 s: LLC2 implementations' usual T1 (docs/studies/biersack.md, "Timers").
+#: The only window the paper states for its internet scenario: "For a window size of ten,
+#: as few as two FIFO buffers are sufficient" (Section IV, run "in our simulator"); Fig. 4's
+#: w = 5 is a drawing (docs/studies/biersack.md, "The window").
+WINDOW = 10
+#: T1 = 1 s and reject timer = 3 s: LLC2 implementations' usual defaults, the same source
+#: for both (docs/studies/biersack.md, "Timers").
 T1_S = 1.0
-REJECT_TIMER_S = 1.0
+REJECT_TIMER_S = 3.0
 FORWARDING_TIME_S = 0.0005
 #: The bridge forwards one frame at a time (queueing behind its processor), not in parallel.
 SINGLE_PROCESSOR = True
-#: Processing time of every frame a station receives (one at a time); 0: none.
+#: Processing time of every I frame a station receives (one at a time); 0: none.
 PROCESSING_S = 0.0
+#: Processing time of every S frame (RR, REJ, SREJ) a station receives; None: as an I frame.
+S_PROCESSING_S: float | None = None
 #: IEEE 802.5 token holding time (s); None: one frame per token.
 HOLDING_TIME_S: float | None = None
 PROPAGATION_S = 5e-6
@@ -84,7 +90,7 @@ FULL_MAX_REPLICATIONS = 600
 
 #: Fig. 6 variants that are the paper's own variations ("different values for the buffer
 #: size, window size, and the timeout"): the ranking claim is scored over these only.
-PAPER_VARIATIONS = ("buffer2k", "buffer8k", "window4", "window12", "t1_0.3", "t1_2")
+PAPER_VARIATIONS = ("buffer2k", "buffer8k", "window4", "window7", "window12", "t1_0.3", "t1_2")
 #: Fig. 6 variants of inputs the paper does not vary: a separate inference claim.
 OTHER_VARIATIONS = ("t1_cut", "fwd2ms", "fwd_parallel", "proc1ms", "holding10ms", "uniform_lengths")
 
@@ -104,10 +110,11 @@ A_LENGTHS = Assumption(
     "Bux & Grillo's frame-length mix is not published; a bimodal short/long mix. Sensitivity 'uniform_lengths' "
     "uses lengths uniform on [512, 15693] bits with the same mean.")
 A_TIMERS = Assumption(
-    "T1, reject timer", f"{T1_S} s each, k = {WINDOW}, n = {N_BG}, N2 = 8, N3 = 1, T2 = 0.1 s",
-    "Not in the paper ('typically larger than the roundtrip time'); T1 = 1 s is LLC2 implementations' usual "
-    "default. Sensitivities 't1_0.3', 't1_2', 'window4', 'window12'; every claim under T1 = 0.3, 1, 2 s in "
-    "timers.md.")
+    "T1, reject timer, window", f"T1 = {T1_S:g} s, reject timer {REJECT_TIMER_S:g} s, k = {WINDOW}, n = {N_BG}, "
+    "N2 = 8, N3 = 1, T2 = 0.1 s",
+    "Timers not in the paper ('typically larger than the roundtrip time'); T1 = 1 s and reject timer 3 s are LLC2 "
+    "implementations' usual defaults; k = 10 is the window the paper names for its multi-FIFO runs. Sensitivities "
+    "'t1_0.3', 't1_2', 'window4', 'window7', 'window12'; every claim per T1 in timers.md, per k in window.md.")
 A_BRIDGE = Assumption(
     "bridges", f"{BUFFER_OCTETS} octets per output port, drop-tail, {FORWARDING_TIME_S * 1e3:g} ms forwarding by one "
     "processor (frames queue behind it)",
@@ -115,8 +122,10 @@ A_BRIDGE = Assumption(
     "'buffer2k', 'buffer8k', 'fwd2ms', 'fwd_parallel'.")
 A_PROCESSING = Assumption(
     "stations and ring", "no per-frame processing at the stations; one frame per token",
-    "Bux & Grillo's processing times are not public. Sensitivities 'proc1ms' (1 ms per received frame) and "
-    "'holding10ms' (IEEE 802.5 token holding time).")
+    "Bux & Grillo's processing times 'of the various frames' are not public; a station receives at most ~40 frames/s "
+    "here, so ms-scale times keep its processor below 10% busy. Sensitivities 'proc1ms' (1 ms per I frame, 0.5 ms "
+    "per S frame) and 'holding10ms' (IEEE 802.5 token holding time); every claim under both token readings in "
+    "holding_time_s.md.")
 A_T1_WINDOW = Assumption(
     "T1 expiry and the working window", "only a REJ cuts the BG/JAIN working window to 1; a T1 expiry does not",
     "The paper: 'Whenever the sender receives a REJ-frame it reduces its current window size dw to 1'. "
@@ -140,13 +149,14 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
                    "queue: 0.3 s is 2.2x that, 2 s a slow implementation.",
                    low=0.3, high=2.0, log=True),
     UncertainInput("reject timer", "param:REJECT_TIMER_S", REJECT_TIMER_S,
-                   "Not in the paper; tied to T1 in the study; implementations use 1-3 s.", low=0.3, high=3.0, log=True),
+                   "Not in the paper; LLC2 implementations default to 3 s (the source of T1 = 1 s); tied to T1 "
+                   "(1 s) in the earlier study.", low=1.0, high=3.0, log=True),
     UncertainInput("T1 cuts the BG/JAIN window", "param:T1_RESETS_WINDOW", T1_RESETS_WINDOW,
                    "The paper names the REJ as the only signal; some dynamic-window implementations also react to T1.",
                    levels=(False, True)),
     UncertainInput("window k", "param:WINDOW", WINDOW,
-                   "Not in the paper for Figs. 1-3, 5; 802.2 implementations default to 7 (range 2-14).",
-                   levels=(4, 7, 12)),
+                   "Not stated for Figs. 1-3, 5; the paper's multi-FIFO runs name 10 ('for a window size of ten'); "
+                   "802.2 implementations default to 7.", levels=(4, 7, 10, 12)),
     UncertainInput("bridge forwarding time (s)", "param:FORWARDING_TIME_S", FORWARDING_TIME_S,
                    "Bux & Grillo's processing times are not public; a 1980s bridge forwarded a few thousand "
                    "frames/s.", low=0.0001, high=0.002, log=True),
@@ -154,10 +164,15 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
                    "One processor per bridge is the physical default; parallel forwarding is the pure-delay model.",
                    levels=(True, False)),
     UncertainInput("station processing per received frame (s)", "param:PROCESSING_S", PROCESSING_S,
-                   "The paper used Bux & Grillo's (unpublished here) per-frame processing times.", low=0.0, high=0.002),
+                   "The paper used Bux & Grillo's per-frame processing times (not at hand); I frames carry up to "
+                   "1254 octets to copy.", low=0.0, high=0.002),
+    UncertainInput("station processing per received S frame (s)", "param:S_PROCESSING_S", S_PROCESSING_S,
+                   "Bux & Grillo distinguish 'the various frames' (not at hand); an S frame has no data to copy, so "
+                   "up to the I frame's time (None: the I frame's).", levels=(None, 0.0, 0.0005)),
     UncertainInput("token holding time (s)", "param:HOLDING_TIME_S", HOLDING_TIME_S,
-                   "IEEE 802.5 allows up to 10 ms; the paper does not say whether a station sent more than one frame "
-                   "per token.", levels=(None, 0.01)),
+                   "IEEE 802.5 lets a station send frames until its token holding timer (10 ms) runs out; the paper "
+                   "and Bux & Grillo's summary do not say whether a station sent more than one frame per token: both "
+                   "readings are reported for every claim (holding_time_s.md).", levels=(None, 0.01)),
     UncertainInput("bridge buffer (octets)", "param:BUFFER_OCTETS", BUFFER_OCTETS,
                    "Stated as 4 KB; whether MAC framing counts, and per port or shared, is not.",
                    levels=(2048, 4096, 8192)),

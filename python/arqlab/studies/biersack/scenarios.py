@@ -57,6 +57,7 @@ def defaults() -> dict[str, Any]:
         "forwarding_time_s": P.FORWARDING_TIME_S,
         "single_processor": P.SINGLE_PROCESSOR,
         "processing_s": P.PROCESSING_S,
+        "s_processing_s": P.S_PROCESSING_S,
         "holding_time_s": P.HOLDING_TIME_S,
         "propagation_s": P.PROPAGATION_S,
     }
@@ -77,6 +78,8 @@ def tables(p: Mapping[str, Any]) -> dict[str, Any]:
             llc2["rej_after_discard"] = True
     if p["processing_s"]:
         llc2["processing_s"] = p["processing_s"]
+    if p["s_processing_s"] is not None:
+        llc2["s_processing_s"] = p["s_processing_s"]
     ring = {"kind": "token_ring", "rate_bps": RATE_BPS, "propagation_s": p["propagation_s"]}
     if p["holding_time_s"]:
         ring["holding_time_s"] = p["holding_time_s"]

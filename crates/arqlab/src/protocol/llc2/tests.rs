@@ -11,11 +11,11 @@ fn cfg(variant: Variant, window: u32) -> Llc2Config {
     Llc2Config { variant, window, ..Llc2Config::default() }
 }
 
-fn at(ms: u64) -> SimTime {
+pub(super) fn at(ms: u64) -> SimTime {
     SimTime(ms * 1_000_000_000)
 }
 
-fn sender(c: &Llc2Config, messages: u64) -> Llc2 {
+pub(super) fn sender(c: &Llc2Config, messages: u64) -> Llc2 {
     let mut a = Llc2::new(c);
     for id in 0..messages {
         a.handle_submit(SimTime::ZERO, Sdu { id, bits: 8000, flow: 0, born: SimTime::ZERO });
@@ -23,7 +23,7 @@ fn sender(c: &Llc2Config, messages: u64) -> Llc2 {
     a
 }
 
-fn drain(x: &mut Llc2, now: SimTime) -> Vec<Frame> {
+pub(super) fn drain(x: &mut Llc2, now: SimTime) -> Vec<Frame> {
     std::iter::from_fn(|| x.poll_transmit(now, &G)).collect()
 }
 
@@ -41,7 +41,7 @@ fn sup(f: &Frame) -> (FrameKind, u32, bool) {
     (f.kind, f.nr, f.pf)
 }
 
-fn delivered(x: &mut Llc2) -> Vec<u64> {
+pub(super) fn delivered(x: &mut Llc2) -> Vec<u64> {
     std::iter::from_fn(|| x.poll_event()).filter_map(|e| if let Event::Delivered(s) = e { Some(s.id) } else { None }).collect()
 }
 

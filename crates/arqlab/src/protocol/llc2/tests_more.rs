@@ -3,37 +3,16 @@
 
 use super::config::{Llc2Config, Variant};
 use super::station::Llc2;
+use super::tests::{at, delivered, drain, sender};
 use crate::engine::SimTime;
-use crate::protocol::{Event, Frame, FrameKind, Grant, Layer, Sdu};
-
-const G: Grant = Grant::line(4e6);
+use crate::protocol::{Frame, FrameKind, Layer};
 
 fn at_us(us: u64) -> SimTime {
     SimTime(us * 1_000_000)
 }
 
-fn at(ms: u64) -> SimTime {
-    at_us(ms * 1000)
-}
-
-fn sender(c: &Llc2Config, messages: u64) -> Llc2 {
-    let mut a = Llc2::new(c);
-    for id in 0..messages {
-        a.handle_submit(SimTime::ZERO, Sdu { id, bits: 8000, flow: 0, born: SimTime::ZERO });
-    }
-    a
-}
-
-fn drain(x: &mut Llc2, now: SimTime) -> Vec<Frame> {
-    std::iter::from_fn(|| x.poll_transmit(now, &G)).collect()
-}
-
 fn sups(fs: &[Frame]) -> Vec<(FrameKind, u32)> {
     fs.iter().map(|f| (f.kind, f.nr)).collect()
-}
-
-fn delivered(x: &mut Llc2) -> Vec<u64> {
-    std::iter::from_fn(|| x.poll_event()).filter_map(|e| if let Event::Delivered(s) = e { Some(s.id) } else { None }).collect()
 }
 
 fn multi(window: u32) -> Llc2Config {
