@@ -536,3 +536,6 @@ fn a_transmission_carries_every_tcp_segment_ready_when_it_is_planned() {
 
 #[path = "ack_rate_tests.rs"]
 mod ack_rate;
+
+#[path = "rate_tests.rs"]
+mod rate;
