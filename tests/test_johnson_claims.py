@@ -182,3 +182,17 @@ def test_all_holds_only_when_every_verdict_holds() -> None:
     assert cl._all([h, h]) == h
     assert cl._all([h, i]) == i
     assert cl._all([i, n, h]) == n
+
+
+@pytest.mark.parametrize(("q_ad", "expected", "sign"), [(100.0, "holds", "+"), (-100.0, "does not hold", "−")])
+def test_workload_selective_repeat_interaction_at_exactly_the_strong_share(q_ad: float, expected: str, sign: str) -> None:
+    # 1000 + 300 A ± 100 A·D: the interaction's share is 100² / (300² + 100²) = 10 %
+    # exactly, the "strong" threshold itself (at least 10 %).
+    cells = paper_cells()
+    for n, d in ((1, -1), (2, 1)):
+        for p in P.PROTOCOLS:
+            a = 1 if P.FEATURES[p].selective_repeat else -1
+            cells[(n, p, 1.0)] = 1000 + 300 * a + q_ad * a * d
+    out = cl.workload_sr_interaction(study_data(cells))
+    assert str(out.verdict) == expected, out.detail
+    assert f"Selective repeat 10 % {sign} (paper: 14 % +)" in out.detail
