@@ -81,3 +81,26 @@ fn rate_choice_is_the_highest_rate_meeting_the_target_per_at_the_boundary() {
     c.target_per = per * (1.0 - 1e-9);
     assert!(HfArq::<Sdu>::new(&c, Station::A).rate_bps() < a.rate_bps());
 }
+
+/// The PER is looked up for a *full* packet: segment plus header bits. A table whose
+/// first row (PER 0 everywhere) covers packets up to the segment alone, and whose
+/// second row is the shipped table's PER for a full packet, must give the shipped choice.
+#[test]
+fn rate_choice_looks_the_per_up_for_segment_plus_header_bits() {
+    let mut c = HfArqConfig::of("5066");
+    c.initial_snr_db = 10.0;
+    let mut a = HfArq::<Sdu>::new(&c, Station::A);
+    let shipped = a.rate_bps();
+    let full = a.segment_bits + a.header_bits;
+    assert!(a.table.snr_db.contains(&10.0), "10 dB is a grid point: the rows below are exact there");
+    let mut table = (*a.table).clone();
+    for (i, m) in table.modes.iter_mut().enumerate() {
+        let row = a.table.snr_db.iter().map(|&s| a.table.per(i, full, s)).collect();
+        m.packet_bits = vec![a.segment_bits, full];
+        m.per = vec![vec![0.0; a.table.snr_db.len()], row];
+    }
+    a.table = Arc::new(table);
+    a.choose_rate();
+    assert_eq!(a.rate_bps(), shipped, "the full packet falls in the second row");
+    assert!(a.table.modes.iter().any(|m| m.bps > shipped), "a faster mode would pass the first row");
+}
