@@ -20,6 +20,7 @@ from arqlab.studies.data import StudyData  # noqa: E402
 from arqlab.studies.johnson import claims as cl  # noqa: E402
 from arqlab.studies.johnson import params  # noqa: E402
 from arqlab.studies.johnson import published as P  # noqa: E402
+from arqlab.studies.verdicts import Est, Verdict  # noqa: E402
 
 #: (figure, protocol, x) -> message throughput (bit/s).
 Cells = dict[tuple[int, str, float], float]
@@ -132,3 +133,66 @@ def test_new_claims_hold_on_the_papers_tables() -> None:
         out = check(data)
         assert str(out.verdict) == "holds", out.detail
     assert "Selective Repeat +286 bit/s" in cl.sr_dominant_hmtp_high_snr(data).detail
+
+
+# Exactly at the bounds (mutation testing, issue 31): the intervals are closed.
+
+def _uniform_ratios(ratios: Mapping[str, float]) -> Cells:
+    """SMTP 100 bit/s in every channel, HMTP = ratio × 100: each ratio exact in binary."""
+    cells = paper_cells()
+    for p in P.PROTOCOLS:
+        for x in params.CHANNEL_X:
+            cells[(1, p, x)] = 100.0
+            cells[(2, p, x)] = 100.0 * ratios[p]
+    return cells
+
+
+@pytest.mark.parametrize("ratios", [
+    {"HDL": 2.0, "HDL-1d": 2.0, "5066": 2.0, "5066-1s": 2.0},    # geometric mean exactly 2
+    {"HDL": 4.0, "HDL-1d": 4.0, "5066": 4.0, "5066-1s": 4.0},    # geometric mean exactly 4
+    {"HDL": 1.5, "HDL-1d": 3.0, "5066": 3.0, "5066-1s": 3.0},    # one protocol exactly 1.5
+    {"HDL": 4.5, "HDL-1d": 3.0, "5066": 3.0, "5066-1s": 3.0},    # one protocol exactly 4.5
+])
+def test_hmtp_threefold_holds_exactly_at_each_bound(ratios: dict[str, float]) -> None:
+    out = cl.hmtp_threefold(study_data(_uniform_ratios(ratios)))
+    assert str(out.verdict) == "holds", out.detail
+    assert "roughly threefold = geometric mean in [2, 4]" in out.detail
+
+
+def test_sr_dominant_needs_a_strictly_positive_effect() -> None:
+    cells = paper_cells()
+    for p in P.PROTOCOLS:
+        cells[(2, p, 1.0)] = 100.0
+    assert verdict(cl.sr_dominant_hmtp_high_snr, cells) == "does not hold", "every effect 0: not dominant"
+    cells[(2, "HDL", 1.0)] = cells[(2, "5066", 1.0)] = 101.0
+    q = cl.half_fraction_effects({p: cells[(2, p, 1.0)] for p in P.PROTOCOLS})
+    assert q == {"Selective Repeat": 0.5, "Integrated Modem": 0.0, "Duplex Client Data": 0.0}
+    assert verdict(cl.sr_dominant_hmtp_high_snr, cells) == "holds", "a positive effect under 1 bit/s still counts"
+
+
+def test_below_is_inconclusive_when_the_intervals_touch() -> None:
+    assert cl._below(Est(1.0, 1.0, 2), Est(3.0, 1.0, 2)) == Verdict.INCONCLUSIVE
+    assert cl._below(Est(1.0, 0.5, 2), Est(3.0, 1.0, 2)) == Verdict.HOLDS
+    assert cl._below(Est(3.0, 1.0, 2), Est(1.0, 1.0, 2)) == Verdict.INCONCLUSIVE
+    assert cl._below(Est(3.0, 0.5, 2), Est(1.0, 1.0, 2)) == Verdict.DOES_NOT_HOLD
+
+
+def test_all_holds_only_when_every_verdict_holds() -> None:
+    h, n, i = Verdict.HOLDS, Verdict.DOES_NOT_HOLD, Verdict.INCONCLUSIVE
+    assert cl._all([h, h]) == h
+    assert cl._all([h, i]) == i
+    assert cl._all([i, n, h]) == n
+
+
+@pytest.mark.parametrize(("q_ad", "expected", "sign"), [(100.0, "holds", "+"), (-100.0, "does not hold", "−")])
+def test_workload_selective_repeat_interaction_at_exactly_the_strong_share(q_ad: float, expected: str, sign: str) -> None:
+    # 1000 + 300 A ± 100 A·D: the interaction's share is 100² / (300² + 100²) = 10 %
+    # exactly, the "strong" threshold itself (at least 10 %).
+    cells = paper_cells()
+    for n, d in ((1, -1), (2, 1)):
+        for p in P.PROTOCOLS:
+            a = 1 if P.FEATURES[p].selective_repeat else -1
+            cells[(n, p, 1.0)] = 1000 + 300 * a + q_ad * a * d
+    out = cl.workload_sr_interaction(study_data(cells))
+    assert str(out.verdict) == expected, out.detail
+    assert f"Selective repeat 10 % {sign} (paper: 14 % +)" in out.detail

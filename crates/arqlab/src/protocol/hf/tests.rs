@@ -543,3 +543,6 @@ mod ack_rate;
 mod fill;
 #[path = "offset_tests.rs"]
 mod offset;
+
+#[path = "rate_tests.rs"]
+mod rate;

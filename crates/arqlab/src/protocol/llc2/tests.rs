@@ -390,3 +390,6 @@ fn test_orig_discards_every_i_frame_whose_ns_is_not_vr_duplicates_included() {
     assert_eq!(m.get("discarded_fraction"), Some(2.0 / 3.0), "both discarded frames");
     assert_eq!(m.get("out_of_sequence_fraction"), Some(1.0 / 3.0), "inside the window only");
 }
+
+#[path = "timer_tests.rs"]
+mod timers;

@@ -234,3 +234,126 @@ fn test_select_and_close_circuit_rule_1_never_fires_when_only_this_host_calls() 
         assert_eq!(i.counters.crowded_site_closes, 0, "{policy:?}: rule 1 never fires");
     }
 }
+
+fn victim(i: &Interface<Sdu>, policy: &manager::Policy, now: f64) -> Option<usize> {
+    manager::select_victim(&i.circuits, policy, t(now))
+}
+
+/// "open for longer than Tmin" in rule 2: a circuit open exactly T_min (10 s) is not
+/// closed; a microsecond more and it is.
+#[test]
+fn test_select_and_close_circuit_rule_2_open_exactly_t_min_is_not_longer_than_t_min() {
+    let mut i = Interface::new(0, &cfg(2));
+    incoming(&mut i, 0, 1, 10.0, 11.0);
+    incoming(&mut i, 1, 2, 0.0, 12.0);
+    let p = cfg(2).policy();
+    assert_eq!(victim(&i, &p, 20.0), None, "the LRU circuit is open exactly T_min; rule 2 does not look past it");
+    assert_eq!(victim(&i, &p, 20.000001), Some(0));
+}
+
+/// "a site with more than Cmax open circuits such that its LRU circuit has been open
+/// for longer than Tmin", both boundaries: C_max (2) circuits is not crowded, and a
+/// crowded site's LRU circuit open exactly T_min is not taken by rule 1 (rule 2 then
+/// closes the LRU circuit of all, from another site).
+#[test]
+fn test_select_and_close_circuit_rule_1_more_than_c_max_and_longer_than_t_min() {
+    let p = cfg(4).policy();
+    // Site 1 with exactly C_max circuits: not crowded, so rule 2's LRU (site 2's) goes.
+    let mut i = Interface::new(0, &cfg(4));
+    incoming(&mut i, 0, 1, 0.0, 5.0);
+    incoming(&mut i, 1, 1, 0.0, 6.0);
+    incoming(&mut i, 2, 2, 0.0, 1.0);
+    assert_eq!(victim(&i, &p, 30.0), Some(2));
+    // A third circuit makes site 1 crowded: its LRU circuit goes, not the LRU of all.
+    incoming(&mut i, 3, 1, 0.0, 7.0);
+    assert_eq!(victim(&i, &p, 30.0), Some(0));
+    // Site 1's LRU circuit open exactly T_min: rule 1 passes, rule 2 takes slot 2.
+    i.circuits[0].as_mut().expect("open").opened_at = t(20.0);
+    assert_eq!(victim(&i, &p, 30.0), Some(2));
+    assert_eq!(victim(&i, &p, 30.000001), Some(0));
+}
+
+/// Rule 1 closes a crowded site's *LRU* circuit: not another of its circuits even if
+/// that one alone is older than T_min (the site's LRU circuit is too young, so rule 1
+/// does not fire for this site at all).
+#[test]
+fn test_select_and_close_circuit_rule_1_only_the_sites_lru_circuit_is_a_candidate() {
+    let p = cfg(4).policy();
+    let mut i = Interface::new(0, &cfg(4));
+    incoming(&mut i, 0, 1, 25.0, 26.0); // site 1's LRU, open 5 s
+    incoming(&mut i, 1, 1, 0.0, 27.0); // open 30 s, but not the LRU
+    incoming(&mut i, 2, 1, 0.0, 28.0);
+    incoming(&mut i, 3, 2, 25.0, 1.0); // idle longest, open 5 s
+    assert_eq!(victim(&i, &p, 30.0), None, "neither rule finds an old-enough candidate");
+    assert_eq!(i.circuits.iter().flatten().filter(|c| c.peer == 1).count(), 3);
+}
+
+/// A circuit being cleared no longer counts among its site's open circuits, and one
+/// with a datagram in progress is never a candidate (it is not preempted).
+#[test]
+fn test_select_and_close_circuit_clearing_circuits_do_not_count_and_busy_ones_are_kept() {
+    let p = cfg(4).policy();
+    let mut i = Interface::new(0, &cfg(4));
+    incoming(&mut i, 0, 1, 0.0, 5.0);
+    incoming(&mut i, 1, 1, 0.0, 6.0);
+    incoming(&mut i, 2, 1, 0.0, 7.0);
+    incoming(&mut i, 3, 2, 0.0, 1.0);
+    assert_eq!(victim(&i, &p, 30.0), Some(0), "site 1 crowded (3 > C_max 2)");
+    i.circuits[2].as_mut().expect("open").state = VcState::Clearing;
+    assert_eq!(victim(&i, &p, 30.0), Some(3), "two open and one clearing: not crowded");
+    busy(&mut i, 3, 30.0);
+    assert_eq!(victim(&i, &p, 30.0), Some(0), "the busy LRU circuit is skipped");
+}
+
+/// Two idle circuits last used at the same instant: the lower VC number is the LRU
+/// one (a deterministic tie-break).
+#[test]
+fn test_select_and_close_circuit_ties_in_last_use_go_to_the_lower_vc() {
+    let p = cfg(3).policy();
+    let mut i = Interface::new(0, &cfg(3));
+    incoming(&mut i, 0, 1, 0.0, 4.0);
+    incoming(&mut i, 1, 2, 0.0, 3.0);
+    incoming(&mut i, 2, 3, 0.0, 3.0);
+    // incoming() numbers the VCs 1000 + slot: slot 1 has the lower VC.
+    assert_eq!(victim(&i, &p, 30.0), Some(1));
+    i.circuits[1].as_mut().expect("open").vc = 2000;
+    assert_eq!(victim(&i, &p, 30.0), Some(2));
+}
+
+/// LRU and MLRU are multi-MLRU with C_max = 1 (and LRU with T_min = 0, K = 0):
+/// LRU closes the LRU circuit however young; MLRU keeps T_min, and counts a site with
+/// two circuits as crowded where multi-MLRU (C_max 2) does not.
+#[test]
+fn test_policy_lru_ignores_t_min_and_mlru_has_c_max_one() {
+    let with = |kind| manager::Policy { kind, ..cfg(3).policy() };
+    assert_eq!(with(PolicyKind::Lru).effective(), (1, crate::engine::Duration::ZERO, 0));
+    assert_eq!(with(PolicyKind::Mlru).effective(), (1, crate::engine::Duration::from_secs_f64(10.0), 0));
+    assert_eq!(with(PolicyKind::MultiMlru).effective(), (2, crate::engine::Duration::from_secs_f64(10.0), 0));
+    let mut i = Interface::new(0, &cfg(3));
+    for (slot, used) in [(0, 29.5), (1, 29.6), (2, 29.7)] {
+        incoming(&mut i, slot, 1 + slot as u32, 29.0, used);
+    }
+    assert_eq!(victim(&i, &with(PolicyKind::Lru), 30.0), Some(0), "LRU: open 1 s is old enough");
+    assert_eq!(victim(&i, &with(PolicyKind::Mlru), 30.0), None, "MLRU: open 1 s < T_min");
+    // Site 2 gets a second circuit, open 30 s: crowded for C_max 1, not for C_max 2.
+    incoming(&mut i, 2, 2, 0.0, 29.7);
+    i.circuits[1].as_mut().expect("open").opened_at = t(0.0);
+    assert_eq!(victim(&i, &with(PolicyKind::Mlru), 30.0), Some(1), "rule 1: site 2's LRU, though slot 0 is idle longer");
+    assert_eq!(victim(&i, &with(PolicyKind::MultiMlru), 30.0), None, "not crowded, and rule 2's LRU (slot 0) is 1 s old");
+}
+
+/// `enqueue_datagram`'s open rule, on `Policy::wants_open` directly: no circuit open
+/// always opens; otherwise only with more than one queued, fewer than C_max open and
+/// the last open more than T_open ago (or none).
+#[test]
+fn test_enqueue_datagram_open_rule_boundaries() {
+    let p = cfg(4).policy(); // C_max 2, T_open 1 s
+    assert!(p.wants_open(t(0.0), 0, 0, Some(t(0.0))));
+    assert!(!p.wants_open(t(5.0), 1, 1, None), "one queued is not more than one");
+    assert!(p.wants_open(t(5.0), 1, 2, None), "no earlier open: no T_open wait");
+    assert!(!p.wants_open(t(5.0), 2, 9, None), "C_max open");
+    assert!(!p.wants_open(t(5.0), 1, 2, Some(t(4.0))), "exactly T_open ago");
+    assert!(p.wants_open(t(5.0), 1, 2, Some(t(3.999999))));
+    let lru = manager::Policy { kind: PolicyKind::Lru, ..p };
+    assert!(!lru.wants_open(t(5.0), 1, 9, None), "LRU: one circuit per site");
+}
