@@ -334,3 +334,37 @@ fn tcp_over_an_hf_arq_link_between_two_lans_carries_each_segment_across_the_radi
     let again = replicate(&sc, 1, 0).unwrap();
     assert_eq!((again.fingerprint, again.events), (rep.fingerprint, rep.events), "deterministic");
 }
+
+#[test]
+fn internet_1984_tcp_through_x25_gateways_is_limited_by_the_access_line_share() {
+    // Error free, a 4096-octet window far above share × RTT: the bottleneck is the
+    // gateways' 9600 bit/s LAPB access line. RFC 877: a 576-octet datagram (536 of TCP
+    // data + 40 of headers) is one packet sequence of 128 + 128 + 128 + 128 + 64 octets,
+    // each packet with a 3-octet header in a LAPB I frame of 48 bits of overhead.
+    let (line, mss, dgram) = (9600.0, 536.0, 576.0);
+    let packets = (dgram / 128.0_f64).ceil();
+    let share = line * mss / (dgram + packets * (3.0 + 6.0));
+    let sc = load("internet_1984.toml");
+    let rep = replicate(&sc, 1, 0).unwrap();
+    let b = &rep.batches[0];
+    let got = b["flow.a->b"].get("throughput_bps").unwrap();
+    // LAPB's own acknowledgements of the reverse direction's frames (TCP ACKs, X.25 RR
+    // packets) share the line: at most 1 % below the data-only share, never above.
+    assert!(got <= share && got > 0.99 * share, "throughput {got} bit/s vs the access line's share {share} bit/s");
+    // No datagram lost: each gateway forwards all it receives, nothing fragmented or
+    // dropped; what a sent and b has not got is in flight (at most a window's worth).
+    let m = |scope: &str, k: &str| b[scope].get(k).unwrap();
+    for g in ["ip.g1", "ip.g2"] {
+        assert_eq!(m(g, "datagrams_in"), m(g, "datagrams_out"), "{g}");
+        assert_eq!((m(g, "ttl_expired"), m(g, "unroutable"), m(g, "fragmented")), (0.0, 0.0, 0.0), "{g}");
+    }
+    assert_eq!((m("node.g1.x25net", "frames_dropped"), m("node.g2.x25net", "frames_dropped")), (0.0, 0.0));
+    let t = "transport.flow.a->b";
+    let in_flight = m(t, "ip_datagrams_sent") - m(t, "ip_datagrams_delivered");
+    assert!((0.0..=(4096.0 / mss).ceil()).contains(&in_flight), "{in_flight} datagrams neither delivered nor in a window");
+    for (name, a) in &rep.accounting {
+        assert_eq!(a.delivered, a.acknowledged, "{name}: every delivered message acknowledged");
+    }
+    let again = replicate(&sc, 1, 0).unwrap();
+    assert_eq!((again.fingerprint, again.events), (rep.fingerprint, rep.events), "deterministic");
+}

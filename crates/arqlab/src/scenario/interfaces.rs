@@ -48,6 +48,10 @@ pub(super) fn check_interfaces(net: &NetworkConfig, g: &Graph, p: &mut Problems)
                 p.push(format!("{path}.medium"), Some(&i.medium.as_str().into()), format!("expected a medium with one station besides the router (found {}): a link stack per interface runs one connection (several peers behind one interface, a multiplexer per port, are not built)", far.len()));
                 continue;
             }
+            if matches!(layer, ProtocolConfig::X25(_)) && matches!(far[0], End::Node(_)) {
+                p.push(format!("{path}.medium"), Some(&i.medium.as_str().into()), "expected another router's x25 interface at the far end: x25 at a router interface (RFC 877) runs between gateways across an X.25 network; a host on that network is not built");
+                continue;
+            }
             links[r][k] = Some(layer);
         }
     }
@@ -104,10 +108,13 @@ fn link_layer(net: &NetworkConfig, path: &str, name: &str, p: &mut Problems) -> 
     let why = match st.layers.as_slice() {
         [l] => {
             let d = l.declared();
-            if d.top_only {
+            if let ProtocolConfig::X25(x) = l {
+                // At a router the datagram is IP's own, its header counted in its bits.
+                (x.ip_header_bits != 0).then(|| format!("x25 at a router interface carries whole IP datagrams, their header included: expected ip_header_bits = 0 (got {})", x.ip_header_bits))
+            } else if d.top_only {
                 Some(format!("{} cannot run under IP at an interface (a link protocol can: go_back_n, hdlc, llc2, hf_arq, ...)", l.kind()))
-            } else if d.addresses_peers {
-                Some(format!("{} addresses several peers itself: IP over it at a router interface (RFC 877 for x25) is not built yet", l.kind()))
+            } else if d.addresses_peers && !matches!(l, ProtocolConfig::X25(_)) {
+                Some(format!("{} addresses several peers itself: only x25 (RFC 877) runs under IP at a router interface", l.kind()))
             } else {
                 d.misfit_on_medium().map(|w| format!("{} {w}", l.kind()))
             }
@@ -221,8 +228,14 @@ mod tests {
         assert!(p.contains(&"relay[0].interfaces[1].medium = \"l9\": expected a medium attached to relay r (its ports: l1, l2)".to_string()), "{p:?}");
         let two = ROUTED.replace("{ medium = \"l2\", stack = \"gbn\" }", "{ medium = \"l2\", stack = \"host\" }");
         assert!(problems(&two).contains(&"relay[0].interfaces[1].stack = \"host\": expected a one-layer stack, a link protocol under IP (got 2 layers)".to_string()), "{:?}", problems(&two));
-        let x25 = format!("[stack.t]\nkind = \"x25\"\n{}", ROUTED.replace("{ medium = \"l2\", stack = \"gbn\" }", "{ medium = \"l2\", stack = \"t\" }"));
-        assert!(problems(&x25).iter().any(|x| x.starts_with("relay[0].interfaces[1].stack = \"t\": x25 addresses several peers itself")), "{:?}", problems(&x25));
+        let x25 = format!("[stack.t]\nkind = \"x25\"\nip_header_bits = 0\n{}", ROUTED.replace("{ medium = \"l2\", stack = \"gbn\" }", "{ medium = \"l2\", stack = \"t\" }"));
+        let want = "relay[0].interfaces[1].medium = \"l2\": expected another router's x25 interface at the far end";
+        assert!(problems(&x25).iter().any(|x| x.starts_with(want)), "{:?}", problems(&x25));
+        let hdr = x25.replace("ip_header_bits = 0", "ip_header_bits = 160");
+        let want = "relay[0].interfaces[1].stack = \"t\": x25 at a router interface carries whole IP datagrams, their header included: expected ip_header_bits = 0 (got 160)";
+        assert!(problems(&hdr).contains(&want.to_string()), "{:?}", problems(&hdr));
+        let llc = format!("[stack.t]\nkind = \"ip\"\n{}", ROUTED.replace("{ medium = \"l2\", stack = \"gbn\" }", "{ medium = \"l2\", stack = \"t\" }"));
+        assert!(problems(&llc).iter().any(|x| x.starts_with("relay[0].interfaces[1].stack = \"t\": ip ")), "{:?}", problems(&llc));
     }
 
     #[test]

@@ -18,6 +18,7 @@ use crate::channel::{IpForwarding, IpRouterCounters, PortCounters};
 use crate::engine::{Duration, SimTime};
 use crate::protocol::any::{AnyLayer, AnyPdu, Carry, Ctx};
 use crate::protocol::registry::ProtocolConfig;
+use crate::protocol::x25::PacketKind;
 use crate::protocol::{Event, Grant, Layer, Payload, Pdu, Service, Station};
 use std::collections::VecDeque;
 
@@ -55,7 +56,7 @@ pub struct LinkRouter<D: Carry + Pdu> {
 impl<D: Carry + Pdu> LinkRouter<D> {
     /// `links[k]` is port k's link protocol; `stations[k]` its role towards the far end.
     pub fn new(links: &[ProtocolConfig], stations: &[Station], mtu_octets: Vec<Option<u32>>, routes: Vec<Option<usize>>, forwarding_s: f64, capacity_bits: Option<u64>) -> Self {
-        let links: Vec<AnyLayer<D>> = links.iter().zip(stations).map(|(c, &s)| AnyLayer::new(c, &Ctx::link(u32::MAX, u32::MAX, s))).collect();
+        let links: Vec<AnyLayer<D>> = links.iter().zip(stations).map(|(c, &s)| AnyLayer::new(c, &port_ctx(s))).collect();
         let n = links.len();
         LinkRouter {
             best_effort: links.iter().map(|l| l.service() != Service::InOrder).collect(),
@@ -112,6 +113,19 @@ impl<D: Carry + Pdu> LinkRouter<D> {
         self.release(now);
     }
 
+    /// What a best-effort port's frame takes out of its buffer: the datagram of an
+    /// I frame, or of the last packet of an X.25 data packet sequence (RFC 877: M = 0).
+    fn sent_on_transmit(&mut self, port: usize, f: &AnyPdu<D>) {
+        let d = match f {
+            AnyPdu::Frame(x) => x.msg,
+            AnyPdu::Packet(p) if p.kind == PacketKind::Data && !p.m => p.dgram.map(|g| g.1),
+            _ => None,
+        };
+        if let Some(d) = d {
+            self.sent(port, &d);
+        }
+    }
+
     fn sent(&mut self, k: usize, d: &D) {
         self.held_bits[k] -= u64::from(Payload::bits(d)).min(self.held_bits[k]);
         self.ports[k].frames_forwarded += 1;
@@ -131,11 +145,7 @@ impl<D: Carry + Pdu> Interfaces<AnyPdu<D>> for LinkRouter<D> {
     fn poll_transmit(&mut self, now: SimTime, port: usize, grant: &Grant) -> Option<AnyPdu<D>> {
         let f = self.links[port].poll_transmit(now, grant)?;
         if self.best_effort[port] {
-            if let AnyPdu::Frame(x) = &f {
-                if let Some(d) = &x.msg {
-                    self.sent(port, d);
-                }
-            }
+            self.sent_on_transmit(port, &f);
         }
         // (A reliable link may acknowledge on sending, e.g. a piggybacked N(R).)
         self.drain(now);
@@ -172,6 +182,19 @@ impl<D: Carry + Pdu> Interfaces<AnyPdu<D>> for LinkRouter<D> {
     }
 }
 
+/// X.25 addresses of the two DTEs of a router-to-router X.25 port (RFC 877), local to
+/// the port: the station role tells them apart, so the two gateways' circuits
+/// (numbered from the caller's address) never collide. Other link protocols ignore them.
+pub const X25_DTE_A: u32 = 0;
+pub const X25_DTE_B: u32 = 1;
+
+fn port_ctx(s: Station) -> Ctx<'static> {
+    match s {
+        Station::A => Ctx::link(X25_DTE_A, X25_DTE_B, s),
+        Station::B => Ctx::link(X25_DTE_B, X25_DTE_A, s),
+    }
+}
+
 /// The runner's record of a router with link stacks: its interfaces, its pending
 /// timer wake-ups (as a node's: latest first) and, per port, the node its frames are
 /// addressed to (the far station, or a node behind it).
@@ -190,6 +213,7 @@ mod tests {
     use crate::protocol::datagram::DatagramConfig;
     use crate::protocol::ip::{IpHeader, IpPacket, HEADER_OCTETS};
     use crate::protocol::textbook::TextbookConfig;
+    use crate::protocol::x25::{Packet, X25Config};
     use crate::protocol::{FrameKind, Sdu};
 
     type D = AnyPdu<Sdu>;
@@ -279,5 +303,84 @@ mod tests {
         assert_eq!((c.frames_forwarded, held), (1, 0));
         // Port 0's RR is what a's link needs; a's unacknowledged frame leaves nothing held at r.
         assert_eq!(r.port(0).1, 0);
+    }
+
+    fn x25() -> ProtocolConfig {
+        ProtocolConfig::X25(X25Config { ip_header_bits: 0, ..X25Config::default() })
+    }
+
+    /// a —go-back-N— g1 —X.25— g2 —go-back-N— b (b is node 1, routed out of port 1).
+    fn gateways() -> (LinkRouter<D>, LinkRouter<D>) {
+        let g1 = LinkRouter::new(&[gbn(), x25()], &[Station::B, Station::A], vec![None, None], vec![Some(0), Some(1)], 0.0, None);
+        let g2 = LinkRouter::new(&[x25(), gbn()], &[Station::B, Station::A], vec![None, None], vec![Some(0), Some(1)], 0.0, None);
+        (g1, g2)
+    }
+
+    /// Runs g1's port 1 against g2's port 0 for `secs` in 1 ms steps, each packet
+    /// crossing the X.25 network at once; returns the packets g1 sent and the frames
+    /// g2's port 1 sent towards b.
+    fn cross(g1: &mut LinkRouter<D>, g2: &mut LinkRouter<D>, secs: f64) -> (Vec<Packet<D>>, Vec<AnyPdu<D>>) {
+        let (mut sent, mut to_b) = (vec![], vec![]);
+        let g = Grant::line(9600.0);
+        for ms in 0..=(secs * 1000.0) as u64 {
+            let now = SimTime::from_secs_f64(ms as f64 / 1000.0);
+            for r in [&mut *g1, &mut *g2] {
+                if r.poll_timeout().is_some_and(|t| t <= now) {
+                    r.handle_timeout(now);
+                }
+            }
+            while let Some(f) = g1.poll_transmit(now, 1, &g) {
+                if let AnyPdu::Packet(p) = f {
+                    sent.push(p);
+                }
+                g2.receive(now, 0, &f, false);
+            }
+            while let Some(f) = g2.poll_transmit(now, 0, &g) {
+                g1.receive(now, 1, &f, false);
+            }
+            to_b.extend(std::iter::from_fn(|| g2.poll_transmit(now, 1, &g)));
+        }
+        (sent, to_b)
+    }
+
+    #[test]
+    fn rfc877_a_circuit_to_the_next_hop_gateway_is_opened_by_a_call_request_before_the_first_datagram() {
+        let (mut g1, mut g2) = gateways();
+        let f = frames_from_a(&[datagram(1, 9, 100)]);
+        g1.receive(SimTime::ZERO, 0, &f[0], false);
+        let (sent, _) = cross(&mut g1, &mut g2, 2.0);
+        let kinds: Vec<PacketKind> = sent.iter().map(|p| p.kind).collect();
+        assert_eq!(kinds[..2], [PacketKind::CallRequest, PacketKind::Data], "{kinds:?}");
+        assert_eq!((sent[0].src, sent[0].dst), (X25_DTE_A, X25_DTE_B), "g1 (station A) calls g2");
+        assert!(sent[1..].iter().all(|p| p.vc == sent[0].vc), "the datagram goes on the circuit just opened");
+    }
+
+    #[test]
+    fn rfc877_a_datagram_larger_than_the_packet_size_spans_several_packets_m_set_on_all_but_the_last() {
+        let (mut g1, mut g2) = gateways();
+        // 300 data octets + 20 of IP header = 320 octets: 128 + 128 + 64 (packet size 128).
+        let f = frames_from_a(&[datagram(5, 9, 300)]);
+        g1.receive(SimTime::ZERO, 0, &f[0], false);
+        let (sent, _) = cross(&mut g1, &mut g2, 3.0);
+        let data: Vec<(u32, bool, u32)> = sent.iter().filter(|p| p.kind == PacketKind::Data).map(|p| (p.data_octets, p.m, p.index)).collect();
+        assert_eq!(data, vec![(128, true, 0), (128, true, 1), (64, false, 2)]);
+        assert_eq!(g1.port(1), (PortCounters { frames_offered: 1, frames_forwarded: 1, ..PortCounters::default() }, 0), "the buffer empties when the last packet (M = 0) leaves");
+    }
+
+    #[test]
+    fn rfc877_the_m_bit_sequence_reassembles_one_datagram_forwarded_whole_with_ttl_two_less() {
+        let (mut g1, mut g2) = gateways();
+        let f = frames_from_a(&[datagram(5, 9, 300), datagram(6, 9, 40)]);
+        g1.receive(SimTime::ZERO, 0, &f[0], false);
+        g1.receive(SimTime::ZERO, 0, &f[1], false);
+        let (_, to_b) = cross(&mut g1, &mut g2, 4.0);
+        let got: Vec<(u32, u32, u32)> = to_b.iter().filter_map(carried).filter_map(|(_, m)| m).map(|mut d| {
+            let h = *d.ip_header().unwrap();
+            (h.id, h.ttl, h.total_octets)
+        }).collect();
+        // (b never acknowledges: g2's go-back-N resends them every T1; the first two count.)
+        assert_eq!(got[..2], [(6, 7, 60), (5, 7, 320)], "one I frame per datagram, each whole; the small one first (the interface serves its small-datagram queue first)");
+        let ip = g2.ip_counters();
+        assert_eq!((ip.datagrams_in, ip.datagrams_out, ip.fragmented), (2, 2, 0));
     }
 }
