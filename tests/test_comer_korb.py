@@ -154,12 +154,19 @@ def test_saturation_is_the_access_line_completely_busy_at_3() -> None:
 def test_no_gain_when_saturated_fails_on_a_gain_past_saturation() -> None:
     """Conclusions: "If the underlying hardware link is saturated, opening additional
     circuits will increase costs without increasing performance": past the first C whose
-    lines are busy ≥ 95 %, no C may gain more than 3 %. The quick pass's 4.2BSD curve
-    (saturated at 5, 3103 bit/s; C = 8 gives 5668, +82.7 %) does not hold; a flat curve
-    holds; lines that never saturate leave it inconclusive (no premise)."""
+    lines are busy ≥ 95 %, no C may gain more than 3 % over the best throughput at C up
+    to it (not the saturated C's own, which may be a go-back-N dip). The quick pass's
+    4.2BSD curve (saturated at 5, where it dips to 3103; best up to it 5096 at C = 3;
+    C = 8 gives 5668, +11.2 %) does not hold; a flat curve holds; a dip at the saturated C
+    with the later points at the earlier best holds; lines that never saturate leave it
+    inconclusive (no premise)."""
     out = cl._flat_beyond(_data(3, _busy(_CURVE, _SHARE)))
     assert out.verdict is fw.Verdict.DOES_NOT_HOLD
-    assert out.measured.startswith("beyond saturation (C = 5) the most: C = 8, +82.7%"), out.measured
+    assert out.measured.startswith("beyond saturation (C = 5; best up to it C = 3) the most: C = 8, +11.2%"), out.measured
+    dip = {1: 2000.0, 2: 4000.0, 3: 6000.0, 4: 3000.0, 5: 6100.0, 6: 6000.0}
+    dip_busy = {1: 0.3, 2: 0.6, 3: 0.9, 4: 1.0, 5: 1.0, 6: 1.0}
+    assert cl._flat_beyond(_data(3, _busy(dip, dip_busy))).verdict is fw.Verdict.HOLDS, "6100 ≤ 6000 + 3 % (not the dip)"
+    assert cl._flat_beyond(_data(3, _busy({**dip, 5: 6200.0}, dip_busy))).verdict is fw.Verdict.DOES_NOT_HOLD, "+3.3 %"
     flat = {c: min(c, 4) * 2000.0 for c in range(1, 14)}
     busy4 = {c: min(c / 4, 1.0) for c in range(1, 14)}
     assert cl._flat_beyond(_data(3, _busy(flat, busy4))).verdict is fw.Verdict.HOLDS
@@ -185,22 +192,6 @@ def test_linear_is_doubled_and_tripled_capped_at_the_line() -> None:
     big = {1: 3500.0, 2: 7000.0, 3: cap}
     assert check(_fig3_data(big)).verdict is fw.Verdict.HOLDS, "3 × 3500 > the line: capped"
     assert check(_fig3_data({**big, 3: 10_500.0})).verdict is fw.Verdict.DOES_NOT_HOLD, "above the line's capacity"
-
-
-def test_over_10pct_retransmitted_is_scored_on_one_circuit() -> None:
-    """§4's "(In several tests, over 10% of the datagrams were retransmitted)" sits in
-    the paragraph on the single circuit: two or more of the one-circuit transfers
-    (constant, random, bursty T_N) above 10 % hold; one does not; transfers above 10 %
-    at other C are not counted."""
-    check = _claim("fig3.over_10pct_retransmitted").check
-    n = float(params.SEGMENTS)
-
-    def retx(tcp: float, random: float, bursty: float, at: float = 1.0) -> dict[str, dict[float, tuple[float, float]]]:
-        return {f"{k}.tcp_segments_retransmitted": {at: (v * n, 0.0), **({} if at == 1.0 else {1.0: (0.0, 0.0)})}
-                for k, v in (("tcp", tcp), ("random", random), ("bursty", bursty))}
-    assert check(_data(3, retx(0.11, 0.12, 0.0))).verdict is fw.Verdict.HOLDS
-    assert check(_data(3, retx(0.11, 0.09, 0.0))).verdict is fw.Verdict.DOES_NOT_HOLD
-    assert check(_data(3, retx(0.5, 0.5, 0.5, at=13.0))).verdict is fw.Verdict.DOES_NOT_HOLD, "C = 13 not counted"
 
 
 def _fig3_data(tcp: dict[int, float]) -> fw.StudyData:
@@ -298,11 +289,15 @@ def test_quick_reproduction_of_every_figure(tmp_path: Path) -> None:
     for cid in ("fig3.single_below_bound", "fig3.reason_headers", "fig3.single_below_2200",
                 "fig3.reason_unfilled_packets", "ext7.t_min_prevents_thrashing", "ext7.lru_thrashes"):
         assert by_id[cid].verdict is holds, (cid, by_id[cid].detail)
-    for cid in ("fig3.saturation_at_3", "fig3.linear", "fig3.no_gain_when_saturated", "fig3.over_10pct_retransmitted"):
+    for cid in ("fig3.saturation_at_3", "fig3.linear", "fig3.no_gain_when_saturated"):
         assert by_id[cid].verdict is fw.Verdict.DOES_NOT_HOLD, (cid, by_id[cid].detail)
-    # One circuit: 2 of 222 segments sent again under 4.2BSD (< 1 %); under Reno 2.3 %.
-    assert by_id["fig3.reason_retransmissions"].verdict is fw.Verdict.DOES_NOT_HOLD
+    # One circuit, nothing lost: 2 of 222 segments sent again under 4.2BSD, 2.3 % under
+    # Reno: the delay "can trigger" retransmissions in both.
+    assert by_id["fig3.reason_retransmissions"].verdict is holds
     assert [s["verdict"] for s in by_id["fig3.reason_retransmissions"].sensitivity] == ["holds"]
+    # Three transfers per T_N variant: none provably above 10 % from the means, and the
+    # random ones vary, so "several tests" is open.
+    assert by_id["fig3.over_10pct_retransmitted"].verdict is fw.Verdict.INCONCLUSIVE
     # Fig. 2's verdict follows from an assumed input: inconclusive, with the factor it needs.
     assert by_id["fig2.best_nearly_double_worst"].verdict is fw.Verdict.INCONCLUSIVE
     assert "needs T_N" in by_id["fig2.best_nearly_double_worst"].measured
@@ -416,19 +411,54 @@ def test_t_min_prevents_thrashing_fails_for_a_manager_without_t_min() -> None:
     assert check(_cm_data(some)).verdict is fw.Verdict.HOLDS
 
 
-def test_single_below_2200_at_the_papers_precision() -> None:
-    """'Never exceeded 2200 bps' and 'sometimes achieves ... 2200 bps', a two-digit
-    figure (± 50), both ways: 2202 ± 0 and 2250 ± 0 hold, 2251 and 2149 do not (above the
-    limit; below a rate the paper measured), 2100 and 2300 do not, and a wide CI across
-    the band is inconclusive."""
+def test_single_below_2200_is_the_limit_one_sided_at_the_papers_precision() -> None:
+    """§4: "has never exceeded 2200 bps", a two-digit figure (± 50), with T_N the vendor's
+    mean delay (so the constant-T_N transfer is no best case): one-sided, ≤ 2250. 2250 ± 0
+    holds, 2251 does not; 2149 and 2100 ± 10 hold (below the limit; agreement with 2200
+    is reported, not scored); 2300 ± 10 does not; a CI across 2250 is inconclusive."""
     est = fw.Est
-    assert cl.single_below_2200(est(2202.0, 0.0)) is fw.Verdict.HOLDS
     assert cl.single_below_2200(est(2250.0, 0.0)) is fw.Verdict.HOLDS
     assert cl.single_below_2200(est(2251.0, 0.0)) is fw.Verdict.DOES_NOT_HOLD
-    assert cl.single_below_2200(est(2149.0, 0.0)) is fw.Verdict.DOES_NOT_HOLD
-    assert cl.single_below_2200(est(2100.0, 10.0)) is fw.Verdict.DOES_NOT_HOLD
+    assert cl.single_below_2200(est(2149.0, 0.0)) is fw.Verdict.HOLDS
+    assert cl.single_below_2200(est(2100.0, 10.0)) is fw.Verdict.HOLDS
     assert cl.single_below_2200(est(2300.0, 10.0)) is fw.Verdict.DOES_NOT_HOLD
     assert cl.single_below_2200(est(2200.0, 300.0)) is fw.Verdict.INCONCLUSIVE
+    out = _claim("fig3.single_below_2200").check(_fig3_data({1: 2100.0}))
+    assert out.verdict is fw.Verdict.HOLDS and "within 2200 ± 50: does not hold" in out.measured, out.measured
+
+
+def test_reason_retransmissions_can_trigger_is_any_segment_resent() -> None:
+    """§4: "long network delays can trigger retransmission of datagrams by TCP": with
+    nothing lost, one segment sent again (significant) holds; none does not; a CI
+    reaching 0 is inconclusive."""
+    est = fw.Est
+    assert cl.reason_retx(est(1.0, 0.0)) is fw.Verdict.HOLDS
+    assert cl.reason_retx(est(2.0, 1.9)) is fw.Verdict.HOLDS
+    assert cl.reason_retx(est(0.0, 0.0)) is fw.Verdict.DOES_NOT_HOLD
+    assert cl.reason_retx(est(1.0, 1.0)) is fw.Verdict.INCONCLUSIVE
+
+
+def test_over_10pct_counts_one_circuit_transfers_across_t_n_variants() -> None:
+    """§4: "(In several tests, over 10% of the datagrams were retransmitted)": a test is
+    one transfer. Per-replication values are not in the study data, so the count is a
+    lower bound from each variant's mean (shares ≤ 1): n(m − 0.1)/0.9. With n = 10 a
+    variant averaging 20 % holds at least 2 (holds), 19 % only 1 (inconclusive: others
+    may exceed); identical transfers (CI 0) count all or none."""
+    assert cl.transfers_over(fw.Est(0.20, 0.05, 10), 0.10) == 2
+    assert cl.transfers_over(fw.Est(0.19, 0.05, 10), 0.10) == 1
+    assert cl.transfers_over(fw.Est(0.11, 0.0, 10), 0.10) == 10
+    assert cl.transfers_over(fw.Est(0.10, 0.0, 10), 0.10) == 0
+    check = _claim("fig3.over_10pct_retransmitted").check
+    n = float(params.SEGMENTS)
+
+    def retx(tcp: tuple[float, float], random: tuple[float, float], at: float = 1.0) -> dict[str, dict[float, tuple[float, float]]]:
+        return {f"{k}.tcp_segments_retransmitted": {at: (m * n, h * n), **({} if at == 1.0 else {1.0: (0.0, 0.0)})}
+                for k, (m, h) in (("tcp", tcp), ("random", random))}
+    assert check(_data(3, retx((0.0, 0.0), (0.20, 0.05)))).verdict is fw.Verdict.HOLDS
+    assert check(_data(3, retx((0.0, 0.0), (0.19, 0.05)))).verdict is fw.Verdict.INCONCLUSIVE
+    assert check(_data(3, retx((0.11, 0.0), (0.0, 0.0)))).verdict is fw.Verdict.HOLDS, "10 identical transfers"
+    assert check(_data(3, retx((0.10, 0.0), (0.05, 0.0)))).verdict is fw.Verdict.DOES_NOT_HOLD
+    assert check(_data(3, retx((0.5, 0.0), (0.5, 0.0), at=13.0))).verdict is fw.Verdict.DOES_NOT_HOLD, "C = 13 not counted"
 
 
 def _claim(cid: str) -> Any:
@@ -448,8 +478,8 @@ _COUNTERS = {"tcp__tcp_segments_sent": 222.0, "tcp__x25_datagrams_sent": 444.0,
 @pytest.mark.parametrize(("cid", "fig", "holds", "fails"), [
     # §4: below the burst bound with headers (this model's 2274 bit/s).
     ("fig3.single_below_bound", 3, _at1(tcp=2200.0), _at1(tcp=2400.0)),
-    # §4, second reason: at least 1 % of the segments sent again on one circuit.
-    ("fig3.reason_retransmissions", 3, _at1(tcp__tcp_segments_retransmitted=10.0, random__tcp_segments_retransmitted=0.0),
+    # §4, second reason: some segment sent again on one circuit (nothing lost).
+    ("fig3.reason_retransmissions", 3, _at1(tcp__tcp_segments_retransmitted=2.0, random__tcp_segments_retransmitted=0.0),
      _at1(tcp__tcp_segments_retransmitted=0.0, random__tcp_segments_retransmitted=0.0)),
     # §4, third reason: packets at most 99 % full (fails if the interface packed them full).
     ("fig3.reason_unfilled_packets", 3, _at1(**_COUNTERS),
@@ -473,3 +503,17 @@ def test_claims_the_generic_refuter_misses_fail_on_their_own_data(
     check = _claim(cid).check
     assert check(_data(fig, holds)).verdict is fw.Verdict.HOLDS, check(_data(fig, holds)).detail
     assert check(_data(fig, fails)).verdict is fw.Verdict.DOES_NOT_HOLD, check(_data(fig, fails)).detail
+
+
+def test_lapb_framing_is_declared_uncertain_and_reaches_every_x25_layer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """§4's "7 characters of header" leaves LAPB's flags out: the framing per frame is a
+    declared input, 32 (the paper's 7 octets with X.25's 3), 40 (one shared flag) or 48
+    bits (the primary, the x25 default, so the primary scenarios omit the key)."""
+    decl = next(u for u in params.UNCERTAIN_INPUTS if u.target == "param:LAPB_OVERHEAD_BITS")
+    assert tuple(decl.levels) == (32, 40, 48) and decl.value == 48
+    layer = _point(3, "tcp", 1.0)["stack"]["host"]["layers"][1]
+    assert "lapb_overhead_bits" not in layer
+    monkeypatch.setattr(params, "LAPB_OVERHEAD_BITS", 32)
+    assert _point(3, "tcp", 1.0)["stack"]["host"]["layers"][1]["lapb_overhead_bits"] == 32
+    cm = cs.cm_tables("mlru", 4)
+    assert cm["stack"]["host"]["layers"][0]["lapb_overhead_bits"] == 32

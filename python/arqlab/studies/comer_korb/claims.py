@@ -59,20 +59,23 @@ PAPER_SINGLE_MAX_PRECISION_BPS = 50.0
 
 
 def single_below_2200(one: Est) -> Verdict:
-    """"Never exceeded 2200" and "sometimes achieves 23 % of the line capacity (2200
-    bps)": 2200 is the best one-circuit rate measured, and the model's constant-T_N
-    transfer is the best case, so the two must agree both ways at the paper's precision:
-    holds if the model's rate (mean ± its 95 % half-width) lies within 2200 ± 50, does
-    not hold if it lies wholly outside (above: the limit is broken; below: the model
-    misses a rate the paper measured), inconclusive if it straddles."""
-    return approx_value(one, PAPER_SINGLE_MAX_BPS, PAPER_SINGLE_MAX_PRECISION_BPS / PAPER_SINGLE_MAX_BPS)
+    """"Has never exceeded 2200 bps" (§4), one-sided at the paper's precision: holds if
+    the model's one-circuit rate is at most 2200 + 50 (its 95 % interval wholly at or
+    below), does not hold if wholly above. §4 takes T_N as the vendor's MEAN delay, so
+    the constant-T_N transfer is not the best case and a rate below 2200 does not refute
+    the limit; agreement with "sometimes achieves ... 2200" is reported separately."""
+    return at_most(one, Est(PAPER_SINGLE_MAX_BPS + PAPER_SINGLE_MAX_PRECISION_BPS, 0.0))
 
 
 def _single_below_2200(sd: StudyData) -> Outcome:
     e = sd[3].est("tcp", 1.0)
-    return Outcome(single_below_2200(e), f"one circuit: {e} bit/s vs the paper's {PAPER_SINGLE_MAX_BPS:g} ± "
-                                         f"{PAPER_SINGLE_MAX_PRECISION_BPS:g} (a round figure: ± half its last digit)",
-                   f"{e.mean:.0f} ± {e.half:.0f} vs 2200 ± {PAPER_SINGLE_MAX_PRECISION_BPS:g}")
+    agree = approx_value(e, PAPER_SINGLE_MAX_BPS, PAPER_SINGLE_MAX_PRECISION_BPS / PAPER_SINGLE_MAX_BPS)
+    return Outcome(single_below_2200(e), f"one circuit: {e} bit/s vs the paper's limit {PAPER_SINGLE_MAX_BPS:g} + "
+                                         f"{PAPER_SINGLE_MAX_PRECISION_BPS:g} (a round figure: ± half its last digit); "
+                                         f"agreement with 2200 ± {PAPER_SINGLE_MAX_PRECISION_BPS:g} (reported, not "
+                                         f"scored): {agree}",
+                   f"{e.mean:.0f} ± {e.half:.0f} ≤ {PAPER_SINGLE_MAX_BPS + PAPER_SINGLE_MAX_PRECISION_BPS:g}; "
+                   f"within 2200 ± {PAPER_SINGLE_MAX_PRECISION_BPS:g}: {agree}")
 
 
 def _single_below_bounds(sd: StudyData) -> Outcome:
@@ -166,22 +169,25 @@ def _flat_beyond(sd: StudyData) -> Outcome:
     """Conclusions: "If the underlying hardware link is saturated, opening additional
     circuits will increase costs without increasing performance": past the first C whose
     lines are saturated, no C gains more than TOL_FLAT. Inconclusive if the lines never
-    saturate (the premise is absent)."""
+    saturate (the premise is absent). The reference is the best throughput at C ≤ the
+    first saturated C, so a go-back-N dip at that C does not count as a gain."""
     fd = sd[3]
     k, shares = saturation(fd)
     if k is None:
         most = f"; at most {100 * max(e.mean for _, e in shares):.1f}%" if shares else ""
         return Outcome(Verdict.INCONCLUSIVE, f"the access lines never reach {100 * SATURATION_BUSY:g}% busy{most}",
                        f"never saturated{most}")
-    ref = fd.est("tcp", k)
+    best = max((x for x in fd.xs("tcp") if x <= k), key=lambda x: fd.est("tcp", x).mean)
+    ref = fd.est("tcp", best)
     xs = [x for x in fd.xs("tcp") if x > k]
     out = pointwise(xs, lambda x: at_most(fd.est("tcp", x), ref, TOL_FLAT),
-                    describe=lambda x: f"C = {x:g}: {fd.est('tcp', x)} vs the knee's {ref}")
+                    describe=lambda x: f"C = {x:g}: {fd.est('tcp', x)} vs the best up to saturation "
+                                       f"(C = {best:g}) {ref}")
     if not xs or not ref.mean:
         return out
     top = max(xs, key=lambda x: fd.est("tcp", x).mean)
     gain = fd.est("tcp", top).mean / ref.mean - 1
-    return Outcome(out.verdict, out.detail, f"beyond saturation (C = {k:g}) the most: C = {top:g}, "
+    return Outcome(out.verdict, out.detail, f"beyond saturation (C = {k:g}; best up to it C = {best:g}) the most: C = {top:g}, "
                                             f"{100 * gain:+.1f}% ({len(xs)} pts; ≤ {100 * TOL_FLAT:+g}% asked)")
 
 
@@ -193,25 +199,46 @@ def retx_share(fd: FigureData, curve: str, x: float) -> Est:
 #: The paragraph of §4 that reports "over 10 %" explains the one-circuit rate: its
 #: tests are the one-circuit transfers (constant, random and bursty T_N).
 OVER_10PCT_CIRCUITS = 1.0
+#: "Several tests": at least this many transfers.
+SEVERAL = 2
+
+
+def transfers_over(share: Est, threshold: float) -> int:
+    """How many of a point's transfers (replications) certainly re-sent more than
+    ``threshold`` of the segments, from their mean alone: the study data keep each
+    point's mean, CI and count, not the replications. No share exceeds 1, so n transfers
+    averaging m hold at least n(m − t)/(1 − t) above t (all equal when the CI is 0)."""
+    if not share.valid or share.n <= 0 or share.mean <= threshold:
+        return 0
+    if share.half == 0.0:
+        return share.n
+    return math.ceil(share.n * (share.mean - threshold) / (1.0 - threshold) - 1e-9)
 
 
 def _over_10pct(sd: StudyData) -> Outcome:
     """§4: "(In several tests, over 10% of the datagrams were retransmitted)", in the
-    paragraph on the single circuit: at least two of the one-circuit tests above 10 %."""
+    paragraph on the single circuit; a test is one transfer, so the one-circuit
+    transfers of every T_N variant are counted (a lower bound, see `transfers_over`):
+    holds with at least SEVERAL; does not hold if no transfer can exceed 10 % (every
+    variant's transfers identical, CI 0, at or below 10 %); else inconclusive."""
     fd = sd[3]
-    shares = [(c, x, retx_share(fd, c, x)) for c in ("tcp", "random", "bursty")
-              if fd.has(f"{c}.tcp_segments_retransmitted")
-              for x in fd.xs(f"{c}.tcp_segments_retransmitted") if x == OVER_10PCT_CIRCUITS]
-    over = [(c, x) for c, x, s in shares if exceeds(s, Est(PAPER_RETX_SHARE, 0.0)) is Verdict.HOLDS]
-    top = max(shares, key=lambda t: t[2].mean, default=None)
-    v = Verdict.HOLDS if len(over) >= 2 else Verdict.DOES_NOT_HOLD
-    detail = f"{len(over)} of {len(shares)} one-circuit tests above 10%"
-    if top is not None:
-        detail += f"; the most: {100 * top[2].mean:.1f}% ({top[0]}, C = {top[1]:g})"
-    one = retx_share(fd, "tcp", 1.0)
-    cell = f"{len(over)} of {len(shares)} > 10%; max {100 * top[2].mean:.1f}%" if top else ""
-    return Outcome(v, detail + f"; one circuit, constant T_N: {100 * one.mean:.1f}%", cell)
+    shares = [(c, retx_share(fd, c, OVER_10PCT_CIRCUITS)) for c in ("tcp", "random", "bursty")
+              if OVER_10PCT_CIRCUITS in fd.xs(f"{c}.tcp_segments_retransmitted")]
+    counts = [(c, s, transfers_over(s, PAPER_RETX_SHARE)) for c, s in shares]
+    over, total = sum(k for *_, k in counts), sum(s.n for _, s in shares)
+    if over >= SEVERAL:
+        v = Verdict.HOLDS
+    elif shares and all(s.half == 0.0 and s.mean <= PAPER_RETX_SHARE for _, s in shares):
+        v = Verdict.DOES_NOT_HOLD
+    else:
+        v = Verdict.INCONCLUSIVE
+    parts = ", ".join(f"{c} {100 * s.mean:.1f}% ± {100 * s.half:.1f} (n = {s.n}, ≥ {k} above)" for c, s, k in counts)
+    return Outcome(v, f"at least {over} of {total} one-circuit transfers re-sent > 10% (a lower bound from each "
+                      f"variant's mean; per-replication values are not in the study data): {parts}",
+                   f"≥ {over} of {total} transfers > 10%")
 
+
+ZERO = Est(0.0, 0.0)
 
 #: The paper's header effect: 2860 → 2631 bit/s.
 PAPER_HEADER_FACTOR = PAPER_BOUND_HEADERS_BPS / 2860.0
@@ -258,16 +285,23 @@ def _retx_by_flavour(fd: FigureData) -> str:
     return ", ".join(parts)
 
 
+def reason_retx(resent: Est) -> Verdict:
+    """"Long network delays can trigger retransmission": some segment is sent again
+    (> 0, significant) on a path that loses nothing, so only the delay can trigger it."""
+    return exceeds(resent, ZERO)
+
+
 def _reason_retx(sd: StudyData) -> Outcome:
-    """Long delays trigger TCP retransmissions: at least REASON_MIN_SHARE of the
-    segments sent again on one circuit (constant T_N, the primary TCP)."""
+    """Scored on the constant-T_N transfer at C = 1: the access lines and the network
+    lose nothing there and T_N is the vendor's mean, so any segment sent again was sent
+    because of the delay alone (random T_N adds delay spikes, reported beside it)."""
     fd = sd[3]
     c, r = retx_share(fd, "tcp", 1.0), retx_share(fd, "random", 1.0)
-    v = at_least(c, Est(REASON_MIN_SHARE, 0.0), 0.0)
+    v = reason_retx(fd.est("tcp.tcp_segments_retransmitted", 1.0))
     return Outcome(v, f"one circuit: {100 * c.mean:.1f}% of segments sent again with T_N constant, "
-                      f"{100 * r.mean:.1f}% ± {100 * r.half:.1f} with T_N random (paper: over 10% in several tests; "
-                      f"needs ≥ {100 * REASON_MIN_SHARE:g}%); by TCP flavour: {_retx_by_flavour(fd)}",
-                   f"{100 * c.mean:.1f}% (≥ {100 * REASON_MIN_SHARE:g}% asked)")
+                      f"{100 * r.mean:.1f}% ± {100 * r.half:.1f} with T_N random (paper: \"can trigger\"; needs > 0 with "
+                      f"no loss); by TCP flavour: {_retx_by_flavour(fd)}",
+                   f"{100 * c.mean:.1f}% (> 0 asked)")
 
 
 def _reason_fill(sd: StudyData) -> Outcome:
@@ -295,21 +329,24 @@ def _reason_variation(sd: StudyData) -> Outcome:
 def fig3_claims() -> tuple[Claim, ...]:
     return (
         Claim("fig3.single_below_2200", "§4, conclusions", "The observed rate on a single virtual circuit has never "
-              "exceeded, and sometimes achieved, 2200 bit/s (within the figure's precision, ± 50).",
+              "exceeded 2200 bit/s (one-sided, at the figure's precision: ≤ 2200 + 50; agreement with 2200 ± 50 "
+              "reported beside it).",
               _single_below_2200, figure=3, sensitivity=("tcp_reno", "host_to_host", "host_to_host_busy")),
         Claim("fig3.single_below_bound", "§4", "A single circuit stays below the burst-model bound with TCP/IP headers "
               "(the paper's 2631 bit/s, and this model's own).", _single_below_bounds, figure=3),
         Claim("fig3.reason_headers", "§4", "First reason: the TCP and IP headers of every datagram take the bound from "
               "2860 to 2631 bit/s (the measured header share gives the same factor within 1%).", _reason_headers, figure=3),
-        Claim("fig3.reason_retransmissions", "§4", "Second reason: long network delays trigger TCP retransmissions "
-              f"(at least {100 * REASON_MIN_SHARE:g}% of the segments sent again on one circuit).",
+        Claim("fig3.reason_retransmissions", "§4", "Second reason: long network delays can trigger TCP retransmissions "
+              "(one circuit, constant T_N, nothing lost: some segment sent again).",
               _reason_retx, figure=3, sensitivity=("tcp_reno",)),
         Claim("fig3.reason_unfilled_packets", "§4", "Third reason: the interface does not fill every X.25 packet "
               f"(at least {100 * REASON_MIN_SHARE:g}% of the packet capacity left empty).", _reason_fill, figure=3),
-        Claim("fig3.reason_t_n_variation", "§4", "Fourth reason: the network delay varies (throughput below the "
-              "constant-T_N model's).", _reason_variation, figure=3),
+        Claim("fig3.reason_t_n_variation", "§4", "Fourth reason: network throughput varies; the model stands "
+              "in random per-packet T_N (uniform ± 50 %) within one transfer for the paper's variation over the day "
+              "(throughput below the constant-T_N transfer's).", _reason_variation, figure=3),
         Claim("fig3.over_10pct_retransmitted", "§4", "In several tests, over 10% of the datagrams were retransmitted "
-              "(one circuit, the paragraph's subject: two or more of the constant, random and bursty T_N transfers).",
+              "(one circuit, the paragraph's subject: two or more one-circuit transfers, replications of the constant, "
+              "random and bursty T_N variants, counted from their means as a lower bound).",
               _over_10pct, figure=3, sensitivity=("tcp_reno",)),
         Claim("fig3.linear", "§5, conclusions", "Two circuits double the throughput, three triple it (C = 2, 3: "
               f"min(C × one circuit, the line's capacity for user data) within {100 * TOL_LINEAR:g}%).", _linear, figure=3,
@@ -323,7 +360,7 @@ def fig3_claims() -> tuple[Claim, ...]:
               "the model's times is shown beside it.", _c_max_formula, figure=3),
         Claim("fig3.no_gain_when_saturated", "Conclusions", "If the link is saturated, opening additional circuits "
               f"does not increase performance (past the first C with the lines busy ≥ {100 * SATURATION_BUSY:g}%, within "
-              f"{100 * TOL_FLAT:g}% of it).", _flat_beyond, figure=3,
+              f"{100 * TOL_FLAT:g}% of the best throughput at C up to it).", _flat_beyond, figure=3,
               sensitivity=("host_to_host", "host_to_host_busy")),
     )
 
@@ -391,8 +428,6 @@ def _all_xs(fd: FigureData, curve: str) -> list[float]:
 def _largest(fd: FigureData, curve: str) -> list[float]:
     return fd.xs(curve)[-1:]
 
-
-ZERO = Est(0.0, 0.0)
 
 
 def fig4_claims() -> tuple[Claim, ...]:

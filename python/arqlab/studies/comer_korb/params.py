@@ -100,6 +100,14 @@ HOST_PROCESSING_S = 0.0
 X25_ACK_TIMER_S = 2.0
 #: LAPB's acknowledgement delay T2 on the access lines (the x25 default: a tenth of T1).
 LAPB_T2_S = 0.1
+#: LAPB framing per frame on the access lines, bits: opening flag, address, control, FCS
+#: (2) and closing flag, 6 octets (the x25 default). The paper's "7 characters of header"
+#: (§4) is the X.25 header (3) with address, control and FCS (4), flags left out; frames
+#: sent back to back share a flag (5 octets), an idle line sends both (6). Declared
+#: uncertain: 32 (the paper's 7), 40 (shared flag), 48.
+LAPB_OVERHEAD_BITS = 48
+#: The x25 layer's own default (the key is written into a scenario only when it differs).
+X25_DEFAULT_LAPB_OVERHEAD_BITS = 48
 
 QUICK_REPLICATIONS = 3
 FULL_PRECISION = 0.025
@@ -203,6 +211,11 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("LAPB acknowledgement delay T2 (s)", "param:LAPB_T2_S", LAPB_T2_S,
                    "X.25 §2.4.8.2 asks only T2 < T1 (1 s here); 0 sends an RR ahead of every reply", low=0.0,
                    high=0.5),
+    UncertainInput("LAPB framing per frame (bits)", "param:LAPB_OVERHEAD_BITS", LAPB_OVERHEAD_BITS,
+                   "§4: 'X.25 packets that contain 123 characters of data and 7 characters of header' (T_p = 130 "
+                   "octets): X.25's 3 with LAPB's address, control and FCS, without flags (32 bits); one shared "
+                   "flag back to back (40); both flags (48, the primary: the model's frames are sent one by one)",
+                   levels=(32, 40, 48)),
     UncertainInput("X.25 packet-level acknowledgement timer (s)", "param:X25_ACK_TIMER_S", X25_ACK_TIMER_S,
                    "The paper: P(R) returns when the window is full 'or after an extremely long time'", low=0.2, high=10.0,
                    log=True),

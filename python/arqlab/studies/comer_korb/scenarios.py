@@ -120,6 +120,13 @@ def network(sites: list[str], p: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def lapb_framing() -> dict[str, int]:
+    """The access lines' LAPB framing, written only when it is not the x25 default (so
+    the primary reading's scenarios stay as they were)."""
+    bits = P.LAPB_OVERHEAD_BITS
+    return {} if bits == P.X25_DEFAULT_LAPB_OVERHEAD_BITS else {"lapb_overhead_bits": bits}
+
+
 def transfer_tables(p: Mapping[str, Any]) -> dict[str, Any]:
     """The tables of one file transfer over ``circuits`` pre-opened circuits (Fig. 2, 3)."""
     c = int(p["circuits"])
@@ -128,7 +135,7 @@ def transfer_tables(p: Mapping[str, Any]) -> dict[str, Any]:
     if host_processing_s(p) > 0:
         x25["host_processing_s"] = host_processing_s(p)
     return {
-        "stack": {"host": {"layers": [tcp_layer(p), x25]}},
+        "stack": {"host": {"layers": [tcp_layer(p), {**x25, **lapb_framing()}]}},
         **network(["b"], p),
         "node": [{"name": "a", "stack": "host"}, {"name": "b", "stack": "host"}],
         # FTP writes the file; TCP cuts it into MSS-sized segments (the last short), and
@@ -195,7 +202,7 @@ def cm_tables(policy: str, n: int, t_min_s: float = CM_T_MIN_S) -> dict[str, Any
     flows = [{"from": "a", "to": s, "traffic": poisson(CM_TERMINAL_RATE, CM_TERMINAL_OCTETS)} for s in terminals]
     flows += [{"from": "a", "to": s, "traffic": poisson(CM_FILE_RATE, CM_FILE_OCTETS)} for s in files]
     return {
-        "stack": {"host": {"layers": [x25]}},
+        "stack": {"host": {"layers": [{**x25, **lapb_framing()}]}},
         **network(terminals + files, {"t_n": "constant"}),
         "node": [{"name": s, "stack": "host"} for s in ["a", *terminals, *files]],
         "flow": flows,

@@ -11,6 +11,7 @@ import math
 from .params import (
     DATAGRAM_OCTETS,
     HEADER_OCTETS,
+    LAPB_OVERHEAD_BITS,
     LINE_BPS,
     PACKET_OCTETS,
     PAPER_T_F_S,
@@ -21,7 +22,9 @@ from .params import (
 )
 
 X25_HEADER_OCTETS = 3
-LAPB_OCTETS = 6  # flag, address, control, FCS (2), closing flag
+# flag, address, control, FCS (2), closing flag: the primary reading's framing (the
+# closed forms stay at it when the robustness analysis varies LAPB_OVERHEAD_BITS).
+LAPB_OCTETS = LAPB_OVERHEAD_BITS // 8
 RR_OCTETS = X25_HEADER_OCTETS  # an RR packet carries no data
 
 
