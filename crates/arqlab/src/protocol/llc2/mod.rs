@@ -8,7 +8,9 @@
 //! the two share — modular sequence numbers, frame metadata, counters — is shared
 //! (`protocol::seq`, `protocol::frame`, `protocol::Counters`).
 
+pub mod asks;
 pub mod config;
+pub mod processor;
 pub mod station;
 pub mod store;
 pub mod window;

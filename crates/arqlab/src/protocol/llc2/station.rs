@@ -22,12 +22,12 @@
 //! asks again for all still missing. Its SREJ(x) acknowledges nothing (x may be above
 //! V(R)).
 //!
-//! Processing (`processing_s` for I frames, `s_processing_s` for S frames): the station's
-//! processor handles each received frame for its time, one at a time in arrival order,
-//! before the frame takes effect — Bux & Grillo's per-frame processing of "the various
-//! frames", so a station behind on its work answers late.
+//! Which gaps a multi-SREJ receiver asks for is `asks.rs`. Received frames take effect
+//! after the station's processing (`processor.rs`).
 
+use super::asks::Asks;
 use super::config::{Llc2Config, Variant};
+use super::processor::Processor;
 use super::store::{Placed, Store};
 use super::window::Window;
 use crate::engine::{Duration, SimTime};
@@ -55,10 +55,7 @@ pub struct Llc2<P: Payload = Sdu> {
     n2: u32,
     n3: u32,
     window: Window,
-    processing: Duration,
-    s_processing: Duration,
-    /// Received frames waiting for (or in) the processor, with the time each is done.
-    processor: VecDeque<(SimTime, Frame<P>)>,
+    processor: Processor<P>,
 
     // Send side: `unacked[0]` has N(S) = V(A).
     va: u32,
@@ -86,10 +83,8 @@ pub struct Llc2<P: Payload = Sdu> {
     rej_mode: bool,
     rej_after_discard: bool,
     reject_at: Option<SimTime>,
-    /// Multi-SREJ: N(S)s to ask for (one SREJ each), and the N(S) below which every
-    /// missing frame has been asked for.
-    srejs: VecDeque<u32>,
-    asked_to: u32,
+    /// Multi-SREJ: the missing frames to ask for.
+    asks: Asks,
     send_f: bool,
     ack_owed: u32,
     ack_at: Option<SimTime>,
@@ -126,9 +121,7 @@ impl<P: Payload> Llc2<P> {
             n2: c.n2,
             n3: c.n3,
             window: Window::new(c),
-            processing: dur(c.processing_s),
-            s_processing: dur(c.s_processing_s.unwrap_or(c.processing_s)),
-            processor: VecDeque::new(),
+            processor: Processor::new(dur(c.processing_s), dur(c.s_processing_s.unwrap_or(c.processing_s))),
             va: 0,
             unacked: VecDeque::new(),
             next: 0,
@@ -148,8 +141,7 @@ impl<P: Payload> Llc2<P> {
             rej_mode: false,
             rej_after_discard: c.rej_after_discard,
             reject_at: None,
-            srejs: VecDeque::new(),
-            asked_to: 0,
+            asks: Asks::default(),
             send_f: false,
             ack_owed: 0,
             ack_at: None,
@@ -182,33 +174,6 @@ impl<P: Payload> Llc2<P> {
         self.ack_owed = 0;
         self.ack_at = None;
         Frame { command, ..Frame::supervisory(kind, self.vr, pf, self.header_bits) }
-    }
-
-    /// Multi-SREJ: queues an SREJ for every frame missing in [from, to) not yet held.
-    fn ask_missing(&mut self, from: u32, to: u32) {
-        let mut x = from;
-        while x != to {
-            if !self.store.holds(x) && !self.srejs.contains(&x) {
-                self.srejs.push_back(x);
-            }
-            x = self.m.next(x);
-        }
-    }
-
-    /// Multi-SREJ: frame `ns` arrived above V(R); every gap below it not asked for yet
-    /// is asked for now.
-    fn ask_gaps_below(&mut self, ns: u32) {
-        // `asked_to` behind V(R) (or further than the window ahead) is stale.
-        let ahead = self.m.distance(self.vr, self.asked_to);
-        let from = if ahead <= self.k { self.asked_to } else { self.vr };
-        let to = self.m.next(ns);
-        if self.m.distance(self.vr, to) > self.m.distance(self.vr, from) {
-            self.ask_missing(from, ns);
-            self.asked_to = to;
-        }
-        if !self.srejs.is_empty() {
-            self.rejecting = true;
-        }
     }
 
     fn i_frame(&mut self, now: SimTime, grant: &Grant, index: usize) -> Frame<P> {
@@ -299,7 +264,8 @@ impl<P: Payload> Llc2<P> {
                 }
             }
             if self.variant == Variant::MultiSrej {
-                self.ask_gaps_below(ns);
+                self.asks.gaps_below(self.m, self.k, self.vr, &self.store, ns);
+                self.rejecting |= !self.asks.is_empty();
             } else if !self.rejecting {
                 self.rejecting = true;
                 self.send_reject = true;
@@ -388,12 +354,9 @@ impl<P: Payload> Layer for Llc2<P> {
     }
 
     fn handle_receive(&mut self, now: SimTime, f: &Frame<P>) {
-        let time = if f.kind == FrameKind::I { self.processing } else { self.s_processing };
-        if time.0 == 0 && self.processor.is_empty() {
-            return self.process(now, f);
+        if let Some(f) = self.processor.admit(now, f) {
+            self.process(now, &f);
         }
-        let start = self.processor.back().map_or(now, |&(done, _)| done.max(now));
-        self.processor.push_back((start + time, *f));
     }
 
     fn handle_receive_in_error(&mut self, _now: SimTime, _f: &Frame<P>) {
@@ -401,8 +364,7 @@ impl<P: Payload> Layer for Llc2<P> {
     }
 
     fn handle_timeout(&mut self, now: SimTime) {
-        while let Some(&(done, f)) = self.processor.front().filter(|x| x.0 <= now) {
-            self.processor.pop_front();
+        while let Some((done, f)) = self.processor.done_by(now) {
             self.process(done, &f);
         }
         if self.ack_owed > 0 && self.ack_at.is_some_and(|t| t <= now) {
@@ -426,8 +388,7 @@ impl<P: Payload> Layer for Llc2<P> {
         if self.reject_at.is_some_and(|t| t <= now) {
             self.reject_at = None;
             if self.rejecting && self.variant == Variant::MultiSrej {
-                let (vr, to) = (self.vr, self.asked_to);
-                self.ask_missing(vr, to);
+                self.asks.again(self.m, self.vr, &self.store);
             } else if self.rejecting {
                 self.send_reject = true;
             }
@@ -446,12 +407,7 @@ impl<P: Payload> Layer for Llc2<P> {
             self.send_f = false;
             return Some(self.s_frame(FrameKind::RR, true, false));
         }
-        // Multi-SREJ: frames that came meanwhile need no SREJ.
-        while let Some(&x) = self.srejs.front().filter(|&&x| self.m.distance(self.vr, x) >= self.k || self.store.holds(x)) {
-            let _ = x;
-            self.srejs.pop_front();
-        }
-        if let Some(x) = self.srejs.pop_front() {
+        if let Some(x) = self.asks.next(self.m, self.k, self.vr, &self.store) {
             self.counters.rejects_sent += 1;
             self.reject_at = Some(now + self.t_reject);
             // Not `s_frame`: an SREJ(x) acknowledges nothing, so an RR still owed stays owed.
@@ -498,7 +454,7 @@ impl<P: Payload> Layer for Llc2<P> {
 
     fn poll_timeout(&self) -> Option<SimTime> {
         let ack = if self.ack_owed > 0 { self.ack_at } else { None };
-        let processed = self.processor.front().map(|x| x.0);
+        let processed = self.processor.next_done();
         [self.t1_at, self.reject_at, self.busy_at, ack, processed].into_iter().flatten().min()
     }
 
@@ -507,7 +463,7 @@ impl<P: Payload> Layer for Llc2<P> {
     }
 
     fn wants_transmit(&self) -> bool {
-        self.send_f || self.send_reject || !self.srejs.is_empty() || self.poll_pending || self.ack_due() || !self.singles.is_empty() || self.can_send_i()
+        self.send_f || self.send_reject || !self.asks.is_empty() || self.poll_pending || self.ack_due() || !self.singles.is_empty() || self.can_send_i()
     }
 
     fn backlog(&self) -> usize {
