@@ -61,8 +61,8 @@ UNIFORM_LENGTHS: dict[str, Any] = {"dist": "uniform", "min_bits": 512.0, "max_bi
 #: as few as two FIFO buffers are sufficient" (Section IV, run "in our simulator"); Fig. 4's
 #: w = 5 is a drawing (docs/studies/biersack.md, "The window").
 WINDOW = 10
-#: T1 = 1 s and reject timer = 3 s: LLC2 implementations' usual defaults, the same source
-#: for both (docs/studies/biersack.md, "Timers").
+#: T1 = 1 s and reject timer = 3 s: LLC2 implementations' usual defaults as recalled, not
+#: checked against a document (docs/studies/biersack.md, "Timers"); not the paper's.
 T1_S = 1.0
 REJECT_TIMER_S = 3.0
 FORWARDING_TIME_S = 0.0005
@@ -149,7 +149,7 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
                    "queue: 0.3 s is 2.2x that, 2 s a slow implementation.",
                    low=0.3, high=2.0, log=True),
     UncertainInput("reject timer", "param:REJECT_TIMER_S", REJECT_TIMER_S,
-                   "Not in the paper; LLC2 implementations default to 3 s (the source of T1 = 1 s); tied to T1 "
+                   "Not in the paper; LLC2 implementations' default as recalled (unchecked), 3 s; tied to T1 "
                    "(1 s) in the earlier study.", low=1.0, high=3.0, log=True),
     UncertainInput("T1 cuts the BG/JAIN window", "param:T1_RESETS_WINDOW", T1_RESETS_WINDOW,
                    "The paper names the REJ as the only signal; some dynamic-window implementations also react to T1.",
