@@ -143,7 +143,7 @@ def compare(data: StudyData, table: EffectsTable, reps: Reps | None = None) -> l
     (``rep_percent``, and an ``error`` row) come from every cell's first n."""
     means = effects(data, table.id).set_index("effect", drop=False)
     reps_frame = effects(data, table.id, reps).set_index("effect", drop=False) if reps is not None else None
-    words = [(e.factor, effect_word(e.factor), e.percent, e.sign) for e in table.effects]
+    words: list[tuple[str, str, float | None, int | None]] = [(e.factor, effect_word(e.factor), e.percent, e.sign) for e in table.effects]
     seen = {w for _, w, _, _ in words}
     extra = reps_frame if reps_frame is not None else means
     words += [(str(r["label"]), str(w), None, None) for w, r in extra.iterrows() if w != "I" and w not in seen]
