@@ -150,6 +150,31 @@ def test_effects_on_replications_keep_the_effects_of_the_means_and_add_their_cis
         assert (real["ci_high"] > real["ci_low"]).all()
 
 
+def test_tables_md_prints_the_papers_share_on_the_means_the_same_as_the_claims() -> None:
+    """§5: "the fraction of overall performance variation that its effect represents",
+    one observation per cell. tables.md's "ours" is that share (as ``percent``, which the
+    claims use) even with replications; the share on the replications with the error in
+    the total is its own column."""
+    data = _published_data()
+    keys = [(n, v, x) for n in (1, 2) for v in params.PAPER_CURVES.values() for x in params.CHANNEL_X]
+    # Uneven noise: the error's share is not zero and the first-n means differ from the means.
+    reps = {k: [data[k[0]].est(k[1], k[2]).mean * f for f in (0.9, 1.1, 0.95 + 0.01 * i)] for i, k in enumerate(keys)}
+    text, frame = tables.render(data, list(range(3, 9)), reps)
+    checked = 0
+    for table in P.EFFECTS_TABLES:
+        n = int(table.id.removeprefix("table"))
+        for e in table.effects:
+            row = frame[(frame["table"] == n) & (frame["column"] == tables.effect_word(e.factor))].iloc[0]
+            share, sign = tables.percent(data, table.id, e.factor)
+            assert row["ours"] == pytest.approx(share) and row["ours_sign"] == sign, f"{table.id} {e.factor}"
+            w = tables.effect_word(e.factor)
+            pub = f"{tables._pct(e.percent)} {tables._sign(e.sign)}"
+            assert f"| {e.factor} ({w}) | {pub} | {tables._pct(share)} {tables._sign(sign)} |" in text, f"{table.id} {e.factor}"
+            checked += 1
+    assert checked == sum(len(t.effects) for t in P.EFFECTS_TABLES)
+    assert (frame[frame["column"] == "error"]["ours_with_error"] > 0).all()
+
+
 def test_effects_with_unequal_replication_counts_use_every_cells_first_replications() -> None:
     """The full pass stops each cell at its own count (±2.5 %): the effects are computed on
     the first n replications of every cell, n the fewest — the balanced, paired design a

@@ -116,7 +116,7 @@ def test_the_bw2_fill_reaches_only_the_integrated_selective_repeat_protocols() -
     every workload and channel, at each level, and every such scenario is valid; the crate
     rejects it elsewhere (``fill_slots_repeat_is_an_error_without_bw2_bursts``)."""
     u = next(u for u in params.UNCERTAIN_INPUTS if u.name == "bw2_fill_slots")
-    assert u.value == params.BW2_FILL == "repeat" and set(u.levels or ()) == {"repeat", "empty"}
+    assert u.value == params.BW2_FILL == "repeat" and set(u.levels or ()) == {"repeat", "repeat_first_only", "empty"}
     for level in u.levels or ():
         with robustness.study_params(PKG, {"BW2_FILL": level}):
             for variant in params.VARIANT.values():

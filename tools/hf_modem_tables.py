@@ -161,11 +161,11 @@ def table_110b(appendix_c: bool = False, coded_burst: float = CODED_BURST, offse
 
 
 def table_141b(first_copy_coded: bool = False) -> str:
-    """The 141B App. C table; ``first_copy_coded``: copy 1 as good as copies 1 and 2
-    combined (the 2400 coded anchor instead of the uncoded 4800 one), the sensitivity
+    """The 141B App. C table; ``first_copy_coded``: after k copies as good as the
+    standard's k + 1 (copy 1 on the 2400 coded anchor, not the uncoded 4800 one), the sensitivity
     for Johnson's "at high SNR both modems transfer data quickly and efficiently"."""
     a = {r: (s, b, c) for r, s, b, c in ANCHORS_110B}
-    variant = ("# Sensitivity: copy 1 uses the copy-2 anchor (110B 2400 coded), not the uncoded 4800 one.\n"
+    variant = ("# Sensitivity: after k copies uses the standard's k + 1 anchor (copy 1: 110B 2400 coded, not uncoded 4800).\n"
                if first_copy_coded else "")
     head = (
         "# MIL-STD-188-141B Appendix C burst waveforms with code combining (HDL).\n" + variant +
@@ -182,18 +182,23 @@ def table_141b(first_copy_coded: bool = False) -> str:
     )
     body = ""
     r2400, r1200 = a[2400][0], a[1200][0]
-    for k in range(1, 17):
-        if k == 1:
-            anchor = a[2400] if first_copy_coded else a[4800]
-        elif k == 2:
-            anchor = a[2400]
-        elif k == 3:
+
+    def anchor(copies: int) -> tuple[float, float, bool]:
+        """The standard's anchor after ``copies`` combined copies."""
+        if copies == 1:
+            return a[4800]
+        if copies == 2:
+            return a[2400]
+        if copies == 3:
             # 1600 bit/s equivalent: interpolate the 2400 and 1200 anchors in log2(rate).
-            anchor = (r2400 + (r1200 - r2400) * math.log2(2400 / 1600), 1e-5, True)
-        else:
-            anchor = (r1200 - 10 * math.log10(k / 4), 1e-5, True)
+            return (r2400 + (r1200 - r2400) * math.log2(2400 / 1600), 1e-5, True)
+        return (r1200 - 10 * math.log10(copies / 4), 1e-5, True)
+
+    for k in range(1, 17):
+        # "First copy as good as two": the whole ladder moves by one copy, so every
+        # later copy still helps (a copy-1-only substitution made copy 2 always fail).
         extra = f"role = \"data\"\ncopies = {k}\nairtime_s = 0.4\n"
-        body += mode(f"BW2 after {k} cop{'y' if k == 1 else 'ies'}", 4800.0, [1881], anchor, extra)
+        body += mode(f"BW2 after {k} cop{'y' if k == 1 else 'ies'}", 4800.0, [1881], anchor(k + 1 if first_copy_coded else k), extra)
     body += mode("BW1", 4800.0, [64], a[75], "role = \"control\"\nairtime_s = 0.66667\n")
     return head + body
 

@@ -374,6 +374,34 @@ mod tests {
         assert!((prod - t.per(data[5], 1881, s)).abs() < 1e-12);
     }
 
+    /// Code combining (141B App. C): each further copy adds soft decisions, so wherever
+    /// k combined copies can succeed (PER_k < 1) copy k itself has a chance (PER_k /
+    /// PER_(k-1) < 1), in both readings of copy 1.
+    #[test]
+    fn code_combining_every_copy_k_ge_2_can_succeed_in_both_141b_tables() {
+        for name in ["mil-std-188-141b-appc", "mil-std-188-141b-appc-first-copy-coded"] {
+            let t = builtin(name);
+            let data = t.data_modes();
+            for &s in &t.snr_db {
+                for w in data.windows(2) {
+                    let (prev, p) = (t.per(w[0], 1881, s), t.per(w[1], 1881, s));
+                    assert!(p <= prev, "{name}: combining never worsens, copy {} at {s} dB", t.modes[w[1]].copies);
+                    // Below 1e-12 the tabulated PER is at f64's floor for 1 - (1 - BER)^n.
+                    if p < 1.0 && prev > 1e-12 {
+                        let c = t.attempt_failure(w[1], 1881, s);
+                        assert!(c < 1.0, "{name}: copy {} always fails at {s} dB ({p} / {prev})", t.modes[w[1]].copies);
+                    }
+                }
+            }
+        }
+        // "As good as two": after k copies the variant is the standard after k + 1.
+        let (a, b) = (builtin("mil-std-188-141b-appc"), builtin("mil-std-188-141b-appc-first-copy-coded"));
+        let (da, db) = (a.data_modes(), b.data_modes());
+        for k in 0..da.len() - 1 {
+            assert_eq!(b.modes[db[k]].per, a.modes[da[k + 1]].per, "after {} copies", k + 1);
+        }
+    }
+
     fn problems(text: &str) -> Vec<String> {
         let mut p = Problems::default();
         assert!(ModemTable::parse(text, "stack.hf.modem", &mut p).is_none());

@@ -154,9 +154,10 @@ RECIPROCAL_CHANNEL = False
 STANDARD_INTEGRATED_MODEM = "mil-std-188-141b-appc"
 FIRST_COPY_CODED_MODEM = "mil-std-188-141b-appc-first-copy-coded"
 INTEGRATED_MODEM = FIRST_COPY_CODED_MODEM
-#: The integrated modem's table moved along the SNR axis (dB, ``modem_offset_db``): the
-#: 141B figures are required minimums and Johnson's modems were measured commercial ones,
-#: so a modem a few dB better (negative) is as plausible as the requirement itself.
+#: The integrated modem's table moved along the SNR axis (dB, ``modem_offset_db``): its
+#: anchors are MIL-STD-188-110B required performance (141B App. C gives no BER for a BW2
+#: copy), not measurements of the paper's modem, so a modem a few dB better (negative)
+#: is as plausible as the requirement itself.
 INTEGRATED_MODEM_OFFSET_DB = 0.0
 #: The external modem's burst staircase: up this much after a clean transmission (the
 #: down step is SNR_STEP_DOWN_DB). Up 1 / down 2 settles where a third of transmissions
@@ -178,8 +179,11 @@ MAX_TRANSMISSION_S = 120.0
 #: standard's TxFrame construction (MIL-STD-188-141B App. C; STANAG 4538 Annex C, its NATO
 #: twin) completes a frame that the datagram does not fill by reinserting data packets,
 #: so the slots carry further copies of the burst's packets, which code combining uses
-#: (hf_arq ``fill_slots = "repeat"``). "empty" (the first readings: the slots carry
-#: nothing) is the sensitivity (docs/studies/johnson.md, "Fifth reading").
+#: (hf_arq ``fill_slots = "repeat"``). "repeat" refills retransmissions' slots too, which
+#: a later patent (US 11,552,747) claims as an enhancement, and gives every fill copy a
+#: new FEC set: an upper bound. "repeat_first_only" (first sends only) and "empty" (the
+#: first readings: the slots carry nothing) are the sensitivities (docs/studies/johnson.md,
+#: "Fifth reading").
 BW2_FILL = "repeat"
 
 UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
@@ -241,8 +245,9 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
                    "efficiently' (copy 1 as good as two) or the 110B uncoded-4800 anchor (BER 1e-3 at 27 dB)",
                    levels=(FIRST_COPY_CODED_MODEM, STANDARD_INTEGRATED_MODEM)),
     UncertainInput("integrated_modem_offset_db", "param:INTEGRATED_MODEM_OFFSET_DB", INTEGRATED_MODEM_OFFSET_DB,
-                   "141B App. C gives required (minimum) performance and the paper used measured commercial modems: "
-                   "a modem up to 3 dB better than the table, or 1 dB worse", low=-3.0, high=1.0),
+                   "the table's anchors are MIL-STD-188-110B required performance (141B App. C gives no BER for a "
+                   "BW2 copy), not the paper's modem: a modem up to 3 dB better than the table, or 1 dB worse",
+                   low=-3.0, high=1.0),
     UncertainInput("snr_step_up_db", "param:BURST_STEP_UP_DB", BURST_STEP_UP_DB,
                    "unstated rate algorithm; a staircase up step of 0.1 dB (slow climb, settles near the target PER) to 1 dB",
                    low=0.1, high=1.0, log=True),
@@ -263,8 +268,9 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("bw2_fill_slots", "param:BW2_FILL", BW2_FILL,
                    "HDL bursts padded to 3/6/12/24 slots: the standard's TxFrame construction reinserts data packets "
                    "into a frame the datagram does not fill (STANAG 4538 Annex C as quoted publicly; whether a "
-                   "retransmission's free positions are refilled so is not established), or the slots carry nothing",
-                   levels=("repeat", "empty")),
+                   "retransmission's free positions are refilled so is not established: 'repeat' is an upper bound, "
+                   "US 11,552,747 claims refilling retransmissions as an enhancement), first sends only, or the slots "
+                   "carry nothing", levels=("repeat", "repeat_first_only", "empty")),
     UncertainInput("tcp_rtt_cache", "param:RTT_CACHE", RTT_CACHE,
                    "unstated; a new connection from RFC 6298's initial RTO, or from the previous connection's SRTT/RTTVAR "
                    "(RFC 2140, 1997; 4.4BSD route metrics)", levels=(False, True)),

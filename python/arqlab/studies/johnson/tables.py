@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -126,6 +126,8 @@ class EffectRow:
     q: float = math.nan
     ci_low: float = math.nan
     ci_high: float = math.nan
+    #: The share on the replications, the error's sum of squares in the total.
+    rep_percent: float = math.nan
 
 
 def _row(label: str, word: str, pub: float | None, pub_sign: int | None, r: Any) -> EffectRow:
@@ -135,16 +137,26 @@ def _row(label: str, word: str, pub: float | None, pub_sign: int | None, r: Any)
 
 
 def compare(data: StudyData, table: EffectsTable, reps: Reps | None = None) -> list[EffectRow]:
-    """Every published row of ``table`` beside ours, then our remaining effects (and
-    the error's share with replications)."""
-    frame = effects(data, table.id, reps).set_index("effect", drop=False)
+    """Every published row of ``table`` beside ours, then our remaining effects. The
+    share is the paper's statistic (q² / Σq² on the cells' means, as ``percent`` and the
+    claims); with replications, q's CI and the share with the error in the total
+    (``rep_percent``, and an ``error`` row) come from every cell's first n."""
+    means = effects(data, table.id).set_index("effect", drop=False)
+    reps_frame = effects(data, table.id, reps).set_index("effect", drop=False) if reps is not None else None
+    words: list[tuple[str, str, float | None, int | None]] = [(e.factor, effect_word(e.factor), e.percent, e.sign) for e in table.effects]
+    seen = {w for _, w, _, _ in words}
+    extra = reps_frame if reps_frame is not None else means
+    words += [(str(r["label"]), str(w), None, None) for w, r in extra.iterrows() if w != "I" and w not in seen]
     rows: list[EffectRow] = []
-    seen: set[str] = set()
-    for e in table.effects:
-        w = effect_word(e.factor)
-        seen.add(w)
-        rows.append(_row(e.factor, w, e.percent, e.sign, frame.loc[w]))
-    rows += [_row(str(r["label"]), str(w), None, None, r) for w, r in frame.iterrows() if w != "I" and w not in seen]
+    for label, w, pub, pub_sign in words:
+        r = reps_frame.loc[w] if reps_frame is not None else means.loc[w]
+        row = _row(label, w, pub, pub_sign, r)
+        if reps_frame is not None:
+            m = means.loc[w] if w in means.index else None
+            share = math.nan if m is None else float(m["variation_pct"])
+            sign = row.sign if m is None else (1 if float(m["q"]) >= 0 else -1)
+            row = replace(row, percent=share, sign=sign, rep_percent=float(r["variation_pct"]))
+        rows.append(row)
     return rows
 
 
@@ -237,23 +249,25 @@ def render(data: StudyData, tables: list[int], reps: Reps | None = None) -> tupl
         else:
             channel = CHANNELS[0] if n == 9 else CHANNELS[1]
             title = f"Full 2^3 design, SMTP/TCP, {channel} (beyond the paper)"
-            frame = effects(data, f"table{n}", reps)
-            comp = [_row(str(r["label"]), str(r["effect"]), None, None, r) for _, r in frame.iterrows() if r["effect"] != "I"]
+            comp = compare(data, EffectsTable(f"table{n}", title, "", (), ""), reps)
         lines += [f"## Table {n}: {title} — % of variation, ours vs published", ""]
         if reps is not None:
             lines += [f"On the first {common_replications(data, f'table{n}', reps)} replications of every cell "
                       "(the fewest any cell of the table ran: a balanced, paired design).", ""]
-        lines += ["| effect | published | ours | effect q (bit/s), 95 % CI |", "|---|---|---|---|"]
+        lines += ["Ours: the share of variation on the cells' means, q² / Σq² (the paper's statistic, "
+                  "as the claims); q and its 95 % CI, and the share with the error in the total, on the "
+                  "replications.", "",
+                  "| effect | published | ours | effect q (bit/s), 95 % CI | share with error |", "|---|---|---|---|---|"]
         for r in comp:
             pub = f"{_pct(r.published_percent)} {_sign(r.published_sign)}" if r.published_percent is not None else "—"
             ci = "" if r.word == "error" else f"{r.q:+.1f}" + (f" [{r.ci_low:+.1f}, {r.ci_high:+.1f}]" if math.isfinite(r.ci_low) else "")
             sign = "" if r.word == "error" else _sign(r.sign)
             name = r.label if r.word == "error" else f"{r.label} ({r.word})"
-            lines.append(f"| {name} | {pub} | {_pct(r.percent)} {sign} | {ci} |")
+            lines.append(f"| {name} | {pub} | {_pct(r.percent)} {sign} | {ci} | {_pct(r.rep_percent)} |")
             rows.append({"table": n, "row": r.label, "column": r.word, "ours": r.percent, "ours_ci95_half_width": math.nan,
                          "published": r.published_percent if r.published_percent is not None else math.nan,
                          "unit": "% of variation", "ours_sign": r.sign, "published_sign": r.published_sign,
-                         "q": r.q, "q_ci_low": r.ci_low, "q_ci_high": r.ci_high})
+                         "q": r.q, "q_ci_low": r.ci_low, "q_ci_high": r.ci_high, "ours_with_error": r.rep_percent})
         lines.append("")
     return "\n".join(lines), pd.DataFrame(rows)
 

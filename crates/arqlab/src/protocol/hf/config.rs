@@ -61,7 +61,10 @@ pub struct HfArqConfig {
     /// or 24): "empty" carries nothing in them; "repeat" fills them with further copies
     /// of the burst's packets in order, which the receiver code-combines (MIL-STD-188-141B
     /// App. C / STANAG 4538 HDL: a short datagram's frame is completed by reinserting data
-    /// packets). Only the integrated modem with selective repeat sends BW2 bursts.
+    /// packets); "repeat_first_only" fills them with copies of the burst's first sends
+    /// only (a burst of retransmissions is padded with nothing: refilling retransmissions
+    /// too is claimed later as an enhancement, US 11,552,747). Only the integrated modem
+    /// with selective repeat sends BW2 bursts.
     pub fill_slots: String,
     /// Packets outstanding at most (FSN modulo 256: at most 128).
     pub window: u32,
@@ -129,7 +132,7 @@ impl HfArqConfig {
         if integrated_modem && ack_rate != "data" {
             p.push(t.path_of("ack_rate"), Some(&ack_rate.clone().into()), "expected \"data\": an integrated modem sends its control packets in its own robust burst (BW1), not at a data rate");
         }
-        let fill_slots = t.choice("fill_slots", "empty", &["empty", "repeat"], p);
+        let fill_slots = t.choice("fill_slots", "empty", &["empty", "repeat", "repeat_first_only"], p);
         if fill_slots != "empty" && !(integrated_modem && selective_repeat) {
             p.push(t.path_of("fill_slots"), Some(&fill_slots.clone().into()), "expected \"empty\": only the integrated modem with selective repeat sends slotted BW2 bursts (hdl, all-three)");
         }

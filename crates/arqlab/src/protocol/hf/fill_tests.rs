@@ -124,3 +124,28 @@ fn fill_slots_repeat_is_an_error_without_bw2_bursts() {
     HfArqConfig::parse(&mut t, &mut p);
     assert!(p.0.iter().any(|q| q.to_string().contains("fill_slots")), "{p:?}");
 }
+
+/// `fill_slots = "repeat_first_only"` (the standard's TxFrame construction for a first
+/// send; refilling retransmissions is claimed later as an enhancement, US 11,552,747):
+/// the fill slots repeat the burst's first sends only, and a burst of retransmissions
+/// only is padded with nothing. "repeat" repeats every packet of the burst.
+#[test]
+fn bw2_fill_slots_repeat_first_only_repeats_first_sends_only() {
+    for (fill, mixed, retx_only) in [("repeat", vec![1, 2, 1], vec![1, 1, 1]), ("repeat_first_only", vec![1, 2, 2], vec![1])] {
+        for with_new in [true, false] {
+            let (mut a, mut b) = (hdl(fill), arq("hdl"));
+            a.handle_submit(SimTime::ZERO, sdu(0, 1864));
+            a.handle_submit(SimTime::ZERO, sdu(1, 1864));
+            let fs = burst(&mut a, SimTime::ZERO);
+            assert_eq!(fs.iter().map(|f| f.seq).collect::<Vec<_>>(), vec![0, 1, 0], "{fill}: both first sends are repeated");
+            feed(&mut b, &fs, t(3.0), &[1]);
+            let ack = burst(&mut b, t(4.0));
+            feed(&mut a, &ack, t(6.0), &[]);
+            if with_new {
+                a.handle_submit(t(6.5), sdu(2, 1864));
+            }
+            let again: Vec<u64> = burst(&mut a, t(7.0)).iter().map(|f| f.seq).collect();
+            assert_eq!(again, if with_new { mixed.clone() } else { retx_only.clone() }, "{fill}, new packet: {with_new}");
+        }
+    }
+}

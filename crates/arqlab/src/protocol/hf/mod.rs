@@ -97,8 +97,9 @@ pub struct HfArq<P: Payload = Sdu> {
     max_tx: f64,
     response_timeout: Duration,
     filter: bool,
-    /// BW2 fill slots carry further copies of the burst's packets.
+    /// BW2 fill slots carry further copies of the burst's packets (all, or first sends only).
     fill_repeats: bool,
+    fill_first_only: bool,
 
     // Sender: SDUs not yet segmented, and the window of packets base .. base + len.
     queue: VecDeque<P>,
@@ -181,7 +182,8 @@ impl<P: Payload> HfArq<P> {
             max_tx: cfg.max_transmission_s,
             response_timeout: Duration::from_secs_f64(cfg.response_timeout_s),
             filter: cfg.filter_duplicates,
-            fill_repeats: cfg.fill_slots == "repeat",
+            fill_repeats: cfg.fill_slots != "empty",
+            fill_first_only: cfg.fill_slots == "repeat_first_only",
             queue: VecDeque::new(),
             next_index: 0,
             base: 0,

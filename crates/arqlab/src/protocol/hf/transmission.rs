@@ -144,11 +144,21 @@ impl<P: Payload> HfArq<P> {
     /// goes in the mode of its copy count, so the receiver combines it with the earlier
     /// ones (after k copies at one SNR a packet is lost with the table's PER_k). They are
     /// packets sent (`i_frames_sent`), neither new nor retransmissions for a cause.
+    /// `"repeat_first_only"`: only the burst's first sends are repeated.
     fn fill_slots(&mut self, frames: &mut VecDeque<HfFrame<P>>, data: usize) {
         let first = frames.len() - data;
         let fill = self.table.burst_slots(data as u32) as usize - data;
+        let repeated: Vec<HfFrame<P>> = frames
+            .iter()
+            .skip(first)
+            .filter(|f| !self.fill_first_only || self.slots[(f.seq - self.base) as usize].sent == 1)
+            .copied()
+            .collect();
+        if repeated.is_empty() {
+            return;
+        }
         for j in 0..fill {
-            let mut f = frames[first + j % data];
+            let mut f = repeated[j % repeated.len()];
             let i = (f.seq - self.base) as usize;
             self.slots[i].sent += 1;
             f.mode = self.data_mode(self.slots[i].sent);
