@@ -204,31 +204,3 @@ fn a_relay_port_keeps_its_frames_through_an_outage_of_its_link_and_sends_them_af
     assert_eq!(port.get("frames_dropped"), Some(0.0));
     assert!(port.get("buffer_octets_max").unwrap() > clear.batches[0]["node.r.l2"].get("buffer_octets_max").unwrap(), "{port:?}");
 }
-
-/// Bux et al.'s Fig. 4 point that the watch used to end: HDLC NRM, modulus 128, two-way
-/// saturated 5000 bit frames at 48 kbit/s, t_p = 50 ms, p_bit = 1e-5, T1 = 0.39 s (the
-/// study's rule at this point). A primary at M − 1 outstanding stops sending until the
-/// secondary, polled, has sent its own M − 1 frames (Bux 3.1.3): 127 × 0.104 s ≈ 13 s and
-/// more with retransmissions, far beyond 20 × T1 = 7.8 s, while the secondary's lane is busy.
-fn nrm_two_way_mod128(duration_s: f64) -> Scenario {
-    let text = format!(
-        "[run]\nduration_s = {duration_s}\nwarmup_s = 10.0\nreplications = 1\n\
-         [link]\nrate_bps = 48000.0\ndelay_s = 0.05\nbit_error_rate = 1e-05\n\
-         [protocol]\nkind = \"hdlc\"\nmode = \"nrm\"\nmodulus = 128\nreject = \"rej\"\nreceive_buffer_frames = 0\nt1_s = 0.39\n\
-         [traffic.a]\nkind = \"saturated\"\n[traffic.a.length]\ndist = \"constant\"\nmean_bits = 5000\n\
-         [traffic.b]\nkind = \"saturated\"\n[traffic.b.length]\ndist = \"constant\"\nmean_bits = 5000\n"
-    );
-    Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}"))
-}
-
-#[test]
-fn a_source_waiting_while_its_peer_transmits_is_not_stalled_nrm_mod128_two_way() {
-    for seed in 1..=3 {
-        let r = replicate(&nrm_two_way_mod128(400.0), seed, 0).unwrap();
-        assert!(r.stalled.is_none(), "seed {seed}: {:?}", r.stalled);
-        assert_eq!(r.simulated_s, 400.0, "seed {seed}: the run goes to its end");
-        for f in ["a_to_b", "b_to_a"] {
-            assert!(r.accounting[f].acknowledged > 1000, "seed {seed}, {f}: {:?}", r.accounting[f]);
-        }
-    }
-}

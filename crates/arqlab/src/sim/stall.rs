@@ -1,20 +1,16 @@
 //! Stalled runs. A reliable (in-order) flow that has data pending, makes no progress —
 //! no delivery to its receiver, no acknowledgement to its sender — for [`STALL_TIMERS`] ×
-//! the largest timer of its end nodes' stacks, and whose end nodes — source and
-//! destination — send nothing on their lanes meanwhile, has stalled: nothing in the
-//! model will move it again (a lost packet that no layer recovers, a deadlock), and
-//! running on would only report zero throughput as if it were a measurement. The run ends there with a `stalled` outcome instead.
+//! the largest timer of its end nodes' stacks, and whose source sends nothing on its
+//! lane meanwhile, has stalled: nothing in the model will move it again (a lost packet
+//! that no layer recovers, a deadlock), and running on would only report zero throughput
+//! as if it were a measurement. The run ends there with a `stalled` outcome instead.
 //!
 //! A source that keeps transmitting (retransmissions over a very lossy channel) is slow,
-//! not stalled: it may yet get through, so the run goes on. So is a source that waits
-//! while its peer transmits: an HDLC NRM primary at M − 1 outstanding sends nothing
-//! until the polled secondary has sent its own M − 1 frames (at modulus 128 and 5000 bit
-//! frames, 30 s and more against 20 × T1 = 7.8 s); on a half-duplex radio, the other
-//! station's turn. Both ends' lanes must be silent. The idle time counts from the
+//! not stalled: it may yet get through, so the run goes on. The idle time counts from the
 //! flow's last progress or, if it had nothing pending before, from the submission that
 //! gave it data again. It is checked when a timer of the flow's source node fires (at
-//! most once per limit per node) and at every window boundary; both ends' lanes must
-//! have been silent for the last limit (their last frames ended that long ago), or since
+//! most once per limit per node) and at every window boundary; the source's lane must
+//! have been silent for the last limit (its last frame ended that long ago), or since
 //! the previous check if that came after the last progress, so a stall is found within
 //! about three limits — or at the end of the run, if no timer fires after the flow
 //! stopped (a link down for good, `scenario::outage`, may leave nothing to happen until
@@ -140,7 +136,7 @@ impl StallWatch {
                 next = next.min(now + limit);
                 if self.stalled.is_none() {
                     let flow = &flows[f as usize];
-                    self.stalled = check(flow, limit, self.timers, now, &mut self.seen[f as usize], ends_sent(flow, &sent));
+                    self.stalled = check(flow, limit, self.timers, now, &mut self.seen[f as usize], sent(flow.ends().0));
                 }
             }
         }
@@ -152,28 +148,18 @@ impl StallWatch {
     pub(super) fn boundary<F: Watched>(&mut self, flows: &[F], now: SimTime, sent: impl Fn(usize) -> Sent) {
         for ((f, limit), seen) in flows.iter().zip(&self.limit).zip(self.seen.iter_mut()) {
             if let (Some(limit), None) = (*limit, &self.stalled) {
-                self.stalled = check(f, limit, self.timers, now, seen, ends_sent(f, &sent));
+                self.stalled = check(f, limit, self.timers, now, seen, sent(f.ends().0));
             }
         }
     }
 }
 
-/// What a lane has sent: frames started, and when its last frame ended.
+/// What a source's lane has sent: frames started, and when its last frame ended.
 pub(super) type Sent = (u64, SimTime);
 
-/// What the lanes of a flow's two end nodes have sent together. The destination's lane
-/// counts too: a source that waits while its peer transmits (an NRM primary at M − 1
-/// outstanding while the polled secondary sends its own M − 1 frames; the other station's
-/// turn on a half-duplex radio) is waiting on a protocol that is moving, not stalled.
-fn ends_sent<F: Watched>(f: &F, sent: &impl Fn(usize) -> Sent) -> Sent {
-    let (src, dst) = f.ends();
-    let (s, d) = (sent(src), sent(dst));
-    (s.0 + d.0, s.1.max(d.1))
-}
-
-/// Stalled: data pending, no progress for `limit`, and the lanes of both ends silent —
-/// the last frame of either ended at least `limit` ago, or the previous check came after
-/// the last progress and neither has started a frame since. Updates `seen`.
+/// Stalled: data pending, no progress for `limit`, and the source's lane silent — its
+/// last frame ended at least `limit` ago, or the previous check came after the last
+/// progress and no frame has started since. Updates `seen`.
 fn check<F: Watched>(f: &F, limit: Duration, timers: f64, now: SimTime, seen: &mut (SimTime, u64), (sent, last_end): Sent) -> Option<Stall> {
     let idle = now - f.progress_at();
     let silent = last_end + limit <= now || (seen.0 >= f.progress_at() && seen.1 == sent);
