@@ -21,16 +21,25 @@ COMMANDS = {"run", "check", *PLUGINS}
 
 
 def command_lines(page: Path) -> list[tuple[int, str]]:
-    """(line number, command) of each `arqlab …` line inside a fenced code block."""
-    out, fenced = [], False
+    """(line number, command) of each `arqlab …` line inside a fenced code block. In a
+    block that marks its commands with a `$ ` prompt, the other lines are shown output."""
+    out: list[tuple[int, str]] = []
+    block: list[tuple[int, str]] | None = None
     for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
         if line.strip().startswith("```"):
-            fenced = not fenced
+            if block is not None:
+                prompted = any(text.startswith("$ ") for _, text in block)
+                for m, text in block:
+                    if prompted and not text.startswith("$ "):
+                        continue
+                    text = text.removeprefix("$ ")
+                    # ("arqlab run: error: …" is a shown output, not a command.)
+                    if text.startswith("arqlab ") and not re.match(r"arqlab [\w-]+:", text):
+                        out.append((m, text))
+            block = None if block is not None else []
             continue
-        text = line.strip().removeprefix("$ ")
-        # ("arqlab run: error: …" is a shown output, not a command.)
-        if fenced and text.startswith("arqlab ") and not re.match(r"arqlab [\w-]+:", text):
-            out.append((n, text))
+        if block is not None:
+            block.append((n, line.strip()))
     return out
 
 
