@@ -29,3 +29,5 @@ mod flavour_tests;
 mod tests;
 #[cfg(test)]
 mod close_tests;
+#[cfg(test)]
+mod congestion_tests;
