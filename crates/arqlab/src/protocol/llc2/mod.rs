@@ -23,3 +23,5 @@ pub use station::{Llc2, Llc2Stats};
 mod tests;
 #[cfg(test)]
 mod tests_more;
+#[cfg(test)]
+mod window_tests;
