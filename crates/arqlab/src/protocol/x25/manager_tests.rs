@@ -357,3 +357,7 @@ fn test_enqueue_datagram_open_rule_boundaries() {
     let lru = manager::Policy { kind: PolicyKind::Lru, ..p };
     assert!(!lru.wants_open(t(5.0), 1, 9, None), "LRU: one circuit per site");
 }
+
+/// T_min in every manager path (uses the helpers above).
+#[path = "t_min_tests.rs"]
+mod t_min_tests;
