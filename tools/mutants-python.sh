@@ -8,6 +8,7 @@
 # Usage: tools/mutants-python.sh [OUT_DIR]   (from the project root; `make mutants-python`)
 # MUTATE="theory.py studies/claims.py" and MUTANT_TESTS="tests/test_theory.py ..." narrow
 # a run (paths under python/arqlab and the project root); the defaults are the full scope.
+# MUTMUT_MAX_CHILDREN=1 runs one mutant at a time (default: one per CPU).
 set -euo pipefail
 root=$(pwd)
 stage=${1:-$root/mutants-python}
@@ -48,7 +49,7 @@ only_mutate = $only_mutate
 pytest_add_cli_args_test_selection = $selection
 TOML
 cd "$stage"
-nice -n 15 "$root/.venv/bin/mutmut" run > run.log 2>&1 || true
+nice -n 15 "$root/.venv/bin/mutmut" run ${MUTMUT_MAX_CHILDREN:+--max-children "$MUTMUT_MAX_CHILDREN"} > run.log 2>&1 || true
 "$root/.venv/bin/mutmut" results > results.txt 2>&1 || true
 total=$(grep -c ': ' results.txt || true)
 survived=$(grep -c ': survived' results.txt || true)
