@@ -6,6 +6,8 @@ curves a claim reads are given; no simulation runs."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pandas as pd
 import pytest
 
@@ -18,10 +20,10 @@ from arqlab.studies.data import StudyData
 from arqlab.studies.verdicts import Verdict
 
 #: curve -> {x: mean} or {x: (mean, half)}
-Curves = dict[str, dict[float, float | tuple[float, float]]]
+Curves = Mapping[str, Mapping[float, float | tuple[float, float]]]
 
 
-def data(figs: dict[int, Curves]) -> StudyData:
+def data(figs: Mapping[int, Curves]) -> StudyData:
     out = {}
     for n, curves in figs.items():
         rows = [{"curve": c, "variant": "", "x": x, "y": v[0] if isinstance(v, tuple) else v,
@@ -31,7 +33,7 @@ def data(figs: dict[int, Curves]) -> StudyData:
     return StudyData(out)
 
 
-def verdict(cid: str, figs: dict[int, Curves]) -> Verdict:
+def verdict(cid: str, figs: Mapping[int, Curves]) -> Verdict:
     (c,) = [c for c in study_claims() if c.id == cid]
     return c.check(data(figs)).verdict
 
@@ -51,7 +53,7 @@ def test_conc1_broad_equivalence_is_at_least_a_quarter_of_the_points(nrm: tuple,
     assert verdict("conc1.broad_equivalence", {2: {"abm_48k": {1.0: 1.0}}}) is Verdict.INCONCLUSIVE
 
 
-def _fig9(nrm_factor: float, at: float, abm_factor: float = 1.0) -> dict[int, Curves]:
+def _fig9(nrm_factor: float, at: float, abm_factor: float = 1.0) -> Mapping[int, Curves]:
     """ABM at ``abm_factor`` × M/D/1 at loads 0.3, 0.4, 0.5; NRM P→S at ``nrm_factor`` ×
     M/D/1 at load ``at`` and on M/D/1 elsewhere."""
     ideal = ideal_transfer(800.0, "constant")

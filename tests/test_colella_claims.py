@@ -5,6 +5,8 @@ the helpers (ratio and its half-width, the largest improvement in each mode)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import math
 import sys
 from pathlib import Path
@@ -24,7 +26,7 @@ from arqlab.studies.spec import Claim  # noqa: E402
 from arqlab.studies.verdicts import Est, Verdict  # noqa: E402
 
 #: curve -> {x: mean} or {x: (mean, half)}
-Curves = dict[str, dict[float, float | tuple[float, float]]]
+Curves = Mapping[str, Mapping[float, float | tuple[float, float]]]
 
 
 def fig(n: int, curves: Curves) -> FigureData:
@@ -89,9 +91,9 @@ def test_knee_is_the_first_window_reaching_exactly_the_share_of_the_best() -> No
     assert cl.knee(fig(9, {"d": {1.0: 0.5}}), "c") is None
 
 
-def _window_curves(ratio_at: dict[float, float]) -> Curves:
+def _window_curves(ratio_at: dict[float, float]) -> dict[str, dict[float, float | tuple[float, float]]]:
     """One-for-one with its knee at 2 KiB; selective's at 2·r KiB, per error rate."""
-    out: Curves = {}
+    out: dict[str, dict[float, float | tuple[float, float]]] = {}
     for b in WINDOW_BERS:
         s_knee = 2.0 * ratio_at.get(b, 2.0)
         out[f"one_for_one@{b:g}"] = {1.0: 0.5, 2.0: 1.0, 8.0: 1.0}
