@@ -1,0 +1,167 @@
+"""Comer & Korb's claim encodings at each threshold, in both directions, on synthetic
+figures: the knee at 95 % of the best, saturation at lines busy ≥ 95 % first at C = 3,
+no gain beyond it (3 %), "several" transfers over 10 % (the lower bound per variant),
+the header factor within 1 %, packets at most 99 % full, the line cap of linear growth,
+the "more than the channels" regions and T_min's 10 % of the control's closes."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import pandas as pd
+import pytest
+
+from arqlab.studies.artefacts.curves import FigureData
+from arqlab.studies.comer_korb import claims as cl
+from arqlab.studies.comer_korb import theory
+from arqlab.studies.comer_korb.figures import figure
+from arqlab.studies.comer_korb.params import (
+    CM_CHANNELS,
+    CM_K_RESERVED,
+    FILE_OCTETS,
+    HEADER_OCTETS,
+    PACKET_OCTETS,
+    PAPER_RETX_SHARE,
+    SEGMENTS,
+)
+from arqlab.studies.data import StudyData
+from arqlab.studies.verdicts import Est, Verdict
+
+#: curve -> {x: mean} or {x: (mean, half, n)}
+Curves = Mapping[str, Mapping[float, float | tuple[float, float, int]]]
+
+#: A throughput at which the busy share equals the busy time (2·8·FILE_OCTETS bit/s).
+UNIT = 16.0 * FILE_OCTETS
+
+
+def fig(n: int, curves: Curves) -> FigureData:
+    rows = []
+    for c, pts in curves.items():
+        for x, v in pts.items():
+            mean, half, k = v if isinstance(v, tuple) else (v, 0.0, 5)
+            rows.append({"curve": c, "variant": "", "x": x, "y": mean, "y_ci95_half_width": half, "n": k})
+    return FigureData(figure(n), pd.DataFrame(rows))
+
+
+def sd(n: int, curves: Curves) -> StudyData:
+    return StudyData({n: fig(n, curves)})
+
+
+def test_knee_is_the_first_c_reaching_exactly_95_percent_of_the_best() -> None:
+    assert cl.knee(fig(3, {"tcp": {1.0: 0.5, 2.0: 0.95, 3.0: 1.0}}), "tcp") == (2.0, 1.0)
+    assert cl.knee(fig(3, {"tcp": {1.0: 0.5, 2.0: 0.9375, 3.0: 1.0}}), "tcp") == (3.0, 1.0)
+    k, top = cl.knee(fig(3, {"tcp": {1.0: 0.5, 2.0: float("nan")}}), "tcp")
+    assert k is None and math.isnan(top)
+
+
+def _fig3(busy: Mapping[float, float], thr: Mapping[float, float] | None = None) -> StudyData:
+    """Throughput UNIT at each C (so the busy share is the busy time) unless given."""
+    thr = thr or dict.fromkeys(busy, UNIT)
+    return sd(3, {"tcp": thr, "tcp.x25_line_busy_s": busy})
+
+
+@pytest.mark.parametrize("busy,first,verdict", [
+    ({1.0: 0.5, 2.0: 0.75, 3.0: 0.95, 4.0: 0.99}, 3.0, Verdict.HOLDS),  # exactly 95 % at C = 3
+    ({1.0: 0.5, 2.0: 0.75, 3.0: 0.9375, 4.0: 0.99}, 4.0, Verdict.DOES_NOT_HOLD),
+    ({1.0: 0.5, 2.0: 0.96875, 3.0: 0.99, 4.0: 0.99}, 2.0, Verdict.DOES_NOT_HOLD),
+    ({1.0: 0.5, 2.0: 0.75, 3.0: 0.875}, None, Verdict.DOES_NOT_HOLD),
+])
+def test_saturation_is_first_at_c_3_with_the_lines_busy_at_least_95_percent(
+        busy: dict[float, float], first: float | None, verdict: Verdict) -> None:
+    s, shares = cl.saturation(_fig3(busy)[3])
+    assert s == first
+    assert [e.mean for _, e in shares] == list(busy.values())
+    assert cl._saturation_at(_fig3(busy)).verdict is verdict
+
+
+def test_saturation_share_is_busy_time_over_twice_the_transfer_and_missing_busy_is_inconclusive() -> None:
+    e = cl.line_busy_share(_fig3({1.0: 0.5}, {1.0: UNIT / 2})[3], "tcp", 1.0)
+    assert e.mean == 0.25
+    assert math.isnan(cl.line_busy_share(_fig3({1.0: 0.5}, {1.0: 0.0})[3], "tcp", 1.0).mean)
+    assert cl.saturation(fig(3, {"tcp": {1.0: 1.0}})) == (None, [])
+    assert cl._saturation_at(sd(3, {"tcp": {1.0: 1.0}})).verdict is Verdict.INCONCLUSIVE
+
+
+@pytest.mark.parametrize("beyond,verdict", [(1.015625, Verdict.HOLDS), (1.0625, Verdict.DOES_NOT_HOLD)])
+def test_no_gain_beyond_saturation_is_within_3_percent_of_the_best_up_to_it(beyond: float, verdict: Verdict) -> None:
+    # Saturated first at C = 3, where go-back-N dips: the reference is C = 2's UNIT.
+    thr = {1.0: UNIT / 2, 2.0: UNIT, 3.0: 0.75 * UNIT, 4.0: beyond * UNIT, 5.0: UNIT}
+    busy = {c: b * UNIT / thr[c] for c, b in {1.0: 0.25, 2.0: 0.5, 3.0: 0.96875, 4.0: 1.0, 5.0: 1.0}.items()}
+    assert cl.saturation(_fig3(busy, thr)[3])[0] == 3.0
+    assert cl._flat_beyond(_fig3(busy, thr)).verdict is verdict
+    never = {c: 0.5 * UNIT / thr[c] for c in thr}
+    assert cl._flat_beyond(_fig3(never, thr)).verdict is Verdict.INCONCLUSIVE
+
+
+def test_transfers_over_is_a_lower_bound_from_the_mean() -> None:
+    t = PAPER_RETX_SHARE
+    assert cl.transfers_over(Est(t, 0.0, 10), t) == 0, "exactly 10 % is not over"
+    assert cl.transfers_over(Est(0.125, 0.0, 10), t) == 10, "no spread: all of them"
+    assert cl.transfers_over(Est(0.19, 0.01, 10), t) == 1, "10·0.09/0.9 = 1"
+    assert cl.transfers_over(Est(0.2, 0.01, 10), t) == 2, "10·0.1/0.9 = 1.1: at least 2"
+    assert cl.transfers_over(Est(0.5, 0.01, 0), t) == 0
+    assert cl.transfers_over(Est(float("nan"), 0.01, 10), t) == 0
+
+
+def _retx(shares: Mapping[str, tuple[float, float, int]]) -> StudyData:
+    return sd(3, {f"{c}.tcp_segments_retransmitted": {1.0: (m * SEGMENTS, h * SEGMENTS, n)}
+                  for c, (m, h, n) in shares.items()})
+
+
+@pytest.mark.parametrize("shares,verdict", [
+    ({"tcp": (0.125, 0.0, 1), "random": (0.125, 0.0, 1)}, Verdict.HOLDS),  # two transfers: several
+    ({"tcp": (0.125, 0.0, 1), "random": (0.0625, 0.0, 5)}, Verdict.INCONCLUSIVE),  # one over, the rest at most 10 %
+    ({"tcp": (0.09375, 0.0, 3), "random": (0.0625, 0.0, 5)}, Verdict.DOES_NOT_HOLD),  # none can be over
+    ({"tcp": (0.1, 0.01, 3)}, Verdict.INCONCLUSIVE),  # spread: some may be over
+])
+def test_over_10pct_needs_several_one_circuit_transfers(shares: dict[str, tuple[float, float, int]],
+                                                        verdict: Verdict) -> None:
+    assert cl._over_10pct(_retx(shares)).verdict is verdict
+
+
+def _counters(seg: float, dgrams: float, packets: float, octets: float) -> StudyData:
+    return sd(3, {"tcp.tcp_segments_sent": {1.0: seg}, "tcp.x25_datagrams_sent": {1.0: dgrams},
+                  "tcp.x25_data_packets_sent": {1.0: packets}, "tcp.x25_datagram_octets_sent": {1.0: octets}})
+
+
+@pytest.mark.parametrize("off,verdict", [(1.0, Verdict.HOLDS), (1.0075, Verdict.HOLDS), (0.9925, Verdict.HOLDS),
+                                         (1.0125, Verdict.DOES_NOT_HOLD), (0.9875, Verdict.DOES_NOT_HOLD)])
+def test_reason_headers_factor_within_1_percent_of_the_papers(off: float, verdict: Verdict) -> None:
+    factor = cl.PAPER_HEADER_FACTOR * off
+    seg = 100.0
+    data_octets = seg * HEADER_OCTETS / (1 - factor)
+    # 20 pure ACKs beside the 100 data segments: removed from the datagrams and octets.
+    assert cl._reason_headers(_counters(seg, seg + 20, 500, data_octets + 20 * HEADER_OCTETS)).verdict is verdict
+    assert cl._reason_headers(_counters(0.0, 1, 1, 1)).verdict is Verdict.INCONCLUSIVE
+
+
+@pytest.mark.parametrize("fill,verdict", [(0.98, Verdict.HOLDS), (0.985, Verdict.HOLDS), (0.995, Verdict.DOES_NOT_HOLD)])
+def test_reason_fill_packets_at_most_99_percent_full(fill: float, verdict: Verdict) -> None:
+    packets = 1000.0
+    data_octets = fill * PACKET_OCTETS * packets
+    # 10 pure ACKs: one 40-octet packet each, taken out of the counts.
+    out = cl._reason_fill(_counters(200, 210, packets + 10, data_octets + 10 * HEADER_OCTETS))
+    assert out.verdict is verdict
+
+
+def test_linear_expected_is_c_times_one_up_to_the_line_cap() -> None:
+    cap = theory.line_user_bps()
+    assert cl.linear_expected(Est(cap / 2, 10.0, 5), 2.0) == Est(cap, 20.0, 5), "exactly the cap: scaled"
+    assert cl.linear_expected(Est(cap / 2, 10.0, 5), 3.0) == Est(cap, 0.0), "above: the cap"
+
+
+def test_crowded_and_busy_regions_are_strictly_more_destinations_than_channels() -> None:
+    fd = fig(7, {"lru": {float(x): 1.0 for x in range(1, CM_CHANNELS + 3)}})
+    assert cl._crowded_xs(fd, "lru") == [CM_CHANNELS + 1.0, CM_CHANNELS + 2.0]
+    assert cl._busy_xs(fd, "lru")[0] == CM_CHANNELS - CM_K_RESERVED + 1.0
+
+
+@pytest.mark.parametrize("with_t_min,verdict", [(0.5, Verdict.HOLDS), (0.625, Verdict.DOES_NOT_HOLD)])
+def test_t_min_prevents_thrashing_at_most_10_percent_of_the_controls_closes(with_t_min: float, verdict: Verdict) -> None:
+    xs = (CM_CHANNELS - 1.0, CM_CHANNELS + 2.0)
+    curves = {"mlru_no_t_min": dict.fromkeys(xs, 5.0), "mlru": dict.fromkeys(xs, 0.0),
+              "multi_mlru": {xs[0]: 5.0, xs[1]: with_t_min}}
+    assert cl.t_min_prevents_thrashing(sd(7, curves)).verdict is verdict
+    only_few = {k: {xs[0]: v[xs[0]]} for k, v in curves.items()}
+    assert cl.t_min_prevents_thrashing(sd(7, only_few)).verdict is Verdict.INCONCLUSIVE
