@@ -61,8 +61,9 @@ UNIFORM_LENGTHS: dict[str, Any] = {"dist": "uniform", "min_bits": 512.0, "max_bi
 #: as few as two FIFO buffers are sufficient" (Section IV, run "in our simulator"); Fig. 4's
 #: w = 5 is a drawing (docs/studies/biersack.md, "The window").
 WINDOW = 10
-#: T1 = 1 s and reject timer = 3 s: LLC2 implementations' usual defaults as recalled, not
-#: checked against a document (docs/studies/biersack.md, "Timers"); not the paper's.
+#: T1 = 1 s and reject timer = 3 s: documented defaults of LLC2 implementations (Linux
+#: net/llc, DECnet-Plus, llc2 t1-time/trej-time of switch and router manuals: docs/references.md,
+#: "LLC2 timer defaults"), not the paper's, which gives no value.
 T1_S = 1.0
 REJECT_TIMER_S = 3.0
 FORWARDING_TIME_S = 0.0005
@@ -112,9 +113,10 @@ A_LENGTHS = Assumption(
 A_TIMERS = Assumption(
     "T1, reject timer, window", f"T1 = {T1_S:g} s, reject timer {REJECT_TIMER_S:g} s, k = {WINDOW}, n = {N_BG}, "
     "N2 = 8, N3 = 1, T2 = 0.1 s",
-    "Timers not in the paper ('typically larger than the roundtrip time'); T1 = 1 s and reject timer 3 s are LLC2 "
-    "implementations' usual defaults; k = 10 is the window the paper names for its multi-FIFO runs. Sensitivities "
-    "'t1_0.3', 't1_2', 'window4', 'window7', 'window12'; every claim per T1 in timers.md, per k in window.md.")
+    "Timers not in the paper ('typically larger than the roundtrip time'); T1 = 1 s and reject timer 3 s are "
+    "documented defaults of LLC2 implementations (not of the paper's model); k = 10 is the window the paper names "
+    "for its multi-FIFO runs. Sensitivities 't1_0.3', 't1_2', 'window4', 'window7', 'window12'; every claim per T1 "
+    "in timers.md, per k in window.md.")
 A_BRIDGE = Assumption(
     "bridges", f"{BUFFER_OCTETS} octets per output port, drop-tail, {FORWARDING_TIME_S * 1e3:g} ms forwarding by one "
     "processor (frames queue behind it)",
@@ -144,13 +146,15 @@ ASSUMPTIONS = (A_TOPOLOGY, A_LENGTHS, A_TIMERS, A_BRIDGE, A_PROCESSING, A_T1_WIN
 UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("T1 (acknowledgement timer)", "param:T1_S", T1_S,
                    "Not in the paper ('typically larger than the roundtrip time'); LLC2 implementations default to "
-                   "1 s. T1 runs from the end of a frame's transmission, so it covers the loss-free round trip "
-                   "(measured up to 136 ms under overload, ORIG at 3.5 Mbit/s, roundtrip.py), not the source "
-                   "queue: 0.3 s is 2.2x that, 2 s a slow implementation.",
+                   "1 s (Linux net/llc LLC2_ACK_TIME, DECnet-Plus, 'llc2 t1-time'). T1 runs from the end of a "
+                   "frame's transmission, so it covers the loss-free round trip (measured up to 136 ms under "
+                   "overload, ORIG at 3.5 Mbit/s, roundtrip.py), not the source queue: 0.3 s is 2.2x that, 2 s a "
+                   "slow implementation.",
                    low=0.3, high=2.0, log=True),
     UncertainInput("reject timer", "param:REJECT_TIMER_S", REJECT_TIMER_S,
-                   "Not in the paper; LLC2 implementations' default as recalled (unchecked), 3 s; tied to T1 "
-                   "(1 s) in the earlier study.", low=1.0, high=3.0, log=True),
+                   "Not in the paper; 3 s is the documented default of LLC2 implementations (Linux net/llc "
+                   "LLC2_REJ_TIME, DECnet-Plus reject timer 3000 ms, 'llc2 trej-time' 3 s); tied to T1 (1 s) in "
+                   "the earlier study.", low=1.0, high=3.0, log=True),
     UncertainInput("T1 cuts the BG/JAIN window", "param:T1_RESETS_WINDOW", T1_RESETS_WINDOW,
                    "The paper names the REJ as the only signal; some dynamic-window implementations also react to T1.",
                    levels=(False, True)),
