@@ -98,7 +98,7 @@ def _print_summary(results: Sequence[ClaimResult], fdata: dict[int, FigureData],
                 short.append(short_point_note(n, row))
                 unstable += row.steady_state == "no"
     total = sum(len(fd.frame) for fd in fdata.values())
-    others = "".join(f", sensitivities marked so within ±{100 * p:g}%" for p in sorted({p for t in targets.values() for p in t.values()}))
+    others = "".join(f", sensitivity rows with their own target within ±{100 * p:g}%" for p in sorted({p for t in targets.values() for p in t.values()}))
     if short:
         stable = f" ({len(short) - unstable} of them with a steady state)" if unstable else ""
         print(f"Precision: {total - len(short)} of {total} points within ±{100 * precision:g}%{others}; "
