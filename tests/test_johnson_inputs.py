@@ -6,6 +6,7 @@ without them)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -151,3 +152,55 @@ def test_a_modem_offset_moves_the_rate_choice_and_the_lanes_alike(name: str, par
             want = level if level and scenarios.integrated(variant) == integrated else None
             assert arq.get("modem_offset_db") == want and all(lane.get("modem_offset_db") == want for lane in lanes), variant
             scenario_mod.load(tree)
+
+
+#: The inputs that make up the turnaround and the response timeout.
+TIMING = ("turnaround_s", "interleaver_delay_s", "sync_acquisition_s", "response_wait_s", "integrated_response_wait_s")
+
+
+def test_the_response_timeout_outlasts_the_turnaround_at_every_corner_of_the_design() -> None:
+    """The response timeout is tied to the turnaround (docs/studies/johnson.md, "Seventh
+    reading", item 2): at every corner of the five timing inputs' ranges, each ARQ's
+    timeout is its radio's turnaround + 2 t_p + its wait, and the wait is at least the
+    longest first frame of an answer (BW1's 1.30667 s integrated, a 75 bit/s ACK's 3.0 s
+    external), so the peer's answer always starts, and has been seen, before the timer."""
+    import itertools
+
+    ranges = {u.name: (u.target.removeprefix("param:"), (u.low, u.high)) for u in params.UNCERTAIN_INPUTS if u.name in TIMING}
+    assert set(ranges) == set(TIMING)
+    for corner in itertools.product(*(ends for _, ends in ranges.values())):
+        values = {target: v for (target, _), v in zip(ranges.values(), corner)}
+        with robustness.study_params(PKG, values):
+            for variant in params.VARIANT.values():
+                tree = scenarios.tables(variant, "hmtp", 2.0, 1)
+                turnaround = tree["medium"][0]["turnaround_s"]
+                arq = _layer(tree, "hf_arq")
+                assert arq is not None
+                first_frame = 1.30667 if scenarios.integrated(variant) else 3.0
+                assert arq["response_timeout_s"] >= turnaround + 2 * tree["medium"][0]["delay_s"] + first_frame - 1e-9, (values, variant)
+
+
+def _sessions(tree: dict[str, Any]) -> float:
+    import arqlab
+
+    tree["run"].update(duration_s=1800.0, replications=1)
+    tree["flow"][0]["traffic"]["start_until_s"] = 600.0
+    m = arqlab.simulate(tree, seed=1, replications=1).metrics
+    return float(m[scenarios.CLIENT]["sessions_completed"]["mean"])
+
+
+def test_a_response_timeout_below_the_turnaround_preempts_every_answer_and_the_tie_does_not() -> None:
+    """The stall the robustness pass found, at its boundary: 5066 HMTP at 25 dB with a
+    6.6 s external turnaround (1.0 + 4.8 + 0.8 s). A timeout of 4.67 s fires before the
+    peer may key up (τ + t_p = 6.61 s), the sender transmits again and holds the channel:
+    no session completes. The tied timeout (6.62 s + the wait) lets every answer through."""
+    timing = {"TURNAROUND_S": 1.0, "INTERLEAVER_DELAY_S": 4.8, "SYNC_ACQUISITION_S": 0.8}
+    with robustness.study_params(PKG, timing):
+        tied = scenarios.tables("5066", "hmtp", 1.0, 1)
+    assert tied["medium"][0]["turnaround_s"] == pytest.approx(6.6)
+    arq = _layer(tied, "hf_arq")
+    assert arq is not None and arq["response_timeout_s"] == pytest.approx(6.62 + params.RESPONSE_WAIT_S)
+    preempted = json.loads(json.dumps(tied))
+    _layer(preempted, "hf_arq")["response_timeout_s"] = 4.67  # type: ignore[index]
+    assert _sessions(tied) > 5
+    assert _sessions(preempted) == 0

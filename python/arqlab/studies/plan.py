@@ -104,21 +104,25 @@ def plan_figure(figure: Figure, settings: RunSettings) -> tuple[list[Point], dic
     points: list[Point] = []
     runs: dict[str, RunRequest] = {}
     log: list[dict[str, Any]] = []
-    variants: list[tuple[str, Curve, Mapping[str, Any], Mapping[str, Any], tuple[float, ...]]] = []
+    variants: list[tuple[str, Curve, Mapping[str, Any], Mapping[str, Any], tuple[float, ...], float | None]] = []
     for c in figure.curves:
-        variants.append(("", c, c.params, {}, _curve_xs(figure, c, settings.quick)))
+        variants.append(("", c, c.params, {}, _curve_xs(figure, c, settings.quick), settings.precision))
     for s in figure.sensitivities:
+        precision = settings.precision if settings.precision is None or s.precision is None else s.precision
         for key in s.curves:
             c = figure.curve(key)
             params = {**c.params, **s.params}
-            variants.append((s.name, c, params, s.overrides, _variant_xs(figure, s, c, settings.quick)))
-    for variant, c, vparams, extra, xs in variants:
+            variants.append((s.name, c, params, s.overrides, _variant_xs(figure, s, c, settings.quick), precision))
+    for variant, c, vparams, extra, xs, precision in variants:
         for x in xs:
             ov = point_overrides(figure, c, x, settings.quick, vparams, extra)
             scn = apply_overrides(figure.base, ov)
             key = run_key(scn, settings.seed, settings.replications, settings.precision)
+            if key not in runs:
+                # Not a base point's scenario: the variant's own target.
+                key = run_key(scn, settings.seed, settings.replications, precision)
             label = f"fig{figure.number}/{c.key}{'@' + variant if variant else ''}/x={x:g}"
-            runs.setdefault(key, RunRequest(key, scn, settings.seed, settings.replications, settings.precision, label))
+            runs.setdefault(key, RunRequest(key, scn, settings.seed, settings.replications, precision, label))
             norm = figure.normalize(scn, c) if figure.normalize else 1.0
             measure = c.measure or figure.measure
             points.append(Point(figure.number, c.key, variant, float(x), key, c.direction, measure, float(norm)))

@@ -97,7 +97,12 @@ class Sensitivity:
     ``coequal``: a reading the paper's text does not settle, as well supported as the
     study's own. Its verdicts get their own column beside the study's in ``claims.md``
     (not a cell of the sensitivity column) and its curves are drawn as lines, like the
-    study's, not as markers."""
+    study's, not as markers.
+
+    ``precision``: in a pass with a precision target, this variant's own target (a
+    relative half-width, e.g. 0.1) when it differs from the study's: a sensitivity that
+    only asks whether a verdict changes need not be as precise as the cells the claims
+    read. A point whose scenario is also a base point shares the base's run."""
 
     name: str
     description: str
@@ -108,6 +113,7 @@ class Sensitivity:
     quick_xs: tuple[float, ...] | None = None
     on_base_xs: bool = False
     coequal: bool = False
+    precision: float | None = None
 
 
 @dataclass(frozen=True)

@@ -77,8 +77,9 @@ def reproduce(
     if not wanted_tables:
         return rep
     reps = None
-    if runner is None and any(t > 2 for t in wanted_tables):
-        # The effects' CIs need every replication (a test runner gives only means).
+    if runner is None:
+        # The effects' CIs and the single-run ranges need every replication (a test
+        # runner gives only means).
         reps = replication_values([rep.data[n].figure for n in (1, 2) if n in rep.data], settings_for(quick, seed),
                                   workers=workers, executor=executor, store=store)
     rep.files += write_tables(rep.data, wanted_tables, rep.out_dir, reps)

@@ -46,11 +46,13 @@ def _claim(id_: str, check: Callable[[StudyData], Outcome], figure: int | None, 
     # (figures.rate_per_packet, figures.modem_standard), with both directions on one
     # fading process (figures.reciprocal) and with 5066-1s's robust acknowledgement
     # (figures.robust_ack). Every figure's claims also with the integrated modem's first
-    # copy on the standard's uncoded anchor (figures.first_copy_uncoded).
+    # copy on the standard's uncoded anchor (figures.first_copy_uncoded) and with HDL's
+    # fill slots repeating first sends only (figures.fill_first_only).
     sensitivity = {1: ("rto_rfc2988", "rate_per_packet", "modem_standard", "sigma_15", "reciprocal", "robust_ack",
-                       "first_copy_uncoded"),
-                   2: ("first_copy_uncoded",),
-                   3: ("rate_per_packet", "modem_standard", "reciprocal", "robust_ack", "first_copy_uncoded")}.get(figure or 0, ())
+                       "first_copy_uncoded", "fill_first_only"),
+                   2: ("first_copy_uncoded", "fill_first_only"),
+                   3: ("rate_per_packet", "modem_standard", "reciprocal", "robust_ack", "first_copy_uncoded",
+                       "fill_first_only")}.get(figure or 0, ())
     return Claim(id_, c.where, c.statement, check, needs=needs, figure=figure, sensitivity=sensitivity)
 
 

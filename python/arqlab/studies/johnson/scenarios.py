@@ -29,10 +29,18 @@ def selective_repeat(variant: str) -> bool:
     return any(sr for (sr, _, _), v in P.VARIANT.items() if v == variant)
 
 
+def response_timeout_s(turnaround_s: float, wait_s: float) -> float:
+    """The ARQ's response timeout, counted from the end of its transmission: the answer
+    can start no earlier than the peer's turnaround + 2 t_p later (params.RESPONSE_WAIT_S),
+    so the wait is added to that; a timeout below it would preempt every answer. Rounded
+    to the nanosecond (the engine's tick) so that 1.1 + 0.02 + 3.88 is the crate's 5 s."""
+    return round(turnaround_s + 2 * P.PROPAGATION_S + wait_s, 9)
+
+
 def tables(variant: str, workload: str, x: float, replications: int, initial_rto_s: float | None = None,
            rate_adaptation: str | None = None, external_modem: str | None = None,
            transition_sigma_db: float | None = None, reciprocal: bool | None = None,
-           ack_rate: str | None = None, integrated_modem: str | None = None) -> dict[str, Any]:
+           ack_rate: str | None = None, integrated_modem: str | None = None, fill_slots: str | None = None) -> dict[str, Any]:
     """Every table of one point: ``workload`` is "smtp" (SMTP over TCP with connection
     set-up), "hmtp" (directly over the ARQ) or "long" (5,000-byte messages back to back,
     client to server: the sustained throughput on long messages). The keyword arguments
@@ -40,7 +48,7 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
     so the robustness analysis may set them there): TCP's initial RTO, the external
     modem's rate rule and table, the transition channel's mid-term σ, whether the two
     directions share one fading process, the external stop-and-wait acknowledgement's rate,
-    the integrated modem's table."""
+    the integrated modem's table, what HDL's BW2 fill slots carry."""
     _, channel, snr = CHANNEL_X[x]
     rate_adaptation = P.RATE_ADAPTATION if rate_adaptation is None else rate_adaptation
     external_modem = P.EXTERNAL_MODEM if external_modem is None else external_modem
@@ -49,7 +57,7 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
     integrated_modem = P.INTEGRATED_MODEM if integrated_modem is None else integrated_modem
     rate, turnaround, modem = ((4800.0, P.TURNAROUND_S, integrated_modem) if integrated(variant)
                                else (2400.0, P.TURNAROUND_S + P.INTERLEAVER_DELAY_S + P.SYNC_ACQUISITION_S, external_modem))
-    timeout = P.INTEGRATED_RESPONSE_TIMEOUT_S if integrated(variant) else P.RESPONSE_TIMEOUT_S
+    timeout = response_timeout_s(turnaround, P.INTEGRATED_RESPONSE_WAIT_S if integrated(variant) else P.RESPONSE_WAIT_S)
     # The modem's table moved along the SNR axis: the ARQ (rate choice) and the lanes'
     # errors read the same table (absent at 0: the scenarios as before).
     offset_db = P.INTEGRATED_MODEM_OFFSET_DB if integrated(variant) else P.EXTERNAL_MODEM_OFFSET_DB
@@ -59,7 +67,7 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
     if selective_repeat(variant):
         arq["max_packets"] = P.MAX_PACKETS
         if integrated(variant):
-            arq["fill_slots"] = P.BW2_FILL  # HDL's BW2 bursts (and all-three's)
+            arq["fill_slots"] = P.BW2_FILL if fill_slots is None else fill_slots  # HDL's BW2 bursts (and all-three's)
     if not integrated(variant):
         arq.update(target_per=P.TARGET_PER, segment_bits=8 * P.SEGMENT_OCTETS_5066, snr_step_down_db=P.SNR_STEP_DOWN_DB,
                    snr_step_up_db=P.BURST_STEP_UP_DB)
@@ -93,7 +101,7 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
         traffic = {"kind": "dialogue", "script": workload, "sessions": SESSIONS, "start_until_s": HOUR_S}
         duration, responses = SESSION_CAP_S, ("message_throughput_bps", "session_latency_s")
     medium: dict[str, Any] = {"name": "hf", "kind": "half_duplex_radio", "ends": ["client", "server"], "rate_bps": rate,
-                              "delay_s": 0.01, "turnaround_s": turnaround, "preamble_s": 0.0, "forward": lane, "reverse": dict(lane)}
+                              "delay_s": P.PROPAGATION_S, "turnaround_s": turnaround, "preamble_s": 0.0, "forward": lane, "reverse": dict(lane)}
     if P.RECIPROCAL_CHANNEL if reciprocal is None else reciprocal:
         medium["reciprocal"] = True  # absent when false: the first readings' scenarios unchanged
     return {
@@ -121,4 +129,4 @@ def derive(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, 
     return tables(str(params["variant"]), str(params["workload"]), x, QUICK_REPLICATIONS if quick else FULL_REPLICATIONS,
                   None if rto is None else float(rto), opt("rate_adaptation"), opt("external_modem"),
                   None if sigma is None else float(sigma), opt("reciprocal"), opt("ack_rate"),
-                  opt("integrated_modem"))
+                  opt("integrated_modem"), opt("fill_slots"))

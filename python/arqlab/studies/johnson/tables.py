@@ -27,7 +27,7 @@ from ..output import write_artefact
 from ..verdicts import Est
 from .params import CHANNEL_X, PAPER_CURVES, SESSION_CAP_S, VARIANT
 from .scenarios import CLIENT
-from .published import CHANNELS, EFFECTS_TABLES, LATENCY_TABLES, PROTOCOLS, EffectsTable
+from .published import CAPPED_CELLS, CHANNELS, EFFECTS_TABLES, LATENCY_TABLES, PROTOCOLS, EffectsTable
 
 FEATURES = (("A", "Selective Repeat"), ("B", "Integrated Modem"), ("C", "Duplex Client Data"))
 X_OF = {name: x for x, (name, _, _) in CHANNEL_X.items()}
@@ -170,23 +170,72 @@ def percent(data: StudyData, table_id: str, label: str) -> tuple[float, int]:
 
 def replication_values(figures: Sequence[Figure], settings: RunSettings, *, workers: int | None = None,
                        executor: Any = None, store: Any = None) -> dict[tuple[int, str, float], list[float]]:
-    """Every replication's message throughput of the figures' cells, through the same
-    execution layer and store as the reproduction (with a store: read back, not rerun)."""
+    """Every replication's message throughput (key ``(figure, curve, x)``) and session
+    latency (key ``(figure, curve + ".latency", x)``) of the figures' cells, each run once
+    through the same execution layer and store as the reproduction (with a store: read
+    back, not rerun)."""
     from ... import scenario as scenario_mod
     from ...execution import PointSpec, run_points_detailed
     from ...results import observations
 
-    cells: list[tuple[tuple[int, str, float], RunRequest]] = []
+    wanted = ("message_throughput_bps", "session_latency_s")
+    cells: list[tuple[tuple[int, str, float], str, str]] = []
+    requests: dict[str, RunRequest] = {}
     for fig in figures:
         points, runs, _ = plan_figure(fig, settings)
-        cells += [((fig.number, p.curve, p.x), runs[p.run]) for p in points
-                  if p.variant == "" and p.measure == "message_throughput_bps"]
+        for p in points:
+            if p.variant == "" and p.measure in wanted:
+                cells.append(((fig.number, p.curve, p.x), p.run, p.measure))
+                requests.setdefault(p.run, runs[p.run])
     specs = [PointSpec(resolved=scenario_mod.load(r.scenario), seed=r.seed, replications=r.replications,
-                       precision=r.precision) for _, r in cells]
+                       precision=r.precision) for r in requests.values()]
     if executor is None:
         executor = "serial" if workers == 1 else "local"
     outcomes = run_points_detailed(specs, executor=executor, workers=workers, store=store, keep_records=True)
-    return {key: observations(o.records)[(CLIENT, "message_throughput_bps")] for (key, _), o in zip(cells, outcomes, strict=True)}
+    obs = {key: observations(o.records) for key, o in zip(requests, outcomes, strict=True)}
+    return {cell: obs[run][(CLIENT, measure)] for cell, run, measure in cells}
+
+
+def single_run_range(values: Sequence[float]) -> tuple[float, float]:
+    """Where one more replication (the paper ran one per cell) falls with 95 %
+    probability: with 40 replications or more, their 2.5th and 97.5th percentiles (the
+    transition cells' latencies are skewed); with fewer, the normal prediction interval
+    mean ± t(0.975, n − 1) · s · √(1 + 1/n), cut at 0 (a latency is positive)."""
+    import numpy as np
+    from scipy import stats
+
+    xs = np.asarray(values, dtype=float)
+    n = len(xs)
+    if n >= 40:
+        lo, hi = np.percentile(xs, [2.5, 97.5])
+        return float(lo), float(hi)
+    h = float(stats.t.ppf(0.975, n - 1)) * float(xs.std(ddof=1)) * math.sqrt(1 + 1 / n)
+    return max(0.0, float(xs.mean()) - h), float(xs.mean()) + h
+
+
+def single_run_lines(n: int, reps: Reps) -> list[str]:
+    """Table ``n`` (1 or 2): each cell's single-run 95 % range beside the paper's single
+    run, and how many of the paper's cells fall inside (a capped cell, Table 1's 5066-1s
+    2000 s, when the range reaches the cap)."""
+    t = LATENCY_TABLES[n - 1]
+    lines = ["Single-run 95 % range (where one replication, as the paper ran, falls: the 2.5th-97.5th "
+             "percentiles of the replications' mean latencies from 40 replications, else the normal prediction "
+             "interval) vs the paper's single run:", "",
+             "| protocol | " + " | ".join(CHANNELS) + " |", "|---|" + "---|" * len(CHANNELS)]
+    inside = 0
+    for p in PROTOCOLS:
+        row = []
+        for c in CHANNELS:
+            values = reps[(n, f"{PAPER_CURVES[p]}.latency", X_OF[c])]
+            lo, hi = single_run_range(values)
+            pub = dict(t.values)[(p, c)]
+            capped = (t.id, p, c) in CAPPED_CELLS  # the paper's value is a cap: at least pub
+            ok = hi >= pub if capped else lo <= pub <= hi
+            inside += ok
+            shown = f"≥ {pub:g}, a cap" if capped else f"{pub:g}"
+            row.append(f"{lo:.0f}–{hi:.0f} ({shown}{'' if ok else '; outside'}; n = {len(values)})")
+        lines.append(f"| {p} | " + " | ".join(row) + " |")
+    return lines + ["", f"The paper's value lies in the single-run range in {inside} of {len(PROTOCOLS) * len(CHANNELS)} cells.", ""]
 
 
 def latency(data: StudyData, fig: int, protocol: str, channel: str) -> Est:
@@ -237,6 +286,8 @@ def render(data: StudyData, tables: list[int], reps: Reps | None = None) -> tupl
                       t.to_markdown(digits=4), "",
                       f"Sessions started during the hour and run to their end; sessions cut by the "
                       f"{SESSION_CAP_S / 3600:g} h cap (in no mean): {cut} in {runs} replications.", ""]
+            if reps is not None and (n, f"{PAPER_CURVES[PROTOCOLS[0]]}.latency", X_OF[CHANNELS[0]]) in reps:
+                lines += single_run_lines(n, reps)
             rows += [{"table": n, "row": r.row, "column": r.column, "ours": r.mean, "ours_ci95_half_width": r.ci95_half_width,
                       "published": r.published, "unit": "s"} for r in t.to_frame().itertuples(index=False)]
             continue
