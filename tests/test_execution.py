@@ -107,6 +107,22 @@ def test_sequential_precision_is_independent_of_workers(tmp_path: Path, precisio
         assert a.records == expected(point.resolved, 11, n)
 
 
+@pytest.mark.parametrize("precision", [0.08, 0.03])
+def test_sequential_precision_computes_no_replication_past_the_decided_n(precision: float) -> None:
+    """Law & Kelton's sequential rule stops at the smallest n that meets the target; the
+    rest of the round it was in is not run (serial: exactly n computed; a pool of two
+    workers, 4 in flight: at most those in flight beyond n)."""
+    resolved = scenario(precision=precision)
+    n, reached = smallest_n(resolved, precision, 1)
+    assert reached and n > resolved["run"]["min_replications"], "the target is met mid-round"
+    for kwargs, slack in (({"executor": "serial"}, 0), ({"workers": 2}, 3)):
+        progress = Progress(stream=io.StringIO())
+        (outcome,) = run_points_detailed([PointSpec(resolved)], store=False, runner=fake_run_replication,
+                                         progress=progress, **kwargs)
+        assert len(outcome.records) == n and outcome.precision_reached
+        assert progress.summary is not None and n <= progress.summary.computed <= n + slack, (kwargs, n)
+
+
 def test_precision_from_the_scenario() -> None:
     resolved = scenario(precision=0.05)
     (outcome,) = run_points_detailed([PointSpec(resolved)], executor="serial", store=False,

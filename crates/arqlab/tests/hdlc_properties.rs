@@ -15,6 +15,7 @@ mod common;
 
 use arqlab::engine::SimTime;
 use arqlab::protocol::hdlc::{HdlcConfig, HdlcStation, Mode, Poll, Reject, SecondaryT1Action, T1Action};
+use arqlab::protocol::{Counters, Event, Frame, Grant, Layer, Sdu, Service};
 use arqlab::scenario::Scenario;
 use arqlab::sim::runner::{run, RunOutput, Windows};
 
@@ -342,6 +343,82 @@ mod liveness {
                 c.timer_recovery = Some(TimerRecovery::Lapb);
             }
             recovers_after_errors_stop(&c, &d)?;
+        }
+    }
+}
+
+/// The station with `Layer::wants_transmit` left at its default (always true): the
+/// runner wakes it every time its line frees, as before the station answered the
+/// question itself.
+struct EveryWake(HdlcStation);
+
+impl Layer for EveryWake {
+    const HOLDS_RECEIVED: bool = true;
+    type Sdu = Sdu;
+    type Pdu = Frame;
+    fn service(&self) -> Service {
+        self.0.service()
+    }
+    fn handle_submit(&mut self, now: SimTime, msg: Sdu) {
+        self.0.handle_submit(now, msg)
+    }
+    fn handle_receive(&mut self, now: SimTime, f: &Frame) {
+        self.0.handle_receive(now, f)
+    }
+    fn handle_receive_in_error(&mut self, now: SimTime, f: &Frame) {
+        self.0.handle_receive_in_error(now, f)
+    }
+    fn handle_timeout(&mut self, now: SimTime) {
+        self.0.handle_timeout(now)
+    }
+    fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Frame> {
+        self.0.poll_transmit(now, grant)
+    }
+    fn poll_timeout(&self) -> Option<SimTime> {
+        self.0.poll_timeout()
+    }
+    fn poll_event(&mut self) -> Option<Event<Sdu>> {
+        self.0.poll_event()
+    }
+    fn backlog(&self) -> usize {
+        self.0.backlog()
+    }
+    fn unacknowledged(&self) -> usize {
+        self.0.unacknowledged()
+    }
+    fn counters(&self) -> Counters {
+        self.0.counters()
+    }
+    fn receive_buffer_bits(&self) -> u64 {
+        self.0.receive_buffer_bits()
+    }
+}
+
+/// `Layer::wants_transmit`: the runner wakes a station when its line frees only if the
+/// station says a frame could go; a skipped wake-up is one that would have sent nothing
+/// and changed nothing. Every mode, both moduli, REJ and SREJ, Poisson traffic both ways
+/// (idle spells) on a noisy line: every measure of every window and the accounting equal
+/// those of the station woken every time; only the event count falls, and does fall.
+#[test]
+fn wants_transmit_skips_only_wake_ups_that_send_nothing() {
+    let poisson = |load: f64, bits: u32| format!("kind = \"poisson\"\nload = {load}\nlength = {{ dist = \"constant\", mean_bits = {bits} }}");
+    let sc = scenario("bit_error_rate = 1e-4", &poisson(0.5, 1000), &poisson(0.3, 600), 200.0);
+    let w = Windows::equal(SimTime::from_secs_f64(10.0), SimTime::from_secs_f64(200.0), 4);
+    for mode in [Mode::Nrm, Mode::Abm, Mode::Arm] {
+        for modulus in [8, 128] {
+            for reject in [Reject::Rej, Reject::Srej] {
+                let mut c = HdlcConfig::defaults(mode, modulus);
+                c.reject = reject;
+                if reject == Reject::Srej {
+                    c.window = modulus / 2;
+                    c.receive_buffer_frames = 3;
+                }
+                let asked = run(&sc, 3, 0, &w, None, |_, s| HdlcStation::new(&c, s)).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+                let every = run(&sc, 3, 0, &w, None, |_, s| EveryWake(HdlcStation::new(&c, s))).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+                let what = |o: &RunOutput| format!("{:?} {:?} {:?} {:?}", o.windows, o.flow_windows, o.accounting, o.simulated);
+                assert_eq!(what(&asked), what(&every), "{c:?}: a skipped wake-up changed a measure");
+                assert!(asked.events < every.events, "{c:?}: {} events, woken every time {}", asked.events, every.events);
+            }
         }
     }
 }

@@ -10,8 +10,9 @@ Sequential precision (Law & Kelton's sequential procedure): a point with a preci
 target runs ``run.min_replications`` first and adds rounds until the 95% half-widths meet
 the target or ``run.max_replications`` is reached. The number used is the *smallest* n ≥
 min at which the target holds on replications 0..n-1 (checked for every n, not only at
-round ends), so it does not depend on round sizes or worker counts. Replications computed
-beyond it stay in the store but are not used.
+round ends), so it does not depend on round sizes or worker counts. Once a point's n is
+decided the rest of its round is not submitted; only replications already in flight
+(at most the backend's capacity) are computed beyond it, and they stay in the store.
 
 Memory is constant in the number of replications: records are folded into a running
 summary in replication order as soon as the ones before them have arrived (the few that
@@ -213,6 +214,11 @@ class _Scheduler:
         """Submit wanted replications until the backend holds ``capacity`` of them."""
         while self.open and self.in_flight < self.backend.capacity:
             point = self.open[0]
+            if point.final_n is not None:
+                # Decided (precision reached mid-round): the rest of its round would
+                # be computed and never used.
+                self.progress.add_total(point.cursor - point.scheduled)
+                point.scheduled = point.cursor
             if point.cursor < point.scheduled:
                 self._take(point)
             if point.cursor >= point.scheduled:

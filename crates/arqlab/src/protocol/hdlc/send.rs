@@ -38,27 +38,6 @@ impl<P: Payload> HdlcStation<P> {
             || (self.unacked.len() < self.k && (!with_queue || !self.queue.is_empty()))
     }
 
-    /// False only if `poll_transmit` would return nothing now (and change nothing): each
-    /// condition under which `choose` could pick a frame, loosened to one field test. A
-    /// caller that polls a station on every input (X.25's access line) skips the full
-    /// choice when nothing is pending. Not `Layer::wants_transmit`: the runner would
-    /// then skip wake-ups, which changes event counts.
-    pub fn may_transmit(&self) -> bool {
-        if self.mode == Mode::Nrm && self.role == Role::Secondary && !self.polled {
-            return false;
-        }
-        self.f_pending
-            || self.send_p
-            || self.polled
-            || self.rej_pending
-            || self.busy_report_pending
-            || self.ack_pending
-            || !self.srej_queue.is_empty()
-            || !self.single.is_empty()
-            || (self.role != Role::Secondary && !self.p_outstanding && self.poll != Poll::Timeout)
-            || self.can_send_i(true)
-    }
-
     /// `timer_recovery = "lapb"`: from T1's expiry until the F = 1 response to the poll
     /// it caused, no new I frame goes (X.25 §2.4.5.9).
     pub(super) fn in_timer_recovery(&self) -> bool {

@@ -392,6 +392,26 @@ impl<P: Payload> Layer for HdlcStation<P> {
         }
     }
 
+    /// False only if `poll_transmit` would return nothing now (and change nothing): each
+    /// condition under which `choose` could pick a frame, loosened to one field test.
+    /// The runner then schedules no wake-up for the line's end, and the X.25 access
+    /// line skips the full choice, when nothing is pending.
+    fn wants_transmit(&self) -> bool {
+        if self.mode == Mode::Nrm && self.role == Role::Secondary && !self.polled {
+            return false;
+        }
+        self.f_pending
+            || self.send_p
+            || self.polled
+            || self.rej_pending
+            || self.busy_report_pending
+            || self.ack_pending
+            || !self.srej_queue.is_empty()
+            || !self.single.is_empty()
+            || (self.role != Role::Secondary && !self.p_outstanding && self.poll != Poll::Timeout)
+            || self.can_send_i(true)
+    }
+
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Frame<P>> {
         if self.mode == Mode::Nrm && self.role == Role::Secondary && !self.polled {
             return None;

@@ -958,29 +958,29 @@ fn test_nrm_secondary_rnr_at_buffer_limit_in_response() {
     );
 }
 
-/// `may_transmit`, the access line's shortcut past `poll_transmit`: false for an idle
-/// ABM station (P only on T1, nothing queued or owed), true as soon as an I frame, an
-/// acknowledgement or an F is due, and false for an NRM secondary not polled even with
-/// frames queued.
+/// `Layer::wants_transmit` (false: the runner skips the wake-up when the line frees, the
+/// X.25 access line the frame choice): false for an idle ABM station (P only on T1,
+/// nothing queued or owed), true as soon as an I frame, an acknowledgement or an F is
+/// due, and false for an NRM secondary not polled even with frames queued.
 #[test]
-fn test_may_transmit_is_false_only_when_no_frame_can_go() {
+fn test_wants_transmit_is_false_only_when_no_frame_can_go() {
     let mut a = station(&cfg(Mode::Abm, 8), Station::A, 0);
-    assert!(!a.may_transmit(), "idle ABM station");
+    assert!(!a.wants_transmit(), "idle ABM station");
     assert!(a.poll_transmit(ms(0), &LINE).is_none());
     a.handle_submit(ms(0), msg(0));
-    assert!(a.may_transmit(), "an I frame is queued");
+    assert!(a.wants_transmit(), "an I frame is queued");
     assert_eq!(send(&mut a, ms(0), 1).len(), 1);
-    assert!(!a.may_transmit(), "the frame is out, nothing else owed");
+    assert!(!a.wants_transmit(), "the frame is out, nothing else owed");
     a.handle_receive(ms(1), &i_frame(0, 0, false, true));
-    assert!(a.may_transmit(), "an acknowledgement is owed (T2 = 0)");
+    assert!(a.wants_transmit(), "an acknowledgement is owed (T2 = 0)");
     assert_eq!(brief(&a.poll_transmit(ms(1), &LINE).unwrap()), (FrameKind::RR, 0, 1, false));
-    assert!(!a.may_transmit());
+    assert!(!a.wants_transmit());
     a.handle_receive(ms(2), &s_frame(FrameKind::RR, 0, true, true));
-    assert!(a.may_transmit(), "a P was received: the F response is owed");
+    assert!(a.wants_transmit(), "a P was received: the F response is owed");
     let mut b = station(&cfg(Mode::Nrm, 8), Station::B, 3);
-    assert!(!b.may_transmit(), "an NRM secondary waits for the poll");
+    assert!(!b.wants_transmit(), "an NRM secondary waits for the poll");
     b.handle_receive(ms(0), &s_frame(FrameKind::RR, 0, true, true));
-    assert!(b.may_transmit(), "polled, with frames queued");
+    assert!(b.wants_transmit(), "polled, with frames queued");
 }
 
 /// `without_acknowledged_events` (X.25's access line): an N(R) frees the acknowledged
@@ -1062,11 +1062,11 @@ impl Harness {
             for s in 0..2 {
                 self.drain(s);
                 if self.busy_until[s] <= self.now {
-                    // `may_transmit` is false only when nothing could go (every run of
+                    // `wants_transmit` is false only when nothing could go (every run of
                     // the harness, so every property test, checks it).
-                    let may = self.st[s].may_transmit();
+                    let may = self.st[s].wants_transmit();
                     if let Some(f) = self.st[s].poll_transmit(self.now, &LINE) {
-                        assert!(may, "station {s} at {:?}: may_transmit() was false, yet {f:?} went", self.now);
+                        assert!(may, "station {s} at {:?}: wants_transmit() was false, yet {f:?} went", self.now);
                         let done = self.now + Duration::transmission(f.bits as u64, LINE.rate_bps);
                         self.busy_until[s] = done;
                         let err = lose(s, self.now);

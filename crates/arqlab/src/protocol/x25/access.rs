@@ -139,13 +139,13 @@ impl<P: Payload> AccessLine<P> {
                     self.process(now, pull);
                 }
             }
-            if let Some(f) = self.dte.may_transmit().then(|| self.dte.poll_transmit(now, &self.grant)).flatten() {
+            if let Some(f) = self.dte.wants_transmit().then(|| self.dte.poll_transmit(now, &self.grant)).flatten() {
                 Self::send(&mut self.up, now, &self.grant, f);
                 started = true;
             }
         }
         if self.down.busy_until <= now {
-            if let Some(f) = self.dce.may_transmit().then(|| self.dce.poll_transmit(now, &self.grant)).flatten() {
+            if let Some(f) = self.dce.wants_transmit().then(|| self.dce.poll_transmit(now, &self.grant)).flatten() {
                 Self::send(&mut self.down, now, &self.grant, f);
                 started = true;
             }
