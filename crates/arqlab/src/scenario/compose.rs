@@ -1,8 +1,8 @@
 //! Composing stacks from declared services (`protocol::service`): a stack is accepted
 //! when every pair of neighbours fits (the lower layer offers a service the upper one
-//! needs), its lowest layer can send on a medium, a top-only layer (TCP, TP4: their SDUs
-//! are the users' messages) is on top, and it is no deeper than the composed stack
-//! holds. Nodes of one run may have different stacks; the two ends of a flow must run
+//! needs), its lowest layer can send on a medium, and a top-only layer (TCP, TP4: their
+//! SDUs are the users' messages) is on top; its depth is not limited (`protocol::deep`
+//! runs a chain of any length). Nodes of one run may have different stacks; the two ends of a flow must run
 //! the same protocols layer by layer (peers fit), and every node's stack has the same
 //! depth (one PDU type on the media). Every problem is reported with its path.
 
@@ -11,19 +11,9 @@ use crate::protocol::registry::ProtocolConfig;
 use crate::schema::Problems;
 use std::collections::BTreeMap;
 
-/// Deepest stack the composed path holds (`sim::composed`), by design: transport,
-/// network and link (OSI layers 4, 3 and 2; the application is the flow's traffic),
-/// what every paper and shipped composition needs. Any combination of that depth or
-/// less runs without Rust code; each further depth would be one more monomorphised
-/// runner (another nesting of `Composed`), paid in every build.
-pub const MAX_DEPTH: usize = 3;
-
 /// Checks one `[stack.<name>]`.
 pub fn check_stack(name: &str, st: &StackConfig, p: &mut Problems) {
     let path = format!("stack.{name}");
-    if st.layers.len() > MAX_DEPTH {
-        p.push(format!("{path}.layers"), None, format!("expected at most {MAX_DEPTH} layers (got {}): a stack is at most a transport, a network and a link layer (the application is the flow's traffic), a limit by design: each depth is one compiled runner", st.layers.len()));
-    }
     let kind = |i: usize| serde_json::Value::from(st.layers[i].kind());
     for (i, l) in st.layers.iter().enumerate() {
         let d = l.declared();
@@ -169,7 +159,6 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                "stack.s.layers: expected at most 3 layers (got 4): a stack is at most a transport, a network and a link layer (the application is the flow's traffic), a limit by design: each depth is one compiled runner",
                 "stack.s.layers[1].kind = \"tp4\": expected it as the top layer: its SDUs are the users' messages (it is under tcp)",
                 "stack.s.layers[2].kind = \"hdlc\": hdlc over datagram (layers[3]): hdlc needs frames on a medium below it, but the layer below offers best-effort datagrams",
             ]

@@ -160,9 +160,6 @@ pub(super) fn mixed_depth(net: &NetworkConfig, p: &mut Problems) -> Option<usize
             );
         }
     }
-    if first.0 + 2 > super::compose::MAX_DEPTH {
-        p.push("node", None, format!("expected `ip` at most layers[{}] where routers run link stacks (found layers[{}] in node {}): the composed stack holds {}", super::compose::MAX_DEPTH - 2, first.0, first.1, super::compose::MAX_DEPTH));
-    }
     Some(first.0 + 2)
 }
 
