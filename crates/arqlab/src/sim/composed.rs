@@ -33,8 +33,9 @@ fn one<P: Carry>(l: &ProtocolConfig, c: &Ctx) -> AnyLayer<P> {
 /// Builds a stack of `D` layers (`layers.len()` = D, validated), or of any depth ([`Deep`]).
 trait Build: Layer<Sdu = Sdu> + Sized {
     fn build(layers: &[ProtocolConfig], c: &Ctx) -> Self;
-    /// An IP router's interfaces with link stacks; only hosts of three layers (a
-    /// transport, `ip`, a link) meet them (`scenario::interfaces`).
+    /// An IP router's interfaces with link stacks, carrying what the hosts' `ip` layer
+    /// sends: hosts of two or three layers (`ip` over a link, under at most one more),
+    /// or of any depth on a chain (`scenario::interfaces`).
     fn router(_: &RelaySpec, _: &[Station]) -> Option<Box<dyn Interfaces<Self::Pdu>>> {
         None
     }
