@@ -177,3 +177,24 @@ fn tp4_on_top_of_a_four_layer_chain_delivers_every_tsdu_once_and_reports_its_own
     assert!(rep.batches[0].contains_key("transport.flow.a->b"), "TP4's own measures: {:?}", rep.batches[0].keys().collect::<Vec<_>>());
     assert_eq!(record(&rep), record(&replicate(&sc, 3, 0).unwrap()), "deterministic");
 }
+
+/// A router with link stacks cuts a chain's datagrams (boxed, `Nested`) as it cuts the
+/// nested stacks' (RFC 791, copy on write of the header it changes): the shipped
+/// router scenario with an MTU of 96 octets on the second hop and one go-back-N layer
+/// above `ip` (three layers, so both runners apply), nested and as a chain, gives the
+/// same trajectory bit for bit, the datagram fragmented once into two and delivered.
+#[test]
+fn a_router_fragments_a_chains_datagrams_as_the_nested_stacks_ones() {
+    let upper = "  { kind = \"go_back_n\", window = 7, modulus = 8, timeout_s = 5.0 },\n";
+    let t = text("ip_over_arq_links.toml")
+        .replace("[stack.host]\nlayers = [\n", &format!("[stack.host]\nlayers = [\n{upper}"))
+        .replace("rate_bps = 19200.0\n", "rate_bps = 19200.0\nmtu_octets = 96\n");
+    let sc = parse(&t);
+    let nested = replicate_on(&sc, 1, 0, RunPath::Composed).unwrap();
+    let chain = replicate_on(&sc, 1, 0, RunPath::Chain).unwrap();
+    assert_eq!(record(&nested), record(&chain));
+    let ip = &chain.batches[0]["ip.r"];
+    assert_eq!((ip.get("fragmented"), ip.get("fragments_created")), (Some(1.0), Some(2.0)), "{ip:?}");
+    let acc = chain.accounting["flow.a->b"];
+    assert_eq!((acc.issued, acc.delivered, acc.acknowledged), (1, 1, 1));
+}
