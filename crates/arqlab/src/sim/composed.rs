@@ -4,7 +4,7 @@
 //! chain of any length (`protocol::deep`, whose payload type is the same at every
 //! depth). A node with several peers runs one stack per connection behind a
 //! multiplexer, unless a layer of its stack addresses peers itself (an X.25 host's
-//! circuits). Nodes may run different stacks of one depth.
+//! circuits). Nodes may run different stacks, of different depths on the chain.
 
 use super::runner::{self, RunOutput, SimError, Windows};
 use super::wiring;
@@ -91,8 +91,11 @@ fn link_router<D: Carry + Pdu + 'static>(spec: &RelaySpec, stations: &[Station])
 /// Runs `sc` on the composed path; `chain`: as a chain whatever its depth (the same
 /// trajectory: `tests/golden.rs`).
 pub(super) fn run(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>, chain: bool) -> Result<RunOutput, SimError> {
-    match sc.topology.nodes[0].stack.len() {
-        _ if chain => run_depth::<Deep>(sc, seed, replication, w, t),
+    let nodes = &sc.topology.nodes;
+    // Stacks of different depths share the chain's one PDU type.
+    let one_depth = nodes.iter().all(|n| n.stack.len() == nodes[0].stack.len());
+    match nodes[0].stack.len() {
+        _ if chain || !one_depth => run_depth::<Deep>(sc, seed, replication, w, t),
         1 => run_depth::<AnyLayer<Sdu>>(sc, seed, replication, w, t),
         2 => run_depth::<Depth2>(sc, seed, replication, w, t),
         3 => run_depth::<Depth3>(sc, seed, replication, w, t),
