@@ -105,8 +105,7 @@ fn an_smtp_dialogue_across_three_hops_completes_no_faster_than_its_path() {
 }
 
 /// SMTP/TCP/IP/LLC2 is a three-layer stack (`tcp`, `ip`, `llc2`) under a dialogue flow:
-/// the application is the traffic, not a layer (the depth limit's reason,
-/// `scenario::compose::MAX_DEPTH`). Composition (b)'s path — LLC2 on the rings, IP
+/// the application is the traffic, not a layer. Composition (b)'s path — LLC2 on the rings, IP
 /// routers, the HF ARQ on the radio — carries a whole SMTP session, each step released
 /// by the previous one's delivery, each no faster than a crossing of the radio.
 #[test]

@@ -186,13 +186,16 @@ fn every_topology_reproduces_its_pinned_trajectory() {
 }
 
 /// The composed path (every stack built from its registered layers, nested in
-/// `Stacked`'s order) reproduces every pinned case bit for bit: fingerprint, event
-/// count, every measure of every window and the accounting.
+/// `Stacked`'s order) and the chain of any depth (`protocol::deep`, the runner of
+/// stacks deeper than three layers) reproduce every pinned case bit for bit:
+/// fingerprint, event count, every measure of every window and the accounting.
 #[test]
-fn the_composed_path_reproduces_every_pinned_trajectory() {
+fn the_composed_path_and_the_chain_reproduce_every_pinned_trajectory() {
     for (name, file, o) in cases().into_iter().chain(topology_cases()) {
         let sc = scenario(&file, &o);
         let (fast, composed) = (record(&sc, 1, 0), record_on(&sc, 1, 0, RunPath::Composed));
         assert!(fast == composed, "{name}: the composed path differs:\nfast     {fast}\ncomposed {composed}");
+        let chain = record_on(&sc, 1, 0, RunPath::Chain);
+        assert!(fast == chain, "{name}: the chain differs:\nfast  {fast}\nchain {chain}");
     }
 }

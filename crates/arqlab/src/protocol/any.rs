@@ -95,7 +95,7 @@ impl<P: Payload> Pdu for AnyPdu<P> {
     fn ip_fragments(&self, mtu_octets: u32, out: &mut Vec<Self>) {
         match self {
             AnyPdu::Ip(x) => super::ip::fragment(x, mtu_octets, |f| out.push(AnyPdu::Ip(f))),
-            other => out.push(*other),
+            other => out.push(other.clone()),
         }
     }
     fn carried(&self) -> Option<crate::trace::Carried> {

@@ -48,7 +48,7 @@ impl<P: Payload> Layer for Datagram<P> {
     }
 
     fn handle_receive(&mut self, _now: SimTime, pdu: &Frame<P>) {
-        if let Some(p) = pdu.msg {
+        if let Some(p) = pdu.msg.clone() {
             self.events.push_back(Event::Delivered(p));
         }
     }

@@ -101,7 +101,7 @@ impl<P: Payload> Payload for Frame<P> {
         self.bits
     }
     fn sdu_id(&self) -> Option<u64> {
-        self.msg.and_then(|m| m.sdu_id())
+        self.msg.as_ref().and_then(|m| m.sdu_id())
     }
     /// A TCP segment carried by a link layer (the HF ARQ's duplicate filter): an I frame
     /// (data, or a SYN: `command`) is the same segment as another with the same sequence
@@ -128,14 +128,14 @@ impl<P: Payload> Pdu for Frame<P> {
         slot.pf = self.pf;
         slot.command = self.command;
         slot.bits = self.bits;
-        slot.msg = self.msg.map(|m| m.in_flight_copy());
+        slot.msg = self.msg.as_ref().map(|m| m.in_flight_copy());
     }
     fn carried(&self) -> Option<crate::trace::Carried> {
-        let pdu = self.msg.and_then(|m| m.as_carried())?;
+        let pdu = self.msg.as_ref().and_then(|m| m.as_carried())?;
         Some(crate::trace::Carried { pdu: Some(pdu), piece: 0, circuit: None, ip: None, conn: None })
     }
     fn trace(&self) -> crate::trace::TraceFrame {
-        if let Some(inner) = self.msg.and_then(|m| m.trace_inner()) {
+        if let Some(inner) = self.msg.as_ref().and_then(|m| m.trace_inner()) {
             // A payload that shows itself (a TPDU in a network packet): its fields, the
             // whole frame's length.
             return crate::trace::TraceFrame { bits: self.bits, ..inner };
@@ -147,8 +147,8 @@ impl<P: Payload> Pdu for Frame<P> {
             pf: self.pf,
             command: self.command,
             bits: self.bits,
-            info_bits: self.msg.map_or(0, |m| m.bits()),
-            message: self.msg.and_then(|m| m.sdu_id()),
+            info_bits: self.msg.as_ref().map_or(0, |m| m.bits()),
+            message: self.msg.as_ref().and_then(|m| m.sdu_id()),
         }
     }
 }

@@ -21,7 +21,9 @@
 //!
 //! SDUs are small `Copy` values that carry when they were born and which flow they
 //! belong to, so any layer (and the runner) can time end-to-end delay; PDUs are passed
-//! by reference on receipt.
+//! by reference on receipt. A payload is only `Clone`: a stack of any depth carries the
+//! PDU of the layer above behind a reference count (`protocol::deep::Nested`); every
+//! other payload is `Copy`, so its clone is the same copy as before.
 
 use crate::engine::{Duration, SimTime};
 use crate::trace::{Carried, TraceFrame};
@@ -41,7 +43,7 @@ pub struct Sdu {
 
 /// What a layer can carry as the information field of its PDUs: an [`Sdu`], or the PDU
 /// of the layer above (a frame inside a frame).
-pub trait Payload: Copy + std::fmt::Debug {
+pub trait Payload: Clone + std::fmt::Debug {
     /// Length in bits.
     fn bits(&self) -> u32;
     /// The id of the SDU inside, for traces.
@@ -68,7 +70,7 @@ pub trait Payload: Copy + std::fmt::Debug {
     /// A copy for a PDU in flight (see [`Pdu::copy_into`]).
     #[inline(always)]
     fn in_flight_copy(&self) -> Self {
-        *self
+        self.clone()
     }
 }
 

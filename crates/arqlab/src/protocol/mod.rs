@@ -9,6 +9,7 @@
 pub mod any;
 pub mod composed;
 pub mod datagram;
+pub mod deep;
 pub mod frame;
 pub mod hdlc;
 pub mod hf;

@@ -99,6 +99,6 @@ impl<L: Layer> Pair<L> {
 
     /// SDU ids delivered at end `s`.
     pub fn delivered(&self, s: usize) -> Vec<(SimTime, L::Sdu)> {
-        self.events[s].iter().filter_map(|&(t, e)| if let Event::Delivered(x) = e { Some((t, x)) } else { None }).collect()
+        self.events[s].iter().filter_map(|(t, e)| if let Event::Delivered(x) = e { Some((*t, x.clone())) } else { None }).collect()
     }
 }

@@ -1,29 +1,20 @@
 //! Composing stacks from declared services (`protocol::service`): a stack is accepted
 //! when every pair of neighbours fits (the lower layer offers a service the upper one
-//! needs), its lowest layer can send on a medium, a top-only layer (TCP, TP4: their SDUs
-//! are the users' messages) is on top, and it is no deeper than the composed stack
-//! holds. Nodes of one run may have different stacks; the two ends of a flow must run
-//! the same protocols layer by layer (peers fit), and every node's stack has the same
-//! depth (one PDU type on the media). Every problem is reported with its path.
+//! needs), its lowest layer can send on a medium, and a top-only layer (TCP, TP4: their
+//! SDUs are the users' messages) is on top; its depth is not limited (`protocol::deep`
+//! runs a chain of any length). Nodes of one run may have different stacks, of
+//! different depths (they then run as chains, one PDU type on the media); the two ends
+//! of a flow must run the same protocols layer by layer (peers fit). Every problem is
+//! reported with its path.
 
 use super::elements::{NodeConfig, RelayConfig, StackConfig};
 use crate::protocol::registry::ProtocolConfig;
 use crate::schema::Problems;
 use std::collections::BTreeMap;
 
-/// Deepest stack the composed path holds (`sim::composed`), by design: transport,
-/// network and link (OSI layers 4, 3 and 2; the application is the flow's traffic),
-/// what every paper and shipped composition needs. Any combination of that depth or
-/// less runs without Rust code; each further depth would be one more monomorphised
-/// runner (another nesting of `Composed`), paid in every build.
-pub const MAX_DEPTH: usize = 3;
-
 /// Checks one `[stack.<name>]`.
 pub fn check_stack(name: &str, st: &StackConfig, p: &mut Problems) {
     let path = format!("stack.{name}");
-    if st.layers.len() > MAX_DEPTH {
-        p.push(format!("{path}.layers"), None, format!("expected at most {MAX_DEPTH} layers (got {}): a stack is at most a transport, a network and a link layer (the application is the flow's traffic), a limit by design: each depth is one compiled runner", st.layers.len()));
-    }
     let kind = |i: usize| serde_json::Value::from(st.layers[i].kind());
     for (i, l) in st.layers.iter().enumerate() {
         let d = l.declared();
@@ -50,14 +41,14 @@ fn kinds(st: &StackConfig) -> Vec<&'static str> {
     st.layers.iter().map(ProtocolConfig::kind).collect()
 }
 
-/// Checks the nodes' stacks against each other: one depth per run, and the two ends of
-/// every flow (`pairs`: node indices) with the same protocols layer by layer.
+/// Checks the nodes' stacks against each other: the two ends of every flow (`pairs`:
+/// node indices) with the same protocols layer by layer (depths may differ between
+/// nodes that are not peers).
 ///
 /// `mixed`: routers run link stacks, so depths may differ below `ip`
 /// (`scenario::interfaces::mixed_depth`) and peers are compared down to `ip`.
 pub fn check_peers(nodes: &[NodeConfig], stacks: &BTreeMap<String, StackConfig>, pairs: &[(u32, u32)], mixed: bool, p: &mut Problems) {
     let stack_of = |n: &NodeConfig| stacks.get(&n.stack);
-    let Some(first) = nodes.first().and_then(|n| stack_of(n)) else { return };
     let kinds = |st: &StackConfig| {
         let mut k = kinds(st);
         if let (true, Some(ip)) = (mixed, k.iter().position(|&x| x == "ip")) {
@@ -65,17 +56,6 @@ pub fn check_peers(nodes: &[NodeConfig], stacks: &BTreeMap<String, StackConfig>,
         }
         k
     };
-    for (i, n) in nodes.iter().enumerate().skip(1).filter(|_| !mixed) {
-        if let Some(st) = stack_of(n) {
-            if st.layers.len() != first.layers.len() {
-                p.push(
-                    format!("node[{i}].stack"),
-                    Some(&n.stack.as_str().into()),
-                    format!("expected a stack of {} layers like node {}'s: the media of one run carry one PDU shape", first.layers.len(), nodes[0].name),
-                );
-            }
-        }
-    }
     let mut reported = vec![];
     for &(a, b) in pairs {
         let (na, nb) = (&nodes[a as usize], &nodes[b as usize]);
@@ -169,7 +149,6 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                "stack.s.layers: expected at most 3 layers (got 4): a stack is at most a transport, a network and a link layer (the application is the flow's traffic), a limit by design: each depth is one compiled runner",
                 "stack.s.layers[1].kind = \"tp4\": expected it as the top layer: its SDUs are the users' messages (it is under tcp)",
                 "stack.s.layers[2].kind = \"hdlc\": hdlc over datagram (layers[3]): hdlc needs frames on a medium below it, but the layer below offers best-effort datagrams",
             ]
@@ -222,8 +201,9 @@ traffic = { kind = "poisson", load = 0.2 }
         assert_eq!(problems(text), Vec::<String>::new());
         let crossed = text.replace("from = \"c\"\nto = \"d\"", "from = \"a\"\nto = \"d\"");
         assert!(problems(&crossed).iter().any(|p| p.starts_with("node[3].stack = \"s\": expected the same protocols as its peer a")), "{:?}", problems(&crossed));
+        // Different depths where peers fit: the run takes the chain (`protocol::deep`).
         let deeper = text.replace("[stack.s]\nkind = \"selective_repeat\"", "[stack.s]\nlayers = [{ kind = \"selective_repeat\" }, { kind = \"datagram\" }]");
-        assert!(problems(&deeper).iter().any(|p| p.starts_with("node[2].stack = \"s\": expected a stack of 1 layers like node a's")), "{:?}", problems(&deeper));
+        assert_eq!(problems(&deeper), Vec::<String>::new());
     }
 
     #[test]

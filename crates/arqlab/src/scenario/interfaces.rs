@@ -140,7 +140,8 @@ fn check_bare_host(node: &NodeConfig, n: u32, net: &NetworkConfig, medium: &str,
 }
 
 /// Where routers run link stacks, stacks may differ in depth by that link: every node's
-/// `ip` sits at one place from the top (the routers forward one PDU shape) and a node
+/// `ip` sits at one place from the top, at any depth (the routers forward one PDU
+/// shape: `sim::composed` builds their links for it) and a node
 /// without a link below `ip` runs it over a pass-through (a datagram layer adding no
 /// bits: the same frames on the medium). Returns the run's depth, or `None` if mixed
 /// depths are not in play.
@@ -159,9 +160,6 @@ pub(super) fn mixed_depth(net: &NetworkConfig, p: &mut Problems) -> Option<usize
                 format!("expected `ip` as layers[{}] (as node {}'s) with at most one link layer below: routers forward one datagram shape", first.0, first.1),
             );
         }
-    }
-    if first.0 + 2 > super::compose::MAX_DEPTH {
-        p.push("node", None, format!("expected `ip` at most layers[{}] where routers run link stacks (found layers[{}] in node {}): the composed stack holds {}", super::compose::MAX_DEPTH - 2, first.0, first.1, super::compose::MAX_DEPTH));
     }
     Some(first.0 + 2)
 }
@@ -262,6 +260,18 @@ mod tests {
         let wrong = text.replace("[stack.bare]\nkind = \"ip\"", "[stack.bare]\nkind = \"go_back_n\"");
         let p = problems(&wrong);
         assert!(p.iter().any(|x| x.starts_with("node[1].stack = \"bare\": expected `ip` as its lowest layer, found [\"go_back_n\"]: relay r's port on medium l2 runs IP straight")), "{p:?}");
+    }
+
+    /// No depth cap: `ip` may sit at any layer above the link the routers run, as long
+    /// as it sits at the same one in every node (the hosts run a chain, `protocol::deep`).
+    #[test]
+    fn mixed_depth_ip_may_sit_at_any_layer_where_routers_run_link_stacks() {
+        for k in 1..=4 {
+            let upper = "{ kind = \"go_back_n\" }, ".repeat(k);
+            let text = ROUTED.replace("[stack.host]\nlayers = [", &format!("[stack.host]\nlayers = [{upper}"));
+            assert_eq!(problems(&text), Vec::<String>::new(), "ip at layers[{k}]");
+            assert_eq!(Scenario::from_toml(&text).unwrap().topology.nodes[0].stack.len(), k + 2);
+        }
     }
 
     #[test]

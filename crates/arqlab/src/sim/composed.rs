@@ -1,13 +1,16 @@
 //! The composed path: every node's stack built from its registered layers
-//! (`protocol::any::AnyLayer`), nested in `Stacked`'s order (`protocol::composed`), one
-//! monomorphised runner per depth. A node with several peers runs one stack per
-//! connection behind a multiplexer, unless a layer of its stack addresses peers itself
-//! (an X.25 host's circuits). Nodes may run different stacks of one depth.
+//! (`protocol::any::AnyLayer`), nested in `Stacked`'s order (`protocol::composed`):
+//! stacks of one to three layers on one monomorphised runner per depth, deeper ones as a
+//! chain of any length (`protocol::deep`, whose payload type is the same at every
+//! depth). A node with several peers runs one stack per connection behind a
+//! multiplexer, unless a layer of its stack addresses peers itself (an X.25 host's
+//! circuits). Nodes may run different stacks, of different depths on the chain.
 
 use super::runner::{self, RunOutput, SimError, Windows};
 use super::wiring;
 use crate::protocol::any::{AnyLayer, AnyPdu, Carry, Ctx};
 use crate::protocol::composed::Composed;
+use crate::protocol::deep::{Deep, Nested};
 use crate::protocol::mux::{Connection, Mux};
 use crate::protocol::registry::ProtocolConfig;
 use crate::protocol::{Layer, Pdu, Sdu, Station};
@@ -27,11 +30,12 @@ fn one<P: Carry>(l: &ProtocolConfig, c: &Ctx) -> AnyLayer<P> {
     AnyLayer::new(l, c)
 }
 
-/// Builds a stack of `D` layers (`layers.len()` = D, validated).
+/// Builds a stack of `D` layers (`layers.len()` = D, validated), or of any depth ([`Deep`]).
 trait Build: Layer<Sdu = Sdu> + Sized {
     fn build(layers: &[ProtocolConfig], c: &Ctx) -> Self;
-    /// An IP router's interfaces with link stacks; only hosts of three layers (a
-    /// transport, `ip`, a link) meet them (`scenario::interfaces`).
+    /// An IP router's interfaces with link stacks, carrying what the hosts' `ip` layer
+    /// sends: hosts of two or three layers (`ip` over a link, under at most one more),
+    /// or of any depth on a chain (`scenario::interfaces`).
     fn router(_: &RelaySpec, _: &[Station]) -> Option<Box<dyn Interfaces<Self::Pdu>>> {
         None
     }
@@ -62,6 +66,16 @@ impl Build for Depth3 {
     }
 }
 
+/// Any depth (the only runner for more than three layers).
+impl Build for Deep {
+    fn build(l: &[ProtocolConfig], c: &Ctx) -> Self {
+        Deep::new(l, c)
+    }
+    fn router(spec: &RelaySpec, stations: &[Station]) -> Option<Box<dyn Interfaces<Self::Pdu>>> {
+        link_router::<Nested>(spec, stations)
+    }
+}
+
 /// A router whose ports carry datagrams `D` of the hosts' `ip` layer in link frames.
 fn link_router<D: Carry + Pdu + 'static>(spec: &RelaySpec, stations: &[Station]) -> Option<Box<dyn Interfaces<AnyPdu<D>>>> {
     if spec.config.kind != "ip_router" {
@@ -74,12 +88,18 @@ fn link_router<D: Carry + Pdu + 'static>(spec: &RelaySpec, stations: &[Station])
     Some(Box::new(LinkRouter::<D>::new(&links, stations, spec.mtu_octets.clone(), spec.routes.clone(), fwd, cap)))
 }
 
-/// Runs `sc` on the composed path.
-pub(super) fn run(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>) -> Result<RunOutput, SimError> {
-    match sc.topology.nodes[0].stack.len() {
+/// Runs `sc` on the composed path; `chain`: as a chain whatever its depth (the same
+/// trajectory: `tests/golden.rs`).
+pub(super) fn run(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>, chain: bool) -> Result<RunOutput, SimError> {
+    let nodes = &sc.topology.nodes;
+    // Stacks of different depths share the chain's one PDU type.
+    let one_depth = nodes.iter().all(|n| n.stack.len() == nodes[0].stack.len());
+    match nodes[0].stack.len() {
+        _ if chain || !one_depth => run_depth::<Deep>(sc, seed, replication, w, t),
         1 => run_depth::<AnyLayer<Sdu>>(sc, seed, replication, w, t),
         2 => run_depth::<Depth2>(sc, seed, replication, w, t),
-        _ => run_depth::<Depth3>(sc, seed, replication, w, t),
+        3 => run_depth::<Depth3>(sc, seed, replication, w, t),
+        _ => run_depth::<Deep>(sc, seed, replication, w, t),
     }
 }
 

@@ -117,8 +117,8 @@ impl<D: Carry + Pdu> LinkRouter<D> {
     /// I frame, or of the last packet of an X.25 data packet sequence (RFC 877: M = 0).
     fn sent_on_transmit(&mut self, port: usize, f: &AnyPdu<D>) {
         let d = match f {
-            AnyPdu::Frame(x) => x.msg,
-            AnyPdu::Packet(p) if p.kind == PacketKind::Data && !p.m => p.dgram.map(|g| g.1),
+            AnyPdu::Frame(x) => x.msg.clone(),
+            AnyPdu::Packet(p) if p.kind == PacketKind::Data && !p.m => p.dgram.as_ref().map(|g| g.1.clone()),
             _ => None,
         };
         if let Some(d) = d {

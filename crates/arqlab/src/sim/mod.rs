@@ -100,6 +100,9 @@ pub enum Path {
     Fast,
     /// Every stack composed from its registered layers (`sim::composed`), whatever it is.
     Composed,
+    /// Every stack as a chain of any depth (`protocol::deep`), the runner of stacks of
+    /// more than three layers, whatever its depth.
+    Chain,
 }
 
 /// Runs `sc` once with the given windows, dispatching on the protocol.
@@ -122,8 +125,8 @@ fn fast_shape(sc: &Scenario) -> bool {
 }
 
 fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>, path: Path) -> Result<RunOutput, SimError> {
-    if path == Path::Composed || !fast_shape(sc) {
-        return composed::run(sc, seed, replication, w, t);
+    if path != Path::Fast || !fast_shape(sc) {
+        return composed::run(sc, seed, replication, w, t, path == Path::Chain);
     }
     let shape = &sc.topology.nodes[0].stack;
     if let ProtocolConfig::Tp4(_) = &shape[0] {

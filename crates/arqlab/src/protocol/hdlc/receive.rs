@@ -57,7 +57,7 @@ impl<P: Payload> HdlcStation<P> {
             // ask for frames a checkpoint retransmission is already resending.
             self.rej_condition = false;
             self.rej_pending = false;
-            while let Some(Some(m)) = self.held.front().copied() {
+            while let Some(Some(m)) = self.held.front().cloned() {
                 self.events.push_back(Event::Delivered(m));
                 self.advance_vr();
             }
@@ -104,9 +104,9 @@ impl<P: Payload> HdlcStation<P> {
                 } else if self.buffer_limit > 0 && self.held_count() >= self.buffer_limit {
                     self.counters.out_of_sequence_discarded += 1;
                 } else {
+                    self.held_bits += msg.bits() as u64;
                     self.held[d] = Some(msg);
                     self.held_frames += 1;
-                    self.held_bits += msg.bits() as u64;
                 }
                 for j in 0..d {
                     if self.held[j].is_none() && !self.srej_sent[j] {

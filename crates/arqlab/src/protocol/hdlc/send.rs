@@ -187,7 +187,7 @@ impl<P: Payload> HdlcStation<P> {
         if let Some(pos) = self.single_ready() {
             if let Some((abs, cause)) = self.single.remove(pos) {
                 let idx = (abs - self.va_abs) as usize;
-                if let Some(&msg) = self.unacked.get(idx) {
+                if let Some(msg) = self.unacked.get(idx).cloned() {
                     self.counters.count_retransmission(cause);
                     let ns = self.m.add(self.va, idx as u32);
                     let f = Frame::information(ns, self.vr, false, msg, self.overhead_bits);
@@ -202,7 +202,7 @@ impl<P: Payload> HdlcStation<P> {
                 self.unacked.push_back(msg);
             }
             let idx = self.next;
-            let msg = self.unacked[idx];
+            let msg = self.unacked[idx].clone();
             if idx < self.sent {
                 self.counters.count_retransmission(self.cause);
             } else {

@@ -326,7 +326,7 @@ impl<P: Payload> Layer for HdlcStation<P> {
             }
         }
         if f.kind == FrameKind::I {
-            if let Some(msg) = f.msg {
+            if let Some(msg) = f.msg.clone() {
                 self.receive_i(now, f.ns, msg);
             }
         }

@@ -66,7 +66,7 @@ impl<P: Payload> Payload for HfFrame<P> {
         self.bits
     }
     fn sdu_id(&self) -> Option<u64> {
-        self.segment.and_then(|s| s.sdu.sdu_id())
+        self.segment.as_ref().and_then(|s| s.sdu.sdu_id())
     }
 }
 
@@ -90,7 +90,7 @@ impl<P: Payload> Pdu for HfFrame<P> {
             command: self.first,
             bits: self.bits,
             info_bits: self.info,
-            message: self.segment.and_then(|s| s.sdu.sdu_id()),
+            message: self.segment.as_ref().and_then(|s| s.sdu.sdu_id()),
         }
     }
 }

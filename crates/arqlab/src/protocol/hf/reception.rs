@@ -67,12 +67,12 @@ impl<P: Payload> HfArq<P> {
             return;
         }
         self.peer_dups_only = false;
+        self.held_bits += u64::from(self.seg_bits(&seg));
         self.rx[i] = Some(seg);
         if i > 0 {
             self.rx_bitmap |= 1 << (i - 1);
         }
-        self.held_bits += u64::from(self.seg_bits(&seg));
-        while let Some(Some(s)) = self.rx.front().copied() {
+        while let Some(Some(s)) = self.rx.front().cloned() {
             self.rx.pop_front();
             self.rx.push_back(None);
             // Bit 0 was the new front's packet (now below the lower edge).
@@ -101,7 +101,7 @@ impl<P: Payload> HfArq<P> {
                 HfKind::Data => {
                     self.peer_solicits = true;
                     self.ack_pending = true;
-                    if let Some(seg) = f.segment {
+                    if let Some(seg) = f.segment.clone() {
                         self.on_data(f.seq, seg);
                     }
                 }

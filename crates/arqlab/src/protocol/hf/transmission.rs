@@ -10,12 +10,13 @@ impl<P: Payload> HfArq<P> {
     /// Segments queued SDUs into the window.
     pub(super) fn fill_window(&mut self) {
         while (self.slots.len() as u64) < self.window {
-            let Some(&sdu) = self.queue.front() else { break };
+            let Some(sdu) = self.queue.front().cloned() else { break };
             let count = sdu.bits().max(1).div_ceil(self.segment_bits);
             let seg = Segment { sdu, index: self.next_index, count };
             let bits = self.seg_bits(&seg);
+            let last = seg.index + 1 == count;
             self.slots.push_back(Slot { seg, bits, acked: false, sent: 0 });
-            if seg.index + 1 == count {
+            if last {
                 self.queue.pop_front();
                 self.next_index = 0;
             } else {
@@ -118,7 +119,8 @@ impl<P: Payload> HfArq<P> {
             airtime += t;
             data += 1;
             self.slots[i].sent += 1;
-            let Slot { seg, sent, .. } = self.slots[i];
+            let Slot { ref seg, sent, .. } = self.slots[i];
+            let seg = seg.clone();
             let mut f = self.frame(HfKind::Data);
             f.seq = self.base + i as u64;
             f.segment = Some(seg);
@@ -152,13 +154,13 @@ impl<P: Payload> HfArq<P> {
             .iter()
             .skip(first)
             .filter(|f| !self.fill_first_only || self.slots[(f.seq - self.base) as usize].sent == 1)
-            .copied()
+            .cloned()
             .collect();
         if repeated.is_empty() {
             return;
         }
         for j in 0..fill {
-            let mut f = repeated[j % repeated.len()];
+            let mut f = repeated[j % repeated.len()].clone();
             let i = (f.seq - self.base) as usize;
             self.slots[i].sent += 1;
             f.mode = self.data_mode(self.slots[i].sent);

@@ -15,9 +15,9 @@ use std::collections::BTreeMap;
 /// fragments to `emit` in offset order (straight into the caller's queue, no scratch
 /// buffer); a datagram that fits is handed on unchanged.
 /// `mtu_octets` ≥ `MIN_MTU_OCTETS` (validated at load).
-pub fn fragment<P: Copy>(pkt: &IpPacket<P>, mtu_octets: u32, mut emit: impl FnMut(IpPacket<P>)) {
+pub fn fragment<P: Clone>(pkt: &IpPacket<P>, mtu_octets: u32, mut emit: impl FnMut(IpPacket<P>)) {
     if pkt.hdr.total_octets <= mtu_octets {
-        emit(*pkt);
+        emit(pkt.clone());
         return;
     }
     let nfb = (mtu_octets - HEADER_OCTETS) / 8;
@@ -27,7 +27,7 @@ pub fn fragment<P: Copy>(pkt: &IpPacket<P>, mtu_octets: u32, mut emit: impl FnMu
         let take = left.min(nfb * 8);
         left -= take;
         let hdr = IpHeader { offset8, mf: left > 0 || pkt.hdr.mf, total_octets: HEADER_OCTETS + take, ..pkt.hdr };
-        emit(IpPacket { hdr, ..*pkt });
+        emit(IpPacket { hdr, msg: pkt.msg.clone(), framing_bits: pkt.framing_bits });
         offset8 += take / 8;
     }
 }
@@ -103,7 +103,7 @@ pub struct Reassembly<P> {
     pub counters: ReassemblyCounters,
 }
 
-impl<P: Copy> Reassembly<P> {
+impl<P: Clone> Reassembly<P> {
     pub fn new(timeout: Duration) -> Self {
         Reassembly { timeout, pending: BTreeMap::new(), counters: ReassemblyCounters::default() }
     }
@@ -113,11 +113,11 @@ impl<P: Copy> Reassembly<P> {
     pub fn receive(&mut self, now: SimTime, pkt: &IpPacket<P>) -> Option<P> {
         let h = &pkt.hdr;
         if h.offset8 == 0 && !h.mf {
-            return Some(pkt.msg);
+            return Some(pkt.msg.clone());
         }
         self.counters.fragments_received += 1;
         let deadline = now + self.timeout;
-        let part = self.pending.entry((h.src, h.id)).or_insert_with(|| Partial { msg: pkt.msg, have: vec![], total: None, fragments: 0, deadline });
+        let part = self.pending.entry((h.src, h.id)).or_insert_with(|| Partial { msg: pkt.msg.clone(), have: vec![], total: None, fragments: 0, deadline });
         if !part.add(h.offset8, h.data_octets()) {
             self.counters.duplicate_fragments += 1;
             return None;

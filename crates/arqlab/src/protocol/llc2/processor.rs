@@ -24,10 +24,10 @@ impl<P: Payload> Processor<P> {
     pub fn admit(&mut self, now: SimTime, f: &Frame<P>) -> Option<Frame<P>> {
         let time = if f.kind == FrameKind::I { self.i_time } else { self.s_time };
         if time.0 == 0 && self.queue.is_empty() {
-            return Some(*f);
+            return Some(f.clone());
         }
         let start = self.queue.back().map_or(now, |&(done, _)| done.max(now));
-        self.queue.push_back((start + time, *f));
+        self.queue.push_back((start + time, f.clone()));
         None
     }
 

@@ -177,7 +177,7 @@ impl<P: Payload> Llc2<P> {
     }
 
     fn i_frame(&mut self, now: SimTime, grant: &Grant, index: usize) -> Frame<P> {
-        let msg = self.unacked[index];
+        let msg = self.unacked[index].clone();
         let f = Frame { command: true, ..Frame::information(self.m.add(self.va, index as u32), self.vr, false, msg, self.header_bits) };
         self.counters.frames_sent += 1;
         self.counters.i_frames_sent += 1;
@@ -246,10 +246,11 @@ impl<P: Payload> Llc2<P> {
                 self.ack_at = Some(now + self.t2);
             }
         } else if self.m.in_window(self.vr, self.k, ns) {
+            let bits = msg.bits();
             match self.store.insert(self.m, ns, msg) {
                 Placed::Stored => {
                     self.stats.out_of_sequence_stored += 1;
-                    self.held_bits += msg.bits() as u64;
+                    self.held_bits += bits as u64;
                     self.held += 1;
                 }
                 Placed::Duplicate => self.counters.duplicates_discarded += 1,
@@ -279,7 +280,7 @@ impl<P: Payload> Llc2<P> {
     /// A received frame takes effect (after its processing, if any).
     fn process(&mut self, now: SimTime, f: &Frame<P>) {
         if f.kind == FrameKind::I {
-            if let Some(msg) = f.msg {
+            if let Some(msg) = f.msg.clone() {
                 self.receive_i(now, f.ns, msg);
             }
         }

@@ -160,7 +160,7 @@ impl<P: Payload> Layer for GoBackN<P> {
         match f.kind {
             FrameKind::I => {
                 self.acknowledge(now, f.nr);
-                if let Some(msg) = f.msg {
+                if let Some(msg) = f.msg.clone() {
                     self.receive_i(f.ns, msg);
                 }
             }
@@ -218,7 +218,7 @@ impl<P: Payload> Layer for GoBackN<P> {
             self.outstanding += 1;
         }
         if self.next < self.outstanding {
-            let msg = self.buf[self.next];
+            let msg = self.buf[self.next].clone();
             let ns = self.vs();
             if self.next < self.sent {
                 self.counters.count_retransmission(self.cause);

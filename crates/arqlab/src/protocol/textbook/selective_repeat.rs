@@ -149,8 +149,8 @@ impl<P: Payload> SelectiveRepeat<P> {
         if self.rx[i].is_some() {
             self.counters.duplicates_discarded += 1;
         } else {
-            self.rx[i] = Some(msg);
             self.held_bits += msg.bits() as u64;
+            self.rx[i] = Some(msg);
         }
         if self.reject {
             for j in 0..i {
@@ -162,7 +162,7 @@ impl<P: Payload> SelectiveRepeat<P> {
                 }
             }
         }
-        while let Some(Some(m)) = self.rx.front().copied() {
+        while let Some(Some(m)) = self.rx.front().cloned() {
             self.rx.pop_front();
             self.held_bits -= m.bits() as u64;
             self.srej_sent.pop_front();
@@ -190,7 +190,7 @@ impl<P: Payload> Layer for SelectiveRepeat<P> {
     fn handle_receive(&mut self, _now: SimTime, f: &Frame<P>) {
         match f.kind {
             FrameKind::I => {
-                if let Some(msg) = f.msg {
+                if let Some(msg) = f.msg.clone() {
                     self.receive_i(f.ns, msg);
                 }
             }
@@ -273,7 +273,7 @@ impl<P: Payload> Layer for SelectiveRepeat<P> {
         if let Some((i, s)) = found {
             let cause = s.resend.take().unwrap_or(RetransmitCause::Timeout);
             let ns = m.add(va, i as u32);
-            slot.set_information(ns, 0, false, s.msg, overhead);
+            slot.set_information(ns, 0, false, s.msg.clone(), overhead);
             let d = deadline(slot.bits);
             s.deadline = Some(d);
             self.resend_pending -= 1;
@@ -287,7 +287,7 @@ impl<P: Payload> Layer for SelectiveRepeat<P> {
         if self.slots.len() < self.window as usize {
             if let Some(msg) = self.queue.pop_front() {
                 let ns = m.add(va, self.slots.len() as u32);
-                slot.set_information(ns, 0, false, msg, overhead);
+                slot.set_information(ns, 0, false, msg.clone(), overhead);
                 let d = deadline(slot.bits);
                 self.slots.push_back(Slot { msg, acked: false, resend: None, deadline: Some(d) });
                 self.timers.push_back((d, ns));

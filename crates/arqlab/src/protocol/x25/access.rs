@@ -156,10 +156,11 @@ impl<P: Payload> AccessLine<P> {
     /// Host processing: hands the processed packet to LAPB once ready, or starts
     /// processing the next one.
     fn process(&mut self, now: SimTime, pull: &mut impl FnMut() -> Option<Packet<P>>) {
-        match self.processed {
-            Some((ready, p)) if ready <= now => {
-                self.processed = None;
-                self.dte.handle_submit(now, p);
+        match &self.processed {
+            Some((ready, _)) if *ready <= now => {
+                if let Some((_, p)) = self.processed.take() {
+                    self.dte.handle_submit(now, p);
+                }
             }
             Some(_) => {}
             None => self.processed = pull().map(|p| (now + self.processing, p)),

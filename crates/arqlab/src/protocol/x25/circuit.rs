@@ -145,7 +145,7 @@ impl<P: Payload> Circuit<P> {
             let n = (o.octets - o.sent_octets).min(self.packet_octets);
             o.sent_octets += n;
             let more = o.sent_octets < o.octets;
-            let p = Packet { kind: PacketKind::Data, vc: self.vc, ps: self.vs, pr: self.vr, m: more, src: self.me, dst: self.peer, data_octets: n, dgram: Some((o.number, o.payload)), index: o.index };
+            let p = Packet { kind: PacketKind::Data, vc: self.vc, ps: self.vs, pr: self.vr, m: more, src: self.me, dst: self.peer, data_octets: n, dgram: Some((o.number, o.payload.clone())), index: o.index };
             o.index += 1;
             if !more {
                 self.out = None;
@@ -187,7 +187,7 @@ impl<P: Payload> Circuit<P> {
         }
         if p.ps != self.vr {
             if self.m.distance(self.vr, p.ps) < self.w && self.held[p.ps as usize].is_none() {
-                self.held[p.ps as usize] = Some(*p);
+                self.held[p.ps as usize] = Some(p.clone());
             } else {
                 self.sequence_errors += 1;
             }
@@ -215,7 +215,7 @@ impl<P: Payload> Circuit<P> {
         } else {
             self.rx_index = 0;
             self.last_used = now;
-            if let Some((n, payload)) = p.dgram {
+            if let Some((n, payload)) = p.dgram.clone() {
                 deliver(n, payload);
             }
         }

@@ -89,7 +89,7 @@ impl<P: Routable> Layer for X25Host<P> {
     }
 
     fn handle_receive(&mut self, now: SimTime, pdu: &Packet<P>) {
-        self.line.from_network(now, *pdu);
+        self.line.from_network(now, pdu.clone());
         self.service(now);
     }
 

@@ -82,7 +82,7 @@ impl<P: Payload> Payload for Packet<P> {
         8 * (HEADER_OCTETS + self.data_octets)
     }
     fn sdu_id(&self) -> Option<u64> {
-        self.dgram.and_then(|(_, p)| p.sdu_id())
+        self.dgram.as_ref().and_then(|(_, p)| p.sdu_id())
     }
 }
 
@@ -96,7 +96,7 @@ impl<P: Payload> Pdu for Packet<P> {
         Some(self.dst)
     }
     fn carried(&self) -> Option<crate::trace::Carried> {
-        let pdu = self.dgram.and_then(|(_, p)| p.as_carried());
+        let pdu = self.dgram.as_ref().and_then(|(_, p)| p.as_carried());
         Some(crate::trace::Carried { pdu, piece: self.index, circuit: Some(self.vc), ip: None, conn: None })
     }
     fn trace(&self) -> TraceFrame {
