@@ -169,3 +169,72 @@ def test_delay_61_reads_iso_over_nbs_minus_one() -> None:
     assert "ISO/NBS − 1 = 61.0%" in out.detail
     sd = data(f5={"nbs": {0.25: 1.0}, "iso": {0.25: 1.2}})
     assert check("abstract.delay_61", sd) is Verdict.DOES_NOT_HOLD, "20% is outside 61% ± 25% of it"
+
+
+# ---- The rules inside the claim declarations, and what each check prints ---------------
+
+
+@pytest.mark.parametrize("nbs,want", [(0.9975, Verdict.HOLDS), (0.99, Verdict.DOES_NOT_HOLD), (1.25, Verdict.HOLDS)])
+def test_nbs_ge_iso_and_delay_le_iso_allow_half_a_percent(nbs: float, want: Verdict) -> None:
+    """fig4.nbs_ge_iso: NBS ≥ ISO less 0.5 %; fig5.nbs_delay_le_iso the mirror for delay."""
+    xs = (0.0, 0.125, 0.25)
+    assert check("fig4.nbs_ge_iso", data(f4={"nbs": dict.fromkeys(xs, nbs), "iso": dict.fromkeys(xs, 1.0)})) is want
+    assert check("fig5.nbs_delay_le_iso", data(f5={"nbs": dict.fromkeys(xs, 1.0), "iso": dict.fromkeys(xs, nbs)})) is want
+
+
+def test_knee_scales_the_share_by_the_best_not_one() -> None:
+    assert cl.knee(fig(9, {"c": {1.0: 1.0, 2.0: 1.875, 3.0: 2.0}}), "c") == 3.0, "1.875 < 0.95·2 = 1.9"
+    assert cl.knee(fig(9, {"c": {1.0: 1.0, 2.0: 1.9375, 3.0: 2.0}}), "c") == 2.0
+
+
+def test_window_ratios_go_on_past_a_rate_that_lacks_a_curve() -> None:
+    curves = _window_curves({})
+    del curves[f"selective@{WINDOW_BERS[0]:g}"]
+    per = cl.window_ratios(fig(9, curves))
+    assert per == {WINDOW_BERS[0]: None, WINDOW_BERS[1]: (2.0, 4.0, 2.0), WINDOW_BERS[2]: (2.0, 4.0, 2.0)}
+
+
+def test_max_improvement_without_common_points_is_the_empty_estimate() -> None:
+    gain, x = cl.max_improvement(fig(6, {"a": {1.0: 1.0}, "b": {2.0: 1.0}}), "a", "b", "ratio")
+    assert x is None and math.isnan(gain.mean) and math.isnan(gain.half) and gain.n == 0
+    gain, _ = cl.max_improvement(fig(6, {"a": {1.0: (2.0, 0.0)}, "b": {1.0: (1.0, 0.0)}}), "a", "b", "ratio")
+    assert gain.n == 5, "the ratio's count"
+
+
+def test_full_link_reports_each_rate_against_none_and_its_deviation() -> None:
+    out = claim("fig4.nbs_full_to_1_7").check(data(f4={"nbs": {0.0: 1.0, 0.125: 0.75, 0.145: 0.75, 0.25: 0.5}}))
+    assert out.detail.count("0.75±0 vs none 1±0") == 2, out.detail
+    assert out.deviations == (-0.25, -0.25), "one per rate in (0, 0.145]; none for x = 0 itself"
+
+
+def test_drop_reports_both_points_and_the_relative_gap() -> None:
+    out = claim("fig4.nbs_drops_1_7_to_1_3").check(data(f4={"nbs": {0.14: 1.25, 0.33: 1.0}}))
+    assert (out.verdict, out.detail, out.deviations) == (Verdict.HOLDS, "nbs(0.14) = 1.25±0 vs nbs(0.33) = 1±0", (0.25,))
+
+
+def test_up_to_prints_both_readings() -> None:
+    f4 = {"nbs": {0.0: 1.0, 0.25: 0.875, 0.5: 0.5625}, "iso": {0.0: 1.0, 0.25: 0.5, 0.5: 0.5}}
+    out = claim("abstract.expedited_38").check(data(f4=f4))
+    assert out.detail == ("our maximum efficiency improvement 37.5% ± 0.0 (points) at x = 0.25 vs the paper's 38% "
+                          "(tolerance ±25% of it); as a ratio the maximum is 75.0% at x = 0.25"), out.detail
+    f5 = {"nbs": {0.25: 1.0}, "iso": {0.25: 1.625}}
+    out = claim("abstract.delay_61").check(data(f4=f4, f5=f5))
+    assert out.detail == (
+        "our maximum delay improvement 62.5% ± 0.0 (inverse) at x = 0.25 vs the paper's 61% (tolerance ±25% of it); "
+        "both readings at x = 0.25: delay reduction 1 − NBS/ISO = 38.5%, ISO/NBS − 1 = 62.5%; efficiency at the same "
+        "rate 0.875 vs 0.500: 37.5 points, ratio − 1 = 75.0% (per-octet delay ≈ 1/η for a link-limited transfer: the "
+        "38 points and the 61% are one gain read two ways)"), out.detail
+    out = claim("abstract.delay_61").check(data(f5=f5))
+    assert out.detail.endswith("ISO/NBS − 1 = 62.5%"), "no Fig. 4 at hand: no efficiency reading"
+    assert claim("abstract.delay_61").check(data(f5={"nbs": {0.25: 1.0}, "iso": {0.5: 1.0}})).detail == "no common points"
+
+
+def test_twice_the_window_prints_each_rate_and_its_deviation_from_2() -> None:
+    out = claim("fig9.selective_needs_twice_the_window").check(data(f9=_window_curves({WINDOW_BERS[2]: 3.0})))
+    assert out.detail == ("95% of the best efficiency (one-for-one vs selective): BER 1e-05: 2 vs 4 KiB, ratio 2.00 (ok); "
+                          "BER 0.0001: 2 vs 4 KiB, ratio 2.00 (ok); BER 0.001: 2 vs 6 KiB, ratio 3.00 (NO) "
+                          "(holds for 1.5–2.5 at every rate)"), out.detail
+    assert out.deviations == (0.0, 0.0, 0.5)
+    curves = _window_curves({})
+    del curves[f"selective@{WINDOW_BERS[0]:g}"]
+    assert claim("fig9.selective_needs_twice_the_window").check(data(f9=curves)).detail == "missing points"

@@ -51,17 +51,20 @@ fn out(a: &mut Tcp, now: SimTime) -> Vec<u32> {
     std::iter::from_fn(|| a.poll_transmit(now, &GRANT)).map(|f| f.ns).collect()
 }
 
+/// cwnd after each of the ACKs acknowledging `acked` new octets.
+fn cwnd_after(r: &mut Reno, acked: &[u64]) -> Vec<u64> {
+    acked.iter().map(|&n| {
+        r.on_new_ack(n);
+        r.cwnd
+    }).collect()
+}
+
 /// Eq. (2): cwnd += min(N, SMSS), N the octets the ACK acknowledged: less than one
 /// SMSS adds N, more than one adds SMSS.
 #[test]
 fn test_rfc5681_3_1_eq2_slow_start_adds_min_of_acked_and_smss() {
-    let mut r = Reno::new(100, 1);
-    r.on_new_ack(40);
-    assert_eq!(r.cwnd, 140, "N = 40 < SMSS");
-    r.on_new_ack(100);
-    assert_eq!(r.cwnd, 240, "N = SMSS");
-    r.on_new_ack(250);
-    assert_eq!(r.cwnd, 340, "N = 250 > SMSS: one SMSS");
+    // N = 40 < SMSS adds 40, N = SMSS adds SMSS, N = 250 > SMSS adds one SMSS.
+    assert_eq!(cwnd_after(&mut Reno::new(100, 1), &[40, 100, 250]), vec![140, 240, 340]);
     // Frame in, frame out: an ACK of two segments opens the window by one SMSS only.
     let mut a = endpoint("reno", 64, 1, 20);
     assert_eq!(out(&mut a, at(0.0)), vec![0]);
@@ -90,12 +93,8 @@ fn test_rfc5681_3_1_slow_start_below_ssthresh_avoidance_from_equality() {
 fn test_rfc5681_3_1_eq3_avoidance_adds_smss_squared_over_cwnd_at_least_one_octet() {
     let mut r = Reno::new(100, 1);
     (r.cwnd, r.ssthresh) = (1000, 500);
-    r.on_new_ack(100);
-    assert_eq!(r.cwnd, 1010, "10000/1000");
-    r.on_new_ack(100);
-    assert_eq!(r.cwnd, 1019, "10000/1010 = 9.9, truncated");
-    r.on_new_ack(1000);
-    assert_eq!(r.cwnd, 1028, "independent of the octets acknowledged");
+    // 10000/1000; 10000/1010 = 9.9, truncated; the same whatever the octets acknowledged.
+    assert_eq!(cwnd_after(&mut r, &[100, 100, 1000]), vec![1010, 1019, 1028]);
     let mut small = Reno::new(10, 1);
     (small.cwnd, small.ssthresh) = (200, 100);
     small.on_new_ack(10);
