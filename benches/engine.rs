@@ -113,10 +113,42 @@ fn composed(c: &mut Crit) {
         let mut v = arqlab::scenario::toml_to_json(&text).expect("parses");
         arqlab::scenario::apply_override(&mut v, "run.duration_s", duration_s.into()).expect("override");
         let sc = Scenario::from_value(&v).expect("valid");
-        for (path, label) in [(Path::Fast, "fast"), (Path::Composed, "composed")] {
+        for (path, label) in [(Path::Fast, "fast"), (Path::Composed, "composed"), (Path::Chain, "chain")] {
             let events = replicate_on(&sc, 1, 0, path).expect("runs").events;
             g.throughput(Throughput::Elements(events));
             g.bench_function(format!("{name}/{label}"), |b| b.iter(|| replicate_on(&sc, 1, 0, path).expect("runs")));
+        }
+    }
+    g.finish();
+}
+
+/// Stacks of any depth (`protocol::deep`): three-layer stacks nested (`composed`, one
+/// monomorphised runner) and as a chain (`chain`, the runner of deeper stacks), and the
+/// same bulk TCP transfer over 3, 4 and 5 layers as a chain (`scenarios/compose/
+/// tcp_five_layers.toml` with two, one or no IP layer removed). Events per second; the
+/// ratio chain / composed at depth 3 is the chain's cost.
+fn deep(c: &mut Crit) {
+    let mut g = c.benchmark_group("deep_stacks");
+    g.sample_size(10);
+    let five = include_str!("../scenarios/compose/tcp_five_layers.toml");
+    let load = |text: &str, duration_s: f64| {
+        let mut v = arqlab::scenario::toml_to_json(text).expect("parses");
+        arqlab::scenario::apply_override(&mut v, "run.duration_s", duration_s.into()).expect("override");
+        Scenario::from_value(&v).expect("valid")
+    };
+    let ip = "  { kind = \"ip\" },\n";
+    let cases = [
+        ("tcp_over_hf_between_lans_3", load(include_str!("../scenarios/compose/tcp_over_hf_between_lans.toml"), 2000.0), true),
+        ("tcp_ip_framing_3", load(&five.replacen(ip, "", 2), 2000.0), true),
+        ("tcp_ip_ip_framing_4", load(&five.replacen(ip, "", 1), 2000.0), false),
+        ("tcp_ip_ip_ip_framing_5", load(five, 2000.0), false),
+    ];
+    for (name, sc, nested) in &cases {
+        let paths: &[(Path, &str)] = if *nested { &[(Path::Composed, "composed"), (Path::Chain, "chain")] } else { &[(Path::Chain, "chain")] };
+        for &(path, label) in paths {
+            let events = replicate_on(sc, 1, 0, path).expect("runs").events;
+            g.throughput(Throughput::Elements(events));
+            g.bench_function(format!("{name}/{label}"), |b| b.iter(|| replicate_on(sc, 1, 0, path).expect("runs")));
         }
     }
     g.finish();
@@ -221,6 +253,6 @@ fn ip_routed(c: &mut Crit) {
 criterion_group! {
     name = benches;
     config = Criterion::default().with_measurement(CpuTime);
-    targets = models, scaling, composed, routing, hf_arq, ip_routed
+    targets = models, scaling, composed, deep, routing, hf_arq, ip_routed
 }
 criterion_main!(benches);

@@ -3,7 +3,8 @@
 //! stacks' trajectories bit for bit (every shipped composition, depths 1 to 3); four-
 //! and five-layer stacks meet their closed forms with the runner's invariants (no
 //! message lost, duplicated or reordered, counters balance) and are deterministic;
-//! hosts of any depth work through an IP router with link stacks.
+//! hosts of any depth work through an IP router with link stacks. (Nodes of different
+//! depths in one run: `scenario::compose` tests.)
 
 use arqlab::scenario::{toml_to_json, Scenario};
 use arqlab::sim::{replicate, replicate_on, Path as RunPath, Replication};
@@ -197,67 +198,4 @@ fn a_router_fragments_a_chains_datagrams_as_the_nested_stacks_ones() {
     assert_eq!((ip.get("fragmented"), ip.get("fragments_created")), (Some(1.0), Some(2.0)), "{ip:?}");
     let acc = chain.accounting["flow.a->b"];
     assert_eq!((acc.issued, acc.delivered, acc.acknowledged), (1, 1, 1));
-}
-
-/// Nodes that are not peers may run stacks of different depths: go-back-N alone
-/// between a and b, selective repeat over a datagram layer between c and d, all four
-/// through one store-and-forward relay. The run takes the chain (one PDU type on the
-/// media); both flows deliver what they offer (the runner checks each delivery: in
-/// order, once), and two runs are the same trajectory.
-#[test]
-fn nodes_that_are_not_peers_may_run_stacks_of_different_depths() {
-    let t = r#"
-[run]
-duration_s = 200.0
-[stack.g]
-kind = "go_back_n"
-[stack.s]
-layers = [{ kind = "selective_repeat" }, { kind = "datagram" }]
-[[medium]]
-name = "la"
-ends = ["a", "r"]
-[[medium]]
-name = "lb"
-ends = ["b", "r"]
-[[medium]]
-name = "lc"
-ends = ["c", "r"]
-[[medium]]
-name = "ld"
-ends = ["d", "r"]
-[[relay]]
-name = "r"
-[[node]]
-name = "a"
-stack = "g"
-[[node]]
-name = "b"
-stack = "g"
-[[node]]
-name = "c"
-stack = "s"
-[[node]]
-name = "d"
-stack = "s"
-[[flow]]
-from = "a"
-to = "b"
-traffic = { kind = "poisson", load = 0.2 }
-[[flow]]
-from = "c"
-to = "d"
-traffic = { kind = "poisson", load = 0.2 }
-"#;
-    let sc = parse(t);
-    let depths: Vec<usize> = sc.topology.nodes.iter().map(|n| n.stack.len()).collect();
-    assert_eq!(depths, [1, 1, 2, 2]);
-    let rep = replicate(&sc, 2, 0).unwrap();
-    for flow in ["flow.a->b", "flow.c->d"] {
-        let acc = rep.accounting[flow];
-        assert!(acc.issued > 100, "{flow}: {acc:?}");
-        // Error free: what is not delivered is in flight at the end (a window's worth).
-        assert!(acc.issued - acc.delivered <= 8, "{flow}: {acc:?}");
-        assert_eq!(acc.issued, acc.acknowledged + acc.unacknowledged, "{flow}: {acc:?}");
-    }
-    assert_eq!(record(&rep), record(&replicate(&sc, 2, 0).unwrap()), "deterministic");
 }

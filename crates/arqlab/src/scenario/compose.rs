@@ -201,9 +201,19 @@ traffic = { kind = "poisson", load = 0.2 }
         assert_eq!(problems(text), Vec::<String>::new());
         let crossed = text.replace("from = \"c\"\nto = \"d\"", "from = \"a\"\nto = \"d\"");
         assert!(problems(&crossed).iter().any(|p| p.starts_with("node[3].stack = \"s\": expected the same protocols as its peer a")), "{:?}", problems(&crossed));
-        // Different depths where peers fit: the run takes the chain (`protocol::deep`).
+        // Different depths where peers fit: the run takes the chain (`protocol::deep`,
+        // one PDU type on the media); both flows deliver what they offer (the runner
+        // checks each delivery: in order, once), deterministically.
         let deeper = text.replace("[stack.s]\nkind = \"selective_repeat\"", "[stack.s]\nlayers = [{ kind = \"selective_repeat\" }, { kind = \"datagram\" }]");
         assert_eq!(problems(&deeper), Vec::<String>::new());
+        let sc = Scenario::from_toml(&deeper).unwrap();
+        assert_eq!(sc.topology.nodes.iter().map(|n| n.stack.len()).collect::<Vec<_>>(), [1, 1, 2, 2]);
+        let rep = crate::sim::replicate(&sc, 2, 0).unwrap();
+        for flow in ["flow.a->b", "flow.c->d"] {
+            let acc = rep.accounting[flow];
+            assert!(acc.issued > 100 && acc.issued - acc.delivered <= 8, "{flow}: error free, all but a window delivered: {acc:?}");
+        }
+        assert_eq!(rep.fingerprint, crate::sim::replicate(&sc, 2, 0).unwrap().fingerprint, "deterministic");
     }
 
     #[test]
