@@ -97,3 +97,35 @@ fn mixed_depth_ip_over_go_back_n_on_one_hop_and_straight_on_the_next_is_exact() 
     assert_eq!((lane("link.l1.r->a", "frames_transmitted"), lane("link.l2.b->r", "frames_transmitted")), (1.0, 0.0), "an RR on the go-back-N hop, nothing back on the bare one");
     assert_eq!(lane("link.l2.r->b", "bits_transmitted"), datagram);
 }
+
+/// A router interface on a token ring of three stations (`ring_hosts_through_router.toml`):
+/// a and c reach b through r, which runs LLC2 with each of them; b sends to a. Every hop
+/// is reliable and below capacity, so each flow's throughput is its offered load λ·L
+/// (closed form); the line r -> b is busy ρ = (λ_ab + λ_cb)·(L + 160 + 48)/R = 0.8 of
+/// the time, plus at most one 48-bit RR per datagram of b's (≤ 0.005). b's datagrams
+/// reach a only if r sends them on its link to a (c's IP would discard them). The
+/// router loses nothing; two runs give one fingerprint.
+#[test]
+fn hosts_on_a_ring_of_three_reach_b_through_the_routers_per_station_links_at_their_offered_load() {
+    let sc = parse(&load_text("ring_hosts_through_router.toml")).unwrap_or_else(|e| panic!("{e:?}"));
+    let x = arqlab::sim::run_experiment(&sc, 3, None, None).unwrap();
+    for (flow, lambda) in [("flow.a->b", 3.0), ("flow.c->b", 3.36), ("flow.b->a", 1.0)] {
+        let got = &x.metrics[flow]["throughput_bps"];
+        let want = lambda * 1000.0;
+        assert!((got.mean - want).abs() <= got.half_width, "{flow}: throughput {} ± {} vs λL = {want}", got.mean, got.half_width);
+    }
+    let util = &x.metrics["link.line.r->b"]["utilisation"];
+    let rho = 6.36 * 1208.0 / 9600.0;
+    assert!(util.mean >= rho - util.half_width && util.mean <= rho + 48.0 / 9600.0 + util.half_width, "line r -> b busy {} ± {} vs ρ = {rho} (+ ≤ 0.005 of RRs)", util.mean, util.half_width);
+    let rep = replicate(&sc, 3, 0).unwrap();
+    let ip = &rep.batches[0]["ip.r"];
+    assert_eq!(ip.get("datagrams_in"), ip.get("datagrams_out"), "r forwards every datagram it receives");
+    assert_eq!((ip.get("ttl_expired"), ip.get("unroutable")), (Some(0.0), Some(0.0)));
+    for port in ["node.r.ring1", "node.r.line"] {
+        assert_eq!(rep.batches[0][port].get("frames_dropped"), Some(0.0), "{port}");
+    }
+    for (flow, acc) in &rep.accounting {
+        assert!(acc.delivered <= acc.issued && acc.issued - acc.delivered <= 5, "{flow}: issued {} delivered {} (only those in flight at the end missing)", acc.issued, acc.delivered);
+    }
+    assert_eq!(rep.fingerprint, replicate(&sc, 3, 0).unwrap().fingerprint, "deterministic");
+}

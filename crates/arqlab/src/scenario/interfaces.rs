@@ -44,8 +44,8 @@ pub(super) fn check_interfaces(net: &NetworkConfig, g: &Graph, p: &mut Problems)
                 continue;
             }
             let far = attachment(g, g.relay_media[r][k], me).1;
-            if far.len() != 1 {
-                p.push(format!("{path}.medium"), Some(&i.medium.as_str().into()), format!("expected a medium with one station besides the router (found {}): a link stack per interface runs one connection (several peers behind one interface, a multiplexer per port, are not built)", far.len()));
+            if far.len() != 1 && matches!(layer, ProtocolConfig::X25(_)) {
+                p.push(format!("{path}.medium"), Some(&i.medium.as_str().into()), format!("expected one other gateway on an x25 interface's medium (found {} stations): an X.25 network joining three or more gateways is not built", far.len()));
                 continue;
             }
             if matches!(layer, ProtocolConfig::X25(_)) && matches!(far[0], End::Node(_)) {
@@ -96,6 +96,46 @@ pub(super) fn check_interfaces(net: &NetworkConfig, g: &Graph, p: &mut Problems)
         }
     }
     links
+}
+
+/// A host on a token ring where a router's interface runs a link stack runs one link
+/// connection, to its next hop: every node it exchanges flows with (`peers`) must be
+/// reached through one station of the ring (the node itself if it is on the ring, else
+/// the router that copies its frames). The router's port runs one connection per
+/// station (`sim::link_router`).
+pub(super) fn check_next_hops(net: &NetworkConfig, g: &Graph, receiver: &[Vec<u32>], links: &PortLinks, peers: &[Vec<(u32, u32)>], p: &mut Problems) {
+    for (i, ring) in g.rings.iter().enumerate() {
+        let a = (g.media.len() + i) as u32;
+        let linked = ring.stations.iter().any(|&e| match e {
+            End::Relay(r) => g.relay_media[r as usize].iter().position(|&x| x == a).is_some_and(|k| links[r as usize][k].is_some()),
+            End::Node(_) => false,
+        });
+        if !linked || ring.stations.len() < 3 {
+            continue;
+        }
+        let name = |k: u32| match ring.stations[k as usize] {
+            End::Node(n) => net.node[n as usize].name.as_str(),
+            End::Relay(r) => net.relay[r as usize].name.as_str(),
+        };
+        for &e in &ring.stations {
+            let End::Node(n) = e else { continue };
+            let hop = |d: u32| ring.stations.iter().position(|&x| x == End::Node(d)).map_or(receiver[i][d as usize], |k| k as u32);
+            let mut hops: Vec<(u32, u32)> = vec![];
+            for &(d, _) in &peers[n as usize] {
+                if !hops.iter().any(|h| h.0 == hop(d)) {
+                    hops.push((hop(d), d));
+                }
+            }
+            if let [(h0, d0), (h1, d1), ..] = hops[..] {
+                let node = &net.node[n as usize];
+                let why = format!(
+                    "expected every flow of node {} to reach one station of ring {} (its link stack runs one connection, to its next hop): {} goes through {}, {} through {}",
+                    node.name, ring.config.name, net.node[d0 as usize].name, name(h0), net.node[d1 as usize].name, name(h1)
+                );
+                p.push(format!("node[{n}]"), Some(&node.name.as_str().into()), why);
+            }
+        }
+    }
 }
 
 /// The one link layer of `[stack.<name>]`, if it can run under IP on a medium.
@@ -283,15 +323,35 @@ mod tests {
         assert!(p.iter().any(|x| x.starts_with("node[1].stack = \"deep\": expected `ip` as layers[0] (as node a's)")), "{p:?}");
     }
 
-    /// The combinations that stay refused say why: an interface on a medium with several
-    /// other stations (a ring of three), and a layer-2 relay beside link-stack routers.
+    /// a and c on a token ring with r, b behind r.
+    fn ring_of_three() -> String {
+        ROUTED.replace("[[medium]]\nname = \"l1\"\nends = [\"a\", \"r\"]", "[[medium]]\nname = \"l1\"\nkind = \"token_ring\"\nends = [\"a\", \"r\", \"c\"]")
+            + "[[node]]\nname = \"c\"\nstack = \"host\"\n[[flow]]\nfrom = \"c\"\nto = \"b\"\ntraffic = { kind = \"poisson\", load = 0.1 }\n"
+    }
+
     #[test]
-    fn an_interface_facing_several_stations_and_a_layer_2_relay_beside_routers_are_refused_with_the_reason() {
-        let ring = ROUTED.replace("[[medium]]\nname = \"l1\"\nends = [\"a\", \"r\"]", "[[medium]]\nname = \"l1\"\nkind = \"token_ring\"\nends = [\"a\", \"r\", \"c\"]")
-            + "[[node]]\nname = \"c\"\nstack = \"host\"\n[[flow]]\nfrom = \"c\"\nto = \"b\"\ntraffic = { kind = \"poisson\", load = 0.1 }\n";
-        let p = problems(&ring);
+    fn an_interface_on_a_ring_of_several_stations_is_accepted_with_one_link_per_station() {
+        assert_eq!(problems(&ring_of_three()), Vec::<String>::new());
+    }
+
+    /// A host's link stack runs one connection: all its flows leave the ring through one
+    /// station (its next hop).
+    #[test]
+    fn a_host_on_such_a_ring_whose_flows_need_two_next_hops_is_refused_naming_both() {
+        let two = ring_of_three() + "[[flow]]\nfrom = \"c\"\nto = \"a\"\ntraffic = { kind = \"poisson\", load = 0.1 }\n";
+        let p = problems(&two);
+        let want = "node[2] = \"c\": expected every flow of node c to reach one station of ring l1 (its link stack runs one connection, to its next hop): b goes through r, a through a";
+        assert!(p.contains(&want.to_string()), "{p:?}");
+    }
+
+    /// The combinations that stay refused say why: an X.25 network joining three
+    /// gateways, and a layer-2 relay beside link-stack routers.
+    #[test]
+    fn an_x25_network_of_three_gateways_and_a_layer_2_relay_beside_routers_are_refused_with_the_reason() {
+        let x25 = format!("[stack.t]\nkind = \"x25\"\nip_header_bits = 0\n{}", ring_of_three().replace("{ medium = \"l1\", stack = \"gbn\" }", "{ medium = \"l1\", stack = \"t\" }"));
+        let p = problems(&x25);
         assert!(
-            p.contains(&"relay[0].interfaces[0].medium = \"l1\": expected a medium with one station besides the router (found 2): a link stack per interface runs one connection (several peers behind one interface, a multiplexer per port, are not built)".to_string()),
+            p.contains(&"relay[0].interfaces[0].medium = \"l1\": expected one other gateway on an x25 interface's medium (found 2 stations): an X.25 network joining three or more gateways is not built".to_string()),
             "{p:?}"
         );
         let bridge = ROUTED.replace("ends = [\"r\", \"b\"]", "ends = [\"r\", \"s\"]")

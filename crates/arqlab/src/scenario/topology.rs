@@ -339,6 +339,7 @@ impl NetworkConfig {
                 p.push(format!("flow[{f}].traffic.kind"), Some(&c.traffic.kind.as_str().into()), format!("expected at most one saturated or bulk flow from node {} (use poisson traffic for the others)", c.from));
             }
         }
+        super::interfaces::check_next_hops(self, &graph, &routing.receiver, &links, &peers, p);
         let pairs: Vec<(u32, u32)> = flows.iter().map(|f| (f.src, f.dst)).collect();
         let depth = super::interfaces::mixed_depth(self, p);
         super::compose::check_peers(&self.node, &self.stack, &pairs, depth.is_some(), p);

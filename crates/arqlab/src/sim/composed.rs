@@ -16,7 +16,7 @@ use crate::protocol::registry::ProtocolConfig;
 use crate::protocol::{Layer, Pdu, Sdu, Station};
 use crate::scenario::compose::addresses_peers;
 use crate::scenario::interfaces::pass_through;
-use super::link_router::{Interfaces, LinkRouter};
+use super::link_router::{Interfaces, LinkRouter, PortPeers};
 use crate::scenario::topology::{NodeSpec, RelaySpec};
 use crate::scenario::Scenario;
 use crate::trace::Tracer;
@@ -36,7 +36,7 @@ trait Build: Layer<Sdu = Sdu> + Sized {
     /// An IP router's interfaces with link stacks, carrying what the hosts' `ip` layer
     /// sends: hosts of two or three layers (`ip` over a link, under at most one more),
     /// or of any depth on a chain (`scenario::interfaces`).
-    fn router(_: &RelaySpec, _: &[Station]) -> Option<Box<dyn Interfaces<Self::Pdu>>> {
+    fn router(_: &RelaySpec, _: &[PortPeers]) -> Option<Box<dyn Interfaces<Self::Pdu>>> {
         None
     }
 }
@@ -51,8 +51,8 @@ impl Build for Depth2 {
     fn build(l: &[ProtocolConfig], c: &Ctx) -> Self {
         Composed::new(one(&l[0], c), one(&l[1], c), l[0].declared().transport)
     }
-    fn router(spec: &RelaySpec, stations: &[Station]) -> Option<Box<dyn Interfaces<Self::Pdu>>> {
-        link_router::<L1>(spec, stations)
+    fn router(spec: &RelaySpec, ports: &[PortPeers]) -> Option<Box<dyn Interfaces<Self::Pdu>>> {
+        link_router::<L1>(spec, ports)
     }
 }
 
@@ -61,8 +61,8 @@ impl Build for Depth3 {
         let lower = Composed::new(one(&l[1], c), one(&l[2], c), l[1].declared().transport);
         Composed::new(one(&l[0], c), lower, l[0].declared().transport)
     }
-    fn router(spec: &RelaySpec, stations: &[Station]) -> Option<Box<dyn Interfaces<Self::Pdu>>> {
-        link_router::<L2>(spec, stations)
+    fn router(spec: &RelaySpec, ports: &[PortPeers]) -> Option<Box<dyn Interfaces<Self::Pdu>>> {
+        link_router::<L2>(spec, ports)
     }
 }
 
@@ -71,13 +71,13 @@ impl Build for Deep {
     fn build(l: &[ProtocolConfig], c: &Ctx) -> Self {
         Deep::new(l, c)
     }
-    fn router(spec: &RelaySpec, stations: &[Station]) -> Option<Box<dyn Interfaces<Self::Pdu>>> {
-        link_router::<Nested>(spec, stations)
+    fn router(spec: &RelaySpec, ports: &[PortPeers]) -> Option<Box<dyn Interfaces<Self::Pdu>>> {
+        link_router::<Nested>(spec, ports)
     }
 }
 
 /// A router whose ports carry datagrams `D` of the hosts' `ip` layer in link frames.
-fn link_router<D: Carry + Pdu + 'static>(spec: &RelaySpec, stations: &[Station]) -> Option<Box<dyn Interfaces<AnyPdu<D>>>> {
+fn link_router<D: Carry + Pdu + 'static>(spec: &RelaySpec, ports: &[PortPeers]) -> Option<Box<dyn Interfaces<AnyPdu<D>>>> {
     if spec.config.kind != "ip_router" {
         return None;
     }
@@ -85,7 +85,7 @@ fn link_router<D: Carry + Pdu + 'static>(spec: &RelaySpec, stations: &[Station])
     let links: Vec<ProtocolConfig> = spec.links.iter().map(|l| l.clone().unwrap_or_else(pass_through)).collect();
     let cap = spec.config.buffer_octets.map(|o| (o * 8.0) as u64);
     let fwd = spec.config.forwarding_time_s.unwrap_or(0.0);
-    Some(Box::new(LinkRouter::<D>::new(&links, stations, spec.mtu_octets.clone(), spec.routes.clone(), fwd, cap)))
+    Some(Box::new(LinkRouter::<D>::new(&links, ports, spec.mtu_octets.clone(), spec.routes.clone(), fwd, cap)))
 }
 
 /// Runs `sc` on the composed path; `chain`: as a chain whatever its depth (the same

@@ -6,7 +6,7 @@
 //! scheduled (one pending wake as for a node; stale wakes are harmless), and the
 //! port and IP counters are copied into the relay's scopes.
 
-use super::lanes::{gate, ready_at, transmit};
+use super::lanes::{gate, ready_at, transmit, Medium, Target};
 use super::runner::record_relay;
 use super::state::{Ev, Sim, Step, ARRIVAL, TIMER, TX_END};
 use crate::engine::SimTime;
@@ -21,9 +21,19 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
     }
 
     pub(super) fn router_arrival(&mut self, l: usize, r: usize, k: usize, now: SimTime) -> Step {
+        // The sender: on a token ring, the station whose lane this is (a node, or a relay
+        // addressed after the nodes); a line's far end needs no name.
+        let from = match self.lanes[l].medium {
+            Medium::Ring(g, pos) => match self.rings[g as usize].stations[pos as usize] {
+                Target::Node(n) => n,
+                Target::Port(o, _) => self.nodes.len() as u32 + o,
+                Target::Ring(_) => u32::MAX,
+            },
+            _ => u32::MAX,
+        };
         if let Some(w) = self.lanes[l].dir.take_arrival() {
             if let Some(slot) = self.routers[r].as_mut() {
-                slot.ifaces.receive(now, k, &w.frame, w.in_error);
+                slot.ifaces.receive(now, k, from, &w.frame, w.in_error);
             }
             if self.trace.is_some() {
                 let kind = if w.in_error { TraceKind::ReceiveInError } else { TraceKind::Receive };
@@ -57,12 +67,12 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             if let Some(lead) = gate(lane, radios, rings, now) {
                 let grant = Grant { rate_bps: lane.dir.rate_bps, lead, mtu_bits: u32::MAX };
                 match slot.ifaces.poll_transmit(now, k, &grant) {
-                    Some(f) => {
+                    Some((f, to)) => {
                         if trace.is_some() {
                             record_relay(trace, now, nodes.len() + r, l as u32, TraceKind::Send, &f, 0);
                         }
                         lane.dir.stage(&f);
-                        let tx = transmit(lane, radios, rings, now, lead, slot.far[k]);
+                        let tx = transmit(lane, radios, rings, now, lead, to);
                         q.schedule(tx.arrival, Ev::new(ARRIVAL, l))?;
                     }
                     None => busy = false,

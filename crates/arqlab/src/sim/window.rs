@@ -86,10 +86,15 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 let port = &self.relays[r as usize].ports[k as usize];
                 out.push((self.port_scopes[p].clone(), port_measures(port, &self.port_at_open[p], now)));
             }
-            // IP routers' whole-run counters (`channel::ip_router`).
+            // IP routers' whole-run counters (`channel::ip_router`), and their link
+            // layers' own (an X.25 interface's calls and circuits, `sim::link_router`).
             for (r, name) in &self.ip_scopes {
                 if let Some(ip) = &self.relays[*r].ip {
-                    out.push((name.clone(), MeasureSet(ip.counters.pairs())));
+                    let mut m = ip.counters.pairs();
+                    if let Some(Some(slot)) = self.routers.get(*r) {
+                        m.extend(slot.ifaces.link_measures());
+                    }
+                    out.push((name.clone(), MeasureSet(m)));
                 }
             }
             if self.llc2_scopes && !self.port_owner.is_empty() {

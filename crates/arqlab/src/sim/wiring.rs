@@ -5,7 +5,7 @@
 
 use super::measure::DirectionMeter;
 use super::lanes::{Lane, Medium, RingLanes, Target};
-use super::link_router::{MakeRouter, RouterSlot};
+use super::link_router::{MakeRouter, PortPeers, RouterSlot};
 use super::state::{DialogueRun, Flow, Node, Sim, SimError, MAX_ELEMENTS};
 use crate::channel::{IpForwarding, TokenRing, BitErrors, DelayProfile, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, HfErrors, PortCounters, Radio, Relay, Schedule};
 use crate::channel::hf::HfChannel;
@@ -86,48 +86,60 @@ fn wire_rings<F: crate::protocol::Pdu>(topo: &Topology, seed: u64, replication: 
                     }
                 })
                 .collect();
-            RingLanes { mac: TokenRing::new(&spec.params()), receiver: spec.receiver.clone(), stations }
+            // A router on a ring of several stations addresses another router on it by the
+            // node count plus its index (`wire_routers`): its station copies those frames.
+            let relays = (0..topo.relays.len() as u32).map(|r| spec.stations.iter().position(|&e| e == End::Relay(r)).map_or(u32::MAX, |k| k as u32));
+            RingLanes { mac: TokenRing::new(&spec.params()), receiver: spec.receiver.iter().copied().chain(relays).collect(), stations }
         })
         .collect()
 }
 
-/// IP routers with link stacks: per port, the node its frames go to (the first node
-/// routed through it) and its station role (the far host's opposite; between two
-/// routers, A at the lower index).
+/// IP routers with link stacks: the stations each port faces. On a line (or a ring of
+/// two), the far station, addressed as the first node routed through the port; on a
+/// ring of more, every other station by address (a node's index, or the node count plus
+/// a relay's) and, per destination node, the station that copies its frames (its next
+/// hop). The port's role towards a host is the host's opposite; between two routers, A
+/// at the lower index.
 fn wire_routers<F>(topo: &Topology, make: MakeRouter<F>) -> Vec<Option<RouterSlot<F>>> {
     if topo.relays.iter().all(|r| r.links.iter().all(Option::is_none)) {
         return vec![];
     }
     let station = |first: bool| if first { Station::A } else { Station::B };
+    let nodes = topo.nodes.len() as u32;
     topo.relays
         .iter()
         .enumerate()
         .map(|(r, spec)| {
-            let mut far = vec![u32::MAX; spec.media.len()];
-            for (n, out) in spec.routes.iter().enumerate() {
-                if let Some(k) = *out {
-                    if far[k] == u32::MAX {
-                        far[k] = n as u32;
-                    }
-                }
-            }
-            let stations: Vec<Station> = spec
+            let me = End::Relay(r as u32);
+            let role = |e: End| match e {
+                End::Node(n) => station(!topo.nodes[n as usize].first),
+                End::Relay(o) => station((r as u32) < o),
+            };
+            let peers: Vec<PortPeers> = spec
                 .media
                 .iter()
-                .map(|&a| {
-                    let me = End::Relay(r as u32);
-                    let other = match (a as usize).checked_sub(topo.media.len()) {
-                        Some(g) => topo.rings[g].stations.iter().copied().find(|&e| e != me),
-                        None => topo.media[a as usize].ends.iter().copied().find(|&e| e != me),
-                    };
-                    match other {
-                        Some(End::Node(n)) => station(!topo.nodes[n as usize].first),
-                        Some(End::Relay(o)) => station((r as u32) < o),
-                        None => Station::A,
+                .enumerate()
+                .map(|(k, &a)| match (a as usize).checked_sub(topo.media.len()).map(|g| &topo.rings[g]) {
+                    Some(g) if g.stations.len() > 2 => {
+                        let others: Vec<(u32, End)> = g.stations.iter().enumerate().filter(|x| *x.1 != me).map(|(i, &e)| (i as u32, e)).collect();
+                        let address = |e: End| match e {
+                            End::Node(n) => n,
+                            End::Relay(o) => nodes + o,
+                        };
+                        let next_hop = g.receiver.iter().map(|&pos| others.iter().position(|x| x.0 == pos).map_or(u32::MAX, |i| i as u32)).collect();
+                        PortPeers { far: others.iter().map(|&(_, e)| (address(e), role(e))).collect(), next_hop }
+                    }
+                    _ => {
+                        let far = spec.routes.iter().position(|&out| out == Some(k)).map_or(u32::MAX, |n| n as u32);
+                        let other = match (a as usize).checked_sub(topo.media.len()) {
+                            Some(g) => topo.rings[g].stations.iter().copied().find(|&e| e != me),
+                            None => topo.media[a as usize].ends.iter().copied().find(|&e| e != me),
+                        };
+                        PortPeers { far: vec![(far, other.map_or(Station::A, role))], next_hop: vec![] }
                     }
                 })
                 .collect();
-            make(spec, &stations).map(|ifaces| RouterSlot { ifaces, wakes: vec![], far })
+            make(spec, &peers).map(|ifaces| RouterSlot { ifaces, wakes: vec![] })
         })
         .collect()
 }

@@ -124,6 +124,20 @@ mod tests {
         assert!(PLAIN.encode(&tf("REJ", None, 0, false, 0), 0).is_err());
     }
 
+    /// RFC 877: "the Call User Data field ... [is] 0xCC" in a CALL REQUEST of a circuit
+    /// carrying IP; other packets carry none (a CALL ACCEPTED's body is its empty
+    /// address and facility blocks).
+    #[test]
+    fn rfc877_a_call_request_of_an_ip_circuit_carries_call_user_data_0xcc() {
+        let ip = X25Wire { packet_octets: 128, ip: Some(TcpWire { header_bits: 160, window: 4096 }) };
+        let on = Carried { pdu: None, piece: 0, circuit: Some(2), ip: None, conn: None };
+        let hop = Hop { sender: 0, from: 0, to: 1 };
+        let call = ip.encode_hop(&tf("CALL", None, 0, false, 0), Some(&on), hop).unwrap();
+        assert_eq!(&call[2..], &[0x10, 0x03, 0x0B, 0, 0, 0xCC], "LCN = circuit + 1, empty address and facility blocks, then 0xCC");
+        let acc = ip.encode_hop(&tf("CALL-ACC", None, 0, false, 0), Some(&on), hop).unwrap();
+        assert_eq!(&acc[2..], &[0x10, 0x03, 0x0F, 0, 0], "no call user data in a CALL ACCEPTED");
+    }
+
     /// Wireshark's own dissectors read the capture as LAPB carrying X.25 (skipped, with
     /// a note, where tshark is not installed; tests/test_capture.py requires it).
     #[test]
