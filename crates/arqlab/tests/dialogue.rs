@@ -178,9 +178,21 @@ fn same_seed_same_session_and_errors_slow_it_down() {
     let clean = session(&scenario(TCP_OVER_DATAGRAM, "smtp", Some((0.05, 0.02)), 0.0, "")).0;
     // At 2e-4 a 5,000-octet segment gets through with probability e^-8: TCP backs off to
     // its 60 s maximum and a session goes thousands of seconds without progress. It keeps
-    // retransmitting, so it is slow, not stalled (sim::stall): the runs go on.
+    // retransmitting, but nothing gets through for 20 x its longest wait (the 60 s RTO
+    // maximum): by the stall rule (progress end to end, not frames on the lane) it has
+    // stalled, and the replication says so instead of running on (sim::stall).
     let x = run_experiment(&sc, 3, Some(6), None).unwrap();
-    assert!(x.records.iter().all(|r| r.stalled.is_none()), "a retransmitting sender is not stalled");
+    let stalled: Vec<_> = x.records.iter().filter_map(|r| r.stalled.as_ref()).collect();
+    assert!(!stalled.is_empty(), "no session stalled");
+    for s in stalled {
+        assert!(s.limit_s >= 20.0 * 60.0 && s.idle_s >= s.limit_s, "{s:?}");
+    }
+    // At 2e-5 (a segment gets through with probability e^-0.8) the sessions complete,
+    // later. (At 5e-5, e^-2, 1 replication of these 6 went 20 x 60 s without getting a
+    // segment through and stalled: about 25 attempts at 0.865 loss each, 2.6 %.)
+    let sc = scenario(TCP_OVER_DATAGRAM, "smtp", Some((0.05, 0.02)), 2e-5, "");
+    let x = run_experiment(&sc, 3, Some(6), None).unwrap();
+    assert!(x.records.iter().all(|r| r.stalled.is_none()), "{:?}", x.records.iter().map(|r| &r.stalled).collect::<Vec<_>>());
     let noisy = x.metrics["flow.client->server"]["session_latency_s"].mean;
     assert!(noisy > clean, "errors cost retransmissions: {noisy} vs {clean}");
 }

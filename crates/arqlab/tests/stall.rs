@@ -204,3 +204,71 @@ fn a_relay_port_keeps_its_frames_through_an_outage_of_its_link_and_sends_them_af
     assert_eq!(port.get("frames_dropped"), Some(0.0));
     assert!(port.get("buffer_octets_max").unwrap() > clear.batches[0]["node.r.l2"].get("buffer_octets_max").unwrap(), "{port:?}");
 }
+
+/// Bux et al.'s Fig. 4 point that the watch used to end: HDLC NRM, modulus 128, two-way
+/// saturated 5000 bit frames at 48 kbit/s, t_p = 50 ms, p_bit = 1e-5, T1 = 0.39 s (the
+/// study's rule at this point). A primary at M − 1 outstanding stops sending until the
+/// secondary, polled, has sent its own M − 1 frames (Bux 3.1.3): 127 × 0.104 s ≈ 13 s and
+/// more with retransmissions, far beyond 20 × T1 = 7.8 s, while the secondary's lane is busy.
+fn nrm_two_way_mod128(duration_s: f64) -> Scenario {
+    let text = format!(
+        "[run]\nduration_s = {duration_s}\nwarmup_s = 10.0\nreplications = 1\n\
+         [link]\nrate_bps = 48000.0\ndelay_s = 0.05\nbit_error_rate = 1e-05\n\
+         [protocol]\nkind = \"hdlc\"\nmode = \"nrm\"\nmodulus = 128\nreject = \"rej\"\nreceive_buffer_frames = 0\nt1_s = 0.39\n\
+         [traffic.a]\nkind = \"saturated\"\n[traffic.a.length]\ndist = \"constant\"\nmean_bits = 5000\n\
+         [traffic.b]\nkind = \"saturated\"\n[traffic.b.length]\ndist = \"constant\"\nmean_bits = 5000\n"
+    );
+    Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_source_waiting_while_its_peer_transmits_is_not_stalled_nrm_mod128_two_way() {
+    for seed in 1..=3 {
+        let r = replicate(&nrm_two_way_mod128(400.0), seed, 0).unwrap();
+        assert!(r.stalled.is_none(), "seed {seed}: {:?}", r.stalled);
+        assert_eq!(r.simulated_s, 400.0, "seed {seed}: the run goes to its end");
+        for f in ["a_to_b", "b_to_a"] {
+            assert!(r.accounting[f].acknowledged > 1000, "seed {seed}, {f}: {:?}", r.accounting[f]);
+        }
+    }
+}
+
+/// Johnson's 5066-1s over the stable 5 dB channel with a radio turnaround (6.6 s, the
+/// robustness design's longest: 0.5 s radio + 4.8 s long interleaver + 1.2 s extra
+/// acquisition + 0.1 s) above the ARQ's response timeout (4.67 s): each station gives
+/// up on the answer before it can start and transmits again: a's frames keep crossing
+/// the lane, nearly all intact, b never gets its turn, and nothing is delivered, ever.
+/// The source-only rule (a silent source lane) and the two-ended one (both lanes silent)
+/// ran such sessions to their end without a word.
+fn turnaround_beyond_the_response_timeout(turnaround_s: f64) -> Scenario {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/johnson/5066-1s_stable_5.toml")).unwrap();
+    let mut v = arqlab::scenario::toml_to_json(&text).unwrap();
+    for (key, value) in [
+        ("run.duration_s", serde_json::json!(14400.0)),
+        ("run.replications", serde_json::json!(1)),
+        ("stack.arq.response_timeout_s", serde_json::json!(4.67)),
+    ] {
+        arqlab::scenario::apply_override(&mut v, key, value).unwrap_or_else(|e| panic!("{key}: {e}"));
+    }
+    v["medium"][0]["turnaround_s"] = serde_json::json!(turnaround_s);
+    Scenario::from_value(&v).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn frames_cross_the_lane_but_nothing_advances_stalled_hf_turnaround_beyond_response_timeout() {
+    let sc = turnaround_beyond_the_response_timeout(6.6);
+    let r = replicate(&sc, 1, 0).unwrap();
+    let s = r.stalled.as_ref().unwrap_or_else(|| panic!("not stalled: {:?}", r.accounting));
+    assert_eq!(s.flow, "flow.a->b");
+    assert_eq!(r.accounting["flow.a->b"].delivered, 0, "{:?}", r.accounting);
+    // a kept transmitting up to the stall, and most of its frames arrived intact.
+    let lane = |m: &str| r.batches.iter().map(|b| b["link.hf.a->b"].get(m).unwrap()).sum::<f64>();
+    assert!(lane("frames_transmitted") > 100.0 && lane("frames_in_error") < 0.5 * lane("frames_transmitted"), "{:?}", r.batches[0]["link.hf.a->b"]);
+    // The limit: 20 x the largest timer (the 120 s maximum transmission) or the window.
+    let limit = STALL_TIMERS * largest_timer_s(&sc.topology.nodes[0].stack).unwrap();
+    assert!(s.limit_s >= limit && s.idle_s >= s.limit_s && s.at_s < 14400.0, "{s:?}");
+    eprintln!("{}", s.message);
+    // With a turnaround inside the timeout the same session delivers and does not stall.
+    let r = replicate(&turnaround_beyond_the_response_timeout(1.1), 1, 0).unwrap();
+    assert!(r.stalled.is_none() && r.accounting["flow.a->b"].delivered > 0, "{:?} {:?}", r.stalled, r.accounting);
+}

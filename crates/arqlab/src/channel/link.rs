@@ -31,6 +31,9 @@ pub struct Direction<F> {
     errors: ErrorModel,
     rng: Stream,
     busy_until: SimTime,
+    /// The longest time a frame has held this lane (lead time included): the stall
+    /// watch's measure of how long a window of frames takes.
+    longest_frame: Duration,
     /// (bits, time) of the last transmission time computed.
     last_tx: (u32, Duration),
     in_flight: InFlightRing<F>,
@@ -65,6 +68,7 @@ impl<F: Pdu> Direction<F> {
             errors,
             rng,
             busy_until: SimTime::ZERO,
+            longest_frame: Duration::ZERO,
             last_tx: (0, Duration(1)),
             in_flight: InFlightRing { slots: Vec::new(), head: 0, tail: 0, len: 0 },
             counters: DirectionCounters::default(),
@@ -81,6 +85,12 @@ impl<F: Pdu> Direction<F> {
     #[inline]
     pub fn busy_until(&self) -> SimTime {
         self.busy_until
+    }
+
+    /// The longest time a frame has held this lane so far, lead time included.
+    #[inline]
+    pub fn longest_frame(&self) -> Duration {
+        self.longest_frame
     }
 
     /// Time to transmit `bits` on this direction (equal to `Duration::transmission`).
@@ -142,6 +152,7 @@ impl<F: Pdu> Direction<F> {
         let end = now + lead + time;
         let in_error = self.errors.frame_in_error(now, bits as u64, mode, &mut self.rng);
         self.busy_until = end;
+        self.longest_frame = self.longest_frame.max(end - now);
         self.counters.frames_transmitted += 1;
         self.counters.bits_transmitted += bits as u64;
         self.counters.frames_in_error += u64::from(in_error);

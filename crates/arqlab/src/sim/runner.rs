@@ -132,7 +132,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     let before = traced.then(|| node.stack.counters().timeouts);
                     node.stack.handle_timeout(now);
                     let (lanes, nodes) = (&self.lanes, &self.nodes);
-                    stalled = self.stall.timer_fired(&self.flows, i, now, |n| sent(&lanes[nodes[n].lane as usize].dir));
+                    stalled = self.stall.timer_fired(&self.flows, i, now, |n| lanes[nodes[n].lane as usize].dir.longest_frame());
                     if before.is_some_and(|b| self.nodes[i].stack.counters().timeouts > b) {
                         self.record(now, i, TraceKind::Timeout, None);
                     }
@@ -157,7 +157,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 kind => {
                     if boundary > 0 {
                         let (lanes, nodes) = (&self.lanes, &self.nodes);
-                        self.stall.boundary(&self.flows, now, |n| sent(&lanes[nodes[n].lane as usize].dir));
+                        self.stall.boundary(&self.flows, now, |n| lanes[nodes[n].lane as usize].dir.longest_frame());
                     }
                     stalled = self.stall.stalled.is_some();
                     if stalled {
@@ -436,10 +436,4 @@ pub(super) fn record_relay<P: crate::protocol::Pdu>(trace: &mut Option<Tracer>, 
     if let Some(t) = trace.as_mut() {
         t.push(now, station, Some(lane), kind, Some((frame.trace(), frame.carried())), queued, 0);
     }
-}
-
-/// What a lane has sent, for the stall watch.
-#[inline]
-fn sent<F: Pdu>(d: &crate::channel::Direction<F>) -> super::stall::Sent {
-    (d.counters.frames_transmitted, d.busy_until())
 }
