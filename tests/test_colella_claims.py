@@ -43,7 +43,8 @@ def data(**figs: Curves) -> StudyData:
 
 
 def claim(cid: str) -> Claim:
-    (c,) = [c for group in (cl.fig4_claims(), cl.fig5_claims(), cl.fig9_claims(), cl.study_claims()) for c in group
+    (c,) = [c for group in (cl.fig4_claims(), cl.fig5_claims(), cl.fig6_claims(), cl.fig7_claims(), cl.fig8_claims(),
+                                cl.fig9_claims(), cl.study_claims()) for c in group
             if c.id == cid]
     return c
 
@@ -238,3 +239,34 @@ def test_twice_the_window_prints_each_rate_and_its_deviation_from_2() -> None:
     curves = _window_curves({})
     del curves[f"selective@{WINDOW_BERS[0]:g}"]
     assert claim("fig9.selective_needs_twice_the_window").check(data(f9=curves)).detail == "missing points"
+
+
+BERS = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3)
+
+
+@pytest.mark.parametrize("low,want", [(1e-7, Verdict.DOES_NOT_HOLD), (1e-3, Verdict.DOES_NOT_HOLD), (None, Verdict.HOLDS)])
+def test_fig6_selective_better_at_every_error_rate(low: float | None, want: Verdict) -> None:
+    sel = {b: (0.5 if b == low else 0.75) for b in BERS}
+    assert check("fig6.selective_better", data(f6={"selective": sel, "one_for_one": dict.fromkeys(BERS, 0.625)})) is want
+
+
+@pytest.mark.parametrize("cid,fig,a,b,start", [
+    ("fig6.fewer_retransmissions", 6, "one_for_one_retx", "selective_retx", 1e-5),
+    ("fig7.selective_more_memory", 7, "selective", "one_for_one", 1e-4),
+    ("fig8.selective_more_memory", 8, "selective", "one_for_one", 1e-4)])
+def test_high_error_rate_claims_look_from_their_first_rate_on(cid: str, fig: int, a: str, b: str, start: float) -> None:
+    """A at least B·1.25 from ``start`` on holds; below ``start`` it is not looked at; A
+    not above B at ``start`` itself refutes."""
+    above = {x: (1.25 if x >= start else 0.5) for x in BERS}
+    # The region is read off the selective curve's rates.
+    curves = {"selective": dict.fromkeys(BERS, 1.0), b: dict.fromkeys(BERS, 1.0)}
+    assert check(cid, data(**{f"f{fig}": {**curves, a: above}})) is Verdict.HOLDS
+    assert check(cid, data(**{f"f{fig}": {**curves, a: {**above, start: 1.0}}})) is Verdict.DOES_NOT_HOLD
+
+
+@pytest.mark.parametrize("at,want", [(1e-4, Verdict.HOLDS), (1e-3, Verdict.HOLDS), (1e-5, Verdict.DOES_NOT_HOLD)])
+def test_fig7_selective_frees_send_buffer_at_some_rate_from_1e_4(at: float, want: Verdict) -> None:
+    """'may promote': one rate of 1e-4 and above where one-for-one holds more send memory."""
+    ofo = {x: (1.25 if x == at else 1.0) for x in BERS}
+    f7 = {"one_for_one_send": ofo, "selective_send": dict.fromkeys(BERS, 1.0), "selective": dict.fromkeys(BERS, 1.0)}
+    assert check("fig7.selective_frees_send_buffer", data(f7=f7)) is want

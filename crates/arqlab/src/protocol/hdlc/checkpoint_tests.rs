@@ -102,3 +102,35 @@ fn test_iso4335_secondary_p_checkpoints_from_nr_below_its_f_mark() {
     let f = b.poll_transmit(ms(200), &LINE).unwrap();
     assert_eq!((f.kind, f.pf), (FrameKind::RR, true), "N(R) = mark: nothing to resend, RR with F");
 }
+
+/// A REJ with F = 1 that acknowledges everything sent has nothing to resend, and marks
+/// no recovery: when the next frame is lost, the peer's REJ for it goes back at once
+/// (it is not mistaken for a REJ crossing a checkpoint retransmission of that frame).
+#[test]
+fn test_iso4335_rej_with_f_acknowledging_everything_leaves_the_next_rej_effective() {
+    let mut a = station(&cfg(Mode::Nrm, 8), Station::A, 10);
+    send(&mut a, SimTime::ZERO, 3); // 0 (P), 1, 2
+    a.handle_receive(ms(100), &s_frame(FrameKind::REJ, 3, true, false));
+    let next: Vec<_> = send(&mut a, ms(100), 3).iter().map(|f| (f.ns, f.pf)).collect();
+    assert_eq!(next, vec![(3, true), (4, false), (5, false)], "nothing to resend");
+    // 3 lost, 4 out of sequence: the secondary's REJ(3) without F.
+    a.handle_receive(ms(150), &s_frame(FrameKind::REJ, 3, false, false));
+    assert_eq!(a.poll_transmit(ms(150), &LINE).map(|f| f.ns), Some(3), "REJ(3): go back to 3");
+    assert_eq!(a.counters().retransmitted_reject, 1);
+}
+
+/// A single-frame retransmission (SREJ) keeps the command/response role of the station's
+/// I frames: a command from a combined station, a response from a secondary (an F on it
+/// must read as F, not P).
+#[test]
+fn test_srej_single_retransmission_is_a_command_from_a_combined_station_and_a_response_from_a_secondary() {
+    for (mode, st, command) in [(Mode::Abm, Station::A, true), (Mode::Arm, Station::B, false)] {
+        let mut a = station(&srej_cfg(mode, 4), st, 4);
+        let first: Vec<_> = send(&mut a, SimTime::ZERO, 4).iter().map(|f| (f.ns, f.command)).collect();
+        assert_eq!(first, vec![(0, command), (1, command), (2, command), (3, command)], "{mode:?}");
+        a.handle_receive(ms(100), &s_frame(FrameKind::SREJ, 1, false, !command));
+        let f = a.poll_transmit(ms(100), &LINE).unwrap();
+        assert_eq!((f.kind, f.ns, f.command), (FrameKind::I, 1, command), "{mode:?}: only frame 1, same role");
+        assert_eq!(a.counters().retransmitted_reject, 1);
+    }
+}
