@@ -53,6 +53,26 @@ fn simulate(sc: &Scenario, c: &HdlcConfig, seed: u64) -> RunOutput {
         .unwrap_or_else(|e| panic!("{c:?}: {e}"))
 }
 
+/// NRM, ABM and ARM at moduli 8 and 128 with REJ, and with SREJ (window M/2, three
+/// frames of receive buffer).
+fn every_mode_modulus_and_reject() -> Vec<HdlcConfig> {
+    let mut out = vec![];
+    for mode in [Mode::Nrm, Mode::Abm, Mode::Arm] {
+        for modulus in [8, 128] {
+            for reject in [Reject::Rej, Reject::Srej] {
+                let mut c = HdlcConfig::defaults(mode, modulus);
+                c.reject = reject;
+                if reject == Reject::Srej {
+                    c.window = modulus / 2;
+                    c.receive_buffer_frames = 3;
+                }
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn runner_accepts_every_mode_modulus_and_reject_under_heavy_errors() {
     let links = [
@@ -67,21 +87,11 @@ fn runner_accepts_every_mode_modulus_and_reject_under_heavy_errors() {
             (saturated(2000), saturated(500)),
         ] {
             let sc = scenario(link, &a, &b, 120.0);
-            for mode in [Mode::Nrm, Mode::Abm, Mode::Arm] {
-                for modulus in [8, 128] {
-                    for reject in [Reject::Rej, Reject::Srej] {
-                        let mut c = HdlcConfig::defaults(mode, modulus);
-                        c.reject = reject;
-                        if reject == Reject::Srej {
-                            c.window = modulus / 2;
-                            c.receive_buffer_frames = 3;
-                        }
-                        seed += 1;
-                        let out = simulate(&sc, &c, seed);
-                        let delivered: u64 = out.accounting.iter().map(|x| x.1.delivered).sum();
-                        assert!(delivered > 100, "{c:?}: only {delivered} delivered");
-                    }
-                }
+            for c in every_mode_modulus_and_reject() {
+                seed += 1;
+                let out = simulate(&sc, &c, seed);
+                let delivered: u64 = out.accounting.iter().map(|x| x.1.delivered).sum();
+                assert!(delivered > 100, "{c:?}: only {delivered} delivered");
             }
         }
     }
@@ -404,21 +414,11 @@ fn wants_transmit_skips_only_wake_ups_that_send_nothing() {
     let poisson = |load: f64, bits: u32| format!("kind = \"poisson\"\nload = {load}\nlength = {{ dist = \"constant\", mean_bits = {bits} }}");
     let sc = scenario("bit_error_rate = 1e-4", &poisson(0.5, 1000), &poisson(0.3, 600), 200.0);
     let w = Windows::equal(SimTime::from_secs_f64(10.0), SimTime::from_secs_f64(200.0), 4);
-    for mode in [Mode::Nrm, Mode::Abm, Mode::Arm] {
-        for modulus in [8, 128] {
-            for reject in [Reject::Rej, Reject::Srej] {
-                let mut c = HdlcConfig::defaults(mode, modulus);
-                c.reject = reject;
-                if reject == Reject::Srej {
-                    c.window = modulus / 2;
-                    c.receive_buffer_frames = 3;
-                }
-                let asked = run(&sc, 3, 0, &w, None, |_, s| HdlcStation::new(&c, s)).unwrap_or_else(|e| panic!("{c:?}: {e}"));
-                let every = run(&sc, 3, 0, &w, None, |_, s| EveryWake(HdlcStation::new(&c, s))).unwrap_or_else(|e| panic!("{c:?}: {e}"));
-                let what = |o: &RunOutput| format!("{:?} {:?} {:?} {:?}", o.windows, o.flow_windows, o.accounting, o.simulated);
-                assert_eq!(what(&asked), what(&every), "{c:?}: a skipped wake-up changed a measure");
-                assert!(asked.events < every.events, "{c:?}: {} events, woken every time {}", asked.events, every.events);
-            }
-        }
+    for c in every_mode_modulus_and_reject() {
+        let asked = run(&sc, 3, 0, &w, None, |_, s| HdlcStation::new(&c, s)).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+        let every = run(&sc, 3, 0, &w, None, |_, s| EveryWake(HdlcStation::new(&c, s))).unwrap_or_else(|e| panic!("{c:?}: {e}"));
+        let what = |o: &RunOutput| format!("{:?} {:?} {:?} {:?}", o.windows, o.flow_windows, o.accounting, o.simulated);
+        assert_eq!(what(&asked), what(&every), "{c:?}: a skipped wake-up changed a measure");
+        assert!(asked.events < every.events, "{c:?}: {} events, woken every time {}", asked.events, every.events);
     }
 }
