@@ -149,6 +149,15 @@ impl Nested {
     }
 }
 
+/// An event of the chain as the layer above (or the user) sees it.
+#[inline]
+fn lift<T>(e: Event<Nested>, f: impl FnOnce(Nested) -> T) -> Event<T> {
+    match e {
+        Event::Delivered(n) => Event::Delivered(f(n)),
+        Event::Acknowledged(n) => Event::Acknowledged(f(n)),
+    }
+}
+
 /// Forwards the `Layer` methods a wrapper does not change to `$inner`.
 macro_rules! forward {
     ($inner:ident) => {
@@ -336,10 +345,7 @@ impl Layer for Boxed {
     }
     #[inline]
     fn poll_event(&mut self) -> Option<Event<AnyPdu<Nested>>> {
-        self.chain.poll_event().map(|e| match e {
-            Event::Delivered(n) => Event::Delivered(n.unbox()),
-            Event::Acknowledged(n) => Event::Acknowledged(n.unbox()),
-        })
+        self.chain.poll_event().map(|e| lift(e, Nested::unbox))
     }
 }
 
@@ -367,9 +373,6 @@ impl Layer for Deep {
     }
     #[inline]
     fn poll_event(&mut self) -> Option<Event<Sdu>> {
-        self.chain.poll_event().map(|e| match e {
-            Event::Delivered(n) => Event::Delivered(n.user()),
-            Event::Acknowledged(n) => Event::Acknowledged(n.user()),
-        })
+        self.chain.poll_event().map(|e| lift(e, Carry::user))
     }
 }
