@@ -142,7 +142,32 @@ fn a_stuck_lower_layer_is_named_as_the_second_layer() {
     let l = Livelock { at: t, events: 1 << 21, limit: limit(5), site: Site::Timer { node: 1, layer: Some(1) }, place: String::new() }.named(&sc);
     assert!(l.to_string().starts_with("livelock at t=1 s in node \"b\", layer hdlc (2 of 2): its timer stays due"), "{l}");
     let l = Livelock { site: Site::Arrival { lane: 1 }, ..l }.named(&sc);
-    assert!(l.place.starts_with("lane link.l.b->a"), "{}", l.place);
+    assert!(l.place.starts_with("medium \"l\" (lane link.l.b->a) — the medium is at fault"), "{}", l.place);
+}
+
+/// Whatever element the runner was handling, the message says the time and a node with
+/// its layer — or the medium, stated as at fault, when a lane is.
+#[test]
+fn a_livelock_message_names_the_time_the_node_and_its_layer_or_the_medium_at_fault() {
+    let sc = Scenario::from_toml(
+        "[stack.h]\nlayers = [{ kind = \"tp4\" }, { kind = \"hdlc\" }]\n\
+         [[medium]]\nname = \"l\"\nends = [\"a\", \"b\"]\nrate_bps = 9600.0\n\
+         [[node]]\nname = \"a\"\nstack = \"h\"\n[[node]]\nname = \"b\"\nstack = \"h\"\n\
+         [[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = { kind = \"saturated\" }\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let at = SimTime::from_secs_f64(2.5);
+    let named = |site| Livelock { at, events: 1 << 20, limit: 1 << 20, site, place: String::new() }.named(&sc).to_string();
+    for (site, place) in [
+        (Site::Timer { node: 0, layer: Some(0) }, "node \"a\", layer tp4 (1 of 2): its timer stays due"),
+        (Site::Timer { node: 1, layer: None }, "node \"b\", no layer's timer due (layers tp4, hdlc)"),
+        (Site::Transmit { node: 0 }, "node \"a\", layer hdlc (2 of 2, on the lane): it is woken to transmit"),
+        (Site::Arrival { lane: 0 }, "medium \"l\" (lane link.l.a->b) — the medium is at fault: frames keep arriving at this instant, delivering to node \"b\", layer hdlc (2 of 2, on the lane)"),
+        (Site::Message { flow: 0 }, "node \"a\", layer tp4 (1 of 2, the top): flow flow.a->b's source keeps submitting"),
+    ] {
+        let m = named(site);
+        assert!(m.starts_with(&format!("livelock at t=2.5 s in {place}")), "{site:?}: {m}");
+    }
 }
 
 /// `pairs` identical go-back-N links, a saturated flow on each: every link's frames end
@@ -183,7 +208,7 @@ fn run_livelock_events_lowers_the_bound_and_many_events_at_one_instant_trip_it()
     assert!(matches!(l.site, Site::Arrival { .. } | Site::Transmit { .. }), "{l:?}");
     let m = SimError::Livelock(l).to_string();
     assert!(m.starts_with("livelock at t=0.1091666666") && m.contains("the limit is 64)"), "{m}");
-    assert!(m.contains(" in lane link.l") || m.contains(" in node \"a"), "{m}");
+    assert!(m.contains(" in medium \"l") || m.contains(" in node \"a"), "{m}");
     // One link holds a few events per instant: a bound of 64 never trips.
     let one = arqlab::sim::replicate(&in_step(1, Some(64)), 1, 0).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(one.simulated_s, 1.0);
