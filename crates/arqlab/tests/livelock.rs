@@ -6,82 +6,42 @@ mod common;
 
 use arqlab::engine::SimTime;
 use arqlab::protocol::textbook::{GoBackN, TextbookConfig};
-use arqlab::protocol::{Counters, Event, Frame, Grant, Layer, Sdu, Service, Stacked};
+use arqlab::protocol::{Frame, Layer, Sdu, Stacked};
 use arqlab::scenario::Scenario;
 use arqlab::sim::interrupt::CHECK_EVERY;
 use arqlab::sim::livelock::{limit, Livelock, Site, LIVELOCK_EVENTS_MIN};
 use arqlab::sim::runner::{run, SimError, Windows};
-use common::{saturated, scenario, NONE};
+use common::{saturated, scenario, Hook, Hooked, NONE};
 
 fn cfg() -> TextbookConfig {
     TextbookConfig { window: 7, modulus: 8, overhead_bits: 48, ack_bits: 48, timeout_s: 0.5, reject: true, nak_corrupted: false }
 }
 
-/// A real go-back-N entity that, from its first input at or after `from`, reports a
-/// deadline at that instant for ever and ignores its timeouts: the shape of the X.25
-/// bug that made a run spin at one instant (every wake at the same time).
-struct Stuck<P> {
-    inner: P,
+/// A hook that makes a real entity, from its first input at or after `from`, report a
+/// deadline at that instant for ever and ignore its timeouts: the shape of the X.25 bug
+/// that made a run spin at one instant (every wake at the same time).
+struct Stuck {
     from: SimTime,
     at: Option<SimTime>,
 }
 
-impl<P: Layer> Stuck<P> {
-    fn new(inner: P, from: SimTime) -> Self {
-        Stuck { inner, from, at: None }
-    }
+impl<P: Layer> Hook<P> for Stuck {
     fn input(&mut self, now: SimTime) {
         if now >= self.from && self.at.is_none() {
             self.at = Some(now);
         }
     }
+    fn pass_timeout(&self) -> bool {
+        self.at.is_none()
+    }
+    fn deadline(&self, inner: Option<SimTime>) -> Option<SimTime> {
+        self.at.or(inner)
+    }
 }
 
-impl<P: Layer> Layer for Stuck<P> {
-    type Sdu = P::Sdu;
-    type Pdu = P::Pdu;
-    fn service(&self) -> Service {
-        self.inner.service()
-    }
-    fn handle_submit(&mut self, now: SimTime, sdu: P::Sdu) {
-        self.input(now);
-        self.inner.handle_submit(now, sdu)
-    }
-    fn handle_receive(&mut self, now: SimTime, pdu: &P::Pdu) {
-        self.input(now);
-        self.inner.handle_receive(now, pdu)
-    }
-    fn handle_receive_in_error(&mut self, now: SimTime, pdu: &P::Pdu) {
-        self.input(now);
-        self.inner.handle_receive_in_error(now, pdu)
-    }
-    fn handle_timeout(&mut self, now: SimTime) {
-        self.input(now);
-        if self.at.is_none() {
-            self.inner.handle_timeout(now)
-        }
-    }
-    fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<P::Pdu> {
-        self.inner.poll_transmit(now, grant)
-    }
-    fn poll_timeout(&self) -> Option<SimTime> {
-        self.at.or(self.inner.poll_timeout())
-    }
-    fn poll_event(&mut self) -> Option<Event<P::Sdu>> {
-        self.inner.poll_event()
-    }
-    fn backlog(&self) -> usize {
-        self.inner.backlog()
-    }
-    fn unacknowledged(&self) -> usize {
-        self.inner.unacknowledged()
-    }
-    fn counters(&self) -> Counters {
-        self.inner.counters()
-    }
-    fn wants_transmit(&self) -> bool {
-        self.inner.wants_transmit()
-    }
+/// A go-back-N entity stuck from `from`.
+fn stuck(from: SimTime) -> Hooked<GoBackN<Sdu>, Stuck> {
+    Hooked { inner: GoBackN::new(&cfg()), hook: Stuck { from, at: None } }
 }
 
 const NEVER: SimTime = SimTime(u64::MAX);
@@ -90,7 +50,7 @@ const NEVER: SimTime = SimTime(u64::MAX);
 fn run_stuck(from: SimTime) -> Result<arqlab::sim::runner::RunOutput, SimError> {
     let sc = scenario(0.05, &saturated(1000), NONE);
     let w = Windows::equal(SimTime::ZERO, SimTime::from_secs_f64(100.0), 1);
-    run(&sc, 1, 0, &w, None, |n, _| Stuck::new(GoBackN::new(&cfg()), if n.index == 0 { from } else { NEVER }))
+    run(&sc, 1, 0, &w, None, |n, _| stuck(if n.index == 0 { from } else { NEVER }))
 }
 
 fn livelock(r: Result<arqlab::sim::runner::RunOutput, SimError>) -> Livelock {
@@ -128,7 +88,7 @@ fn a_stuck_lower_layer_is_named_as_the_second_layer() {
     // Stacked::due_layer: the upper layer first, then the lower one, counted from the top.
     let t = SimTime::from_secs_f64(1.0);
     let upper: GoBackN<Sdu> = GoBackN::new(&cfg());
-    let lower: Stuck<GoBackN<Frame<Sdu>>> = Stuck { inner: GoBackN::new(&cfg()), from: SimTime::ZERO, at: Some(t) };
+    let lower: Hooked<GoBackN<Frame<Sdu>>, Stuck> = Hooked { inner: GoBackN::new(&cfg()), hook: Stuck { from: SimTime::ZERO, at: Some(t) } };
     let stack = Stacked::new(upper, lower);
     assert_eq!(stack.due_layer(t), Some(1));
     assert_eq!(stack.due_layer(SimTime(t.0 - 1)), None, "not yet due");
