@@ -83,6 +83,17 @@ fn the_same_entity_unstuck_runs_to_its_end() {
     assert!(out.accounting[0].1.delivered > 1000, "{:?}", out.accounting);
 }
 
+/// TP4 over HDLC between a and b, over medium l.
+fn two_layers() -> Scenario {
+    Scenario::from_toml(
+        "[stack.h]\nlayers = [{ kind = \"tp4\" }, { kind = \"hdlc\" }]\n\
+         [[medium]]\nname = \"l\"\nends = [\"a\", \"b\"]\nrate_bps = 9600.0\n\
+         [[node]]\nname = \"a\"\nstack = \"h\"\n[[node]]\nname = \"b\"\nstack = \"h\"\n\
+         [[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = { kind = \"saturated\" }\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
 #[test]
 fn a_stuck_lower_layer_is_named_as_the_second_layer() {
     // Stacked::due_layer: the upper layer first, then the lower one, counted from the top.
@@ -92,13 +103,7 @@ fn a_stuck_lower_layer_is_named_as_the_second_layer() {
     let stack = Stacked::new(upper, lower);
     assert_eq!(stack.due_layer(t), Some(1));
     assert_eq!(stack.due_layer(SimTime(t.0 - 1)), None, "not yet due");
-    let sc = Scenario::from_toml(
-        "[stack.h]\nlayers = [{ kind = \"tp4\" }, { kind = \"hdlc\" }]\n\
-         [[medium]]\nname = \"l\"\nends = [\"a\", \"b\"]\nrate_bps = 9600.0\n\
-         [[node]]\nname = \"a\"\nstack = \"h\"\n[[node]]\nname = \"b\"\nstack = \"h\"\n\
-         [[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = { kind = \"saturated\" }\n",
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let sc = two_layers();
     let l = Livelock { at: t, events: 1 << 21, limit: limit(5), site: Site::Timer { node: 1, layer: Some(1) }, place: String::new() }.named(&sc);
     assert!(l.to_string().starts_with("livelock at t=1 s in node \"b\", layer hdlc (2 of 2): its timer stays due"), "{l}");
     let l = Livelock { site: Site::Arrival { lane: 1 }, ..l }.named(&sc);
@@ -109,13 +114,7 @@ fn a_stuck_lower_layer_is_named_as_the_second_layer() {
 /// its layer — or the medium, stated as at fault, when a lane is.
 #[test]
 fn a_livelock_message_names_the_time_the_node_and_its_layer_or_the_medium_at_fault() {
-    let sc = Scenario::from_toml(
-        "[stack.h]\nlayers = [{ kind = \"tp4\" }, { kind = \"hdlc\" }]\n\
-         [[medium]]\nname = \"l\"\nends = [\"a\", \"b\"]\nrate_bps = 9600.0\n\
-         [[node]]\nname = \"a\"\nstack = \"h\"\n[[node]]\nname = \"b\"\nstack = \"h\"\n\
-         [[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = { kind = \"saturated\" }\n",
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let sc = two_layers();
     let at = SimTime::from_secs_f64(2.5);
     let named = |site| Livelock { at, events: 1 << 20, limit: 1 << 20, site, place: String::new() }.named(&sc).to_string();
     for (site, place) in [
