@@ -27,6 +27,9 @@ run keys, CSV run hashes and scenario files, same points; the poll reading as a 
 column of claims.md and claims.json); everything re-pinned for issue 28 once more
 (``run.stall_timers = 0`` in every Bux scenario: the stall watch ended NRM modulus-128
 runs during the paper's own long recoveries; same points and runs, new run keys, so new
+jitter in the closed-form outputs); everything re-pinned for issue 29 (``run.stall_timers = 0``
+removed again: the stall watch counts progress end to end with a full send window in its
+limit, so the NRM waits no longer trip it; same points and runs, new run keys, so new
 jitter in the closed-form outputs). If a change is *meant* to alter the study (a new curve, a
 corrected parameter, a new claim), recompute them with the code below, say so in the
 commit message, and update docs/studies/bux1982.md where the change shows.
@@ -47,16 +50,16 @@ from arqlab.studies import framework as fw  # noqa: E402
 
 PLAN = {
     # quick: (points, distinct runs, sha256 of the point lines)
-    True: (2106, 1208, "ebd71bdec7fb59f61c9bc9009227847f16c656adb03742c45f7f1249d5cd8fc0"),
-    False: (2560, 1459, "578ccf2fbe0f75e0fb4836eeaa4bbbe5276e203d0f01d9365cb9723470c4a0b5"),
+    True: (2106, 1208, "7993e3e7ce557a3560b82625e936ee5821c35ef231dba9518b4a8c3de836599e"),
+    False: (2560, 1459, "9029151c0e734d3a88fbaf4db152689d66ec8058edf2b267da429602ff2feaed"),
 }
 
 OUTPUTS = {
     # glob: (files, sha256 over their relative paths and bytes)
-    "claims.md": (1, "37cabd60c470a30fc61b791dbe9b13caa5c4a1f8841c210534718742a431b163"),
-    "claims.json": (1, "b653b8afa49755bfe366ca12e87fc7be6a2d5973c3a3b6b60d65ab8f5e322c72"),
-    "*.csv": (4, "07f3a6c9bff2c30580e5187abcdfd590bcdc10ae2b38908dccf52538daa6f2f9"),
-    "*_scenarios/*.toml": (216, "502c67173f86b7e28ead76407afa38d0f6b9462152ef795d6f74776a446689b1"),
+    "claims.md": (1, "b13eec05a2cf18039962fb1f2be496af3075d42f5e03def65a0bf45185e59755"),
+    "claims.json": (1, "dffed5fb34eadfd5f4aabf0231d67aee114254cc108e0124d99f220058aca08e"),
+    "*.csv": (4, "dcf0d4b5cdf04ada70b39115ad203baa0ef3681445b867319e4c8e5f18226ec0"),
+    "*_scenarios/*.toml": (216, "f24bb0a60399fea575eeea95a82d5dca0cd37a24db9ad6aa7df4628b2f1b8259"),
 }
 
 

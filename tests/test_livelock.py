@@ -70,7 +70,7 @@ def in_step(pairs: int, livelock_events: int | None) -> dict[str, Any]:
     }
 
 
-REAL = r"livelock at t=0\.1091666666\d* s in (lane link\.l\d+\.a\d+->b\d+|node \"a\d+\").*the limit is 64\)"
+REAL = r"livelock at t=0\.1091666666\d* s in (medium \"l\d+\" \(lane link\.l\d+\.a\d+->b\d+\) — the medium is at fault|node \"a\d+\", layer go_back_n).*the limit is 64\)"
 
 
 def test_a_real_livelock_raises_livelock_error_through_simulate() -> None:

@@ -263,8 +263,8 @@ class Result:
     @property
     def stalled(self) -> list[tuple[int, str]]:
         """(replication, message) of every replication that ended early because a
-        reliable flow stalled (data pending, no progress for 20 × its largest timer, or
-        ``run.stall_timers`` ×);
+        reliable flow stalled (data pending, no progress end to end for 20 × its longest
+        legitimate wait — its largest timer or a full send window — or ``run.stall_timers`` ×);
         empty if none did. Their measures cover the run up to the stall only."""
         return list(self.summary.stalls)
 

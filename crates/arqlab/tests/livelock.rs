@@ -6,82 +6,42 @@ mod common;
 
 use arqlab::engine::SimTime;
 use arqlab::protocol::textbook::{GoBackN, TextbookConfig};
-use arqlab::protocol::{Counters, Event, Frame, Grant, Layer, Sdu, Service, Stacked};
+use arqlab::protocol::{Frame, Layer, Sdu, Stacked};
 use arqlab::scenario::Scenario;
 use arqlab::sim::interrupt::CHECK_EVERY;
 use arqlab::sim::livelock::{limit, Livelock, Site, LIVELOCK_EVENTS_MIN};
 use arqlab::sim::runner::{run, SimError, Windows};
-use common::{saturated, scenario, NONE};
+use common::{saturated, scenario, Hook, Hooked, NONE};
 
 fn cfg() -> TextbookConfig {
     TextbookConfig { window: 7, modulus: 8, overhead_bits: 48, ack_bits: 48, timeout_s: 0.5, reject: true, nak_corrupted: false }
 }
 
-/// A real go-back-N entity that, from its first input at or after `from`, reports a
-/// deadline at that instant for ever and ignores its timeouts: the shape of the X.25
-/// bug that made a run spin at one instant (every wake at the same time).
-struct Stuck<P> {
-    inner: P,
+/// A hook that makes a real entity, from its first input at or after `from`, report a
+/// deadline at that instant for ever and ignore its timeouts: the shape of the X.25 bug
+/// that made a run spin at one instant (every wake at the same time).
+struct Stuck {
     from: SimTime,
     at: Option<SimTime>,
 }
 
-impl<P: Layer> Stuck<P> {
-    fn new(inner: P, from: SimTime) -> Self {
-        Stuck { inner, from, at: None }
-    }
+impl<P: Layer> Hook<P> for Stuck {
     fn input(&mut self, now: SimTime) {
         if now >= self.from && self.at.is_none() {
             self.at = Some(now);
         }
     }
+    fn pass_timeout(&self) -> bool {
+        self.at.is_none()
+    }
+    fn deadline(&self, inner: Option<SimTime>) -> Option<SimTime> {
+        self.at.or(inner)
+    }
 }
 
-impl<P: Layer> Layer for Stuck<P> {
-    type Sdu = P::Sdu;
-    type Pdu = P::Pdu;
-    fn service(&self) -> Service {
-        self.inner.service()
-    }
-    fn handle_submit(&mut self, now: SimTime, sdu: P::Sdu) {
-        self.input(now);
-        self.inner.handle_submit(now, sdu)
-    }
-    fn handle_receive(&mut self, now: SimTime, pdu: &P::Pdu) {
-        self.input(now);
-        self.inner.handle_receive(now, pdu)
-    }
-    fn handle_receive_in_error(&mut self, now: SimTime, pdu: &P::Pdu) {
-        self.input(now);
-        self.inner.handle_receive_in_error(now, pdu)
-    }
-    fn handle_timeout(&mut self, now: SimTime) {
-        self.input(now);
-        if self.at.is_none() {
-            self.inner.handle_timeout(now)
-        }
-    }
-    fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<P::Pdu> {
-        self.inner.poll_transmit(now, grant)
-    }
-    fn poll_timeout(&self) -> Option<SimTime> {
-        self.at.or(self.inner.poll_timeout())
-    }
-    fn poll_event(&mut self) -> Option<Event<P::Sdu>> {
-        self.inner.poll_event()
-    }
-    fn backlog(&self) -> usize {
-        self.inner.backlog()
-    }
-    fn unacknowledged(&self) -> usize {
-        self.inner.unacknowledged()
-    }
-    fn counters(&self) -> Counters {
-        self.inner.counters()
-    }
-    fn wants_transmit(&self) -> bool {
-        self.inner.wants_transmit()
-    }
+/// A go-back-N entity stuck from `from`.
+fn stuck(from: SimTime) -> Hooked<GoBackN<Sdu>, Stuck> {
+    Hooked { inner: GoBackN::new(&cfg()), hook: Stuck { from, at: None } }
 }
 
 const NEVER: SimTime = SimTime(u64::MAX);
@@ -90,7 +50,7 @@ const NEVER: SimTime = SimTime(u64::MAX);
 fn run_stuck(from: SimTime) -> Result<arqlab::sim::runner::RunOutput, SimError> {
     let sc = scenario(0.05, &saturated(1000), NONE);
     let w = Windows::equal(SimTime::ZERO, SimTime::from_secs_f64(100.0), 1);
-    run(&sc, 1, 0, &w, None, |n, _| Stuck::new(GoBackN::new(&cfg()), if n.index == 0 { from } else { NEVER }))
+    run(&sc, 1, 0, &w, None, |n, _| stuck(if n.index == 0 { from } else { NEVER }))
 }
 
 fn livelock(r: Result<arqlab::sim::runner::RunOutput, SimError>) -> Livelock {
@@ -123,26 +83,50 @@ fn the_same_entity_unstuck_runs_to_its_end() {
     assert!(out.accounting[0].1.delivered > 1000, "{:?}", out.accounting);
 }
 
-#[test]
-fn a_stuck_lower_layer_is_named_as_the_second_layer() {
-    // Stacked::due_layer: the upper layer first, then the lower one, counted from the top.
-    let t = SimTime::from_secs_f64(1.0);
-    let upper: GoBackN<Sdu> = GoBackN::new(&cfg());
-    let lower: Stuck<GoBackN<Frame<Sdu>>> = Stuck { inner: GoBackN::new(&cfg()), from: SimTime::ZERO, at: Some(t) };
-    let stack = Stacked::new(upper, lower);
-    assert_eq!(stack.due_layer(t), Some(1));
-    assert_eq!(stack.due_layer(SimTime(t.0 - 1)), None, "not yet due");
-    let sc = Scenario::from_toml(
+/// TP4 over HDLC between a and b, over medium l.
+fn two_layers() -> Scenario {
+    Scenario::from_toml(
         "[stack.h]\nlayers = [{ kind = \"tp4\" }, { kind = \"hdlc\" }]\n\
          [[medium]]\nname = \"l\"\nends = [\"a\", \"b\"]\nrate_bps = 9600.0\n\
          [[node]]\nname = \"a\"\nstack = \"h\"\n[[node]]\nname = \"b\"\nstack = \"h\"\n\
          [[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = { kind = \"saturated\" }\n",
     )
-    .unwrap_or_else(|e| panic!("{e}"));
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_stuck_lower_layer_is_named_as_the_second_layer() {
+    // Stacked::due_layer: the upper layer first, then the lower one, counted from the top.
+    let t = SimTime::from_secs_f64(1.0);
+    let upper: GoBackN<Sdu> = GoBackN::new(&cfg());
+    let lower: Hooked<GoBackN<Frame<Sdu>>, Stuck> = Hooked { inner: GoBackN::new(&cfg()), hook: Stuck { from: SimTime::ZERO, at: Some(t) } };
+    let stack = Stacked::new(upper, lower);
+    assert_eq!(stack.due_layer(t), Some(1));
+    assert_eq!(stack.due_layer(SimTime(t.0 - 1)), None, "not yet due");
+    let sc = two_layers();
     let l = Livelock { at: t, events: 1 << 21, limit: limit(5), site: Site::Timer { node: 1, layer: Some(1) }, place: String::new() }.named(&sc);
     assert!(l.to_string().starts_with("livelock at t=1 s in node \"b\", layer hdlc (2 of 2): its timer stays due"), "{l}");
     let l = Livelock { site: Site::Arrival { lane: 1 }, ..l }.named(&sc);
-    assert!(l.place.starts_with("lane link.l.b->a"), "{}", l.place);
+    assert!(l.place.starts_with("medium \"l\" (lane link.l.b->a) — the medium is at fault"), "{}", l.place);
+}
+
+/// Whatever element the runner was handling, the message says the time and a node with
+/// its layer — or the medium, stated as at fault, when a lane is.
+#[test]
+fn a_livelock_message_names_the_time_the_node_and_its_layer_or_the_medium_at_fault() {
+    let sc = two_layers();
+    let at = SimTime::from_secs_f64(2.5);
+    let named = |site| Livelock { at, events: 1 << 20, limit: 1 << 20, site, place: String::new() }.named(&sc).to_string();
+    for (site, place) in [
+        (Site::Timer { node: 0, layer: Some(0) }, "node \"a\", layer tp4 (1 of 2): its timer stays due"),
+        (Site::Timer { node: 1, layer: None }, "node \"b\", no layer's timer due (layers tp4, hdlc)"),
+        (Site::Transmit { node: 0 }, "node \"a\", layer hdlc (2 of 2, on the lane): it is woken to transmit"),
+        (Site::Arrival { lane: 0 }, "medium \"l\" (lane link.l.a->b) — the medium is at fault: frames keep arriving at this instant, delivering to node \"b\", layer hdlc (2 of 2, on the lane)"),
+        (Site::Message { flow: 0 }, "node \"a\", layer tp4 (1 of 2, the top): flow flow.a->b's source keeps submitting"),
+    ] {
+        let m = named(site);
+        assert!(m.starts_with(&format!("livelock at t=2.5 s in {place}")), "{site:?}: {m}");
+    }
 }
 
 /// `pairs` identical go-back-N links, a saturated flow on each: every link's frames end
@@ -183,7 +167,7 @@ fn run_livelock_events_lowers_the_bound_and_many_events_at_one_instant_trip_it()
     assert!(matches!(l.site, Site::Arrival { .. } | Site::Transmit { .. }), "{l:?}");
     let m = SimError::Livelock(l).to_string();
     assert!(m.starts_with("livelock at t=0.1091666666") && m.contains("the limit is 64)"), "{m}");
-    assert!(m.contains(" in lane link.l") || m.contains(" in node \"a"), "{m}");
+    assert!(m.contains(" in medium \"l") || m.contains(" in node \"a"), "{m}");
     // One link holds a few events per instant: a bound of 64 never trips.
     let one = arqlab::sim::replicate(&in_step(1, Some(64)), 1, 0).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(one.simulated_s, 1.0);

@@ -1,7 +1,7 @@
 //! The runner's safety net: a protocol that loses, duplicates or reorders a message, or
 //! has it acknowledged without delivering it, must make the run fail with an error that
 //! names the fault. The faults are injected into a real go-back-N entity's event stream
-//! (`common::Faulty`), on an error-free link, so everything else is correct.
+//! (`common::faulty`), on an error-free link, so everything else is correct.
 
 mod common;
 
@@ -10,7 +10,7 @@ use arqlab::protocol::textbook::{GoBackN, SelectiveRepeat, TextbookConfig};
 use arqlab::protocol::{Layer, Sdu, Station};
 use arqlab::sim::measure::OrderViolation;
 use arqlab::sim::runner::{run, RunOutput, SimError, Windows};
-use common::{acc, saturated, scenario, Fault, Faulty, NONE};
+use common::{acc, faulty, saturated, scenario, Fault, NONE};
 
 
 fn cfg(window: u32, modulus: u32) -> TextbookConfig {
@@ -21,7 +21,7 @@ fn cfg(window: u32, modulus: u32) -> TextbookConfig {
 fn run_with<P: Layer<Sdu = Sdu>>(at: Station, fault: Fault, make: impl Fn() -> P) -> Result<RunOutput, SimError> {
     let sc = scenario(0.05, &saturated(1000), NONE);
     let w = Windows::equal(SimTime::ZERO, SimTime::from_secs_f64(20.0), 1);
-    run(&sc, 1, 0, &w, None, |_, s| Faulty::new(make(), if s == at { fault } else { Fault::None }))
+    run(&sc, 1, 0, &w, None, |_, s| faulty(make(), if s == at { fault } else { Fault::None }))
 }
 
 fn gbn(at: Station, fault: Fault) -> Result<RunOutput, SimError> {

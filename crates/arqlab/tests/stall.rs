@@ -238,8 +238,8 @@ fn a_source_waiting_while_its_peer_transmits_is_not_stalled_nrm_mod128_two_way()
 /// acquisition + 0.1 s) above the ARQ's response timeout (4.67 s): each station gives
 /// up on the answer before it can start and transmits again: a's frames keep crossing
 /// the lane, nearly all intact, b never gets its turn, and nothing is delivered, ever.
-/// The source-only rule (a silent source lane) and the two-ended one (both lanes silent)
-/// ran such sessions to their end without a word.
+/// The source-only rule (a silent source lane) let a -> b run on and flagged only b -> a,
+/// whose station never transmits; the two-ended one (both lanes silent) flagged neither.
 fn turnaround_beyond_the_response_timeout(turnaround_s: f64) -> Scenario {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/johnson/5066-1s_stable_5.toml")).unwrap();
     let mut v = arqlab::scenario::toml_to_json(&text).unwrap();

@@ -8,8 +8,8 @@
 //! Time never goes back, so an unchanged time means that every event in between happened
 //! at that instant. After [`limit`] events in a row at one instant (or
 //! `run.livelock_events`, [`bound`]) the run ends with `SimError::Livelock`, naming the
-//! instant and the element whose event was being handled. An ordinary event adds only
-//! the test of its count against the check mask.
+//! instant and the node and layer (or the medium at fault) of the element whose event was
+//! being handled. An ordinary event adds only the test of its count against the check mask.
 //!
 //! The default bound is generous: a legitimate instant holds a few events per element
 //! (a timer of each node, an arrival on each lane, a frame leaving each relay port), and
@@ -94,24 +94,46 @@ impl std::fmt::Display for Livelock {
 }
 
 impl Livelock {
-    /// Names the site with `sc`'s nodes, layers, lanes, flows and relays.
+    /// Names the site with `sc`'s nodes, layers, media, flows and relays: always a node and
+    /// its layer, or the medium when a lane is at fault (stated as such), or the relay.
     pub fn named(mut self, sc: &Scenario) -> Livelock {
         let topo = &sc.topology;
         let node = |n: usize| topo.nodes.get(n).map_or(format!("node {n}"), |x| format!("node {:?}", x.name));
-        let lane = |l: usize| topo.media.iter().flat_map(|m| m.lane_scopes.iter()).chain(topo.rings.iter().flat_map(|g| g.lane_scopes.iter())).nth(l).cloned().unwrap_or(format!("lane {l}"));
+        let stack = |n: usize| topo.nodes.get(n).map(|x| x.stack.as_slice()).unwrap_or_default();
+        // The layer (0 = top) of node n, with its place in the stack.
+        let layer = |n: usize, k: usize, what: &str| match stack(n).get(k) {
+            Some(c) => format!("{}, layer {} ({} of {}{what})", node(n), c.kind(), k + 1, stack(n).len()),
+            None => format!("{}, no layer", node(n)),
+        };
+        let bottom = |n: usize| stack(n).len().saturating_sub(1);
+        // A lane's medium (two-ended or ring) and scope.
+        let medium = |l: usize| {
+            let two = topo.media.iter().flat_map(|m| m.lane_scopes.iter().map(move |s| (&m.config.name, s)));
+            let ring = topo.rings.iter().flat_map(|g| g.lane_scopes.iter().map(move |s| (&g.config.name, s)));
+            two.chain(ring).nth(l).map_or(format!("lane {l}"), |(m, s)| format!("medium {m:?} (lane {s})"))
+        };
         self.place = match self.site {
-            Site::Timer { node: n, layer } => {
-                let stack = topo.nodes.get(n).map(|x| x.stack.as_slice()).unwrap_or_default();
-                match layer.and_then(|k| stack.get(k).map(|c| (k, c))) {
-                    Some((k, c)) => format!("{}, layer {} ({} of {}): its timer stays due at this instant after every timeout", node(n), c.kind(), k + 1, stack.len()),
-                    None => format!("{}: its timer wakes it at this instant again and again", node(n)),
-                }
+            Site::Timer { node: n, layer: Some(k) } if k < stack(n).len() => {
+                format!("{}: its timer stays due at this instant after every timeout", layer(n, k, ""))
             }
-            Site::Transmit { node: n } => format!("{}: it is woken to transmit at this instant again and again", node(n)),
-            Site::Arrival { lane: l } => format!("lane {}: frames keep arriving at this instant", lane(l)),
-            Site::Message { flow } => format!("flow {}: its source keeps submitting at this instant", topo.flows.get(flow).map_or(flow.to_string(), |f| f.scope.clone())),
-            Site::Relay { relay } => format!("relay {:?}: it keeps forwarding at this instant", topo.relays.get(relay).map_or(relay.to_string(), |r| r.config.name.clone())),
-            Site::Window => "the measurement windows".to_string(),
+            Site::Timer { node: n, .. } => {
+                let kinds = stack(n).iter().map(|c| c.kind()).collect::<Vec<_>>().join(", ");
+                format!("{}, no layer's timer due (layers {kinds}): its wake-up list wakes it at this instant again and again", node(n))
+            }
+            Site::Transmit { node: n } => format!("{}: it is woken to transmit at this instant again and again", layer(n, bottom(n), ", on the lane")),
+            Site::Arrival { lane: l } => {
+                let to = match topo.media.get(l / 2).map(|_| topo.lane_target(l as u32)) {
+                    Some(crate::scenario::topology::End::Node(n)) => format!(", delivering to {}", layer(n as usize, bottom(n as usize), ", on the lane")),
+                    _ => String::new(),
+                };
+                format!("{} — the medium is at fault: frames keep arriving at this instant{to}", medium(l))
+            }
+            Site::Message { flow } => match topo.flows.get(flow) {
+                Some(f) => format!("{}: flow {}'s source keeps submitting at this instant", layer(f.src as usize, 0, ", the top"), f.scope),
+                None => format!("flow {flow}: its source keeps submitting at this instant"),
+            },
+            Site::Relay { relay } => format!("relay {:?} (a relay has no layers): it keeps forwarding at this instant", topo.relays.get(relay).map_or(relay.to_string(), |r| r.config.name.clone())),
+            Site::Window => "no node or layer: the measurement windows' boundaries".to_string(),
         };
         self
     }

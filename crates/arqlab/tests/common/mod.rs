@@ -236,8 +236,94 @@ pub enum Fault {
     DuplicateAck(u64),
 }
 
-pub struct Faulty<P: Layer<Sdu = Sdu>> {
+/// A hook on a real entity for a test: each method is a place a test may tamper with and
+/// passes through by default; [`Hooked`] delegates everything else to the entity. The
+/// fault injectors (`Faults` here, the livelock test's stuck deadline) override one or two.
+pub trait Hook<P: Layer> {
+    /// Every input (a submission, a frame, a timeout), before the entity sees it.
+    fn input(&mut self, _now: SimTime) {}
+    /// Whether a timeout reaches the entity.
+    fn pass_timeout(&self) -> bool {
+        true
+    }
+    /// The deadline reported, given the entity's.
+    fn deadline(&self, inner: Option<SimTime>) -> Option<SimTime> {
+        inner
+    }
+    /// The next event reported, drawn from the entity's stream.
+    fn event(&mut self, inner: &mut P) -> Option<Event<P::Sdu>> {
+        inner.poll_event()
+    }
+}
+
+/// A real entity with a [`Hook`]: a `Layer` that delegates every method to `inner`,
+/// through the hook where it has one.
+pub struct Hooked<P, H> {
     pub inner: P,
+    pub hook: H,
+}
+
+impl<P: Layer, H: Hook<P>> Layer for Hooked<P, H> {
+    const HOLDS_RECEIVED: bool = P::HOLDS_RECEIVED;
+    type Sdu = P::Sdu;
+    type Pdu = P::Pdu;
+
+    fn service(&self) -> Service {
+        self.inner.service()
+    }
+    fn handle_submit(&mut self, now: SimTime, msg: P::Sdu) {
+        self.hook.input(now);
+        self.inner.handle_submit(now, msg)
+    }
+    fn handle_receive(&mut self, now: SimTime, frame: &P::Pdu) {
+        self.hook.input(now);
+        self.inner.handle_receive(now, frame)
+    }
+    fn handle_receive_in_error(&mut self, now: SimTime, frame: &P::Pdu) {
+        self.hook.input(now);
+        self.inner.handle_receive_in_error(now, frame)
+    }
+    fn handle_timeout(&mut self, now: SimTime) {
+        self.hook.input(now);
+        if self.hook.pass_timeout() {
+            self.inner.handle_timeout(now)
+        }
+    }
+    fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<P::Pdu> {
+        self.inner.poll_transmit(now, grant)
+    }
+    fn poll_timeout(&self) -> Option<SimTime> {
+        self.hook.deadline(self.inner.poll_timeout())
+    }
+    fn poll_event(&mut self) -> Option<Event<P::Sdu>> {
+        self.hook.event(&mut self.inner)
+    }
+    fn backlog(&self) -> usize {
+        self.inner.backlog()
+    }
+    fn unacknowledged(&self) -> usize {
+        self.inner.unacknowledged()
+    }
+    fn counters(&self) -> Counters {
+        self.inner.counters()
+    }
+    fn wants_transmit(&self) -> bool {
+        self.inner.wants_transmit()
+    }
+    fn receive_buffer_bits(&self) -> u64 {
+        self.inner.receive_buffer_bits()
+    }
+}
+
+/// An entity whose event stream carries `fault` (the safety net's subject).
+pub type Faulty<P> = Hooked<P, Faults>;
+
+pub fn faulty<P: Layer<Sdu = Sdu>>(inner: P, fault: Fault) -> Faulty<P> {
+    Hooked { inner, hook: Faults { fault, delivered: 0, acked: 0, out: VecDeque::new(), held: vec![] } }
+}
+
+/// The fault and the events it holds back or queues.
+pub struct Faults {
     fault: Fault,
     delivered: u64,
     acked: u64,
@@ -245,11 +331,7 @@ pub struct Faulty<P: Layer<Sdu = Sdu>> {
     held: Vec<Event<Sdu>>,
 }
 
-impl<P: Layer<Sdu = Sdu>> Faulty<P> {
-    pub fn new(inner: P, fault: Fault) -> Self {
-        Faulty { inner, fault, delivered: 0, acked: 0, out: VecDeque::new(), held: vec![] }
-    }
-
+impl Faults {
     /// Applies the fault to one event of the real stream, queueing what is reported.
     fn corrupt(&mut self, e: Event<Sdu>) {
         match e {
@@ -286,53 +368,12 @@ impl<P: Layer<Sdu = Sdu>> Faulty<P> {
     }
 }
 
-impl<P: Layer<Sdu = Sdu>> Layer for Faulty<P> {
-    const HOLDS_RECEIVED: bool = P::HOLDS_RECEIVED;
-    type Sdu = Sdu;
-    type Pdu = P::Pdu;
-
-    fn service(&self) -> Service {
-        self.inner.service()
-    }
-
-    fn handle_submit(&mut self, now: SimTime, msg: Sdu) {
-        self.inner.handle_submit(now, msg)
-    }
-    fn handle_receive(&mut self, now: SimTime, frame: &P::Pdu) {
-        self.inner.handle_receive(now, frame)
-    }
-    fn handle_receive_in_error(&mut self, now: SimTime, frame: &P::Pdu) {
-        self.inner.handle_receive_in_error(now, frame)
-    }
-    fn handle_timeout(&mut self, now: SimTime) {
-        self.inner.handle_timeout(now)
-    }
-    fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<P::Pdu> {
-        self.inner.poll_transmit(now, grant)
-    }
-    fn poll_timeout(&self) -> Option<SimTime> {
-        self.inner.poll_timeout()
-    }
-    fn poll_event(&mut self) -> Option<Event<Sdu>> {
+impl<P: Layer<Sdu = Sdu>> Hook<P> for Faults {
+    fn event(&mut self, inner: &mut P) -> Option<Event<Sdu>> {
         while self.out.is_empty() {
-            let e = self.inner.poll_event()?;
+            let e = inner.poll_event()?;
             self.corrupt(e);
         }
         self.out.pop_front()
-    }
-    fn backlog(&self) -> usize {
-        self.inner.backlog()
-    }
-    fn unacknowledged(&self) -> usize {
-        self.inner.unacknowledged()
-    }
-    fn counters(&self) -> Counters {
-        self.inner.counters()
-    }
-    fn wants_transmit(&self) -> bool {
-        self.inner.wants_transmit()
-    }
-    fn receive_buffer_bits(&self) -> u64 {
-        self.inner.receive_buffer_bits()
     }
 }

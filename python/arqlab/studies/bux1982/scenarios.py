@@ -69,13 +69,6 @@ def base_scenario(*, rate: float, delay: float, p_bit: float, modulus: int = 8, 
             "replications": 10,
             "min_replications": FULL_MIN_REPLICATIONS,
             "max_replications": FULL_MAX_REPLICATIONS,
-            # No stall watch: an NRM primary at M − 1 outstanding stops sending and acknowledging
-            # until the secondary reaches M − 1 too (3.1.3) — silent, data pending, for up to
-            # 127 frame times and many T1 (a fig4 NRM P->S mod-128 run at 5000 bit: 22-36 s against
-            # a 7.8 s limit). The watch would end such replications as stalled and keep only
-            # their start (biased high); the runs have a fixed length, and a real deadlock shows
-            # as lost throughput, which the claims read.
-            "stall_timers": 0,
         },
         "link": {"rate_bps": rate, "delay_s": delay, "bit_error_rate": p_bit},
         "protocol": {
