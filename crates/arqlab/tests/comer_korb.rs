@@ -27,8 +27,10 @@ fn fig3_scenario_completes_in_order_over_three_circuits() {
     assert_eq!(tcp["tcp_segments_sent"].mean - tcp["tcp_segments_retransmitted"].mean, 222.0);
     let s = x.metrics["flow.a->b"]["throughput_bps"].mean;
     // Three circuits: below three single-circuit burst bounds (2275 bit/s with the
-    // TCP/IP headers), above two (4.2BSD's spurious timeouts cost a quarter).
-    assert!(s > 2.0 * 2275.0 && s < 3.0 * 2275.0, "{s}");
+    // TCP/IP headers), above one (the circuits interleave). (With 4.2BSD's interface
+    // queue its window of four segments waits there at once, its RTO follows the ACKs'
+    // spacing, and spurious timeouts go back over the window: 3661 bit/s, seed 1.)
+    assert!(s > 2275.0 && s < 3.0 * 2275.0, "{s}");
 }
 
 #[test]
@@ -181,4 +183,65 @@ fn asymmetric_c_max_one_site_keeps_opening_the_other_keeps_closing() {
     let (calls, refused, closed, discarded, matched) = run(2, 2);
     assert_eq!((calls, refused, closed, discarded), (2.0, 0.0, 0.0, 0.0), "matched: two calls, kept");
     assert!(matched >= 0.97 * asym, "the churn buys nothing: {matched} vs {asym}");
+}
+
+/// The paper's circuits "were opened before each test began": a bulk transfer with
+/// `start_s` is written after the calls are connected, and measured from there with
+/// `run.warmup_s`. Its one message is born at the start and the throughput's span is its
+/// transfer time (plus the last ACK's return); every call was placed (and none again);
+/// TCP sends nothing before the start, so no RTO runs during the set-up; and any later
+/// start gives the same transfer.
+#[test]
+fn bulk_start_s_writes_the_file_after_the_call_set_up_and_is_measured_from_there() {
+    let later = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/comer_korb/fig3.toml")).unwrap();
+    let at_zero = later.replace("start_s = 5.0\n", "").replace("warmup_s = 5.0\n", "");
+    assert_ne!(later, at_zero);
+    let (s, x) = throughput(&later);
+    // Measured from the start: the file's bits over a span of its transfer time (birth to
+    // delivery) plus the last ACK's way back (< 1 s), not the 5 s before it.
+    let t = x.metrics["flow.a->b"]["transfer_time_s"].mean;
+    let span = 800_000.0 / s;
+    assert!(span >= t && span < t + 1.0, "span {span} vs transfer time {t}");
+    let tr = &x.metrics["transport.flow.a->b"];
+    assert_eq!(tr["x25_calls_placed"].mean, 3.0, "three calls, all before the start");
+    let (s0, _) = throughput(&at_zero);
+    assert_ne!(s, s0, "a different trajectory: TCP's first RTO no longer runs during the set-up");
+    // Any start after the set-up is the same transfer, shifted.
+    let (s10, _) = throughput(&later.replace("start_s = 5.0\n", "start_s = 10.0\n").replace("warmup_s = 5.0\n", "warmup_s = 10.0\n"));
+    assert_eq!(s10, s);
+}
+
+#[test]
+fn bulk_start_s_is_a_bulk_key_and_not_negative() {
+    let fig3 = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/comer_korb/fig3.toml")).unwrap();
+    let e = Scenario::from_toml(&fig3.replace("start_s = 5.0\n", "start_s = -1.0\n")).expect_err("negative");
+    assert!(e.problems().join("\n").contains("flow[0].traffic.start_s = -1"), "{e}");
+    let e = Scenario::from_toml(&fig3.replace("warmup_s = 5.0\n", "warmup_s = 4.0\n")).expect_err("window before the start");
+    assert!(e.problems().join("\n").contains("run.warmup_s = 4.0: expected 0 or the transfer's start (5 s, traffic.start_s)"), "{e}");
+    let poisson = pair("c_max = 1", "{ kind = \"poisson\", load = 0.1, start_s = 2.0 }");
+    let e = Scenario::from_toml(&poisson).expect_err("poisson");
+    assert!(e.problems().join("\n").contains("traffic.start_s = 2.0: only allowed with kind = \"bulk\""), "{e}");
+}
+
+/// 4.2BSD's interface queue through the runner: with IFQ_MAXLEN = 50 TCP hands its
+/// window (2048 octets: four segments) at once, nothing is dropped (`ifq_drops` 0), and
+/// TCP's segments equal the data datagrams the interface sent; a queue of one drops and
+/// counts, and the file still arrives.
+#[test]
+fn interface_queue_is_reported_and_balances_through_the_runner() {
+    let fig3 = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/comer_korb/fig3.toml")).unwrap();
+    assert!(fig3.contains("interface_queue = 50\n"));
+    for (depth, dropped) in [(50, false), (1, true)] {
+        let (_, x) = throughput(&fig3.replace("interface_queue = 50\n", &format!("interface_queue = {depth}\n")));
+        let r = &x.records[0];
+        assert_eq!(r.accounting["flow.a->b"].delivered, 1, "depth {depth}: the file arrives");
+        let tr = &x.metrics["transport.flow.a->b"];
+        let drops = tr["ifq_drops"].mean;
+        assert_eq!(drops > 0.0, dropped, "depth {depth}: {drops} dropped");
+        // TCP's segments (data and pure ACKs, both ends) = datagrams given to a circuit +
+        // drops + those still queued when the transfer completes (copies sent again
+        // behind the last ACK; the frame-level test runs to the end and balances exactly).
+        let (tcp, x25) = (tr["tcp_all_segments_sent"].mean, tr["x25_datagrams_sent"].mean);
+        assert!(tcp >= x25 + drops && tcp <= x25 + drops + 2.0 * 50.0, "depth {depth}: {tcp} vs {x25} + {drops}");
+    }
 }

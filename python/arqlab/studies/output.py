@@ -23,7 +23,7 @@ from .data import ClaimResult
 from .overrides import to_toml, toml_value
 from .plan import RunRequest, RunSettings, curve_scenario
 from .spec import Curve, Figure
-from .verdicts import Verdict
+from .verdicts import tally
 
 
 def quick_footer(settings: RunSettings, runs: Sequence[RunRequest], frame: pd.DataFrame) -> str:
@@ -149,7 +149,7 @@ def measured(detail: str) -> str:
 
 
 def _counts(results: Sequence[ClaimResult]) -> dict[str, int]:
-    return {v.value: sum(r.verdict is v for r in results) for v in Verdict}
+    return tally(r.verdict for r in results)
 
 
 def counts_by_origin(results: Sequence[ClaimResult]) -> dict[str, dict[str, int]]:
@@ -216,8 +216,7 @@ def write_claims(results: Sequence[ClaimResult], out_dir: Path, *, title: str, q
 
 def coequal_counts(results: Sequence[ClaimResult], name: str) -> dict[str, int]:
     """Verdict counts under the reading ``name`` over the claims it was evaluated on."""
-    verdicts = [s["verdict"] for r in results for s in r.sensitivity if s["variant"] == name]
-    return {v.value: verdicts.count(v.value) for v in Verdict}
+    return tally(s["verdict"] for r in results for s in r.sensitivity if s["variant"] == name)
 
 
 def print_claims(header: str, results: Sequence[ClaimResult], stream: TextIO | None = None,

@@ -23,7 +23,7 @@ from .output import counts_by_origin, print_claims, quick_footer, write_claims, 
 from .plan import Point, RunRequest, RunSettings, plan_figure, tabulate
 from .run import ProgressFn, simulate_runs
 from .spec import Claim, Figure, Metrics
-from .verdicts import Verdict
+from .verdicts import tally
 
 
 class Study(Protocol):
@@ -71,8 +71,8 @@ def _print_summary(results: Sequence[ClaimResult], fdata: dict[int, FigureData],
     """The lines --quiet keeps: verdict counts, points without a steady state, precision."""
     by_origin = counts_by_origin(results)
     if set(by_origin) <= {"paper"}:
-        counts = {v: sum(r.verdict is v for r in results) for v in Verdict}
-        print("Verdicts: " + ", ".join(f"{counts[v]} {v.value}" for v in Verdict) + f"; outputs in {out}", file=stream)
+        counts = tally(r.verdict for r in results)
+        print("Verdicts: " + ", ".join(f"{n} {v}" for v, n in counts.items()) + f"; outputs in {out}", file=stream)
     else:
         print("Verdicts: " + "; ".join(f"{o}: " + ", ".join(f"{n} {v}" for v, n in c.items())
                                        for o, c in by_origin.items()) + f"; outputs in {out}", file=stream)

@@ -70,7 +70,9 @@ def label(nominal: Verdict, share: float) -> str:
         return HOLDS_ROBUSTLY if share >= ROBUST_SHARE else HOLDS_AT_STUDY_VALUES
     if nominal is Verdict.DOES_NOT_HOLD:
         return FAILS_ROBUSTLY if share <= 1.0 - ROBUST_SHARE else FAILS_AT_STUDY_VALUES
-    return INCONCLUSIVE_AT_STUDY_VALUES
+    if nominal is Verdict.INCONCLUSIVE:
+        return INCONCLUSIVE_AT_STUDY_VALUES
+    return f"{nominal.value} at the study's values"
 
 
 def factor_of(u: UncertainInput) -> Factor:
@@ -263,6 +265,8 @@ def robustness(
         ix.insert(0, "claim", cid)
         index_frames.append(ix)
         claim = by_id.get(cid) or next(r for r in results[0] if r.id == cid)
-        summary_rows.append(_summary_row(claim, holds, (verdicts == Verdict.INCONCLUSIVE.value), ix, plan.method))
+        # No verdict at a point: inconclusive, not exercised or not applicable there.
+        unsettled = np.isin(verdicts, [v.value for v in Verdict if not v.settled])
+        summary_rows.append(_summary_row(claim, holds, unsettled, ix, plan.method))
     indices = pd.concat(index_frames, ignore_index=True) if index_frames else pd.DataFrame()
     return Robustness(plan, inputs, table, indices, pd.DataFrame(summary_rows, columns=SUMMARY_COLUMNS), len(runs))

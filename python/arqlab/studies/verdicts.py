@@ -1,5 +1,9 @@
 """Verdicts: estimates with 95% confidence intervals, and the rules that turn them into
-*holds* / *does not hold* / *inconclusive*.
+*holds* / *does not hold* / *inconclusive* — and two statuses a claim's own check gives
+when the data cannot speak to it at all, with its reason: *not exercised* (the claim's
+mechanism never ran: its counter is zero, so more replications would not settle it) and
+*not applicable* (the measure the claim is judged by does not apply under this reading).
+Neither counts as holding or failing; tallies show them only when some claim has one.
 
 Every claim of every study ends in one of these rules; nothing is hard-coded.
 ``A`` and ``B`` are estimates ``mean ± h``; ``D = A − B`` has half-width
@@ -32,9 +36,28 @@ class Verdict(str, Enum):
     HOLDS = "holds"
     DOES_NOT_HOLD = "does not hold"
     INCONCLUSIVE = "inconclusive"
+    NOT_EXERCISED = "not exercised"
+    NOT_APPLICABLE = "not applicable"
 
     def __str__(self) -> str:
         return self.value
+
+    @property
+    def settled(self) -> bool:
+        """True for a verdict on the claim (holds, does not hold); the three others
+        say only why there is none."""
+        return self in (Verdict.HOLDS, Verdict.DOES_NOT_HOLD)
+
+
+#: The statuses every tally shows; the others appear only when counted.
+ALWAYS_TALLIED = (Verdict.HOLDS, Verdict.DOES_NOT_HOLD, Verdict.INCONCLUSIVE)
+
+
+def tally(verdicts: Iterable[Verdict | str]) -> dict[str, int]:
+    """Counts by verdict value: holds, does not hold and inconclusive always (in that
+    order), not exercised and not applicable when some verdict has them."""
+    values = [Verdict(v).value for v in verdicts]
+    return {v.value: values.count(v.value) for v in Verdict if v in ALWAYS_TALLIED or v.value in values}
 
 
 @dataclass(frozen=True)

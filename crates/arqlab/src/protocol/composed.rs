@@ -23,6 +23,12 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Composed<U, L> {
     pub fn new(upper: U, lower: L, transport: bool) -> Self {
         Composed { stack: Stacked::new(upper, lower), transport, in_error: 0 }
     }
+
+    /// The upper layer pushes into an interface queue of `depth` PDUs ([`Stacked`]).
+    pub fn with_interface_queue(mut self, depth: Option<u32>) -> Self {
+        self.stack = self.stack.with_interface_queue(depth);
+        self
+    }
 }
 
 impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Composed<U, L> {

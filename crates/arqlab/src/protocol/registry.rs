@@ -70,6 +70,17 @@ use super::tp4::Tp4Config;
 use super::x25::X25Config;
 use ServiceKind::{ByteStream, Datagrams, Messages};
 
+impl ProtocolConfig {
+    /// The depth of the interface queue the layer above pushes into (x25's
+    /// `interface_queue`, 4.2BSD's IFQ_MAXLEN); None: the layer above is pulled.
+    pub fn interface_queue(&self) -> Option<u32> {
+        match self {
+            ProtocolConfig::X25(c) => c.interface_queue,
+            _ => None,
+        }
+    }
+}
+
 const ARQ: Declared = Declared::link(Messages, ANY_BELOW);
 
 /// The encoder constructors written against a resolved table (`serde_json`): `None`

@@ -12,6 +12,14 @@
 //! ARQ) is handed every upper PDU ready when it is hungry: a transmission can then
 //! carry a TCP window of segments, not the one segment pulled before it was planned.
 //!
+//! An interface queue ([`Stacked::with_interface_queue`], x25's `interface_queue`)
+//! replaces the pull by 4.2BSD's push: whenever the upper layer has PDUs to send it
+//! hands them all at once (`tcp_output` sends every segment the window allows), each
+//! into the lower layer's queue, and one that finds `depth` PDUs already queued is
+//! dropped and counted (`ip_output` on IF_QFULL); the upper layer counts it sent and
+//! recovers it as a loss. Without one (the default) the pull above holds: the lower
+//! layer's queue never holds more than one upper PDU and none is dropped.
+//!
 //! The upper layer sees the same [`Grant`] as the lower one: its transmission-end time
 //! (a timer start) ignores the lower layer's header bits, an error of at most
 //! `lower overhead / rate` per PDU.
@@ -22,11 +30,21 @@ use crate::engine::SimTime;
 pub struct Stacked<U: Layer, L: Layer<Sdu = U::Pdu>> {
     pub upper: U,
     pub lower: L,
+    /// The interface queue's depth (PDUs), if the upper layer pushes into one.
+    ifq: Option<usize>,
+    /// Upper PDUs dropped because the interface queue was full.
+    pub ifq_drops: u64,
 }
 
 impl<U: Layer, L: Layer<Sdu = U::Pdu>> Stacked<U, L> {
     pub fn new(upper: U, lower: L) -> Self {
-        Stacked { upper, lower }
+        Stacked { upper, lower, ifq: None, ifq_drops: 0 }
+    }
+
+    /// The upper layer pushes into an interface queue of `depth` PDUs (None: pulled).
+    pub fn with_interface_queue(mut self, depth: Option<u32>) -> Self {
+        self.ifq = depth.map(|d| d as usize);
+        self
     }
 
     /// Hands the lower layer's deliveries to the upper layer.
@@ -91,7 +109,17 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
     }
 
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<L::Pdu> {
-        if self.lower_hungry() {
+        if let Some(depth) = self.ifq {
+            // tcp_output: all the upper layer will send now; ip_output: into the
+            // queue, or dropped when it holds `depth`.
+            while let Some(p) = self.upper.poll_transmit(now, grant) {
+                if self.lower.backlog() < depth && self.lower.accepts() {
+                    self.lower.handle_submit(now, p);
+                } else {
+                    self.ifq_drops += 1;
+                }
+            }
+        } else if self.lower_hungry() {
             // One PDU, fixed as late as can be; all that is ready for a lower layer
             // that plans its transmission from its queue.
             while let Some(p) = self.upper.poll_transmit(now, grant) {
@@ -127,7 +155,7 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
     }
 
     fn wants_transmit(&self) -> bool {
-        self.lower.wants_transmit() || (self.lower_hungry() && self.upper.wants_transmit())
+        self.lower.wants_transmit() || ((self.ifq.is_some() || self.lower_hungry()) && self.upper.wants_transmit())
     }
 
     fn backlog(&self) -> usize {
@@ -149,10 +177,14 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
         self.upper.receive_buffer_bits() + self.lower.receive_buffer_bits()
     }
 
-    /// Both layers' own measures, the upper layer's first.
+    /// Both layers' own measures, the upper layer's first; with an interface queue,
+    /// its drops (`ifq_drops`).
     fn extra_measures(&self) -> Vec<(&'static str, f64)> {
         let mut m = self.upper.extra_measures();
         m.extend(self.lower.extra_measures());
+        if self.ifq.is_some() {
+            m.push(("ifq_drops", self.ifq_drops as f64));
+        }
         m
     }
 }

@@ -18,6 +18,9 @@ pub fn check_stack(name: &str, st: &StackConfig, p: &mut Problems) {
     let kind = |i: usize| serde_json::Value::from(st.layers[i].kind());
     for (i, l) in st.layers.iter().enumerate() {
         let d = l.declared();
+        if i == 0 && l.interface_queue().is_some() {
+            p.push(format!("{path}.layers[0].interface_queue"), None, format!("expected only under a layer that sends into it (a transport over {}): the top layer takes the users' messages directly", l.kind()));
+        }
         if i > 0 && d.top_only {
             p.push(format!("{path}.layers[{i}].kind"), Some(&kind(i)), format!("expected it as the top layer: its SDUs are the users' messages (it is under {})", st.layers[i - 1].kind()));
         }
@@ -141,6 +144,21 @@ mod tests {
             let got = problems(&pair(layers));
             assert!(got.iter().any(|g| g == want), "{layers}: {got:?}");
         }
+    }
+
+    /// x25's `interface_queue` is where the layer above pushes its datagrams: with
+    /// nothing above it, refused with its path; under TCP, accepted; out of range, named.
+    #[test]
+    fn interface_queue_needs_a_layer_above_and_a_depth_of_at_least_one() {
+        assert_eq!(
+            problems(&pair(r#"{ kind = "x25", interface_queue = 50 }"#)),
+            vec!["stack.s.layers[0].interface_queue: expected only under a layer that sends into it (a transport over x25): the top layer takes the users' messages directly"]
+        );
+        assert_eq!(problems(&pair(r#"{ kind = "tcp" }, { kind = "x25", interface_queue = 50 }"#)), Vec::<String>::new());
+        assert_eq!(
+            problems(&pair(r#"{ kind = "tcp" }, { kind = "x25", interface_queue = 0 }"#)),
+            vec!["stack.s.layers[1].interface_queue = 0: expected a whole number in [1, 1000000]"]
+        );
     }
 
     #[test]

@@ -114,7 +114,7 @@ impl Scenario {
             let net = NetworkConfig::parse(&mut root, &mut p);
             // Unknown top-level keys ([runn], [[flows]], a `medium[0]` key) are errors here too.
             root.finish_with_hint("expected title, description, run, stack, medium, relay, node, flow or route", &mut p);
-            let none = TrafficConfig { kind: "none".into(), load: None, messages: None, initial_backlog: 0, length: crate::traffic::LengthConfig::Constant { mean_bits: 1000.0 }, dialogue: None };
+            let none = TrafficConfig { kind: "none".into(), load: None, messages: None, initial_backlog: 0, start_s: 0.0, length: crate::traffic::LengthConfig::Constant { mean_bits: 1000.0 }, dialogue: None };
             let link = LinkConfig { rate_bps: 48_000.0, delay_s: 0.0, bit_error_rate: 0.0, a_to_b: None, b_to_a: None, reciprocal: false };
             let protocol = net.stack.values().next().and_then(|s| s.layers.first().cloned()).unwrap_or(ProtocolConfig::Datagram(DatagramConfig { overhead_bits: 0 }));
             (link, protocol, Traffic { a: none.clone(), b: none }, Some(net))
@@ -188,8 +188,11 @@ impl Scenario {
             let (what, unit) = if f.traffic.total().is_some() { ("bulk", "transfer") } else { ("dialogue", "dialogue") };
             if self.run.warmup != "fixed" {
                 p.push("run.warmup", Some(&self.run.warmup.as_str().into()), format!("expected \"fixed\" (with run.warmup_s = 0) with {what} traffic: a finite {unit} is measured from its start"));
-            } else if self.run.warmup_s > 0.0 {
+            } else if self.run.warmup_s > 0.0 && f.traffic.start_s == 0.0 {
                 p.push("run.warmup_s", Some(&self.run.warmup_s.into()), format!("expected 0 with {what} traffic: a finite {unit} is measured from its start (run.warmup = \"fixed\")"));
+            } else if self.run.warmup_s > 0.0 && self.run.warmup_s != f.traffic.start_s {
+                // A transfer written later (traffic.start_s) may be measured from then.
+                p.push("run.warmup_s", Some(&self.run.warmup_s.into()), format!("expected 0 or the transfer's start ({} s, traffic.start_s): a finite transfer is measured from its start", f.traffic.start_s));
             }
             if self.run.method != "replications" {
                 p.push("run.method", Some(&self.run.method.as_str().into()), format!("expected \"replications\" with {what} traffic: each replication is one {unit}"));

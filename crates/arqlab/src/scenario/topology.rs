@@ -440,7 +440,7 @@ fn dialogue_reverse_flows(declared: &[FlowConfig], flows: &mut Vec<FlowSpec>, p:
             Some(_) => {}
             None => {
                 let (from, to) = (&declared[f].from, &declared[f].to);
-                let none = TrafficConfig { kind: "none".into(), load: None, messages: None, initial_backlog: 0, length: crate::traffic::LengthConfig::Constant { mean_bits: 1000.0 }, dialogue: None };
+                let none = TrafficConfig { kind: "none".into(), load: None, messages: None, initial_backlog: 0, start_s: 0.0, length: crate::traffic::LengthConfig::Constant { mean_bits: 1000.0 }, dialogue: None };
                 flows.push(FlowSpec { scope: format!("flow.{to}->{from}"), src: dst, dst: src, traffic: none, stream: format!("flow.{to}->{from}") });
             }
         }

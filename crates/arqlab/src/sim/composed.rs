@@ -49,7 +49,7 @@ impl Build for AnyLayer<Sdu> {
 
 impl Build for Depth2 {
     fn build(l: &[ProtocolConfig], c: &Ctx) -> Self {
-        Composed::new(one(&l[0], c), one(&l[1], c), l[0].declared().transport)
+        Composed::new(one(&l[0], c), one(&l[1], c), l[0].declared().transport).with_interface_queue(l[1].interface_queue())
     }
     fn router(spec: &RelaySpec, ports: &[PortPeers]) -> Option<Box<dyn Interfaces<Self::Pdu>>> {
         link_router::<L1>(spec, ports)
@@ -58,8 +58,8 @@ impl Build for Depth2 {
 
 impl Build for Depth3 {
     fn build(l: &[ProtocolConfig], c: &Ctx) -> Self {
-        let lower = Composed::new(one(&l[1], c), one(&l[2], c), l[1].declared().transport);
-        Composed::new(one(&l[0], c), lower, l[0].declared().transport)
+        let lower = Composed::new(one(&l[1], c), one(&l[2], c), l[1].declared().transport).with_interface_queue(l[2].interface_queue());
+        Composed::new(one(&l[0], c), lower, l[0].declared().transport).with_interface_queue(l[1].interface_queue())
     }
     fn router(spec: &RelaySpec, ports: &[PortPeers]) -> Option<Box<dyn Interfaces<Self::Pdu>>> {
         link_router::<L2>(spec, ports)

@@ -21,7 +21,7 @@ pub(super) fn top_up<L: Layer<Sdu = Sdu>>(node: &mut Node<L>, flows: &mut [Flow]
                 break;
             }
             let flow = &mut flows[f as usize];
-            match flow.source.take() {
+            match flow.source.take(now) {
                 Some(bits) => {
                     let m = flow.issue(bits, now, f);
                     node.stack.handle_submit(now, m);

@@ -81,6 +81,10 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     if let Some(gap) = self.flows[f].source.next_gap() {
                         self.q.schedule(SimTime::ZERO + gap, Ev::new(MESSAGE, f))?;
                     }
+                    // A bulk transfer written later: its first message then, the top-up after it.
+                    if let Some(start) = self.flows[f].source.start() {
+                        self.q.schedule(start, Ev::new(MESSAGE, f))?;
+                    }
                 }
             }
             self.after_input(node, SimTime::ZERO).map_err(unbox)?;

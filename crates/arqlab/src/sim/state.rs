@@ -356,10 +356,12 @@ impl super::stall::Watched for Flow {
         self.meter.progress_at
     }
     /// Issued and not yet acknowledged, or a saturated source or an unfinished bulk
-    /// transfer with more to give.
+    /// transfer with more to give (a bulk transfer from its first message: one with a
+    /// later `start_s` is not waiting for anything before it).
     fn pending(&self) -> bool {
         let acked = self.meter.acknowledged_total;
-        self.ids.issued() > acked || (self.source.is_saturated() && acked < self.total)
+        let issued = self.ids.issued();
+        issued > acked || (self.source.is_saturated() && acked < self.total && issued > 0)
     }
     fn scope(&self) -> &str {
         &self.meter.name

@@ -136,6 +136,10 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+fn is_zero_s(x: &f64) -> bool {
+    *x == 0.0
+}
+
 /// A station's traffic configuration.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct TrafficConfig {
@@ -151,6 +155,11 @@ pub struct TrafficConfig {
     /// Omitted from the resolved scenario when 0 (the default, a start-empty run).
     #[serde(skip_serializing_if = "is_zero")]
     pub initial_backlog: u64,
+    /// Bulk only: when the transfer's messages are written, seconds (default 0). A
+    /// transfer that must not overlap a set-up (Comer & Korb's circuits "opened before
+    /// each test began") starts after it; measure it from there with `run.warmup_s`.
+    #[serde(skip_serializing_if = "is_zero_s")]
+    pub start_s: f64,
     pub length: LengthConfig,
     /// Dialogue only: the script (its keys sit in the traffic table).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
@@ -169,7 +178,7 @@ impl TrafficConfig {
                 p.push(t.path_of("length"), None, "not used with kind = \"dialogue\" (the script gives the lengths)");
             }
             lt.finish(p);
-            return TrafficConfig { kind, load: None, messages: None, initial_backlog: 0, length: default, dialogue: Some(d) };
+            return TrafficConfig { kind, load: None, messages: None, initial_backlog: 0, start_s: 0.0, length: default, dialogue: Some(d) };
         }
         let messages = if kind == "bulk" {
             Some(t.u64("messages", 1000, 1, 1_000_000_000_000, p))
@@ -198,10 +207,19 @@ impl TrafficConfig {
             }
             0
         };
+        let start_s = if kind == "bulk" {
+            t.f64("start_s", 0.0, Range::Closed(0.0, 1e9), p)
+        } else {
+            if t.has("start_s") {
+                let v = t.raw("start_s").cloned();
+                p.push(t.path_of("start_s"), v.as_ref(), format!("only allowed with kind = \"bulk\" (kind is \"{kind}\")"));
+            }
+            0.0
+        };
         let mut lt = t.table("length", p);
         let length = LengthConfig::parse(&mut lt, p);
         lt.finish(p);
-        TrafficConfig { kind, load, messages, initial_backlog, length, dialogue: None }
+        TrafficConfig { kind, load, messages, initial_backlog, start_s, length, dialogue: None }
     }
 
     /// The number of messages of a finite (bulk) source.
@@ -286,8 +304,8 @@ impl Lengths {
 pub enum Source {
     None,
     Saturated { lengths: Lengths, rng_len: Stream },
-    /// A saturated source with `left` messages to go.
-    Bulk { left: u64, lengths: Lengths, rng_len: Stream },
+    /// A saturated source with `left` messages to go, from `start` on.
+    Bulk { left: u64, start: SimTime, lengths: Lengths, rng_len: Stream },
     /// `initial` messages wait at time 0 (drawn from the length stream first).
     Poisson { mean_gap_s: f64, initial: u64, lengths: Lengths, rng_arr: Stream, rng_len: Stream },
 }
@@ -297,7 +315,7 @@ impl Source {
         let lengths = Lengths::new(&cfg.length);
         match cfg.kind.as_str() {
             "saturated" => Source::Saturated { lengths, rng_len },
-            "bulk" => Source::Bulk { left: cfg.messages.unwrap_or(0), lengths, rng_len },
+            "bulk" => Source::Bulk { left: cfg.messages.unwrap_or(0), start: SimTime::from_secs_f64(cfg.start_s), lengths, rng_len },
             "poisson" => {
                 let lambda = cfg.load.unwrap_or(0.5) * rate_bps / cfg.length.mean_bits();
                 Source::Poisson { mean_gap_s: 1.0 / lambda, initial: cfg.initial_backlog, lengths, rng_arr, rng_len }
@@ -330,7 +348,7 @@ impl Source {
     pub fn next_length(&mut self) -> u32 {
         match self {
             Source::Saturated { lengths, rng_len } | Source::Poisson { lengths, rng_len, .. } => lengths.sample(rng_len),
-            Source::Bulk { left, lengths, rng_len } => {
+            Source::Bulk { left, lengths, rng_len, .. } => {
                 *left = left.saturating_sub(1);
                 lengths.sample(rng_len)
             }
@@ -339,13 +357,28 @@ impl Source {
     }
 
     /// The length of the next message of a source that keeps its sender topped up
-    /// (saturated, or bulk until it runs dry); `None` once a bulk source is done.
+    /// (saturated, or bulk from its start until it runs dry); `None` once a bulk
+    /// source is done, or before it starts.
     #[inline]
-    pub fn take(&mut self) -> Option<u32> {
+    pub fn take(&mut self, now: SimTime) -> Option<u32> {
         match self {
             Source::Bulk { left: 0, .. } => None,
+            Source::Bulk { start, .. } if now < *start => None,
             _ => Some(self.next_length()),
         }
+    }
+
+    /// A bulk transfer's start, if after time 0 (the runner wakes its sender then).
+    pub fn start(&self) -> Option<SimTime> {
+        match self {
+            Source::Bulk { start, .. } if *start > SimTime::ZERO => Some(*start),
+            _ => None,
+        }
+    }
+
+    /// A bulk transfer that has not started by `now`: nothing pending yet.
+    pub fn waiting(&self, now: SimTime) -> bool {
+        matches!(self, Source::Bulk { start, .. } if now < *start)
     }
 
     /// True for sources that keep their sender topped up (saturated and bulk).
@@ -391,7 +424,7 @@ mod tests {
 
     #[test]
     fn poisson_rate_gives_the_useful_load() {
-        let cfg = TrafficConfig { kind: "poisson".into(), load: Some(0.4), messages: None, initial_backlog: 0, length: LengthConfig::Constant { mean_bits: 1000.0 }, dialogue: None };
+        let cfg = TrafficConfig { kind: "poisson".into(), load: Some(0.4), messages: None, initial_backlog: 0, start_s: 0.0, length: LengthConfig::Constant { mean_bits: 1000.0 }, dialogue: None };
         let mut s = Source::new(&cfg, 48_000.0, stream(1, 0, "a"), stream(1, 0, "b"));
         let n = 100_000;
         let total: f64 = (0..n).map(|_| s.next_gap().unwrap().as_secs_f64()).sum();

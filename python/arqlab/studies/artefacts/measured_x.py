@@ -28,7 +28,7 @@ from ..verdicts import Est, Outcome, Verdict, all_of
 
 MEASURED_X_COLUMNS = ["curve", "label", "nominal", "x", "x_ci95_half_width", "x_n", "y", "y_ci95_half_width", "y_n"]
 
-_TAGS = {Verdict.HOLDS: "ok", Verdict.DOES_NOT_HOLD: "NO", Verdict.INCONCLUSIVE: "?"}
+_TAGS = {Verdict.HOLDS: "ok", Verdict.DOES_NOT_HOLD: "NO", Verdict.INCONCLUSIVE: "?", Verdict.NOT_EXERCISED: "-", Verdict.NOT_APPLICABLE: "-"}
 _NAN = Est(math.nan, math.nan, 0)
 
 

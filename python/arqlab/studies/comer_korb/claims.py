@@ -13,6 +13,15 @@ from ..data import StudyData
 from ..spec import Claim
 from ..verdicts import Est, Outcome, Verdict, all_of, approx, approx_value, at_least, at_most, below, exceeds, pointwise
 from . import theory
+from .saturation import (
+    SATURATION_BUSY,
+    SATURATION_BUSY_SENSITIVITY,  # noqa: F401 (re-exported: the claims' threshold sensitivity)
+    busy_list,
+    line_busy_share,
+    not_line_time,
+    saturation,
+    threshold_sensitivity,
+)
 from .params import (
     CM_CHANNELS,
     CM_K_RESERVED,
@@ -27,9 +36,6 @@ from .params import (
 )
 from .params import DAY_FACTOR
 
-#: "Saturation is the condition in which the underlying X.25 interface is completely
-#: busy" (§5): the access lines busy at least this share of the transfer's time.
-SATURATION_BUSY = 0.95
 #: The throughput knee (reported beside the line's saturation): the smallest C reaching
 #: this share of the best throughput.
 SATURATION_SHARE = 0.95
@@ -106,29 +112,6 @@ def _linear(sd: StudyData) -> Outcome:
     return Outcome(out.verdict, out.detail, cell)
 
 
-def line_busy_share(fd: FigureData, curve: str, x: float) -> Est:
-    """The share of the transfer's time the access lines were busy: `x25_line_busy_s`
-    (each end's busier direction, summed over both) over twice the transfer's duration
-    (the file's bits over the throughput)."""
-    busy, thr = fd.est(f"{curve}.x25_line_busy_s", x), fd.est(curve, x)
-    if not (busy.valid and thr.valid and thr.mean > 0):
-        return Est(float("nan"), float("nan"))
-    return busy.scaled(thr.mean / (2 * 8 * FILE_OCTETS))
-
-
-def saturation(fd: FigureData, curve: str = "tcp") -> tuple[float | None, list[tuple[float, Est]]]:
-    """The smallest C whose access lines are busy at least SATURATION_BUSY of the time
-    (None: never), and the busy share at every C."""
-    if not fd.has(f"{curve}.x25_line_busy_s"):
-        return None, []
-    shares = [(x, line_busy_share(fd, curve, x)) for x in fd.xs(f"{curve}.x25_line_busy_s") if x in fd.xs(curve)]
-    return next((x for x, e in shares if e.mean >= SATURATION_BUSY), None), shares
-
-
-def _busy_list(shares: list[tuple[float, Est]], upto: float) -> str:
-    return ", ".join(f"C = {x:g}: {100 * e.mean:.1f}%" for x, e in shares if x <= upto)
-
-
 def _saturation_at(sd: StudyData) -> Outcome:
     """§5: saturation, "the underlying X.25 interface is completely busy", first at C = 3:
     judged from the access line's busy share (≥ SATURATION_BUSY), not a throughput knee."""
@@ -136,13 +119,16 @@ def _saturation_at(sd: StudyData) -> Outcome:
     s, shares = saturation(fd)
     if not shares:
         return Outcome(Verdict.INCONCLUSIVE, "missing points")
+    if why := not_line_time(fd):
+        return Outcome(Verdict.NOT_APPLICABLE, why, "host processing is not line time")
     k, top = knee(fd, "tcp")
     v = Verdict.HOLDS if s == PAPER_C_MAX else Verdict.DOES_NOT_HOLD
     where = f"first at C = {s:g}" if s is not None else "never reached"
     return Outcome(v, f"access lines busy ≥ {100 * SATURATION_BUSY:g}% of the transfer {where} (paper: {PAPER_C_MAX}); "
-                      f"busy share {_busy_list(shares, max(s or 0, PAPER_C_MAX) + 1)}; most "
+                      f"busy share {busy_list(shares, max(s or 0, PAPER_C_MAX) + 1)}; most "
                       f"{100 * max(e.mean for _, e in shares):.1f}%; the throughput knee "
-                      f"({100 * SATURATION_SHARE:g}% of the best, {top:.0f} bit/s) at C = {k}",
+                      f"({100 * SATURATION_SHARE:g}% of the best, {top:.0f} bit/s) at C = {k}; first saturated C by "
+                      f"threshold: {threshold_sensitivity(fd)}",
                    f"busy ≥ {100 * SATURATION_BUSY:g}% {where}; max {100 * max(e.mean for _, e in shares):.1f}%")
 
 
@@ -153,6 +139,8 @@ def _c_max_formula(sd: StudyData) -> Outcome:
     k, shares = saturation(sd[3])
     if not shares:
         return Outcome(Verdict.INCONCLUSIVE, "missing points")
+    if why := not_line_time(sd[3]):
+        return Outcome(Verdict.NOT_APPLICABLE, why, "host processing is not line time")
     pred = math.ceil(theory.model_c_max())
     v = Verdict.HOLDS if pred == k else Verdict.DOES_NOT_HOLD
     paper_form = theory.paper_form_c_max_model_times()
@@ -173,6 +161,8 @@ def _flat_beyond(sd: StudyData) -> Outcome:
     first saturated C, so a go-back-N dip at that C does not count as a gain."""
     fd = sd[3]
     k, shares = saturation(fd)
+    if shares and (why := not_line_time(fd)):
+        return Outcome(Verdict.NOT_APPLICABLE, why, "host processing is not line time")
     if k is None:
         most = f"; at most {100 * max(e.mean for _, e in shares):.1f}%" if shares else ""
         return Outcome(Verdict.INCONCLUSIVE, f"the access lines never reach {100 * SATURATION_BUSY:g}% busy{most}",
@@ -331,14 +321,14 @@ def fig3_claims() -> tuple[Claim, ...]:
         Claim("fig3.single_below_2200", "§4, conclusions", "The observed rate on a single virtual circuit has never "
               "exceeded 2200 bit/s (one-sided, at the figure's precision: ≤ 2200 + 50; agreement with 2200 ± 50 "
               "reported beside it).",
-              _single_below_2200, figure=3, sensitivity=("tcp_reno", "host_to_host", "host_to_host_busy")),
+              _single_below_2200, figure=3, sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy")),
         Claim("fig3.single_below_bound", "§4", "A single circuit stays below the burst-model bound with TCP/IP headers "
               "(the paper's 2631 bit/s, and this model's own).", _single_below_bounds, figure=3),
         Claim("fig3.reason_headers", "§4", "First reason: the TCP and IP headers of every datagram take the bound from "
               "2860 to 2631 bit/s (the measured header share gives the same factor within 1%).", _reason_headers, figure=3),
         Claim("fig3.reason_retransmissions", "§4", "Second reason: long network delays can trigger TCP retransmissions "
               "(one circuit, constant T_N, nothing lost: some segment sent again).",
-              _reason_retx, figure=3, sensitivity=("tcp_reno",)),
+              _reason_retx, figure=3, sensitivity=("tcp_reno", "bsd42_6_2")),
         Claim("fig3.reason_unfilled_packets", "§4", "Third reason: the interface does not fill every X.25 packet "
               f"(at least {100 * REASON_MIN_SHARE:g}% of the packet capacity left empty).", _reason_fill, figure=3),
         Claim("fig3.reason_t_n_variation", "§4", "Fourth reason: network throughput varies; the model stands "
@@ -350,18 +340,18 @@ def fig3_claims() -> tuple[Claim, ...]:
               _over_10pct, figure=3, sensitivity=("tcp_reno",)),
         Claim("fig3.linear", "§5, conclusions", "Two circuits double the throughput, three triple it (C = 2, 3: "
               f"min(C × one circuit, the line's capacity for user data) within {100 * TOL_LINEAR:g}%).", _linear, figure=3,
-              sensitivity=("host_to_host", "host_to_host_busy")),
+              sensitivity=("bsd42_6_2", "host_to_host", "host_to_host_busy")),
         Claim("fig3.saturation_at_3", "§5", "The burst model accurately predicts saturation, the X.25 interface "
               f"completely busy, at three virtual circuits (the smallest C whose access lines are busy ≥ "
               f"{100 * SATURATION_BUSY:g}% of the transfer is 3).", _saturation_at, figure=3,
-              sensitivity=("tcp_reno", "host_to_host", "host_to_host_busy")),
+              sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy")),
         Claim("fig3.c_max_formula", "§5", "Internal consistency check (not the paper's numbers): C_max = 1 + "
               "T_I/(W(T_p+T_f)) with this model's own T_I and T_p predicts the simulated knee; the paper's formula with "
               "the model's times is shown beside it.", _c_max_formula, figure=3),
         Claim("fig3.no_gain_when_saturated", "Conclusions", "If the link is saturated, opening additional circuits "
               f"does not increase performance (past the first C with the lines busy ≥ {100 * SATURATION_BUSY:g}%, within "
               f"{100 * TOL_FLAT:g}% of the best throughput at C up to it).", _flat_beyond, figure=3,
-              sensitivity=("host_to_host", "host_to_host_busy")),
+              sensitivity=("bsd42_6_2", "host_to_host", "host_to_host_busy")),
     )
 
 

@@ -95,6 +95,9 @@ def _fig3_sensitivities() -> tuple[Sensitivity, ...]:
         # random curve's, which the variant runs too: each costs many replications).
         Sensitivity("tcp_reno", "TCP Reno (RFC 5681/6298) instead of 4.2BSD's", curves, params={"flavour": "reno"},
                     xs=RANDOM_XS, quick_xs=RANDOM_XS),
+        Sensitivity("bsd42_6_2", "4.2BSD timed from tcp_output (its 6.2 sources, 83/11/04) instead of between "
+                    "advancing ACKs (6.1)", ("tcp", f"tcp.{BUSY}", *(f"tcp.{m}" for m in (*REASON_MEASURES, "tcp_timeouts"))),
+                    params={"bsd42_timing": "tcp_output"}, xs=tuple(float(c) for c in CIRCUITS), quick_xs=CIRCUITS_QUICK),
         Sensitivity("host_to_host", "paper-calibrated: T_N host to host, T_f = 15 ms (cycle = eq. 1's; relay 185.4 ms)",
                     ("tcp", f"tcp.{BUSY}"), params={"placement": "host_to_host"}, xs=tuple(float(c) for c in CIRCUITS),
                     quick_xs=CIRCUITS_QUICK),

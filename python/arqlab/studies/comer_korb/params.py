@@ -76,6 +76,21 @@ TCP_FLAVOUR = "bsd42"
 #: 4.2BSD's RTO before any sample: its t_srtt starts at 0 and β·0 is clamped to
 #: TCPTV_MIN, 1 s. (4.3BSD's, 1986: β × TCPTV_SRTTDFLT = 2 × 3 s = 6 s.)
 BSD42_INITIAL_RTO_S = 1.0
+#: "The required virtual circuits were opened before each test began" (§5): the file is
+#: written this long after time 0, when every call of every Fig. 2/3 point is connected
+#: (the slowest, 13 calls at 470 ms business-hours T_N, by about 1.3 s), and the
+#: throughput is measured from here (run.warmup_s). Until round 6 the file was written
+#: at 0 and the set-up (≈ 0.5 s) overlapped the transfer and TCP's first RTO.
+TRANSFER_START_S = 5.0
+#: 4.2BSD's interface queue (if.h: IFQ_MAXLEN = 50): `tcp_output` hands every segment
+#: the window allows to `ip_output` at once, which queues it for the interface or drops
+#: it when 50 wait (IF_QFULL). The x25 layer's `interface_queue`; 0 leaves it out: TCP
+#: is then pulled, asked for one datagram whenever none waits (the model until round 6).
+IFQ_MAXLEN = 50
+#: Where 4.2BSD times the round trip: "tcp_input" (the 4.2 distribution, 6.1 of
+#: 83/07/29: between advancing ACKs) or "tcp_output" (6.2 of 83/11/04, before the paper's
+#: May 1984 revision: a new segment from its send). Purdue's kernel is not known.
+BSD42_TIMING = "tcp_input"
 #: Bursty, time-correlated T_N (the paper's closing guess: "long delays and burst
 #: delivery of acknowledgements"): a square wave of period BURST_PERIOD_S, BURST_LOW ×
 #: T_N for the first part and BURST_HIGH × T_N for the last BURST_HIGH_S seconds;
@@ -144,16 +159,17 @@ A_TCP = Assumption(
     "TCP", f"4.2BSD's (flavour bsd42: no congestion window, RTO = 2·SRTT in 500 ms ticks, no Karn rule, SRTT 0 "
     f"until timed between two advancing ACKs, first RTO {BSD42_INITIAL_RTO_S:g} s, back-off by tcp_backoff[]), "
     "delayed ACKs, receive window "
-    f"{RECEIVE_WINDOW_OCTETS} octets (4.2BSD's tcp_recvspace); Reno as a variant",
+    f"{RECEIVE_WINDOW_OCTETS} octets (4.2BSD's tcp_recvspace), every segment the window allows handed at once to an "
+    f"interface queue of {IFQ_MAXLEN} datagrams (IFQ_MAXLEN); Reno as a variant",
     "The paper's hosts ran 4.2BSD (1983); its timer constants and windows are not stated in the paper.")
 A_ACCESS = Assumption(
     "access line and T_f", f"LAPB (HDLC ABM) at 9600 bit/s both ends, 6 octets per frame; T_f emerges from it; "
     f"host processing {1000 * HOST_PROCESSING_S:g} ms per packet",
     "The paper measured T_f ≈ 15 ms; host processing is a declared input (0–15 ms).")
 A_THROUGHPUT = Assumption(
-    "throughput", f"the file's {8 * FILE_OCTETS:,} bits (as the paper) / time from the first datagram to the "
-    "last delivery; the circuits' call set-up (≈ 0.5 s) overlaps the start",
-    "The paper excludes the set-up; here it is under 0.6% of any transfer.")
+    "throughput", f"the file's {8 * FILE_OCTETS:,} bits (as the paper) / time from the file's write, "
+    f"{TRANSFER_START_S:g} s after the calls are placed, to the transfer's end",
+    "The paper's circuits 'were opened before each test began': the set-up is excluded.")
 A_PROFILE = Assumption(
     "T_N by time of day (ASSUMED INPUT, the paper measured throughput, not T_N)",
     ", ".join(f"{h:g} h: {1000 * m:g} ms" for h, m in T_N_PROFILE),
@@ -179,10 +195,18 @@ _SRC_TCP = ("The paper does not name its TCP; Purdue's VAX ran 4.2BSD in 1983. 4
             "RTO = 2·SRTT in 500 ms ticks; Reno (1990) and NewReno (RFC 6582) are later.")
 UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("TCP flavour", "param:TCP_FLAVOUR", TCP_FLAVOUR, _SRC_TCP, levels=("bsd42", "reno", "newreno")),
+    UncertainInput("4.2BSD round-trip timing", "param:BSD42_TIMING", BSD42_TIMING,
+                   "4.2 distribution (6.1, 83/07/29): tcp_output never times, tcp_input times between advancing "
+                   "ACKs; 6.2 (83/11/04) times a new segment from tcp_output; which Purdue ran is not stated",
+                   levels=("tcp_input", "tcp_output")),
     UncertainInput("4.2BSD RTO before the first sample (s)", "param:BSD42_INITIAL_RTO_S", BSD42_INITIAL_RTO_S,
                    "4.2BSD (tcp_timer.c/tcp_output.c 6.1, 1983): t_srtt starts at 0, so β·0 is clamped to "
                    "TCPTV_MIN = 1 s; 4.3BSD (1986) assumes TCPTV_SRTTDFLT = 3 s until a sample: β × 3 = 6 s",
                    low=1.0, high=6.0),
+    UncertainInput("interface queue (datagrams; 0: TCP pulled one at a time)", "param:IFQ_MAXLEN", IFQ_MAXLEN,
+                   "4.2BSD's if.h: IFQ_MAXLEN = 50 (tcp_output sends all the window allows; ip_output drops on "
+                   "IF_QFULL); the paper's IP-to-X.25 driver may have kept its own queue. 0: the model until "
+                   "round 6, TCP asked for a segment only when no datagram waits", levels=(0, 50)),
     UncertainInput("TCP receive window (octets)", "param:RECEIVE_WINDOW_OCTETS", RECEIVE_WINDOW_OCTETS,
                    "Not stated; 4.2BSD's default socket buffer (tcp_recvspace) was 2048 octets, 4.3BSD's 4096, "
                    "later systems 8192", levels=(2048, 4096, 8192)),

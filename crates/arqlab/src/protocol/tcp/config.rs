@@ -42,6 +42,11 @@ pub struct TcpConfig {
     /// See `flavour`.
     #[serde(skip_serializing_if = "is_reno")]
     pub flavour: String,
+    /// `bsd42` only: where the round trip is timed. "tcp_input" (the 4.2 distribution,
+    /// 6.1 of 83/07/29: from one advancing ACK to the next) or "tcp_output" (6.2 of
+    /// 83/11/04: a new segment from its send to the ACK past its first octet).
+    #[serde(skip_serializing_if = "is_tcp_input")]
+    pub bsd42_timing: String,
     /// A new connection of the endpoint starts its RTO estimator from the SRTT and
     /// RTTVAR its previous connection to the peer last had (RFC 9040 §4 temporal
     /// sharing, RFC 2140; 4.4BSD's route metrics); off: RFC 6298 §2.1's initial RTO.
@@ -54,6 +59,10 @@ pub const BSD42_RECEIVE_WINDOW_OCTETS: u32 = 2048;
 
 fn is_reno(f: &str) -> bool {
     f == "reno"
+}
+
+fn is_tcp_input(t: &str) -> bool {
+    t == "tcp_input"
 }
 
 impl Default for TcpConfig {
@@ -71,6 +80,7 @@ impl Default for TcpConfig {
             connection_setup: false,
             rto: "rfc6298".into(),
             flavour: "reno".into(),
+            bsd42_timing: "tcp_input".into(),
             rtt_cache: false,
         }
     }
@@ -101,9 +111,13 @@ impl TcpConfig {
             dupack_threshold: t.u64("dupack_threshold", d.dupack_threshold as u64, 1, 100, p) as u32,
             connection_setup: t.bool("connection_setup", d.connection_setup, p),
             rto: t.choice("rto", "rfc6298", &["rfc6298", "rfc793"], p),
+            bsd42_timing: t.choice("bsd42_timing", "tcp_input", &["tcp_input", "tcp_output"], p),
             flavour,
             rtt_cache: t.bool("rtt_cache", false, p),
         };
+        if c.flavour != "bsd42" && c.bsd42_timing != "tcp_input" {
+            p.push(t.path_of("bsd42_timing"), None, format!("only with flavour = \"bsd42\" (flavour is \"{}\")", c.flavour));
+        }
         if c.rtt_cache && c.flavour == "bsd42" {
             p.push(t.path_of("rtt_cache"), None, "expected no rtt_cache with flavour = \"bsd42\" (4.2BSD kept no per-path RTT)");
         }

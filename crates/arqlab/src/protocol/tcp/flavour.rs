@@ -83,13 +83,15 @@ impl Congestion {
 pub enum Timer {
     /// RFC 6298 (or RFC 793's 2·SRTT) in exact time, with Karn's rule.
     Rfc(RtoEstimator),
-    Bsd42(Bsd42Timer),
+    /// 4.2BSD's timer; `true`: timed from `tcp_output` as its 6.2 sources (83/11/04) do.
+    Bsd42(Bsd42Timer, bool),
 }
 
 impl Timer {
     pub fn new(cfg: &TcpConfig) -> Self {
         if cfg.flavour == "bsd42" {
-            return Timer::Bsd42(Bsd42Timer::new(cfg.initial_rto_s, cfg.min_rto_s, cfg.max_rto_s));
+            let from_output = cfg.bsd42_timing == "tcp_output";
+            return Timer::Bsd42(Bsd42Timer::new(cfg.initial_rto_s, cfg.min_rto_s, cfg.max_rto_s), from_output);
         }
         let e = RtoEstimator::new(cfg.initial_rto_s, cfg.min_rto_s, cfg.max_rto_s);
         // RFC 793 §3.7's β = 2, 4.2BSD's value.
@@ -100,7 +102,7 @@ impl Timer {
     pub fn deadline(&self, now: SimTime) -> SimTime {
         match self {
             Timer::Rfc(e) => now + e.rto(),
-            Timer::Bsd42(b) => b.deadline(now),
+            Timer::Bsd42(b, _) => b.deadline(now),
         }
     }
 
@@ -108,14 +110,14 @@ impl Timer {
     pub fn sample(&mut self, sent: SimTime, now: SimTime) {
         match self {
             Timer::Rfc(e) => e.sample((now - sent).as_secs_f64()),
-            Timer::Bsd42(b) => b.sample(sent, now),
+            Timer::Bsd42(b, _) => b.sample(sent, now),
         }
     }
 
     pub fn expired(&mut self) {
         match self {
             Timer::Rfc(e) => e.expired(),
-            Timer::Bsd42(b) => b.expired(),
+            Timer::Bsd42(b, _) => b.expired(),
         }
     }
 
@@ -126,23 +128,31 @@ impl Timer {
         }
     }
 
-    /// 4.2BSD starts the round-trip timing on every ACK that advances SND.UNA with
-    /// data still outstanding.
+    /// 4.2BSD (6.1) starts the round-trip timing on every ACK that advances SND.UNA
+    /// with data still outstanding; timed from `tcp_output` (6.2) it does not.
     pub fn restarts_on_ack(&self) -> bool {
-        matches!(self, Timer::Bsd42(_))
+        matches!(self, Timer::Bsd42(_, false))
     }
 
     /// An ACK advanced SND.UNA (4.2BSD: `t_rxtshift = 0`).
     pub fn ack_advanced(&mut self) {
-        if let Timer::Bsd42(b) = self {
+        if let Timer::Bsd42(b, _) = self {
             b.ack_advanced();
         }
     }
 
-    /// A new segment sent while nothing is timed starts a timing (4.2BSD's tcp_output
-    /// never does: only its tcp_input starts one, at an advancing ACK).
+    /// A new segment sent while nothing is timed starts a timing (4.2BSD's 6.1
+    /// tcp_output never does: only its tcp_input starts one, at an advancing ACK; 6.2's
+    /// does: `if (t_rtt == 0) { t_rtt = 1; t_rtseq = startseq; }`).
     pub fn times_sends(&self) -> bool {
-        matches!(self, Timer::Rfc(_))
+        matches!(self, Timer::Rfc(_) | Timer::Bsd42(_, true))
+    }
+
+    /// The acknowledgement that ends the timing of the segment [seq, end): all of it
+    /// (RFC 6298), or, in 4.2BSD's 6.2, any ACK past its first octet
+    /// (`SEQ_GT(ti_ack, t_rtseq)`, `t_rtseq` = the segment's start).
+    pub fn timed_until(&self, seq: u64, end: u64) -> u64 {
+        if matches!(self, Timer::Bsd42(_, true)) { seq + 1 } else { end }
     }
 
     /// Karn's rule: stop timing a segment once it has been sent again.
@@ -153,14 +163,14 @@ impl Timer {
     pub fn rto_s(&self) -> f64 {
         match self {
             Timer::Rfc(e) => e.rto_s(),
-            Timer::Bsd42(b) => b.rto_s(),
+            Timer::Bsd42(b, _) => b.rto_s(),
         }
     }
 
     pub fn srtt_s(&self) -> Option<f64> {
         match self {
             Timer::Rfc(e) => e.srtt_s(),
-            Timer::Bsd42(b) => (b.srtt_s() > 0.0).then(|| b.srtt_s()),
+            Timer::Bsd42(b, _) => (b.srtt_s() > 0.0).then(|| b.srtt_s()),
         }
     }
 
@@ -168,7 +178,7 @@ impl Timer {
     pub fn estimate(&self) -> Option<(f64, f64)> {
         match self {
             Timer::Rfc(e) => Some((e.srtt_s()?, e.rttvar_s())),
-            Timer::Bsd42(_) => None,
+            Timer::Bsd42(..) => None,
         }
     }
 

@@ -253,3 +253,41 @@ fn test_bsd42_default_receive_window_is_2048_octets() {
     }
     assert_eq!(seqs(&mut a, t(0.0)).len(), 20);
 }
+
+/// 4.2BSD's 6.2 sources (83/11/04) time from `tcp_output`: a new segment sent while
+/// nothing is timed starts the count (`t_rtt = 1; t_rtseq = startseq`), the first ACK
+/// past its first octet ends it (`SEQ_GT(ti_ack, t_rtseq)`), and an advancing ACK no
+/// longer restarts it; still no Karn rule, the first sample still replaces SRTT.
+#[test]
+fn test_bsd42_6_2_tcp_output_times_a_new_segment_to_the_ack_past_its_start() {
+    let c = parsed(json!({"flavour": "bsd42", "bsd42_timing": "tcp_output", "mss_octets": 100, "receive_window_octets": 400}));
+    let mut a = Tcp::new(&c);
+    for i in 0..10 {
+        a.handle_submit(SimTime::ZERO, Sdu { id: i, bits: 800, flow: 0, born: SimTime::ZERO });
+    }
+    assert_eq!(seqs(&mut a, t(0.2)), vec![0, 100, 200, 300]);
+    assert_eq!(a.timing(), Some((1, t(0.2))), "the first new segment, until an ACK past octet 0");
+    // ACK 100 at 1.3 s: 1 + ticks(1.3) − ticks(0.2) = 3 ticks = 1.5 s replaces SRTT.
+    a.handle_receive(t(1.3), &ack(100));
+    assert_eq!((a.srtt_s(), a.rto_s()), (Some(1.5), 3.0));
+    assert_eq!(a.timing(), None, "no restart at the ACK (6.1's tcp_input rule is gone)");
+    assert_eq!(seqs(&mut a, t(1.3)), vec![400]);
+    assert_eq!(a.timing(), Some((401, t(1.3))), "the next new segment is timed from its send");
+    // A timeout and go-back: 4.2BSD keeps timing (no Karn), the copy of 400 included.
+    a.handle_timeout(a.poll_timeout().unwrap());
+    assert_eq!(a.timing(), Some((401, t(1.3))));
+    // 6.1 (the default) with the same frames times nothing from tcp_output.
+    let mut b = sender("bsd42", 10, 4, 1);
+    seqs(&mut b, t(0.2));
+    assert_eq!(b.timing(), None);
+}
+
+/// `bsd42_timing` belongs to 4.2BSD: with another flavour it is refused with its field.
+#[test]
+fn test_bsd42_timing_is_refused_with_another_flavour() {
+    let v = json!({"flavour": "reno", "bsd42_timing": "tcp_output"});
+    let mut p = Problems::default();
+    let mut tb = Table::root(&v, &mut p);
+    TcpConfig::parse(&mut tb, &mut p);
+    assert_eq!(p.0.iter().map(|x| x.to_string()).collect::<Vec<_>>(), vec!["bsd42_timing: only with flavour = \"bsd42\" (flavour is \"reno\")"]);
+}

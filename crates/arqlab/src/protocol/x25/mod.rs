@@ -80,6 +80,12 @@ pub struct X25Config {
     /// delay then emerges from LAPB alone (and the key is left out of the resolved form).
     #[serde(skip_serializing_if = "is_zero")]
     pub host_processing_s: f64,
+    /// The interface's send queue, datagrams (4.2BSD's IFQ_MAXLEN = 50): the layer
+    /// above (TCP) hands every datagram it sends at once, and one that finds this many
+    /// waiting for a circuit is dropped (`ifq_drops`). Absent (the default): the layer
+    /// above is asked for one datagram whenever none waits (`protocol::stacked`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interface_queue: Option<u32>,
 }
 
 fn is_zero(x: &f64) -> bool {
@@ -110,6 +116,7 @@ impl Default for X25Config {
             lapb_overhead_bits: 48,
             lapb_t2_s: 0.1,
             host_processing_s: 0.0,
+            interface_queue: None,
         }
     }
 }
@@ -163,6 +170,7 @@ impl X25Config {
             lapb_overhead_bits: t.u64("lapb_overhead_bits", u64::from(d.lapb_overhead_bits), 0, 1024, p) as u32,
             lapb_t2_s: t.f64("lapb_t2_s", d.lapb_t2_s, Range::NonNegative, p),
             host_processing_s: t.f64("host_processing_s", d.host_processing_s, Range::Closed(0.0, 10.0), p),
+            interface_queue: t.has("interface_queue").then(|| t.u64("interface_queue", 50, 1, 1_000_000, p) as u32),
         };
         if c.lapb_t2_s >= c.lapb_t1_s {
             p.push(t.path_of("lapb_t2_s"), None, format!("less than lapb_t1_s ({})", c.lapb_t1_s));
@@ -183,3 +191,5 @@ mod tests;
 mod manager_tests;
 #[cfg(test)]
 mod tcp_tests;
+#[cfg(test)]
+mod ifq_tests;

@@ -264,7 +264,7 @@ impl Tcp {
                 self.timing = None;
             }
         } else if self.timing.is_none() && self.rto.times_sends() {
-            self.timing = Some((end, now));
+            self.timing = Some((self.rto.timed_until(seq, end), now));
         }
         if self.rto_deadline.is_none() {
             self.rto_deadline = Some(self.rto.deadline(now));

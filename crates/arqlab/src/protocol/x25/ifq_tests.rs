@@ -1,0 +1,111 @@
+//! The interface queue between TCP and the IP-to-X.25 interface (`interface_queue`,
+//! 4.2BSD's IFQ_MAXLEN): `tcp_output` sends every segment the window allows at once
+//! into the queue, and `ip_output` drops a datagram that finds the queue full. Without
+//! the key TCP is pulled: asked for one segment whenever no datagram waits.
+
+use super::*;
+use crate::engine::{Duration, SimTime};
+use crate::protocol::tcp::{Tcp, TcpConfig};
+use crate::protocol::testpair::Pair;
+use crate::protocol::{Frame, Layer, Sdu, Stacked};
+
+type Host = Stacked<Tcp, X25Host<Frame<Sdu>>>;
+
+const MSS: u32 = 452;
+
+/// Two 4.2BSD hosts over `c` pre-opened circuits (W = 2, 9600 bit/s, T_N = 235 ms),
+/// receive window `rwnd` octets, the sender's interface queue `ifq`; run through the
+/// call set-up, then `n` full segments offered. Returns the pair and the offer time.
+fn pair(c: u32, rwnd: u32, ifq: Option<u32>, n: u32) -> (Pair<Host>, SimTime) {
+    pair_rto(c, rwnd, ifq, n, 1.0)
+}
+
+/// [`pair`] with 4.2BSD's RTO before the first sample `rto` (1 s, its own).
+fn pair_rto(c: u32, rwnd: u32, ifq: Option<u32>, n: u32, rto: f64) -> (Pair<Host>, SimTime) {
+    let x = X25Config { preopen_circuits: c, policy: PolicyKind::MultiMlru, c_max: c, interface_queue: ifq, ..X25Config::default() };
+    let tc = TcpConfig { mss_octets: MSS, receive_window_octets: rwnd, flavour: "bsd42".into(), initial_rto_s: rto, max_rto_s: rto.max(30.0), ..TcpConfig::default() };
+    let a = Stacked::new(Tcp::new(&tc), X25Host::new(0, &x, vec![], 1, &[1])).with_interface_queue(ifq);
+    let b = Stacked::new(Tcp::new(&tc), X25Host::new(1, &x, vec![], 0, &[])).with_interface_queue(ifq);
+    let mut p = Pair::new(a, b, 1e12, 0.235);
+    p.run(SimTime::from_secs_f64(5.0), |_, _, _| false);
+    let start = p.now;
+    for k in 0..n {
+        p.ends[0].handle_submit(start, Sdu { id: u64::from(k), bits: 8 * MSS, flow: 0, born: start });
+    }
+    (p, start)
+}
+
+/// Data segments TCP has sent (first transmissions and again).
+fn tcp_sent(h: &Host) -> u64 {
+    h.upper.counters().i_frames_sent
+}
+
+/// Datagrams the X.25 interface has taken: given to a circuit or waiting for one.
+fn x25_taken(h: &Host) -> u64 {
+    h.lower.iface.counters.datagrams_sent + h.lower.backlog() as u64
+}
+
+/// 4.2BSD `tcp_output`: with a queue of 50 the window's worth of segments (2048 octets:
+/// four of 452) goes into the interface at the instant the data is offered; pulled,
+/// only the one a free circuit takes.
+#[test]
+fn test_ifq_tcp_output_queues_the_windows_segments_at_once() {
+    let just_after = |p: &mut Pair<Host>, start: SimTime| p.run(start + Duration::from_secs_f64(1e-6), |_, _, _| false);
+    let (mut p, start) = pair(1, 2048, Some(50), 20);
+    just_after(&mut p, start);
+    assert_eq!(tcp_sent(&p.ends[0]), 4, "the window: 4 × 452 ≤ 2048 < 5 × 452");
+    assert_eq!(x25_taken(&p.ends[0]), 4);
+    assert_eq!((p.ends[0].lower.iface.counters.datagrams_sent, p.ends[0].lower.backlog()), (1, 3), "one on the circuit, three queued");
+    assert_eq!(p.ends[0].ifq_drops, 0);
+    let (mut q, start) = pair(1, 2048, None, 20);
+    just_after(&mut q, start);
+    assert_eq!(tcp_sent(&q.ends[0]), 1, "pulled: the one segment the free circuit takes");
+    assert_eq!(q.ends[0].lower.backlog(), 0);
+}
+
+/// `ip_output` on IF_QFULL: a segment that finds `interface_queue` datagrams waiting is
+/// dropped and counted; TCP counted it sent and sends it again at its timeout. Counters
+/// balance (TCP's segments = datagrams the interface took + drops) and the file arrives
+/// whole, in order.
+#[test]
+fn test_ifq_full_queue_drops_with_a_counter_and_tcp_recovers() {
+    let (mut p, start) = pair(1, 2048, Some(1), 20);
+    p.run(start + Duration::from_secs_f64(1e-6), |_, _, _| false);
+    // Segment 1 on the circuit, segment 2 waits, 3 and 4 find the queue full.
+    assert_eq!((tcp_sent(&p.ends[0]), x25_taken(&p.ends[0]), p.ends[0].ifq_drops), (4, 2, 2));
+    p.run(SimTime::from_secs_f64(1e5), |_, _, _| false);
+    let ids: Vec<u64> = p.delivered(1).iter().map(|x| x.1.id).collect();
+    assert_eq!(ids, (0..20).collect::<Vec<_>>(), "every segment once, in order");
+    let a = &p.ends[0];
+    assert!(a.ifq_drops >= 2 && a.upper.segments_retransmitted >= 2, "drops {} recovered by {} sent again", a.ifq_drops, a.upper.segments_retransmitted);
+    assert_eq!(tcp_sent(a), a.lower.iface.counters.datagrams_sent + a.ifq_drops, "TCP's segments = datagrams taken + dropped");
+    assert!(a.extra_measures().contains(&("ifq_drops", a.ifq_drops as f64)));
+}
+
+/// The pull (no `interface_queue`, the default): TCP is asked for a segment only when
+/// no datagram waits, so at most one ever waits and none is dropped; and a queue of
+/// depth 1 under a one-segment window and no timeout is the same trajectory to the bit
+/// (`tcp_output` then never has more than one segment to hand over). (With timeouts it
+/// is not: a segment sent again is pushed behind its first copy, or dropped, where the
+/// pull waited for the queue to empty.)
+#[test]
+fn test_ifq_absent_is_the_pull_and_depth_1_with_a_one_segment_window_is_the_same_trajectory() {
+    let (mut p, _) = pair(2, 2048, None, 40);
+    let mut most = 0;
+    for k in 1..=400 {
+        p.run(SimTime::from_secs_f64(5.0 + 0.1 * f64::from(k)), |_, _, _| false);
+        most = most.max(p.ends[0].lower.backlog());
+    }
+    assert_eq!(most, 1, "at most one datagram waits for a circuit");
+    assert_eq!(p.ends[0].ifq_drops, 0);
+    assert!(!p.ends[0].extra_measures().iter().any(|(k, _)| *k == "ifq_drops"), "no queue, no measure");
+    let times = |ifq: Option<u32>| {
+        let (mut p, _) = pair_rto(1, MSS, ifq, 30, 60.0);
+        p.run(SimTime::from_secs_f64(1e5), |_, _, _| false);
+        assert_eq!(p.ends[0].upper.segments_retransmitted, 0, "no timeout");
+        p.delivered(1).iter().map(|x| (x.0, x.1.id)).collect::<Vec<_>>()
+    };
+    let pulled = times(None);
+    assert_eq!(pulled.len(), 30);
+    assert_eq!(times(Some(1)), pulled);
+}
