@@ -99,12 +99,16 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         let mut end = SimTime::ZERO;
         // A flow stalled (found only when a timer fires or at a boundary).
         let mut stalled = false;
+        // Per-event state in locals, not fields of `self`: `self` escapes into every
+        // step, so its fields would be stored and reloaded around each one.
+        let (mask, terminating) = (self.instant.mask(), self.terminating);
+        let (mut events, mut fingerprint) = (self.events, self.fingerprint);
         while let Some((now, ev)) = self.q.pop() {
-            self.events += 1;
-            if self.events & self.instant.mask() == 0 {
+            events += 1;
+            if events & mask == 0 {
                 self.check_point(now, ev)?;
             }
-            self.fingerprint = (self.fingerprint ^ now.0).wrapping_mul(0x0000_0100_0000_01b3) ^ ev.fingerprint_code();
+            fingerprint = (fingerprint ^ now.0).wrapping_mul(0x0000_0100_0000_01b3) ^ ev.fingerprint_code();
             let i = ev.index();
             let step = match ev.kind() {
                 ARRIVAL => self.arrival(i, now),
@@ -186,7 +190,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 }
             };
             step.map_err(unbox)?;
-            if stalled || (self.terminating && self.unfinished == 0) {
+            if stalled || (terminating && self.unfinished == 0) {
                 // The last finite transfer is complete, or a flow stalled: the run ends now.
                 if boundary == 0 {
                     self.open(now); // (stalled in the warm-up: an empty window)
@@ -217,7 +221,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             }
             accounting.push((m.name.clone(), acc));
         }
-        Ok(RunOutput { windows: out, flow_windows, events: self.events, simulated: end, fingerprint: self.fingerprint, accounting, trace: self.trace, stalled: self.stall.stalled })
+        Ok(RunOutput { windows: out, flow_windows, events, simulated: end, fingerprint, accounting, trace: self.trace, stalled: self.stall.stalled })
     }
 
     fn arrival(&mut self, l: usize, now: SimTime) -> Step {
