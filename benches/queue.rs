@@ -10,13 +10,16 @@
 //!   without a branch;
 //! - `quad`: a 4-ary heap, popped the same way, the least of four children chosen by
 //!   selects;
+//! - `calendar`: a calendar queue (buckets of one "day" each, resized with the pending
+//!   count), the structure for large pending sets the engine has not used;
 //! - `event_queue`: the whole `EventQueue` (calendar check, error checks).
 //!
-//! The two alternatives won here at 100 and 3,300 pending (and tied at 10) but lost in
-//! every model's run (docs/engine.md, "The event queue"): a run's pending events are
-//! far from the hold model's random increments, and `std`'s sift is already
-//! branch-free. They stay here, checked to pop exactly as `std` does, so the choice
-//! can be re-measured.
+//! The two heaps won here at 100 and 3,300 pending (and tied at 10) but lost in every
+//! model's run (docs/engine.md, "The event queue"): a run's pending events are far from
+//! the hold model's random increments, and `std`'s sift is already branch-free. The
+//! calendar queue lost here at every size (its buckets are a second level of memory).
+//! They stay here, checked to pop exactly as `std` does, so the choice can be
+//! re-measured.
 //!
 //! `cargo bench -p arqlab --bench queue`; throughput is hold operations (one pop and
 //! one push) per CPU-second.
@@ -208,6 +211,91 @@ impl Heap for QuadHeap {
     }
 }
 
+/// A calendar queue (R. Brown, CACM 1988): `nb` buckets (a power of two), each a
+/// "day" of `1 << shift` picoseconds, the calendar wrapping around every `nb` days;
+/// a bucket keeps its keys sorted (`VecDeque`, least first), so ties pop in key
+/// (insertion) order. A pop looks at the current day's bucket and moves on a day at a
+/// time; after a whole year without an event due it jumps to the least head. The
+/// bucket count follows the pending count (doubled above 2 per bucket, halved below
+/// 1/2) and the day length is re-estimated then from the mean gap between the keys.
+struct CalendarQueue {
+    buckets: Vec<std::collections::VecDeque<u128>>,
+    shift: u32,
+    /// The day being served (time >> shift) and the number of keys held.
+    day: u64,
+    len: usize,
+}
+
+impl CalendarQueue {
+    fn with_buckets(nb: usize, shift: u32, day: u64) -> Self {
+        CalendarQueue { buckets: (0..nb).map(|_| std::collections::VecDeque::new()).collect(), shift, day, len: 0 }
+    }
+
+    #[inline]
+    fn insert(&mut self, key: u128) {
+        let t = (key >> 64) as u64;
+        let mask = self.buckets.len() - 1;
+        let b = &mut self.buckets[(t >> self.shift) as usize & mask];
+        // Usually the latest of its bucket: a short search from the back.
+        let mut i = b.len();
+        while i > 0 && b[i - 1] > key {
+            i -= 1;
+        }
+        b.insert(i, key);
+        self.len += 1;
+    }
+
+    /// Rebuilds with `nb` buckets and a day length from the keys' mean gap.
+    #[cold]
+    fn resize(&mut self, nb: usize) {
+        let keys: Vec<u128> = self.buckets.iter_mut().flat_map(|b| b.drain(..)).collect();
+        let (lo, hi) = keys.iter().fold((u64::MAX, 0), |(lo, hi), &k| ((lo).min((k >> 64) as u64), hi.max((k >> 64) as u64)));
+        // A day of about three mean gaps (Brown's rule of thumb), a power of two.
+        let gap = if keys.len() > 1 { (hi - lo) / keys.len() as u64 } else { 1 };
+        let shift = (3 * gap.max(1)).ilog2();
+        let now = self.day << self.shift;
+        *self = CalendarQueue::with_buckets(nb, shift, now >> shift);
+        keys.into_iter().for_each(|k| self.insert(k));
+    }
+}
+
+impl Heap for CalendarQueue {
+    fn new(pending: usize) -> Self {
+        let _ = pending;
+        CalendarQueue::with_buckets(2, 30, 0)
+    }
+    fn push(&mut self, key: u128) {
+        self.insert(key);
+        if self.len > 2 * self.buckets.len() {
+            self.resize(2 * self.buckets.len());
+        }
+    }
+    fn pop(&mut self) -> Option<u128> {
+        if self.len == 0 {
+            return None;
+        }
+        let mask = self.buckets.len() - 1;
+        for _ in 0..self.buckets.len() {
+            let b = &mut self.buckets[self.day as usize & mask];
+            if let Some(&k) = b.front() {
+                if ((k >> 64) as u64) >> self.shift <= self.day {
+                    b.pop_front();
+                    self.len -= 1;
+                    if self.len < self.buckets.len() / 2 && self.buckets.len() > 2 {
+                        self.resize(self.buckets.len() / 2);
+                    }
+                    return Some(k);
+                }
+            }
+            self.day += 1;
+        }
+        // A year without an event: jump to the least head.
+        let k = self.buckets.iter().filter_map(|b| b.front().copied()).min().expect("len > 0");
+        self.day = ((k >> 64) as u64) >> self.shift;
+        self.pop()
+    }
+}
+
 /// The hold model on `H` from `pending` events: the keys popped, folded into one number.
 fn hold_run<H: Heap>(pending: u64, inc: &[u64]) -> u128 {
     let mut h = H::new(pending as usize);
@@ -231,9 +319,11 @@ fn hold(c: &mut Criterion<CpuTime>) {
         let want = hold_run::<BinaryHeap<Reverse<u128>>>(pending, &inc);
         assert_eq!(hold_run::<Binary>(pending, &inc), want, "binary_branch_free at {pending}");
         assert_eq!(hold_run::<QuadHeap>(pending, &inc), want, "quad at {pending}");
+        assert_eq!(hold_run::<CalendarQueue>(pending, &inc), want, "calendar at {pending}");
         g.bench_function(BenchmarkId::new("std_binary", pending), |b| b.iter(|| hold_run::<BinaryHeap<Reverse<u128>>>(pending, &inc)));
         g.bench_function(BenchmarkId::new("binary_branch_free", pending), |b| b.iter(|| hold_run::<Binary>(pending, &inc)));
         g.bench_function(BenchmarkId::new("quad", pending), |b| b.iter(|| hold_run::<QuadHeap>(pending, &inc)));
+        g.bench_function(BenchmarkId::new("calendar", pending), |b| b.iter(|| hold_run::<CalendarQueue>(pending, &inc)));
         g.bench_function(BenchmarkId::new("event_queue", pending), |b| {
             b.iter(|| {
                 let mut q = EventQueue::<u32>::with_calendar(vec![(SimTime(u64::MAX), 0)]).expect("calendar");
