@@ -118,6 +118,9 @@ pub struct Relay<F> {
     rng: Stream,
     /// Frames being forwarded: (ready at, arrival order) → slot in `forwarding_slots`.
     pending: BinaryHeap<Reverse<(SimTime, u64, usize)>>,
+    /// Frames being forwarded when ready times cannot decrease (`in_arrival_order`):
+    /// the heap's order is the arrival order, kept without the heap.
+    forwarding_fifo: VecDeque<(F, u32, usize)>,
     slots: Vec<Option<(F, u32, usize)>>,
     free_slots: Vec<usize>,
     order: u64,
@@ -163,6 +166,7 @@ impl<F> Relay<F> {
             processor_free: SimTime::ZERO,
             rng,
             pending: BinaryHeap::new(),
+            forwarding_fifo: VecDeque::new(),
             slots: vec![],
             free_slots: vec![],
             order: 0,
@@ -171,6 +175,14 @@ impl<F> Relay<F> {
             frames_filtered: 0,
             ip: None,
         }
+    }
+
+    /// Frames become ready in the order they arrived: a constant delay, or one processor
+    /// (each frame done after the one before it). Ties in ready time keep arrival order,
+    /// as the heap's (time, arrival order) key does.
+    #[inline]
+    fn in_arrival_order(&self) -> bool {
+        self.single_processor || matches!(self.forwarding, Forwarding::Constant(_))
     }
 
     /// The output port for a frame to node `dst` that came in on port `from`.
@@ -207,6 +219,10 @@ impl<F> Relay<F> {
         } else {
             now + service
         };
+        if self.in_arrival_order() {
+            self.forwarding_fifo.push_back((frame, dst, out));
+            return Admission::Forward(ready);
+        }
         let slot = self.free_slots.pop().unwrap_or_else(|| {
             self.slots.push(None);
             self.slots.len() - 1
@@ -220,6 +236,10 @@ impl<F> Relay<F> {
     /// The frame whose forwarding delay ends first, moved to its output port's queue.
     /// Returns the port.
     pub fn ready(&mut self) -> Option<usize> {
+        if let Some((frame, dst, out)) = self.forwarding_fifo.pop_front() {
+            self.ports[out].queue.push_back((frame, dst));
+            return Some(out);
+        }
         let Reverse((_, _, slot)) = self.pending.pop()?;
         let (frame, dst, out) = self.slots[slot].take()?;
         self.free_slots.push(slot);
@@ -313,6 +333,34 @@ mod tests {
         assert_ne!(order, (0..200).collect::<Vec<_>>(), "random delays overtake");
         let mean = ready.iter().map(|(t, i)| t.0 as f64 - *i as f64).sum::<f64>() / 200.0 / 1e12;
         assert!((mean - 1.0).abs() < 0.25, "mean transit {mean}");
+    }
+
+    /// A constant delay, or one processor (whatever its service times), makes frames
+    /// ready in arrival order: they leave in (ready time, arrival) order, the order the
+    /// heap of random delays gives, ties at one ready time included.
+    #[test]
+    fn test_constant_or_single_processor_forwarding_releases_in_ready_then_arrival_order() {
+        let cases = [(Forwarding::Constant(Duration(5)), false), (Forwarding::Exponential(1e-9), true), (Forwarding::Constant(Duration(0)), true)];
+        for (forwarding, single) in cases {
+            let mut r: Relay<u32> = Relay::new(vec![0, 1], None, forwarding.clone(), vec![Some(0), Some(1)], stream(3, 0, "r"));
+            r.single_processor = single;
+            let mut ready = vec![];
+            for i in 0..300u32 {
+                // Several frames per instant: ties in arrival time (and, at a constant delay, in ready time).
+                if let Admission::Forward(t) = r.arrive(SimTime(u64::from(i / 3)), 0, i, 8, 1, false) {
+                    ready.push((t, i));
+                }
+            }
+            assert!(ready.windows(2).all(|w| w[0].0 <= w[1].0), "{forwarding:?}: ready times never decrease");
+            ready.sort();
+            let mut out = vec![];
+            while let Some(k) = r.ready() {
+                assert_eq!(k, 1);
+                out.push(r.ports[1].queue.pop_front().unwrap().0);
+            }
+            assert_eq!(out, ready.iter().map(|x| x.1).collect::<Vec<_>>(), "{forwarding:?}, single processor {single}");
+            assert_eq!(out.len(), 300);
+        }
     }
 
     fn day(exponential: bool, clock_at_start_s: f64) -> DelayProfile {

@@ -37,6 +37,7 @@ use crate::protocol::tp4::{Tp4, Tp4Over, Tpdu};
 use crate::protocol::hdlc::HdlcStation;
 use crate::protocol::hf::HfArq;
 use crate::protocol::llc2::Llc2;
+use crate::protocol::mux::{Connection, Mux};
 use crate::protocol::textbook::{GoBackN, SelectiveRepeat};
 use crate::protocol::{Frame, Sdu, Stacked};
 use crate::scenario::{ProtocolConfig, Scenario};
@@ -96,7 +97,8 @@ pub struct Accounting {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Path {
     /// The monomorphised shape where every node's stack has one of them (one layer;
-    /// TCP or TP4 over one link layer), the composed path otherwise.
+    /// TCP or TP4 over one link layer; LLC2 connections multiplexed per node), the
+    /// composed path otherwise.
     Fast,
     /// Every stack composed from its registered layers (`sim::composed`), whatever it is.
     Composed,
@@ -124,7 +126,17 @@ fn fast_shape(sc: &Scenario) -> bool {
     same && shape.len() <= 2 && !several_peers && !addresses_peers(shape) && (shape.len() == 1 || shape[0].declared().top_only)
 }
 
+/// True if every node runs LLC2 alone and some node has several peers: one LLC2
+/// connection per peer in a [`Mux`], monomorphised (Biersack's bridged rings).
+fn llc2_connections(sc: &Scenario) -> bool {
+    let nodes = &sc.topology.nodes;
+    nodes.iter().all(|n| matches!(n.stack.as_slice(), [ProtocolConfig::Llc2(_)])) && nodes.iter().any(|n| n.peers.len() > 1)
+}
+
 fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>, path: Path) -> Result<RunOutput, SimError> {
+    if path == Path::Fast && llc2_connections(sc) {
+        return run_llc2_mux(sc, seed, replication, w, t);
+    }
     if path != Path::Fast || !fast_shape(sc) {
         return composed::run(sc, seed, replication, w, t, path == Path::Chain);
     }
@@ -171,6 +183,18 @@ fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Opti
         }),
         ProtocolConfig::Tcp(_) | ProtocolConfig::X25(_) | ProtocolConfig::Ip(_) => unreachable!("tcp, x25 and ip take the composed path"),
     }
+}
+
+/// LLC2 connections multiplexed per node, as the composed path builds them
+/// (`composed::run_depth`) but with `Llc2` in place of `AnyLayer`: no dispatch per
+/// call and frames without the other header families' room (`tests/golden.rs` checks
+/// the two trajectories are the same).
+fn run_llc2_mux(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>) -> Result<RunOutput, SimError> {
+    runner::run(sc, seed, replication, w, t, |n, _| {
+        let ProtocolConfig::Llc2(c) = &n.stack[0] else { unreachable!("dispatched on llc2: {}", n.stack[0].kind()) };
+        let conns = n.peers.iter().map(|&(peer, id)| Connection { id, peer, layer: Llc2::new(c) }).collect();
+        Mux::new(conns, n.flow_conn.clone())
+    })
 }
 
 /// TP4 alone on the medium, or over any frame layer (the subnetwork).

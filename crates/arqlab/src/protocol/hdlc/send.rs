@@ -118,7 +118,10 @@ impl<P: Payload> HdlcStation<P> {
             self.va = nr;
             self.va_abs += n as u64;
             let va_abs = self.va_abs;
-            self.single.retain(|&(abs, _)| abs >= va_abs);
+            // (Most acknowledgements find no single retransmission queued.)
+            if !self.single.is_empty() {
+                self.single.retain(|&(abs, _)| abs >= va_abs);
+            }
             self.sent -= n;
             self.next = self.next.saturating_sub(n);
             if self.async_timer() {
@@ -143,16 +146,16 @@ impl<P: Payload> HdlcStation<P> {
         self.go_back(cause);
     }
 
-    /// Picks the next frame without its P/F bit, advancing the send state.
-    pub(super) fn choose(&mut self) -> Option<(Frame<P>, Pf)> {
+    /// Picks the next frame without its P/F bit, advancing the send state, and writes
+    /// it into `slot` (a medium's slot: the frame is built where it is sent from).
+    /// `None`: nothing to send (`slot` may have been written and is to be ignored).
+    pub(super) fn choose_into(&mut self, slot: &mut Frame<P>) -> Option<Pf> {
         let withholding = self.withholding();
         let command = self.s_command();
         // ABM: a P is answered at once by a supervisory response with F = 1.
         if self.role == Role::Combined && self.f_pending {
-            return Some((
-                self.supervisory(self.status_kind(), self.vr, false),
-                Pf::Set,
-            ));
+            slot.set_supervisory(self.status_kind(), self.vr, false, self.s_frame_bits);
+            return Some(Pf::Set);
         }
         // Timer recovery: query the peer's status with a supervisory command, P = 1.
         if self.send_p
@@ -161,19 +164,23 @@ impl<P: Payload> HdlcStation<P> {
                 && self.next < self.sent
                 && self.can_send_i(true))
         {
-            return Some((self.supervisory(self.status_kind(), self.vr, true), Pf::Set));
+            self.set_s_frame(slot, self.status_kind(), true);
+            return Some(Pf::Set);
         }
         // `poll = "supervisory"`: the poll goes ahead of the I frames on a short command.
         if self.poll == Poll::Supervisory && self.role == Role::Primary && !self.p_outstanding {
-            return Some((self.supervisory(self.status_kind(), self.vr, true), Pf::Set));
+            self.set_s_frame(slot, self.status_kind(), true);
+            return Some(Pf::Set);
         }
         if self.rej_pending && !withholding {
-            return Some((self.supervisory(FrameKind::REJ, self.vr, command), Pf::Rule));
+            self.set_s_frame(slot, FrameKind::REJ, command);
+            return Some(Pf::Rule);
         }
         while let Some(seq) = self.srej_queue.pop_front() {
             let d = self.m.distance(self.vr, seq) as usize;
             if d < self.k && self.held[d].is_none() {
-                return Some((self.supervisory(FrameKind::SREJ, seq, command), Pf::Rule));
+                *slot = self.supervisory(FrameKind::SREJ, seq, command);
+                return Some(Pf::Rule);
             }
         }
         if self.busy_report_pending {
@@ -182,17 +189,16 @@ impl<P: Payload> HdlcStation<P> {
             } else {
                 FrameKind::RR
             };
-            return Some((self.supervisory(kind, self.vr, command), Pf::Rule));
+            self.set_s_frame(slot, kind, command);
+            return Some(Pf::Rule);
         }
         if let Some(pos) = self.single_ready() {
             if let Some((abs, cause)) = self.single.remove(pos) {
                 let idx = (abs - self.va_abs) as usize;
                 if let Some(msg) = self.unacked.get(idx).cloned() {
                     self.counters.count_retransmission(cause);
-                    let ns = self.m.add(self.va, idx as u32);
-                    let f = Frame::information(ns, self.vr, false, msg, self.overhead_bits);
-                    let command = self.role != Role::Secondary;
-                    return Some((Frame { command, ..f }, Pf::Rule));
+                    self.set_i_frame(slot, idx, msg);
+                    return Some(Pf::Rule);
                 }
             }
         }
@@ -209,22 +215,16 @@ impl<P: Payload> HdlcStation<P> {
                 self.sent += 1;
             }
             self.next += 1;
-            let ns = self.m.add(self.va, idx as u32);
-            let f = Frame::information(ns, self.vr, false, msg, self.overhead_bits);
-            return Some((
-                Frame {
-                    command: self.role != Role::Secondary,
-                    ..f
-                },
-                Pf::Rule,
-            ));
+            self.set_i_frame(slot, idx, msg);
+            return Some(Pf::Rule);
         }
         // "Poll as often as possible": a supervisory poll when no I frame can carry it.
         if self.role != Role::Secondary
             && !self.p_outstanding
             && matches!(self.poll, Poll::Asap | Poll::Idle | Poll::Supervisory)
         {
-            return Some((self.supervisory(self.status_kind(), self.vr, true), Pf::Set));
+            self.set_s_frame(slot, self.status_kind(), true);
+            return Some(Pf::Set);
         }
         let t2_ok = self.t2 == Duration::ZERO || self.t2_expired;
         let nrm_secondary = self.mode == Mode::Nrm && self.role == Role::Secondary;
@@ -234,16 +234,31 @@ impl<P: Payload> HdlcStation<P> {
             } else {
                 FrameKind::RR
             };
-            return Some((self.supervisory(kind, self.vr, command), Pf::Rule));
+            self.set_s_frame(slot, kind, command);
+            return Some(Pf::Rule);
         }
         // A secondary owing F with nothing else to send ends its response with an S frame.
         if (nrm_secondary && self.polled) || (self.role == Role::Secondary && self.f_pending) {
-            return Some((
-                self.supervisory(self.status_kind(), self.vr, false),
-                Pf::Set,
-            ));
+            self.set_s_frame(slot, self.status_kind(), false);
+            return Some(Pf::Set);
         }
         None
+    }
+
+    /// `slot` := an S frame reporting V(R) (`supervisory`), in place.
+    #[inline(always)]
+    fn set_s_frame(&self, slot: &mut Frame<P>, kind: FrameKind, command: bool) {
+        slot.set_supervisory(kind, self.vr, false, self.s_frame_bits);
+        slot.command = command;
+    }
+
+    /// `slot` := the I frame at index `idx` of the window carrying `msg` (a command
+    /// unless a secondary sends it), in place.
+    #[inline(always)]
+    fn set_i_frame(&self, slot: &mut Frame<P>, idx: usize, msg: P) {
+        let ns = self.m.add(self.va, idx as u32);
+        slot.set_information(ns, self.vr, false, msg, self.overhead_bits);
+        slot.command = self.role != Role::Secondary;
     }
 
     /// NRM secondary: is this the last frame of the response? An I frame ends it when

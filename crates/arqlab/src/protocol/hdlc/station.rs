@@ -413,20 +413,26 @@ impl<P: Payload> Layer for HdlcStation<P> {
     }
 
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Frame<P>> {
+        Frame::built_by(|slot| self.poll_transmit_into(now, grant, slot))
+    }
+
+    /// The frame is built in the lane's slot it is sent from (no copies of a returned
+    /// frame on the way).
+    fn poll_transmit_into(&mut self, now: SimTime, grant: &Grant, slot: &mut Frame<P>) -> bool {
         if self.mode == Mode::Nrm && self.role == Role::Secondary && !self.polled {
-            return None;
+            return false;
         }
-        let (mut f, pf) = self.choose()?;
+        let Some(pf) = self.choose_into(slot) else { return false };
         // The status a supervisory frame reports is no longer pending; cleared before
         // the P/F decision, which asks whether anything is left to send.
-        match f.kind {
+        match slot.kind {
             FrameKind::REJ => self.rej_pending = false,
             FrameKind::RR | FrameKind::RNR => self.busy_report_pending = false,
             _ => {}
         }
-        f.pf = self.decide_pf(&f, pf);
-        self.sent_frame(now, grant, &f);
-        Some(f)
+        slot.pf = self.decide_pf(slot, pf);
+        self.sent_frame(now, grant, slot);
+        true
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {

@@ -112,6 +112,8 @@ pub struct HfArq<P: Payload = Sdu> {
     snr_est: f64,
     /// The index into `data_modes` of the external modem's current rate.
     rate: usize,
+    /// (SNR estimate's bits, rate) already chosen (`rate.rs`).
+    rate_memo: Vec<(u64, usize)>,
 
     // Receiver: packets rx_base .. rx_base + 128.
     rx_base: u64,
@@ -191,6 +193,7 @@ impl<P: Payload> HfArq<P> {
             last_sent: Vec::new(),
             snr_est: cfg.initial_snr_db,
             rate: 0,
+            rate_memo: Vec::new(),
             rx_base: 0,
             rx: VecDeque::from(vec![None; BITMAP as usize + 1]),
             rx_bitmap: 0,

@@ -21,14 +21,28 @@ impl<P: Payload> HfArq<P> {
         }
     }
 
-    pub(super) fn on_ack(&mut self, f: &HfFrame<P>) {
-        for i in 0..self.slots.len() {
-            let seq = self.base + i as u64;
-            let acked = seq < f.lwe || (seq > f.lwe && seq - f.lwe - 1 < BITMAP && f.bitmap >> (seq - f.lwe - 1) & 1 == 1);
-            if acked {
-                self.slots[i].acked = true;
+    /// Marks the packets an acknowledgement covers: those below its lower edge, and
+    /// those above it whose bitmap bit is set. Visits only those packets (the prefix
+    /// below the edge, then the bitmap's set bits), not the whole send window.
+    pub(super) fn mark_acked(&mut self, f: &HfFrame<P>) {
+        let n = self.slots.len() as u64;
+        for s in self.slots.iter_mut().take(f.lwe.saturating_sub(self.base).min(n) as usize) {
+            s.acked = true;
+        }
+        // Bit j: packet lwe + 1 + j (the bitmap covers BITMAP packets).
+        const _: () = assert!(BITMAP == u128::BITS as u64);
+        let mut bits = f.bitmap;
+        while bits != 0 {
+            let seq = f.lwe + 1 + u64::from(bits.trailing_zeros());
+            bits &= bits - 1;
+            if seq >= self.base && seq - self.base < n {
+                self.slots[(seq - self.base) as usize].acked = true;
             }
         }
+    }
+
+    pub(super) fn on_ack(&mut self, f: &HfFrame<P>) {
+        self.mark_acked(f);
         // Rate adaptation on the outcome of our last transmission's data packets.
         if !self.last_sent.is_empty() {
             let lost = self.last_sent.iter().filter(|&&q| q >= self.base && self.slots.get((q - self.base) as usize).is_some_and(|s| !s.acked)).count();

@@ -546,3 +546,5 @@ mod offset;
 
 #[path = "rate_tests.rs"]
 mod rate;
+#[path = "cost_tests.rs"]
+mod cost;

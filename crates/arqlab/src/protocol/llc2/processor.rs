@@ -19,16 +19,18 @@ impl<P: Payload> Processor<P> {
         Processor { i_time, s_time, queue: VecDeque::new() }
     }
 
-    /// Takes a received frame; returns it if it takes effect now (no processing time
-    /// and nothing ahead of it), else queues it behind the frames before it.
-    pub fn admit(&mut self, now: SimTime, f: &Frame<P>) -> Option<Frame<P>> {
+    /// Takes a received frame; true if it takes effect now (no processing time and
+    /// nothing ahead of it: the caller acts on it where it lies, uncopied), else it is
+    /// queued behind the frames before it.
+    #[inline]
+    pub fn admit(&mut self, now: SimTime, f: &Frame<P>) -> bool {
         let time = if f.kind == FrameKind::I { self.i_time } else { self.s_time };
         if time.0 == 0 && self.queue.is_empty() {
-            return Some(f.clone());
+            return true;
         }
         let start = self.queue.back().map_or(now, |&(done, _)| done.max(now));
         self.queue.push_back((start + time, f.clone()));
-        None
+        false
     }
 
     /// The next frame processed by `now`, with the time it was done.

@@ -207,7 +207,9 @@ impl<P: Payload> Llc2<P> {
             self.sent -= n;
             self.retries = 0;
             let (va, sent, m) = (self.va, self.sent as u32, self.m);
-            self.singles.retain(|&x| m.distance(va, x) < sent);
+            if !self.singles.is_empty() {
+                self.singles.retain(|&x| m.distance(va, x) < sent);
+            }
             self.t1_at = (self.sent > 0 || self.awaiting_f).then(|| now + self.t1);
         }
         true
@@ -355,8 +357,8 @@ impl<P: Payload> Layer for Llc2<P> {
     }
 
     fn handle_receive(&mut self, now: SimTime, f: &Frame<P>) {
-        if let Some(f) = self.processor.admit(now, f) {
-            self.process(now, &f);
+        if self.processor.admit(now, f) {
+            self.process(now, f);
         }
     }
 
@@ -454,9 +456,16 @@ impl<P: Payload> Layer for Llc2<P> {
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
+        // Called after every input (and per connection by a multiplexer): pairwise
+        // minima, no array of options to build and scan.
+        fn min(a: Option<SimTime>, b: Option<SimTime>) -> Option<SimTime> {
+            match (a, b) {
+                (Some(x), Some(y)) => Some(x.min(y)),
+                (x, y) => x.or(y),
+            }
+        }
         let ack = if self.ack_owed > 0 { self.ack_at } else { None };
-        let processed = self.processor.next_done();
-        [self.t1_at, self.reject_at, self.busy_at, ack, processed].into_iter().flatten().min()
+        min(min(min(self.t1_at, self.reject_at), min(self.busy_at, ack)), self.processor.next_done())
     }
 
     fn poll_event(&mut self) -> Option<Event<P>> {
