@@ -106,21 +106,11 @@ def replications_needed(ivs: Sequence[tuple[float, float, int]], precision: floa
     return need
 
 
-def _watched(metrics: Mapping[str, Any], resolved: Mapping[str, Any]) -> list[tuple[float, float, int]]:
-    from arqlab.results import watched_measures
-
-    out = []
-    for dm in watched_measures(resolved):
-        direction, name = dm.rsplit(".", 1)
-        m = metrics.get(direction, {}).get(name)
-        out.append((float(m["mean"]), float(m["ci95_half_width"]), int(m["n"])) if m else (math.nan, math.nan, 0))
-    return out
-
-
 def measure_run(planned: PlannedRun, sequential: bool) -> RunCost:
     """Simulate one run serially (pilot or the sequential rule) and time it."""
     from arqlab import scenario as scenario_mod
     from arqlab.execution import PointSpec, run_points_detailed
+    from arqlab.results import watched_intervals
 
     req = planned.request
     resolved = scenario_mod.load(req.scenario)
@@ -134,7 +124,7 @@ def measure_run(planned: PlannedRun, sequential: bool) -> RunCost:
     (outcome,) = run_points_detailed([spec], executor="serial", store=False)
     cpu = time.process_time() - t0
     reps = outcome.n
-    ivs = _watched(outcome.metrics, resolved)
+    ivs = [(float(m), float(h), n) for m, h, n in watched_intervals(outcome.metrics, resolved)]
     worst = max((h / abs(m) if m else math.inf for m, h, _ in ivs), default=0.0)
     if req.precision is None or sequential:
         n = reps
