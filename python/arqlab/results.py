@@ -164,14 +164,21 @@ def watched_measures(resolved: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def precision_status(metrics: Metrics, resolved: Mapping[str, Any], precision: float) -> str:
-    """"continue" | "reached" | "cap_reached" for the sequential rule."""
-    run = resolved["run"]
+def watched_intervals(metrics: Metrics, resolved: Mapping[str, Any]) -> list[tuple[float, float, int]]:
+    """(mean, 95% half-width, n) of each measure the precision rule watches (NaN, NaN, 0
+    for one the metrics lack)."""
     ivs = []
     for dm in watched_measures(resolved):
         direction, name = dm.rsplit(".", 1)  # scopes have dots (flow.a->b), measures none
         m = metrics.get(direction, {}).get(name)
         ivs.append((m["mean"], m["ci95_half_width"], int(m["n"])) if m else (math.nan, math.nan, 0))
+    return ivs
+
+
+def precision_status(metrics: Metrics, resolved: Mapping[str, Any], precision: float) -> str:
+    """"continue" | "reached" | "cap_reached" for the sequential rule."""
+    run = resolved["run"]
+    ivs = watched_intervals(metrics, resolved)
     return str(_core.precision_status(ivs, precision, int(run["min_replications"]), int(run["max_replications"])))
 
 
