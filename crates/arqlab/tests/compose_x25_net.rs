@@ -109,3 +109,50 @@ fn rfc877_with_one_channel_the_idle_circuit_to_the_other_destination_is_cleared(
     assert!(got <= sent && sent - got <= 2.0, "g1 sent {sent} on circuits, g2 and g3 got {got}");
     assert!(m("flow.a->b", "throughput_bps") > 0.0 && m("flow.d->c", "throughput_bps") > 0.0, "both flows progress");
 }
+
+/// A host that is its own RFC 877 interface: e runs TCP/IP directly over `x25` on a
+/// line to the X.25 network and sends a file to c behind g3. e calls g3's address (its
+/// next hop towards c), g3 answers and forwards the datagrams onto ring3; the file
+/// arrives once, in order; e places one call, g3 receives two (g1's and e's).
+#[test]
+fn a_host_running_ip_directly_over_x25_calls_the_gateway_towards_its_peer() {
+    let host = "[stack.ipx25]\nlayers = [\n  { kind = \"tcp\", mss_octets = 536, receive_window_octets = 4096 },\n  { kind = \"ip\", ttl = 64 },\n  { kind = \"x25\", ip_header_bits = 0, window = 7 },\n]\n\n\
+        [[medium]]\nname = \"dce_e\"\nends = [\"e\", \"net\"]\nrate_bps = 1e9\nmtu_octets = 576\n\n[[node]]\nname = \"e\"\nstack = \"ipx25\"\n\n\
+        [[flow]]\nfrom = \"e\"\nto = \"c\"\ntraffic = { kind = \"bulk\", messages = 40, length = { dist = \"constant\", mean_bits = 4288 } }\n\n[[relay]]\nname = \"net\"";
+    let sc = three_gateways(&[("[[relay]]\nname = \"net\"", host), ("warmup_s = 30.0", "warmup_s = 0.0")]);
+    let rep = replicate(&sc, 1, 0).unwrap();
+    let m = |scope: &str, k: &str| rep.batches[0][scope].get(k).unwrap_or_else(|| panic!("{scope}.{k} missing"));
+    let t = "transport.flow.e->c";
+    assert_eq!((m(t, "x25_calls_placed"), m(t, "x25_calls_received")), (1.0, 0.0), "e calls once (c runs no x25)");
+    assert_eq!(m("ip.g3", "x25_calls_received"), 2.0, "g3 answers g1's call and e's");
+    assert_eq!(m("ip.g2", "x25_calls_received"), 1.0, "g2 only g1's");
+    assert_eq!(m(t, "x25_datagrams_discarded"), 0.0);
+    let acc = &rep.accounting["flow.e->c"];
+    assert_eq!((acc.issued, acc.delivered), (40, 40), "the file arrives whole (the runner checks order and uniqueness per delivery)");
+}
+
+/// `check` names a host on the X.25 network whose x25 would add a second IP header.
+#[test]
+fn a_host_over_x25_on_the_network_carries_ips_header_once() {
+    let host = "[stack.ipx25]\nlayers = [{ kind = \"tcp\" }, { kind = \"ip\" }, { kind = \"x25\" }]\n\
+        [[medium]]\nname = \"dce_e\"\nends = [\"e\", \"net\"]\n[[node]]\nname = \"e\"\nstack = \"ipx25\"\n\
+        [[flow]]\nfrom = \"e\"\nto = \"c\"\ntraffic = { kind = \"poisson\", load = 0.1 }\n[[relay]]\nname = \"net\"";
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/compose/x25_three_gateways.toml");
+    let text = std::fs::read_to_string(path).unwrap().replace("[[relay]]\nname = \"net\"", host);
+    let e = Scenario::from_value(&toml_to_json(&text).unwrap()).err().expect("refused").problems();
+    assert!(e.iter().any(|x| x.starts_with("node[0].stack = \"ipx25\": expected ip_header_bits = 0 in its x25 layer (got 160)")), "{e:?}");
+}
+
+/// A host's x25 interface calls one next hop: `check` refuses a host on the network
+/// whose flows leave it through two gateways, naming both.
+#[test]
+fn a_host_on_the_x25_network_whose_flows_need_two_gateways_is_refused_naming_both() {
+    let host = "[stack.ipx25]\nlayers = [{ kind = \"tcp\" }, { kind = \"ip\" }, { kind = \"x25\", ip_header_bits = 0 }]\n\
+        [[medium]]\nname = \"dce_e\"\nends = [\"e\", \"net\"]\n[[node]]\nname = \"e\"\nstack = \"ipx25\"\n\
+        [[flow]]\nfrom = \"e\"\nto = \"c\"\ntraffic = { kind = \"poisson\", load = 0.1 }\n[[flow]]\nfrom = \"e\"\nto = \"b\"\ntraffic = { kind = \"poisson\", load = 0.1 }\n[[relay]]\nname = \"net\"";
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/compose/x25_three_gateways.toml");
+    let text = std::fs::read_to_string(path).unwrap().replace("[[relay]]\nname = \"net\"", host);
+    let e = Scenario::from_value(&toml_to_json(&text).unwrap()).err().expect("refused").problems();
+    let want = "node[0] = \"e\": expected every flow of node e to leave X.25 network net through one station (its x25 interface calls one next hop): c goes through g3, b through g2";
+    assert!(e.contains(&want.to_string()), "{e:?}");
+}

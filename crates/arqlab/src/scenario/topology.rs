@@ -341,6 +341,7 @@ impl NetworkConfig {
             }
         }
         super::interfaces::check_next_hops(self, &graph, &routing.receiver, &links, &peers, p);
+        super::interfaces::check_x25_hosts(self, &graph, &routing.routes, &x25_net, &peers, p);
         let pairs: Vec<(u32, u32)> = flows.iter().map(|f| (f.src, f.dst)).collect();
         let depth = super::interfaces::mixed_depth(self, p);
         super::compose::check_peers(&self.node, &self.stack, &pairs, depth.is_some(), p);

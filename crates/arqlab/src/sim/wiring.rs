@@ -156,18 +156,33 @@ fn wire_routers<F>(topo: &Topology, make: MakeRouter<F>) -> Vec<Option<RouterSlo
 /// line `net` routes that node's packets on — the next gateway, or the node itself.
 fn x25_sites(topo: &Topology, r: u32, net: u32) -> X25Sites {
     let nodes = topo.nodes.len() as u32;
-    let n = &topo.relays[net as usize];
-    let next_hop = (0..topo.nodes.len())
-        .map(|d| {
-            let far = n.routes[d].and_then(|k| topo.media.get(n.media[k] as usize)).and_then(|m| m.ends.iter().copied().find(|&e| e != End::Relay(net)));
-            match far {
-                Some(End::Relay(o)) if o != r => nodes + o,
-                Some(End::Node(x)) => x,
-                _ => u32::MAX,
-            }
-        })
-        .collect();
+    let next_hop = (0..nodes).map(|d| x25_hop(topo, End::Relay(r), net, d)).collect();
     X25Sites { me: nodes + r, next_hop }
+}
+
+/// The address station `me` on the X.25 network relay `net` calls for node `d`: the
+/// far end of the line `net` routes `d`'s packets on (`u32::MAX`: back to `me`).
+fn x25_hop(topo: &Topology, me: End, net: u32, d: u32) -> u32 {
+    let n = &topo.relays[net as usize];
+    let far = n.routes[d as usize].and_then(|k| topo.media.get(n.media[k] as usize)).and_then(|m| m.ends.iter().copied().find(|&e| e != End::Relay(net)));
+    match far {
+        Some(e) if e == me => u32::MAX,
+        Some(End::Relay(o)) => topo.nodes.len() as u32 + o,
+        Some(End::Node(x)) => x,
+        None => u32::MAX,
+    }
+}
+
+/// A host running `ip` over `x25` on a line to an X.25 network relay: the address of
+/// its next hop towards its peer (one for all its peers: `scenario::interfaces`).
+pub(super) fn x25_host_next_hop(topo: &Topology, n: &NodeSpec) -> Option<u32> {
+    if !crate::scenario::interfaces::ip_over_x25(&n.stack) {
+        return None;
+    }
+    let End::Relay(net) = topo.lane_target(n.lane) else { return None };
+    let spec = &topo.relays[net as usize];
+    // (An X.25 network's routes also address the gateways: `scenario::topology`.)
+    (spec.config.kind != "ip_router" && spec.routes.len() > topo.nodes.len()).then(|| x25_hop(topo, End::Node(n.index), net, n.peer)).filter(|&h| h != u32::MAX)
 }
 
 /// The state of replication `replication` of `sc` before its first event.
