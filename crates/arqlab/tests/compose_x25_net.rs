@@ -63,6 +63,9 @@ fn two_flows_through_a_three_gateway_x25_network_share_the_access_line() {
         assert!((got - share / 2.0).abs() <= edge, "{f}: {got} bit/s vs half the line's share {}", share / 2.0);
     }
     assert!(ab + dc <= share + 2.0 * edge, "together {} bit/s vs the share {share}", ab + dc);
+    // Throughput efficiency is relative to the path's bottleneck: the gateways' 9600
+    // bit/s access lines, not the 4 Mbit/s rings nor the network's nominal 1 Gbit/s.
+    assert_eq!(m("flow.a->b", "throughput_efficiency"), ab / r);
     for g in ["ip.g1", "ip.g2", "ip.g3"] {
         assert_eq!(m(g, "datagrams_in"), m(g, "datagrams_out"), "{g}");
         assert_eq!((m(g, "ttl_expired"), m(g, "unroutable"), m(g, "fragmented")), (0.0, 0.0, 0.0), "{g}");
