@@ -152,12 +152,16 @@ pub struct Ctx<'a> {
     pub sites: &'a [u32],
     /// The MTU of the node's interface, octets (IP fragments to it); `None`: no limit.
     pub mtu_octets: Option<u32>,
+    /// A host running `ip` over `x25` on an X.25 network of several DTEs (RFC 877): the
+    /// address its datagrams are called to, the next hop towards its peers (a gateway,
+    /// or the peer itself); `None`: the peer.
+    pub x25_next_hop: Option<u32>,
 }
 
 impl Ctx<'static> {
     /// A link layer's context: no routes, no sites, passive.
     pub fn link(me: u32, peer: u32, station: Station) -> Self {
-        Ctx { me, peer, station, active_open: false, routes: &[], sites: &[], mtu_octets: None }
+        Ctx { me, peer, station, active_open: false, routes: &[], sites: &[], mtu_octets: None, x25_next_hop: None }
     }
 }
 
@@ -187,7 +191,11 @@ impl<P: Carry> AnyLayer<P> {
             ProtocolConfig::Llc2(c) => AnyLayer::Llc2(Llc2::new(c)),
             ProtocolConfig::Tp4(c) => AnyLayer::Tp4(Tp4::new(c)),
             ProtocolConfig::Tcp(c) => AnyLayer::Tcp(TcpHost::open(c, ctx.active_open)),
-            ProtocolConfig::X25(c) => AnyLayer::X25(X25Host::new(ctx.me, c, ctx.routes.to_vec(), ctx.peer, ctx.sites)),
+            ProtocolConfig::X25(c) => AnyLayer::X25(match ctx.x25_next_hop {
+                // Under ip every SDU is a datagram without a flow: all go to the next hop.
+                Some(hop) => X25Host::new(ctx.me, c, vec![], hop, if ctx.sites.is_empty() { &[] } else { std::slice::from_ref(&hop) }),
+                None => X25Host::new(ctx.me, c, ctx.routes.to_vec(), ctx.peer, ctx.sites),
+            }),
             ProtocolConfig::HfArq(c) => AnyLayer::HfArq(HfArq::new(c, ctx.station)),
             ProtocolConfig::Ip(c) => AnyLayer::Ip(IpHost::new(c, ctx.me, ctx.peer, ctx.routes.to_vec(), ctx.mtu_octets)),
         }

@@ -90,9 +90,11 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Composed<U, L> {
     fn backlog(&self) -> usize {
         self.stack.backlog()
     }
-    /// A saturated source feeds the top layer.
+    /// A saturated source feeds the top layer, enough for the lower layer's whole
+    /// transmission when it plans one at a time (the HF ARQ): each message is at least
+    /// one upper PDU, and the upper layer hands over what its window lets it send.
     fn saturation_depth(&self) -> usize {
-        self.stack.upper.saturation_depth()
+        self.stack.upper.saturation_depth().max(self.stack.lower.saturation_depth())
     }
     fn unacknowledged(&self) -> usize {
         self.stack.unacknowledged()

@@ -162,6 +162,14 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
         self.upper.backlog()
     }
 
+    /// A saturated source feeds the upper layer, enough for the lower layer's whole
+    /// transmission when it plans one at a time (the HF ARQ asks for `max_packets`):
+    /// each message is at least one upper PDU, and the upper layer hands over all its
+    /// window lets it send when the lower one plans (TCP kept one message otherwise).
+    fn saturation_depth(&self) -> usize {
+        self.upper.saturation_depth().max(self.lower.saturation_depth())
+    }
+
     /// End to end: SDUs the upper layer holds unacknowledged.
     fn unacknowledged(&self) -> usize {
         self.upper.unacknowledged()

@@ -45,11 +45,11 @@ pub(super) fn check_interfaces(net: &NetworkConfig, g: &Graph, p: &mut Problems)
             }
             let far = attachment(g, g.relay_media[r][k], me).1;
             if far.len() != 1 && matches!(layer, ProtocolConfig::X25(_)) {
-                p.push(format!("{path}.medium"), Some(&i.medium.as_str().into()), format!("expected one other gateway on an x25 interface's medium (found {} stations): an X.25 network joining three or more gateways is not built", far.len()));
+                p.push(format!("{path}.medium"), Some(&i.medium.as_str().into()), format!("expected one other station on an x25 interface's medium (found {} stations): an X.25 network joining three or more gateways is a relay (kind = \"transit_network\") with a line to each", far.len()));
                 continue;
             }
             if matches!(layer, ProtocolConfig::X25(_)) && matches!(far[0], End::Node(_)) {
-                p.push(format!("{path}.medium"), Some(&i.medium.as_str().into()), "expected another router's x25 interface at the far end: x25 at a router interface (RFC 877) runs between gateways across an X.25 network; a host on that network is not built");
+                p.push(format!("{path}.medium"), Some(&i.medium.as_str().into()), "expected another router's x25 interface at the far end: x25 at a router interface (RFC 877) runs between gateways across an X.25 network; a host running ip over x25 joins them through an X.25 network relay (kind = \"transit_network\")");
                 continue;
             }
             links[r][k] = Some(layer);
@@ -58,8 +58,12 @@ pub(super) fn check_interfaces(net: &NetworkConfig, g: &Graph, p: &mut Problems)
     if links.iter().all(|ls| ls.iter().all(Option::is_none)) {
         return links;
     }
+    let x25_net = x25_networks(net, g, &links);
     for (r, c) in net.relay.iter().enumerate() {
         let me = End::Relay(r as u32);
+        if x25_net[r] {
+            continue;
+        }
         for (k, &a) in g.relay_media[r].iter().enumerate() {
             let (medium, far) = attachment(g, a, me);
             if c.kind != "ip_router" {
@@ -84,6 +88,7 @@ pub(super) fn check_interfaces(net: &NetworkConfig, g: &Graph, p: &mut Problems)
             for e in far {
                 match e {
                     End::Node(n) => check_host(&net.node[n as usize], n, net, layer, medium, &c.name, p),
+                    End::Relay(o) if x25_net[o as usize] => {}
                     End::Relay(o) => {
                         let theirs = g.relay_media[o as usize].iter().position(|&x| x == a).and_then(|k| links[o as usize][k].as_ref());
                         if theirs != Some(layer) && (theirs.is_none() || r < o as usize) {
@@ -96,6 +101,67 @@ pub(super) fn check_interfaces(net: &NetworkConfig, g: &Graph, p: &mut Problems)
         }
     }
     links
+}
+
+/// The relays that are X.25 networks: a relay that is not an IP router, every port of
+/// which is a line to a gateway's `x25` interface or to a host running `ip` directly
+/// over `x25` (its own RFC 877 interface), at least one a gateway. It carries X.25
+/// packets between the DTEs by their addresses (RFC 877's X.121 addresses: a node's
+/// index, or the node count plus a relay's; `sim::link_router`), its delay is the
+/// network's transit delay.
+pub(super) fn x25_networks(net: &NetworkConfig, g: &Graph, links: &PortLinks) -> Vec<bool> {
+    (0..net.relay.len())
+        .map(|r| {
+            let me = End::Relay(r as u32);
+            let far: Vec<Option<End>> = g.relay_media[r].iter().map(|&a| match attachment(g, a, me).1[..] {
+                [End::Relay(o)] => {
+                    let k = g.relay_media[o as usize].iter().position(|&x| x == a);
+                    k.and_then(|k| links[o as usize][k].as_ref()).is_some_and(|l| matches!(l, ProtocolConfig::X25(_))).then_some(End::Relay(o))
+                }
+                [End::Node(n)] => net.stack.get(&net.node[n as usize].stack).is_some_and(|s| ip_over_x25(&s.layers)).then_some(End::Node(n)),
+                _ => None,
+            }).collect();
+            net.relay[r].kind != "ip_router" && far.iter().all(Option::is_some) && far.iter().any(|e| matches!(e, Some(End::Relay(_))))
+        })
+        .collect()
+}
+
+/// A stack whose lowest layers are `ip` directly over `x25`.
+pub fn ip_over_x25(layers: &[ProtocolConfig]) -> bool {
+    matches!(layers, [.., ProtocolConfig::Ip(_), ProtocolConfig::X25(_)])
+}
+
+/// A host on an X.25 network runs one interface with one next hop: every peer it
+/// exchanges flows with must be reached through one station of the network (the peer
+/// itself, or one gateway), and its `x25` carries IP's datagrams with their header
+/// (`ip_header_bits = 0`).
+pub(super) fn check_x25_hosts(net: &NetworkConfig, g: &Graph, routes: &[Vec<Option<usize>>], x25_net: &[bool], peers: &[Vec<(u32, u32)>], p: &mut Problems) {
+    for (r, _) in x25_net.iter().enumerate().filter(|x| *x.1) {
+        let me = End::Relay(r as u32);
+        let station = |d: u32| routes[r][d as usize].map(|k| attachment(g, g.relay_media[r][k], me).1[0]);
+        let name = |e: End| match e {
+            End::Node(n) => net.node[n as usize].name.as_str(),
+            End::Relay(o) => net.relay[o as usize].name.as_str(),
+        };
+        for &a in &g.relay_media[r] {
+            let [End::Node(n)] = attachment(g, a, me).1[..] else { continue };
+            let node = &net.node[n as usize];
+            if let Some(ProtocolConfig::X25(x)) = net.stack.get(&node.stack).and_then(|s| s.layers.last()) {
+                if x.ip_header_bits != 0 {
+                    p.push(format!("node[{n}].stack"), Some(&node.stack.as_str().into()), format!("expected ip_header_bits = 0 in its x25 layer (got {}): under ip on an X.25 network x25 carries IP's datagrams, their header included", x.ip_header_bits));
+                }
+            }
+            let hops: Vec<(End, u32)> = peers[n as usize].iter().filter_map(|&(d, _)| station(d).map(|s| (s, d))).collect();
+            if let Some(&(s1, d1)) = hops.iter().find(|h| h.0 != hops[0].0) {
+                let (s0, d0) = hops[0];
+                let why = format!(
+                    "expected every flow of node {} to leave X.25 network {} through one station (its x25 interface calls one next hop): {} goes through {}, {} through {}",
+                    node.name, net.relay[r].name, net.node[d0 as usize].name, name(s0), net.node[d1 as usize].name, name(s1)
+                );
+                p.push(format!("node[{n}]"), Some(&node.name.as_str().into()), why);
+            }
+        }
+    }
 }
 
 /// A host on a token ring where a router's interface runs a link stack runs one link
@@ -344,20 +410,48 @@ mod tests {
         assert!(p.contains(&want.to_string()), "{p:?}");
     }
 
-    /// The combinations that stay refused say why: an X.25 network joining three
-    /// gateways, and a layer-2 relay beside link-stack routers.
+    /// The combinations that stay refused say why: x25 on a shared medium (an X.25
+    /// network of several gateways is a relay), and a layer-2 relay beside link-stack
+    /// routers that is not such a network.
     #[test]
-    fn an_x25_network_of_three_gateways_and_a_layer_2_relay_beside_routers_are_refused_with_the_reason() {
+    fn x25_on_a_ring_and_a_layer_2_relay_beside_routers_are_refused_with_the_reason() {
         let x25 = format!("[stack.t]\nkind = \"x25\"\nip_header_bits = 0\n{}", ring_of_three().replace("{ medium = \"l1\", stack = \"gbn\" }", "{ medium = \"l1\", stack = \"t\" }"));
         let p = problems(&x25);
-        assert!(
-            p.contains(&"relay[0].interfaces[0].medium = \"l1\": expected one other gateway on an x25 interface's medium (found 2 stations): an X.25 network joining three or more gateways is not built".to_string()),
-            "{p:?}"
-        );
+        let want = "relay[0].interfaces[0].medium = \"l1\": expected one other station on an x25 interface's medium (found 2 stations): an X.25 network joining three or more gateways is a relay (kind = \"transit_network\") with a line to each";
+        assert!(p.contains(&want.to_string()), "{p:?}");
         let bridge = ROUTED.replace("ends = [\"r\", \"b\"]", "ends = [\"r\", \"s\"]")
             + "[[medium]]\nname = \"l3\"\nends = [\"s\", \"b\"]\n[[relay]]\nname = \"s\"\n";
         let p = problems(&bridge);
         assert!(p.iter().any(|x| x.starts_with("relay[1].kind = \"store_and_forward\": expected \"ip_router\": where routers run link stacks, every relay is an IP router (a layer-2 relay beside them is not built")), "{p:?}");
+    }
+
+    /// a — g1, b — g2, c — g3, the gateways' x25 interfaces on lines to the relay `net`.
+    fn x25_network() -> String {
+        let mut t = String::from("[stack.host]\nlayers = [{ kind = \"tcp\" }, { kind = \"ip\" }]\n[stack.t]\nkind = \"x25\"\nip_header_bits = 0\n\
+            [[relay]]\nname = \"net\"\nkind = \"transit_network\"\n");
+        for (h, g) in [("a", "g1"), ("b", "g2"), ("c", "g3")] {
+            t += &format!("[[medium]]\nname = \"l{h}\"\nends = [\"{h}\", \"{g}\"]\n[[medium]]\nname = \"d{g}\"\nends = [\"{g}\", \"net\"]\n\
+                [[relay]]\nname = \"{g}\"\nkind = \"ip_router\"\ninterfaces = [{{ medium = \"d{g}\", stack = \"t\" }}]\n[[node]]\nname = \"{h}\"\nstack = \"host\"\n");
+        }
+        t + "[[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = { kind = \"poisson\", load = 0.1 }\n[[flow]]\nfrom = \"a\"\nto = \"c\"\ntraffic = { kind = \"poisson\", load = 0.1 }\n"
+    }
+
+    /// A relay whose every port is a line to a gateway's x25 interface is the X.25
+    /// network: accepted, and it routes packets to each gateway's DTE address (the node
+    /// count plus the relay's index) on the line to it.
+    #[test]
+    fn a_relay_joining_three_gateways_x25_interfaces_is_an_x25_network() {
+        let text = x25_network();
+        assert_eq!(problems(&text), Vec::<String>::new());
+        let sc = Scenario::from_toml(&text).unwrap();
+        let net = &sc.topology.relays[0];
+        // Nodes a, b, c (0-2); relays net, g1, g2, g3 (addresses 3-6); net's ports in file order: dg1, dg2, dg3.
+        assert_eq!(net.routes, vec![Some(0), Some(1), Some(2), None, Some(0), Some(1), Some(2)]);
+        // A host on a line to the network relay makes it a layer-2 relay beside routers: refused.
+        let host = text + "[[medium]]\nname = \"ld\"\nends = [\"d\", \"net\"]\n[[node]]\nname = \"d\"\nstack = \"host\"\n\
+            [[flow]]\nfrom = \"d\"\nto = \"b\"\ntraffic = { kind = \"poisson\", load = 0.1 }\n";
+        let p = problems(&host);
+        assert!(p.iter().any(|x| x.starts_with("relay[0].kind = \"transit_network\": expected \"ip_router\"")), "{p:?}");
     }
 
     #[test]

@@ -167,7 +167,8 @@ pub fn bind_modems(topo: &mut Topology, net: Option<&NetworkConfig>, p: &mut Pro
 
 /// The rate a flow's throughput efficiency is relative to: the slowest lane on its
 /// path from `src` to `dst` (through relays and rings, by their routes), and the
-/// access line a stack models inside itself (an `x25` host's), whichever is lower.
+/// access line a stack models inside itself (an `x25` host's, or a gateway's `x25`
+/// interface's on the path), whichever is lower.
 /// The pair form's one link gives its rate, as before.
 pub fn bottleneck_bps(topo: &Topology, src: u32, dst: u32) -> f64 {
     use super::topology::End;
@@ -194,10 +195,26 @@ pub fn bottleneck_bps(topo: &Topology, src: u32, dst: u32) -> f64 {
         };
         match next {
             End::Node(_) => break,
-            End::Relay(r) => match topo.relays[r as usize].routes.get(dst as usize).copied().flatten() {
-                Some(port) => lane = topo.relays[r as usize].lanes[port],
-                None => break,
-            },
+            End::Relay(r) => {
+                let relay = &topo.relays[r as usize];
+                // A gateway's x25 interface (RFC 877) sends and receives on its access line.
+                let x25 = |k: usize| match relay.links.get(k) {
+                    Some(Some(ProtocolConfig::X25(c))) => c.access_rate_bps,
+                    _ => f64::INFINITY,
+                };
+                if topo.ring_of_lane(lane).is_none() {
+                    if let Some(k) = relay.media.iter().position(|&m| m == lane / 2) {
+                        rate = rate.min(x25(k));
+                    }
+                }
+                match relay.routes.get(dst as usize).copied().flatten() {
+                    Some(port) => {
+                        rate = rate.min(x25(port));
+                        lane = relay.lanes[port];
+                    }
+                    None => break,
+                }
+            }
         }
     }
     rate

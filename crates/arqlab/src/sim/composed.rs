@@ -116,7 +116,17 @@ fn run_depth<S: Build>(sc: &Scenario, seed: u64, replication: u64, w: &Windows, 
             s
         })
         .collect();
-    let ctx = |n: &NodeSpec, peer: u32, station: Station, active_open: bool| Ctx { me: n.index, peer, station, active_open, routes: &routes, sites: &sites[n.index as usize], mtu_octets: topo.lane_mtu(n.lane) };
+    let hops: Vec<Option<u32>> = topo.nodes.iter().map(|n| wiring::x25_host_next_hop(topo, n)).collect();
+    let ctx = |n: &NodeSpec, peer: u32, station: Station, active_open: bool| Ctx {
+        me: n.index,
+        peer,
+        station,
+        active_open,
+        routes: &routes,
+        sites: &sites[n.index as usize],
+        mtu_octets: topo.lane_mtu(n.lane),
+        x25_next_hop: hops[n.index as usize],
+    };
     let mux = topo.nodes.iter().any(|n| n.peers.len() > 1 && !addresses_peers(&n.stack));
     if !mux {
         let sim = wiring::wire(sc, seed, replication, t, |n, s| S::build(&n.stack, &ctx(n, n.peer, s, super::opens_actively(sc, n.index))), &S::router)?;

@@ -49,9 +49,22 @@ pub trait Interfaces<F> {
 /// The stations a port's link stack talks to: each one's address and the role the
 /// port takes towards it; on a medium with several (a token ring), `next_hop[d]` is
 /// the index in `far` of the station a datagram for node `d` goes to (empty: the one).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct PortPeers {
     pub far: Vec<(u32, Station)>,
+    pub next_hop: Vec<u32>,
+    /// An `x25` port on an X.25 network joining several gateways (RFC 877): the
+    /// gateway's own address on it and, per destination node, the address of the
+    /// gateway (or host) its datagrams are called to — the next hop across the network.
+    pub x25: Option<X25Sites>,
+}
+
+/// A gateway's addresses on an X.25 network of several DTEs (addressed as the ring's
+/// stations are: a node's index, or the node count plus a relay's index).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct X25Sites {
+    pub me: u32,
+    /// Destination node → the next hop's address (`u32::MAX`: not across this network).
     pub next_hop: Vec<u32>,
 }
 
@@ -65,6 +78,8 @@ pub struct LinkRouter<D: Carry + Pdu> {
     far: Vec<u32>,
     first: Vec<usize>,
     next_hop: Vec<Vec<u32>>,
+    /// Per port: its X.25 network's addresses, if it is an `x25` port on one.
+    x25: Vec<Option<X25Sites>>,
     /// Per port: the connection to offer the lane to next (round robin, one frame per grant).
     turn: Vec<usize>,
     /// A best-effort link gets rid of a datagram when it sends it (else when it is acknowledged).
@@ -89,7 +104,11 @@ impl<D: Carry + Pdu> LinkRouter<D> {
         for (k, (c, p)) in links.iter().zip(peers).enumerate() {
             first.push(conns.len());
             for &(addr, s) in &p.far {
-                conns.push(AnyLayer::new(c, &port_ctx(s)));
+                let ctx = match &p.x25 {
+                    Some(x) => Ctx::link(x.me, addr, s),
+                    None => port_ctx(s),
+                };
+                conns.push(AnyLayer::new(c, &ctx));
                 port_of.push(k);
                 far.push(addr);
             }
@@ -102,6 +121,7 @@ impl<D: Carry + Pdu> LinkRouter<D> {
             far,
             first,
             next_hop: peers.iter().map(|p| p.next_hop.clone()).collect(),
+            x25: peers.iter().map(|p| p.x25.clone()).collect(),
             turn: vec![0; n],
             ip: IpForwarding::new(mtu_octets),
             routes,
@@ -137,7 +157,7 @@ impl<D: Carry + Pdu> LinkRouter<D> {
     /// dropped if its port's buffer is full.
     fn release(&mut self, now: SimTime) {
         while self.pending.front().is_some_and(|p| p.0 <= now) {
-            let Some((_, conn, f)) = self.pending.pop_front() else { break };
+            let Some((_, conn, mut f)) = self.pending.pop_front() else { break };
             let out = self.port_of[conn];
             self.ports[out].frames_offered += 1;
             let bits = u64::from(Payload::bits(&f));
@@ -146,7 +166,14 @@ impl<D: Carry + Pdu> LinkRouter<D> {
                 continue;
             }
             self.held_bits[out] += bits;
-            self.links[conn].handle_submit(now, f);
+            // RFC 877: on a network of several gateways the circuit goes to the next
+            // hop's address, the interface's circuits and manager are per address.
+            let dst = f.ip_header().map(|h| h.dst as usize);
+            let site = self.x25[out].as_ref().zip(dst).and_then(|(x, d)| x.next_hop.get(d).copied());
+            match (&mut self.links[conn], site) {
+                (AnyLayer::X25(h), Some(site)) if site != u32::MAX => h.submit_to(now, site, f),
+                (l, _) => l.handle_submit(now, f),
+            }
         }
     }
 
@@ -223,7 +250,12 @@ impl<D: Carry + Pdu> Interfaces<AnyPdu<D>> for LinkRouter<D> {
         }
         // (A reliable link may acknowledge on sending, e.g. a piggybacked N(R).)
         self.drain(now);
-        Some((f, self.far[c]))
+        // On an X.25 network of several DTEs the network routes each packet by its address.
+        let to = match (&f, &self.x25[port]) {
+            (AnyPdu::Packet(p), Some(_)) => p.dst,
+            _ => self.far[c],
+        };
+        Some((f, to))
     }
 
     fn wants_transmit(&self, port: usize) -> bool {

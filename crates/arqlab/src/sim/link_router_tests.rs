@@ -18,7 +18,7 @@ fn datagram(id: u32, ttl: u32, data_octets: u32) -> D {
 
 /// Two-ended ports facing one station each (its address unused), in these roles.
 fn lines(roles: [Station; 2]) -> Vec<PortPeers> {
-    roles.iter().map(|&s| PortPeers { far: vec![(0, s)], next_hop: vec![] }).collect()
+    roles.iter().map(|&s| PortPeers { far: vec![(0, s)], ..Default::default() }).collect()
 }
 
 /// Host a (node 0) behind port 0, host b (node 1) behind port 1.
@@ -199,8 +199,8 @@ fn between(src: u32, dst: u32, id: u32) -> D {
 
 /// Port 0 on a ring facing hosts a (node 0) and c (node 2), port 1 a line to b (node 1).
 fn ring_router() -> LinkRouter<D> {
-    let ring = PortPeers { far: vec![(0, Station::B), (2, Station::B)], next_hop: vec![0, u32::MAX, 1] };
-    let line = PortPeers { far: vec![(1, Station::A)], next_hop: vec![] };
+    let ring = PortPeers { far: vec![(0, Station::B), (2, Station::B)], next_hop: vec![0, u32::MAX, 1], x25: None };
+    let line = PortPeers { far: vec![(1, Station::A)], ..Default::default() };
     LinkRouter::new(&[gbn(), gbn()], &[ring, line], vec![None, None], vec![Some(0), Some(1), Some(0)], 0.0, None)
 }
 
@@ -246,4 +246,41 @@ fn a_datagram_leaves_a_ring_port_on_the_link_to_its_next_hop_the_destination_sta
     // The port's buffer holds both until a and c acknowledge them.
     let (c, held) = r.port(0);
     assert_eq!((c.frames_offered, c.frames_forwarded, held), (2, 0, 2 * 120 * 8));
+}
+
+/// g1 on an X.25 network of three gateways: a (node 0) behind port 0, b (node 1) behind
+/// g2 (address 11) and c (node 2) behind g3 (address 12), g1 itself 10.
+fn gateway_on_a_network() -> LinkRouter<D> {
+    let net = PortPeers { far: vec![(11, Station::A)], next_hop: vec![], x25: Some(X25Sites { me: 10, next_hop: vec![u32::MAX, 11, 12] }) };
+    let peers = [PortPeers { far: vec![(0, Station::B)], ..Default::default() }, net];
+    LinkRouter::new(&[gbn(), x25()], &peers, vec![None, None], vec![Some(0), Some(1), Some(1)], 0.0, None)
+}
+
+/// RFC 877 §3 (circuits per destination IP address, the next hop's): a datagram for c
+/// opens a circuit by CALL REQUEST to g3's address, not g2's; one for b a second circuit,
+/// to g2; every packet is addressed (for the network to route it) to the DTE called.
+#[test]
+fn rfc877_a_datagram_for_gateway_c_opens_a_circuit_to_c_s_address_not_b_s() {
+    let mut g1 = gateway_on_a_network();
+    let f = frames_from_a(&[between(0, 2, 1), between(0, 1, 2)]);
+    g1.receive(SimTime::ZERO, 0, 0, &f[0], false);
+    g1.receive(SimTime::ZERO, 0, 0, &f[1], false);
+    let g = Grant::line(9600.0);
+    let mut sent: Vec<(Packet<D>, u32)> = vec![];
+    for ms in 0..3000 {
+        let now = SimTime::from_secs_f64(ms as f64 / 1000.0);
+        if g1.poll_timeout().is_some_and(|t| t <= now) {
+            g1.handle_timeout(now);
+        }
+        while let Some((AnyPdu::Packet(p), to)) = g1.poll_transmit(now, 1, &g) {
+            sent.push((p, to));
+        }
+    }
+    let calls: Vec<(u32, u32)> = sent.iter().filter(|x| x.0.kind == PacketKind::CallRequest).map(|x| (x.0.src, x.0.dst)).collect();
+    assert_eq!(calls, vec![(10, 12), (10, 11)], "c's datagram came first: g3 is called first, then g2 for b's");
+    assert!(sent.iter().all(|(p, to)| *to == p.dst), "the network routes each packet by its called address");
+    let vc_to = |dst: u32| sent.iter().find(|x| x.0.kind == PacketKind::CallRequest && x.0.dst == dst).map(|x| x.0.vc).unwrap();
+    assert_ne!(vc_to(11), vc_to(12), "one circuit per destination");
+    let m = |k: &str| g1.link_measures().iter().find(|x| x.0 == k).map(|x| x.1);
+    assert_eq!((m("x25_calls_placed"), m("x25_circuits_open")), (Some(2.0), Some(2.0)), "circuits per destination counted");
 }

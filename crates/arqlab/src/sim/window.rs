@@ -64,7 +64,9 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             let (s, r) = (self.nodes[f.src as usize].stack.extra_measures_of(i as u32), self.nodes[f.dst as usize].stack.extra_measures_of(i as u32));
             if !s.is_empty() {
                 let sum = s.iter().zip(r.iter().chain(std::iter::repeat(&("", 0.0)))).map(|(&(k, a), &(_, b))| (k, a + b)).collect();
-                out.push((format!("transport.{}", f.meter.name), MeasureSet(sum)));
+                for (suffix, set) in by_layer(sum) {
+                    out.push((format!("transport.{}{suffix}", f.meter.name), MeasureSet(set)));
+                }
             }
         }
         if let Some(p) = &self.pooled {
@@ -106,5 +108,51 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             }
         }
         out
+    }
+}
+
+/// A stack's measures (top layer first) split so that each layer's names are its own:
+/// the first layer of a protocol reports in the flow's `transport` scope, a second
+/// layer of the same protocol below it (IP in IP) in the scope suffixed `.ip2` (its
+/// protocol, the name's prefix, and its rank from the top), a third in `.ip3`, ...
+fn by_layer(sum: Vec<(&'static str, f64)>) -> Vec<(String, Vec<(&'static str, f64)>)> {
+    let mut out: Vec<(String, Vec<(&'static str, f64)>)> = vec![(String::new(), vec![])];
+    let mut seen: Vec<(&'static str, usize)> = vec![];
+    for (k, v) in sum {
+        let n = match seen.iter_mut().find(|x| x.0 == k) {
+            Some(x) => {
+                x.1 += 1;
+                x.1
+            }
+            None => {
+                seen.push((k, 1));
+                1
+            }
+        };
+        let suffix = if n == 1 { String::new() } else { format!(".{}{n}", k.split('_').next().unwrap_or(k)) };
+        match out.iter_mut().find(|x| x.0 == suffix) {
+            Some(x) => x.1.push((k, v)),
+            None => out.push((suffix, vec![(k, v)])),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    /// IP in IP: the second IP layer's counters leave the flow's scope for `.ip2`, the
+    /// third's for `.ip3`; names that occur once stay where they were.
+    #[test]
+    fn a_second_layer_of_one_protocol_reports_in_its_own_scope_by_rank() {
+        let m = vec![("tcp_timeouts", 1.0), ("ip_datagrams_sent", 10.0), ("ip_fragments_sent", 10.0), ("ip_datagrams_sent", 10.0), ("ip_fragments_sent", 20.0), ("ip_datagrams_sent", 20.0)];
+        let got = super::by_layer(m);
+        assert_eq!(
+            got,
+            vec![
+                (String::new(), vec![("tcp_timeouts", 1.0), ("ip_datagrams_sent", 10.0), ("ip_fragments_sent", 10.0)]),
+                (".ip2".to_string(), vec![("ip_datagrams_sent", 10.0), ("ip_fragments_sent", 20.0)]),
+                (".ip3".to_string(), vec![("ip_datagrams_sent", 20.0)]),
+            ]
+        );
     }
 }

@@ -5,11 +5,12 @@
 
 use super::measure::DirectionMeter;
 use super::lanes::{Lane, Medium, RingLanes, Target};
-use super::link_router::{MakeRouter, PortPeers, RouterSlot};
+use super::link_router::{MakeRouter, PortPeers, RouterSlot, X25Sites};
 use super::state::{DialogueRun, Flow, Node, Sim, SimError, MAX_ELEMENTS};
 use crate::channel::{IpForwarding, TokenRing, BitErrors, DelayProfile, Direction, DirectionCounters, ErrorModel, Forwarding, GilbertElliott, HfErrors, PortCounters, Radio, Relay, Schedule};
 use crate::channel::hf::HfChannel;
 use crate::engine::{stream, Duration, EventQueue, SimTime, Stream};
+use crate::protocol::registry::ProtocolConfig;
 use crate::protocol::{Layer, Sdu, Service, Station};
 use crate::scenario::link::DirectionConfig;
 use crate::scenario::topology::{DelayConfig, End, MediumKind, NodeSpec, Topology};
@@ -127,7 +128,7 @@ fn wire_routers<F>(topo: &Topology, make: MakeRouter<F>) -> Vec<Option<RouterSlo
                             End::Relay(o) => nodes + o,
                         };
                         let next_hop = g.receiver.iter().map(|&pos| others.iter().position(|x| x.0 == pos).map_or(u32::MAX, |i| i as u32)).collect();
-                        PortPeers { far: others.iter().map(|&(_, e)| (address(e), role(e))).collect(), next_hop }
+                        PortPeers { far: others.iter().map(|&(_, e)| (address(e), role(e))).collect(), next_hop, x25: None }
                     }
                     _ => {
                         let far = spec.routes.iter().position(|&out| out == Some(k)).map_or(u32::MAX, |n| n as u32);
@@ -135,13 +136,53 @@ fn wire_routers<F>(topo: &Topology, make: MakeRouter<F>) -> Vec<Option<RouterSlo
                             Some(g) => topo.rings[g].stations.iter().copied().find(|&e| e != me),
                             None => topo.media[a as usize].ends.iter().copied().find(|&e| e != me),
                         };
-                        PortPeers { far: vec![(far, other.map_or(Station::A, role))], next_hop: vec![] }
+                        let x25 = match (other, &spec.links[k]) {
+                            (Some(End::Relay(o)), Some(ProtocolConfig::X25(_))) if topo.relays[o as usize].config.kind != "ip_router" => Some(x25_sites(topo, r as u32, o)),
+                            _ => None,
+                        };
+                        // (On an X.25 network the peer is only a fallback: each datagram names its site.)
+                        let far = x25.as_ref().and_then(|x| x.next_hop.iter().copied().find(|&a| a != u32::MAX)).unwrap_or(far);
+                        PortPeers { far: vec![(far, other.map_or(Station::A, role))], next_hop: vec![], x25 }
                     }
                 })
                 .collect();
             make(spec, &peers).map(|ifaces| RouterSlot { ifaces, wakes: vec![] })
         })
         .collect()
+}
+
+/// Gateway `r`'s addresses on the X.25 network relay `net` (RFC 877): its own (the node
+/// count plus its index) and, per destination node, the station at the far end of the
+/// line `net` routes that node's packets on — the next gateway, or the node itself.
+fn x25_sites(topo: &Topology, r: u32, net: u32) -> X25Sites {
+    let nodes = topo.nodes.len() as u32;
+    let next_hop = (0..nodes).map(|d| x25_hop(topo, End::Relay(r), net, d)).collect();
+    X25Sites { me: nodes + r, next_hop }
+}
+
+/// The address station `me` on the X.25 network relay `net` calls for node `d`: the
+/// far end of the line `net` routes `d`'s packets on (`u32::MAX`: back to `me`).
+fn x25_hop(topo: &Topology, me: End, net: u32, d: u32) -> u32 {
+    let n = &topo.relays[net as usize];
+    let far = n.routes[d as usize].and_then(|k| topo.media.get(n.media[k] as usize)).and_then(|m| m.ends.iter().copied().find(|&e| e != End::Relay(net)));
+    match far {
+        Some(e) if e == me => u32::MAX,
+        Some(End::Relay(o)) => topo.nodes.len() as u32 + o,
+        Some(End::Node(x)) => x,
+        None => u32::MAX,
+    }
+}
+
+/// A host running `ip` over `x25` on a line to an X.25 network relay: the address of
+/// its next hop towards its peer (one for all its peers: `scenario::interfaces`).
+pub(super) fn x25_host_next_hop(topo: &Topology, n: &NodeSpec) -> Option<u32> {
+    if !crate::scenario::interfaces::ip_over_x25(&n.stack) {
+        return None;
+    }
+    let End::Relay(net) = topo.lane_target(n.lane) else { return None };
+    let spec = &topo.relays[net as usize];
+    // (An X.25 network's routes also address the gateways: `scenario::topology`.)
+    (spec.config.kind != "ip_router" && spec.routes.len() > topo.nodes.len()).then(|| x25_hop(topo, End::Node(n.index), net, n.peer)).filter(|&h| h != u32::MAX)
 }
 
 /// The state of replication `replication` of `sc` before its first event.

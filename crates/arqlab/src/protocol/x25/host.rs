@@ -55,6 +55,13 @@ impl<P: Routable> X25Host<P> {
         X25Host { iface, line: AccessLine::new(cfg), routes, default_peer, events: VecDeque::new(), counters: Counters::default(), now: SimTime::ZERO, serviced_at: None }
     }
 
+    /// A datagram for the DTE at `site` (a gateway's next hop on an X.25 network of
+    /// several: RFC 877 keeps circuits per destination address).
+    pub fn submit_to(&mut self, now: SimTime, site: u32, sdu: P) {
+        self.iface.submit(now, site, sdu);
+        self.service(now);
+    }
+
     /// Runs the host up to `now`: arrivals on the access line, packets up to the
     /// interface, then frames started on free directions until nothing more starts.
     /// Arrivals are taken once: a frame started now arrives after now (it has at least
@@ -84,8 +91,7 @@ impl<P: Routable> Layer for X25Host<P> {
 
     fn handle_submit(&mut self, now: SimTime, sdu: P) {
         let site = sdu.flow().and_then(|f| self.routes.get(f as usize).copied()).unwrap_or(self.default_peer);
-        self.iface.submit(now, site, sdu);
-        self.service(now);
+        self.submit_to(now, site, sdu);
     }
 
     fn handle_receive(&mut self, now: SimTime, pdu: &Packet<P>) {
