@@ -245,3 +245,37 @@ fn interface_queue_is_reported_and_balances_through_the_runner() {
         assert!(tcp >= x25 + drops && tcp <= x25 + drops + 2.0 * 50.0, "depth {depth}: {tcp} vs {x25} + {drops}");
     }
 }
+
+/// §6 with both hosts sending (`two_sided_c_max.toml`): b (C_max 1, four channels) sends
+/// to a and to three terminal sites; a (C_max 3) sends more than one circuit carries. b's
+/// own datagrams, finding every channel in use, close a's extra circuits by rule 1 of
+/// `select_and_close_circuit` (the paper's path, counted apart from closes for incoming
+/// calls), and a calls again: one keeps opening, the other keeps closing. With a's C_max
+/// matched to b's, rule 1 never fires and nothing is closed. Every close is counted by
+/// its rule, and every datagram is delivered or counted discarded.
+#[test]
+fn two_sided_asymmetric_c_max_b_closes_by_rule_1_a_keeps_opening() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/comer_korb/two_sided_c_max.toml")).unwrap();
+    let run = |a: u32| {
+        let mut v = arqlab::scenario::toml_to_json(&text).unwrap();
+        arqlab::scenario::apply_override(&mut v, "run.duration_s", 1800.0.into()).unwrap();
+        v["stack"]["a_host"]["layers"][0]["c_max"] = a.into();
+        run_experiment(&Scenario::from_value(&v).unwrap(), 1, None, None).unwrap_or_else(|e| panic!("{e}"))
+    };
+    for a in [1, 3] {
+        let x = run(a);
+        // transport.flow.b->t1: b's counters and t1's (t1 only answers calls: it never closes).
+        let b = |k: &str| x.metrics["transport.flow.b->t1"][k].mean;
+        let ab = |k: &str| x.metrics["transport.flow.a->b"][k].mean;
+        for scope in ["transport.flow.a->b", "transport.flow.b->t1"] {
+            let m = |k: &str| x.metrics[scope][k].mean;
+            assert_eq!(m("x25_close_rule_1") + m("x25_close_rule_2") + m("x25_closes_for_calls_in"), m("x25_circuits_closed"), "{scope}");
+        }
+        if a == 1 {
+            assert_eq!((b("x25_close_rule_1"), b("x25_circuits_closed"), ab("x25_extra_circuit_calls")), (0.0, 0.0, 0.0), "matched: nothing closed");
+        } else {
+            assert!(b("x25_close_rule_1") >= 5.0, "b's own datagrams close a's circuits by rule 1");
+            assert!(ab("x25_extra_circuit_calls") > 2.0 * b("x25_close_rule_1"), "a keeps opening");
+        }
+    }
+}

@@ -6,12 +6,10 @@ on the extension (Figures 4–7).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-
 from ..artefacts.curves import FigureData
 from ..data import StudyData
 from ..spec import Claim
-from ..verdicts import Est, Outcome, Verdict, all_of, approx, approx_value, at_least, at_most, below, exceeds, pointwise
+from ..verdicts import Est, Outcome, Verdict, all_of, approx, approx_value, at_most, below, exceeds, pointwise
 from . import theory
 from .saturation import (
     SATURATION_BUSY,
@@ -23,8 +21,6 @@ from .saturation import (
     threshold_sensitivity,
 )
 from .params import (
-    CM_CHANNELS,
-    CM_K_RESERVED,
     FILE_OCTETS,
     HEADER_OCTETS,
     PACKET_OCTETS,
@@ -195,20 +191,21 @@ SEVERAL = 2
 
 def transfers_over(share: Est, threshold: float) -> int:
     """How many of a point's transfers (replications) certainly re-sent more than
-    ``threshold`` of the segments, from their mean alone: the study data keep each
-    point's mean, CI and count, not the replications. No share exceeds 1, so n transfers
-    averaging m hold at least n(m − t)/(1 − t) above t (all equal when the CI is 0)."""
+    ``threshold`` of the segments, from their mean alone (the study data keep each
+    point's mean, CI and count, not the replications): all n when the CI is 0 (identical
+    transfers); otherwise one if the mean is above the threshold (some transfer must
+    be). A share has no upper bound — 4.2BSD's timeouts can send the window again and
+    again: 548 % of the file at a 4096-octet window — so the mean says nothing more
+    (until round 7 the count assumed shares ≤ 1, n(m − t)/(1 − t), and counted "25 of 9")."""
     if not share.valid or share.n <= 0 or share.mean <= threshold:
         return 0
-    if share.half == 0.0:
-        return share.n
-    return math.ceil(share.n * (share.mean - threshold) / (1.0 - threshold) - 1e-9)
+    return share.n if share.half == 0.0 else 1
 
 
 def _over_10pct(sd: StudyData) -> Outcome:
     """§4: "(In several tests, over 10% of the datagrams were retransmitted)", in the
     paragraph on the single circuit; a test is one transfer, so the one-circuit
-    transfers of every T_N variant are counted (a lower bound, see `transfers_over`):
+    transfers of every T_N variant are counted (those certainly over, `transfers_over`):
     holds with at least SEVERAL; does not hold if no transfer can exceed 10 % (every
     variant's transfers identical, CI 0, at or below 10 %); else inconclusive."""
     fd = sd[3]
@@ -223,8 +220,9 @@ def _over_10pct(sd: StudyData) -> Outcome:
     else:
         v = Verdict.INCONCLUSIVE
     parts = ", ".join(f"{c} {100 * s.mean:.1f}% ± {100 * s.half:.1f} (n = {s.n}, ≥ {k} above)" for c, s, k in counts)
-    return Outcome(v, f"at least {over} of {total} one-circuit transfers re-sent > 10% (a lower bound from each "
-                      f"variant's mean; per-replication values are not in the study data): {parts}",
+    return Outcome(v, f"at least {over} of {total} one-circuit transfers re-sent > 10% (certain from each variant's "
+                      f"mean and CI: all if the CI is 0, else one if the mean is over; per-replication values are "
+                      f"not in the study data): {parts}",
                    f"≥ {over} of {total} transfers > 10%")
 
 
@@ -336,7 +334,7 @@ def fig3_claims() -> tuple[Claim, ...]:
               "(throughput below the constant-T_N transfer's).", _reason_variation, figure=3),
         Claim("fig3.over_10pct_retransmitted", "§4", "In several tests, over 10% of the datagrams were retransmitted "
               "(one circuit, the paragraph's subject: two or more one-circuit transfers, replications of the constant, "
-              "random and bursty T_N variants, counted from their means as a lower bound).",
+              "random and bursty T_N variants, those certainly over counted from their means and CIs).",
               _over_10pct, figure=3, sensitivity=("tcp_reno",)),
         Claim("fig3.linear", "§5, conclusions", "Two circuits double the throughput, three triple it (C = 2, 3: "
               f"min(C × one circuit, the line's capacity for user data) within {100 * TOL_LINEAR:g}%).", _linear, figure=3,
@@ -381,109 +379,25 @@ def fig2_claims() -> tuple[Claim, ...]:
     )
 
 
-BUSY = f"N > {CM_CHANNELS - CM_K_RESERVED} destinations (more than MLRU's outgoing channels)"
-CROWDED = f"N > {CM_CHANNELS} destinations (more than the host's channels)"
+# The circuit-management claims (Figures 4–8) live in .claims_cm; re-exported here.
+from .claims_cm import (  # noqa: E402
+    EXTRA,
+    HEAVY,
+    PREVENT_SHARE,
+    asymmetric_c_max_churn,
+    exercised,
+    fig4_claims,
+    fig5_claims,
+    fig6_claims,
+    fig7_claims,
+    fig8_claims,
+    t_min_prevents_thrashing,
+    _busy_xs,
+    _crowded_xs,
+)
 
-
-def _busy_xs(fd: FigureData, curve: str) -> list[float]:
-    return [x for x in fd.xs(curve) if x > CM_CHANNELS - CM_K_RESERVED]
-
-
-def _crowded_xs(fd: FigureData, curve: str) -> list[float]:
-    return [x for x in fd.xs(curve) if x > CM_CHANNELS]
-
-
-def _each(fig: int, curve: str, region: Callable[[FigureData, str], list[float]],
-          check: Callable[[Est], Verdict], what: str) -> Callable[[StudyData], Outcome]:
-    def run(sd: StudyData) -> Outcome:
-        fd = sd[fig]
-        return pointwise(region(fd, curve), lambda x: check(fd.est(curve, x)),
-                         describe=lambda x: f"N = {x:g}: {what} {fd.est(curve, x)}")
-    return run
-
-
-def _pair(fig: int, a: str, b: str, region: Callable[[FigureData, str], list[float]],
-          relation: Callable[[Est, Est], Verdict]) -> Callable[[StudyData], Outcome]:
-    def run(sd: StudyData) -> Outcome:
-        fd = sd[fig]
-        return pointwise(region(fd, a), lambda x: relation(fd.est(a, x), fd.est(b, x)),
-                         describe=lambda x: f"N = {x:g}: {a} {fd.est(a, x)} vs {b} {fd.est(b, x)}")
-    return run
-
-
-def _all_xs(fd: FigureData, curve: str) -> list[float]:
-    return fd.xs(curve)
-
-
-def _largest(fd: FigureData, curve: str) -> list[float]:
-    return fd.xs(curve)[-1:]
-
-
-
-def fig4_claims() -> tuple[Claim, ...]:
-    return (
-        Claim("ext4.mlru_discards_when_overloaded", "§6.2", "When no circuit can be obtained (MLRU, every channel "
-              f"younger than T_min) the interface discards the site's datagrams: MLRU discards for {BUSY}.",
-              _each(4, "mlru.discarded", _busy_xs, lambda e: exceeds(e, ZERO), "discarded"), figure=4),
-        Claim("ext4.multi_no_gain_when_saturated", "Conclusions", "When communicating with many sites, opening "
-              "additional circuits does not increase throughput (largest N: multi-MLRU at most MLRU's, within 3%).",
-              _pair(4, "multi_mlru", "mlru", _largest, lambda a, b: at_most(a, b, TOL_FLAT)), figure=4),
-    )
-
-
-def fig5_claims() -> tuple[Claim, ...]:
-    return (
-        Claim("ext5.multi_costs_more", "§6", "Multiple circuits trade cost for throughput: multi-circuit MLRU opens "
-              "at least as many circuits as MLRU.", _pair(5, "multi_mlru", "mlru", _all_xs, lambda a, b: at_least(a, b, 0.0)),
-              figure=5),
-        Claim("ext5.mlru_cheaper_than_lru", "§6.1", f"T_min's hysteresis: MLRU opens fewer circuits than LRU for {CROWDED}.",
-              _pair(5, "mlru", "lru", _crowded_xs, below), figure=5),
-    )
-
-
-def fig6_claims() -> tuple[Claim, ...]:
-    return (
-        Claim("ext6.multi_slows_other_sites", "Conclusions", "Opening additional circuits to one site gives the other "
-              "sites lower service when the line is loaded: at the largest N the terminal delay under multi-MLRU exceeds "
-              "MLRU's.", _pair(6, "multi_mlru", "mlru", _largest, exceeds), figure=6),
-    )
-
-
-#: "Prevents": T_min removes at least 90 % of the control's short-lived closes.
-PREVENT_SHARE = 0.1
-
-
-def _at_most_prevent_share(a: Est, control: Est) -> Verdict:
-    return at_most(a, control.scaled(PREVENT_SHARE))
-
-
-def t_min_prevents_thrashing(sd: StudyData) -> Outcome:
-    """Where sites crowd the channels, the manager without T_min (``mlru_no_t_min``)
-    thrashes, and MLRU and multi-MLRU with T_min close at most PREVENT_SHARE of its
-    short-lived circuits. A manager that ignored T_min would equal the control and fail."""
-    fd = sd[7]
-    xs = _crowded_xs(fd, "mlru_no_t_min")
-    if not xs:
-        return Outcome(Verdict.INCONCLUSIVE, f"no point with {CROWDED}")
-    control = pointwise(xs, lambda x: exceeds(fd.est("mlru_no_t_min", x), ZERO),
-                        describe=lambda x: f"N = {x:g}: without T_min {fd.est('mlru_no_t_min', x)}")
-    fewer = [_pair(7, k, "mlru_no_t_min", _crowded_xs, _at_most_prevent_share)(sd) for k in ("mlru", "multi_mlru")]
-    v = all_of([control.verdict, *(o.verdict for o in fewer)])
-    detail = "; ".join(f"N = {x:g}: " + ", ".join(f"{k} {fd.est(k, x).mean:.3g}" for k in
-                                                    ("mlru", "multi_mlru", "mlru_no_t_min")) for x in xs)
-    return Outcome(v, f"short-lived closes per hour: {detail}",
-                   f"with T_min {fd.est('mlru', xs[-1]).mean:.3g} vs without {fd.est('mlru_no_t_min', xs[-1]).mean:.3g} "
-                   f"(N = {xs[-1]:g})")
-
-
-def fig7_claims() -> tuple[Claim, ...]:
-    return (
-        Claim("ext7.lru_thrashes", "§6", f"Sites competing for circuits close each other's circuits (thrashing) under "
-              f"LRU for {CROWDED}.", _each(7, "lru", _crowded_xs, lambda e: exceeds(e, ZERO), "short-lived closes/h"), figure=7),
-        Claim("ext7.t_min_prevents_thrashing", "§6.1", f"T_min prevents closing a circuit that was just opened: for "
-              f"{CROWDED}, MLRU and multi-circuit MLRU close at most {100 * PREVENT_SHARE:g}% as many circuits open < 60 s "
-              "as the same MLRU without T_min (which must thrash there).", t_min_prevents_thrashing, figure=7),
-    )
+__all__ = ["EXTRA", "HEAVY", "PREVENT_SHARE", "asymmetric_c_max_churn", "exercised", "fig4_claims", "fig5_claims", "fig6_claims",
+           "fig7_claims", "fig8_claims", "t_min_prevents_thrashing", "_busy_xs", "_crowded_xs"]
 
 
 def study_claims() -> list[Claim]:

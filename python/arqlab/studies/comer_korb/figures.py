@@ -1,5 +1,6 @@
 """Figures 2 and 3 of the paper and the circuit-management extension (Figures 4–7,
-not in the paper: LRU vs MLRU vs multi-circuit MLRU). Figure 1 is a time graph drawn
+not in the paper: LRU vs MLRU vs multi-circuit MLRU; Figure 8: both hosts sending with
+asymmetric C_max). Figure 1 is a time graph drawn
 from a trace (:mod:`.timegraph`). Each figure carries its curves, closed forms,
 assumptions and the claims made about it.
 """
@@ -15,15 +16,19 @@ from .params import (
     A_ACCESS,
     A_BURSTY,
     A_CM,
+    A_HEAVY,
     A_HEADERS,
     A_PROFILE,
     A_RANDOM,
     A_TCP,
     A_THROUGHPUT,
+    A_TWO_SIDED,
     CIRCUITS,
     CIRCUITS_QUICK,
     CM_DESTINATIONS,
+    CM_CHANNELS_MANY,
     CM_DESTINATIONS_QUICK,
+    CM_FILE_RATE_HEAVY,
     COLORS,
     FIG2_CIRCUITS,
     HOURS,
@@ -33,8 +38,23 @@ from .params import (
     PAPER_BOUND_HEADERS_BPS,
     t_n_profile,
     T_N_S,
+    TS_A_C_MAX,
+    TS_A_C_MAX_QUICK,
+    TS_B_C_MAX,
 )
-from .scenarios import FLOW, LAYERS, cm_scenario, derive_circuits, derive_destinations, derive_hour, transfer_scenario
+from .scenarios import (
+    FLOW,
+    LAYERS,
+    TS_AB_LAYERS,
+    TS_B_LAYERS,
+    cm_scenario,
+    derive_a_c_max,
+    derive_circuits,
+    derive_destinations,
+    derive_hour,
+    transfer_scenario,
+    two_sided_scenario,
+)
 
 STATED = f"W = 2, 128-octet packets, LAPB at {LINE_BPS:g} bit/s, T_N = {1000 * T_N_S:g} ms (vendor's mean)"
 #: Hidden curves of Fig. 3 at one circuit: the counters behind the four reasons.
@@ -173,6 +193,17 @@ def _cm_figure(number: int, title: str, y_label: str, direction: str, measure: s
         curves += (Curve("mlru_no_t_min", "MLRU without T_min (T_min = 0)", direction,
                          params={"policy": "mlru", "t_min_s": 0.0}, style={"color": "tab:gray", "marker": "x"},
                          extension=True),)
+    if number in (4, 5, 6):
+        # Multi-MLRU's additional circuits (the multi-circuit claims' mechanism), and the
+        # two MLRUs under the load that exercises it (cl.HEAVY: file sites offering more
+        # than one circuit carries, a channel for every site's C_max circuits).
+        heavy = {"file_rate": CM_FILE_RATE_HEAVY, "channels": CM_CHANNELS_MANY}
+        curves += tuple(Curve(f"{cl.EXTRA}{sfx}", f"multi-circuit MLRU{label}: calls to a site with a circuit open",
+                              CM_LAYERS, params={"policy": "multi_mlru", **p}, measure="x25_extra_circuit_calls", plot=False)
+                        for sfx, label, p in (("", "", {}), (cl.HEAVY, ", heavy files", heavy)))
+        curves += tuple(Curve(f"{k}{cl.HEAVY}", f"{label}, heavy files", direction, params={"policy": k, **heavy},
+                              style={"color": COLORS[k], "marker": "x", "linestyle": ":"}, extension=True)
+                        for k, label in POLICIES if k != "lru")
     if number == 4:  # datagrams discarded (no circuit could be had), read from the same runs
         curves += tuple(Curve(f"{k}.discarded", f"{label}: datagrams discarded", CM_LAYERS, params={"policy": k},
                               measure="x25_datagrams_discarded", plot=False) for k, label in POLICIES)
@@ -180,7 +211,7 @@ def _cm_figure(number: int, title: str, y_label: str, direction: str, measure: s
         number, f"Extension: {title}", cm_scenario(), "destinations (half terminal, half file transfer)", y_label,
         measure, tuple(float(n) for n in CM_DESTINATIONS), tuple(float(n) for n in CM_DESTINATIONS_QUICK), _no_x, curves,
         derive=derive_destinations, normalize=_per_hour if per_hour else None, y_scale="symlog" if per_hour else "linear",
-        assumptions=(A_CM,), claims=claims,
+        assumptions=(A_CM, A_HEAVY) if number in (4, 5, 6) else (A_CM,), claims=claims,
         caption="Not in the paper: §6's circuit managers when sites compete for a host's channels",
     )
 
@@ -205,7 +236,36 @@ def fig7() -> Figure:
                       "x25_short_lived_closes", cl.fig7_claims(), per_hour=True)
 
 
-FIGURE_BUILDERS = {2: fig2, 3: fig3, 4: fig4, 5: fig5, 6: fig6, 7: fig7}
+def _per_hour_counts(scn: Scenario, curve: Curve) -> float:
+    """Fig. 8: whole-run counts → per hour; throughput as it is."""
+    return 1.0 if curve.measure == "throughput_bps" else _per_hour(scn, curve)
+
+
+def fig8() -> Figure:
+    """Both hosts sending with asymmetric C_max (§6's warning), against a's C_max."""
+    b, ab = TS_B_LAYERS, TS_AB_LAYERS
+    curves = (
+        Curve("b_rule_1", "b: closes of a's circuits by rule 1, for b's own datagrams", b, measure="x25_close_rule_1",
+              style={"color": "tab:red", "marker": "o"}, extension=True),
+        Curve("b_calls_in", "b: closes to accept a's calls (the model's incoming-call rule)", b,
+              measure="x25_closes_for_calls_in", style={"color": "tab:orange", "marker": "s"}, extension=True),
+        Curve("a_extra", "a: additional circuits opened (calls to b with a circuit open)", ab,
+              measure="x25_extra_circuit_calls", style={"color": "tab:green", "marker": "^"}, extension=True),
+        Curve("throughput", "a → b throughput (bit/s)", "flow.a->b", measure="throughput_bps", plot=False),
+        Curve("refused", "a and b: calls refused", ab, measure="x25_calls_refused", plot=False),
+        Curve("discarded", "a and b: datagrams discarded", ab, measure="x25_datagrams_discarded", plot=False),
+    )
+    return Figure(
+        8, f"Extension: both hosts sending, asymmetric C_max (b's C_max {TS_B_C_MAX}) vs a's C_max", two_sided_scenario(),
+        "host a's C_max", "per hour", "x25_close_rule_1", tuple(float(c) for c in TS_A_C_MAX),
+        tuple(float(c) for c in TS_A_C_MAX_QUICK), _no_x, curves, derive=derive_a_c_max, normalize=_per_hour_counts,
+        y_scale="symlog", assumptions=(A_TWO_SIDED,), claims=cl.fig8_claims(),
+        caption="Not in the paper: §6's warning on asymmetric C_max, both hosts sending (a to b, b to a and to "
+                "three terminal sites)",
+    )
+
+
+FIGURE_BUILDERS = {2: fig2, 3: fig3, 4: fig4, 5: fig5, 6: fig6, 7: fig7, 8: fig8}
 
 
 def figures() -> list[Figure]:

@@ -141,6 +141,12 @@ CM_TERMINAL_OCTETS = 20  # a keystroke echo line: 20 octets + 20 of IP header = 
 CM_TERMINAL_RATE = 0.5  # datagrams/s per terminal site
 CM_FILE_OCTETS = 472  # + 20 of IP header = 492
 CM_FILE_RATE = 0.25  # datagrams/s per file site (≈ 1 kbit/s: 8 such sites fill the line)
+#: The ``heavy_files`` sensitivity of Figs. 4–6, the load that exercises multi-circuit
+#: MLRU: a file site offers 3.9 kbit/s, more than one circuit carries (2.3 kbit/s), and
+#: host a has channels for every site's C_max circuits (16 sites × 3 + K), so an
+#: additional circuit need not wait for another site's to be T_min old.
+CM_FILE_RATE_HEAVY = 1.0
+CM_CHANNELS_MANY = 64
 #: The extension's replication cap (its thrashing points vary widely; the framework
 #: reports points left at the cap).
 CM_MAX_REPLICATIONS = 40
@@ -148,6 +154,22 @@ CM_DURATION_S = 3600.0
 CM_WARMUP_S = 300.0
 CM_DURATION_QUICK_S = 1200.0
 CM_WARMUP_QUICK_S = 200.0
+
+# ------------------------- both hosts sending, asymmetric C_max (§6; Fig. 8, beyond the paper)
+#: Host a's C_max (the x axis); b's is TS_B_C_MAX. a has TS_A_CHANNELS channels (it never
+#: closes), b TS_B_CHANNELS: one per circuit of a's at a's C_max 1 and of its own
+#: TS_TERMINAL_SITES terminal sites, so with C_max matched nothing need be closed.
+TS_A_C_MAX = (1, 2, 3, 4)
+TS_A_C_MAX_QUICK = TS_A_C_MAX
+TS_B_C_MAX = 1
+TS_A_CHANNELS = 16
+TS_TERMINAL_SITES = 3
+TS_B_CHANNELS = 1 + TS_TERMINAL_SITES
+#: a → b: 492-octet datagrams at 1/s (3.9 kbit/s, more than one circuit's 2.3 kbit/s);
+#: b → a: one every 4 s; b → each terminal site: a 40-octet datagram every 100 s.
+TS_A_RATE = 1.0
+TS_B_RATE = 0.25
+TS_TERMINAL_RATE = 0.01
 
 COLORS = {"tcp": "tab:blue", "random": "tab:orange", "lru": "tab:red", "mlru": "tab:blue", "multi_mlru": "tab:green"}
 
@@ -184,6 +206,19 @@ A_CM = Assumption(
     f"datagrams), half file transfers (Poisson, {CM_FILE_RATE:g}/s of {CM_FILE_OCTETS}+20-octet datagrams); "
     f"{CM_CHANNELS} channels, K = {CM_K_RESERVED}, T_min = {CM_T_MIN_S:g} s, T_open = {CM_T_OPEN_S:g} s, C_max = {CM_C_MAX}",
     "Not in the paper (an extension): §6's manager under competition for circuits.")
+
+A_HEAVY = Assumption(
+    "heavy files (Figs. 4–6, the multi-circuit claims)",
+    f"as the circuit-management load, but file sites at {CM_FILE_RATE_HEAVY:g}/s of {CM_FILE_OCTETS}+20-octet datagrams "
+    f"(3.9 kbit/s, more than one circuit carries) and {CM_CHANNELS_MANY} channels",
+    "Not in the paper: the load under which multi-circuit MLRU opens additional circuits at every N.")
+A_TWO_SIDED = Assumption(
+    "two-sided load (Fig. 8)",
+    f"a → b Poisson {TS_A_RATE:g}/s of {CM_FILE_OCTETS}+20-octet datagrams; b → a {TS_B_RATE:g}/s of the same; b → "
+    f"{TS_TERMINAL_SITES} terminal sites {TS_TERMINAL_RATE:g}/s each of {CM_TERMINAL_OCTETS}+20 octets; multi-circuit "
+    f"MLRU everywhere, no reserved channels, T_min = {CM_T_MIN_S:g} s, T_open = {CM_T_OPEN_S:g} s; a {TS_A_CHANNELS} "
+    f"channels, b {TS_B_CHANNELS} channels and C_max {TS_B_C_MAX}",
+    "Not in the paper: §6's asymmetric-C_max warning with both hosts sending.")
 
 A_BURSTY = Assumption(
     "bursty T_N", f"square wave: {BURST_LOW:g} × T_N, then {BURST_HIGH:g} × T_N for the last {BURST_HIGH_S:g} s of "

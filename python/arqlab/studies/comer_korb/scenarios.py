@@ -199,17 +199,20 @@ def poisson(rate: float, octets: int) -> dict[str, Any]:
             "length": {"dist": "constant", "mean_bits": octets * 8}}
 
 
-def cm_tables(policy: str, n: int, t_min_s: float = CM_T_MIN_S) -> dict[str, Any]:
+def cm_tables(policy: str, n: int, t_min_s: float = CM_T_MIN_S, file_rate: float = CM_FILE_RATE,
+              channels: int = CM_CHANNELS) -> dict[str, Any]:
     """Host ``a`` with ``CM_CHANNELS`` channels sending to ``n`` sites under ``policy``;
-    ``t_min_s`` = 0 is the manager without T_min (Fig. 7's control). A close counts as
+    ``t_min_s`` = 0 is the manager without T_min (Fig. 7's control), ``file_rate`` the
+    file sites' datagrams per second and ``channels`` host a's (the ``heavy_files``
+    sensitivity raises both). A close counts as
     thrashing when the circuit was open less than CM_T_MIN_S, whatever the manager's own
     T_min."""
     terminals, files = cm_sites(n)
     x25 = {"kind": "x25", "window": WINDOW, "policy": policy, "c_max": CM_C_MAX if policy == "multi_mlru" else 1,
-           "channels": CM_CHANNELS, "k_reserved": CM_K_RESERVED, "t_min_s": t_min_s, "t_open_s": CM_T_OPEN_S,
+           "channels": channels, "k_reserved": CM_K_RESERVED, "t_min_s": t_min_s, "t_open_s": CM_T_OPEN_S,
            "thrash_window_s": CM_T_MIN_S}
     flows = [{"from": "a", "to": s, "traffic": poisson(CM_TERMINAL_RATE, CM_TERMINAL_OCTETS)} for s in terminals]
-    flows += [{"from": "a", "to": s, "traffic": poisson(CM_FILE_RATE, CM_FILE_OCTETS)} for s in files]
+    flows += [{"from": "a", "to": s, "traffic": poisson(file_rate, CM_FILE_OCTETS)} for s in files]
     return {
         "stack": {"host": {"layers": [{**x25, **lapb_framing()}]}},
         **network(terminals + files, {"t_n": "constant"}),
@@ -238,5 +241,56 @@ def cm_scenario(policy: str = "mlru", n: int = 6, quick: bool = True) -> Scenari
 
 def derive_destinations(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
     """Circuit management: x is the number of destinations."""
-    return {**cm_tables(str(params["policy"]), int(x), float(params.get("t_min_s", CM_T_MIN_S))),
+    return {**cm_tables(str(params["policy"]), int(x), float(params.get("t_min_s", CM_T_MIN_S)),
+                        float(params.get("file_rate", CM_FILE_RATE)), int(params.get("channels", CM_CHANNELS))),
             "run": cm_run_table(quick)}
+
+
+# ------------------------- both hosts sending, asymmetric C_max (§6; Fig. 8, beyond the paper)
+#: b's counters: the flow to the first terminal site (which only answers calls, so the
+#: scope's closes are b's); a's extra calls: the a → b flow (b, C_max 1, places none).
+TS_B_LAYERS = "transport.flow.b->t1"
+TS_AB_LAYERS = "transport.flow.a->b"
+
+
+def two_sided_tables(a_c_max: int) -> dict[str, Any]:
+    """Hosts a (C_max ``a_c_max``) and b (C_max TS_B_C_MAX) both sending: a to b, b to a
+    and to TS_TERMINAL_SITES terminal sites t1…; ``scenarios/comer_korb/two_sided_c_max.toml``
+    is this at a's C_max 3 (c, d, e for t1, t2, t3)."""
+    def x25(c_max: int, channels: int) -> dict[str, Any]:
+        return {"kind": "x25", "window": WINDOW, "policy": "multi_mlru", "c_max": c_max, "channels": channels,
+                "k_reserved": 0, "t_min_s": CM_T_MIN_S, "t_open_s": CM_T_OPEN_S, **lapb_framing()}
+
+    sites = [f"t{i + 1}" for i in range(P.TS_TERMINAL_SITES)]
+    flows = [{"from": "a", "to": "b", "traffic": poisson(P.TS_A_RATE, CM_FILE_OCTETS)},
+             {"from": "b", "to": "a", "traffic": poisson(P.TS_B_RATE, CM_FILE_OCTETS)}]
+    flows += [{"from": "b", "to": s, "traffic": poisson(P.TS_TERMINAL_RATE, CM_TERMINAL_OCTETS)} for s in sites]
+    return {
+        "stack": {"a_host": {"layers": [x25(a_c_max, P.TS_A_CHANNELS)]},
+                  "b_host": {"layers": [x25(P.TS_B_C_MAX, P.TS_B_CHANNELS)]},
+                  "site": {"layers": [x25(1, P.TS_A_CHANNELS)]}},
+        **network(["b", *sites], {"t_n": "constant"}),
+        "node": [{"name": "a", "stack": "a_host"}, {"name": "b", "stack": "b_host"},
+                 *({"name": s, "stack": "site"} for s in sites)],
+        "flow": flows,
+    }
+
+
+def two_sided_run_table(quick: bool) -> dict[str, Any]:
+    """As the circuit-management runs, measured from 0: the churn starts once a's first
+    circuits are older than T_min."""
+    run = cm_run_table(quick)
+    run["warmup_s"] = 0.0
+    if not quick:
+        run["precision_measures"] = ["flow.a->b.throughput_bps"]
+    return run
+
+
+def two_sided_scenario(a_c_max: int = 3, quick: bool = True) -> Scenario:
+    return {"title": f"Comer & Korb extension: both hosts sending, C_max a {a_c_max} / b {P.TS_B_C_MAX}",
+            "run": two_sided_run_table(quick), **two_sided_tables(a_c_max)}
+
+
+def derive_a_c_max(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
+    """Fig. 8: x is host a's C_max."""
+    return {**two_sided_tables(int(x)), "run": two_sided_run_table(quick)}

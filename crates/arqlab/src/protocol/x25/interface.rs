@@ -47,8 +47,21 @@ pub struct InterfaceCounters {
     /// Closes of a circuit open less than `thrash_window` (LRU thrashing).
     pub short_lived_closes: u64,
     /// Closes by `select_and_close_circuit`'s first rule: a circuit of a site with more
-    /// than C_max open (only possible when that site called in). Not a measure.
+    /// than C_max open (only possible when that site called in), whatever asked for it.
     pub crowded_site_closes: u64,
+    /// Closes asked for by `enqueue_datagram` (the paper's only caller of
+    /// `select_and_close_circuit`), by rule: 1 (a crowded site's LRU circuit), 2 (the
+    /// LRU circuit of all).
+    pub close_rule_1: u64,
+    pub close_rule_2: u64,
+    /// Closes made to accept an incoming CALL REQUEST with every channel in use (a
+    /// rule of this model, not of the paper's pseudo-code). With the two above they
+    /// make `circuits_closed`.
+    pub closes_for_calls_in: u64,
+    /// Calls `enqueue_datagram` placed to a site that already had a circuit open or
+    /// being opened: multi-circuit MLRU's second … C_max-th circuits (the study's
+    /// pre-opened circuits are not counted). Zero means the multi-circuit rule never ran.
+    pub extra_circuit_calls: u64,
     pub datagrams_sent: u64,
     pub datagrams_delivered: u64,
     /// Discarded because no circuit could be obtained (§6.2), or lost because a circuit
@@ -72,6 +85,10 @@ impl InterfaceCounters {
             ("x25_calls_refused", self.calls_refused as f64),
             ("x25_circuits_closed", self.circuits_closed as f64),
             ("x25_short_lived_closes", self.short_lived_closes as f64),
+            ("x25_close_rule_1", self.close_rule_1 as f64),
+            ("x25_close_rule_2", self.close_rule_2 as f64),
+            ("x25_closes_for_calls_in", self.closes_for_calls_in as f64),
+            ("x25_extra_circuit_calls", self.extra_circuit_calls as f64),
             ("x25_datagrams_sent", self.datagrams_sent as f64),
             ("x25_datagrams_delivered", self.datagrams_delivered as f64),
             ("x25_datagrams_discarded", self.datagrams_discarded as f64),
@@ -195,10 +212,12 @@ impl<P: Payload> Interface<P> {
             let (_, _, k) = self.policy.effective();
             let mut can = self.in_use() + k < self.cfg.channels;
             if !can {
-                can = self.close_one(now);
+                can = self.close_one(now, false);
             }
             if can {
-                self.place_call(now, site);
+                if self.place_call(now, site) && open > 0 {
+                    self.counters.extra_circuit_calls += 1;
+                }
             } else if open == 0 {
                 // No connection can be obtained: the site's waiting datagrams go.
                 let s = &mut self.sites[site as usize];
@@ -221,13 +240,19 @@ impl<P: Payload> Interface<P> {
     /// `select_and_close_circuit`. The channel is free at once: X.25 clearing is
     /// confirmed by the local DCE (local significance), and the CLEAR REQUEST still
     /// travels to the remote DTE, which frees its end when it arrives.
-    fn close_one(&mut self, now: SimTime) -> bool {
+    /// `for_call_in`: asked for by an incoming CALL REQUEST, not by `enqueue_datagram`.
+    fn close_one(&mut self, now: SimTime, for_call_in: bool) -> bool {
         let Some(i) = select_victim(&self.circuits, &self.policy, now) else { return false };
         let (c_max, _, _) = self.policy.effective();
         // A victim on a crowded site is rule 1's: rule 2's LRU circuit there would be
         // that site's LRU circuit too, old enough, so rule 1 would have taken it.
-        if self.circuits[i].as_ref().is_some_and(|c| self.open_to(c.peer) > c_max) {
-            self.counters.crowded_site_closes += 1;
+        let rule_1 = self.circuits[i].as_ref().is_some_and(|c| self.open_to(c.peer) > c_max);
+        let k = &mut self.counters;
+        k.crowded_site_closes += u64::from(rule_1);
+        match (for_call_in, rule_1) {
+            (true, _) => k.closes_for_calls_in += 1,
+            (false, true) => k.close_rule_1 += 1,
+            (false, false) => k.close_rule_2 += 1,
         }
         let c = self.set_circuit(i, None).expect("victim exists");
         self.counters.circuits_closed += 1;
@@ -265,7 +290,7 @@ impl<P: Payload> Interface<P> {
         match p.kind {
             PacketKind::CallRequest => {
                 self.counters.calls_received += 1;
-                let slot = self.free_slot().or_else(|| if self.close_one(now) { self.free_slot() } else { None });
+                let slot = self.free_slot().or_else(|| if self.close_one(now, true) { self.free_slot() } else { None });
                 match slot {
                     Some(s) => {
                         let mut c = Circuit::new(p.vc, self.me, p.src, false, self.cfg.window, self.cfg.modulus, self.cfg.packet_octets, now);

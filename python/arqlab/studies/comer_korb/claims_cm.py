@@ -1,0 +1,240 @@
+"""§6's circuit-management statements, checked on the extension: Figures 4–7 (LRU,
+MLRU and multi-circuit MLRU when sites compete for a host's channels) and Figure 8 (both
+hosts sending with asymmetric C_max). The multi-circuit claims are scored only where
+multi-circuit MLRU opened an additional circuit (its ``x25_extra_circuit_calls``
+counter), and are *not exercised* where it never did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..artefacts.curves import FigureData
+from ..data import StudyData
+from ..spec import Claim
+from ..verdicts import Est, Outcome, Verdict, all_of, at_least, at_most, below, exceeds, pointwise
+from .params import CM_CHANNELS, CM_K_RESERVED, TS_B_C_MAX
+
+ZERO = Est(0.0, 0.0)
+#: "Without increasing performance": within this share (as Fig. 3's claim).
+TOL_FLAT = 0.03
+
+
+BUSY = f"N > {CM_CHANNELS - CM_K_RESERVED} destinations (more than MLRU's outgoing channels)"
+CROWDED = f"N > {CM_CHANNELS} destinations (more than the host's channels)"
+
+
+def _busy_xs(fd: FigureData, curve: str) -> list[float]:
+    return [x for x in fd.xs(curve) if x > CM_CHANNELS - CM_K_RESERVED]
+
+
+def _crowded_xs(fd: FigureData, curve: str) -> list[float]:
+    return [x for x in fd.xs(curve) if x > CM_CHANNELS]
+
+
+def _each(fig: int, curve: str, region: Callable[[FigureData, str], list[float]],
+          check: Callable[[Est], Verdict], what: str) -> Callable[[StudyData], Outcome]:
+    def run(sd: StudyData) -> Outcome:
+        fd = sd[fig]
+        return pointwise(region(fd, curve), lambda x: check(fd.est(curve, x)),
+                         describe=lambda x: f"N = {x:g}: {what} {fd.est(curve, x)}")
+    return run
+
+
+def _pair(fig: int, a: str, b: str, region: Callable[[FigureData, str], list[float]],
+          relation: Callable[[Est, Est], Verdict]) -> Callable[[StudyData], Outcome]:
+    def run(sd: StudyData) -> Outcome:
+        fd = sd[fig]
+        return pointwise(region(fd, a), lambda x: relation(fd.est(a, x), fd.est(b, x)),
+                         describe=lambda x: f"N = {x:g}: {a} {fd.est(a, x)} vs {b} {fd.est(b, x)}")
+    return run
+
+
+def _all_xs(fd: FigureData, curve: str) -> list[float]:
+    return fd.xs(curve)
+
+
+def _largest(fd: FigureData, curve: str) -> list[float]:
+    return fd.xs(curve)[-1:]
+
+
+
+#: Multi-circuit MLRU's calls to a site that already had a circuit open or being opened
+#: (``x25_extra_circuit_calls``, whole-run counts): the mechanism of the multi-circuit
+#: claims. Zero in every replication at a point = the manager never opened an additional
+#: circuit there, so a claim about additional circuits is not exercised at it.
+EXTRA = "multi_mlru.extra_calls"
+#: The curves' suffix under the load that exercises multi-circuit MLRU (params.A_HEAVY).
+HEAVY = ".heavy"
+
+
+def exercised(extra: Est) -> Verdict:
+    """Did multi-circuit MLRU open additional circuits at a point? Holds if its count is
+    significantly above 0 (the claim can be scored there); does not hold if it is 0 in
+    every replication (mean 0: the mechanism never ran, *not exercised*); inconclusive
+    if some replication opened one but too few to tell the two managers apart."""
+    if not extra.valid:
+        return Verdict.INCONCLUSIVE
+    if extra.mean == 0.0:
+        return Verdict.DOES_NOT_HOLD
+    return exceeds(extra, ZERO)
+
+
+def _multi(fig: int, region: Callable[[FigureData, str], list[float]],
+           relation: Callable[[Est, Est], Verdict]) -> Callable[[StudyData], Outcome]:
+    """A multi-MLRU vs MLRU claim, scored on the heavy-files curves (the load that
+    exercises multi-circuit MLRU) where multi-MLRU opened additional circuits; the
+    figure's own load is reported beside it (there it opens almost none at N ≥ 6)."""
+    def run(sd: StudyData) -> Outcome:
+        fd = sd[fig]
+        xs = region(fd, "multi_mlru")
+        base = "; ".join(f"N = {x:g}: {fd.est(EXTRA, x)}" for x in xs) if fd.has(EXTRA) else "not run"
+        o = _scored_where_exercised(fd, xs, HEAVY, relation)
+        return Outcome(o.verdict, f"heavy files: {o.detail}; under the figure's own load additional circuits per run: "
+                                  f"{base}", o.measured, o.deviations)
+    return run
+
+
+def _scored_where_exercised(fd: FigureData, xs: list[float], sfx: str,
+                            relation: Callable[[Est, Est], Verdict]) -> Outcome:
+    """``relation`` (multi-MLRU vs MLRU, curves with suffix ``sfx``) on the points where
+    multi-MLRU opened additional circuits (EXTRA significantly above 0). Where it never
+    opened one at any point: *not exercised*, the counter the reason; where it opened too
+    few to score at some point (and never significantly): inconclusive, saying so."""
+    extra, multi, mlru = f"{EXTRA}{sfx}", f"multi_mlru{sfx}", f"mlru{sfx}"
+    if not fd.has(extra):
+        return Outcome(Verdict.INCONCLUSIVE, "missing the multi-circuit counter")
+    ran = {x: exercised(fd.est(extra, x)) for x in xs}
+    scored = [x for x in xs if ran[x] is Verdict.HOLDS]
+    counts = ", ".join(f"N = {x:g}: {fd.est(extra, x)}" for x in xs)
+    if not scored:
+        if all(v is Verdict.DOES_NOT_HOLD for v in ran.values()):
+            return Outcome(Verdict.NOT_EXERCISED,
+                           f"multi-MLRU opened no additional circuit at N = {', '.join(f'{x:g}' for x in xs)} "
+                           f"(calls to a site with a circuit open, per run: {counts}): it ran as MLRU",
+                           "no additional circuit opened")
+        return Outcome(Verdict.INCONCLUSIVE, f"multi-MLRU opened too few additional circuits to compare the managers "
+                                             f"(per run: {counts})", "additional circuits too rare")
+    out = pointwise(scored, lambda x: relation(fd.est(multi, x), fd.est(mlru, x)),
+                    describe=lambda x: f"N = {x:g}: multi_mlru {fd.est(multi, x)} vs mlru {fd.est(mlru, x)}")
+    rest = [x for x in xs if x not in scored]
+    skipped = f"; not scored (additional circuits not significant) at N = {', '.join(f'{x:g}' for x in rest)}" if rest else ""
+    return Outcome(out.verdict, f"{out.detail}; additional circuits opened per run: {counts}{skipped}",
+                   out.measured, out.deviations)
+
+
+def fig4_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("ext4.mlru_discards_when_overloaded", "§6.2", "When no circuit can be obtained (MLRU, every channel "
+              f"younger than T_min) the interface discards the site's datagrams: MLRU discards for {BUSY}.",
+              _each(4, "mlru.discarded", _busy_xs, lambda e: exceeds(e, ZERO), "discarded"), figure=4),
+        Claim("ext4.multi_no_gain_when_saturated", "Conclusions", "When communicating with many sites, opening "
+              "additional circuits does not increase throughput (largest N, heavy files: multi-MLRU at most MLRU's, "
+              "within 3%).",
+              _multi(4, _largest, lambda a, b: at_most(a, b, TOL_FLAT)), figure=4),
+    )
+
+
+def fig5_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("ext5.multi_costs_more", "§6", "Multiple circuits trade cost for throughput: multi-circuit MLRU opens "
+              "at least as many circuits as MLRU (heavy files, every N where it opened an additional circuit).",
+              _multi(5, _all_xs, lambda a, b: at_least(a, b, 0.0)), figure=5),
+        Claim("ext5.mlru_cheaper_than_lru", "§6.1", f"T_min's hysteresis: MLRU opens fewer circuits than LRU for {CROWDED}.",
+              _pair(5, "mlru", "lru", _crowded_xs, below), figure=5),
+    )
+
+
+def fig6_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("ext6.multi_slows_other_sites", "Conclusions", "Opening additional circuits to one site gives the other "
+              "sites lower service when the line is loaded: at the largest N (heavy files) the terminal delay under "
+              "multi-MLRU exceeds MLRU's.", _multi(6, _largest, exceeds), figure=6),
+    )
+
+
+#: "Prevents": T_min removes at least 90 % of the control's short-lived closes.
+PREVENT_SHARE = 0.1
+
+
+def _at_most_prevent_share(a: Est, control: Est) -> Verdict:
+    return at_most(a, control.scaled(PREVENT_SHARE))
+
+
+def t_min_prevents_thrashing(sd: StudyData) -> Outcome:
+    """Where sites crowd the channels, the manager without T_min (``mlru_no_t_min``)
+    thrashes, and MLRU and multi-MLRU with T_min close at most PREVENT_SHARE of its
+    short-lived circuits. A manager that ignored T_min would equal the control and fail."""
+    fd = sd[7]
+    xs = _crowded_xs(fd, "mlru_no_t_min")
+    if not xs:
+        return Outcome(Verdict.INCONCLUSIVE, f"no point with {CROWDED}")
+    control = pointwise(xs, lambda x: exceeds(fd.est("mlru_no_t_min", x), ZERO),
+                        describe=lambda x: f"N = {x:g}: without T_min {fd.est('mlru_no_t_min', x)}")
+    fewer = [_pair(7, k, "mlru_no_t_min", _crowded_xs, _at_most_prevent_share)(sd) for k in ("mlru", "multi_mlru")]
+    v = all_of([control.verdict, *(o.verdict for o in fewer)])
+    detail = "; ".join(f"N = {x:g}: " + ", ".join(f"{k} {fd.est(k, x).mean:.3g}" for k in
+                                                    ("mlru", "multi_mlru", "mlru_no_t_min")) for x in xs)
+    return Outcome(v, f"short-lived closes per hour: {detail}",
+                   f"with T_min {fd.est('mlru', xs[-1]).mean:.3g} vs without {fd.est('mlru_no_t_min', xs[-1]).mean:.3g} "
+                   f"(N = {xs[-1]:g})")
+
+
+def fig7_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("ext7.lru_thrashes", "§6", f"Sites competing for circuits close each other's circuits (thrashing) under "
+              f"LRU for {CROWDED}.", _each(7, "lru", _crowded_xs, lambda e: exceeds(e, ZERO), "short-lived closes/h"), figure=7),
+        Claim("ext7.t_min_prevents_thrashing", "§6.1", f"T_min prevents closing a circuit that was just opened: for "
+              f"{CROWDED}, MLRU and multi-circuit MLRU close at most {100 * PREVENT_SHARE:g}% as many circuits open < 60 s "
+              "as the same MLRU without T_min (which must thrash there).", t_min_prevents_thrashing, figure=7),
+    )
+
+
+def occurred(e: Est) -> Verdict:
+    """A whole-run count that is never negative occurred if its mean over the
+    replications is above 0 (some replication counted it): holds; does not hold if it is
+    0 in every replication (mean 0, CI 0); else inconclusive (no valid estimate)."""
+    if not e.valid:
+        return Verdict.INCONCLUSIVE
+    return Verdict.HOLDS if e.mean > 0.0 else Verdict.DOES_NOT_HOLD
+
+
+def never(e: Est) -> Verdict:
+    """The count is 0 in every replication: holds; occurred: does not hold."""
+    return {Verdict.HOLDS: Verdict.DOES_NOT_HOLD, Verdict.DOES_NOT_HOLD: Verdict.HOLDS}.get(occurred(e), Verdict.INCONCLUSIVE)
+
+
+def asymmetric_c_max_churn(sd: StudyData) -> Outcome:
+    """§6: "One site MAY keep opening additional virtual circuits while the other keeps
+    closing them", both hosts sending (Fig. 8): at every C_max of a's above b's, b's own
+    datagrams close a's circuits by rule 1 of select_and_close_circuit and a opens
+    additional circuits (each occurred: the paper's "may" is existential), and with a's
+    C_max equal to b's (the control: the paper's remedy) rule 1 closes nothing in any
+    replication. Does not hold if rule 1 never closed at an asymmetric point, or closed
+    with C_max matched."""
+    fd = sd[8]
+    xs = fd.xs("b_rule_1")
+    asym = [x for x in xs if x > TS_B_C_MAX]
+    matched = [x for x in xs if x == TS_B_C_MAX]
+    if not asym or not matched:
+        return Outcome(Verdict.INCONCLUSIVE, "needs a's C_max both equal to b's and above it")
+    churn = pointwise(asym, lambda x: all_of([occurred(fd.est("b_rule_1", x)), occurred(fd.est("a_extra", x))]),
+                      describe=lambda x: f"C_max a = {x:g}: b's rule-1 closes/h {fd.est('b_rule_1', x)}, "
+                                         f"a's additional circuits/h {fd.est('a_extra', x)}")
+    control = pointwise(matched, lambda x: never(fd.est("b_rule_1", x)),
+                        describe=lambda x: f"matched (C_max a = {x:g}): b's rule-1 closes/h {fd.est('b_rule_1', x)}")
+    v = all_of([churn.verdict, control.verdict])
+    top = asym[-1]
+    return Outcome(v, f"{churn.detail}; {control.detail}; b's closes for a's incoming calls/h: "
+                      + ", ".join(f"{x:g}: {fd.est('b_calls_in', x).mean:.3g}" for x in xs),
+                   f"C_max {top:g}/{TS_B_C_MAX}: b closes {fd.est('b_rule_1', top).mean:.3g}/h by rule 1, a opens "
+                   f"{fd.est('a_extra', top).mean:.3g}/h; matched: {fd.est('b_rule_1', matched[0]).mean:.3g}/h")
+
+
+def fig8_claims() -> tuple[Claim, ...]:
+    return (
+        Claim("ext8.asymmetric_c_max_churn", "§6", "With asymmetric C_max, one site may keep opening additional "
+              "virtual circuits while the other keeps closing them (both hosts sending: b's own datagrams close a's "
+              "extra circuits by rule 1 of select_and_close_circuit and a opens more, at every C_max of a's above "
+              "b's; never with C_max matched).", asymmetric_c_max_churn, figure=8),
+    )

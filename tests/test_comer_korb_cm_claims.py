@@ -1,0 +1,130 @@
+"""Comer & Korb's circuit-management claims that need multiple circuits (issue 26): the
+multi-circuit claims of Figs. 4–6 are scored only where multi-circuit MLRU opened
+additional circuits (``x25_extra_circuit_calls``), on the heavy-files load that
+exercises it, and are *not exercised* where the counter is zero; Fig. 8's two-sided
+asymmetric-C_max claim ("one site may keep opening ... while the other keeps closing")
+at its boundaries, on synthetic figures; and Fig. 8's scenario as checked in and run."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arqlab.studies import framework as fw
+from arqlab.studies.comer_korb import claims as cl
+from arqlab.studies.comer_korb import figure
+from arqlab.studies.comer_korb import scenarios as cs
+from arqlab.studies.data import StudyData
+from arqlab.studies.verdicts import Est, Outcome, Verdict
+
+from test_comer_korb_claims import Curves, sd
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _claim(cid: str) -> Callable[[StudyData], Outcome]:
+    (c,) = [c for n in (4, 5, 6, 8) for c in figure(n).claims if c.id == cid]
+    return c.check
+
+
+@pytest.mark.parametrize("extra,verdict", [
+    (Est(0.0, 0.0, 5), Verdict.DOES_NOT_HOLD),  # never opened: not exercised
+    (Est(1 / 3, 1.43, 3), Verdict.INCONCLUSIVE),  # once in three runs
+    (Est(32.0, 0.0, 3), Verdict.HOLDS),
+])
+def test_exercised_is_additional_circuits_significantly_above_zero(extra: Est, verdict: Verdict) -> None:
+    assert cl.exercised(extra) is verdict
+
+
+def _cm(n: int, extra: float | tuple[float, float, int], multi: float, mlru: float, xs: tuple[float, ...] = (16.0,)) -> Curves:
+    heavy = cl.HEAVY
+    return {"multi_mlru": dict.fromkeys(xs, 1.0), "mlru": dict.fromkeys(xs, 1.0), cl.EXTRA: dict.fromkeys(xs, 0.0),
+            f"{cl.EXTRA}{heavy}": dict.fromkeys(xs, extra), f"multi_mlru{heavy}": dict.fromkeys(xs, multi),
+            f"mlru{heavy}": dict.fromkeys(xs, mlru)}
+
+
+@pytest.mark.parametrize("cid,n", [("ext4.multi_no_gain_when_saturated", 4), ("ext5.multi_costs_more", 5),
+                                   ("ext6.multi_slows_other_sites", 6)])
+def test_multi_circuit_claims_are_not_exercised_when_no_additional_circuit_was_opened(cid: str, n: int) -> None:
+    check = _claim(cid)
+    out = check(sd(n, _cm(n, 0.0, 2.0, 1.0)))
+    assert out.verdict is Verdict.NOT_EXERCISED and "no additional circuit" in out.detail
+    assert check(sd(n, _cm(n, (1 / 3, 1.43, 3), 2.0, 1.0))).verdict is Verdict.INCONCLUSIVE, "too rare to score"
+
+
+@pytest.mark.parametrize("multi,verdict", [(1.03, Verdict.HOLDS), (1.04, Verdict.DOES_NOT_HOLD)])
+def test_multi_no_gain_when_saturated_within_3_percent_where_exercised(multi: float, verdict: Verdict) -> None:
+    assert _claim("ext4.multi_no_gain_when_saturated")(sd(4, _cm(4, 32.0, multi, 1.0))).verdict is verdict
+
+
+@pytest.mark.parametrize("multi,verdict", [(1.0, Verdict.HOLDS), (0.9, Verdict.DOES_NOT_HOLD)])
+def test_multi_costs_more_at_least_mlrus_calls_where_exercised(multi: float, verdict: Verdict) -> None:
+    xs = (2.0, 16.0)
+    out = _claim("ext5.multi_costs_more")(sd(5, _cm(5, 6.0, multi, 1.0, xs)))
+    assert out.verdict is verdict
+    # A point without additional circuits is not scored, whatever its numbers.
+    curves = {k: dict(v) for k, v in _cm(5, 6.0, 1.0, 1.0, xs).items()}
+    curves[f"{cl.EXTRA}{cl.HEAVY}"][16.0] = 0.0
+    curves[f"multi_mlru{cl.HEAVY}"][16.0] = 0.5
+    out = _claim("ext5.multi_costs_more")(sd(5, curves))
+    assert out.verdict is Verdict.HOLDS and "not scored" in out.detail
+
+
+@pytest.mark.parametrize("multi,verdict", [(1.1, Verdict.HOLDS), (1.0, Verdict.DOES_NOT_HOLD)])
+def test_multi_slows_other_sites_terminal_delay_above_mlrus_where_exercised(multi: float, verdict: Verdict) -> None:
+    assert _claim("ext6.multi_slows_other_sites")(sd(6, _cm(6, 32.0, multi, 1.0))).verdict is verdict
+
+
+def _fig8(rule_1: dict[float, float], extra: dict[float, float]) -> StudyData:
+    xs = tuple(rule_1)
+    return sd(8, {"b_rule_1": rule_1, "a_extra": extra, "b_calls_in": dict.fromkeys(xs, 1.0)})
+
+
+@pytest.mark.parametrize("rule_1,extra,verdict", [
+    ({1.0: 0.0, 2.0: 0.1, 3.0: 30.0}, {1.0: 0.0, 2.0: 0.1, 3.0: 100.0}, Verdict.HOLDS),
+    ({1.0: 0.0, 2.0: 0.0, 3.0: 30.0}, {1.0: 0.0, 2.0: 5.0, 3.0: 100.0}, Verdict.DOES_NOT_HOLD),  # b never closed at 2
+    ({1.0: 0.0, 2.0: 3.0, 3.0: 30.0}, {1.0: 0.0, 2.0: 0.0, 3.0: 100.0}, Verdict.DOES_NOT_HOLD),  # a never reopened at 2
+    ({1.0: 0.1, 2.0: 3.0, 3.0: 30.0}, {1.0: 0.0, 2.0: 5.0, 3.0: 100.0}, Verdict.DOES_NOT_HOLD),  # closes with C_max matched
+])
+def test_asymmetric_c_max_one_keeps_opening_the_other_keeps_closing_at_every_asymmetric_c_max(
+        rule_1: dict[float, float], extra: dict[float, float], verdict: Verdict) -> None:
+    assert cl.asymmetric_c_max_churn(_fig8(rule_1, extra)).verdict is verdict
+    only_asym = {x: v for x, v in rule_1.items() if x > 1.0}
+    assert cl.asymmetric_c_max_churn(_fig8(only_asym, {x: extra[x] for x in only_asym})).verdict is Verdict.INCONCLUSIVE
+
+
+def _point(x: float) -> dict[str, Any]:
+    f = figure(8)
+    c = f.curve("b_rule_1")
+    return fw.apply_overrides(f.base, fw.point_overrides(f, c, x, True, c.params, {}))
+
+
+def test_checked_in_two_sided_scenario_is_the_studys_fig8_point_at_c_max_3() -> None:
+    text = tomllib.loads((ROOT / "scenarios/comer_korb/two_sided_c_max.toml").read_text())
+    want = _point(3.0)
+    for table in ("stack", "relay", "medium", "node", "flow"):
+        assert text[table] == want[table], table
+    assert set(text) == {"title", "run", *cs.two_sided_tables(3)}
+
+
+def test_fig8_reads_bs_closes_from_the_terminal_sites_scope_and_as_extra_calls_from_a_to_b() -> None:
+    """One 1200-s run per C_max: with a's C_max 1 nothing is closed and a opens no
+    additional circuit; at 3 b closes a's circuits by rule 1 for its own datagrams, and
+    the first terminal site's scope holds b's closes (t1 closes nothing itself)."""
+    import arqlab
+
+    def run(x: float) -> dict[str, float]:
+        r = arqlab.simulate(_point(x), replications=1, store=False)
+        b = {k: v["mean"] for k, v in r.metrics[cs.TS_B_LAYERS].items()}
+        ab = {k: v["mean"] for k, v in r.metrics[cs.TS_AB_LAYERS].items()}
+        return {"rule_1": b["x25_close_rule_1"], "closed": b["x25_circuits_closed"], "extra": ab["x25_extra_circuit_calls"],
+                "balance": b["x25_close_rule_1"] + b["x25_close_rule_2"] + b["x25_closes_for_calls_in"] - b["x25_circuits_closed"]}
+
+    matched, asym = run(1.0), run(3.0)
+    assert (matched["rule_1"], matched["closed"], matched["extra"]) == (0.0, 0.0, 0.0)
+    assert asym["rule_1"] > 0 and asym["extra"] > asym["rule_1"], asym
+    assert matched["balance"] == asym["balance"] == 0.0
