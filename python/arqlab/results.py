@@ -271,8 +271,9 @@ class Result:
     def stalled(self) -> list[tuple[int, str]]:
         """(replication, message) of every replication that ended early because a
         reliable flow stalled (data pending, no progress end to end for 20 × its longest
-        legitimate wait — its largest timer or a full send window — or ``run.stall_timers`` ×);
-        empty if none did. Their measures cover the run up to the stall only."""
+        legitimate wait — its largest timer or a full send window — or ``run.stall_timers`` ×,
+        plus the longest declared outage, at least a dialogue's session cap); empty if none
+        did. Their measures cover the run up to the stall only."""
         return list(self.summary.stalls)
 
     @property

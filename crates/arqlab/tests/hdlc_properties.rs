@@ -236,7 +236,7 @@ fn hdlc_config(mode: u8, big: bool, reject: u8, window: u32, alt: u8, t1_s: f64,
 }
 
 mod liveness {
-    use super::common::{self, Log, Loss, Lossy};
+    use super::common::{self, lossy, Log, Loss};
     use super::*;
     use arqlab::protocol::hdlc::TimerRecovery;
     use proptest::prelude::*;
@@ -293,7 +293,7 @@ mod liveness {
         let seed = d.seed;
         let out = run(&sc, seed, 0, &w, None, |_, s| {
             let i = s.index();
-            Lossy::new(HdlcStation::new(c, s), d.loss, seed ^ (i as u64 + 1) * 0x5851_f42d, errors_end, logs[i].clone())
+            lossy(HdlcStation::new(c, s), d.loss, seed ^ (i as u64 + 1) * 0x5851_f42d, errors_end, logs[i].clone())
         })
         .unwrap_or_else(|e| panic!("{c:?}: {e}"));
         common::drained(&out, &logs).map_err(|e| TestCaseError::fail(format!("{c:?}: {e}")))?;

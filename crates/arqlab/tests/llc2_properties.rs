@@ -10,7 +10,7 @@ mod common;
 use arqlab::engine::SimTime;
 use arqlab::protocol::llc2::{Llc2, Llc2Config, Variant};
 use arqlab::sim::runner::{run, Windows};
-use common::{drained, Log, Loss, Lossy};
+use common::{drained, lossy, Log, Loss};
 use proptest::prelude::*;
 use std::rc::Rc;
 
@@ -44,7 +44,7 @@ proptest! {
         let end = SimTime::from_secs_f64(errors_s + 600.0);
         let out = run(&sc, seed, 0, &Windows::equal(SimTime::ZERO, end, 1), None, |_, s| {
             let i = s.index();
-            Lossy::new(Llc2::new(&c), loss, seed ^ (i as u64 + 1) * 0x5851_f42d, errors_end, logs[i].clone())
+            lossy(Llc2::new(&c), loss, seed ^ (i as u64 + 1) * 0x5851_f42d, errors_end, logs[i].clone())
         })
         .unwrap_or_else(|e| panic!("{c:?}: {e}"));
         drained(&out, &logs).map_err(|e| TestCaseError::fail(format!("{c:?}: {e}")))?;

@@ -1,8 +1,10 @@
 //! Stalled runs: a reliable flow with data pending and no progress for
-//! `STALL_TIMERS` × its largest timer ends the run with a `stalled` outcome — never a
-//! quiet "completed 0".
+//! `STALL_TIMERS` × its largest timer (or full send window), plus the longest declared
+//! outage and at least a dialogue's session cap, ends the run with a `stalled` outcome —
+//! never a quiet "completed 0".
 
 use arqlab::scenario::Scenario;
+use arqlab::scenario::outage::Outage;
 use arqlab::scenario::DirectionConfig;
 use arqlab::sim::stall::{largest_timer_s, STALL_TIMERS};
 use arqlab::sim::{replicate, run_experiment};
@@ -271,4 +273,67 @@ fn frames_cross_the_lane_but_nothing_advances_stalled_hf_turnaround_beyond_respo
     // With a turnaround inside the timeout the same session delivers and does not stall.
     let r = replicate(&turnaround_beyond_the_response_timeout(1.1), 1, 0).unwrap();
     assert!(r.stalled.is_none() && r.accounting["flow.a->b"].delivered > 0, "{:?} {:?}", r.stalled, r.accounting);
+}
+
+/// LLC2 (its T1 keeps running, so a stall is found within a few limits, not at the end
+/// of the run) over a link down from 10 s to `10 + d` s, and for good from `then` s.
+fn llc2_outage(d: f64, then: Option<f64>, traffic: &str) -> Scenario {
+    let mut sc = outage("llc2", Some(10.0 + d), traffic);
+    if let Some(from_s) = then {
+        sc.topology.media[0].config.outages.push(Outage { from_s, to_s: None });
+    }
+    sc
+}
+
+#[test]
+fn a_flow_waits_out_a_declared_outage_longer_than_k_timers_outage_term() {
+    let timer = largest_timer_s(&outage("llc2", None, "kind = \"saturated\"").topology.nodes[0].stack).unwrap();
+    // Down for 2 x 20 timers + 10 s, then up: the old limit (20 timers) would have ended
+    // the run during the outage; the outage is declared, so the flow waits it out.
+    let d = 2.0 * STALL_TIMERS * timer + 10.0;
+    let sc = llc2_outage(d, None, "kind = \"bulk\", messages = 2000");
+    let r = replicate(&sc, 1, 0).unwrap();
+    assert!(r.stalled.is_none(), "{:?}", r.stalled);
+    let a = r.accounting["flow.a->b"];
+    assert_eq!((a.delivered, a.acknowledged), (2000, 2000), "{a:?}");
+    let done = r.batches[0]["run"].get("completion_time_s").unwrap();
+    assert!(done > 10.0 + d, "the transfer went on after the outage: {done}");
+    // The same outage followed by the link going down for good: a stall, found against
+    // 20 timers + the declared outage (the one without an end adds nothing).
+    let sc = llc2_outage(d, Some(10.0 + d + 100.0), "kind = \"saturated\"");
+    let s = replicate(&sc, 1, 0).unwrap().stalled.expect("down for good: stalled");
+    let limit = STALL_TIMERS * timer + d;
+    assert!((s.limit_s - limit).abs() < 1e-6, "{s:?} vs {limit}");
+    let down = 10.0 + d + 100.0;
+    assert!(s.idle_s >= limit && s.at_s > down - 1.0 + limit && s.at_s < down + 3.0 * limit, "{s:?}");
+    assert!(s.message.contains(&format!("+ the longest declared outage {d:.6} s")), "{}", s.message);
+}
+
+/// An LLC2 dialogue (HMTP sessions until `start_until_s`, if given) over a link down for
+/// good from 10 s: dead, found against the session cap when it is the larger.
+fn dead_dialogue(start_until_s: Option<f64>) -> Scenario {
+    let until = start_until_s.map_or(String::new(), |t| format!(", start_until_s = {t}"));
+    outage("llc2", None, &format!("kind = \"dialogue\", script = \"hmtp\", sessions = 1000000{until}"))
+}
+
+#[test]
+fn a_dialogue_with_a_session_cap_is_watched_against_the_cap_session_cap_term() {
+    let limit = |sc: &Scenario| {
+        let s = replicate(sc, 1, 0).unwrap().stalled.expect("a dead link: stalled");
+        assert!(s.idle_s >= s.limit_s && s.at_s > 10.0 + s.limit_s && s.at_s < 10.0 + 3.0 * s.limit_s, "{s:?}");
+        s
+    };
+    // No cap: 20 x the longest wait (LLC2's full window of 5,000-octet frames here).
+    let sc = dead_dialogue(None);
+    let base = limit(&sc).limit_s;
+    assert!(base >= STALL_TIMERS * largest_timer_s(&sc.topology.nodes[0].stack).unwrap() && base < 600.0, "{base}");
+    // A cap of 600 s (3600 - 3000) above it: the limit.
+    let s = limit(&dead_dialogue(Some(3000.0)));
+    assert!((s.limit_s - 600.0).abs() < 1e-6, "{s:?}");
+    assert!(s.message.contains("at least the session cap 600.000000 s"), "{}", s.message);
+    // A cap 1 s below 20 waits leaves the limit at 20 waits; 1 s above, it is the cap.
+    let s = limit(&dead_dialogue(Some(3600.0 - (base - 1.0))));
+    assert!((s.limit_s - base).abs() < 1e-6, "{s:?}");
+    let s = limit(&dead_dialogue(Some(3600.0 - (base + 1.0))));
+    assert!((s.limit_s - (base + 1.0)).abs() < 1e-6, "{s:?}");
 }

@@ -16,7 +16,7 @@ use arqlab::protocol::any::AnyLayer;
 use arqlab::protocol::Station;
 use arqlab::scenario::Scenario;
 use arqlab::sim::runner::{run, RunOutput, Windows};
-use common::{drained, poisson, saturated, scenario, Log, Loss, Lossy, NONE};
+use common::{drained, lossy, poisson, saturated, scenario, Log, Loss, NONE};
 use proptest::prelude::*;
 use std::rc::Rc;
 
@@ -57,7 +57,7 @@ fn lossy_run(kind: Kind, c: &TextbookConfig, sc: &Scenario, loss: [Loss; 2], see
     let w = Windows::equal(SimTime::ZERO, end, 1);
     let wrap = |s: Station, e| {
         let i = s.index();
-        Lossy::new(e, loss[i], seed ^ (i as u64 + 1) * 0x5851_f42d, errors_end, logs[i].clone())
+        lossy(e, loss[i], seed ^ (i as u64 + 1) * 0x5851_f42d, errors_end, logs[i].clone())
     };
     let out = match kind {
         Kind::SelectiveRepeat => run(sc, seed, 0, &w, None, |_, s| wrap(s, AnyLayer::SelectiveRepeat(SelectiveRepeat::new(c)))),

@@ -17,6 +17,20 @@
 //!   its window, all discarded, before its poll at M − 1 outstanding recovers (modulus
 //!   128, 5000 bit frames at 48 kbit/s: 13.4 s against T1 = 0.39 s).
 //!
+//! Two waits are not the stacks' but the scenario's, and it declares them:
+//! - an outage of a medium (`outages`, a window with an end): the flow waits it out and
+//!   then recovers as after any loss, so the longest declared outage is *added* to the
+//!   limit (an outage without an end is a link down for good: a stall, and not counted);
+//! - a dialogue with `start_until_s`: the run gives the last session it starts
+//!   `run.duration_s − start_until_s` to complete (the study's own guard, after which the
+//!   session is cut and counted as censored), so that *session cap* is a floor of the
+//!   limit for the dialogue's two flows. Johnson's e-mail sessions over the transition HF
+//!   channel go 2,460–4,050 s without delivering a whole write (25 or more 200-octet
+//!   segments of the 5,000-octet body, one per exchange, through fades) and then
+//!   complete, past 20 × the 120 s maximum transmission; the fading channel itself
+//!   declares no bound (its lognormal excursions have no longest one), the session cap
+//!   does.
+//!
 //! The idle time counts from the flow's last progress or, if it had nothing pending
 //! before, from the submission that gave it data again. It is checked when a timer of the
 //! flow's source node fires (at most once per limit per node) and at every window
@@ -36,6 +50,43 @@ use crate::scenario::ProtocolConfig;
 /// the scenario does not describe).
 pub const STALL_TIMERS: f64 = 20.0;
 
+/// The waits a scenario declares for a flow beyond its stacks' timers and windows.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Declared {
+    /// The longest outage with an end of any medium (added to the limit).
+    pub outage: Duration,
+    /// A dialogue's session cap, `run.duration_s − start_until_s` (a floor of the limit).
+    pub session_cap: Duration,
+}
+
+impl Declared {
+    /// What `topo` declares for each of its flows: the longest outage with an end of any
+    /// medium (a flow crossing a relay may wait out an outage of a medium that does not
+    /// touch its ends; counting every medium only finds a stall later), and the session
+    /// cap of a dialogue with `start_until_s` between the flow's two nodes, either way.
+    pub fn of(topo: &Topology, duration_s: f64) -> Vec<Declared> {
+        let outage = topo
+            .media
+            .iter()
+            .flat_map(|m| &m.config.outages)
+            .filter_map(|o| Some(o.to_s? - o.from_s))
+            .fold(0.0, f64::max);
+        let same = |a: (u32, u32), b: (u32, u32)| a == b || a == (b.1, b.0);
+        topo.flows
+            .iter()
+            .map(|f| {
+                let cap = topo
+                    .flows
+                    .iter()
+                    .filter(|d| same((f.src, f.dst), (d.src, d.dst)))
+                    .filter_map(|d| Some(duration_s - d.traffic.dialogue.as_ref()?.start_until_s?))
+                    .fold(0.0, f64::max);
+                Declared { outage: Duration::from_secs_f64(outage), session_cap: Duration::from_secs_f64(cap) }
+            })
+            .collect()
+    }
+}
+
 /// Which flow stalled, when it was found, and the limit it exceeded.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stall {
@@ -50,19 +101,32 @@ pub struct Stall {
     /// × longest frame at its ends): the longest legitimate wait is the larger.
     pub timer: Duration,
     pub window: Duration,
+    /// What the scenario declares for the flow.
+    pub declared: Declared,
 }
 
 impl std::fmt::Display for Stall {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let secs = |d: Duration| d.as_secs_f64();
         write!(
             f,
-            "{} stalled: data pending and no progress for {:.6} s (the limit is {} x its longest legitimate wait = {:.6} s; largest timer {:.6} s, full send window {:.6} s); the run ended at {:.6} s",
+            "{} stalled: data pending and no progress for {:.6} s (the limit is {} x its longest legitimate wait",
             self.flow,
-            self.idle.as_secs_f64(),
-            self.timers,
-            self.limit.as_secs_f64(),
-            self.timer.as_secs_f64(),
-            self.window.as_secs_f64(),
+            secs(self.idle),
+            self.timers
+        )?;
+        if self.declared.outage > Duration::ZERO {
+            write!(f, " + the longest declared outage {:.6} s", secs(self.declared.outage))?;
+        }
+        if self.declared.session_cap > Duration::ZERO {
+            write!(f, ", at least the session cap {:.6} s", secs(self.declared.session_cap))?;
+        }
+        write!(
+            f,
+            " = {:.6} s; largest timer {:.6} s, full send window {:.6} s); the run ended at {:.6} s",
+            secs(self.limit),
+            secs(self.timer),
+            secs(self.window),
             self.at.as_secs_f64()
         )
     }
@@ -105,6 +169,8 @@ pub(super) struct StallWatch {
     /// Per flow: the largest timer and the largest window in frames of its end nodes'
     /// stacks (`None`: not watched).
     timer: Vec<Option<(Duration, u32)>>,
+    /// Per flow: what the scenario declares.
+    declared: Vec<Declared>,
     /// Per flow: the other in-order flows between the same two nodes, either way.
     path: Vec<Vec<u32>>,
     timers: f64,
@@ -132,8 +198,8 @@ pub(super) trait Watched {
 
 impl StallWatch {
     /// `flows` must already know their service; `timers`: the multiple of the longest
-    /// legitimate wait that is a stall (0: none is watched).
-    pub(super) fn new<F: Watched>(topo: &Topology, flows: &[F], timers: f64) -> StallWatch {
+    /// legitimate wait that is a stall (0: none is watched); `declared`: per flow.
+    pub(super) fn new<F: Watched>(topo: &Topology, flows: &[F], timers: f64, declared: Vec<Declared>) -> StallWatch {
         let mut by_node = vec![Vec::new(); topo.nodes.len()];
         let timer: Vec<Option<(Duration, u32)>> = flows
             .iter()
@@ -152,7 +218,7 @@ impl StallWatch {
         let path = (0..flows.len())
             .map(|i| (0..flows.len()).filter(|&j| j != i && flows[j].service() == Service::InOrder && same(flows[i].ends(), flows[j].ends())).map(|j| j as u32).collect())
             .collect();
-        StallWatch { timer, path, timers, next_check: vec![SimTime::ZERO; by_node.len()], by_node, stalled: None }
+        StallWatch { timer, declared, path, timers, next_check: vec![SimTime::ZERO; by_node.len()], by_node, stalled: None }
     }
 
     /// A timer of `node` fired: checks the flows it sources (at most once per limit).
@@ -168,7 +234,7 @@ impl StallWatch {
         for &f in &self.by_node[node] {
             if let Some(timer) = self.timer[f as usize] {
                 let flow = &flows[f as usize];
-                let limit = Limit::of(flow, timer, self.timers, &frame);
+                let limit = Limit::of(flow, timer, self.declared[f as usize], self.timers, &frame);
                 next = next.min(now + limit.limit);
                 if self.stalled.is_none() {
                     self.stalled = check(flows, f as usize, &self.path[f as usize], &limit, now);
@@ -183,26 +249,35 @@ impl StallWatch {
     pub(super) fn boundary<F: Watched>(&mut self, flows: &[F], now: SimTime, frame: impl Fn(usize) -> Duration) {
         for (i, (f, timer)) in flows.iter().zip(&self.timer).enumerate() {
             if let (Some(timer), None) = (*timer, &self.stalled) {
-                self.stalled = check(flows, i, &self.path[i], &Limit::of(f, timer, self.timers, &frame), now);
+                self.stalled = check(flows, i, &self.path[i], &Limit::of(f, timer, self.declared[i], self.timers, &frame), now);
             }
         }
     }
 }
 
 /// A flow's stall limit now: `timers` × the larger of its largest timer and its full
-/// send window (window × the longest frame its ends' lanes have sent).
+/// send window (window × the longest frame its ends' lanes have sent), plus the longest
+/// declared outage, and at least the session cap.
 struct Limit {
     limit: Duration,
     timer: Duration,
     window: Duration,
     timers: f64,
+    declared: Declared,
 }
 
 impl Limit {
-    fn of<F: Watched>(f: &F, (timer, frames): (Duration, u32), timers: f64, frame: &impl Fn(usize) -> Duration) -> Limit {
+    fn of<F: Watched>(f: &F, (timer, frames): (Duration, u32), declared: Declared, timers: f64, frame: &impl Fn(usize) -> Duration) -> Limit {
         let (src, dst) = f.ends();
         let window = Duration(frame(src).max(frame(dst)).0 * u64::from(frames));
-        Limit { limit: Duration::from_secs_f64(timers * timer.max(window).as_secs_f64()), timer, window, timers }
+        let limit = Limit::from_parts(timers, timer.max(window), declared);
+        Limit { limit, timer, window, timers, declared }
+    }
+
+    /// `timers` × `wait` + the declared outage, at least the declared session cap.
+    fn from_parts(timers: f64, wait: Duration, declared: Declared) -> Duration {
+        let waits = Duration::from_secs_f64(timers * wait.as_secs_f64());
+        (waits + declared.outage).max(declared.session_cap)
     }
 }
 
@@ -220,5 +295,116 @@ fn check<F: Watched>(flows: &[F], i: usize, path: &[u32], l: &Limit, now: SimTim
         timers: l.timers,
         timer: l.timer,
         window: l.window,
+        declared: l.declared,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    /// A flow with data pending since t = 0 and no progress.
+    struct Idle;
+
+    impl Watched for Idle {
+        fn ends(&self) -> (usize, usize) {
+            (0, 1)
+        }
+        fn service(&self) -> Service {
+            Service::InOrder
+        }
+        fn progress_at(&self) -> SimTime {
+            SimTime::ZERO
+        }
+        fn pending(&self) -> bool {
+            true
+        }
+        fn scope(&self) -> &str {
+            "flow.a->b"
+        }
+    }
+
+    const PS: Duration = Duration(1);
+
+    fn secs(s: f64) -> Duration {
+        Duration::from_secs_f64(s)
+    }
+
+    /// Stalled after `idle` without progress: largest timer 1 s, window 1 frame, frames of 0.1 s.
+    fn stalled_after(declared: Declared, idle: Duration) -> Option<Stall> {
+        let l = Limit::of(&Idle, (secs(1.0), 1), declared, STALL_TIMERS, &|_| secs(0.1));
+        check(&[Idle], 0, &[], &l, SimTime::ZERO + idle)
+    }
+
+    /// Not stalled one picosecond before `limit`, stalled at it, and the stall reports it.
+    fn boundary(declared: Declared, limit: Duration) {
+        assert_eq!(stalled_after(declared, Duration(limit.0 - PS.0)), None, "{declared:?}: stalled before {limit:?}");
+        let s = stalled_after(declared, limit).unwrap_or_else(|| panic!("{declared:?}: not stalled at {limit:?}"));
+        assert_eq!(s.limit, limit);
+    }
+
+    #[test]
+    fn limit_k_timers_just_below_and_just_above() {
+        boundary(Declared::default(), secs(20.0));
+    }
+
+    #[test]
+    fn limit_declared_outage_is_added_just_below_and_just_above() {
+        // A link down for 60 s and up again: the flow waits it out, then recovers.
+        let d = Declared { outage: secs(60.0), session_cap: Duration::ZERO };
+        boundary(d, secs(80.0));
+        assert!(stalled_after(d, secs(79.9)).is_none() && stalled_after(Declared::default(), secs(79.9)).is_some());
+        let s = stalled_after(d, secs(80.0)).unwrap();
+        assert!(s.to_string().contains("20 x its longest legitimate wait + the longest declared outage 60.000000 s = 80.000000 s"), "{s}");
+    }
+
+    #[test]
+    fn limit_dialogue_session_cap_is_a_floor_just_below_and_just_above() {
+        // Johnson: 4 h runs, no session starts after 1 h: the last one gets 3 h.
+        let d = Declared { outage: Duration::ZERO, session_cap: secs(10_800.0) };
+        boundary(d, secs(10_800.0));
+        assert!(stalled_after(d, secs(4_050.0)).is_none(), "a 4,050 s gap inside the cap");
+        let s = stalled_after(d, secs(10_800.0)).unwrap();
+        assert!(s.to_string().contains("at least the session cap 10800.000000 s = 10800.000000 s"), "{s}");
+        // A cap below 20 waits leaves the limit where the timers put it.
+        boundary(Declared { outage: Duration::ZERO, session_cap: secs(19.0) }, secs(20.0));
+    }
+
+    fn declared(text: &str) -> Vec<Declared> {
+        let sc = Scenario::from_toml(text).unwrap_or_else(|e| panic!("{e}"));
+        Declared::of(&sc.topology, sc.run.duration_s)
+    }
+
+    const NODES: &str = "[stack.s]\nkind = \"selective_repeat\"\n[[node]]\nname = \"a\"\nstack = \"s\"\n[[node]]\nname = \"b\"\nstack = \"s\"\n\
+                         [[node]]\nname = \"c\"\nstack = \"s\"\n[[node]]\nname = \"d\"\nstack = \"s\"\n";
+
+    #[test]
+    fn declared_reads_outages_with_an_end_and_dialogue_caps_between_the_flows_nodes() {
+        // Two pairs on two links: a-b and c-d.
+        let media = |outages: &str| {
+            format!(
+                "[[medium]]\nname = \"ab\"\nends = [\"a\", \"b\"]\nrate_bps = 9600.0\n{outages}\n\
+                 [[medium]]\nname = \"cd\"\nends = [\"c\", \"d\"]\nrate_bps = 9600.0\n"
+            )
+        };
+        let flows = "[[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = { kind = \"saturated\" }\n\
+                     [[flow]]\nfrom = \"c\"\nto = \"d\"\ntraffic = { kind = \"saturated\" }\n";
+        let run = "[run]\nduration_s = 1000.0\n";
+        // The longest outage with an end; one without an end is a stall, not a wait.
+        let d = declared(&format!("{run}{NODES}{}{flows}", media("outages = [{ from_s = 10.0, to_s = 40.0 }, { from_s = 100.0, to_s = 145.0 }, { from_s = 500.0 }]")));
+        assert_eq!(d, vec![Declared { outage: secs(45.0), session_cap: Duration::ZERO }; 2], "every flow: the medium's outages");
+        let d = declared(&format!("{run}{NODES}{}{flows}", media("outages = [{ from_s = 10.0 }]")));
+        assert_eq!(d, vec![Declared::default(); 2]);
+        // A dialogue a <-> b with start_until_s: both its flows get the cap, c -> d none.
+        let dialogue = "[[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = { kind = \"dialogue\", script = \"hmtp\", sessions = 100, start_until_s = 400.0 }\n\
+                        [[flow]]\nfrom = \"b\"\nto = \"a\"\ntraffic = { kind = \"none\" }\n\
+                        [[flow]]\nfrom = \"c\"\nto = \"d\"\ntraffic = { kind = \"saturated\" }\n";
+        let d = declared(&format!("{run}{NODES}{}{dialogue}", media("")));
+        let cap = Declared { outage: Duration::ZERO, session_cap: secs(600.0) };
+        assert_eq!(d, vec![cap, cap, Declared::default()]);
+        // Without start_until_s the sessions have no cap.
+        let d = declared(&format!("{run}{NODES}{}{}", media(""), dialogue.replace(", start_until_s = 400.0", "")));
+        assert_eq!(d, vec![Declared::default(); 3]);
+    }
 }

@@ -328,7 +328,8 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
         })
         .collect();
     let routers = wire_routers(topo, make_router);
-    let stall = super::stall::StallWatch::new(topo, &flows, sc.run.stall_timers.unwrap_or(super::stall::STALL_TIMERS));
+    let declared = super::stall::Declared::of(topo, sc.run.duration_s);
+    let stall = super::stall::StallWatch::new(topo, &flows, sc.run.stall_timers.unwrap_or(super::stall::STALL_TIMERS), declared);
     let elements = nodes.len() + lanes.len() + topo.relays.len() + flows.len();
     let mut sim = Sim {
         stall,

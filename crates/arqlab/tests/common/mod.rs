@@ -8,8 +8,9 @@
 //!   withholds deliveries and acknowledgements) to show that the runner's safety net
 //!   reports each fault.
 //!
-//! Both are generic over `Layer` and touch only its inputs and `poll_event`, so they port
-//! to another layer trait by renaming methods.
+//! Both are a [`Hooked`] entity (a [`Hook`] each: `Losses`, `Faults`), generic over
+//! `Layer`, and touch only its inputs and `poll_event`, so they port to another layer
+//! trait by renaming methods.
 #![allow(dead_code)] // each test binary uses a part
 
 use arqlab::engine::SimTime;
@@ -104,8 +105,17 @@ pub struct Log {
     pub hit: Cell<u64>,
 }
 
-pub struct Lossy<P: Layer<Sdu = Sdu>> {
-    pub inner: P,
+/// A real entity whose received frames are hit while errors last ([`Loss`]), and whose
+/// new messages are held back from `errors_end` on.
+pub type Lossy<P> = Hooked<P, Losses>;
+
+/// `inner` behind a [`Losses`] hook.
+pub fn lossy<P: Layer<Sdu = Sdu>>(inner: P, loss: Loss, seed: u64, errors_end: SimTime, log: Rc<Log>) -> Lossy<P> {
+    Hooked { inner, hook: Losses { loss, rng: Rng(seed), bad: false, errors_end, now: SimTime::ZERO, log } }
+}
+
+/// The loss pattern and its state.
+pub struct Losses {
     loss: Loss,
     rng: Rng,
     bad: bool,
@@ -114,23 +124,9 @@ pub struct Lossy<P: Layer<Sdu = Sdu>> {
     log: Rc<Log>,
 }
 
-impl<P: Layer<Sdu = Sdu>> Lossy<P> {
-    pub fn new(inner: P, loss: Loss, seed: u64, errors_end: SimTime, log: Rc<Log>) -> Self {
-        Lossy { inner, loss, rng: Rng(seed), bad: false, errors_end, now: SimTime::ZERO, log }
-    }
-
-    fn input(&mut self, now: SimTime) {
-        self.now = now;
-    }
-
-    fn after_input(&mut self) {
-        if self.now < self.errors_end {
-            self.log.left_at_end.set(self.inner.unacknowledged() as u64);
-        }
-    }
-
-    fn hit(&mut self, frame: &P::Pdu) -> bool {
-        let p = if frame.trace().kind == "I" { self.loss.p_data } else { self.loss.p_ack };
+impl Losses {
+    fn hit(&mut self, kind: &str) -> bool {
+        let p = if kind == "I" { self.loss.p_data } else { self.loss.p_ack };
         if self.loss.burst {
             // Two-state: enter the bad state with probability p / 5, leave it with 0.3.
             if self.rng.uniform() < if self.bad { 0.3 } else { p / 5.0 } {
@@ -143,74 +139,44 @@ impl<P: Layer<Sdu = Sdu>> Lossy<P> {
     }
 }
 
-impl<P: Layer<Sdu = Sdu>> Layer for Lossy<P> {
-    const HOLDS_RECEIVED: bool = P::HOLDS_RECEIVED;
-    type Sdu = Sdu;
-    type Pdu = P::Pdu;
-
-    fn service(&self) -> Service {
-        self.inner.service()
+impl<P: Layer<Sdu = Sdu>> Hook<P> for Losses {
+    fn input(&mut self, now: SimTime) {
+        self.now = now;
     }
-
-    fn handle_submit(&mut self, now: SimTime, msg: Sdu) {
-        self.input(now);
+    fn transmit(&mut self, now: SimTime) {
+        self.now = now;
+    }
+    fn after_input(&mut self, inner: &P) {
+        if self.now < self.errors_end {
+            self.log.left_at_end.set(inner.unacknowledged() as u64);
+        }
+    }
+    fn submit(&mut self, inner: &mut P, now: SimTime, msg: Sdu) {
         if now >= self.errors_end {
             self.log.held.set(self.log.held.get() + 1);
         } else {
-            self.inner.handle_submit(now, msg);
+            inner.handle_submit(now, msg);
         }
-        self.after_input();
     }
-    fn handle_receive(&mut self, now: SimTime, frame: &P::Pdu) {
-        self.input(now);
-        if now < self.errors_end && self.hit(frame) {
+    fn receive(&mut self, inner: &mut P, now: SimTime, frame: &P::Pdu) {
+        if now < self.errors_end && self.hit(frame.trace().kind) {
             self.log.hit.set(self.log.hit.get() + 1);
             if self.rng.uniform() >= self.loss.vanish {
-                self.inner.handle_receive_in_error(now, frame);
+                inner.handle_receive_in_error(now, frame);
             }
         } else {
-            self.inner.handle_receive(now, frame);
+            inner.handle_receive(now, frame);
         }
-        self.after_input();
     }
-    fn handle_receive_in_error(&mut self, now: SimTime, frame: &P::Pdu) {
-        self.input(now);
-        self.inner.handle_receive_in_error(now, frame);
-        self.after_input();
-    }
-    fn handle_timeout(&mut self, now: SimTime) {
-        self.input(now);
-        self.inner.handle_timeout(now);
-        self.after_input();
-    }
-    fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<P::Pdu> {
-        self.input(now);
-        self.inner.poll_transmit(now, grant)
-    }
-    fn poll_timeout(&self) -> Option<SimTime> {
-        self.inner.poll_timeout()
-    }
-    fn poll_event(&mut self) -> Option<Event<Sdu>> {
-        let e = self.inner.poll_event();
+    fn event(&mut self, inner: &mut P) -> Option<Event<Sdu>> {
+        let e = inner.poll_event();
         if e.is_some() {
             self.log.last_event.set(self.now);
         }
         e
     }
-    fn backlog(&self) -> usize {
-        self.inner.backlog() + self.log.held.get() as usize
-    }
-    fn unacknowledged(&self) -> usize {
-        self.inner.unacknowledged() + self.log.held.get() as usize
-    }
-    fn counters(&self) -> Counters {
-        self.inner.counters()
-    }
-    fn wants_transmit(&self) -> bool {
-        self.inner.wants_transmit()
-    }
-    fn receive_buffer_bits(&self) -> u64 {
-        self.inner.receive_buffer_bits()
+    fn held(&self) -> usize {
+        self.log.held.get() as usize
     }
 }
 
@@ -242,6 +208,18 @@ pub enum Fault {
 pub trait Hook<P: Layer> {
     /// Every input (a submission, a frame, a timeout), before the entity sees it.
     fn input(&mut self, _now: SimTime) {}
+    /// Every transmit opportunity, before the entity sees it.
+    fn transmit(&mut self, _now: SimTime) {}
+    /// After every input, the entity as it is then.
+    fn after_input(&mut self, _inner: &P) {}
+    /// A submission, passed to the entity.
+    fn submit(&mut self, inner: &mut P, now: SimTime, msg: P::Sdu) {
+        inner.handle_submit(now, msg)
+    }
+    /// An intact frame, passed to the entity.
+    fn receive(&mut self, inner: &mut P, now: SimTime, frame: &P::Pdu) {
+        inner.handle_receive(now, frame)
+    }
     /// Whether a timeout reaches the entity.
     fn pass_timeout(&self) -> bool {
         true
@@ -253,6 +231,10 @@ pub trait Hook<P: Layer> {
     /// The next event reported, drawn from the entity's stream.
     fn event(&mut self, inner: &mut P) -> Option<Event<P::Sdu>> {
         inner.poll_event()
+    }
+    /// Messages the hook holds back from the entity (in its backlog, unacknowledged).
+    fn held(&self) -> usize {
+        0
     }
 }
 
@@ -273,23 +255,28 @@ impl<P: Layer, H: Hook<P>> Layer for Hooked<P, H> {
     }
     fn handle_submit(&mut self, now: SimTime, msg: P::Sdu) {
         self.hook.input(now);
-        self.inner.handle_submit(now, msg)
+        self.hook.submit(&mut self.inner, now, msg);
+        self.hook.after_input(&self.inner);
     }
     fn handle_receive(&mut self, now: SimTime, frame: &P::Pdu) {
         self.hook.input(now);
-        self.inner.handle_receive(now, frame)
+        self.hook.receive(&mut self.inner, now, frame);
+        self.hook.after_input(&self.inner);
     }
     fn handle_receive_in_error(&mut self, now: SimTime, frame: &P::Pdu) {
         self.hook.input(now);
-        self.inner.handle_receive_in_error(now, frame)
+        self.inner.handle_receive_in_error(now, frame);
+        self.hook.after_input(&self.inner);
     }
     fn handle_timeout(&mut self, now: SimTime) {
         self.hook.input(now);
         if self.hook.pass_timeout() {
             self.inner.handle_timeout(now)
         }
+        self.hook.after_input(&self.inner);
     }
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<P::Pdu> {
+        self.hook.transmit(now);
         self.inner.poll_transmit(now, grant)
     }
     fn poll_timeout(&self) -> Option<SimTime> {
@@ -299,10 +286,10 @@ impl<P: Layer, H: Hook<P>> Layer for Hooked<P, H> {
         self.hook.event(&mut self.inner)
     }
     fn backlog(&self) -> usize {
-        self.inner.backlog()
+        self.inner.backlog() + self.hook.held()
     }
     fn unacknowledged(&self) -> usize {
-        self.inner.unacknowledged()
+        self.inner.unacknowledged() + self.hook.held()
     }
     fn counters(&self) -> Counters {
         self.inner.counters()

@@ -13,10 +13,6 @@ from ..spec import Curve, Scenario
 from . import params as P
 from .params import CHANNEL_X, DURATION_S, FULL_REPLICATIONS, HOUR_S, QUICK_REPLICATIONS, SESSION_CAP_S, SESSIONS
 
-#: The stall watch's k for the sessions: its limit (k x the largest timer, the 120 s
-#: transmission/RTO ceiling) equals the study's own guard, the 4 h session cap.
-STALL_TIMERS = SESSION_CAP_S / P.MAX_TRANSMISSION_S
-
 CLIENT = "flow.client->server"
 LAYERS = "transport.flow.client->server"
 
@@ -106,12 +102,6 @@ def tables(variant: str, workload: str, x: float, replications: int, initial_rto
         duration, responses = SESSION_CAP_S, ("message_throughput_bps", "session_latency_s")
     run: dict[str, Any] = {"duration_s": duration, "warmup_s": 0.0, "replications": replications, "min_replications": P.MIN_REPLICATIONS,
                            "max_replications": P.MAX_REPLICATIONS, "precision_measures": [f"{CLIENT}.{m}" for m in responses]}
-    if workload != "long":
-        # The stall watch knows timers and windows, not fades: on the transition channel a
-        # 5066-1s session goes up to ~4,000 s without delivering (then completes), past
-        # the default 20 x its largest timer (120 s). The study's own guard is the
-        # 4 h session cap, so the watch's limit is set to it: k = 4 h / 120 s = 120.
-        run["stall_timers"] = STALL_TIMERS
     medium: dict[str, Any] = {"name": "hf", "kind": "half_duplex_radio", "ends": ["client", "server"], "rate_bps": rate,
                               "delay_s": P.PROPAGATION_S, "turnaround_s": turnaround, "preamble_s": 0.0, "forward": lane, "reverse": dict(lane)}
     if P.RECIPROCAL_CHANNEL if reciprocal is None else reciprocal:
