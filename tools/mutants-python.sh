@@ -41,6 +41,7 @@ cat > "$stage/pyproject.toml" <<'TOML'
 testpaths = ["tests"]
 filterwarnings = ["error", "ignore::DeprecationWarning:dateutil.*", "ignore:.*:DeprecationWarning:distributed.*"]
 xfail_strict = true
+markers = ["slow: longer-running validation tests"]
 
 [tool.mutmut]
 source_paths = ["src/arqlab"]
