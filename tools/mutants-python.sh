@@ -9,6 +9,8 @@
 # MUTATE="theory.py studies/claims.py" and MUTANT_TESTS="tests/test_theory.py ..." narrow
 # a run (paths under python/arqlab and the project root); the defaults are the full scope.
 # MUTMUT_MAX_CHILDREN=1 runs one mutant at a time (default: one per CPU).
+# MUTANT_NAMES="arqlab.studies.johnson.claims.x_fig1_claims*" runs only the mutants whose
+# names match (mutmut's fnmatch patterns; all mutants are still generated and listed).
 set -euo pipefail
 root=$(pwd)
 stage=${1:-$root/mutants-python}
@@ -39,6 +41,7 @@ cat > "$stage/pyproject.toml" <<'TOML'
 testpaths = ["tests"]
 filterwarnings = ["error", "ignore::DeprecationWarning:dateutil.*", "ignore:.*:DeprecationWarning:distributed.*"]
 xfail_strict = true
+markers = ["slow: longer-running validation tests"]
 
 [tool.mutmut]
 source_paths = ["src/arqlab"]
@@ -49,7 +52,12 @@ only_mutate = $only_mutate
 pytest_add_cli_args_test_selection = $selection
 TOML
 cd "$stage"
-nice -n 15 "$root/.venv/bin/mutmut" run ${MUTMUT_MAX_CHILDREN:+--max-children "$MUTMUT_MAX_CHILDREN"} > run.log 2>&1 || true
+set -f  # the names are mutmut's patterns, not the shell's
+# shellcheck disable=SC2206
+names=(${MUTANT_NAMES:-})
+set +f
+nice -n 15 "$root/.venv/bin/mutmut" run ${MUTMUT_MAX_CHILDREN:+--max-children "$MUTMUT_MAX_CHILDREN"} \
+  ${names[@]+"${names[@]}"} > run.log 2>&1 || true
 "$root/.venv/bin/mutmut" results > results.txt 2>&1 || true
 total=$(grep -c ': ' results.txt || true)
 survived=$(grep -c ': survived' results.txt || true)

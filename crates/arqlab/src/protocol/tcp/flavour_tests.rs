@@ -291,3 +291,20 @@ fn test_bsd42_timing_is_refused_with_another_flavour() {
     TcpConfig::parse(&mut tb, &mut p);
     assert_eq!(p.0.iter().map(|x| x.to_string()).collect::<Vec<_>>(), vec!["bsd42_timing: only with flavour = \"bsd42\" (flavour is \"reno\")"]);
 }
+
+/// `rto = "rfc793"` with Reno: RFC 793 §3.7's RTO = β·SRTT with β = 2 (the first sample R
+/// taken as SRTT), not RFC 6298's SRTT + 4·RTTVAR = 3R; the default stays RFC 6298.
+#[test]
+fn test_rfc793_rto_is_beta_2_times_srtt_for_reno_and_rfc6298_by_default() {
+    let rto_after_one_sample = |v: serde_json::Value| {
+        let mut a = Tcp::new(&parsed(v));
+        a.handle_submit(SimTime::ZERO, Sdu { id: 0, bits: 800, flow: 0, born: SimTime::ZERO });
+        assert_eq!(seqs(&mut a, t(0.0)), vec![0]);
+        a.handle_receive(t(1.5), &ack(100));
+        assert_eq!(a.srtt_s(), Some(1.5));
+        a.rto_s()
+    };
+    assert_eq!(rto_after_one_sample(json!({"mss_octets": 100, "rto": "rfc793"})), 3.0, "2 · 1.5 s");
+    assert_eq!(rto_after_one_sample(json!({"mss_octets": 100})), 4.5, "1.5 + 4 · 0.75 s");
+    assert_eq!(rto_after_one_sample(json!({"mss_octets": 100, "flavour": "newreno", "rto": "rfc793"})), 3.0);
+}
