@@ -4,18 +4,14 @@
 //! keeps circuits per destination address: one to g2 for b's datagrams, one to g3 for
 //! c's.
 
+mod common;
+
 use arqlab::scenario::{toml_to_json, Scenario};
 use arqlab::sim::replicate;
 use std::path::Path;
 
 fn three_gateways(edits: &[(&str, &str)]) -> Scenario {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/compose/x25_three_gateways.toml");
-    let mut text = std::fs::read_to_string(path).unwrap();
-    for (from, to) in edits {
-        assert!(text.contains(from), "x25_three_gateways.toml has no {from:?}");
-        text = text.replace(from, to);
-    }
-    Scenario::from_value(&toml_to_json(&text).unwrap()).unwrap_or_else(|e| panic!("{e}"))
+    common::shipped("compose/x25_three_gateways.toml", edits)
 }
 
 /// RFC 877 §3, circuits per destination: g1 places one call per next-hop gateway (g2

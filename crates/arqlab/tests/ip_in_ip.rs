@@ -1,18 +1,13 @@
 //! IP in IP (RFC 2003): each IP layer of a stack reports its own counters
 //! (`scenarios/compose/tcp_five_layers.toml`: TCP over three IP layers).
 
-use arqlab::scenario::{toml_to_json, Scenario};
+mod common;
+
+use arqlab::scenario::Scenario;
 use arqlab::sim::replicate;
-use std::path::Path;
 
 fn five_layers(edits: &[(&str, &str)]) -> Scenario {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/compose/tcp_five_layers.toml");
-    let mut text = std::fs::read_to_string(path).unwrap();
-    for (from, to) in edits {
-        assert!(text.contains(from), "tcp_five_layers.toml has no {from:?}");
-        text = text.replace(from, to);
-    }
-    Scenario::from_value(&toml_to_json(&text).unwrap()).unwrap_or_else(|e| panic!("{e}"))
+    common::shipped("compose/tcp_five_layers.toml", edits)
 }
 
 /// Three IP layers on a line of MTU 576 (RFC 791 §2.3 at each): the top one's 576-octet

@@ -364,3 +364,15 @@ impl<P: Layer<Sdu = Sdu>> Hook<P> for Faults {
         self.out.pop_front()
     }
 }
+
+/// A shipped scenario (`scenarios/<path>`) with each `(from, to)` replaced in its text
+/// (each must occur).
+pub fn shipped(path: &str, edits: &[(&str, &str)]) -> Scenario {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios").join(path);
+    let mut text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{path}: {e}"));
+    for (from, to) in edits {
+        assert!(text.contains(from), "{path} has no {from:?}");
+        text = text.replace(from, to);
+    }
+    Scenario::from_value(&arqlab::scenario::toml_to_json(&text).unwrap()).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
