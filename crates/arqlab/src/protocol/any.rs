@@ -72,6 +72,15 @@ impl<P: Payload> Pdu for AnyPdu<P> {
     fn bits(&self) -> u32 {
         each_pdu!(self, x => Pdu::bits(x))
     }
+    /// A link frame (TP4's DTs over the network window, LLC2) onto a slot that held one
+    /// copies field by field, as `Frame` does; other kinds are cloned over the slot.
+    #[inline(always)]
+    fn copy_into(&self, slot: &mut Self) {
+        match (self, slot) {
+            (AnyPdu::Frame(a), AnyPdu::Frame(b)) => a.copy_into(b),
+            (a, b) => b.clone_from(a),
+        }
+    }
     fn mode(&self) -> u8 {
         each_pdu!(self, x => x.mode())
     }

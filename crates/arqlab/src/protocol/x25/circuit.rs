@@ -145,11 +145,11 @@ impl<P: Payload> Circuit<P> {
             let n = (o.octets - o.sent_octets).min(self.packet_octets);
             o.sent_octets += n;
             let more = o.sent_octets < o.octets;
-            let p = Packet { kind: PacketKind::Data, vc: self.vc, ps: self.vs, pr: self.vr, m: more, src: self.me, dst: self.peer, data_octets: n, dgram: Some((o.number, o.payload.clone())), index: o.index };
+            let index = o.index;
             o.index += 1;
-            if !more {
-                self.out = None;
-            }
+            // Every packet names the datagram (traces show it); the last takes it.
+            let dgram = if more { (o.number, o.payload.clone()) } else { self.out.take().map(|o| (o.number, o.payload)).expect("checked") };
+            let p = Packet { kind: PacketKind::Data, vc: self.vc, ps: self.vs, pr: self.vr, m: more, src: self.me, dst: self.peer, data_octets: n, dgram: Some(dgram), index };
             self.vs = self.m.next(self.vs);
             self.data_packets_sent += 1;
             self.acked_rx();
@@ -180,14 +180,15 @@ impl<P: Payload> Circuit<P> {
 
     /// A data or RR packet of this circuit arrived. Complete datagrams are pushed to
     /// `deliver` in circuit order.
-    pub fn on_packet(&mut self, now: SimTime, p: &Packet<P>, ack_timer: Duration, deliver: &mut impl FnMut(u64, P)) {
+    pub fn on_packet(&mut self, now: SimTime, p: Packet<P>, ack_timer: Duration, deliver: &mut impl FnMut(u64, P)) {
         self.on_pr(p.pr);
         if p.kind != PacketKind::Data {
             return;
         }
         if p.ps != self.vr {
             if self.m.distance(self.vr, p.ps) < self.w && self.held[p.ps as usize].is_none() {
-                self.held[p.ps as usize] = Some(p.clone());
+                let ps = p.ps as usize;
+                self.held[ps] = Some(p);
             } else {
                 self.sequence_errors += 1;
             }
@@ -195,11 +196,11 @@ impl<P: Payload> Circuit<P> {
         }
         self.accept(now, p, ack_timer, deliver);
         while let Some(q) = self.held[self.vr as usize].take() {
-            self.accept(now, &q, ack_timer, deliver);
+            self.accept(now, q, ack_timer, deliver);
         }
     }
 
-    fn accept(&mut self, now: SimTime, p: &Packet<P>, ack_timer: Duration, deliver: &mut impl FnMut(u64, P)) {
+    fn accept(&mut self, now: SimTime, p: Packet<P>, ack_timer: Duration, deliver: &mut impl FnMut(u64, P)) {
         if p.index != self.rx_index {
             self.sequence_errors += 1;
         }
@@ -215,7 +216,7 @@ impl<P: Payload> Circuit<P> {
         } else {
             self.rx_index = 0;
             self.last_used = now;
-            if let Some((n, payload)) = p.dgram.clone() {
+            if let Some((n, payload)) = p.dgram {
                 deliver(n, payload);
             }
         }

@@ -70,7 +70,7 @@ impl<P: Routable> X25Host<P> {
         self.now = now;
         self.serviced_at = Some(now);
         let (iface, ev) = (&mut self.iface, &mut self.events);
-        self.line.arrivals(now, &mut |p| iface.on_packet(now, &p, &mut |x| ev.push_back(Event::Delivered(x))));
+        self.line.arrivals(now, &mut |p| iface.on_packet(now, p, &mut |x| ev.push_back(Event::Delivered(x))));
         let iface = &mut self.iface;
         // Again after a start: the interface may have a packet for the DTE now that it
         // had not on the first look (`assign` gives queued datagrams out in turns).

@@ -121,6 +121,13 @@ pub struct Interface<P> {
     pending: VecDeque<Packet<P>>,
     /// Datagrams queued over all sites (`assign` and `wants` skip the sites when 0).
     queued_total: usize,
+    /// False only when `assign`'s last pass gave out nothing and nothing it depends on
+    /// has changed since: no datagram queued, no channel occupied or freed, no circuit
+    /// become free (opened, or its datagram's last packet sent). Another pass would
+    /// then give out nothing either and is skipped (a datagram often waits for a
+    /// circuit through many pulls). A pass that gives out datagrams leaves it set: the
+    /// next pass may give out more (its round robin moves past a circuit it serves).
+    assign_due: bool,
     /// `assign`'s list of a site's channels, kept to avoid an allocation per call.
     scratch: Vec<usize>,
     /// The time of the last input.
@@ -143,6 +150,7 @@ impl<P: Payload> Interface<P> {
             next_number: 0,
             pending: VecDeque::new(),
             queued_total: 0,
+            assign_due: true,
             scratch: Vec::with_capacity(cfg.channels as usize),
             now: SimTime::ZERO,
             counters: InterfaceCounters::default(),
@@ -151,6 +159,7 @@ impl<P: Payload> Interface<P> {
 
     /// Puts `c` in channel `slot` (None frees it), keeping the index of occupied ones.
     pub fn set_circuit(&mut self, slot: usize, c: Option<Circuit<P>>) -> Option<Circuit<P>> {
+        self.assign_due = true;
         let old = std::mem::replace(&mut self.circuits[slot], c);
         match (old.is_some(), self.circuits[slot].is_some()) {
             (false, true) => {
@@ -230,6 +239,7 @@ impl<P: Payload> Interface<P> {
         }
         let s = &mut self.sites[site as usize];
         self.queued_total += 1;
+        self.assign_due = true;
         if octets <= self.cfg.small_datagram_octets {
             s.small.push_back((number, payload, octets));
         } else {
@@ -284,7 +294,7 @@ impl<P: Payload> Interface<P> {
     }
 
     /// A packet from the link level. Complete datagrams go to `deliver`.
-    pub fn on_packet(&mut self, now: SimTime, p: &Packet<P>, deliver: &mut impl FnMut(P)) {
+    pub fn on_packet(&mut self, now: SimTime, p: Packet<P>, deliver: &mut impl FnMut(P)) {
         self.now = now;
         let slot = self.find(p.vc);
         match p.kind {
@@ -305,6 +315,7 @@ impl<P: Payload> Interface<P> {
                     c.state = VcState::Open;
                     c.opened_at = now;
                     c.last_used = now;
+                    self.assign_due = true;
                 }
             }
             PacketKind::ClearRequest => {
@@ -351,9 +362,10 @@ impl<P: Payload> Interface<P> {
 
     /// Hands queued datagrams to free circuits, round robin over each site's circuits.
     fn assign(&mut self, now: SimTime) {
-        if self.queued_total == 0 {
+        if self.queued_total == 0 || !self.assign_due {
             return;
         }
+        let before = self.queued_total;
         let mine = &mut self.scratch;
         for (site, s) in self.sites.iter_mut().enumerate() {
             if s.queued() == 0 {
@@ -383,6 +395,7 @@ impl<P: Payload> Interface<P> {
                 }
             }
         }
+        self.assign_due = self.queued_total != before;
     }
 
     /// True if `next_packet(now)` would return a packet.
@@ -417,6 +430,7 @@ impl<P: Payload> Interface<P> {
                 c.opened_at = now;
                 c.last_used = now;
             }
+            self.assign_due |= c.free();
             self.counters.data_packets_sent += c.data_packets_sent - before.0;
             self.counters.rr_packets_sent += c.rr_sent - before.1;
             // The circuit keeps the line while its window is open: a burst leaves

@@ -32,7 +32,7 @@ fn connect(i: &mut Interface<Sdu>, site: u32, at: f64) -> usize {
     let call = i.next_packet(t(at)).expect("CALL REQUEST out");
     assert_eq!((call.kind, call.dst), (PacketKind::CallRequest, site));
     let acc = Packet::control(PacketKind::CallAccepted, call.vc, 0, site, i.me, 9);
-    i.on_packet(t(at), &acc, &mut |_| {});
+    i.on_packet(t(at), acc, &mut |_| {});
     i.circuits.iter().position(|c| c.as_ref().is_some_and(|c| c.vc == call.vc)).expect("connected")
 }
 
@@ -293,7 +293,7 @@ fn test_select_and_close_circuit_rule_1_never_fires_when_only_this_host_calls() 
                     PacketKind::Data => Packet::control(PacketKind::Rr, p.vc, (p.ps + 1) % 8, p.dst, 0, 0),
                     _ => continue,
                 };
-                i.on_packet(t(now), &reply, &mut |_| {});
+                i.on_packet(t(now), reply, &mut |_| {});
             }
             assert!(i.circuits.iter().flatten().all(|c| i.circuits.iter().flatten().filter(|o| o.peer == c.peer).count() <= 3));
         }

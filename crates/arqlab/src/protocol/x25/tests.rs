@@ -34,17 +34,17 @@ fn test_circuit_window_bounds_a_packet_sequence_and_m_bits_mark_it() {
     assert_eq!((p1.ps, p1.m, p1.data_octets, p1.index), (1, true, 128, 1));
     let mut b = open_circuit(2);
     let mut got = vec![];
-    b.on_packet(t(1.0), &p0, Duration::from_secs_f64(5.0), &mut |n, _| got.push(n));
+    b.on_packet(t(1.0), p0, Duration::from_secs_f64(5.0), &mut |n, _| got.push(n));
     assert!(!b.wants(t(1.0)), "one packet: the receiver waits");
     assert_eq!(b.poll_timeout(t(1.0)), Some(t(6.0)), "the long acknowledgement timer");
-    b.on_packet(t(1.1), &p1, Duration::from_secs_f64(5.0), &mut |n, _| got.push(n));
+    b.on_packet(t(1.1), p1, Duration::from_secs_f64(5.0), &mut |n, _| got.push(n));
     let rr = b.next_packet(t(1.1)).unwrap();
     assert_eq!((rr.kind, rr.pr), (PacketKind::Rr, 2), "window full: P(R) at once");
-    a.on_packet(t(1.2), &rr, Duration::from_secs_f64(5.0), &mut |_, _| {});
+    a.on_packet(t(1.2), rr, Duration::from_secs_f64(5.0), &mut |_, _| {});
     let p2 = a.next_packet(t(1.2)).unwrap();
     assert_eq!((p2.ps, p2.m, p2.data_octets), (2, false, 44), "the last packet of the sequence");
     assert!(a.free());
-    b.on_packet(t(1.5), &p2, Duration::from_secs_f64(5.0), &mut |n, _| got.push(n));
+    b.on_packet(t(1.5), p2, Duration::from_secs_f64(5.0), &mut |n, _| got.push(n));
     assert_eq!(got, vec![7], "one datagram, delivered at its last packet");
     b.handle_timeout(t(6.5));
     assert_eq!(b.next_packet(t(6.5)).unwrap().pr, 3, "after the timer");
@@ -59,9 +59,9 @@ fn test_circuit_piggybacks_pr_and_resequences_overtaking_packets() {
     let mut b = open_circuit(3);
     let mut got = vec![];
     let tm = Duration::from_secs_f64(5.0);
-    b.on_packet(t(1.0), &p1, tm, &mut |n, _| got.push(n));
+    b.on_packet(t(1.0), p1, tm, &mut |n, _| got.push(n));
     assert!(got.is_empty());
-    b.on_packet(t(1.1), &p0, tm, &mut |n, _| got.push(n));
+    b.on_packet(t(1.1), p0, tm, &mut |n, _| got.push(n));
     assert_eq!(got, vec![1]);
     assert_eq!(b.sequence_errors, 0);
     b.take(t(1.2), 9, sdu(1, 10), 10);
@@ -141,6 +141,26 @@ fn test_interface_small_datagrams_first_and_round_robin_over_a_sites_circuits() 
     // whose burst leaves contiguous; circuit 0, freed, takes the second large one.
     assert_eq!(pk, vec![(0, 2), (1, 0), (1, 0), (0, 1)]);
     assert_eq!(i.queued(), 0);
+}
+
+/// Comer & Korb §6.2 (RFC 877's interface): queued datagrams go round robin to the
+/// site's free circuits. One pass of the round robin moves past each circuit it
+/// serves, so three datagrams on three free circuits take two passes; the third must
+/// not wait for a circuit to finish (`assign` is skipped only after a pass that gave
+/// out nothing).
+#[test]
+fn test_interface_gives_every_free_circuit_a_waiting_datagram() {
+    let c = X25Config { policy: PolicyKind::MultiMlru, c_max: 3, ip_header_bits: 0, ..X25Config::default() };
+    let mut i: Interface<Sdu> = Interface::new(0, &c);
+    opened(&mut i, &[(1, 0.0, 0.0), (1, 0.0, 0.0), (1, 0.0, 0.0)]);
+    for id in 0..3 {
+        i.submit(t(1.0), 1, sdu(id, 500)); // four packets each; window W = 2
+    }
+    let pk: Vec<_> = std::iter::from_fn(|| i.next_packet(t(1.0))).map(|p| (p.vc, p.dgram.unwrap().1.id)).collect();
+    assert_eq!(i.queued(), 0, "every datagram on a circuit: {pk:?}");
+    let mut per_circuit: Vec<_> = pk.iter().map(|&(vc, id)| (vc, id, pk.iter().filter(|x| x.0 == vc).count())).collect();
+    per_circuit.dedup();
+    assert_eq!(per_circuit, vec![(0, 0, 2), (1, 2, 2), (2, 1, 2)], "each circuit sends its window of its own datagram");
 }
 
 #[test]
