@@ -171,3 +171,25 @@ def test_conc1_equivalence_reads_nrm_s2p_against_abm_up_to_fig6_and_abm_b_to_a_f
         elif c.startswith("nrm_s2p_"):
             over[c] = dict.fromkeys(XS2, 2.0 if ref_ba else 1.0)
     assert verdict("conc1.broad_equivalence", {n: figure(n, XS2, over)}) is Verdict.HOLDS
+
+
+@pytest.mark.parametrize("n,tag,xs", [(2, "48k", XS2), (7, "p0", XS7), (9, "p0", XS7)])
+@pytest.mark.parametrize("s2p,p2s,want", [(1.125, 1.0, Verdict.HOLDS), (1.0625, 1.0, Verdict.DOES_NOT_HOLD),
+                                          (1.0, 1.125, Verdict.DOES_NOT_HOLD)])
+def test_conc3_nrm_s2p_more_than_10_percent_above_p2s_in_fig2_7_or_9_alone(n: int, tag: str, xs: tuple[float, ...],
+                                                                          s2p: float, p2s: float, want: Verdict) -> None:
+    """Each figure the claim reads, given alone: S→P more than 10% above P→S at one point
+    of ABM's grid (P→S above S→P is not what it reads)."""
+    fig = figure(n, xs, {f"nrm_s2p_{tag}": {xs[-1]: s2p}, f"nrm_p2s_{tag}": {xs[-1]: p2s}})
+    (c,) = [c for c in study_claims() if c.id == "conc3.nrm_directions_differ"]
+    out = c.check(StudyData({n: fig}))
+    assert out.verdict is want
+    assert out.detail == f"fig{n}.{tag}: {want}", "one part per figure present, named after it"
+
+
+def test_conc3_nrm_directions_differ_somewhere_is_any_of_the_figures() -> None:
+    figs = {2: figure(2, XS2, {"nrm_s2p_48k": {3000.0: 1.125}}), 7: figure(7, XS7, {}), 9: figure(9, XS7, {})}
+    (c,) = [c for c in study_claims() if c.id == "conc3.nrm_directions_differ"]
+    out = c.check(StudyData(figs))
+    assert out.verdict is Verdict.HOLDS
+    assert out.detail == f"fig2.48k: {Verdict.HOLDS} | fig7.p0: {Verdict.DOES_NOT_HOLD} | fig9.p0: {Verdict.DOES_NOT_HOLD}"
