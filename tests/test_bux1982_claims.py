@@ -130,3 +130,12 @@ def test_conc5_excess_is_over_the_md1_ideal_of_fig9s_800_bit_messages() -> None:
     xs = (0.2, 0.5)
     figs = {9: {"abm_p0": {x: ideal(x) for x in xs}, "nrm_p2s_p0": {x: ideal(x) for x in xs}}}
     assert verdict("conc5.modulus_stronger_in_nrm", figs) is Verdict.DOES_NOT_HOLD
+
+
+def test_conc2_prints_abm_and_nrm_against_md1_for_800_bit_messages_at_each_load() -> None:
+    (c,) = [c for c in study_claims() if c.id == "conc2.mod8_enough_for_abm"]
+    ideal = ideal_transfer(800.0, "constant")
+    out = c.check(data(_fig9(1.125, 0.4)))
+    assert out.detail == (f"x=0.3:NO ABM {ideal(0.3):.4g}±0, NRM P→S {ideal(0.3):.4g}±0 vs M/D/1 {ideal(0.3):.4g}; "
+                          f"x=0.4:ok ABM {ideal(0.4):.4g}±0, NRM P→S {1.125 * ideal(0.4):.4g}±0 vs M/D/1 {ideal(0.4):.4g}")
+    assert f"{ideal(0.4):.4g}" != f"{ideal_transfer(801.0, 'constant')(0.4):.4g}", "the length shows in 4 digits"

@@ -111,11 +111,12 @@ def test_conc1_nrm_s2p_is_compared_with_abm_b_to_a_in_figs_7_on_and_with_abm_in_
     assert verdict("conc1.abm_at_least_nrm", {4: fig4}) is Verdict.DOES_NOT_HOLD
 
 
-@pytest.mark.parametrize("n", [4, 11])
+@pytest.mark.parametrize("n", range(4, 12))
 @pytest.mark.parametrize("ba,want", [(INSIDE, Verdict.HOLDS), (1 / INSIDE, Verdict.HOLDS), (OUTSIDE, Verdict.DOES_NOT_HOLD),
                                      (1 / OUTSIDE, Verdict.DOES_NOT_HOLD)])
 def test_conc3_abm_symmetric_within_5_percent_at_every_point(n: int, ba: float, want: Verdict) -> None:
-    tag = "m8" if n == 4 else "p0"
+    """Every two-way figure, 4 to 11, each given alone."""
+    tag = {4: "m8", 5: "m8", 6: "m8", 10: "pb0"}.get(n, "p0")
     fig = figure(n, XS7, {f"abm_ba_{tag}": {0.75: ba}})
     assert verdict("conc3.abm_symmetric", {n: fig}) is want
 
