@@ -106,3 +106,36 @@ def test_conc3_nrm_directions_differ_by_more_than_10_percent_somewhere(s2p: floa
     xs = (0.2, 0.5)
     fig7 = {"abm_p0": dict.fromkeys(xs, 1.0), "nrm_p2s_p0": dict.fromkeys(xs, 1.0), "nrm_s2p_p0": {0.2: 1.0, 0.5: s2p}}
     assert verdict("conc3.nrm_directions_differ", {7: fig7}) is want
+
+
+def test_conc5_reads_the_loads_both_curves_have_and_prints_each_excess() -> None:
+    """Only loads where both curves have a point (NRM alone at 0.5, ABM alone at 0.8 are
+    not read); the detail gives both excesses over M/D/1 at each load read."""
+    ideal = ideal_transfer(800.0, "constant")
+    (c,) = [c for c in study_claims() if c.id == "conc5.modulus_stronger_in_nrm"]
+    figs = {9: {"abm_p0": {0.2: ideal(0.2) + 0.25, 0.8: ideal(0.8)},
+                "nrm_p2s_p0": {0.2: ideal(0.2) + 0.375, 0.5: ideal(0.5)}}}
+    out = c.check(data(figs))
+    assert (out.verdict, out.detail) == (Verdict.DOES_NOT_HOLD, "x=0.2:NO excess NRM 0.375±0 vs ABM 0.25±0")
+    # "can": one load with more than twice ABM's excess is enough.
+    figs = {9: {"abm_p0": {0.2: ideal(0.2) + 0.25, 0.5: ideal(0.5) + 0.25},
+                "nrm_p2s_p0": {0.2: ideal(0.2) + 0.375, 0.5: ideal(0.5) + 0.625}}}
+    assert c.check(data(figs)).verdict is Verdict.HOLDS
+
+
+def test_conc5_excess_is_over_the_md1_ideal_of_fig9s_800_bit_messages() -> None:
+    """Both curves on M/D/1 for 800-bit messages: no excess, so not twice: does not hold
+    (an ideal for any other length gives both the same nonzero excess, and −δ > −2δ)."""
+    ideal = ideal_transfer(800.0, "constant")
+    xs = (0.2, 0.5)
+    figs = {9: {"abm_p0": {x: ideal(x) for x in xs}, "nrm_p2s_p0": {x: ideal(x) for x in xs}}}
+    assert verdict("conc5.modulus_stronger_in_nrm", figs) is Verdict.DOES_NOT_HOLD
+
+
+def test_conc2_prints_abm_and_nrm_against_md1_for_800_bit_messages_at_each_load() -> None:
+    (c,) = [c for c in study_claims() if c.id == "conc2.mod8_enough_for_abm"]
+    ideal = ideal_transfer(800.0, "constant")
+    out = c.check(data(_fig9(1.125, 0.4)))
+    assert out.detail == (f"x=0.3:NO ABM {ideal(0.3):.4g}±0, NRM P→S {ideal(0.3):.4g}±0 vs M/D/1 {ideal(0.3):.4g}; "
+                          f"x=0.4:ok ABM {ideal(0.4):.4g}±0, NRM P→S {1.125 * ideal(0.4):.4g}±0 vs M/D/1 {ideal(0.4):.4g}")
+    assert f"{ideal(0.4):.4g}" != f"{ideal_transfer(801.0, 'constant')(0.4):.4g}", "the length shows in 4 digits"

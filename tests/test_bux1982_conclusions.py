@@ -111,11 +111,12 @@ def test_conc1_nrm_s2p_is_compared_with_abm_b_to_a_in_figs_7_on_and_with_abm_in_
     assert verdict("conc1.abm_at_least_nrm", {4: fig4}) is Verdict.DOES_NOT_HOLD
 
 
-@pytest.mark.parametrize("n", [4, 11])
+@pytest.mark.parametrize("n", range(4, 12))
 @pytest.mark.parametrize("ba,want", [(INSIDE, Verdict.HOLDS), (1 / INSIDE, Verdict.HOLDS), (OUTSIDE, Verdict.DOES_NOT_HOLD),
                                      (1 / OUTSIDE, Verdict.DOES_NOT_HOLD)])
 def test_conc3_abm_symmetric_within_5_percent_at_every_point(n: int, ba: float, want: Verdict) -> None:
-    tag = "m8" if n == 4 else "p0"
+    """Every two-way figure, 4 to 11, each given alone."""
+    tag = {4: "m8", 5: "m8", 6: "m8", 10: "pb0"}.get(n, "p0")
     fig = figure(n, XS7, {f"abm_ba_{tag}": {0.75: ba}})
     assert verdict("conc3.abm_symmetric", {n: fig}) is want
 
@@ -171,3 +172,91 @@ def test_conc1_equivalence_reads_nrm_s2p_against_abm_up_to_fig6_and_abm_b_to_a_f
         elif c.startswith("nrm_s2p_"):
             over[c] = dict.fromkeys(XS2, 2.0 if ref_ba else 1.0)
     assert verdict("conc1.broad_equivalence", {n: figure(n, XS2, over)}) is Verdict.HOLDS
+
+
+@pytest.mark.parametrize("n,tag,xs", [(2, "48k", XS2), (7, "p0", XS7), (9, "p0", XS7)])
+@pytest.mark.parametrize("s2p,p2s,want", [(1.125, 1.0, Verdict.HOLDS), (1.0625, 1.0, Verdict.DOES_NOT_HOLD),
+                                          (1.0, 1.125, Verdict.DOES_NOT_HOLD)])
+def test_conc3_nrm_s2p_more_than_10_percent_above_p2s_in_fig2_7_or_9_alone(n: int, tag: str, xs: tuple[float, ...],
+                                                                          s2p: float, p2s: float, want: Verdict) -> None:
+    """Each figure the claim reads, given alone: S→P more than 10% above P→S at one point
+    of ABM's grid (P→S above S→P is not what it reads)."""
+    fig = figure(n, xs, {f"nrm_s2p_{tag}": {xs[-1]: s2p}, f"nrm_p2s_{tag}": {xs[-1]: p2s}})
+    (c,) = [c for c in study_claims() if c.id == "conc3.nrm_directions_differ"]
+    out = c.check(StudyData({n: fig}))
+    assert out.verdict is want
+    assert out.detail == f"fig{n}.{tag}: {want}", "one part per figure present, named after it"
+
+
+def test_conc3_nrm_directions_differ_somewhere_is_any_of_the_figures() -> None:
+    figs = {2: figure(2, XS2, {"nrm_s2p_48k": {3000.0: 1.125}}), 7: figure(7, XS7, {}), 9: figure(9, XS7, {})}
+    (c,) = [c for c in study_claims() if c.id == "conc3.nrm_directions_differ"]
+    out = c.check(StudyData(figs))
+    assert out.verdict is Verdict.HOLDS
+    assert out.detail == f"fig2.48k: {Verdict.HOLDS} | fig7.p0: {Verdict.DOES_NOT_HOLD} | fig9.p0: {Verdict.DOES_NOT_HOLD}"
+
+
+def _s2p_tag(n: int) -> str:
+    return {2: "48k", 3: "m8", 4: "m8", 5: "m8", 6: "m8", 10: "pb0"}.get(n, "p0")
+
+
+@pytest.mark.parametrize("n", range(2, 12))
+def test_conc1_reads_every_figure_2_to_11(n: int) -> None:
+    """Each figure alone: NRM S→P 1/16 better than ABM (throughput above it up to Fig. 6,
+    transfer time below it from Fig. 7) breaks 'ABM at least as good'; all equal is broad
+    equivalence."""
+    worse = OUTSIDE if n <= 6 else 1 / OUTSIDE
+    fig = figure(n, XS7, {f"nrm_s2p_{_s2p_tag(n)}": {0.5: worse}})
+    assert verdict("conc1.abm_at_least_nrm", {n: fig}) is Verdict.DOES_NOT_HOLD
+    assert verdict("conc1.broad_equivalence", {n: figure(n, XS7, {})}) is Verdict.HOLDS
+
+
+def test_conc1_equivalence_reads_nrm_p2s_against_abm_a_to_b_in_fig7() -> None:
+    """P→S equal to ABM (A→B), S→P clearly off both ABM curves: half the points
+    equivalent (P→S read against ABM B→A would make none)."""
+    over = {"abm_ba_p0": dict.fromkeys(XS7, 2.0), "abm_ba_p1e5": dict.fromkeys(XS7, 2.0),
+            "nrm_s2p_p0": dict.fromkeys(XS7, 3.0), "nrm_s2p_p1e5": dict.fromkeys(XS7, 3.0)}
+    assert verdict("conc1.broad_equivalence", {7: figure(7, XS7, over)}) is Verdict.HOLDS
+
+
+def test_conc1_equivalence_counts_only_points_both_curves_have_and_says_so() -> None:
+    """Fig. 2 at 1000 bit: one NRM curve equal to ABM, three clearly not (a quarter:
+    holds); NRM P→S at 48 kbit/s also at 2000 and 3000 bit, where ABM has no point: not
+    counted. Two of twelve equivalent, ten different: does not hold."""
+    (c,) = [c for c in study_claims() if c.id == "conc1.broad_equivalence"]
+    rows = [{"curve": k, "variant": "", "x": 1000.0, "y": 1.0 if k.startswith("abm") or k == "nrm_p2s_48k" else 2.0,
+             "y_ci95_half_width": 0.0, "n": 10} for k in (cv.key for cv in bux.figure(2).curves)]
+    rows += [{"curve": "nrm_p2s_48k", "variant": "", "x": x, "y": 2.0, "y_ci95_half_width": 0.0, "n": 10}
+             for x in (2000.0, 3000.0)]
+    out = c.check(StudyData({2: FigureData(bux.figure(2), pd.DataFrame(rows))}))
+    assert (out.verdict, out.detail) == (Verdict.HOLDS, "1/4 NRM-vs-ABM points equivalent within 5%, 3 clearly different "
+                                                        "(claim: at least a quarter equivalent)")
+    over = {k: {1000.0: 1.0, 2000.0: 2.0, 3000.0: 2.0} for k in ("nrm_p2s_48k", "nrm_p2s_4k8")}
+    over.update({k: dict.fromkeys(XS2, 2.0) for k in ("nrm_s2p_48k", "nrm_s2p_4k8")})
+    out = c.check(StudyData({2: figure(2, XS2, over)}))
+    assert (out.verdict, out.detail) == (Verdict.DOES_NOT_HOLD, "2/12 NRM-vs-ABM points equivalent within 5%, 10 clearly "
+                                                                "different (claim: at least a quarter equivalent)")
+    nrm_only = pd.DataFrame([{"curve": k, "variant": "", "x": 1000.0, "y": 1.0, "y_ci95_half_width": 0.0, "n": 10}
+                             for k in (cv.key for cv in bux.figure(2).curves) if k.startswith("nrm")])
+    out = c.check(StudyData({2: FigureData(bux.figure(2), nrm_only)}))
+    assert (out.verdict, out.detail) == (Verdict.INCONCLUSIVE, "no comparable points")
+
+
+@pytest.mark.parametrize("cid,number,fid", [
+    ("conc2.modulus_earlier_in_nrm", 9, "fig9.nrm_p2s_departs_before_abm"),
+    ("conc4.long_delay_nrm_degrades", 6, "fig6.abm_above_nrm_mod8"),
+    ("conc6.nrm_bht_equal", 11, "fig11.nrm_directions_equal"),
+])
+def test_conclusions_that_cite_a_figure_claim_give_its_outcome(cid: str, number: int, fid: str) -> None:
+    from arqlab.studies.bux1982.claims import _from_figure_claim
+
+    sd = StudyData({n: figure(n, XS7, {}) for n in (6, 9, 10, 11)})
+    (fc,) = [c for c in bux.figure(number).claims if c.id == fid]
+    if cid != "conc2.modulus_earlier_in_nrm":
+        (c,) = [c for c in study_claims() if c.id == cid]
+        assert c.check(sd) == fc.check(sd)
+    assert _from_figure_claim(number, fid)(sd) == fc.check(sd)
+    others = [c.check(sd) for c in bux.figure(number).claims if c.id != fid]
+    assert any(o != fc.check(sd) for o in others), "the data tell the cited claim from the others"
+    with pytest.raises(KeyError, match="fig0.none"):
+        _from_figure_claim(number, "fig0.none")(sd)
