@@ -234,7 +234,7 @@ fn test_two_sided_asymmetric_c_max_b_closes_by_rule_1_and_a_calls_again() {
     busy(&mut a, slots[1], 19.0);
     busy(&mut a, slots[2], 19.0);
     let vc = a.circuits[slots[0]].as_ref().expect("open").vc;
-    a.on_packet(t(20.0), &Packet::control(PacketKind::ClearRequest, vc, 0, 1, 0, 2), &mut |_| {});
+    a.on_packet(t(20.0), Packet::control(PacketKind::ClearRequest, vc, 0, 1, 0, 2), &mut |_| {});
     for k in 0..3 {
         a.submit(t(20.0), 1, sdu(10 + k));
     }
@@ -246,7 +246,7 @@ fn test_two_sided_asymmetric_c_max_b_closes_by_rule_1_and_a_calls_again() {
     // b, every channel in use (two of a's, one to site 2), accepts a's call by closing
     // a's LRU circuit again: rule 1, for an incoming call.
     b.circuits[1].as_mut().expect("site 2").state = VcState::Open;
-    b.on_packet(t(20.5), &Packet::control(PacketKind::CallRequest, call_vc, 0, 0, 1, 9), &mut |_| {});
+    b.on_packet(t(20.5), Packet::control(PacketKind::CallRequest, call_vc, 0, 0, 1, 9), &mut |_| {});
     assert_eq!(out(&mut b, 20.5).first(), Some(&(PacketKind::ClearRequest, 0)));
     let k = b.counters;
     assert_eq!((k.close_rule_1, k.closes_for_calls_in, k.crowded_site_closes, k.circuits_closed), (1, 1, 2, 2));
