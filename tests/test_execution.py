@@ -123,52 +123,6 @@ def test_sequential_precision_computes_no_replication_past_the_decided_n(precisi
         assert progress.summary is not None and n <= progress.summary.computed <= n + slack, (kwargs, n)
 
 
-class FifoBackend:
-    """A stand-in pool of ``capacity`` slots that finishes replications in submission
-    order (deterministic), recording which point each submission was for."""
-
-    def __init__(self, capacity: int) -> None:
-        self.capacity = capacity
-        self.queue: list[Any] = []
-        self.submitted: list[tuple[str, int, int]] = []
-
-    def submit(self, task: Any) -> None:
-        self.queue.append(task)
-        self.submitted.append(task.key)
-
-    def wait_one(self) -> tuple[Any, dict[str, Any]]:
-        task = self.queue.pop(0)
-        return task.key, fake_run_replication(task.resolved_json, task.key[1], task.key[2])
-
-    def close(self, abort: bool = False) -> None:
-        pass
-
-
-def test_sequential_points_share_the_pool_in_turn_so_few_replications_run_past_n(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Open points get the free slots one replication each in turn: a point decided
-    mid-round has at most ⌈capacity / open points⌉ of its replications in flight past its
-    n (depth first, one point took every slot and up to capacity − 1 were thrown away)."""
-    from arqlab.execution import scheduler
-
-    points = [PointSpec(scenario(w, min_replications=3, max_replications=400), seed=seed, precision=0.03)
-              for w in range(1, 8) for seed in (5, 6)]
-    used = [smallest_n(p.resolved, 0.03, p.seed)[0] for p in points]
-    assert all(n > 3 for n in used), "every point is decided after its first round"
-    backend = FifoBackend(capacity=4)
-    monkeypatch.setattr(scheduler, "make_backend", lambda executor, workers, runner: backend)
-    progress = Progress(stream=io.StringIO())
-    outcomes = run_points_detailed(points, store=False, runner=fake_run_replication, progress=progress)
-    assert [o.n for o in outcomes] == used, "the same smallest n as a serial run"
-    assert [o.records for o in outcomes] == [expected(p.resolved, p.seed, n) for p, n in zip(points, used)]
-    # The first round goes round the points: one replication of each in turn.
-    first = [(h, seed) for h, seed, _ in backend.submitted[:len(points)]]
-    assert len(set(first)) == len(points)
-    assert progress.summary is not None
-    wasted = progress.summary.computed - sum(used)
-    assert wasted <= len(points), (wasted, used)
-
-
 def test_precision_from_the_scenario() -> None:
     resolved = scenario(precision=0.05)
     (outcome,) = run_points_detailed([PointSpec(resolved)], executor="serial", store=False,

@@ -12,10 +12,7 @@ the target or ``run.max_replications`` is reached. The number used is the *small
 min at which the target holds on replications 0..n-1 (checked for every n, not only at
 round ends), so it does not depend on round sizes or worker counts. Once a point's n is
 decided the rest of its round is not submitted; only replications already in flight
-are computed beyond it, and they stay in the store. Free slots go to the open points
-one replication each in turn, so while many points are open each has about one
-replication in flight and almost none is computed past its n (one point taking every
-slot threw away up to capacity − 1 at each mid-round decision).
+(at most the backend's capacity) are computed beyond it, and they stay in the store.
 
 Memory is constant in the number of replications: records are folded into a running
 summary in replication order as soon as the ones before them have arrived (the few that
@@ -214,11 +211,9 @@ class _Scheduler:
         self.backend.submit(Task(key=key, resolved_json=point.resolved_json))
 
     def fill(self) -> None:
-        """Submit wanted replications until the backend holds ``capacity`` of them, one
-        per open point in turn: a point decided mid-round then has few of its
-        replications in flight past its n (depth first, it had up to ``capacity``)."""
+        """Submit wanted replications until the backend holds ``capacity`` of them."""
         while self.open and self.in_flight < self.backend.capacity:
-            point = self.open.popleft()  # before settle(), which may want more and re-open it
+            point = self.open[0]
             if point.final_n is not None:
                 # Decided (precision reached mid-round): the rest of its round would
                 # be computed and never used.
@@ -226,8 +221,8 @@ class _Scheduler:
                 point.scheduled = point.cursor
             if point.cursor < point.scheduled:
                 self._take(point)
-            if point.cursor < point.scheduled:
-                self.open.append(point)
+            if point.cursor >= point.scheduled:
+                self.open.popleft()  # before settle(), which may want more and re-open it
             self.settle()
 
     def _arrived(self, key: TaskKey, record: Record) -> None:
