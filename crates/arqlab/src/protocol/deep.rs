@@ -158,68 +158,79 @@ fn lift<T>(e: Event<Nested>, f: impl FnOnce(Nested) -> T) -> Event<T> {
     }
 }
 
-/// Forwards the `Layer` methods a wrapper does not change to `$inner`.
+/// The `Layer` methods a wrapper or the chain passes on unchanged, each through
+/// `$via!(self, l => ...)`: the chain's `each!` (one `match` per call) or `chain!` (a
+/// wrapper's `chain` field).
 macro_rules! forward {
-    ($inner:ident) => {
+    ($via:ident) => {
         fn service(&self) -> Service {
-            self.$inner.service()
+            $via!(self, l => l.service())
         }
         #[inline]
         fn handle_receive(&mut self, now: SimTime, pdu: &AnyPdu<Nested>) {
-            self.$inner.handle_receive(now, pdu)
+            $via!(self, l => l.handle_receive(now, pdu))
         }
         fn handle_receive_in_error(&mut self, now: SimTime, pdu: &AnyPdu<Nested>) {
-            self.$inner.handle_receive_in_error(now, pdu)
+            $via!(self, l => l.handle_receive_in_error(now, pdu))
         }
         #[inline]
         fn handle_timeout(&mut self, now: SimTime) {
-            self.$inner.handle_timeout(now)
+            $via!(self, l => l.handle_timeout(now))
         }
         fn handle_close(&mut self, now: SimTime) {
-            self.$inner.handle_close(now)
+            $via!(self, l => l.handle_close(now))
         }
         fn handle_connect(&mut self, now: SimTime) {
-            self.$inner.handle_connect(now)
+            $via!(self, l => l.handle_connect(now))
         }
         #[inline]
         fn plans_transmissions(&self) -> bool {
-            self.$inner.plans_transmissions()
+            $via!(self, l => l.plans_transmissions())
         }
         #[inline]
         fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<AnyPdu<Nested>> {
-            self.$inner.poll_transmit(now, grant)
+            $via!(self, l => l.poll_transmit(now, grant))
         }
         #[inline]
         fn poll_timeout(&self) -> Option<SimTime> {
-            self.$inner.poll_timeout()
+            $via!(self, l => l.poll_timeout())
         }
         fn due_layer(&self, now: SimTime) -> Option<usize> {
-            self.$inner.due_layer(now)
+            $via!(self, l => l.due_layer(now))
         }
         fn accepts(&self) -> bool {
-            self.$inner.accepts()
+            $via!(self, l => l.accepts())
         }
         #[inline]
         fn wants_transmit(&self) -> bool {
-            self.$inner.wants_transmit()
+            $via!(self, l => l.wants_transmit())
         }
         fn backlog(&self) -> usize {
-            self.$inner.backlog()
+            $via!(self, l => l.backlog())
         }
         fn saturation_depth(&self) -> usize {
-            self.$inner.saturation_depth()
+            $via!(self, l => l.saturation_depth())
         }
         fn unacknowledged(&self) -> usize {
-            self.$inner.unacknowledged()
+            $via!(self, l => l.unacknowledged())
         }
         fn counters(&self) -> Counters {
-            self.$inner.counters()
+            $via!(self, l => l.counters())
         }
         fn receive_buffer_bits(&self) -> u64 {
-            self.$inner.receive_buffer_bits()
+            $via!(self, l => l.receive_buffer_bits())
         }
         fn extra_measures(&self) -> Vec<(&'static str, f64)> {
-            self.$inner.extra_measures()
+            $via!(self, l => l.extra_measures())
+        }
+    };
+}
+
+/// A wrapper's `chain` field, for [`forward!`].
+macro_rules! chain {
+    ($self:expr, $l:ident => $e:expr) => {
+        match $self {
+            Self { chain: $l } => $e,
         }
     };
 }
@@ -256,73 +267,15 @@ impl Layer for Chain {
     type Sdu = Nested;
     type Pdu = AnyPdu<Nested>;
 
-    fn service(&self) -> Service {
-        each!(self, l => l.service())
-    }
+    forward!(each);
+
     #[inline]
     fn handle_submit(&mut self, now: SimTime, sdu: Nested) {
         each!(self, l => l.handle_submit(now, sdu))
     }
     #[inline]
-    fn handle_receive(&mut self, now: SimTime, pdu: &AnyPdu<Nested>) {
-        each!(self, l => l.handle_receive(now, pdu))
-    }
-    fn handle_receive_in_error(&mut self, now: SimTime, pdu: &AnyPdu<Nested>) {
-        each!(self, l => l.handle_receive_in_error(now, pdu))
-    }
-    #[inline]
-    fn handle_timeout(&mut self, now: SimTime) {
-        each!(self, l => l.handle_timeout(now))
-    }
-    fn handle_close(&mut self, now: SimTime) {
-        each!(self, l => l.handle_close(now))
-    }
-    fn handle_connect(&mut self, now: SimTime) {
-        each!(self, l => l.handle_connect(now))
-    }
-    #[inline]
-    fn plans_transmissions(&self) -> bool {
-        each!(self, l => l.plans_transmissions())
-    }
-    #[inline]
-    fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<AnyPdu<Nested>> {
-        each!(self, l => l.poll_transmit(now, grant))
-    }
-    #[inline]
-    fn poll_timeout(&self) -> Option<SimTime> {
-        each!(self, l => l.poll_timeout())
-    }
-    fn due_layer(&self, now: SimTime) -> Option<usize> {
-        each!(self, l => l.due_layer(now))
-    }
-    #[inline]
     fn poll_event(&mut self) -> Option<Event<Nested>> {
         each!(self, l => l.poll_event())
-    }
-    fn accepts(&self) -> bool {
-        each!(self, l => l.accepts())
-    }
-    #[inline]
-    fn wants_transmit(&self) -> bool {
-        each!(self, l => l.wants_transmit())
-    }
-    fn backlog(&self) -> usize {
-        each!(self, l => l.backlog())
-    }
-    fn saturation_depth(&self) -> usize {
-        each!(self, l => l.saturation_depth())
-    }
-    fn unacknowledged(&self) -> usize {
-        each!(self, l => l.unacknowledged())
-    }
-    fn counters(&self) -> Counters {
-        each!(self, l => l.counters())
-    }
-    fn receive_buffer_bits(&self) -> u64 {
-        each!(self, l => l.receive_buffer_bits())
-    }
-    fn extra_measures(&self) -> Vec<(&'static str, f64)> {
-        each!(self, l => l.extra_measures())
     }
 }
 
