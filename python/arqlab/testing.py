@@ -140,3 +140,40 @@ def kill_when_stored(argv: list[str], env: dict[str, str], store: Any, at_least:
         proc.communicate(timeout=60)
     assert proc.returncode == -signal.SIGKILL
     return stored_replications(store)
+
+
+#: The fake queue's capacity per direction (throughput efficiency when saturated).
+QUEUE_CAPACITY = {"a_to_b": 0.8, "b_to_a": 0.6}
+
+
+def queue_fake_run_replication(resolved_json: str, seed: int, replication: int) -> dict[str, Any]:
+    """A fake link as a queue per direction (capacity :data:`QUEUE_CAPACITY`), for the
+    steady-state tests. A saturated source carries the capacity (±0.2 %); a Poisson
+    source at load ρ carries min(ρ, capacity), and its transfer and buffer-holding times
+    are 1/(1 − ρ/capacity) (±2 %) below 0.95 of the capacity, and scatter like a queue
+    without a steady state (exponential, mean 100) from there on. A test knob: a stable
+    direction's times spread by 2 % per 1 000 bits of ``traffic.X.length.mean_bits``."""
+    resolved = json.loads(resolved_json)
+    batch: dict[str, dict[str, float]] = {}
+    for side, direction in (("a", "a_to_b"), ("b", "b_to_a")):
+        source = resolved.get("traffic", {}).get(side, {})
+        kind = source.get("kind", "none")
+        if kind == "none":
+            continue
+        rng = _stream(resolved_json, seed, replication, direction)
+        cap = QUEUE_CAPACITY[direction]
+        if kind == "saturated":
+            batch[direction] = {"throughput_efficiency": cap * (1.0 + rng.gauss(0.0, 0.002))}
+            continue
+        load = float(source["load"])
+        carried = min(load, cap) * (1.0 + rng.gauss(0.0, 0.002))
+        if load < 0.95 * cap:
+            spread = 0.02 * float(source.get("length", {}).get("mean_bits", 1000)) / 1000.0
+            times = [1.0 / (1.0 - load / cap) * max(0.01, 1.0 + rng.gauss(0.0, spread)) for _ in range(2)]
+        else:
+            times = [100.0 * rng.expovariate(1.0) for _ in range(2)]
+        batch[direction] = {"throughput_efficiency": carried, "transfer_time_s": times[0],
+                            "buffer_holding_time_s": times[1]}
+    return {"batches": [batch], "events": 1000, "simulated_s": float(resolved.get("run", {}).get("duration_s", 100.0)),
+            "wall_s": 0.001, "fingerprint": hashlib.sha256(f"{resolved_json}|{seed}|{replication}".encode()).hexdigest()[:16],
+            "warmup_s": 0.0}
