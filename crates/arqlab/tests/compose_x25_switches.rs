@@ -218,3 +218,14 @@ fn rfc877_a_host_on_the_x25_network_calls_each_destinations_gateway() {
         assert!(acc.issued > 30 && acc.issued - acc.delivered <= 2, "{f}: {acc:?}");
     }
 }
+
+/// A trunk has its own rate, delay and error model, but the network is modelled
+/// reliable between the DCEs (no RESET/RESTART: a packet lost on a trunk would stall
+/// its circuit for ever): a lossy trunk is refused naming its field.
+#[test]
+fn x25_switches_a_lossy_trunk_is_refused_naming_its_field() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/compose/x25_two_switches.toml");
+    let text = std::fs::read_to_string(path).unwrap().replace("rate_bps = 4800.0\ndelay_s = 0.02", "rate_bps = 4800.0\ndelay_s = 0.02\nbit_error_rate = 1e-6");
+    let e = Scenario::from_value(&toml_to_json(&text).unwrap()).err().expect("refused").problems();
+    assert!(e.iter().any(|x| x.starts_with("medium[2].bit_error_rate = 1e-6: expected 0 under \"x25\"")), "{e:?}");
+}
