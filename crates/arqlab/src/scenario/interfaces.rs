@@ -26,7 +26,7 @@ pub(super) fn attachment<'a>(g: &Graph<'a>, a: u32, me: End) -> (&'a str, Vec<En
     }
 }
 
-/// Checks every router's `interfaces` and the stations facing them; returns the links.
+/// Checks every router's `interfaces`; returns the links.
 pub(super) fn check_interfaces(net: &NetworkConfig, g: &Graph, p: &mut Problems) -> PortLinks {
     let mut links: PortLinks = g.relay_media.iter().map(|ms| vec![None; ms.len()]).collect();
     for (r, c) in net.relay.iter().enumerate() {
@@ -55,10 +55,16 @@ pub(super) fn check_interfaces(net: &NetworkConfig, g: &Graph, p: &mut Problems)
             links[r][k] = Some(layer);
         }
     }
+    links
+}
+
+/// Checks the relays beside routers with interfaces and the stations facing them:
+/// every relay an IP router but an X.25 network's switches (`x25_net`), each link's
+/// two ends running one protocol.
+pub(super) fn check_relays(net: &NetworkConfig, g: &Graph, links: &PortLinks, x25_net: &[bool], p: &mut Problems) {
     if links.iter().all(|ls| ls.iter().all(Option::is_none)) {
-        return links;
+        return;
     }
-    let x25_net = super::x25_net::switches(net, g, &links);
     for (r, c) in net.relay.iter().enumerate() {
         let me = End::Relay(r as u32);
         if x25_net[r] {
@@ -100,7 +106,6 @@ pub(super) fn check_interfaces(net: &NetworkConfig, g: &Graph, p: &mut Problems)
             }
         }
     }
-    links
 }
 
 /// A stack whose lowest layers are `ip` directly over `x25`.

@@ -300,6 +300,7 @@ impl NetworkConfig {
         super::overrides::apply(&self.route, &names, &relay_names, &graph, &mut routing, p);
         let mut links = super::interfaces::check_interfaces(self, &graph, p);
         let x25_net = super::x25_net::switches(self, &graph, &links);
+        super::interfaces::check_relays(self, &graph, &links, &x25_net, p);
         let mut flows = vec![];
         let mut peers: Vec<Vec<(u32, u32)>> = vec![vec![]; self.node.len()];
         let mut conns: BTreeMap<(u32, u32), u32> = BTreeMap::new();

@@ -14,13 +14,12 @@
 //! each DTE's switch, a switch's ports taken in the order the media name it, so ties go
 //! to the port reached first (deterministic, as the IP routing tables:
 //! `scenario::routes`). A station on the network calls, for a destination node, the DTE
-//! where the node's shortest path leaves the network ([`Topology::x25_exit`]).
+//! where the node's shortest path leaves the network (`sim::wiring::x25_exit`).
 
 use super::elements::End;
 use super::interfaces::{attachment, ip_over_x25, PortLinks};
 use super::network::NetworkConfig;
 use super::routes::Graph;
-use super::topology::Topology;
 use crate::protocol::registry::ProtocolConfig;
 use std::collections::VecDeque;
 
@@ -134,32 +133,8 @@ pub(super) fn dte_routes(net: &NetworkConfig, g: &Graph, links: &PortLinks, swit
     }
 }
 
-impl Topology {
-    /// The DTE address station `me` calls for node `d` on the X.25 network it reaches
-    /// through switch `switch`: the station where `d`'s route leaves the network — a
-    /// gateway, or `d` itself if it is a DTE there; `u32::MAX` if the route turns back
-    /// to `me` or leaves nowhere. Follows the switches' routes across trunks (every hop
-    /// one medium nearer `d`, so it ends; bounded by the relay count all the same).
-    pub fn x25_exit(&self, me: End, switch: u32, d: u32) -> u32 {
-        let mut s = switch;
-        for _ in 0..=self.relays.len() {
-            let spec = &self.relays[s as usize];
-            let far = spec.routes.get(d as usize).copied().flatten().and_then(|k| self.media.get(spec.media[k] as usize)).and_then(|m| m.ends.iter().copied().find(|&e| e != End::Relay(s)));
-            match far {
-                Some(e) if e == me => return u32::MAX,
-                Some(End::Relay(o)) if self.relays[o as usize].x25_switch => s = o,
-                Some(End::Relay(o)) => return self.nodes.len() as u32 + o,
-                Some(End::Node(x)) => return x,
-                None => return u32::MAX,
-            }
-        }
-        u32::MAX
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use crate::scenario::elements::End;
     use crate::scenario::Scenario;
 
     /// Four switches in a square (s1–s2, s1–s3, s2–s4, s3–s4), gateway g1 on s1 and
@@ -183,7 +158,7 @@ mod tests {
     /// reach g4's switch; the search from s4 takes s4's ports in the order the media
     /// name it, so s1 routes g4's address through the neighbour reached first — s2 when
     /// t24 comes before t34 in the file, s3 the other way round — every switch one
-    /// trunk nearer each time, and g1 calls g4 for b.
+    /// trunk nearer each time.
     #[test]
     fn x25_switches_route_each_dte_address_on_a_shortest_path_with_ties_to_the_port_reached_first() {
         for (trunks, via) in [([("1", "2"), ("1", "3"), ("2", "4"), ("3", "4")], "t12"), ([("1", "2"), ("1", "3"), ("3", "4"), ("2", "4")], "t13")] {
@@ -195,10 +170,6 @@ mod tests {
             assert!(topo.relays[..4].iter().all(|r| r.x25_switch), "s1..s4 are switches");
             let port = s1.routes[g4].expect("s1 routes g4's address");
             assert_eq!(topo.media[s1.media[port] as usize].config.name, via, "trunks {trunks:?}");
-            // g1's exit for b is g4's DTE; for a (behind g1 itself), none.
-            let g1 = name("g1") as u32;
-            assert_eq!(topo.x25_exit(End::Relay(g1), name("s1") as u32, 1), g4 as u32);
-            assert_eq!(topo.x25_exit(End::Relay(g1), name("s1") as u32, 0), u32::MAX);
             // s4 delivers g4's address on its line to g4, s2 and s3 towards s4.
             let s4 = &topo.relays[name("s4")];
             assert_eq!(topo.media[s4.media[s4.routes[g4].unwrap()] as usize].config.name, "dg4");

@@ -156,7 +156,29 @@ fn wire_routers<F>(topo: &Topology, make: MakeRouter<F>) -> Vec<Option<RouterSlo
 /// where that node's route leaves the network — the next gateway, or the node itself.
 fn x25_sites(topo: &Topology, r: u32, net: u32) -> X25Sites {
     let nodes = topo.nodes.len() as u32;
-    X25Sites { me: nodes + r, next_hop: (0..nodes).map(|d| topo.x25_exit(End::Relay(r), net, d)).collect() }
+    X25Sites { me: nodes + r, next_hop: (0..nodes).map(|d| x25_exit(topo, End::Relay(r), net, d)).collect() }
+}
+
+/// The DTE address station `me` calls for node `d` on the X.25 network it reaches
+/// through switch `switch` (`scenario::x25_net`): the station where `d`'s route leaves
+/// the network — a gateway, or `d` itself if it is a DTE there; `u32::MAX` if the
+/// route turns back to `me` or leaves nowhere. Follows the switches' routes across
+/// trunks (every hop one medium nearer `d`, so it ends; bounded by the relay count
+/// all the same).
+fn x25_exit(topo: &Topology, me: End, switch: u32, d: u32) -> u32 {
+    let mut s = switch;
+    for _ in 0..=topo.relays.len() {
+        let spec = &topo.relays[s as usize];
+        let far = spec.routes.get(d as usize).copied().flatten().and_then(|k| topo.media.get(spec.media[k] as usize)).and_then(|m| m.ends.iter().copied().find(|&e| e != End::Relay(s)));
+        match far {
+            Some(e) if e == me => return u32::MAX,
+            Some(End::Relay(o)) if topo.relays[o as usize].x25_switch => s = o,
+            Some(End::Relay(o)) => return topo.nodes.len() as u32 + o,
+            Some(End::Node(x)) => return x,
+            None => return u32::MAX,
+        }
+    }
+    u32::MAX
 }
 
 /// A host running `ip` over `x25` on a line to an X.25 network's switch: per
@@ -166,7 +188,7 @@ pub(super) fn x25_host_next_hops(topo: &Topology, n: &NodeSpec) -> Option<Vec<u3
         return None;
     }
     let End::Relay(net) = topo.lane_target(n.lane) else { return None };
-    topo.relays[net as usize].x25_switch.then(|| (0..topo.nodes.len() as u32).map(|d| topo.x25_exit(End::Node(n.index), net, d)).collect())
+    topo.relays[net as usize].x25_switch.then(|| (0..topo.nodes.len() as u32).map(|d| x25_exit(topo, End::Node(n.index), net, d)).collect())
 }
 
 /// The state of replication `replication` of `sc` before its first event.
