@@ -141,17 +141,3 @@ fn a_host_over_x25_on_the_network_carries_ips_header_once() {
     let e = Scenario::from_value(&toml_to_json(&text).unwrap()).err().expect("refused").problems();
     assert!(e.iter().any(|x| x.starts_with("node[0].stack = \"ipx25\": expected ip_header_bits = 0 in its x25 layer (got 160)")), "{e:?}");
 }
-
-/// A host's x25 interface calls one next hop: `check` refuses a host on the network
-/// whose flows leave it through two gateways, naming both.
-#[test]
-fn a_host_on_the_x25_network_whose_flows_need_two_gateways_is_refused_naming_both() {
-    let host = "[stack.ipx25]\nlayers = [{ kind = \"tcp\" }, { kind = \"ip\" }, { kind = \"x25\", ip_header_bits = 0 }]\n\
-        [[medium]]\nname = \"dce_e\"\nends = [\"e\", \"net\"]\n[[node]]\nname = \"e\"\nstack = \"ipx25\"\n\
-        [[flow]]\nfrom = \"e\"\nto = \"c\"\ntraffic = { kind = \"poisson\", load = 0.1 }\n[[flow]]\nfrom = \"e\"\nto = \"b\"\ntraffic = { kind = \"poisson\", load = 0.1 }\n[[relay]]\nname = \"net\"";
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/compose/x25_three_gateways.toml");
-    let text = std::fs::read_to_string(path).unwrap().replace("[[relay]]\nname = \"net\"", host);
-    let e = Scenario::from_value(&toml_to_json(&text).unwrap()).err().expect("refused").problems();
-    let want = "node[0] = \"e\": expected every flow of node e to leave X.25 network net through one station (its x25 interface calls one next hop): c goes through g3, b through g2";
-    assert!(e.contains(&want.to_string()), "{e:?}");
-}

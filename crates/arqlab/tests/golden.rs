@@ -140,6 +140,9 @@ fn topology_cases() -> Vec<(String, String, Vec<(&'static str, Value)>)> {
         ("hmtp-over-hf-arq", "scenarios/johnson/hmtp_radio.toml", 600.0, 0.0),
         ("ip-x25-burst-pair", "scenarios/comer_korb/burst_pair.toml", 300.0, 10.0),
         ("hf-arq-hdl", "scenarios/johnson/hdl_stable_25.toml", 600.0, 10.0),
+        // RFC 877 gateways on an X.25 network of one relay (pinned before networks of
+        // several switches were built: their routing must leave it unchanged).
+        ("x25-three-gateways", "scenarios/compose/x25_three_gateways.toml", 120.0, 30.0),
     ]
     .into_iter()
     .map(|(name, file, d, w)| (name.to_string(), file.to_string(), short(d, w)))

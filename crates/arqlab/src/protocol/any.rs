@@ -112,10 +112,17 @@ impl<P: Payload> Pdu for AnyPdu<P> {
     }
 }
 
-/// TCP segments and TPDUs carry no flow: IP sends them to the host's one peer.
+/// TCP segments and TPDUs carry no flow: IP sends them to the host's one peer. An IP
+/// datagram names its destination node.
 impl<P: Payload> Routable for AnyPdu<P> {
     fn flow(&self) -> Option<u32> {
         None
+    }
+    fn ip_dst(&self) -> Option<u32> {
+        match self {
+            AnyPdu::Ip(x) => Some(x.hdr.dst),
+            _ => None,
+        }
     }
 }
 
@@ -161,16 +168,16 @@ pub struct Ctx<'a> {
     pub sites: &'a [u32],
     /// The MTU of the node's interface, octets (IP fragments to it); `None`: no limit.
     pub mtu_octets: Option<u32>,
-    /// A host running `ip` over `x25` on an X.25 network of several DTEs (RFC 877): the
-    /// address its datagrams are called to, the next hop towards its peers (a gateway,
-    /// or the peer itself); `None`: the peer.
-    pub x25_next_hop: Option<u32>,
+    /// A host running `ip` over `x25` on an X.25 network (RFC 877): per destination
+    /// node, the address its datagrams are called to, where that node's route leaves the
+    /// network (a gateway, or the node itself; `u32::MAX`: not across it); `None`: the peer.
+    pub x25_next_hops: Option<&'a [u32]>,
 }
 
 impl Ctx<'static> {
     /// A link layer's context: no routes, no sites, passive.
     pub fn link(me: u32, peer: u32, station: Station) -> Self {
-        Ctx { me, peer, station, active_open: false, routes: &[], sites: &[], mtu_octets: None, x25_next_hop: None }
+        Ctx { me, peer, station, active_open: false, routes: &[], sites: &[], mtu_octets: None, x25_next_hops: None }
     }
 }
 
@@ -200,9 +207,19 @@ impl<P: Carry> AnyLayer<P> {
             ProtocolConfig::Llc2(c) => AnyLayer::Llc2(Llc2::new(c)),
             ProtocolConfig::Tp4(c) => AnyLayer::Tp4(Tp4::new(c)),
             ProtocolConfig::Tcp(c) => AnyLayer::Tcp(TcpHost::open(c, ctx.active_open)),
-            ProtocolConfig::X25(c) => AnyLayer::X25(match ctx.x25_next_hop {
-                // Under ip every SDU is a datagram without a flow: all go to the next hop.
-                Some(hop) => X25Host::new(ctx.me, c, vec![], hop, if ctx.sites.is_empty() { &[] } else { std::slice::from_ref(&hop) }),
+            ProtocolConfig::X25(c) => AnyLayer::X25(match ctx.x25_next_hops {
+                // Under ip every SDU is a datagram: each goes to its destination's next hop,
+                // and circuits are pre-opened to the next hops of the sites it sends to.
+                Some(hops) => {
+                    let hop = |d: u32| hops.get(d as usize).copied().filter(|&h| h != u32::MAX).unwrap_or(d);
+                    let mut sites: Vec<u32> = vec![];
+                    for s in ctx.sites.iter().map(|&d| hop(d)) {
+                        if !sites.contains(&s) {
+                            sites.push(s);
+                        }
+                    }
+                    X25Host::new(ctx.me, c, vec![], hop(ctx.peer), &sites).with_next_hops(hops.to_vec())
+                }
                 None => X25Host::new(ctx.me, c, ctx.routes.to_vec(), ctx.peer, ctx.sites),
             }),
             ProtocolConfig::HfArq(c) => AnyLayer::HfArq(HfArq::new(c, ctx.station)),

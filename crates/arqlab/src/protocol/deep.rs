@@ -71,6 +71,12 @@ impl Routable for Nested {
             Nested::Pdu(p) => p.flow(),
         }
     }
+    fn ip_dst(&self) -> Option<u32> {
+        match self {
+            Nested::User(_) => None,
+            Nested::Pdu(p) => p.ip_dst(),
+        }
+    }
 }
 
 impl Carry for Nested {

@@ -16,7 +16,7 @@ use crate::schema::Problems;
 pub type PortLinks = Vec<Vec<Option<ProtocolConfig>>>;
 
 /// The name of attachment `a` (a two-ended medium or a ring) and its far stations from `me`.
-fn attachment<'a>(g: &Graph<'a>, a: u32, me: End) -> (&'a str, Vec<End>) {
+pub(super) fn attachment<'a>(g: &Graph<'a>, a: u32, me: End) -> (&'a str, Vec<End>) {
     match (a as usize).checked_sub(g.media.len()).map(|i| &g.rings[i]) {
         Some(r) => (&r.config.name, r.stations.iter().copied().filter(|&e| e != me).collect()),
         None => {
@@ -26,7 +26,7 @@ fn attachment<'a>(g: &Graph<'a>, a: u32, me: End) -> (&'a str, Vec<End>) {
     }
 }
 
-/// Checks every router's `interfaces` and the stations facing them; returns the links.
+/// Checks every router's `interfaces`; returns the links.
 pub(super) fn check_interfaces(net: &NetworkConfig, g: &Graph, p: &mut Problems) -> PortLinks {
     let mut links: PortLinks = g.relay_media.iter().map(|ms| vec![None; ms.len()]).collect();
     for (r, c) in net.relay.iter().enumerate() {
@@ -55,10 +55,16 @@ pub(super) fn check_interfaces(net: &NetworkConfig, g: &Graph, p: &mut Problems)
             links[r][k] = Some(layer);
         }
     }
+    links
+}
+
+/// Checks the relays beside routers with interfaces and the stations facing them:
+/// every relay an IP router but an X.25 network's switches (`x25_net`), each link's
+/// two ends running one protocol.
+pub(super) fn check_relays(net: &NetworkConfig, g: &Graph, links: &PortLinks, x25_net: &[bool], p: &mut Problems) {
     if links.iter().all(|ls| ls.iter().all(Option::is_none)) {
-        return links;
+        return;
     }
-    let x25_net = x25_networks(net, g, &links);
     for (r, c) in net.relay.iter().enumerate() {
         let me = End::Relay(r as u32);
         if x25_net[r] {
@@ -100,30 +106,6 @@ pub(super) fn check_interfaces(net: &NetworkConfig, g: &Graph, p: &mut Problems)
             }
         }
     }
-    links
-}
-
-/// The relays that are X.25 networks: a relay that is not an IP router, every port of
-/// which is a line to a gateway's `x25` interface or to a host running `ip` directly
-/// over `x25` (its own RFC 877 interface), at least one a gateway. It carries X.25
-/// packets between the DTEs by their addresses (RFC 877's X.121 addresses: a node's
-/// index, or the node count plus a relay's; `sim::link_router`), its delay is the
-/// network's transit delay.
-pub(super) fn x25_networks(net: &NetworkConfig, g: &Graph, links: &PortLinks) -> Vec<bool> {
-    (0..net.relay.len())
-        .map(|r| {
-            let me = End::Relay(r as u32);
-            let far: Vec<Option<End>> = g.relay_media[r].iter().map(|&a| match attachment(g, a, me).1[..] {
-                [End::Relay(o)] => {
-                    let k = g.relay_media[o as usize].iter().position(|&x| x == a);
-                    k.and_then(|k| links[o as usize][k].as_ref()).is_some_and(|l| matches!(l, ProtocolConfig::X25(_))).then_some(End::Relay(o))
-                }
-                [End::Node(n)] => net.stack.get(&net.node[n as usize].stack).is_some_and(|s| ip_over_x25(&s.layers)).then_some(End::Node(n)),
-                _ => None,
-            }).collect();
-            net.relay[r].kind != "ip_router" && far.iter().all(Option::is_some) && far.iter().any(|e| matches!(e, Some(End::Relay(_))))
-        })
-        .collect()
 }
 
 /// A stack whose lowest layers are `ip` directly over `x25`.
@@ -131,34 +113,18 @@ pub fn ip_over_x25(layers: &[ProtocolConfig]) -> bool {
     matches!(layers, [.., ProtocolConfig::Ip(_), ProtocolConfig::X25(_)])
 }
 
-/// A host on an X.25 network runs one interface with one next hop: every peer it
-/// exchanges flows with must be reached through one station of the network (the peer
-/// itself, or one gateway), and its `x25` carries IP's datagrams with their header
-/// (`ip_header_bits = 0`).
-pub(super) fn check_x25_hosts(net: &NetworkConfig, g: &Graph, routes: &[Vec<Option<usize>>], x25_net: &[bool], peers: &[Vec<(u32, u32)>], p: &mut Problems) {
-    for (r, _) in x25_net.iter().enumerate().filter(|x| *x.1) {
-        let me = End::Relay(r as u32);
-        let station = |d: u32| routes[r][d as usize].map(|k| attachment(g, g.relay_media[r][k], me).1[0]);
-        let name = |e: End| match e {
-            End::Node(n) => net.node[n as usize].name.as_str(),
-            End::Relay(o) => net.relay[o as usize].name.as_str(),
-        };
+/// A host on an X.25 network (`scenario::x25_net`) is its own RFC 877 interface: its
+/// `x25` carries IP's datagrams with their header (`ip_header_bits = 0`). It calls, per
+/// destination, the DTE where that destination's route leaves the network.
+pub(super) fn check_x25_hosts(net: &NetworkConfig, g: &Graph, switch: &[bool], p: &mut Problems) {
+    for (r, _) in switch.iter().enumerate().filter(|x| *x.1) {
         for &a in &g.relay_media[r] {
-            let [End::Node(n)] = attachment(g, a, me).1[..] else { continue };
+            let [End::Node(n)] = attachment(g, a, End::Relay(r as u32)).1[..] else { continue };
             let node = &net.node[n as usize];
             if let Some(ProtocolConfig::X25(x)) = net.stack.get(&node.stack).and_then(|s| s.layers.last()) {
                 if x.ip_header_bits != 0 {
                     p.push(format!("node[{n}].stack"), Some(&node.stack.as_str().into()), format!("expected ip_header_bits = 0 in its x25 layer (got {}): under ip on an X.25 network x25 carries IP's datagrams, their header included", x.ip_header_bits));
                 }
-            }
-            let hops: Vec<(End, u32)> = peers[n as usize].iter().filter_map(|&(d, _)| station(d).map(|s| (s, d))).collect();
-            if let Some(&(s1, d1)) = hops.iter().find(|h| h.0 != hops[0].0) {
-                let (s0, d0) = hops[0];
-                let why = format!(
-                    "expected every flow of node {} to leave X.25 network {} through one station (its x25 interface calls one next hop): {} goes through {}, {} through {}",
-                    node.name, net.relay[r].name, net.node[d0 as usize].name, name(s0), net.node[d1 as usize].name, name(s1)
-                );
-                p.push(format!("node[{n}]"), Some(&node.name.as_str().into()), why);
             }
         }
     }

@@ -18,6 +18,7 @@ pub mod run;
 pub mod topology;
 pub mod validate;
 mod x25_media;
+mod x25_net;
 
 pub use crate::schema::{Problem, Problems, Range, Table};
 pub use link::{DirectionConfig, LinkConfig};

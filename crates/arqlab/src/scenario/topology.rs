@@ -89,6 +89,9 @@ pub struct RelaySpec {
     pub mtu_octets: Vec<Option<u32>>,
     /// The link layer each port runs under IP (`scenario::interfaces`); `None`: none.
     pub links: Vec<Option<ProtocolConfig>>,
+    /// A switch of an X.25 network (`scenario::x25_net`): its routes also address the
+    /// gateways' DTEs (the node count plus the relay's index).
+    pub x25_switch: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -296,7 +299,8 @@ impl NetworkConfig {
         let relay_names: Vec<&str> = self.relay.iter().map(|r| r.name.as_str()).collect();
         super::overrides::apply(&self.route, &names, &relay_names, &graph, &mut routing, p);
         let mut links = super::interfaces::check_interfaces(self, &graph, p);
-        let x25_net = super::interfaces::x25_networks(self, &graph, &links);
+        let x25_net = super::x25_net::switches(self, &graph, &links);
+        super::interfaces::check_relays(self, &graph, &links, &x25_net, p);
         let mut flows = vec![];
         let mut peers: Vec<Vec<(u32, u32)>> = vec![vec![]; self.node.len()];
         let mut conns: BTreeMap<(u32, u32), u32> = BTreeMap::new();
@@ -341,7 +345,7 @@ impl NetworkConfig {
             }
         }
         super::interfaces::check_next_hops(self, &graph, &routing.receiver, &links, &peers, p);
-        super::interfaces::check_x25_hosts(self, &graph, &routing.routes, &x25_net, &peers, p);
+        super::interfaces::check_x25_hosts(self, &graph, &x25_net, p);
         let pairs: Vec<(u32, u32)> = flows.iter().map(|f| (f.src, f.dst)).collect();
         let depth = super::interfaces::mixed_depth(self, p);
         super::compose::check_peers(&self.node, &self.stack, &pairs, depth.is_some(), p);
@@ -389,6 +393,8 @@ impl NetworkConfig {
                 }
             })
             .collect();
+        // An X.25 network's switches also route packets to the DTEs' addresses.
+        super::x25_net::dte_routes(self, &graph, &links, &x25_net, &mut routing.routes);
         let relays = self
             .relay
             .iter()
@@ -403,19 +409,10 @@ impl NetworkConfig {
                         None => 2 * m + u32::from(media[m as usize].ends[1] == me),
                     })
                     .collect();
-                let mut routes = routing.routes[r].clone();
-                if x25_net[r] {
-                    // An X.25 network also routes packets to a gateway's DTE: the line to it.
-                    routes.resize(self.node.len() + self.relay.len(), None);
-                    for (k, &m) in ms.iter().enumerate() {
-                        if let (None, Some(End::Relay(o))) = (graph.ring(m), media.get(m as usize).and_then(|x| x.ends.iter().copied().find(|&e| e != me))) {
-                            routes[self.node.len() + o as usize] = Some(k);
-                        }
-                    }
-                }
+                let routes = std::mem::take(&mut routing.routes[r]);
                 let port_scopes = ms.iter().map(|&m| format!("node.{}.{}", c.name, match graph.ring(m) { Some(g) => &g.config.name, None => &media[m as usize].config.name })).collect();
                 let mtu_octets = ms.iter().map(|&m| match graph.ring(m) { Some(g) => g.config.mtu_octets, None => media[m as usize].config.mtu_octets }).collect();
-                RelaySpec { config: c.clone(), media: ms.clone(), lanes, routes, port_scopes, mtu_octets, links: std::mem::take(&mut links[r]) }
+                RelaySpec { config: c.clone(), media: ms.clone(), lanes, routes, port_scopes, mtu_octets, links: std::mem::take(&mut links[r]), x25_switch: x25_net[r] }
             })
             .collect();
         // Each destination is copied by its own station, or by the bridge behind which it lies.

@@ -116,7 +116,7 @@ fn run_depth<S: Build>(sc: &Scenario, seed: u64, replication: u64, w: &Windows, 
             s
         })
         .collect();
-    let hops: Vec<Option<u32>> = topo.nodes.iter().map(|n| wiring::x25_host_next_hop(topo, n)).collect();
+    let hops: Vec<Option<Vec<u32>>> = topo.nodes.iter().map(|n| wiring::x25_host_next_hops(topo, n)).collect();
     let ctx = |n: &NodeSpec, peer: u32, station: Station, active_open: bool| Ctx {
         me: n.index,
         peer,
@@ -125,7 +125,7 @@ fn run_depth<S: Build>(sc: &Scenario, seed: u64, replication: u64, w: &Windows, 
         routes: &routes,
         sites: &sites[n.index as usize],
         mtu_octets: topo.lane_mtu(n.lane),
-        x25_next_hop: hops[n.index as usize],
+        x25_next_hops: hops[n.index as usize].as_deref(),
     };
     let mux = topo.nodes.iter().any(|n| n.peers.len() > 1 && !addresses_peers(&n.stack));
     if !mux {

@@ -117,71 +117,110 @@ pub fn run_windows(
     run_dispatch(sc, seed, replication, w, None, Path::Fast)
 }
 
-/// True if every node runs the same stack shape and that shape is monomorphised.
-fn fast_shape(sc: &Scenario) -> bool {
-    let nodes = &sc.topology.nodes;
-    let shape = &nodes[0].stack;
-    let same = nodes.iter().all(|n| n.stack.len() == shape.len() && n.stack.iter().zip(shape).all(|(a, b)| a.kind() == b.kind()));
-    let several_peers = nodes.iter().any(|n| n.peers.len() > 1);
-    same && shape.len() <= 2 && !several_peers && !addresses_peers(shape) && (shape.len() == 1 || shape[0].declared().top_only)
+/// The monomorphised runner shapes ([`Path::Fast`]). Each is only a speed
+/// specialisation of the composed path (`sim::composed`): the same layers, built from
+/// the same configurations, called in the same order, with concrete types in place of
+/// [`AnyLayer`]'s one `match` per call, so it gives the same trajectory bit for bit
+/// (`tests/fast_shapes.rs` runs a scenario of each shape through both paths and
+/// compares every output). The rule for adding one: a shape a study runs often enough
+/// for the `match` to show in a benchmark, added here, to [`Shape::FAST`], to
+/// `run_dispatch` and with its case in that test (which fails on a shape without one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// One layer of this kind on every node, one peer each (TP4 alone included).
+    Single(&'static str),
+    /// TCP over any one link layer but the HF ARQ (`Stacked<TcpHost, AnyLayer<_>>`).
+    TcpOver,
+    /// TCP over the HF ARQ (its own PDU type).
+    TcpOverHf,
+    /// TP4 over any one frame layer (the subnetwork).
+    Tp4Over,
+    /// LLC2 alone, one connection per peer in a [`Mux`] (Biersack's bridged rings).
+    Llc2Connections,
+    /// Not monomorphised: the composed path.
+    Composed,
 }
 
-/// True if every node runs LLC2 alone and some node has several peers: one LLC2
-/// connection per peer in a [`Mux`], monomorphised (Biersack's bridged rings).
-fn llc2_connections(sc: &Scenario) -> bool {
-    let nodes = &sc.topology.nodes;
-    nodes.iter().all(|n| matches!(n.stack.as_slice(), [ProtocolConfig::Llc2(_)])) && nodes.iter().any(|n| n.peers.len() > 1)
+impl Shape {
+    /// Every monomorphised shape.
+    pub const FAST: [Shape; 13] = [
+        Shape::Single("stop_and_wait"),
+        Shape::Single("go_back_n"),
+        Shape::Single("selective_repeat"),
+        Shape::Single("hdlc"),
+        Shape::Single("datagram"),
+        Shape::Single("network_window"),
+        Shape::Single("llc2"),
+        Shape::Single("hf_arq"),
+        Shape::Single("tp4"),
+        Shape::TcpOver,
+        Shape::TcpOverHf,
+        Shape::Tp4Over,
+        Shape::Llc2Connections,
+    ];
+
+    /// The shape [`Path::Fast`] runs `sc` on: LLC2 alone with several peers somewhere;
+    /// else every node the same stack of at most two layers (the upper one top-only),
+    /// one peer each, no layer that addresses peers itself (IP, X.25); else composed.
+    pub fn of(sc: &Scenario) -> Shape {
+        let nodes = &sc.topology.nodes;
+        let shape = &nodes[0].stack;
+        let several_peers = nodes.iter().any(|n| n.peers.len() > 1);
+        if several_peers && nodes.iter().all(|n| matches!(n.stack.as_slice(), [ProtocolConfig::Llc2(_)])) {
+            return Shape::Llc2Connections;
+        }
+        let same = nodes.iter().all(|n| n.stack.len() == shape.len() && n.stack.iter().zip(shape).all(|(a, b)| a.kind() == b.kind()));
+        if !same || shape.len() > 2 || several_peers || addresses_peers(shape) || (shape.len() == 2 && !shape[0].declared().top_only) {
+            return Shape::Composed;
+        }
+        match (&shape[0], shape.get(1)) {
+            (ProtocolConfig::Tp4(_), Some(_)) => Shape::Tp4Over,
+            (ProtocolConfig::Tcp(_), Some(ProtocolConfig::HfArq(_))) => Shape::TcpOverHf,
+            (ProtocolConfig::Tcp(_), Some(_)) => Shape::TcpOver,
+            (l, None) => Shape::FAST.iter().copied().find(|&s| s == Shape::Single(l.kind())).unwrap_or(Shape::Composed),
+            _ => Shape::Composed,
+        }
+    }
 }
 
 fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>, path: Path) -> Result<RunOutput, SimError> {
-    if path == Path::Fast && llc2_connections(sc) {
-        return run_llc2_mux(sc, seed, replication, w, t);
-    }
-    if path != Path::Fast || !fast_shape(sc) {
-        return composed::run(sc, seed, replication, w, t, path == Path::Chain);
-    }
-    let shape = &sc.topology.nodes[0].stack;
-    if let ProtocolConfig::Tp4(_) = &shape[0] {
-        return run_tp4(sc, seed, replication, w, t);
-    }
-    if let ProtocolConfig::Tcp(_) = &shape[0] {
-        if let Some(ProtocolConfig::HfArq(_)) = shape.get(1) {
-            return run_tcp_over_hf(sc, seed, replication, w, t);
-        }
-        return run_tcp(sc, seed, replication, w, t);
-    }
-    // Same shape everywhere, so the `else` arms below are unreachable.
-    match &shape[0] {
-        ProtocolConfig::StopAndWait(_) | ProtocolConfig::GoBackN(_) => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
+    let shape = if path == Path::Fast { Shape::of(sc) } else { Shape::Composed };
+    // Each arm builds, per node, the layers its shape names (`Shape::of` checked them).
+    match shape {
+        Shape::Composed => composed::run(sc, seed, replication, w, t, path == Path::Chain),
+        Shape::Llc2Connections => run_llc2_mux(sc, seed, replication, w, t),
+        Shape::Tp4Over | Shape::Single("tp4") => run_tp4(sc, seed, replication, w, t),
+        Shape::TcpOverHf => run_tcp_over_hf(sc, seed, replication, w, t),
+        Shape::TcpOver => run_tcp(sc, seed, replication, w, t),
+        Shape::Single("stop_and_wait" | "go_back_n") => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
             ProtocolConfig::StopAndWait(c) | ProtocolConfig::GoBackN(c) => GoBackN::new(c),
             other => unreachable!("stack shapes validated: {}", other.kind()),
         }),
-        ProtocolConfig::SelectiveRepeat(_) => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
+        Shape::Single("selective_repeat") => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
             ProtocolConfig::SelectiveRepeat(c) => SelectiveRepeat::new(c),
             other => unreachable!("stack shapes validated: {}", other.kind()),
         }),
-        ProtocolConfig::Hdlc(_) => runner::run(sc, seed, replication, w, t, |n, s| match &n.stack[0] {
+        Shape::Single("hdlc") => runner::run(sc, seed, replication, w, t, |n, s| match &n.stack[0] {
             ProtocolConfig::Hdlc(c) => HdlcStation::new(c, s),
             other => unreachable!("stack shapes validated: {}", other.kind()),
         }),
-        ProtocolConfig::Datagram(_) => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
+        Shape::Single("datagram") => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
             ProtocolConfig::Datagram(c) => Datagram::new(c),
             other => unreachable!("stack shapes validated: {}", other.kind()),
         }),
-        ProtocolConfig::NetworkWindow(_) => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
+        Shape::Single("network_window") => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
             ProtocolConfig::NetworkWindow(c) => NetWindow::new(c),
             other => unreachable!("stack shapes validated: {}", other.kind()),
         }),
-        ProtocolConfig::Tp4(_) => unreachable!("dispatched above"),
-        ProtocolConfig::Llc2(_) => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
+        Shape::Single("llc2") => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
             ProtocolConfig::Llc2(c) => Llc2::new(c),
             other => unreachable!("stack shapes validated: {}", other.kind()),
         }),
-        ProtocolConfig::HfArq(_) => runner::run(sc, seed, replication, w, t, |n, s| match &n.stack[0] {
+        Shape::Single("hf_arq") => runner::run(sc, seed, replication, w, t, |n, s| match &n.stack[0] {
             ProtocolConfig::HfArq(c) => HfArq::new(c, s),
             other => unreachable!("stack shapes validated: {}", other.kind()),
         }),
-        ProtocolConfig::Tcp(_) | ProtocolConfig::X25(_) | ProtocolConfig::Ip(_) => unreachable!("tcp, x25 and ip take the composed path"),
+        Shape::Single(other) => unreachable!("not a monomorphised kind: {other} (Shape::of returns only Shape::FAST)"),
     }
 }
 

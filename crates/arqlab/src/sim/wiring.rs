@@ -137,7 +137,7 @@ fn wire_routers<F>(topo: &Topology, make: MakeRouter<F>) -> Vec<Option<RouterSlo
                             None => topo.media[a as usize].ends.iter().copied().find(|&e| e != me),
                         };
                         let x25 = match (other, &spec.links[k]) {
-                            (Some(End::Relay(o)), Some(ProtocolConfig::X25(_))) if topo.relays[o as usize].config.kind != "ip_router" => Some(x25_sites(topo, r as u32, o)),
+                            (Some(End::Relay(o)), Some(ProtocolConfig::X25(_))) if topo.relays[o as usize].x25_switch => Some(x25_sites(topo, r as u32, o)),
                             _ => None,
                         };
                         // (On an X.25 network the peer is only a fallback: each datagram names its site.)
@@ -151,38 +151,44 @@ fn wire_routers<F>(topo: &Topology, make: MakeRouter<F>) -> Vec<Option<RouterSlo
         .collect()
 }
 
-/// Gateway `r`'s addresses on the X.25 network relay `net` (RFC 877): its own (the node
-/// count plus its index) and, per destination node, the station at the far end of the
-/// line `net` routes that node's packets on — the next gateway, or the node itself.
+/// Gateway `r`'s addresses on the X.25 network it reaches through switch `net` (RFC
+/// 877): its own (the node count plus its index) and, per destination node, the DTE
+/// where that node's route leaves the network — the next gateway, or the node itself.
 fn x25_sites(topo: &Topology, r: u32, net: u32) -> X25Sites {
     let nodes = topo.nodes.len() as u32;
-    let next_hop = (0..nodes).map(|d| x25_hop(topo, End::Relay(r), net, d)).collect();
-    X25Sites { me: nodes + r, next_hop }
+    X25Sites { me: nodes + r, next_hop: (0..nodes).map(|d| x25_exit(topo, End::Relay(r), net, d)).collect() }
 }
 
-/// The address station `me` on the X.25 network relay `net` calls for node `d`: the
-/// far end of the line `net` routes `d`'s packets on (`u32::MAX`: back to `me`).
-fn x25_hop(topo: &Topology, me: End, net: u32, d: u32) -> u32 {
-    let n = &topo.relays[net as usize];
-    let far = n.routes[d as usize].and_then(|k| topo.media.get(n.media[k] as usize)).and_then(|m| m.ends.iter().copied().find(|&e| e != End::Relay(net)));
-    match far {
-        Some(e) if e == me => u32::MAX,
-        Some(End::Relay(o)) => topo.nodes.len() as u32 + o,
-        Some(End::Node(x)) => x,
-        None => u32::MAX,
+/// The DTE address station `me` calls for node `d` on the X.25 network it reaches
+/// through switch `switch` (`scenario::x25_net`): the station where `d`'s route leaves
+/// the network — a gateway, or `d` itself if it is a DTE there; `u32::MAX` if the
+/// route turns back to `me` or leaves nowhere. Follows the switches' routes across
+/// trunks (every hop one medium nearer `d`, so it ends; bounded by the relay count
+/// all the same).
+fn x25_exit(topo: &Topology, me: End, switch: u32, d: u32) -> u32 {
+    let mut s = switch;
+    for _ in 0..=topo.relays.len() {
+        let spec = &topo.relays[s as usize];
+        let far = spec.routes.get(d as usize).copied().flatten().and_then(|k| topo.media.get(spec.media[k] as usize)).and_then(|m| m.ends.iter().copied().find(|&e| e != End::Relay(s)));
+        match far {
+            Some(e) if e == me => return u32::MAX,
+            Some(End::Relay(o)) if topo.relays[o as usize].x25_switch => s = o,
+            Some(End::Relay(o)) => return topo.nodes.len() as u32 + o,
+            Some(End::Node(x)) => return x,
+            None => return u32::MAX,
+        }
     }
+    u32::MAX
 }
 
-/// A host running `ip` over `x25` on a line to an X.25 network relay: the address of
-/// its next hop towards its peer (one for all its peers: `scenario::interfaces`).
-pub(super) fn x25_host_next_hop(topo: &Topology, n: &NodeSpec) -> Option<u32> {
+/// A host running `ip` over `x25` on a line to an X.25 network's switch: per
+/// destination node, the address it calls (`u32::MAX`: not across the network).
+pub(super) fn x25_host_next_hops(topo: &Topology, n: &NodeSpec) -> Option<Vec<u32>> {
     if !crate::scenario::interfaces::ip_over_x25(&n.stack) {
         return None;
     }
     let End::Relay(net) = topo.lane_target(n.lane) else { return None };
-    let spec = &topo.relays[net as usize];
-    // (An X.25 network's routes also address the gateways: `scenario::topology`.)
-    (spec.config.kind != "ip_router" && spec.routes.len() > topo.nodes.len()).then(|| x25_hop(topo, End::Node(n.index), net, n.peer)).filter(|&h| h != u32::MAX)
+    topo.relays[net as usize].x25_switch.then(|| (0..topo.nodes.len() as u32).map(|d| x25_exit(topo, End::Node(n.index), net, d)).collect())
 }
 
 /// The state of replication `replication` of `sc` before its first event.

@@ -15,6 +15,10 @@ use std::collections::VecDeque;
 /// What IP needs from a payload to route it: its flow, if it names one.
 pub trait Routable: Payload {
     fn flow(&self) -> Option<u32>;
+    /// The destination node an IP datagram names (an RFC 877 host calls its next hop).
+    fn ip_dst(&self) -> Option<u32> {
+        None
+    }
 }
 
 impl Routable for Sdu {
@@ -36,6 +40,9 @@ pub struct X25Host<P: Routable> {
     /// Flow index → destination node; `default_peer` for payloads without a flow.
     routes: Vec<u32>,
     default_peer: u32,
+    /// Destination node → the DTE address an IP datagram for it is called to (RFC 877
+    /// on an X.25 network; `u32::MAX` or empty: by `routes`).
+    next_hop: Vec<u32>,
     events: VecDeque<Event<P>>,
     counters: Counters,
     /// The time of the last input (the packet level's "now" for `poll_timeout`).
@@ -52,7 +59,13 @@ impl<P: Routable> X25Host<P> {
         for &s in preopen {
             iface.preopen(SimTime::ZERO, s, cfg.preopen_circuits);
         }
-        X25Host { iface, line: AccessLine::new(cfg), routes, default_peer, events: VecDeque::new(), counters: Counters::default(), now: SimTime::ZERO, serviced_at: None }
+        X25Host { iface, line: AccessLine::new(cfg), routes, default_peer, next_hop: vec![], events: VecDeque::new(), counters: Counters::default(), now: SimTime::ZERO, serviced_at: None }
+    }
+
+    /// IP datagrams go to `next_hop[dst]` (RFC 877 §3: circuits per destination address).
+    pub fn with_next_hops(mut self, next_hop: Vec<u32>) -> Self {
+        self.next_hop = next_hop;
+        self
     }
 
     /// A datagram for the DTE at `site` (a gateway's next hop on an X.25 network of
@@ -90,7 +103,8 @@ impl<P: Routable> Layer for X25Host<P> {
     }
 
     fn handle_submit(&mut self, now: SimTime, sdu: P) {
-        let site = sdu.flow().and_then(|f| self.routes.get(f as usize).copied()).unwrap_or(self.default_peer);
+        let hop = sdu.ip_dst().and_then(|d| self.next_hop.get(d as usize).copied()).filter(|&h| h != u32::MAX);
+        let site = hop.or_else(|| sdu.flow().and_then(|f| self.routes.get(f as usize).copied())).unwrap_or(self.default_peer);
         self.submit_to(now, site, sdu);
     }
 
