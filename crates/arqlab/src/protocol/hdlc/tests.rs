@@ -1445,3 +1445,6 @@ mod checkpoint_tests;
 
 #[path = "receive_tests.rs"]
 mod receive_tests;
+
+#[path = "station_tests.rs"]
+mod station_tests;
