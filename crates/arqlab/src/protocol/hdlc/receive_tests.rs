@@ -65,16 +65,20 @@ fn after_a_gap(mode: Mode, s: Station, reject: Reject) -> (HdlcStation, Vec<Fram
     (st, fs)
 }
 
+/// The receiving stations of the out-of-sequence tests, and whether each answers an
+/// out-of-sequence frame with RR(V(R)) (A2: the ARM primary only).
+const STATIONS_AND_WHETHER_THEY_ANSWER: [(Mode, Station, bool); 4] = [
+    (Mode::Arm, Station::A, true),
+    (Mode::Arm, Station::B, false),
+    (Mode::Abm, Station::A, false),
+    (Mode::Nrm, Station::A, false),
+];
+
 #[test]
 fn test_a2_arm_primary_answers_an_out_of_sequence_frame_with_rr_vr_and_no_other_station_does() {
     // Reject = none: each discarded frame is answered only by the ARM primary, whose
     // secondary cannot poll and learns from this RR that its frame arrived (A2).
-    for (mode, s, answers) in [
-        (Mode::Arm, Station::A, true),
-        (Mode::Arm, Station::B, false),
-        (Mode::Abm, Station::A, false),
-        (Mode::Nrm, Station::A, false),
-    ] {
+    for (mode, s, answers) in STATIONS_AND_WHETHER_THEY_ANSWER {
         let (st, fs) = after_a_gap(mode, s, Reject::None);
         let want = if answers { vec![(FrameKind::RR, 0, 1, false)] } else { vec![] };
         assert_eq!(fs.iter().map(brief).collect::<Vec<_>>(), want, "{mode:?} {s:?}");
@@ -85,12 +89,7 @@ fn test_a2_arm_primary_answers_an_out_of_sequence_frame_with_rr_vr_and_no_other_
 
 #[test]
 fn test_a1_3_one_rej_per_gap_then_only_the_arm_primary_answers_with_rr_vr() {
-    for (mode, s, answers) in [
-        (Mode::Arm, Station::A, true),
-        (Mode::Arm, Station::B, false),
-        (Mode::Abm, Station::A, false),
-        (Mode::Nrm, Station::A, false),
-    ] {
+    for (mode, s, answers) in STATIONS_AND_WHETHER_THEY_ANSWER {
         let (mut st, fs) = after_a_gap(mode, s, Reject::Rej);
         assert_eq!(fs.iter().map(|f| (f.kind, f.nr)).collect::<Vec<_>>(), vec![(FrameKind::REJ, 1)], "{mode:?} {s:?}");
         st.handle_receive(ms(3), &i_frame(3, 0, false, peer_sends_commands(mode, s)));
