@@ -436,3 +436,7 @@ mod tests {
         assert_eq!((admitted, l2.ports[1].queue[0].0), (4, datagram(1, 1000)), "no TTL, no MTU at layer 2");
     }
 }
+
+#[cfg(test)]
+#[path = "relay_tests.rs"]
+mod rule_tests;

@@ -269,3 +269,7 @@ mod tests {
         assert_eq!(r.held_until(e2 + Duration(r.latency().0)), (e2 - t0).0, "held until the last frame ended (it is longer than L)");
     }
 }
+
+#[cfg(test)]
+#[path = "token_ring_tests.rs"]
+mod rule_tests;

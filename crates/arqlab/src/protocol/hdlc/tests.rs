@@ -1442,3 +1442,9 @@ fn test_abm_lapb_timer_recovery_keeps_t1_running_after_everything_is_acknowledge
 /// Checkpointing against REJ recovery at the P mark (uses the helpers above).
 #[path = "checkpoint_tests.rs"]
 mod checkpoint_tests;
+
+#[path = "receive_tests.rs"]
+mod receive_tests;
+
+#[path = "station_tests.rs"]
+mod station_tests;

@@ -1,0 +1,54 @@
+//! Token-ring rules at their boundaries (IEEE 802.5 without early token release): the
+//! holder continuing exactly at the end of its frame, the ring's holding time summed
+//! over captures. A child of `token_ring` (beside its first tests).
+
+use super::*;
+
+const BIT: u64 = 250_000; // ps at 4 Mbit/s
+
+fn ring(holding_time_s: Option<f64>) -> TokenRing {
+    TokenRing::new(&RingParams {
+        rate_bps: 4e6,
+        stations: 4,
+        station_delay_bits: 1.0,
+        monitor_buffer_bits: 24.0,
+        propagation_s: 0.0,
+        token_bits: 24.0,
+        mac_overhead_octets: 21.0,
+        holding_time_s,
+    })
+}
+
+/// With a holding time, the holder may start its next frame at the very instant its
+/// last one ends (back to back), and not after: a holder that lets that instant pass
+/// has released the token and waits for it to come round.
+#[test]
+fn test_802_5_holder_continues_exactly_at_the_end_of_its_frame_and_not_later() {
+    let mut r = ring(Some(1e-3));
+    let l = r.latency().0;
+    let t0 = r.ready_at(1, SimTime::ZERO);
+    let e1 = t0 + Duration(1000 * BIT); // 0.25 ms, longer than L
+    r.started(1, t0, e1, 2);
+    assert_eq!(r.ready_at(1, e1), e1, "back to back");
+    assert_eq!(r.gate(1, e1), Some(r.mac_time()));
+    let later = SimTime(e1.0 + 1);
+    assert_eq!(r.gate(1, later), None);
+    assert_eq!(r.ready_at(1, later), SimTime(e1.0 + 24 * BIT + l), "the token's next pass after its release at e1");
+}
+
+/// `held_ps` sums capture to release over the finished holdings; `held_until` adds
+/// the current one up to `now`.
+#[test]
+fn test_ring_holding_time_is_summed_over_captures() {
+    let mut r = ring(None);
+    let l = r.latency().0;
+    let t1 = r.ready_at(1, SimTime::ZERO);
+    r.started(1, t1, t1 + Duration(10 * BIT), 2); // shorter than L: held for L
+    assert_eq!(r.held_until(SimTime(t1.0 + 5 * BIT)), 5 * BIT, "the current holding, up to now");
+    let t2 = r.ready_at(2, t1 + Duration(10 * BIT));
+    let e2 = t2 + Duration(100 * BIT); // longer than L: held until its end
+    r.started(2, t2, e2, 3);
+    assert_eq!(r.counters, RingCounters { captures: 2, frames: 2, held_ps: l });
+    assert_eq!(r.held_until(e2 + Duration(1)), l + 100 * BIT);
+    assert_eq!(r.held_until(SimTime(t2.0 + 50 * BIT)), l + 50 * BIT);
+}
