@@ -200,3 +200,18 @@ def test_ladders_of_ip_in_ip_and_of_gateways_draw_every_frame_with_its_label(tmp
         for prefix in ("frame", "label"):
             assert len(set(re.findall(rf'id="{prefix}-(\d+)"', svg))) == len(frames), (source, prefix)
         assert all(label(f["frame"]) in svg for f in frames)
+
+
+def test_a_line_between_two_routers_is_written_by_their_link_stack(tshark: str, tmp_path: Path) -> None:
+    """`tcp_over_hf_between_lans.toml`: the HF radio joins the two routers only, so its
+    frames are the routers' `hf_arq` link's (STANAG 5066 D_PDUs), not the ring hosts'
+    LLC2 (which could not encode an HF ACK and made the capture fail)."""
+    window = (20.0, 25.0)
+    files = {i: (p, link) for p, i, link in captures("scenarios/compose/tcp_over_hf_between_lans.toml", *window, tmp_path / "hf.pcap")}
+    path, link = files["hf"]
+    assert link == "stanag_5066"
+    rows = fields(tshark, path, ["frame.protocols", "_ws.malformed"])
+    fs = [f for f in flights("scenarios/compose/tcp_over_hf_between_lans.toml", *window)["flights"] if f["lane"].startswith("link.hf.")]
+    assert len(rows) == len(fs) > 0
+    assert all(r["frame.protocols"] == "s5066dts" and not r["_ws.malformed"] for r in rows), rows[:2]
+    assert not [line for line in expert(tshark, path) if "Error" in line or "Malformed" in line]
