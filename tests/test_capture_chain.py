@@ -215,3 +215,26 @@ def test_a_line_between_two_routers_is_written_by_their_link_stack(tshark: str, 
     assert len(rows) == len(fs) > 0
     assert all(r["frame.protocols"] == "s5066dts" and not r["_ws.malformed"] for r in rows), rows[:2]
     assert not [line for line in expert(tshark, path) if "Error" in line or "Malformed" in line]
+
+
+def test_frames_in_flight_when_a_dialogue_ends_the_run_are_captured(tshark: str, tmp_path: Path) -> None:
+    """`smtp_three_hops.toml` ends when the dialogue's last message is delivered, with
+    the client's and a relay's last segments still on the line: they are captured (and
+    drawn to the arrival their bits and the lane's delay give) instead of the capture
+    failing with "never arrived"."""
+    source, window = "scenarios/compose/smtp_three_hops.toml", (4.5, 6.0)
+    fs = flights(source, *window)["flights"]
+    last = max(f["sent_s"] for f in fs)
+    assert last < window[1], "the run ends inside the window"
+    ending = [f for f in fs if f["arrived_s"] > last]
+    assert ending, "frames still on the line at the end"
+    for f in ending:
+        assert f["arrived_s"] == f["sent_s"] + f["frame"]["bits"] / 64000.0 + 0.05
+        assert f["receiver"] == f["lane"].rsplit("->", 1)[1]
+    files = captures(source, *window, tmp_path / "smtp.pcap")
+    sent = 0
+    for path, interface, _ in files:
+        rows = fields(tshark, path, ["frame.protocols", "ip.checksum.status", "tcp.checksum.status", "_ws.malformed"])
+        assert all(r["frame.protocols"].startswith("ip:tcp") and r["tcp.checksum.status"] == "1" and not r["_ws.malformed"] for r in rows), interface
+        sent += len(rows)
+    assert sent == len(fs)

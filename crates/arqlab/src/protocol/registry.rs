@@ -121,9 +121,9 @@ fn tcp_over_ip(above: &[ProtocolConfig]) -> Option<super::tcp::wire::TcpWire> {
 }
 
 /// The IP encoder of the datagrams a link layer carries, when IP is the layer above it.
-fn ip_above(above: &[ProtocolConfig]) -> Option<super::ip::wire::IpWire> {
+fn ip_above(above: &[ProtocolConfig]) -> Option<Box<dyn Wire>> {
     match above.last() {
-        Some(ProtocolConfig::Ip(_)) => Some(super::ip::wire::IpWire { tcp: tcp_over_ip(above) }),
+        Some(ProtocolConfig::Ip(_)) => Some(Box::new(super::ip::wire::IpWire { tcp: tcp_over_ip(above) })),
         _ => None,
     }
 }

@@ -182,6 +182,37 @@ mod tests {
         assert_eq!(internet_checksum(&[&whole[..20]]), 0);
     }
 
+    /// RFC 877 at a gateway: each data packet of a datagram carries its piece of the
+    /// datagram with its whole header chain (M = 1 on all but the last), inside LAPB
+    /// (no FCS) inside Linux's LAPB-over-Ethernet encapsulation between the two
+    /// stations' MAC addresses.
+    #[test]
+    fn rfc877_a_gateways_data_packets_carry_the_datagram_piece_by_piece() {
+        use crate::protocol::x25::wire::X25Wire;
+        let tcp = TcpWire::new(&TcpConfig::default());
+        let w = X25Wire { packet_octets: 128, ip: None, datagrams: Some(Box::new(IpWire { tcp: Some(TcpWire::new(&TcpConfig::default())) })) };
+        assert_eq!(w.family(), Family::LapbEther);
+        let seg = TraceFrame { kind: "I", ns: Some(0), nr: 0, pf: true, command: false, bits: 8 * 556, info_bits: 8 * 536, message: Some(0) };
+        let dgram = TraceFrame { kind: "I", ns: Some(0), nr: 9, pf: false, command: false, bits: 8 * 576, info_bits: 8 * 556, message: Some(0) };
+        let ends = IpEnds { src: 0, dst: 1, ttl: 63 };
+        let on = |piece| Carried { pdu: Some(seg), piece, circuit: Some((5 << 12) | 3), inner: vec![(dgram, ends)], ..Carried::default() };
+        let hop = Hop { sender: 0, from: 5, to: 6, local: 5 };
+        let mut whole = vec![];
+        for (piece, (octets, m)) in [(128, true), (128, true), (128, true), (128, true), (64, false)].into_iter().enumerate() {
+            let f = TraceFrame { kind: "DATA", ns: Some(piece as u32), nr: 0, pf: m, command: true, bits: 24 + 8 * octets, info_bits: 8 * octets, message: None };
+            let e = w.encode_hop(&f, Some(&on(piece as u32)), hop).unwrap();
+            assert_eq!((&e[..6], &e[6..12], &e[12..14]), (&[2, 0, 0, 0, 0, 0x10][..], &[2, 0, 0, 0, 0, 0x0F][..], &[0x60, 0][..]), "dst, src MAC, EtherType 0x6000");
+            assert_eq!(u16::from_le_bytes([e[14], e[15]]) as usize, e.len() - 16, "lapbether length");
+            let x25 = &e[18..];
+            assert_eq!(&x25[..3], &[0x10, 4, (u8::from(m) << 4) | ((piece as u8) << 1)], "GFI, LCN 4 (own call, channel 3), P(S) and M");
+            assert_eq!(x25.len(), 3 + octets as usize, "no FCS");
+            whole.extend_from_slice(&x25[3..]);
+        }
+        let expected = IpWire { tcp: Some(tcp) }.datagram(&dgram, &Carried { pdu: Some(seg), ip: Some(ends), ..Carried::default() }).unwrap();
+        assert_eq!(whole, expected, "the M-bit sequence reassembles into the IPv4 datagram");
+        assert_eq!(whole.len(), 576);
+    }
+
     #[test]
     fn a_corrupted_packet_fails_its_header_checksum() {
         let w = IpWire { tcp: None };

