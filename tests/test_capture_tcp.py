@@ -79,7 +79,7 @@ def test_tcp_over_x25_is_ipv4_tcp_in_x25_data_packets(tshark: str, tmp_path: Pat
     fig3 = tmp_path / "fig3.toml"
     fig3.write_text(FIG3_TEXT)
     ((path, interface, link),) = captures(str(fig3), *window, tmp_path / "fig3.pcap")
-    assert (interface, link) == ("network", "sita")
+    assert (interface, link) == ("network", "ethernet")
     rows = decode(tshark, path)
     assert_clean(rows, expert(tshark, path))
     fs = flights(str(fig3), *window)["flights"]

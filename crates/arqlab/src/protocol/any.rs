@@ -65,6 +65,9 @@ impl<P: Payload> Payload for AnyPdu<P> {
     fn as_carried(&self) -> Option<TraceFrame> {
         each_pdu!(self, x => x.as_carried())
     }
+    fn as_datagram(&self) -> Option<(TraceFrame, crate::trace::Carried)> {
+        each_pdu!(self, x => x.as_datagram())
+    }
 }
 
 impl<P: Payload> Pdu for AnyPdu<P> {

@@ -60,6 +60,12 @@ impl Payload for Nested {
             Nested::Pdu(p) => p.as_carried(),
         }
     }
+    fn as_datagram(&self) -> Option<(TraceFrame, Carried)> {
+        match self {
+            Nested::User(s) => s.as_datagram(),
+            Nested::Pdu(p) => p.as_datagram(),
+        }
+    }
 }
 
 /// The users' SDUs carry their flow; a PDU of a layer above carries none (as in the

@@ -130,9 +130,14 @@ impl<P: Payload> Pdu for Frame<P> {
         slot.bits = self.bits;
         slot.msg = self.msg.as_ref().map(|m| m.in_flight_copy());
     }
+    /// The PDU of the layer above (a TCP segment), or the IP datagram it is with its
+    /// whole header chain (`Carried::inner`).
     fn carried(&self) -> Option<crate::trace::Carried> {
-        let pdu = self.msg.as_ref().and_then(|m| m.as_carried())?;
-        Some(crate::trace::Carried { pdu: Some(pdu), piece: 0, circuit: None, ip: None, conn: None })
+        let m = self.msg.as_ref()?;
+        if let Some(d) = m.as_datagram() {
+            return Some(crate::trace::Carried::default().carrying(Some(d)));
+        }
+        Some(crate::trace::Carried { pdu: Some(m.as_carried()?), ..Default::default() })
     }
     fn trace(&self) -> crate::trace::TraceFrame {
         if let Some(inner) = self.msg.as_ref().and_then(|m| m.trace_inner()) {

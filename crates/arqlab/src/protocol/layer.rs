@@ -67,6 +67,12 @@ pub trait Payload: Clone + std::fmt::Debug {
     fn as_carried(&self) -> Option<TraceFrame> {
         None
     }
+    /// This payload's trace fields and description when it is an IP datagram of a layer
+    /// above (IP in IP; a datagram in an X.25 packet), so the carrier's capture record
+    /// holds the whole header chain ([`Carried::carrying`]); `None` otherwise.
+    fn as_datagram(&self) -> Option<(TraceFrame, Carried)> {
+        None
+    }
     /// A copy for a PDU in flight (see [`Pdu::copy_into`]).
     #[inline(always)]
     fn in_flight_copy(&self) -> Self {

@@ -32,6 +32,9 @@ impl<P: Payload> Payload for Tagged<P> {
     fn as_carried(&self) -> Option<TraceFrame> {
         self.pdu.as_carried()
     }
+    fn as_datagram(&self) -> Option<(TraceFrame, crate::trace::Carried)> {
+        self.pdu.as_datagram()
+    }
 }
 
 impl<P: Pdu> Pdu for Tagged<P> {
@@ -56,7 +59,7 @@ impl<P: Pdu> Pdu for Tagged<P> {
     /// The carried PDU, if any, and the connection and destination (captures name
     /// the connection's ends by them).
     fn carried(&self) -> Option<crate::trace::Carried> {
-        let inner = self.pdu.carried().unwrap_or(crate::trace::Carried { pdu: None, piece: 0, circuit: None, ip: None, conn: None });
+        let inner = self.pdu.carried().unwrap_or_default();
         Some(crate::trace::Carried { conn: Some((self.conn, self.dst)), ..inner })
     }
 }

@@ -45,12 +45,13 @@ macro_rules! registry {
                 match self { $( ProtocolConfig::$variant(_) => $declares, )* }
             }
 
-            /// The capture encoder of this layer's frames, given the layer `above` it in
-            /// its stack (a link layer writes the PDUs of some transports it carries as
-            /// real bytes: TCP's as IPv4/TCP). Errors say why frames cannot be encoded.
-            pub fn wire(&self, above: Option<&ProtocolConfig>) -> Result<Box<dyn Wire>, String> {
+            /// The capture encoder of this layer's frames, given the layers `above` it in
+            /// its stack, top first (a link layer writes the PDUs of some transports it
+            /// carries as real bytes: TCP's as IPv4/TCP, IP datagrams with their whole
+            /// header chain). Errors say why frames cannot be encoded.
+            pub fn wire(&self, above: &[ProtocolConfig]) -> Result<Box<dyn Wire>, String> {
                 match self { $( ProtocolConfig::$variant(c) => {
-                    let wire: fn(&$cfg, Option<&ProtocolConfig>) -> Result<Box<dyn Wire>, String> = $wire;
+                    let wire: fn(&$cfg, &[ProtocolConfig]) -> Result<Box<dyn Wire>, String> = $wire;
                     wire(c, above)
                 } )* }
             }
@@ -94,17 +95,35 @@ fn by_table<C: Serialize>(kind: &str, cfg: &C, wire_for: fn(&serde_json::Value) 
 /// A layer with no header format of its own (`datagram`, `network_window`): its frames
 /// are written as the PDUs they carry, by the encoder of the layer above; alone (the
 /// users' messages), as opaque octets of the frame's length (`trace::wire::Opaque`).
-fn through<C>(_: &C, above: Option<&ProtocolConfig>) -> Result<Box<dyn Wire>, String> {
-    match above {
-        Some(a) => Ok(Box::new(crate::trace::wire::Through(a.wire(None)?))),
+fn through<C>(_: &C, above: &[ProtocolConfig]) -> Result<Box<dyn Wire>, String> {
+    match above.split_last() {
+        Some((a, rest)) => Ok(Box::new(crate::trace::wire::Through(a.wire(rest)?))),
         None => Ok(Box::new(crate::trace::wire::Opaque)),
     }
 }
 
-/// The TCP encoder, when TCP is the layer above a link layer that carries its segments.
-fn tcp_above(above: Option<&ProtocolConfig>) -> Option<super::tcp::wire::TcpWire> {
-    match above {
+/// The TCP encoder, when TCP is the layer right above a link layer that carries its
+/// segments.
+fn tcp_above(above: &[ProtocolConfig]) -> Option<super::tcp::wire::TcpWire> {
+    match above.last() {
         Some(ProtocolConfig::Tcp(c)) => Some(super::tcp::wire::TcpWire::new(c)),
+        _ => None,
+    }
+}
+
+/// The TCP encoder, when the layers above are TCP over one or more IP layers (the
+/// segments inside the innermost datagram of IP in IP, or of an RFC 877 circuit).
+fn tcp_over_ip(above: &[ProtocolConfig]) -> Option<super::tcp::wire::TcpWire> {
+    match above.split_first() {
+        Some((ProtocolConfig::Tcp(c), ips)) if !ips.is_empty() && ips.iter().all(|l| matches!(l, ProtocolConfig::Ip(_))) => Some(super::tcp::wire::TcpWire::new(c)),
+        _ => None,
+    }
+}
+
+/// The IP encoder of the datagrams a link layer carries, when IP is the layer above it.
+fn ip_above(above: &[ProtocolConfig]) -> Option<Box<dyn Wire>> {
+    match above.last() {
+        Some(ProtocolConfig::Ip(_)) => Some(Box::new(super::ip::wire::IpWire { tcp: tcp_over_ip(above) })),
         _ => None,
     }
 }
@@ -129,13 +148,13 @@ registry! {
     Tcp(TcpConfig) = "tcp", parse: |_, t, p| TcpConfig::parse(t, p), declares: Declared { top_only: true, ..Declared::link(ByteStream, PACKETS) }, wire: |c, _| Ok(Box::new(super::tcp::wire::TcpWire::new(c)));
     /// An X.25 host: IP-to-X.25 interface (RFC 877), packet level and LAPB access line;
     /// it opens circuits to every site it sends to.
-    X25(X25Config) = "x25", parse: |_, t, p| X25Config::parse(t, p), declares: Declared { addresses_peers: true, ..Declared::link(Datagrams, MEDIUM) }, wire: |c, above| Ok(Box::new(super::x25::wire::X25Wire { packet_octets: c.packet_octets, ip: tcp_above(above) }));
+    X25(X25Config) = "x25", parse: |_, t, p| X25Config::parse(t, p), declares: Declared { addresses_peers: true, ..Declared::link(Datagrams, MEDIUM) }, wire: |c, above| Ok(Box::new(super::x25::wire::X25Wire { packet_octets: c.packet_octets, ip: tcp_above(above), datagrams: ip_above(above) }));
     /// HF radio ARQ: STANAG 5066, 3G HDL and their variants (Johnson); picks a modem
     /// mode per packet.
     HfArq(HfArqConfig) = "hf_arq", parse: |_, t, p| HfArqConfig::parse(t, p), declares: Declared { modem_aware: true, ..Declared::link(Messages, MEDIUM) }, wire: |c, _| by_table("hf_arq", c, super::hf::wire::wire_for);
     /// IP (RFC 791): datagrams to any node, forwarded by `ip_router` relays (TTL, MTU,
     /// fragmentation), reassembled at the destination.
-    Ip(IpConfig) = "ip", parse: |_, t, p| IpConfig::parse(t, p), declares: Declared { addresses_peers: true, ..Declared::link(Datagrams, ANY_BELOW) }, wire: |_, above| Ok(Box::new(super::ip::wire::IpWire { tcp: tcp_above(above) }));
+    Ip(IpConfig) = "ip", parse: |_, t, p| IpConfig::parse(t, p), declares: Declared { addresses_peers: true, ..Declared::link(Datagrams, ANY_BELOW) }, wire: |_, above| Ok(Box::new(super::ip::wire::IpWire { tcp: tcp_above(above).or_else(|| tcp_over_ip(above)) }));
 }
 
 #[cfg(test)]
@@ -168,11 +187,13 @@ mod tests {
     #[test]
     fn registration_names_the_capture_encoder_of_every_kind() {
         use crate::trace::wire::Family;
-        let family = |k: &str, above: Option<&str>| layer(k).wire(above.map(layer).as_ref()).map(|w| w.family());
+        let family = |k: &str, above: Option<&str>| layer(k).wire(&above.map(layer).into_iter().collect::<Vec<_>>()).map(|w| w.family());
         assert_eq!(family("hdlc", None).unwrap(), Family::Hdlc);
         assert_eq!(family("go_back_n", None).unwrap(), Family::Hdlc);
         assert_eq!(family("llc2", Some("tcp")).unwrap(), Family::TokenRing);
-        assert_eq!(family("x25", Some("tcp")).unwrap(), Family::Hdlc);
+        assert_eq!(family("x25", None).unwrap(), Family::Hdlc);
+        assert_eq!(family("x25", Some("tcp")).unwrap(), Family::LapbEther, "X.25 carrying IP: LAPB over Ethernet");
+        assert_eq!(family("x25", Some("ip")).unwrap(), Family::LapbEther, "an RFC 877 interface");
         assert_eq!(family("tp4", None).unwrap(), Family::Cotp);
         assert_eq!(family("hf_arq", None).unwrap(), Family::S5066);
         assert_eq!(family("datagram", Some("stop_and_wait")).unwrap(), Family::Hdlc, "through to the layer above");
@@ -182,5 +203,9 @@ mod tests {
         }
         assert_eq!(family("ip", None).unwrap(), Family::Ipv4);
         assert_eq!(family("ip", Some("tcp")).unwrap(), Family::Ipv4);
+        // A framing under IP in IP writes the top IP layer's datagrams through, and
+        // that layer finds TCP above the other IP layers.
+        let stack = [layer("tcp"), layer("ip"), layer("ip")];
+        assert_eq!(layer("datagram").wire(&stack).unwrap().family(), Family::Ipv4);
     }
 }

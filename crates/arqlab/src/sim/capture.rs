@@ -53,7 +53,8 @@ pub struct Flight {
     /// The peer's FCS check failed (the channel corrupted the frame).
     pub in_error: bool,
     pub frame: TraceFrame,
-    /// What the frame carries of the layer above (a TCP segment), if anything.
+    /// What the frame carries of the layers above (a TCP segment; the whole chain of IP
+    /// headers inside it), if anything.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub carried: Option<Carried>,
 }
@@ -168,10 +169,21 @@ pub fn flights(
     let t = &sc.topology;
     let stations = if t.pair { vec!["A".to_string(), "B".to_string()] } else { station_order(sc) };
     let mut out = Flights { from_s: from.as_secs_f64(), to_s, stations, flights: vec![], expiries: vec![] };
+    // A run can end with frames on the line (a dialogue ends when its last message is
+    // delivered): those arrive, by their bits and the lane's delay, after its last event.
+    let last_s = records.iter().map(|r| r.time_s).fold(f64::NEG_INFINITY, f64::max);
+    let in_flight_at_end = |r: &TraceRecord, frame: &TraceFrame, l: usize| -> Option<(f64, bool, String)> {
+        let due = r.time_s + frame.bits as f64 / lanes[l].1 + lanes[l].2;
+        let receiver = match &r.lane {
+            Some(lane) => lane.rsplit_once("->")?.1.to_string(),
+            None => (if r.station == "B" { "A" } else { "B" }).to_string(),
+        };
+        (due > last_s).then_some((due, false, receiver))
+    };
     for r in records.iter().filter(|r| r.time_s <= to_s) {
         match (r.event, r.frame, r.seq, lane_of(r, &index)) {
             (TraceKind::Send, Some(frame), Some(seq), Some(l)) => {
-                let Some((arrived_s, in_error, receiver)) = arrivals.get(&(l, seq)).cloned() else {
+                let Some((arrived_s, in_error, receiver)) = arrivals.get(&(l, seq)).cloned().or_else(|| in_flight_at_end(r, &frame, l)) else {
                     let msg = format!("frame {seq} from {} sent at {} s never arrived", r.station, r.time_s);
                     return Err(CaptureError::Input(msg));
                 };
@@ -179,7 +191,7 @@ pub fn flights(
                 let (rate, delay) = (lanes[l].1, lanes[l].2);
                 let by_rate = r.time_s + frame.bits as f64 / rate;
                 let tx_end_s = if (arrived_s - delay - by_rate).abs() > 1e-9 { (arrived_s - delay).max(r.time_s) } else { by_rate };
-                out.flights.push(Flight { seq, sender: r.station.clone(), receiver, lane: r.lane.clone(), sent_s: r.time_s, tx_end_s, arrived_s, in_error, frame, carried: r.carried });
+                out.flights.push(Flight { seq, sender: r.station.clone(), receiver, lane: r.lane.clone(), sent_s: r.time_s, tx_end_s, arrived_s, in_error, frame, carried: r.carried.clone() });
             }
             (TraceKind::Timeout, _, _, _) => out.expiries.push(Expiry { station: r.station.clone(), time_s: r.time_s }),
             _ => {}
@@ -188,20 +200,37 @@ pub fn flights(
     Ok(out)
 }
 
-/// The layer of `stack` whose frames a trace shows on the medium, and the layer above
-/// it: the lowest layer, except that a TPDU shows through the frames carrying it
+/// The layer of `stack` whose frames a trace shows on the medium, and the layers above
+/// it (top first): the lowest layer, except that a TPDU shows through the frames carrying it
 /// (`Frame::trace`: TP4 over a link layer is traced, and captured, as TPDUs).
-fn shown(stack: &[ProtocolConfig]) -> (usize, Option<&ProtocolConfig>) {
+fn shown(stack: &[ProtocolConfig]) -> (usize, &[ProtocolConfig]) {
     let low = stack.len() - 1;
     let frames_show_through = !matches!(stack[low], ProtocolConfig::X25(_) | ProtocolConfig::HfArq(_));
     if matches!(stack[0], ProtocolConfig::Tp4(_)) && frames_show_through {
-        return (0, None);
+        return (0, &[]);
     }
-    (low, low.checked_sub(1).map(|i| &stack[i]))
+    (low, &stack[..low])
 }
 
-/// One observed interface: its name, the lanes sent and received on it, and the
-/// encoder of its frames.
+/// The address the link protocol gives the first of `ends` (the interface a capture
+/// observes), as the run wires it (`sim::wiring`): a node's index; a router's port on
+/// an X.25 network of several, the node count plus the router's index; a router's port
+/// on a line to one station, X.25 DTE A or B by the port's role (between two routers,
+/// A at the lower index; towards a host, the host's opposite).
+fn local_address(sc: &Scenario, ends: &[End]) -> u32 {
+    use super::link_router::{X25_DTE_A, X25_DTE_B};
+    let t = &sc.topology;
+    let dte = |a: bool| if a { X25_DTE_A } else { X25_DTE_B };
+    match (ends[0], ends.get(1)) {
+        (End::Node(n), _) => n,
+        (End::Relay(r), Some(&End::Relay(o))) if ends.len() == 2 && t.relays[o as usize].config.kind == "ip_router" => dte(r < o),
+        (End::Relay(_), Some(&End::Node(n))) if ends.len() == 2 => dte(!t.nodes[n as usize].first),
+        (End::Relay(r), _) => t.nodes.len() as u32 + r,
+    }
+}
+
+/// One observed interface: its name, the lanes sent and received on it, the encoder
+/// of its frames and the address its own end has in the link protocol ([`Hop::local`]).
 pub struct Interface {
     pub name: String,
     /// A token ring (every station's frames, as sent).
@@ -209,14 +238,38 @@ pub struct Interface {
     pub sent: Vec<String>,
     pub received: Vec<String>,
     pub wire: Box<dyn Wire>,
+    pub local: u32,
+}
+
+/// The link stack a router runs on medium `medium` (an `interfaces` entry: RFC 877's
+/// `x25`), if one of `ends` is such a router: the medium then joins routers only (a
+/// gateway and an X.25 network, or two gateways), and its frames are that link's,
+/// carrying the hosts' datagrams.
+fn router_link<'a>(sc: &'a Scenario, medium: usize, ends: &[End]) -> Option<&'a ProtocolConfig> {
+    let t = &sc.topology;
+    ends.iter().find_map(|e| match e {
+        End::Relay(r) => {
+            let spec = &t.relays[*r as usize];
+            let port = spec.media.iter().position(|&m| m as usize == medium)?;
+            spec.links[port].as_ref()
+        }
+        End::Node(_) => None,
+    })
 }
 
 /// The encoder of frames on a medium whose ends include `ends`: that of the first node
-/// end's stack (any node's when a medium joins relays only). Errors name the layer as
-/// the user wrote it.
-fn wire_of(sc: &Scenario, ends: &[End]) -> Result<Box<dyn Wire>, String> {
+/// end's stack; on a medium joining relays only, that of a router's link stack there
+/// (with the hosts' layers down to their `ip` above it), else any node's. Errors name
+/// the layer as the user wrote it.
+fn wire_of(sc: &Scenario, medium: usize, ends: &[End]) -> Result<Box<dyn Wire>, String> {
     let t = &sc.topology;
-    let node = ends.iter().find_map(|e| match e { End::Node(n) => Some(*n as usize), End::Relay(_) => None }).unwrap_or(0);
+    let first_node = ends.iter().find_map(|e| match e { End::Node(n) => Some(*n as usize), End::Relay(_) => None });
+    if let (None, Some(link)) = (first_node, router_link(sc, medium, ends)) {
+        let hosts = &t.nodes[0].stack;
+        let ip = hosts.iter().rposition(|l| matches!(l, ProtocolConfig::Ip(_))).map_or(0, |k| k + 1);
+        return link.wire(&hosts[..ip]).map_err(|e| format!("{}: {e}", link.kind()));
+    }
+    let node = first_node.unwrap_or(0);
     let stack = &t.nodes[node].stack;
     let (i, above) = shown(stack);
     stack[i].wire(above).map_err(|e| {
@@ -245,17 +298,19 @@ fn wire_of(sc: &Scenario, ends: &[End]) -> Result<Box<dyn Wire>, String> {
 pub fn interfaces(sc: &Scenario) -> Result<Vec<Interface>, String> {
     let t = &sc.topology;
     if t.pair {
-        let wire = sc.protocol.wire(None).map_err(|e| format!("protocol.kind = {:?}: {e}", sc.protocol.kind()))?;
-        return Ok(vec![Interface { name: "link".into(), ring: false, sent: vec![], received: vec![], wire }]);
+        let wire = sc.protocol.wire(&[]).map_err(|e| format!("protocol.kind = {:?}: {e}", sc.protocol.kind()))?;
+        return Ok(vec![Interface { name: "link".into(), ring: false, sent: vec![], received: vec![], wire, local: 0 }]);
     }
     let mut out = vec![];
-    for m in &t.media {
-        let wire = wire_of(sc, &m.ends)?;
-        out.push(Interface { name: m.config.name.clone(), ring: false, sent: vec![m.lane_scopes[0].clone()], received: vec![m.lane_scopes[1].clone()], wire });
+    for (k, m) in t.media.iter().enumerate() {
+        let wire = wire_of(sc, k, &m.ends)?;
+        let local = local_address(sc, &m.ends);
+        out.push(Interface { name: m.config.name.clone(), ring: false, sent: vec![m.lane_scopes[0].clone()], received: vec![m.lane_scopes[1].clone()], wire, local });
     }
-    for g in &t.rings {
-        let wire = wire_of(sc, &g.stations)?;
-        out.push(Interface { name: g.config.name.clone(), ring: true, sent: g.lane_scopes.clone(), received: vec![], wire });
+    for (k, g) in t.rings.iter().enumerate() {
+        let wire = wire_of(sc, t.media.len() + k, &g.stations)?;
+        let local = local_address(sc, &g.stations);
+        out.push(Interface { name: g.config.name.clone(), ring: true, sent: g.lane_scopes.clone(), received: vec![], wire, local });
     }
     Ok(out)
 }
@@ -265,7 +320,7 @@ pub fn interfaces(sc: &Scenario) -> Result<Vec<Interface>, String> {
 /// rings under IEEE 802.5, TPDUs in Ethernet, HF D_PDUs in STANAG 5066 records.
 pub fn link_type(family: Family, asked: LinkType) -> LinkType {
     match family {
-        Family::Cotp => LinkType::Ethernet,
+        Family::Cotp | Family::LapbEther => LinkType::Ethernet,
         Family::TokenRing => LinkType::TokenRing,
         Family::S5066 => LinkType::Stanag5066,
         Family::Ipv4 => LinkType::Ipv4,
@@ -293,10 +348,10 @@ pub fn pcap(
     // else a relay's side stands for the node's peer (the transport's far end); between
     // two relays, the relays themselves.
     let ends = |f: &Flight| -> (u32, u32) {
-        if let Some(ip) = f.carried.and_then(|c| c.ip) {
+        if let Some(ip) = f.carried.as_ref().and_then(|c| c.ip) {
             return (ip.src, ip.dst);
         }
-        if let Some((c, dst)) = f.carried.and_then(|c| c.conn) {
+        if let Some((c, dst)) = f.carried.as_ref().and_then(|c| c.conn) {
             if let Some(&(x, y)) = pairs.get(&c) {
                 return (if dst == x { y } else { x }, dst);
             }
@@ -321,7 +376,7 @@ pub fn pcap(
             // The encoder's sender side (addresses, command/response): the interface's
             // own end (0) for frames sent on it, the far end (1) for frames received.
             let (from, to) = ends(f);
-            let hop = Hop { sender: usize::from(!sent), from, to };
+            let hop = Hop { sender: usize::from(!sent), from, to, local: ifc.local };
             let mut bytes = ifc.wire.encode_hop(&f.frame, f.carried.as_ref(), hop)?;
             if f.in_error {
                 ifc.wire.corrupt(&mut bytes);
@@ -344,4 +399,30 @@ pub fn pcap(
         out.push((ifc.name, link, pcap::write(link, &packets)));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `smtp_three_hops.toml` ends when the dialogue's last message is delivered, with
+    /// the client's and a relay's last segments still on the line: a window over the
+    /// end captures them (arriving after their bits at 64 kbit/s and the 50 ms delay)
+    /// instead of failing with "never arrived".
+    #[test]
+    fn frames_on_the_line_when_the_run_ends_are_captured() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/compose/smtp_three_hops.toml");
+        let sc = Scenario::from_toml(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let f = flights(&sc, 1, 0, SimTime::from_secs_f64(4.5), SimTime::from_secs_f64(6.0), 10_000).unwrap();
+        let last = f.flights.iter().map(|x| x.sent_s).fold(0.0, f64::max);
+        assert!(last < 6.0, "the run ends inside the window");
+        let ending: Vec<&Flight> = f.flights.iter().filter(|x| x.arrived_s > last).collect();
+        assert!(!ending.is_empty());
+        for x in ending {
+            assert_eq!(x.arrived_s, x.sent_s + x.frame.bits as f64 / 64000.0 + 0.05);
+            assert!(x.lane.as_deref().unwrap().ends_with(&format!("->{}", x.receiver)));
+        }
+        let files = pcap(&f, &sc, LinkType::Sita).unwrap();
+        assert_eq!(files.iter().map(|x| x.0.as_str()).collect::<Vec<_>>(), ["l1", "l2", "l3"]);
+    }
 }

@@ -40,7 +40,7 @@ pub struct TraceFrame {
 /// segment in an LLC2 frame or an X.25 data packet), and where the carrier puts it. For
 /// encoders that write the carried PDU as real bytes (`protocol::tcp::wire`); captures'
 /// flights show it beside the frame. Never read by a run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Carried {
     /// The header fields of the PDU of the layer above, as its own layer's trace shows
     /// them (a TCP segment: I with `command` = SYN, RR = a pure ACK; N(S) = sequence
@@ -61,6 +61,36 @@ pub struct Carried {
     /// (`protocol::mux::Tagged`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conn: Option<(u32, u32)>,
+    /// The whole header chain of the IP datagrams inside this PDU, outermost first
+    /// (IP in IP, RFC 2003: the datagram of the IP layer above, then the one inside it;
+    /// the datagram an X.25 packet carries, RFC 877): each one's trace fields (as
+    /// `IpPacket::trace` fills them: N(S) = fragment offset in 8-octet units, N(R) =
+    /// identification, P/F = MF, information = its data) and its ends. `pdu` is then
+    /// what the innermost datagram carries. Empty for every other PDU.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inner: Vec<(TraceFrame, IpEnds)>,
+}
+
+impl Carried {
+    /// This PDU's description with the IP datagram it carries put at the head of the
+    /// chain: `datagram` is that datagram's trace fields and its own description
+    /// (`Payload::as_datagram`), whose `ip` becomes the first entry of `inner`, whose
+    /// chain follows, and whose carried PDU becomes this one's `pdu`.
+    pub fn carrying(mut self, datagram: Option<(TraceFrame, Carried)>) -> Carried {
+        if let Some((f, Carried { pdu, ip: Some(ends), inner, .. })) = datagram {
+            self.inner = std::iter::once((f, ends)).chain(inner).collect();
+            self.pdu = pdu;
+        }
+        self
+    }
+
+    /// The first datagram of the chain as a PDU of its own: its trace fields and its
+    /// description (its ends as `ip`, the rest of the chain as `inner`) — what an IP
+    /// encoder writes for a frame of a layer with no header of its own that carries it.
+    pub fn first_datagram(&self) -> Option<(TraceFrame, Carried)> {
+        let ((f, ends), rest) = self.inner.split_first()?;
+        Some((*f, Carried { pdu: self.pdu, ip: Some(*ends), inner: rest.to_vec(), piece: f.ns.unwrap_or(0), ..Carried::default() }))
+    }
 }
 
 /// The source and destination nodes and the TTL of an IP datagram, for captures.
@@ -200,7 +230,7 @@ impl Tracer {
             event,
             lane,
             seq,
-            frame: frame.map(|f| f.0),
+            frame: frame.as_ref().map(|f| f.0),
             carried: frame.and_then(|f| f.1),
             queued,
             unacknowledged,

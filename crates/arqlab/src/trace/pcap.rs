@@ -97,7 +97,7 @@ impl LinkType {
         matches!(
             (self, family),
             (LinkType::Sita | LinkType::LapbWithDir, Family::Hdlc)
-                | (LinkType::Ethernet, Family::Cotp)
+                | (LinkType::Ethernet, Family::Cotp | Family::LapbEther)
                 | (LinkType::TokenRing, Family::TokenRing)
                 | (LinkType::Stanag5066, Family::S5066)
                 | (LinkType::Ipv4, Family::Ipv4)

@@ -33,16 +33,29 @@ pub enum Family {
     /// A frame with no header format of its own carrying the users' messages (a lone
     /// `datagram` layer): zero octets as long as the frame ([`Opaque`]).
     Opaque,
+    /// A LAPB frame (no FCS) in Linux's LAPB-over-Ethernet encapsulation ([`lapb_ether`]):
+    /// X.25 carrying IP (`protocol::x25::wire`), whose two directions Wireshark must
+    /// tell apart to reassemble each M-bit sequence on its own.
+    LapbEther,
 }
 
 /// Where a captured frame is: the side of the interface that sent it (0: the
-/// interface's own end, 1: the far end) and the nodes it went between (node indices;
-/// a relay counts after the nodes).
+/// interface's own end, 1: the far end), the nodes it went between (node indices;
+/// a relay counts after the nodes), and the address the interface's own end has in
+/// its protocol (an X.25 DTE's, which numbers the circuits it calls).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hop {
     pub sender: usize,
     pub from: u32,
     pub to: u32,
+    pub local: u32,
+}
+
+impl Hop {
+    /// A frame of the pair form sent by station `sender` (0 = A, 1 = B), captured at A.
+    pub fn pair(sender: usize) -> Hop {
+        Hop { sender, from: sender as u32, to: 1 - sender as u32, local: 0 }
+    }
 }
 
 /// A protocol's frame encoder.
@@ -79,7 +92,12 @@ impl Wire for Through {
         self.0.encode(f, sender)
     }
 
+    /// An IP datagram carried (IP over a datagram framing) is written with its whole
+    /// header chain; another PDU by its trace fields alone.
     fn encode_hop(&self, f: &TraceFrame, carried: Option<&Carried>, hop: Hop) -> Result<Vec<u8>, String> {
+        if let Some((d, c)) = carried.and_then(Carried::first_datagram) {
+            return self.0.encode_hop(&d, Some(&c), hop);
+        }
         let Some(p) = carried.and_then(|c| c.pdu) else {
             return self.0.encode_hop(f, None, hop);
         };
@@ -107,6 +125,29 @@ impl Wire for Opaque {
     }
 
     fn corrupt(&self, _frame: &mut Vec<u8>) {}
+}
+
+/// The MAC address a capture gives node or relay `n` (as [`Hop`] numbers them): the
+/// locally administered 02:00:00:00:00:0a + n.
+pub fn mac(n: u32) -> [u8; 6] {
+    let [a, b, c, d] = (0x0A + n).to_be_bytes();
+    [0x02, 0, a, b, c, d]
+}
+
+/// A LAPB frame from station `from` to `to` as Linux's `lapbether` driver sends it on
+/// an Ethernet: Ethernet II header (destination, source, EtherType 0x6000, ETH_P_DEC,
+/// which Wireshark's lapbether dissector registers), the frame's length in two octets
+/// least significant first, then the frame. Wireshark tells the directions apart by
+/// the MAC addresses (its X.25 dissector keys reassembly on them, where the SITA
+/// pseudo-header's direction never reaches it).
+pub fn lapb_ether(from: u32, to: u32, lapb: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(16 + lapb.len());
+    out.extend_from_slice(&mac(to));
+    out.extend_from_slice(&mac(from));
+    out.extend_from_slice(&[0x60, 0x00]);
+    out.extend_from_slice(&(lapb.len() as u16).to_le_bytes());
+    out.extend_from_slice(lapb);
+    out
 }
 
 /// The 16-bit frame check sequence of ISO 3309 / X.25 (CRC-16/X.25: polynomial

@@ -73,6 +73,9 @@ impl<P: Payload> Payload for IpPacket<P> {
     fn trace_inner(&self) -> Option<TraceFrame> {
         self.msg.trace_inner()
     }
+    fn as_datagram(&self) -> Option<(TraceFrame, crate::trace::Carried)> {
+        Some((Pdu::trace(self), Pdu::carried(self)?))
+    }
     /// A whole datagram is the same segment as another between the same ends whose
     /// carried PDU has the same key: the link under a router's interface (the HF ARQ's
     /// duplicate filter, Johnson's "each TCP segment submitted to the ARQ entity")
@@ -111,10 +114,13 @@ impl<P: Payload> Pdu for IpPacket<P> {
             message: self.msg.sdu_id(),
         }
     }
-    /// The upper PDU (a TCP segment) and the header fields a capture needs.
+    /// The upper PDU (a TCP segment, or the datagram of an IP layer above with what it
+    /// carries: IP in IP) and the header fields a capture needs.
     fn carried(&self) -> Option<crate::trace::Carried> {
         let h = &self.hdr;
-        Some(crate::trace::Carried { pdu: self.msg.as_carried(), piece: h.offset8, circuit: None, ip: Some(crate::trace::IpEnds { src: h.src, dst: h.dst, ttl: h.ttl }), conn: None })
+        let ip = Some(crate::trace::IpEnds { src: h.src, dst: h.dst, ttl: h.ttl });
+        let own = crate::trace::Carried { pdu: self.msg.as_carried(), piece: h.offset8, ip, ..Default::default() };
+        Some(own.carrying(self.msg.as_datagram()))
     }
     fn ip_header(&mut self) -> Option<&mut IpHeader> {
         Some(&mut self.hdr)

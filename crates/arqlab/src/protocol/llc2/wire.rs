@@ -17,7 +17,7 @@
 //! 20-octet IP header the model's LLC2 frame does not count.
 
 use crate::protocol::tcp::wire::TcpWire;
-use crate::trace::wire::{hdlc_control, Family, Hop, Wire};
+use crate::trace::wire::{hdlc_control, mac as address, Family, Hop, Wire};
 use crate::trace::{Carried, TraceFrame};
 
 /// SAP of both connection ends (individual, not a registered SAP: Wireshark shows the
@@ -33,12 +33,6 @@ pub struct Llc2Wire {
 
 /// LLC2 under no transport that writes real bytes: information fields are zeros.
 pub const PLAIN: Llc2Wire = Llc2Wire { ip: None };
-
-/// The MAC address of node `n`.
-fn address(n: u32) -> [u8; 6] {
-    let [a, b, c, d] = (0x0a + n).to_be_bytes();
-    [0x02, 0, a, b, c, d]
-}
 
 /// An IPv4 datagram on a token ring from station `from` to station `to` (node or relay
 /// numbers, as [`Hop`]): AC, FC, addresses, then the IEEE 802.2 SNAP header of RFC 1042
@@ -59,7 +53,7 @@ impl Wire for Llc2Wire {
     }
 
     fn encode(&self, f: &TraceFrame, sender: usize) -> Result<Vec<u8>, String> {
-        let hop = Hop { sender, from: sender as u32, to: 1 - sender as u32 };
+        let hop = Hop::pair(sender);
         self.encode_hop(f, None, hop)
     }
 

@@ -157,7 +157,7 @@ impl Wire for TcpWire {
     }
 
     fn encode(&self, f: &TraceFrame, sender: usize) -> Result<Vec<u8>, String> {
-        self.encode_hop(f, None, Hop { sender, from: sender as u32, to: 1 - sender as u32 })
+        self.encode_hop(f, None, Hop::pair(sender))
     }
 
     fn encode_hop(&self, f: &TraceFrame, _: Option<&Carried>, hop: Hop) -> Result<Vec<u8>, String> {

@@ -126,7 +126,7 @@ impl Wire for Tp4Wire {
     }
 
     fn encode(&self, f: &TraceFrame, sender: usize) -> Result<Vec<u8>, String> {
-        self.encode_hop(f, None, Hop { sender, from: sender as u32, to: 1 - sender as u32 })
+        self.encode_hop(f, None, Hop::pair(sender))
     }
 
     /// Between nodes `hop.from` and `hop.to`, on connection `carried.conn` (0 when
@@ -136,10 +136,7 @@ impl Wire for Tp4Wire {
         let dst_ref = 2 * conn + if hop.to > hop.from { 1 } else { 2 };
         let dst_ref = u16::try_from(dst_ref).map_err(|_| format!("connection {conn} has no 16-bit DST-REF"))?;
         let tpdu = self.tpdu_to(f, dst_ref)?;
-        let mac = |n: u32| {
-            let [a, b, c, d] = (0x0A + n).to_be_bytes();
-            [0x02, 0, a, b, c, d]
-        };
+        let mac = crate::trace::wire::mac;
         let llc_len = 3 + 1 + tpdu.len();
         let mut out = Vec::with_capacity(14 + llc_len);
         out.extend_from_slice(&mac(hop.to));
@@ -221,12 +218,12 @@ mod tests {
     fn dst_ref_names_the_connection_of_a_multiplexed_tpdu() {
         let w = Tp4Wire { format: Format::Extended, checksum: true, credit: 12 };
         let dt = tf("DT", Some(5), 0, true, 8);
-        let on = |conn, dst| Carried { pdu: None, piece: 0, circuit: None, ip: None, conn: Some((conn, dst)) };
+        let on = |conn, dst| Carried { conn: Some((conn, dst)), ..Carried::default() };
         // Connection 3 between nodes 1 and 2: towards 1 (the lower) 2·3 + 2, towards 2 2·3 + 1.
-        let down = w.encode_hop(&dt, Some(&on(3, 1)), Hop { sender: 0, from: 2, to: 1 }).unwrap();
+        let down = w.encode_hop(&dt, Some(&on(3, 1)), Hop { sender: 0, from: 2, to: 1, local: 2 }).unwrap();
         assert_eq!((&down[..6], &down[6..12]), (&[2, 0, 0, 0, 0, 0x0B][..], &[2, 0, 0, 0, 0, 0x0C][..]), "dst, src MAC");
         assert_eq!(&down[19..22], &[0xF0, 0, 8]);
-        let up = w.encode_hop(&dt, Some(&on(3, 2)), Hop { sender: 1, from: 1, to: 2 }).unwrap();
+        let up = w.encode_hop(&dt, Some(&on(3, 2)), Hop { sender: 1, from: 1, to: 2, local: 2 }).unwrap();
         assert_eq!(&up[19..22], &[0xF0, 0, 7]);
         // The two-node form (no connection): 1 towards B, 2 towards A, as before.
         assert_eq!(w.encode(&dt, 0).unwrap()[19..22], [0xF0, 0, 1]);

@@ -97,7 +97,9 @@ impl<P: Payload> Pdu for Packet<P> {
     }
     fn carried(&self) -> Option<crate::trace::Carried> {
         let pdu = self.dgram.as_ref().and_then(|(_, p)| p.as_carried());
-        Some(crate::trace::Carried { pdu, piece: self.index, circuit: Some(self.vc), ip: None, conn: None })
+        let own = crate::trace::Carried { pdu, piece: self.index, circuit: Some(self.vc), ..Default::default() };
+        // An IP datagram (RFC 877 at a gateway): its whole header chain.
+        Some(own.carrying(self.dgram.as_ref().and_then(|(_, p)| p.as_datagram())))
     }
     fn trace(&self) -> TraceFrame {
         TraceFrame {

@@ -8,30 +8,52 @@
 //! and M; user data are zero octets; a CALL REQUEST/ACCEPTED carries empty address and
 //! facility blocks, a CLEAR REQUEST cause and diagnostic 0.
 //!
-//! Under TCP (`ip`), the LCN is the packet's virtual circuit + 1, and each data packet's
-//! user data is its piece of the segment's IPv4/TCP datagram (`tcp::wire`): octets
-//! [index · packet_octets, + data octets) — Wireshark reassembles the M-bit sequence
-//! and decodes `lapb:x.25:ip:tcp`. The datagram's length matches the model's when
-//! `ip_header_bits` = 160 and the TCP `header_bits` = 160 (the defaults). These frames
-//! carry no FCS (Wireshark's LAPB dissector would read it as packet octets), and a CALL
-//! REQUEST carries the call user data 0xCC that RFC 877 gives IP circuits; a capture
-//! window that opens mid-datagram holds that datagram's later packets only, which
-//! Wireshark then reassembles into a malformed datagram.
+//! Carrying IP — TCP straight on X.25 (the segment in an IPv4 header the capture
+//! writes, `tcp::wire`) or the datagrams of an `ip` layer above (an RFC 877 gateway's
+//! interface, or hosts' IP over X.25: the datagram with its whole header chain,
+//! `ip::wire::IpWire::datagram`) — each data packet's user data is its piece of the
+//! datagram: octets [index · packet_octets, + data octets); Wireshark reassembles the
+//! M-bit sequence and decodes `lapb:x.25:ip`. Its LCN ([`lcn`]) follows X.25's
+//! assignment (Annex A): a circuit the interface's own DTE called takes a channel
+//! counted up from 1, one the far side called a channel counted down from 4095. The
+//! datagram's length matches the model's when `ip_header_bits` = 160 (TCP straight on
+//! X.25) or 0 (an `ip` layer above writes its own) and TCP's `header_bits` = 160 (the
+//! defaults). These frames carry no FCS (Wireshark's LAPB dissector would read it as
+//! packet octets), and a CALL REQUEST carries the call user data 0xCC that RFC 877
+//! gives IP circuits; a capture window that opens mid-datagram holds that datagram's
+//! later packets only, which Wireshark then reassembles into a malformed datagram.
 
 use super::packet::PacketKind;
 use crate::protocol::tcp::wire::TcpWire;
-use crate::trace::wire::{append_fcs, lapb_address, Family, Hop, Wire};
+use crate::trace::wire::{append_fcs, lapb_address, lapb_ether, Family, Hop, Wire};
 use crate::trace::{Carried, TraceFrame};
 
 pub struct X25Wire {
     /// Largest user-data field of a data packet (`packet_octets`).
     pub packet_octets: u32,
-    /// The encoder of the TCP segments the datagrams carry, if TCP runs above.
+    /// The encoder of the TCP segments the datagrams carry, if TCP runs right above.
     pub ip: Option<TcpWire>,
+    /// The encoder of the IP datagrams the packets carry, if `ip` runs above (the `ip`
+    /// layer's, `protocol::ip::wire::IpWire`, as its registration builds it).
+    pub datagrams: Option<Box<dyn Wire>>,
 }
 
 /// X.25 under no transport that writes real bytes: LCN 1, user data zeros.
-pub const PLAIN: X25Wire = X25Wire { packet_octets: 128, ip: None };
+pub const PLAIN: X25Wire = X25Wire { packet_octets: 128, ip: None, datagrams: None };
+
+/// Channels a DTE and its DCE each count from their own end of the LCN range (X.25
+/// Annex A: the DTE calls on the lowest free channel, the DCE on the highest), 2047 of
+/// 4095 each so the two never meet.
+const CHANNELS: u32 = 2047;
+
+/// The LCN of virtual circuit `vc` (its caller's address << 12 | the caller's channel
+/// count, `Interface::place_call`) on the interface whose own DTE has address
+/// `local`: calls it placed count up from 1, calls placed by the far side down from
+/// 4095, each modulo 2047 (the model numbers a DTE's calls without reuse).
+pub fn lcn(vc: u32, local: u32) -> u16 {
+    let channel = (vc & 0xFFF) % CHANNELS;
+    (if vc >> 12 == local { 1 + channel } else { 4095 - channel }) as u16
+}
 
 fn kind_of(name: &str) -> Result<PacketKind, String> {
     Ok(match name {
@@ -59,28 +81,44 @@ pub fn packet_octets(f: &TraceFrame) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+impl X25Wire {
+    /// The circuits carry IP datagrams (TCP's, or an `ip` layer's).
+    fn carries_ip(&self) -> bool {
+        self.ip.is_some() || self.datagrams.is_some()
+    }
+}
+
 impl Wire for X25Wire {
+    /// Carrying IP, LAPB over Ethernet (each direction reassembled on its own); else
+    /// LAPB under the link type asked for.
     fn family(&self) -> Family {
-        Family::Hdlc
+        if self.carries_ip() {
+            Family::LapbEther
+        } else {
+            Family::Hdlc
+        }
     }
 
     fn encode(&self, f: &TraceFrame, sender: usize) -> Result<Vec<u8>, String> {
-        let hop = Hop { sender, from: sender as u32, to: 1 - sender as u32 };
-        self.encode_hop(f, None, hop)
+        self.encode_hop(f, None, Hop::pair(sender))
     }
 
     fn encode_hop(&self, f: &TraceFrame, carried: Option<&Carried>, hop: Hop) -> Result<Vec<u8>, String> {
         let mut out = vec![lapb_address(hop.sender, true), 0x00];
         let mut packet = packet_octets(f)?;
-        if let (Some(ip), Some(c)) = (&self.ip, carried) {
-            let lcn = (c.circuit.unwrap_or(0) + 1).min(0xFFF) as u16;
+        if let (true, Some(c)) = (self.carries_ip(), carried) {
+            let lcn = lcn(c.circuit.unwrap_or(0), hop.local);
             packet[0] = 0x10 | (lcn >> 8) as u8;
             packet[1] = lcn as u8;
             if f.kind == "CALL" {
                 packet.push(0xCC); // RFC 877: the call user data of an IP circuit
             }
-            if let (Some(seg), "DATA") = (c.pdu, f.kind) {
-                let datagram = ip.datagram(&seg, hop.from, hop.to);
+            let datagram = match (&self.datagrams, c.first_datagram(), &self.ip, c.pdu) {
+                (Some(ip), Some((d, inside)), _, _) => Some(ip.encode_hop(&d, Some(&inside), hop)?),
+                (_, None, Some(tcp), Some(seg)) => Some(tcp.datagram(&seg, hop.from, hop.to)),
+                _ => None,
+            };
+            if let (Some(datagram), "DATA") = (datagram, f.kind) {
                 let start = (c.piece * self.packet_octets) as usize;
                 packet.truncate(3);
                 packet.extend((start..start + f.info_bits.div_ceil(8) as usize).map(|i| datagram.get(i).copied().unwrap_or(0)));
@@ -88,18 +126,19 @@ impl Wire for X25Wire {
         }
         out.extend(packet);
         // Wireshark's LAPB dissector takes everything after the control field as the
-        // packet (it expects no FCS): under TCP the FCS would end up inside the
-        // reassembled datagram, so those frames go without it (the SITA pseudo-header's
-        // CRC-error flag still marks a corrupted one).
-        if self.ip.is_none() {
-            append_fcs(&mut out);
+        // packet (it expects no FCS): carrying IP the FCS would end up inside the
+        // reassembled datagram, so those frames go without it, inside Ethernet.
+        if self.carries_ip() {
+            return Ok(lapb_ether(hop.from, hop.to, &out));
         }
+        append_fcs(&mut out);
         Ok(out)
     }
 
-    /// Without an FCS (under TCP) only the pseudo-header marks the error.
+    /// Without an FCS (carrying IP) nothing marks the error: X.25 runs only on
+    /// error-free media (`scenario::x25_media` refuses others), so none is corrupted.
     fn corrupt(&self, frame: &mut Vec<u8>) {
-        if self.ip.is_none() {
+        if !self.carries_ip() {
             crate::trace::wire::corrupt(frame);
         }
     }
@@ -129,13 +168,31 @@ mod tests {
     /// address and facility blocks).
     #[test]
     fn rfc877_a_call_request_of_an_ip_circuit_carries_call_user_data_0xcc() {
-        let ip = X25Wire { packet_octets: 128, ip: Some(TcpWire { header_bits: 160, window: 4096 }) };
-        let on = Carried { pdu: None, piece: 0, circuit: Some(2), ip: None, conn: None };
-        let hop = Hop { sender: 0, from: 0, to: 1 };
+        let ip = X25Wire { packet_octets: 128, ip: Some(TcpWire { header_bits: 160, window: 4096 }), datagrams: None };
+        let on = Carried { circuit: Some(2), ..Carried::default() };
+        let hop = Hop { sender: 0, from: 0, to: 1, local: 0 };
         let call = ip.encode_hop(&tf("CALL", None, 0, false, 0), Some(&on), hop).unwrap();
-        assert_eq!(&call[2..], &[0x10, 0x03, 0x0B, 0, 0, 0xCC], "LCN = circuit + 1, empty address and facility blocks, then 0xCC");
+        assert_eq!(&call[18..], &[0x10, 0x03, 0x0B, 0, 0, 0xCC], "LCN 3 (own call, channel 2), empty address and facility blocks, then 0xCC");
         let acc = ip.encode_hop(&tf("CALL-ACC", None, 0, false, 0), Some(&on), hop).unwrap();
-        assert_eq!(&acc[2..], &[0x10, 0x03, 0x0F, 0, 0], "no call user data in a CALL ACCEPTED");
+        assert_eq!(&acc[18..], &[0x10, 0x03, 0x0F, 0, 0], "no call user data in a CALL ACCEPTED");
+    }
+
+    /// X.25 Annex A: the DTE takes the lowest free logical channel for its calls, the
+    /// DCE (a call from the far side) the highest, so the two ranges never meet: the
+    /// same circuit has one LCN on both sides of an interface, and distinct circuits
+    /// distinct LCNs (until 2047 calls of one side wrap).
+    #[test]
+    fn annex_a_own_calls_count_up_from_1_far_calls_down_from_4095() {
+        let (me, far) = (7, 2);
+        assert_eq!(lcn(me << 12, me), 1);
+        assert_eq!(lcn((me << 12) | 5, me), 6);
+        assert_eq!(lcn(far << 12, me), 4095);
+        assert_eq!(lcn((far << 12) | 5, me), 4090);
+        assert_eq!(lcn((me << 12) | 2047, me), 1, "wraps after 2047 calls");
+        let own: std::collections::HashSet<u16> = (0..2047).map(|c| lcn((me << 12) | c, me)).collect();
+        let theirs: std::collections::HashSet<u16> = (0..2047).map(|c| lcn((far << 12) | c, me)).collect();
+        assert_eq!((own.len(), theirs.len()), (2047, 2047));
+        assert!(own.is_disjoint(&theirs) && own.iter().chain(&theirs).all(|&l| (1..=4095).contains(&l)));
     }
 
     /// Wireshark's own dissectors read the capture as LAPB carrying X.25 (skipped, with
