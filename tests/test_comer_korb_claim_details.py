@@ -249,3 +249,67 @@ def test_occurred_and_never_at_zero_and_on_an_invalid_count() -> None:
     assert (cm.occurred(Est(float("nan"), 0.0, 0)), cm.never(Est(float("nan"), 0.0, 0))) == (I, I)
     assert cm.exercised(Est(float("nan"), 0.0, 0)) is I
     assert cm.exercised(Est(2.0, 1.0, 5)) is H and cm.exercised(Est(2.0, 3.0, 5)) is I
+
+
+# --- the survivors of the second mutmut run (issue 31) ---------------------------------
+
+
+def test_exercised_at_exactly_one_additional_circuit_in_every_run() -> None:
+    assert cm.exercised(Est(1.0, 0.0, 5)) is H
+
+
+def test_multi_circuit_claims_carry_no_deviations_and_list_every_n() -> None:
+    out = claim("ext5.multi_costs_more", sd(5, _cm(5, 6.0, 1.0, 1.0, (8.0, 16.0))))
+    assert out.deviations == ()
+    out = claim("ext5.multi_costs_more", sd(5, _cm(5, 0.0, 1.0, 1.0, (8.0, 16.0))))
+    assert "no additional circuit at N = 8, 16 (" in out.detail, out.detail
+    curves = {k: dict(v) for k, v in _cm(5, 6.0, 1.0, 1.0, (2.0, 8.0, 16.0)).items()}
+    curves[f"{cl.EXTRA}{cl.HEAVY}"].update({8.0: 0.0, 16.0: 0.0})
+    out = claim("ext5.multi_costs_more", sd(5, curves))
+    assert "not scored (additional circuits not significant) at N = 8, 16;" in out.detail and out.deviations == ()
+
+
+def test_asymmetric_c_max_measured_at_the_largest_of_three() -> None:
+    out = claim("ext8.asymmetric_c_max_churn", _fig8({1.0: 0.0, 2.0: 0.5, 3.0: 8.0, 4.0: 30.0},
+                                                     {1.0: 0.0, 2.0: 0.25, 3.0: 9.0, 4.0: 100.0}))
+    assert out.measured == "C_max 4/1: b closes 30/h by rule 1, a opens 100/h; matched: 0/h"
+
+
+def test_knee_at_95_percent_of_a_best_other_than_one() -> None:
+    assert cl.knee(sd(3, {"tcp": {1.0: 1024.0, 2.0: 1900.0, 3.0: 2000.0}})[3], "tcp") == (2.0, 2000.0)
+    assert cl.knee(sd(3, {"tcp": {1.0: 1024.0, 2.0: 1899.0, 3.0: 2000.0}})[3], "tcp") == (3.0, 2000.0)
+
+
+def test_single_below_this_models_bound_by_half_a_bit_per_second() -> None:
+    from arqlab.studies.comer_korb import theory
+
+    own = theory.model_bound_headers_bps()
+    assert claim("fig3.single_below_bound", sd(3, {"tcp": {1.0: own - 0.5}})).verdict is H
+
+
+def test_saturation_texts_when_missing_or_never_reached() -> None:
+    assert claim("fig3.saturation_at_3", sd(3, {"tcp": {1.0: 1.0}})).detail == "missing points"
+    out = claim("fig3.saturation_at_3", _fig3({1.0: 0.25, 2.0: 0.5, 3.0: 0.75, 4.0: 0.875}))
+    assert "of the transfer never reached (paper: 3)" in out.detail, out.detail
+    assert out.measured == "busy ≥ 95% never reached; max 87.5%"
+
+
+def test_saturation_claims_not_applicable_say_why_in_the_cell() -> None:
+    import pandas as pd
+
+    from arqlab.studies.artefacts.curves import FigureData
+
+    base = _fig3(BUSY)[3]
+    frame = pd.concat([base.frame, base.frame.assign(variant="host_to_host_busy")], ignore_index=True)
+    busy = StudyData({3: FigureData(figure(3), frame, "host_to_host_busy")})
+    for cid in ("fig3.saturation_at_3", "fig3.c_max_formula", "fig3.no_gain_when_saturated"):
+        out = claim(cid, busy)
+        assert (out.verdict, out.measured) == (Verdict.NOT_APPLICABLE, "host processing is not line time"), cid
+
+
+def test_nearly_double_needs_two_hours_and_reads_best_and_worst_by_throughput() -> None:
+    out = claim("fig2.best_nearly_double_worst", sd(2, {"profile": {9.0: 1024.0, 22.0: 2048.0}}))
+    assert out.measured == "ratio 2.00; needs T_N ×2.06–2.85 by day", out.detail
+    # The best hour before the worst: read by throughput, not by hour.
+    out = claim("fig2.best_nearly_double_worst", sd(2, {"profile": {3.0: 2048.0, 9.0: 1024.0, 13.0: 1536.0}}))
+    assert out.detail.startswith("best 2048±0 bit/s at 3 h, worst 1024±0 at 9 h: ratio 2.00"), out.detail
