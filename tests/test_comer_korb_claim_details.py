@@ -1,0 +1,315 @@
+"""Comer & Korb's claims beyond their verdicts (issue 31): the explanation and the
+measured cell each claim prints, on synthetic figures whose numbers are checked by hand
+below (a reader checks a verdict against them, so a wrong curve, point or figure in them
+is a bug), the regions each claim reads (only the largest N; the asymmetric C_max's
+largest point), and the counts of the helpers at their edges (a count never negative,
+an estimate that is not valid). Complements test_comer_korb_claims.py and
+test_comer_korb_cm_claims.py, whose helpers these reuse."""
+
+from __future__ import annotations
+
+from arqlab.studies.comer_korb import claims as cl
+from arqlab.studies.comer_korb import claims_cm as cm
+from arqlab.studies.comer_korb import figure
+from arqlab.studies.comer_korb.params import SEGMENTS
+from arqlab.studies.data import StudyData
+from arqlab.studies.verdicts import Est, Outcome, Verdict
+
+from test_comer_korb_claims import UNIT, _counters, _fig3, _retx, sd
+from test_comer_korb_cm_claims import _cm, _fig8
+
+H, N, I = Verdict.HOLDS, Verdict.DOES_NOT_HOLD, Verdict.INCONCLUSIVE
+
+
+def claim(cid: str, data: StudyData) -> Outcome:
+    (c,) = [c for n in (2, 3, 4, 5, 6, 7, 8) for c in figure(n).claims if c.id == cid]
+    return c.check(data)
+
+
+def said(o: Outcome, verdict: Verdict, detail: str, measured: str = "") -> None:
+    assert (o.verdict, o.detail, o.measured) == (verdict, detail, measured)
+
+
+#: One circuit at 2048 ± 16 bit/s, C = 2 and 3 exactly doubled and tripled, C = 4 flat.
+ONE = sd(3, {"tcp": {1.0: (2048.0, 16.0, 5), 2.0: 4096.0, 3.0: 6144.0, 4.0: 6144.0}})
+
+
+def test_single_circuit_claims_say_the_rate_and_the_bounds() -> None:
+    said(claim("fig3.single_below_2200", ONE), H,
+         "one circuit: 2048±16 bit/s vs the paper's limit 2200 + 50 (a round figure: ± half its last digit); "
+         "agreement with 2200 ± 50 (reported, not scored): does not hold",
+         "2048 ± 16 ≤ 2250; within 2200 ± 50: does not hold")
+    # 2048 / 2274 (this model's bound with headers) = 90.1 %.
+    said(claim("fig3.single_below_bound", ONE), H,
+         "one circuit: 2048±16 bit/s vs the paper's bound 2631 and this model's 2274 (90.1% of it)")
+
+
+def test_single_below_the_bound_needs_both_bounds() -> None:
+    # Between this model's 2274 and the paper's 2631: below one bound only.
+    assert claim("fig3.single_below_bound", sd(3, {"tcp": {1.0: 2400.0}})).verdict is N
+    assert claim("fig3.single_below_bound", sd(3, {"tcp": {1.0: 2700.0}})).verdict is N
+    assert claim("fig3.single_below_bound", sd(3, {"tcp": {1.0: (2274.0, 1.0, 5)}})).verdict is I
+
+
+def test_linear_says_each_c_against_c_times_one_and_the_spread_of_the_deviations() -> None:
+    said(claim("fig3.linear", ONE), H,
+         "x=2:ok C = 2: 4096±0 vs min(2 × 2048±16, 8218); x=3:ok C = 3: 6144±0 vs min(3 × 2048±16, 8218)",
+         "C × one circuit: +0.0% … +0.0% (2 pts)")
+    # −12.5 % at C = 2, +6.25 % at C = 3: the cell gives the lowest and the highest.
+    skew = sd(3, {"tcp": {1.0: 2048.0, 2.0: 3584.0, 3.0: 6528.0}})
+    assert claim("fig3.linear", skew).measured == "C × one circuit: -12.5% … +6.2% (2 pts)"
+    assert claim("fig3.linear", skew).verdict is N
+    # Only C = 2 ran: one deviation; C = 2 and 3 absent: no cell.
+    assert claim("fig3.linear", sd(3, {"tcp": {1.0: 2048.0, 2.0: 4096.0}})).measured == \
+        "C × one circuit: +0.0% … +0.0% (1 pts)"
+    assert claim("fig3.linear", sd(3, {"tcp": {1.0: 2048.0, 4.0: 4096.0}})).measured == ""
+
+
+BUSY = {1.0: 0.5, 2.0: 0.75, 3.0: 0.96875, 4.0: 1.0}
+
+
+def test_saturation_says_the_busy_shares_the_knee_and_the_thresholds() -> None:
+    said(claim("fig3.saturation_at_3", _fig3(BUSY)), H,
+         "access lines busy ≥ 95% of the transfer first at C = 3 (paper: 3); busy share C = 1: 50.0%, C = 2: 75.0%, "
+         "C = 3: 96.9%, C = 4: 100.0%; most 100.0%; the throughput knee (95% of the best, 1600000 bit/s) at C = 1.0; "
+         "first saturated C by threshold: ≥ 90%: C = 3; ≥ 95%: C = 3; ≥ 97.5%: C = 4",
+         "busy ≥ 95% first at C = 3; max 100.0%")
+    # Never saturated: the busy list runs to C = 4 (the paper's 3, plus one).
+    out = claim("fig3.saturation_at_3", _fig3({1.0: 0.25, 2.0: 0.5, 3.0: 0.75, 4.0: 0.875, 5.0: 0.875}))
+    assert out.verdict is N and "never reached" in out.detail
+    assert "C = 4: 87.5%; most 87.5%" in out.detail and "C = 5" not in out.detail.split("; most")[0], out.detail
+    # Saturated first at 5: the list runs to 6.
+    late = _fig3({1.0: 0.25, 2.0: 0.5, 3.0: 0.75, 4.0: 0.875, 5.0: 0.96875, 6.0: 1.0, 7.0: 1.0})
+    assert "C = 6: 100.0%; most" in claim("fig3.saturation_at_3", late).detail
+
+
+def test_c_max_formula_says_the_models_times_and_the_papers_formula() -> None:
+    said(claim("fig3.c_max_formula", _fig3(BUSY)), N,
+         "internal consistency: 1 + T_I/(W T_p) with this model's T_I = 599 ms, T_p = 114.2 ms: 3.62 → 4; simulated "
+         "saturation (lines busy ≥ 95%) at C = 3.0. The paper's formula 1 + (2T_N + T_f)/(W(T_p + T_f)) with the "
+         "model's T_p and T_f = 64.6 ms: 2.50 → 3; with the paper's constants 2.97",
+         "model 3.62→4, saturated at 3.0; paper's formula 2.50")
+    assert claim("fig3.c_max_formula", _fig3({**BUSY, 3.0: 0.875})).verdict is H, "saturated first at 4 = ⌈3.62⌉"
+    out = claim("fig3.c_max_formula", sd(3, {"tcp": {1.0: 1.0}}))
+    assert (out.verdict, out.detail) == (I, "missing points")
+
+
+def test_no_gain_beyond_saturation_says_each_c_and_the_largest_gain() -> None:
+    thr = {1.0: UNIT / 2, 2.0: UNIT, 3.0: 0.75 * UNIT, 4.0: 1.015625 * UNIT, 5.0: UNIT}
+    busy = {c: b * UNIT / thr[c] for c, b in {1.0: 0.25, 2.0: 0.5, 3.0: 0.96875, 4.0: 1.0, 5.0: 1.0}.items()}
+    said(claim("fig3.no_gain_when_saturated", _fig3(busy, thr)), H,
+         "x=4:ok C = 4: 1.625e+06±0 vs the best up to saturation (C = 2) 1.6e+06±0; "
+         "x=5:ok C = 5: 1.6e+06±0 vs the best up to saturation (C = 2) 1.6e+06±0",
+         "beyond saturation (C = 3; best up to it C = 2) the most: C = 4, +1.6% (2 pts; ≤ +3% asked)")
+    said(claim("fig3.no_gain_when_saturated", _fig3({1.0: 0.5, 2.0: 0.75})), I,
+         "the access lines never reach 95% busy; at most 75.0%", "never saturated; at most 75.0%")
+    said(claim("fig3.no_gain_when_saturated", sd(3, {"tcp": {1.0: 1.0}})), I,
+         "the access lines never reach 95% busy", "never saturated")
+    # Saturated at the last C: nothing beyond it, no cell.
+    out = claim("fig3.no_gain_when_saturated", _fig3({1.0: 0.5, 2.0: 0.96875}))
+    assert (out.verdict, out.measured) == (I, "")
+
+
+def test_over_10pct_says_the_transfers_certainly_over_per_variant() -> None:
+    said(claim("fig3.over_10pct_retransmitted", _retx({"tcp": (0.125, 0.0, 1), "random": (0.0625, 0.03125, 5)})), I,
+         "at least 1 of 6 one-circuit transfers re-sent > 10% (certain from each variant's mean and CI: all if the "
+         "CI is 0, else one if the mean is over; per-replication values are not in the study data): tcp 12.5% ± 0.0 "
+         "(n = 1, ≥ 1 above), random 6.2% ± 3.1 (n = 5, ≥ 0 above)",
+         "≥ 1 of 6 transfers > 10%")
+    # Nothing ran at one circuit: inconclusive (not "does not hold").
+    assert claim("fig3.over_10pct_retransmitted", sd(3, {"tcp.tcp_segments_retransmitted": {2.0: 50.0}})).verdict is I
+
+
+def test_reasons_say_the_header_share_the_fill_the_retransmissions_and_the_variation() -> None:
+    # 100 data segments in 5000 octets (+ 20 pure ACKs): headers 4000 octets, 80 %.
+    said(claim("fig3.reason_headers", _counters(100.0, 120.0, 500.0, 5000.0 + 800.0)), N,
+         "TCP/IP headers are 80.0% of the data datagrams' octets: the bound × 0.200 (paper: 2631/2860 = 0.920); "
+         "this model's bound falls from 2475 to 2274 bit/s", "× 0.200 vs paper × 0.920")
+    # 1000 data packets (+ 10 ACKs), 124,000 data octets: 96.9 % of 128 each, 5 per datagram.
+    said(claim("fig3.reason_unfilled_packets", _counters(200, 210, 1010.0, 0.96875 * 128 * 1000 + 400)), H,
+         "data packets 96.9% full (5.00 packets per data datagram; RFC 877's rule gives 96.1%; needs ≤ 99%)",
+         "96.9% full")
+    retx = sd(3, {"tcp.tcp_segments_retransmitted": {1.0: SEGMENTS / 8},
+                  "random.tcp_segments_retransmitted": {1.0: (SEGMENTS / 4, SEGMENTS / 16, 5)},
+                  "reno.tcp_segments_retransmitted": {1.0: SEGMENTS / 16}})
+    said(claim("fig3.reason_retransmissions", retx), H,
+         "one circuit: 12.5% of segments sent again with T_N constant, 25.0% ± 6.2 with T_N random (paper: \"can "
+         "trigger\"; needs > 0 with no loss); by TCP flavour: 4.2BSD 12.5%, Reno 6.2%", "12.5% (> 0 asked)")
+    newreno = sd(3, {"tcp.tcp_segments_retransmitted": {1.0: 0.0}, "newreno.tcp_segments_retransmitted": {1.0: 2.0}})
+    out = claim("fig3.reason_retransmissions", newreno)
+    assert out.verdict is N and out.detail.endswith("by TCP flavour: 4.2BSD 0.0%, NewReno 0.9%"), out.detail
+    said(claim("fig3.reason_t_n_variation", sd(3, {"tcp": {1.0: 2048.0}, "random": {1.0: (1536.0, 16.0, 5)}})), H,
+         "one circuit: 1536±16 bit/s with T_N uniform ±50% vs 2048±0 constant (25.0% lower)")
+    assert claim("fig3.reason_t_n_variation", sd(3, {"tcp": {1.0: 2048.0}, "random": {1.0: 2048.0}})).verdict is N
+    assert "(nan% lower)" in claim("fig3.reason_t_n_variation", sd(3, {"tcp": {1.0: 0.0}, "random": {1.0: 0.0}})).detail
+
+
+def test_missing_counters_leave_the_reasons_inconclusive() -> None:
+    for cid in ("fig3.reason_headers", "fig3.reason_unfilled_packets"):
+        out = claim(cid, _counters(float("nan"), 1.0, 1.0, 1.0))
+        assert (out.verdict, out.detail) == (I, "missing counters"), cid
+        assert claim(cid, _counters(1.0, 1.0, 1.0, float("nan"))).verdict is I, cid
+
+
+def test_reason_fill_boundary_and_headers_ratio_direction() -> None:
+    # Exactly 99 % full still leaves 1 % of the capacity empty.
+    assert claim("fig3.reason_unfilled_packets", _counters(200, 200, 1000.0, 0.99 * 128 * 1000)).verdict is H
+    # The factor is compared as a ratio to the paper's: 1 % below and above both fail.
+    f = cl.PAPER_HEADER_FACTOR
+    for off in (0.98, 1.02):
+        octets = 100.0 * 40 / (1 - f * off)
+        assert claim("fig3.reason_headers", _counters(100.0, 100.0, 500.0, octets)).verdict is N, off
+
+
+def test_nearly_double_says_the_best_and_worst_hour_and_the_factor_it_needs() -> None:
+    said(claim("fig2.best_nearly_double_worst", sd(2, {"profile": {9.0: 1024.0, 13.0: 1536.0, 22.0: 2048.0}})), I,
+         "best 2048±0 bit/s at 22 h, worst 1024±0 at 9 h: ratio 2.00 with the ASSUMED day/night T_N factor 2; "
+         "'nearly double' (1.6–2.05) needs a factor of 2.06–2.85 by the burst bound (the paper measured no T_N by hour)",
+         "ratio 2.00; needs T_N ×2.06–2.85 by day")
+    for pts in ({9.0: 1024.0}, {9.0: 1024.0, 22.0: float("nan")}):
+        out = claim("fig2.best_nearly_double_worst", sd(2, {"profile": pts}))
+        assert (out.verdict, out.detail) == (I, "missing points"), pts
+
+
+def test_knee_of_an_absent_curve_is_none() -> None:
+    k, top = cl.knee(sd(3, {"tcp": {1.0: 1.0}})[3], "reno")
+    assert k is None and top != top
+
+
+# --- circuit management (Figures 4–8) -------------------------------------------------
+
+
+def test_per_point_claims_say_each_n_in_their_region() -> None:
+    said(claim("ext4.mlru_discards_when_overloaded", sd(4, {"mlru.discarded": {4.0: 0.0, 8.0: 2.0, 16.0: (4.0, 1.0, 5)}})),
+         H, "x=8:ok N = 8: discarded 2±0; x=16:ok N = 16: discarded 4±1")
+    said(claim("ext5.mlru_cheaper_than_lru", sd(5, {"mlru": {6.0: 9.0, 8.0: 2.0, 16.0: 3.0},
+                                                    "lru": {6.0: 1.0, 8.0: 4.0, 16.0: 6.0}})),
+         H, "x=8:ok N = 8: mlru 2±0 vs lru 4±0; x=16:ok N = 16: mlru 3±0 vs lru 6±0")
+    said(claim("ext7.lru_thrashes", sd(7, {"lru": {4.0: 0.0, 8.0: 2.0}})), H, "x=8:ok N = 8: short-lived closes/h 2±0")
+
+
+def test_multi_circuit_claims_say_where_they_were_scored_and_read_only_the_largest_n() -> None:
+    # ext4 reads the largest N only: a gain at N = 8 is not looked at.
+    data = _cm(4, 32.0, 1.03, 1.0, (8.0, 16.0))
+    data = {**data, "multi_mlru.heavy": {8.0: 2.0, 16.0: 1.03}}
+    said(claim("ext4.multi_no_gain_when_saturated", sd(4, data)), H,
+         "heavy files: x=16:ok N = 16: multi_mlru 1.03±0 vs mlru 1±0; additional circuits opened per run: "
+         "N = 16: 32±0; under the figure's own load additional circuits per run: N = 16: 0±0")
+    curves = {k: dict(v) for k, v in _cm(5, 6.0, 1.0, 1.0, (2.0, 16.0)).items()}
+    curves[f"{cl.EXTRA}{cl.HEAVY}"][16.0] = 0.0
+    said(claim("ext5.multi_costs_more", sd(5, curves)), H,
+         "heavy files: x=2:ok N = 2: multi_mlru 1±0 vs mlru 1±0; additional circuits opened per run: N = 2: 6±0, "
+         "N = 16: 0±0; not scored (additional circuits not significant) at N = 16; under the figure's own load "
+         "additional circuits per run: N = 2: 0±0; N = 16: 0±0")
+    said(claim("ext6.multi_slows_other_sites", sd(6, _cm(6, 0.0, 2.0, 1.0))), Verdict.NOT_EXERCISED,
+         "heavy files: multi-MLRU opened no additional circuit at N = 16 (calls to a site with a circuit open, per "
+         "run: N = 16: 0±0): it ran as MLRU; under the figure's own load additional circuits per run: N = 16: 0±0",
+         "no additional circuit opened")
+    said(claim("ext6.multi_slows_other_sites", sd(6, _cm(6, (1 / 3, 1.43, 3), 2.0, 1.0))), I,
+         "heavy files: multi-MLRU opened too few additional circuits to compare the managers (per run: N = 16: "
+         "0.3333±1.4); under the figure's own load additional circuits per run: N = 16: 0±0",
+         "additional circuits too rare")
+    # Without the figure's own counter, "not run" beside it; without the heavy counter, inconclusive.
+    no_own = {k: v for k, v in _cm(6, 32.0, 2.0, 1.0).items() if k != cl.EXTRA}
+    assert claim("ext6.multi_slows_other_sites", sd(6, no_own)).detail.endswith("additional circuits per run: not run")
+    no_heavy = {k: v for k, v in _cm(6, 32.0, 2.0, 1.0).items() if k != f"{cl.EXTRA}{cl.HEAVY}"}
+    out = claim("ext6.multi_slows_other_sites", sd(6, no_heavy))
+    assert (out.verdict, out.detail.split(";")[0]) == (I, "heavy files: missing the multi-circuit counter")
+
+
+def test_t_min_says_each_managers_closes_at_each_crowded_n() -> None:
+    curves = {"mlru_no_t_min": {4.0: 1.0, 8.0: 5.0, 16.0: 10.0}, "mlru": {4.0: 1.0, 8.0: 0.25, 16.0: 1.0},
+              "multi_mlru": {4.0: 1.0, 8.0: 0.5, 16.0: 0.5}}
+    said(claim("ext7.t_min_prevents_thrashing", sd(7, curves)), H,
+         "short-lived closes per hour: N = 8: mlru 0.25, multi_mlru 0.5, mlru_no_t_min 5; N = 16: mlru 1, "
+         "multi_mlru 0.5, mlru_no_t_min 10", "with T_min 1 vs without 10 (N = 16)")
+    said(claim("ext7.t_min_prevents_thrashing", sd(7, {k: {4.0: v[4.0]} for k, v in curves.items()})), I,
+         "no point with N > 6 destinations (more than the host's channels)")
+    # Exactly 10 % of the control's closes still prevents; the control must thrash.
+    assert claim("ext7.t_min_prevents_thrashing", sd(7, {**curves, "mlru": {8.0: 0.5, 16.0: 1.0}})).verdict is H
+    quiet = {**curves, "mlru_no_t_min": {8.0: 0.0, 16.0: 10.0}, "mlru": {8.0: 0.0, 16.0: 1.0},
+             "multi_mlru": {8.0: 0.0, 16.0: 0.5}}
+    assert claim("ext7.t_min_prevents_thrashing", sd(7, quiet)).verdict is N
+
+
+def test_asymmetric_c_max_says_each_c_max_and_the_largest() -> None:
+    said(claim("ext8.asymmetric_c_max_churn", _fig8({1.0: 0.0, 2.0: 0.5, 3.0: 30.0}, {1.0: 0.0, 2.0: 0.25, 3.0: 100.0})),
+         H, "x=2:ok C_max a = 2: b's rule-1 closes/h 0.5±0, a's additional circuits/h 0.25±0; x=3:ok C_max a = 3: "
+            "b's rule-1 closes/h 30±0, a's additional circuits/h 100±0; x=1:ok matched (C_max a = 1): b's rule-1 "
+            "closes/h 0±0; b's closes for a's incoming calls/h: 1: 1, 2: 1, 3: 1",
+         "C_max 3/1: b closes 30/h by rule 1, a opens 100/h; matched: 0/h")
+    said(claim("ext8.asymmetric_c_max_churn", _fig8({2.0: 0.5}, {2.0: 0.25})), I,
+         "needs a's C_max both equal to b's and above it")
+    assert claim("ext8.asymmetric_c_max_churn", _fig8({1.0: 0.0}, {1.0: 0.0})).verdict is I, "no asymmetric point"
+
+
+def test_occurred_and_never_at_zero_and_on_an_invalid_count() -> None:
+    assert (cm.occurred(Est(0.0, 0.0, 5)), cm.never(Est(0.0, 0.0, 5))) == (N, H)
+    assert (cm.occurred(Est(0.5, 1.0, 5)), cm.never(Est(0.5, 1.0, 5))) == (H, N), "some replication counted it"
+    assert (cm.occurred(Est(float("nan"), 0.0, 0)), cm.never(Est(float("nan"), 0.0, 0))) == (I, I)
+    assert cm.exercised(Est(float("nan"), 0.0, 0)) is I
+    assert cm.exercised(Est(2.0, 1.0, 5)) is H and cm.exercised(Est(2.0, 3.0, 5)) is I
+
+
+# --- the survivors of the second mutmut run (issue 31) ---------------------------------
+
+
+def test_exercised_at_exactly_one_additional_circuit_in_every_run() -> None:
+    assert cm.exercised(Est(1.0, 0.0, 5)) is H
+
+
+def test_multi_circuit_claims_carry_no_deviations_and_list_every_n() -> None:
+    out = claim("ext5.multi_costs_more", sd(5, _cm(5, 6.0, 1.0, 1.0, (8.0, 16.0))))
+    assert out.deviations == ()
+    out = claim("ext5.multi_costs_more", sd(5, _cm(5, 0.0, 1.0, 1.0, (8.0, 16.0))))
+    assert "no additional circuit at N = 8, 16 (" in out.detail, out.detail
+    curves = {k: dict(v) for k, v in _cm(5, 6.0, 1.0, 1.0, (2.0, 8.0, 16.0)).items()}
+    curves[f"{cl.EXTRA}{cl.HEAVY}"].update({8.0: 0.0, 16.0: 0.0})
+    out = claim("ext5.multi_costs_more", sd(5, curves))
+    assert "not scored (additional circuits not significant) at N = 8, 16;" in out.detail and out.deviations == ()
+
+
+def test_asymmetric_c_max_measured_at_the_largest_of_three() -> None:
+    out = claim("ext8.asymmetric_c_max_churn", _fig8({1.0: 0.0, 2.0: 0.5, 3.0: 8.0, 4.0: 30.0},
+                                                     {1.0: 0.0, 2.0: 0.25, 3.0: 9.0, 4.0: 100.0}))
+    assert out.measured == "C_max 4/1: b closes 30/h by rule 1, a opens 100/h; matched: 0/h"
+
+
+def test_knee_at_95_percent_of_a_best_other_than_one() -> None:
+    assert cl.knee(sd(3, {"tcp": {1.0: 1024.0, 2.0: 1900.0, 3.0: 2000.0}})[3], "tcp") == (2.0, 2000.0)
+    assert cl.knee(sd(3, {"tcp": {1.0: 1024.0, 2.0: 1899.0, 3.0: 2000.0}})[3], "tcp") == (3.0, 2000.0)
+
+
+def test_single_below_this_models_bound_by_half_a_bit_per_second() -> None:
+    from arqlab.studies.comer_korb import theory
+
+    own = theory.model_bound_headers_bps()
+    assert claim("fig3.single_below_bound", sd(3, {"tcp": {1.0: own - 0.5}})).verdict is H
+
+
+def test_saturation_texts_when_missing_or_never_reached() -> None:
+    assert claim("fig3.saturation_at_3", sd(3, {"tcp": {1.0: 1.0}})).detail == "missing points"
+    out = claim("fig3.saturation_at_3", _fig3({1.0: 0.25, 2.0: 0.5, 3.0: 0.75, 4.0: 0.875}))
+    assert "of the transfer never reached (paper: 3)" in out.detail, out.detail
+    assert out.measured == "busy ≥ 95% never reached; max 87.5%"
+
+
+def test_saturation_claims_not_applicable_say_why_in_the_cell() -> None:
+    import pandas as pd
+
+    from arqlab.studies.artefacts.curves import FigureData
+
+    base = _fig3(BUSY)[3]
+    frame = pd.concat([base.frame, base.frame.assign(variant="host_to_host_busy")], ignore_index=True)
+    busy = StudyData({3: FigureData(figure(3), frame, "host_to_host_busy")})
+    for cid in ("fig3.saturation_at_3", "fig3.c_max_formula", "fig3.no_gain_when_saturated"):
+        out = claim(cid, busy)
+        assert (out.verdict, out.measured) == (Verdict.NOT_APPLICABLE, "host processing is not line time"), cid
+
+
+def test_nearly_double_needs_two_hours_and_reads_best_and_worst_by_throughput() -> None:
+    out = claim("fig2.best_nearly_double_worst", sd(2, {"profile": {9.0: 1024.0, 22.0: 2048.0}}))
+    assert out.measured == "ratio 2.00; needs T_N ×2.06–2.85 by day", out.detail
+    # The best hour before the worst: read by throughput, not by hour.
+    out = claim("fig2.best_nearly_double_worst", sd(2, {"profile": {3.0: 2048.0, 9.0: 1024.0, 13.0: 1536.0}}))
+    assert out.detail.startswith("best 2048±0 bit/s at 3 h, worst 1024±0 at 9 h: ratio 2.00"), out.detail
