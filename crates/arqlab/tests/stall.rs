@@ -43,7 +43,7 @@ fn a_flow_that_makes_no_progress_ends_the_run_as_stalled() {
     // The largest timer of the hosts' stacks: TCP's max RTO (60 s) or X.25's t_min (60 s).
     let limit = STALL_TIMERS * largest_timer_s(&sc.topology.nodes[0].stack).unwrap();
     assert!((s.limit_s - limit).abs() < 1e-9, "{} vs {limit}", s.limit_s);
-    assert!(s.idle_s >= s.limit_s && s.idle_s < s.limit_s * (1.0 + 2.0 / STALL_TIMERS), "found within one limit and two waits (checks): {s:?}");
+    assert!(s.idle_s >= s.limit_s && s.idle_s < 3.0 * s.limit_s, "found within three limits: {s:?}");
     assert!(r.simulated_s < 3600.0 && (r.simulated_s - s.at_s).abs() < 1e-9, "the run ends at the stall: {}", r.simulated_s);
     let run = &r.batches[0]["run"];
     assert_eq!((run.get("stalled"), run.get("completed")), (Some(1.0), Some(0.0)));
@@ -142,13 +142,11 @@ fn a_link_that_goes_down_for_good_stalls_every_reliable_protocol_over_it() {
             let limit = STALL_TIMERS * largest_timer_s(&sc.topology.nodes[0].stack).unwrap();
             assert_eq!(s.flow, "flow.a->b");
             assert!(s.idle_s >= limit && (r.simulated_s - s.at_s).abs() < 1e-9, "{kind}, {traffic}: {s:?}");
-            // Found within one limit and two waits (checks) of the last progress, which
-            // came before the outage, if a timer of the source still fires (LLC2's T1
-            // keeps running); otherwise nothing happens after the outage begins, and
-            // the stall is found when the run ends.
+            // Found within three limits of the outage if a timer of the source still
+            // fires (LLC2's T1 keeps running); otherwise nothing happens after the
+            // outage begins, and the stall is found when the run ends.
             if kind == "llc2" {
-                let wait = limit / STALL_TIMERS;
-                assert!(s.at_s - s.idle_s <= 10.0 && s.at_s <= 10.0 + limit + 2.0 * wait, "{kind}, {traffic}: {s:?}");
+                assert!(s.at_s > 10.0 + limit && s.at_s < 10.0 + 3.0 * limit + 1.0, "{kind}, {traffic}: {s:?}");
             } else {
                 assert_eq!(s.at_s, 3600.0, "{kind}, {traffic}: {s:?}");
             }

@@ -12,10 +12,11 @@
 //! piece of one: the top layer of either end's stack moving the flow's data on inside
 //! an SDU ([`Layer::progress_of`](crate::protocol::Layer::progress_of): TP4's DTs and
 //! EDs, the HF ARQ's segments, TCP's octets). A layer answers that from the sequence
-//! state it keeps anyway, and the watch reads it only when it checks the flow, so no
-//! event pays for it: a change since the previous check counts as progress at this
-//! one, which dates it within one check (at most one longest legitimate wait late).
-//! The longest legitimate wait is the larger of
+//! state it keeps anyway, and the watch reads it only when a timer of the flow's source
+//! fires, at most once per longest legitimate wait (a *sample*), and at its checks, so
+//! no event pays for it: a change since the previous reading counts as progress at this
+//! one, which dates it at most one wait late. The longest legitimate wait is the
+//! larger of
 //! - the largest timer of the flow's end nodes' stacks (a timeout, T1, the RTO maximum),
 //!   and
 //! - a full send window: the largest window in frames of the end nodes' link layers
@@ -40,11 +41,10 @@
 //!
 //! The idle time counts from the flow's last progress or, if it had nothing pending
 //! before, from the submission that gave it data again. It is checked when a timer of the
-//! flow's source node fires (at most once per longest legitimate wait per node) and at
-//! every window boundary, so a stall is found within about one limit and two waits of
-//! the last progress — or at the end of the run, if no timer fires after the flow
-//! stopped (a link down for good, `scenario::outage`, may leave nothing to happen until
-//! then).
+//! flow's source node fires (at most once per limit per node) and at every window
+//! boundary, so a stall is found within about two limits — or at the end of the run, if
+//! no timer fires after the flow stopped (a link down for good, `scenario::outage`, may
+//! leave nothing to happen until then).
 
 use crate::engine::{Duration, SimTime};
 use crate::protocol::Service;
@@ -186,6 +186,11 @@ pub(super) struct StallWatch {
     by_node: Vec<Vec<u32>>,
     /// Per node: the next time its timers may trigger a check.
     next_check: Vec<SimTime>,
+    /// Per node: the next time its timers may trigger a sample of its flows' progress
+    /// inside SDUs, and the interval (its flows' least longest legitimate wait at the
+    /// last check).
+    next_sample: Vec<SimTime>,
+    sample_every: Vec<Duration>,
     /// Per flow: its ends' progress inside SDUs when last read, and the check that saw
     /// it change.
     seen: Vec<(u64, SimTime)>,
@@ -231,32 +236,54 @@ impl StallWatch {
             .map(|i| (0..flows.len()).filter(|&j| j != i && flows[j].service() == Service::InOrder && same(flows[i].ends(), flows[j].ends())).map(|j| j as u32).collect())
             .collect();
         let seen = (0..flows.len()).map(|f| (inside(f), SimTime::ZERO)).collect();
-        StallWatch { timer, declared, path, timers, next_check: vec![SimTime::ZERO; by_node.len()], by_node, seen, stalled: None }
+        let nodes = by_node.len();
+        StallWatch {
+            timer,
+            declared,
+            path,
+            timers,
+            next_check: vec![SimTime::ZERO; nodes],
+            next_sample: vec![SimTime::ZERO; nodes],
+            sample_every: vec![Duration::ZERO; nodes],
+            by_node,
+            seen,
+            stalled: None,
+        }
     }
 
-    /// A timer of `node` fired: checks the flows it sources (at most once per longest
-    /// legitimate wait: the checks date progress inside SDUs).
+    /// A timer of `node` fired: checks the flows it sources (at most once per limit),
+    /// or samples their progress inside SDUs (at most once per longest legitimate wait).
     /// `frame(n)`: the longest frame node `n`'s lane has sent; `inside(f)`: flow `f`'s
     /// progress inside SDUs at its two ends. True if a flow has stalled (the runner
     /// tests it only after a timer or a boundary, the only places a stall is found, not
     /// after every event).
     #[inline]
     pub(super) fn timer_fired<F: Watched>(&mut self, flows: &[F], node: usize, now: SimTime, frame: impl Fn(usize) -> Duration, inside: impl Fn(usize) -> u64) -> bool {
-        if now < self.next_check[node] || self.by_node[node].is_empty() {
+        if now < self.next_sample[node].min(self.next_check[node]) || self.by_node[node].is_empty() {
             return false;
         }
-        let mut next = SimTime(u64::MAX);
+        self.next_sample[node] = now + self.sample_every[node];
+        if now < self.next_check[node] {
+            for k in 0..self.by_node[node].len() {
+                self.sample(self.by_node[node][k] as usize, now, &inside);
+            }
+            return false;
+        }
+        let (mut next, mut every) = (SimTime(u64::MAX), Duration(u64::MAX));
         for k in 0..self.by_node[node].len() {
             let f = self.by_node[node][k] as usize;
             if let Some(timer) = self.timer[f] {
                 let limit = Limit::of(&flows[f], timer, self.declared[f], self.timers, &frame);
-                next = next.min(now + limit.timer.max(limit.window));
+                next = next.min(now + limit.limit);
+                every = every.min(limit.timer.max(limit.window));
                 if self.stalled.is_none() {
                     self.stalled = self.check(flows, f, &limit, now, &inside);
                 }
             }
         }
         self.next_check[node] = next;
+        self.sample_every[node] = every;
+        self.next_sample[node] = now + every;
         self.stalled.is_some()
     }
 
@@ -271,14 +298,19 @@ impl StallWatch {
     }
 
     /// Reads the progress inside SDUs of flow `i` and of the other in-order flows
-    /// between its nodes, then checks it ([`check`]).
-    fn check<F: Watched>(&mut self, flows: &[F], i: usize, l: &Limit, now: SimTime, inside: &impl Fn(usize) -> u64) -> Option<Stall> {
+    /// between its nodes: a change since the last reading is progress now.
+    fn sample(&mut self, i: usize, now: SimTime, inside: &impl Fn(usize) -> u64) {
         for j in std::iter::once(i).chain(self.path[i].iter().map(|&j| j as usize)) {
             let count = inside(j);
             if count != self.seen[j].0 {
                 self.seen[j] = (count, now);
             }
         }
+    }
+
+    /// Samples flow `i` ([`StallWatch::sample`]), then checks it ([`check`]).
+    fn check<F: Watched>(&mut self, flows: &[F], i: usize, l: &Limit, now: SimTime, inside: &impl Fn(usize) -> u64) -> Option<Stall> {
+        self.sample(i, now, inside);
         check(flows, i, &self.path[i], &self.seen, l, now)
     }
 }
@@ -423,7 +455,8 @@ mod tests {
     #[test]
     fn progress_inside_an_sdu_is_progress_at_the_check_that_sees_it_just_below_and_just_above() {
         // No SDU moves (`Idle`); a DT, segment or octet does at some time before 5 s.
-        // Checked again 20 s after the check that saw it, less a picosecond, or not.
+        // Read again 20 s after the check that saw it, less a picosecond (a sample), or
+        // not (a check: the next is due one limit after the first).
         for (again, stalled) in [(Duration(secs(25.0).0 - PS.0), false), (secs(25.0), true)] {
             let mut w = watch(7);
             assert_eq!(fire(&mut w, secs(5.0), 9), (false, true), "the first check sees it");
@@ -433,7 +466,8 @@ mod tests {
         // The value the layer had as the run started is not progress.
         let mut w = watch(7);
         assert_eq!(fire(&mut w, secs(5.0), 7), (false, true));
-        assert_eq!(fire(&mut w, secs(20.0), 7), (true, true), "stalled 20 s after the start");
+        assert_eq!(fire(&mut w, secs(25.0), 7), (true, true), "stalled at the next check");
+        assert_eq!(w.stalled.as_ref().map(|s| s.idle), Some(secs(25.0)));
         // Any change counts, not only growth (a connection retired, a new one opened).
         let mut w = watch(7);
         assert_eq!(fire(&mut w, secs(5.0), 3), (false, true));
@@ -441,14 +475,18 @@ mod tests {
     }
 
     #[test]
-    fn checks_read_progress_inside_sdus_at_most_once_per_longest_legitimate_wait() {
+    fn samples_read_progress_inside_sdus_at_most_once_per_longest_legitimate_wait_checks_once_per_limit() {
         let mut w = watch(0);
-        assert_eq!(fire(&mut w, secs(5.0), 1), (false, true));
-        assert_eq!(fire(&mut w, Duration(secs(6.0).0 - PS.0), 2), (false, false), "within one wait (T1 = 1 s) of the last check: no check, no read");
-        assert_eq!(fire(&mut w, secs(6.0), 2), (false, true));
-        // The change read at 6 s dates progress there: stalled 20 s later.
+        assert_eq!(fire(&mut w, secs(5.0), 1), (false, true), "a check");
+        assert_eq!(fire(&mut w, Duration(secs(6.0).0 - PS.0), 2), (false, false), "within one wait (T1 = 1 s) of it: no sample, no read");
+        assert_eq!(fire(&mut w, secs(6.0), 2), (false, true), "a sample");
+        // The change read at 6 s dates progress there: 19 s idle at the next check (25 s).
         assert_eq!(fire(&mut w, secs(25.0), 2), (false, true));
-        assert_eq!(fire(&mut w, secs(26.0), 2), (true, true));
+        // 20 s idle at 26 s, but only a sample: the check after is one limit on.
+        assert_eq!(fire(&mut w, secs(26.0), 2), (false, true));
+        assert_eq!(fire(&mut w, Duration(secs(45.0).0 - PS.0), 2), (false, true));
+        assert_eq!(fire(&mut w, secs(45.0), 2), (true, true));
+        assert_eq!(w.stalled.as_ref().map(|s| s.idle), Some(secs(39.0)));
     }
 
     fn declared(text: &str) -> Vec<Declared> {
