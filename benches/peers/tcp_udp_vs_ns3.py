@@ -17,7 +17,10 @@ timeouts per 10⁴ s, and the CPU time per run with the ratio ns-3 / arqlab.
 
 ns-3 is an OPTIONAL dependency, never installed by the project or CI: `pip install ns3`
 (the PyPI wheel of ns-3 with its cppyy bindings). Without it, --arqlab-only runs the
-arqlab half (the tests in tests/test_peers.py do).
+arqlab half (the tests in tests/test_peers.py do). On the project's build machine (Python
+3.11, x86_64, glibc 2.36) the ns3 3.44.post0 wheel installs only as far as its
+dependency CPyCppyy 1.13.0, which has no binary wheel there and whose source build did
+not finish within 15 or 25 minutes on a loaded machine (docs/models/tcp.md, Validation).
 """
 
 from __future__ import annotations

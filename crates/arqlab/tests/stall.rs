@@ -269,7 +269,7 @@ fn frames_cross_the_lane_but_nothing_advances_stalled_hf_turnaround_beyond_respo
     // The limit: 20 x the largest timer (the 120 s maximum transmission) or the window.
     let limit = STALL_TIMERS * largest_timer_s(&sc.topology.nodes[0].stack).unwrap();
     assert!(s.limit_s >= limit && s.idle_s >= s.limit_s && s.at_s < 14400.0, "{s:?}");
-    eprintln!("{}", s.message);
+    eprintln!("{}; frames from a {}, in error {}", s.message, lane("frames_transmitted"), lane("frames_in_error"));
     // With a turnaround inside the timeout the same session delivers and does not stall.
     let r = replicate(&turnaround_beyond_the_response_timeout(1.1), 1, 0).unwrap();
     assert!(r.stalled.is_none() && r.accounting["flow.a->b"].delivered > 0, "{:?} {:?}", r.stalled, r.accounting);

@@ -143,13 +143,41 @@ proptest! {
         every in 0u32..4,
         window in 1u64..12,
     ) {
-        let tp4 = format!(
-            ", dt_size_octets = 128, window_octets = {}, retransmission_timer_s = 0.65, window_timer_s = 2.0, expedited = \"{}\", acknowledgement = \"{}\", expedited_every = {every}, expedited_unit = \"dt\"",
-            window * 256, if iso { "iso" } else { "nbs" }, if selective { "selective" } else { "one_for_one" });
-        let sc = scenario(&tp4, "", 4, 1500, ber);
+        let sc = scenario(&lossy_tp4(iso, selective, every, window), "", 4, 1500, ber);
         let r = run(&sc, rep);
         check_exactly_once(&r, 4);
     }
+}
+
+/// The proptest's TP4 keys for one case.
+fn lossy_tp4(iso: bool, selective: bool, every: u32, window: u64) -> String {
+    format!(
+        ", dt_size_octets = 128, window_octets = {}, retransmission_timer_s = 0.65, window_timer_s = 2.0, expedited = \"{}\", acknowledgement = \"{}\", expedited_every = {every}, expedited_unit = \"dt\"",
+        window * 256,
+        if iso { "iso" } else { "nbs" },
+        if selective { "selective" } else { "one_for_one" }
+    )
+}
+
+/// A TSDU of 13 DTs behind 52 EDs (one per DT-sized piece, ISO: no new DT until every
+/// ED is acknowledged) delivers its first TSDU after more than 20 window timers, DT by DT
+/// and ED by ED: progress inside a TSDU is progress. The stall watch once ended this
+/// replication at 40.07 s as "stalled" (52 EDs and 11 DTs delivered, no TSDU); it
+/// completes at 61.8 s.
+#[test]
+fn stall_watch_counts_dts_and_eds_as_progress_iso_expedited_every_dt_rep_807() {
+    let mut sc = scenario(&lossy_tp4(true, false, 1, 1), "", 4, 1500, 3e-4);
+    let r = run(&sc, 807);
+    assert!(r.stalled.is_none(), "{:?}", r.stalled);
+    check_exactly_once(&r, 4);
+    assert_eq!(get(&r, "transport.flow.a->b", "ed_delivered"), 52.0);
+    // Unwatched, the run is the same run (the watch only ends runs) ...
+    sc.run.stall_timers = Some(0.0);
+    let free = run(&sc, 807);
+    assert_eq!((free.fingerprint.as_str(), completion(&free)), (r.fingerprint.as_str(), completion(&r)));
+    // ... and no TSDU arrives in its first 20 window timers (40 s).
+    sc.run.duration_s = 40.0;
+    assert_eq!(run(&sc, 807).accounting["flow.a->b"].delivered, 0);
 }
 
 #[test]

@@ -373,6 +373,9 @@ impl<P: Carry> Layer for AnyLayer<P> {
     fn receive_buffer_bits(&self) -> u64 {
         each!(self, l => l.receive_buffer_bits())
     }
+    fn progress(&self) -> u64 {
+        each!(self, l => l.progress())
+    }
 }
 
 /// The monomorphised shapes' lower layers (TCP or TP4 over one link layer) carry

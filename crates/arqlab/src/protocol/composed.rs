@@ -111,6 +111,9 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Composed<U, L> {
     fn receive_buffer_bits(&self) -> u64 {
         self.stack.receive_buffer_bits()
     }
+    fn progress(&self) -> u64 {
+        self.stack.progress()
+    }
     fn extra_measures(&self) -> Vec<(&'static str, f64)> {
         if self.transport {
             self.stack.upper.extra_measures()

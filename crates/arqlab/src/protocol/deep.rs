@@ -235,6 +235,9 @@ macro_rules! forward {
         fn extra_measures(&self) -> Vec<(&'static str, f64)> {
             $via!(self, l => l.extra_measures())
         }
+        fn progress(&self) -> u64 {
+            $via!(self, l => l.progress())
+        }
     };
 }
 

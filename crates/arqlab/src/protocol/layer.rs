@@ -309,4 +309,22 @@ pub trait Layer {
     fn extra_measures_of(&self, _flow: u32) -> Vec<(&'static str, f64)> {
         self.extra_measures()
     }
+    /// Progress inside SDUs, for the stall watch (`sim::stall`): a value that changes
+    /// whenever the layer moves its users' data on in pieces smaller than an SDU — new
+    /// data acknowledged at its sending half or accepted in order at its receiving half
+    /// (TP4's DTs and EDs, the HF ARQ's segments, TCP's octets) — and never otherwise.
+    /// It is read only when the watch checks a flow, never on the hot path, so a layer
+    /// answers from the sequence state it keeps anyway (a lower window edge, the next
+    /// number expected). 0 (the default): the layer's SDUs are its PDUs' data, and the
+    /// flow's own deliveries and acknowledgements are all its progress. A stack answers
+    /// for its top layer only: a lower layer moving PDUs of a transport that never gets
+    /// a whole one through (a segment's fragments, a packet of a sequence) is not
+    /// progress of the flow.
+    fn progress(&self) -> u64 {
+        0
+    }
+    /// `progress()` for flow `flow` (see `counters_of`).
+    fn progress_of(&self, _flow: u32) -> u64 {
+        self.progress()
+    }
 }

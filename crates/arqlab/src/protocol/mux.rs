@@ -220,6 +220,15 @@ impl<L: Layer<Sdu = Sdu>> Layer for Mux<L> {
     fn extra_measures_of(&self, flow: u32) -> Vec<(&'static str, f64)> {
         self.conn_of(flow).map_or_else(Vec::new, |c| c.layer.extra_measures())
     }
+
+    fn progress(&self) -> u64 {
+        self.conns.iter().fold(0, |acc, c| acc.wrapping_add(c.layer.progress()))
+    }
+
+    /// The flow's connection's.
+    fn progress_of(&self, flow: u32) -> u64 {
+        self.conn_of(flow).map_or(0, |c| c.layer.progress())
+    }
 }
 
 impl<L: Layer<Sdu = Sdu>> Mux<L> {

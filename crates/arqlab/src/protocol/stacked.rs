@@ -185,6 +185,15 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
         self.upper.receive_buffer_bits() + self.lower.receive_buffer_bits()
     }
 
+    /// The upper layer's: it carries the users' data.
+    fn progress(&self) -> u64 {
+        self.upper.progress()
+    }
+
+    fn progress_of(&self, flow: u32) -> u64 {
+        self.upper.progress_of(flow)
+    }
+
     /// Both layers' own measures, the upper layer's first; with an interface queue,
     /// its drops (`ifq_drops`).
     fn extra_measures(&self) -> Vec<(&'static str, f64)> {

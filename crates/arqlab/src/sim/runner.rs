@@ -23,7 +23,7 @@ use crate::scenario::Scenario;
 use crate::trace::{TraceKind, Tracer};
 
 use super::lanes::{gate, ready_at, transmit, Medium, Target};
-use super::state::{unbox, Ev, Sim, Step, ARRIVAL, BOUNDARY, END, MESSAGE, RELAY_READY, TIMER, TX_END};
+use super::state::{inside, unbox, Ev, Sim, Step, ARRIVAL, BOUNDARY, END, MESSAGE, RELAY_READY, TIMER, TX_END};
 pub use super::state::{FlowAccounting, RunOutput, SimError, Windows, MAX_ELEMENTS};
 /// Runs one replication of `sc` with stacks made by `make` (given each node's spec and
 /// its station letter: A for the lower index of a pair), recording a frame-level trace
@@ -139,8 +139,8 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     // Only a traced run reads the counters to see whether the timer fired.
                     let before = traced.then(|| node.stack.counters().timeouts);
                     node.stack.handle_timeout(now);
-                    let (lanes, nodes) = (&self.lanes, &self.nodes);
-                    stalled = self.stall.timer_fired(&self.flows, i, now, |n| lanes[nodes[n].lane as usize].dir.longest_frame());
+                    let (lanes, nodes, flows) = (&self.lanes, &self.nodes, &self.flows);
+                    stalled = self.stall.timer_fired(flows, i, now, |n| lanes[nodes[n].lane as usize].dir.longest_frame(), |f| inside(nodes, flows, f));
                     if before.is_some_and(|b| self.nodes[i].stack.counters().timeouts > b) {
                         self.record(now, i, TraceKind::Timeout, None);
                     }
@@ -164,8 +164,8 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 },
                 kind => {
                     if boundary > 0 {
-                        let (lanes, nodes) = (&self.lanes, &self.nodes);
-                        self.stall.boundary(&self.flows, now, |n| lanes[nodes[n].lane as usize].dir.longest_frame());
+                        let (lanes, nodes, flows) = (&self.lanes, &self.nodes, &self.flows);
+                        self.stall.boundary(flows, now, |n| lanes[nodes[n].lane as usize].dir.longest_frame(), |f| inside(nodes, flows, f));
                     }
                     stalled = self.stall.stalled.is_some();
                     if stalled {

@@ -8,7 +8,15 @@
 //!
 //! Progress is counted at the flow's ends only, however many frames cross the lanes: a
 //! source retransmitting into a dead path, or a peer answering with frames that never
-//! move the flow on, is not progress. The longest legitimate wait is the larger of
+//! move the flow on, is not progress. It is a whole SDU delivered or acknowledged, or a
+//! piece of one: the top layer of either end's stack moving the flow's data on inside
+//! an SDU ([`Layer::progress_of`](crate::protocol::Layer::progress_of): TP4's DTs and
+//! EDs, the HF ARQ's segments, TCP's octets). A layer answers that from the sequence
+//! state it keeps anyway, and the watch reads it only when a timer of the flow's source
+//! fires, at most once per longest legitimate wait (a *sample*), and at its checks, so
+//! no event pays for it: a change since the previous reading counts as progress at this
+//! one, which dates it at most one wait late. The longest legitimate wait is the
+//! larger of
 //! - the largest timer of the flow's end nodes' stacks (a timeout, T1, the RTO maximum),
 //!   and
 //! - a full send window: the largest window in frames of the end nodes' link layers
@@ -178,6 +186,14 @@ pub(super) struct StallWatch {
     by_node: Vec<Vec<u32>>,
     /// Per node: the next time its timers may trigger a check.
     next_check: Vec<SimTime>,
+    /// Per node: the next time its timers may trigger a sample of its flows' progress
+    /// inside SDUs, and the interval (its flows' least longest legitimate wait at the
+    /// last check).
+    next_sample: Vec<SimTime>,
+    sample_every: Vec<Duration>,
+    /// Per flow: its ends' progress inside SDUs when last read, and the check that saw
+    /// it change.
+    seen: Vec<(u64, SimTime)>,
     pub(super) stalled: Option<Stall>,
 }
 
@@ -198,8 +214,9 @@ pub(super) trait Watched {
 
 impl StallWatch {
     /// `flows` must already know their service; `timers`: the multiple of the longest
-    /// legitimate wait that is a stall (0: none is watched); `declared`: per flow.
-    pub(super) fn new<F: Watched>(topo: &Topology, flows: &[F], timers: f64, declared: Vec<Declared>) -> StallWatch {
+    /// legitimate wait that is a stall (0: none is watched); `declared`: per flow;
+    /// `inside(f)`: flow `f`'s progress inside SDUs at its two ends, as the run starts.
+    pub(super) fn new<F: Watched>(topo: &Topology, flows: &[F], timers: f64, declared: Vec<Declared>, inside: impl Fn(usize) -> u64) -> StallWatch {
         let mut by_node = vec![Vec::new(); topo.nodes.len()];
         let timer: Vec<Option<(Duration, u32)>> = flows
             .iter()
@@ -218,40 +235,83 @@ impl StallWatch {
         let path = (0..flows.len())
             .map(|i| (0..flows.len()).filter(|&j| j != i && flows[j].service() == Service::InOrder && same(flows[i].ends(), flows[j].ends())).map(|j| j as u32).collect())
             .collect();
-        StallWatch { timer, declared, path, timers, next_check: vec![SimTime::ZERO; by_node.len()], by_node, stalled: None }
+        let seen = (0..flows.len()).map(|f| (inside(f), SimTime::ZERO)).collect();
+        let nodes = by_node.len();
+        StallWatch {
+            timer,
+            declared,
+            path,
+            timers,
+            next_check: vec![SimTime::ZERO; nodes],
+            next_sample: vec![SimTime::ZERO; nodes],
+            sample_every: vec![Duration::ZERO; nodes],
+            by_node,
+            seen,
+            stalled: None,
+        }
     }
 
-    /// A timer of `node` fired: checks the flows it sources (at most once per limit).
-    /// `frame(n)`: the longest frame node `n`'s lane has sent. True if a flow has
-    /// stalled (the runner tests it only after a timer or a boundary, the only places a
-    /// stall is found, not after every event).
+    /// A timer of `node` fired: checks the flows it sources (at most once per limit),
+    /// or samples their progress inside SDUs (at most once per longest legitimate wait).
+    /// `frame(n)`: the longest frame node `n`'s lane has sent; `inside(f)`: flow `f`'s
+    /// progress inside SDUs at its two ends. True if a flow has stalled (the runner
+    /// tests it only after a timer or a boundary, the only places a stall is found, not
+    /// after every event).
     #[inline]
-    pub(super) fn timer_fired<F: Watched>(&mut self, flows: &[F], node: usize, now: SimTime, frame: impl Fn(usize) -> Duration) -> bool {
-        if now < self.next_check[node] || self.by_node[node].is_empty() {
+    pub(super) fn timer_fired<F: Watched>(&mut self, flows: &[F], node: usize, now: SimTime, frame: impl Fn(usize) -> Duration, inside: impl Fn(usize) -> u64) -> bool {
+        if now < self.next_sample[node].min(self.next_check[node]) || self.by_node[node].is_empty() {
             return false;
         }
-        let mut next = SimTime(u64::MAX);
-        for &f in &self.by_node[node] {
-            if let Some(timer) = self.timer[f as usize] {
-                let flow = &flows[f as usize];
-                let limit = Limit::of(flow, timer, self.declared[f as usize], self.timers, &frame);
+        self.next_sample[node] = now + self.sample_every[node];
+        if now < self.next_check[node] {
+            for k in 0..self.by_node[node].len() {
+                self.sample(self.by_node[node][k] as usize, now, &inside);
+            }
+            return false;
+        }
+        let (mut next, mut every) = (SimTime(u64::MAX), Duration(u64::MAX));
+        for k in 0..self.by_node[node].len() {
+            let f = self.by_node[node][k] as usize;
+            if let Some(timer) = self.timer[f] {
+                let limit = Limit::of(&flows[f], timer, self.declared[f], self.timers, &frame);
                 next = next.min(now + limit.limit);
+                every = every.min(limit.timer.max(limit.window));
                 if self.stalled.is_none() {
-                    self.stalled = check(flows, f as usize, &self.path[f as usize], &limit, now);
+                    self.stalled = self.check(flows, f, &limit, now, &inside);
                 }
             }
         }
         self.next_check[node] = next;
+        self.sample_every[node] = every;
+        self.next_sample[node] = now + every;
         self.stalled.is_some()
     }
 
     /// A window boundary: checks every watched flow.
-    pub(super) fn boundary<F: Watched>(&mut self, flows: &[F], now: SimTime, frame: impl Fn(usize) -> Duration) {
-        for (i, (f, timer)) in flows.iter().zip(&self.timer).enumerate() {
-            if let (Some(timer), None) = (*timer, &self.stalled) {
-                self.stalled = check(flows, i, &self.path[i], &Limit::of(f, timer, self.declared[i], self.timers, &frame), now);
+    pub(super) fn boundary<F: Watched>(&mut self, flows: &[F], now: SimTime, frame: impl Fn(usize) -> Duration, inside: impl Fn(usize) -> u64) {
+        for (i, f) in flows.iter().enumerate() {
+            if let (Some(timer), None) = (self.timer[i], &self.stalled) {
+                let limit = Limit::of(f, timer, self.declared[i], self.timers, &frame);
+                self.stalled = self.check(flows, i, &limit, now, &inside);
             }
         }
+    }
+
+    /// Reads the progress inside SDUs of flow `i` and of the other in-order flows
+    /// between its nodes: a change since the last reading is progress now.
+    fn sample(&mut self, i: usize, now: SimTime, inside: &impl Fn(usize) -> u64) {
+        for j in std::iter::once(i).chain(self.path[i].iter().map(|&j| j as usize)) {
+            let count = inside(j);
+            if count != self.seen[j].0 {
+                self.seen[j] = (count, now);
+            }
+        }
+    }
+
+    /// Samples flow `i` ([`StallWatch::sample`]), then checks it ([`check`]).
+    fn check<F: Watched>(&mut self, flows: &[F], i: usize, l: &Limit, now: SimTime, inside: &impl Fn(usize) -> u64) -> Option<Stall> {
+        self.sample(i, now, inside);
+        check(flows, i, &self.path[i], &self.seen, l, now)
     }
 }
 
@@ -282,10 +342,13 @@ impl Limit {
 }
 
 /// Stalled: flow `i` has data pending and neither it nor any other in-order flow between
-/// its two nodes (`path`) has progressed for the limit.
-fn check<F: Watched>(flows: &[F], i: usize, path: &[u32], l: &Limit, now: SimTime) -> Option<Stall> {
+/// its two nodes (`path`) has progressed for the limit — no SDU delivered or acknowledged
+/// (`progress_at`), no progress inside one seen (`seen`: per flow, the last check that
+/// saw it).
+fn check<F: Watched>(flows: &[F], i: usize, path: &[u32], seen: &[(u64, SimTime)], l: &Limit, now: SimTime) -> Option<Stall> {
     let f = &flows[i];
-    let progress = path.iter().map(|&j| flows[j as usize].progress_at()).fold(f.progress_at(), SimTime::max);
+    let at = |j: usize| flows[j].progress_at().max(seen[j].1);
+    let progress = path.iter().map(|&j| at(j as usize)).fold(at(i), SimTime::max);
     let idle = now - progress;
     (f.pending() && idle >= l.limit).then(|| Stall {
         flow: f.scope().to_string(),
@@ -334,7 +397,7 @@ mod tests {
     /// Stalled after `idle` without progress: largest timer 1 s, window 1 frame, frames of 0.1 s.
     fn stalled_after(declared: Declared, idle: Duration) -> Option<Stall> {
         let l = Limit::of(&Idle, (secs(1.0), 1), declared, STALL_TIMERS, &|_| secs(0.1));
-        check(&[Idle], 0, &[], &l, SimTime::ZERO + idle)
+        check(&[Idle], 0, &[], &[(0, SimTime::ZERO)], &l, SimTime::ZERO + idle)
     }
 
     /// Not stalled one picosecond before `limit`, stalled at it, and the stall reports it.
@@ -369,6 +432,61 @@ mod tests {
         assert!(s.to_string().contains("at least the session cap 10800.000000 s = 10800.000000 s"), "{s}");
         // A cap below 20 waits leaves the limit where the timers put it.
         boundary(Declared { outage: Duration::ZERO, session_cap: secs(19.0) }, secs(20.0));
+    }
+
+    /// A watch of one idle flow a -> b over selective repeat with T1 = 1 s (frames of
+    /// 10 ms: the longest legitimate wait is T1, the limit 20 s).
+    fn watch(inside_at_start: u64) -> StallWatch {
+        let sc = Scenario::from_toml("[protocol]\nkind = \"selective_repeat\"\ntimeout_s = 1.0\n[traffic.a]\nkind = \"saturated\"\n").unwrap();
+        StallWatch::new(&sc.topology, &[Idle], STALL_TIMERS, vec![Declared::default()], |_| inside_at_start)
+    }
+
+    /// A timer of a fires at `t` seconds with `inside` as the flow's progress inside SDUs:
+    /// stalled, and whether the watch read `inside` (only when it checks).
+    fn fire(w: &mut StallWatch, t: Duration, inside: u64) -> (bool, bool) {
+        let read = std::cell::Cell::new(false);
+        let stalled = w.timer_fired(&[Idle], 0, SimTime::ZERO + t, |_| secs(0.01), |_| {
+            read.set(true);
+            inside
+        });
+        (stalled, read.get())
+    }
+
+    #[test]
+    fn progress_inside_an_sdu_is_progress_at_the_check_that_sees_it_just_below_and_just_above() {
+        // No SDU moves (`Idle`); a DT, segment or octet does at some time before 5 s.
+        // Read again 20 s after the check that saw it, less a picosecond (a sample), or
+        // not (a check: the next is due one limit after the first).
+        for (again, stalled) in [(Duration(secs(25.0).0 - PS.0), false), (secs(25.0), true)] {
+            let mut w = watch(7);
+            assert_eq!(fire(&mut w, secs(5.0), 9), (false, true), "the first check sees it");
+            assert_eq!(fire(&mut w, again, 9), (stalled, true), "at {again:?}");
+            assert_eq!(w.stalled.as_ref().map(|s| s.idle), stalled.then(|| secs(20.0)));
+        }
+        // The value the layer had as the run started is not progress.
+        let mut w = watch(7);
+        assert_eq!(fire(&mut w, secs(5.0), 7), (false, true));
+        assert_eq!(fire(&mut w, secs(25.0), 7), (true, true), "stalled at the next check");
+        assert_eq!(w.stalled.as_ref().map(|s| s.idle), Some(secs(25.0)));
+        // Any change counts, not only growth (a connection retired, a new one opened).
+        let mut w = watch(7);
+        assert_eq!(fire(&mut w, secs(5.0), 3), (false, true));
+        assert_eq!(fire(&mut w, secs(24.0), 3), (false, true));
+    }
+
+    #[test]
+    fn samples_read_progress_inside_sdus_at_most_once_per_longest_legitimate_wait_checks_once_per_limit() {
+        let mut w = watch(0);
+        assert_eq!(fire(&mut w, secs(5.0), 1), (false, true), "a check");
+        assert_eq!(fire(&mut w, Duration(secs(6.0).0 - PS.0), 2), (false, false), "within one wait (T1 = 1 s) of it: no sample, no read");
+        assert_eq!(fire(&mut w, secs(6.0), 2), (false, true), "a sample");
+        // The change read at 6 s dates progress there: 19 s idle at the next check (25 s).
+        assert_eq!(fire(&mut w, secs(25.0), 2), (false, true));
+        // 20 s idle at 26 s, but only a sample: the check after is one limit on.
+        assert_eq!(fire(&mut w, secs(26.0), 2), (false, true));
+        assert_eq!(fire(&mut w, Duration(secs(45.0).0 - PS.0), 2), (false, true));
+        assert_eq!(fire(&mut w, secs(45.0), 2), (true, true));
+        assert_eq!(w.stalled.as_ref().map(|s| s.idle), Some(secs(39.0)));
     }
 
     fn declared(text: &str) -> Vec<Declared> {

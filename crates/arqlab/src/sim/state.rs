@@ -345,6 +345,15 @@ impl Release {
     }
 }
 
+/// Flow `f`'s progress inside SDUs at its two ends ([`Layer::progress_of`]), read only
+/// when the stall watch checks it (kept out of the event loop's code).
+#[cold]
+#[inline(never)]
+pub(super) fn inside<L: Layer>(nodes: &[Node<L>], flows: &[Flow], f: usize) -> u64 {
+    let (ends, i) = (&flows[f], f as u32);
+    nodes[ends.src as usize].stack.progress_of(i).wrapping_add(nodes[ends.dst as usize].stack.progress_of(i))
+}
+
 impl super::stall::Watched for Flow {
     fn ends(&self) -> (usize, usize) {
         (self.src as usize, self.dst as usize)

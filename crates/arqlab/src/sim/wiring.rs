@@ -335,7 +335,8 @@ pub(super) fn wire<L: Layer<Sdu = Sdu>>(
         .collect();
     let routers = wire_routers(topo, make_router);
     let declared = super::stall::Declared::of(topo, sc.run.duration_s);
-    let stall = super::stall::StallWatch::new(topo, &flows, sc.run.stall_timers.unwrap_or(super::stall::STALL_TIMERS), declared);
+    let timers = sc.run.stall_timers.unwrap_or(super::stall::STALL_TIMERS);
+    let stall = super::stall::StallWatch::new(topo, &flows, timers, declared, |f| super::state::inside(&nodes, &flows, f));
     let elements = nodes.len() + lanes.len() + topo.relays.len() + flows.len();
     let mut sim = Sim {
         stall,

@@ -348,6 +348,12 @@ impl<P: Payload> Layer for HfArq<P> {
         self.held_bits
     }
 
+    /// Packets acknowledged (the window's lower edge) and received in order (the
+    /// receive window's): an SDU of many segments moves on segment by segment.
+    fn progress(&self) -> u64 {
+        self.base + self.rx_base
+    }
+
     fn extra_measures(&self) -> Vec<(&'static str, f64)> {
         vec![
             ("hf_packets_sent", self.counters.i_frames_sent as f64),

@@ -207,6 +207,12 @@ impl Layer for TcpHost {
         self.conns.iter().map(Tcp::receive_buffer_bits).sum()
     }
 
+    /// The connections' (a connection retired, or a new one opened, changes it too:
+    /// the session moved on).
+    fn progress(&self) -> u64 {
+        self.conns.iter().fold(self.opened, |acc, c| acc.wrapping_add(c.progress()))
+    }
+
     /// Every connection's measures summed ([`Tcp::extra_measures`]), and the
     /// connections opened.
     fn extra_measures(&self) -> Vec<(&'static str, f64)> {

@@ -226,6 +226,12 @@ impl Layer for Tp4 {
         self.rx.buffer_octets() as u64 * 8
     }
 
+    /// DTs acknowledged (the lower window edge) and accepted in sequence (YR-TU-NR),
+    /// EDs acknowledged and delivered: a TSDU of many DTs moves on DT by DT.
+    fn progress(&self) -> u64 {
+        self.tx.progress() + self.rx.progress()
+    }
+
     fn extra_measures(&self) -> Vec<(&'static str, f64)> {
         let (mean, max) = self.send_memory();
         let mut m = self.extra.pairs();
@@ -291,5 +297,8 @@ impl<L: Layer<Sdu = Tpdu>> Layer for Tp4Over<L> {
     }
     fn extra_measures(&self) -> Vec<(&'static str, f64)> {
         self.0.upper.extra_measures()
+    }
+    fn progress(&self) -> u64 {
+        self.0.progress()
     }
 }

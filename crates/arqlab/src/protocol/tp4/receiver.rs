@@ -78,6 +78,11 @@ impl Receiver {
         usize::try_from(n - self.next).ok().and_then(|k| self.held.get(k)).is_some_and(Option::is_some)
     }
 
+    /// DTs accepted in sequence (YR-TU-NR) plus EDs delivered (`Layer::progress`).
+    pub(super) fn progress(&self) -> u64 {
+        self.next + self.ed_received
+    }
+
     /// Octets of user data held (the incomplete TSDU and DTs beyond a gap).
     pub(super) fn buffer_octets(&self) -> u32 {
         self.partial + self.held_octets

@@ -323,6 +323,11 @@ impl Sender {
         Some(self.lwe + i as u64)
     }
 
+    /// DTs acknowledged plus EDs acknowledged (`Layer::progress`).
+    pub(super) fn progress(&self) -> u64 {
+        self.lwe + u64::from(self.ed_acked)
+    }
+
     /// Octets of user data in the send buffer.
     pub(super) fn buffer_octets(&self) -> u32 {
         self.used

@@ -219,6 +219,37 @@ fn test_iso_expedited_goes_first_and_blocks_new_data_until_its_ea() {
     assert_eq!(kinds(&drain(&mut a, at(1.2))), vec![(TpduKind::Dt, 0), (TpduKind::Dt, 1), (TpduKind::Dt, 2), (TpduKind::Dt, 3)]);
 }
 
+/// `Layer::progress` (the stall watch's progress inside a TSDU) moves on every DT
+/// accepted in sequence, DT acknowledged, ED delivered and ED acknowledged, before any
+/// whole TSDU does, and on nothing else (a DT beyond a gap, a duplicate).
+#[test]
+fn test_progress_moves_on_each_dt_in_sequence_ak_ed_and_ea_not_on_gaps_or_duplicates() {
+    let mut a = expedited(Expedited::Iso);
+    let mut b = expedited(Expedited::Iso);
+    let step = |e: &mut Tp4, t: f64, tpdu: &Tpdu| {
+        let before = e.progress();
+        e.handle_receive(at(t), tpdu);
+        e.progress() - before
+    };
+    assert_eq!((a.progress(), b.progress()), (0, 0));
+    let ed1 = drain(&mut a, SimTime::ZERO)[0];
+    assert_eq!((step(&mut b, 0.3, &ed1), step(&mut b, 0.31, &ed1)), (1, 0), "ED delivered, then its duplicate");
+    let ea = |nr| Tpdu::control(TpduKind::Ea, nr, 12);
+    assert_eq!((step(&mut a, 0.6, &ea(1)), step(&mut a, 0.61, &ea(1))), (1, 0), "ED acknowledged, then the EA again");
+    let ed2 = drain(&mut a, at(0.6))[0];
+    assert_eq!((step(&mut b, 0.9, &ed2), step(&mut a, 1.2, &ea(2))), (1, 1));
+    let dts = drain(&mut a, at(1.2));
+    assert_eq!(kinds(&dts), vec![(TpduKind::Dt, 0), (TpduKind::Dt, 1), (TpduKind::Dt, 2), (TpduKind::Dt, 3)]);
+    let _ = events(&mut b);
+    assert_eq!(step(&mut b, 1.5, &dts[0]), 1, "DT 0 in sequence");
+    assert_eq!((step(&mut b, 1.51, &dts[2]), step(&mut b, 1.52, &dts[0])), (0, 0), "DT 2 beyond the gap, DT 0 again");
+    assert!(events(&mut b).is_empty(), "no TSDU yet: only the DTs moved");
+    assert_eq!(step(&mut b, 1.53, &dts[1]), 2, "DT 1 fills the gap: YR-TU-NR 1 -> 3");
+    assert!(matches!(events(&mut b)[..], [Event::Delivered(t)] if t.id == 0));
+    assert_eq!((step(&mut a, 1.8, &ak(1, 12, None)), step(&mut a, 1.81, &ak(1, 12, None))), (1, 0), "DT 0 acknowledged, then the AK again");
+    assert!(events(&mut a).is_empty(), "TSDU 0 is not acknowledged whole yet");
+}
+
 #[test]
 fn test_iso_allows_retransmissions_while_an_ed_is_outstanding() {
     let c = cfg(|c| {

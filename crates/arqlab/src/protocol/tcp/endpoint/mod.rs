@@ -464,6 +464,12 @@ impl Layer for Tcp {
         8 * self.rx.held_octets()
     }
 
+    /// Octets acknowledged (SND.UNA) and received in order (RCV.NXT): an SDU of many
+    /// segments moves on segment by segment.
+    fn progress(&self) -> u64 {
+        self.snd_una.wrapping_add(self.rx.rcv_nxt)
+    }
+
     /// Data segments sent, all segments sent (pure ACKs and SYNs included), segments
     /// sent again (Comer & Korb's "datagrams retransmitted"), octets sent again,
     /// retransmission timeouts (handshake included) and fast retransmits.
