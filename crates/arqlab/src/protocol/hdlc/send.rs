@@ -295,7 +295,8 @@ impl<P: Payload> HdlcStation<P> {
 
     /// Bookkeeping once a frame starts transmission.
     pub(super) fn sent_frame(&mut self, now: SimTime, grant: &Grant, f: &Frame<P>) {
-        let end = now + grant.transmission(f.bits);
+        // The frame's end (a float conversion), only where a timer starts from it.
+        let end = || now + grant.transmission(f.bits);
         self.counters.frames_sent += 1;
         match f.kind {
             FrameKind::I => self.counters.i_frames_sent += 1,
@@ -325,10 +326,10 @@ impl<P: Payload> HdlcStation<P> {
             self.p_for_timeout = self.send_p;
             self.send_p = false;
             if self.async_timer() {
-                self.t1_deadline.get_or_insert(end + self.t1);
+                self.t1_deadline.get_or_insert_with(|| end() + self.t1);
             } else {
                 // Annex B: the primary's timer (re)starts when a P is sent.
-                self.t1_deadline = Some(end + self.t1);
+                self.t1_deadline = Some(end() + self.t1);
             }
         }
         if f.pf && !f.command {
@@ -346,7 +347,7 @@ impl<P: Payload> HdlcStation<P> {
             }
         }
         if f.kind == FrameKind::I && self.async_timer() {
-            self.t1_deadline.get_or_insert(end + self.t1);
+            self.t1_deadline.get_or_insert_with(|| end() + self.t1);
         }
     }
 }

@@ -238,21 +238,16 @@ impl<P: Payload> HdlcStation<P> {
     pub(super) fn async_timer(&self) -> bool {
         self.role == Role::Combined || self.mode == Mode::Arm
     }
-}
 
-impl<P: Payload> Layer for HdlcStation<P> {
-    const HOLDS_RECEIVED: bool = true;
-    type Sdu = P;
-    type Pdu = Frame<P>;
-    fn service(&self) -> Service {
-        Service::InOrder
+    /// A frame received by value (the X.25 access line owns its frames in flight):
+    /// an I frame's payload is moved up instead of cloned.
+    pub fn receive_owned(&mut self, now: SimTime, mut f: Frame<P>) {
+        let msg = f.msg.take();
+        self.receive(now, &f, msg);
     }
 
-    fn handle_submit(&mut self, _now: SimTime, msg: P) {
-        self.queue.push_back(msg);
-    }
-
-    fn handle_receive(&mut self, now: SimTime, f: &Frame<P>) {
+    /// `handle_receive` with the I frame's payload (`msg`) already taken out of `f`.
+    fn receive(&mut self, now: SimTime, f: &Frame<P>, msg: Option<P>) {
         // P is meaningful only in commands, F only in responses.
         let p_bit = f.pf && f.command && self.role != Role::Primary;
         let f_bit = f.pf && !f.command && self.role != Role::Secondary;
@@ -326,7 +321,7 @@ impl<P: Payload> Layer for HdlcStation<P> {
             }
         }
         if f.kind == FrameKind::I {
-            if let Some(msg) = f.msg.clone() {
+            if let Some(msg) = msg {
                 self.receive_i(now, f.ns, msg);
             }
         }
@@ -352,6 +347,24 @@ impl<P: Payload> Layer for HdlcStation<P> {
                 self.t1_deadline = Some(now + self.t1);
             }
         }
+    }
+}
+
+impl<P: Payload> Layer for HdlcStation<P> {
+    const HOLDS_RECEIVED: bool = true;
+    type Sdu = P;
+    type Pdu = Frame<P>;
+    fn service(&self) -> Service {
+        Service::InOrder
+    }
+
+    fn handle_submit(&mut self, _now: SimTime, msg: P) {
+        self.queue.push_back(msg);
+    }
+
+    fn handle_receive(&mut self, now: SimTime, f: &Frame<P>) {
+        let msg = if f.kind == FrameKind::I { f.msg.clone() } else { None };
+        self.receive(now, f, msg);
     }
 
     fn handle_receive_in_error(&mut self, _now: SimTime, _f: &Frame<P>) {

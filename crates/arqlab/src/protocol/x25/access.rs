@@ -8,7 +8,7 @@ use super::packet::Packet;
 use super::X25Config;
 use crate::engine::{Duration, SimTime};
 use crate::protocol::hdlc::{HdlcConfig, HdlcStation, Mode};
-use crate::protocol::{Event, Frame, Grant, Layer, Payload, Pdu, Station};
+use crate::protocol::{Event, Frame, FrameKind, Grant, Layer, Payload, Pdu, Station};
 use std::collections::VecDeque;
 
 struct Wire<F> {
@@ -87,14 +87,14 @@ impl<P: Payload> AccessLine<P> {
     /// stations' timers due by `now` fire; then the packets the DTE's LAPB delivered go
     /// to `to_dte` in order (the host's packet level, with no queue between).
     pub fn arrivals(&mut self, now: SimTime, to_dte: &mut impl FnMut(Packet<P>)) {
-        // Each frame is read where it lies, then dropped (a frame is ~140 octets).
-        while let Some((_, f)) = self.up.in_flight.front().filter(|x| x.0 <= now) {
-            self.dce.handle_receive(now, f);
-            self.up.in_flight.pop_front();
+        // Each frame is handed over by value: an I frame's packet moves up, not cloned.
+        while self.up.in_flight.front().is_some_and(|x| x.0 <= now) {
+            let (_, f) = self.up.in_flight.pop_front().expect("a frame has arrived");
+            self.dce.receive_owned(now, f);
         }
-        while let Some((_, f)) = self.down.in_flight.front().filter(|x| x.0 <= now) {
-            self.dte.handle_receive(now, f);
-            self.down.in_flight.pop_front();
+        while self.down.in_flight.front().is_some_and(|x| x.0 <= now) {
+            let (_, f) = self.down.in_flight.pop_front().expect("a frame has arrived");
+            self.dte.receive_owned(now, f);
         }
         if self.dte.poll_timeout().is_some_and(|d| d <= now) {
             self.dte.handle_timeout(now);
@@ -139,16 +139,10 @@ impl<P: Payload> AccessLine<P> {
                     self.process(now, pull);
                 }
             }
-            if let Some(f) = self.dte.wants_transmit().then(|| self.dte.poll_transmit(now, &self.grant)).flatten() {
-                Self::send(&mut self.up, now, &self.grant, f);
-                started = true;
-            }
+            started |= Self::transmit(&mut self.dte, &mut self.up, now, &self.grant);
         }
         if self.down.busy_until <= now {
-            if let Some(f) = self.dce.wants_transmit().then(|| self.dce.poll_transmit(now, &self.grant)).flatten() {
-                Self::send(&mut self.down, now, &self.grant, f);
-                started = true;
-            }
+            started |= Self::transmit(&mut self.dce, &mut self.down, now, &self.grant);
         }
         started
     }
@@ -167,12 +161,25 @@ impl<P: Payload> AccessLine<P> {
         }
     }
 
-    fn send(w: &mut Wire<Frame<Packet<P>>>, now: SimTime, g: &Grant, f: Frame<Packet<P>>) {
-        let tx = g.transmission(Pdu::bits(&f));
+    /// Starts `station`'s next frame on `w`, if it has one. The frame is built where it
+    /// will wait for its arrival, at the back of the wire's queue: no copies of a
+    /// returned frame (a frame is ~140 octets). Returns true if a frame started.
+    fn transmit(station: &mut HdlcStation<Packet<P>>, w: &mut Wire<Frame<Packet<P>>>, now: SimTime, g: &Grant) -> bool {
+        if !station.wants_transmit() {
+            return false;
+        }
+        w.in_flight.push_back((now, Frame::supervisory(FrameKind::RR, 0, false, 0)));
+        let slot = w.in_flight.back_mut().expect("just pushed");
+        if !station.poll_transmit_into(now, g, &mut slot.1) {
+            w.in_flight.pop_back();
+            return false;
+        }
+        let tx = g.transmission(Pdu::bits(&slot.1));
+        slot.0 = now + tx;
         w.busy_until = now + tx;
         w.busy = w.busy + tx;
         w.frames += 1;
-        w.in_flight.push_back((now + tx, f));
+        true
     }
 
     /// The next time something happens on the line: an arrival or a station timer.

@@ -222,13 +222,16 @@ impl<P: Payload> Circuit<P> {
         }
     }
 
-    pub fn handle_timeout(&mut self, now: SimTime) {
+    /// Fires the acknowledgement timer if due; true if it fired.
+    pub fn handle_timeout(&mut self, now: SimTime) -> bool {
         if self.ack_deadline.is_some_and(|d| d <= now) {
             self.ack_deadline = None;
             if self.unacked_rx > 0 {
                 self.rr_due = true;
             }
+            return true;
         }
+        false
     }
 
     /// The ack deadline, and the time a control packet becomes due if that is after

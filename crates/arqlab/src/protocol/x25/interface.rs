@@ -108,7 +108,8 @@ pub struct Interface<P> {
     /// run's nodes, few and numbered from 0, and `assign` visits them in that order.
     sites: Vec<Site<P>>,
     /// Channels: at most `cfg.channels` circuits at a time. Occupy and free them
-    /// through [`Interface::set_circuit`], which keeps `active`.
+    /// through [`Interface::set_circuit`], which keeps `active`; change a circuit
+    /// through [`Interface::circuit_mut`], which ends a quiet spell (`quiet_until`).
     pub circuits: Vec<Option<Circuit<P>>>,
     /// The occupied channels in ascending order: scans visit these only, in the order
     /// a scan over every channel would (the results are identical).
@@ -130,6 +131,12 @@ pub struct Interface<P> {
     assign_due: bool,
     /// `assign`'s list of a site's channels, kept to avoid an allocation per call.
     scratch: Vec<usize>,
+    /// `next_packet` found nothing, with `assign` not due, and nothing has changed
+    /// since but the time: until this time (the next control packet's due time, or
+    /// `SimTime::MAX`) it finds nothing again and returns at once (most pulls of the
+    /// link level find nothing: every circuit's window closed). `SimTime::ZERO`: not
+    /// quiet. Every input (submit, a packet, a timer fired, a channel changed) ends it.
+    quiet_until: SimTime,
     /// The time of the last input.
     now: SimTime,
     pub counters: InterfaceCounters,
@@ -152,6 +159,7 @@ impl<P: Payload> Interface<P> {
             queued_total: 0,
             assign_due: true,
             scratch: Vec::with_capacity(cfg.channels as usize),
+            quiet_until: SimTime::ZERO,
             now: SimTime::ZERO,
             counters: InterfaceCounters::default(),
         }
@@ -160,6 +168,7 @@ impl<P: Payload> Interface<P> {
     /// Puts `c` in channel `slot` (None frees it), keeping the index of occupied ones.
     pub fn set_circuit(&mut self, slot: usize, c: Option<Circuit<P>>) -> Option<Circuit<P>> {
         self.assign_due = true;
+        self.quiet_until = SimTime::ZERO;
         let old = std::mem::replace(&mut self.circuits[slot], c);
         match (old.is_some(), self.circuits[slot].is_some()) {
             (false, true) => {
@@ -170,6 +179,12 @@ impl<P: Payload> Interface<P> {
             _ => {}
         }
         old
+    }
+
+    /// The circuit in channel `slot`, to change it (ends a quiet spell).
+    pub fn circuit_mut(&mut self, slot: usize) -> Option<&mut Circuit<P>> {
+        self.quiet_until = SimTime::ZERO;
+        self.circuits[slot].as_mut()
     }
 
     /// The occupied channels' circuits, in channel order.
@@ -211,6 +226,7 @@ impl<P: Payload> Interface<P> {
     /// `output_interface` / `enqueue_datagram` (§6.2) for a datagram to `site`.
     pub fn submit(&mut self, now: SimTime, site: u32, payload: P) {
         self.now = now;
+        self.quiet_until = SimTime::ZERO;
         let octets = self.datagram_octets(payload.bits());
         let number = self.next_number;
         self.next_number += 1;
@@ -296,6 +312,7 @@ impl<P: Payload> Interface<P> {
     /// A packet from the link level. Complete datagrams go to `deliver`.
     pub fn on_packet(&mut self, now: SimTime, p: Packet<P>, deliver: &mut impl FnMut(P)) {
         self.now = now;
+        self.quiet_until = SimTime::ZERO;
         let slot = self.find(p.vc);
         match p.kind {
             PacketKind::CallRequest => {
@@ -409,6 +426,10 @@ impl<P: Payload> Interface<P> {
     /// The next packet for the link level, round robin over circuits.
     pub fn next_packet(&mut self, now: SimTime) -> Option<Packet<P>> {
         self.now = now;
+        if now < self.quiet_until {
+            debug_assert!(self.pending.is_empty() && !self.open_circuits().any(|c| c.wants(now)));
+            return None;
+        }
         if let Some(p) = self.pending.pop_front() {
             return Some(p);
         }
@@ -438,14 +459,23 @@ impl<P: Payload> Interface<P> {
             self.rr = i;
             return Some(p);
         }
+        // Nothing wants to send and `assign` will not run again: only a control packet
+        // falling due (each is due after now, or it would have gone) changes that.
+        if self.queued_total == 0 || !self.assign_due {
+            self.quiet_until = self.open_circuits().filter_map(|c| c.control.map(|(_, at)| at)).min().unwrap_or(SimTime::MAX);
+        }
         None
     }
 
+    /// Fires the circuits' due timers. A quiet spell ends only if one fired: the host
+    /// calls this on every wake-up, most of them for its access line.
     pub fn handle_timeout(&mut self, now: SimTime) {
         self.now = now;
         for &i in &self.active {
             if let Some(c) = self.circuits[i].as_mut() {
-                c.handle_timeout(now);
+                if c.handle_timeout(now) {
+                    self.quiet_until = SimTime::ZERO;
+                }
             }
         }
     }

@@ -51,7 +51,7 @@ fn out(i: &mut Interface<Sdu>, now: f64) -> Vec<(PacketKind, u32)> {
 
 /// Keeps the circuit in `slot` busy with a datagram in progress.
 fn busy(i: &mut Interface<Sdu>, slot: usize, now: f64) {
-    i.circuits[slot].as_mut().expect("open").take(t(now), 99, sdu(99), 400);
+    i.circuit_mut(slot).expect("open").take(t(now), 99, sdu(99), 400);
 }
 
 #[test]
@@ -150,7 +150,7 @@ fn test_select_and_close_circuit_else_the_lru_circuit_if_older_than_t_min() {
     incoming(&mut i, 1, 2, 0.0, 2.0);
     incoming(&mut i, 2, 3, 15.0, 1.0); // idle longest, but open only 5 s
     assert_eq!(manager::select_victim(&i.circuits, &cfg(3).policy(), t(20.0)), None, "the LRU circuit is younger than T_min");
-    i.circuits[2].as_mut().expect("open").opened_at = t(5.0);
+    i.circuit_mut(2).expect("open").opened_at = t(5.0);
     assert_eq!(manager::select_victim(&i.circuits, &cfg(3).policy(), t(20.0)), Some(2));
 }
 
@@ -245,7 +245,7 @@ fn test_two_sided_asymmetric_c_max_b_closes_by_rule_1_and_a_calls_again() {
 
     // b, every channel in use (two of a's, one to site 2), accepts a's call by closing
     // a's LRU circuit again: rule 1, for an incoming call.
-    b.circuits[1].as_mut().expect("site 2").state = VcState::Open;
+    b.circuit_mut(1).expect("site 2").state = VcState::Open;
     b.on_packet(t(20.5), Packet::control(PacketKind::CallRequest, call_vc, 0, 0, 1, 9), &mut |_| {});
     assert_eq!(out(&mut b, 20.5).first(), Some(&(PacketKind::ClearRequest, 0)));
     let k = b.counters;
@@ -340,7 +340,7 @@ fn test_select_and_close_circuit_rule_1_more_than_c_max_and_longer_than_t_min() 
     incoming(&mut i, 3, 1, 0.0, 7.0);
     assert_eq!(victim(&i, &p, 30.0), Some(0));
     // Site 1's LRU circuit open exactly T_min: rule 1 passes, rule 2 takes slot 2.
-    i.circuits[0].as_mut().expect("open").opened_at = t(20.0);
+    i.circuit_mut(0).expect("open").opened_at = t(20.0);
     assert_eq!(victim(&i, &p, 30.0), Some(2));
     assert_eq!(victim(&i, &p, 30.000001), Some(0));
 }
@@ -371,7 +371,7 @@ fn test_select_and_close_circuit_clearing_circuits_do_not_count_and_busy_ones_ar
     incoming(&mut i, 2, 1, 0.0, 7.0);
     incoming(&mut i, 3, 2, 0.0, 1.0);
     assert_eq!(victim(&i, &p, 30.0), Some(0), "site 1 crowded (3 > C_max 2)");
-    i.circuits[2].as_mut().expect("open").state = VcState::Clearing;
+    i.circuit_mut(2).expect("open").state = VcState::Clearing;
     assert_eq!(victim(&i, &p, 30.0), Some(3), "two open and one clearing: not crowded");
     busy(&mut i, 3, 30.0);
     assert_eq!(victim(&i, &p, 30.0), Some(0), "the busy LRU circuit is skipped");
@@ -388,7 +388,7 @@ fn test_select_and_close_circuit_ties_in_last_use_go_to_the_lower_vc() {
     incoming(&mut i, 2, 3, 0.0, 3.0);
     // incoming() numbers the VCs 1000 + slot: slot 1 has the lower VC.
     assert_eq!(victim(&i, &p, 30.0), Some(1));
-    i.circuits[1].as_mut().expect("open").vc = 2000;
+    i.circuit_mut(1).expect("open").vc = 2000;
     assert_eq!(victim(&i, &p, 30.0), Some(2));
 }
 
@@ -409,7 +409,7 @@ fn test_policy_lru_ignores_t_min_and_mlru_has_c_max_one() {
     assert_eq!(victim(&i, &with(PolicyKind::Mlru), 30.0), None, "MLRU: open 1 s < T_min");
     // Site 2 gets a second circuit, open 30 s: crowded for C_max 1, not for C_max 2.
     incoming(&mut i, 2, 2, 0.0, 29.7);
-    i.circuits[1].as_mut().expect("open").opened_at = t(0.0);
+    i.circuit_mut(1).expect("open").opened_at = t(0.0);
     assert_eq!(victim(&i, &with(PolicyKind::Mlru), 30.0), Some(1), "rule 1: site 2's LRU, though slot 0 is idle longer");
     assert_eq!(victim(&i, &with(PolicyKind::MultiMlru), 30.0), None, "not crowded, and rule 2's LRU (slot 0) is 1 s old");
 }

@@ -271,3 +271,61 @@ fn test_line_busy_is_the_frames_bits_over_the_rate_closed_form() {
     assert_eq!(m, Some(busy.up_busy_ps.max(busy.down_busy_ps) as f64 * 1e-12));
     assert!(busy.up_busy_ps > busy.down_busy_ps, "the sender's busier direction is towards the network");
 }
+
+/// The interface's quiet spell (`next_packet` answering at once after a pull found
+/// nothing) ends exactly when a control packet falls due: CALL ACCEPTED, due
+/// `call_setup_s` after the CALL REQUEST, goes at that instant and not a picosecond
+/// before.
+#[test]
+fn test_quiet_spell_ends_when_call_accepted_falls_due() {
+    let cfg = X25Config { call_setup_s: 0.5, ..X25Config::default() };
+    let mut b: Interface<Sdu> = Interface::new(1, &cfg);
+    b.on_packet(t(1.0), Packet::control(PacketKind::CallRequest, 7, 0, 0, 1, 9), &mut |_| {});
+    assert!(b.next_packet(t(1.0)).is_none(), "CALL ACCEPTED waits for the call set-up time");
+    assert!(b.next_packet(SimTime(t(1.5).0 - 1)).is_none(), "still quiet one picosecond before it is due");
+    let p = b.next_packet(t(1.5)).expect("CALL ACCEPTED at its due time");
+    assert_eq!((p.kind, p.vc, p.dst), (PacketKind::CallAccepted, 7, 0));
+    assert!(b.next_packet(t(1.5)).is_none());
+}
+
+/// Every input ends a quiet spell: a datagram submitted, or an RR opening a closed
+/// window, is sent at the same instant by the next pull.
+#[test]
+fn test_quiet_spell_ends_on_every_input() {
+    let cfg = X25Config { window: 1, ..X25Config::default() };
+    let mut a: Interface<Sdu> = Interface::new(0, &cfg);
+    a.preopen(t(0.0), 1, 1);
+    let call = a.next_packet(t(0.0)).expect("CALL REQUEST");
+    a.on_packet(t(0.1), Packet::control(PacketKind::CallAccepted, call.vc, 0, 1, 0, 9), &mut |_| {});
+    assert!(a.next_packet(t(0.1)).is_none(), "nothing to send: quiet");
+    a.submit(t(0.1), 1, sdu(0, 100));
+    let d = a.next_packet(t(0.1)).expect("the datagram submitted in the quiet spell");
+    assert_eq!((d.kind, d.ps, d.m), (PacketKind::Data, 0, false));
+    a.submit(t(0.2), 1, sdu(1, 100));
+    assert!(a.next_packet(t(0.2)).is_none(), "window 1 closed: quiet");
+    assert!(a.next_packet(t(9.0)).is_none(), "and stays quiet while nothing comes in");
+    a.on_packet(t(9.0), Packet::control(PacketKind::Rr, call.vc, 1, 1, 0, 0), &mut |_| {});
+    let d = a.next_packet(t(9.0)).expect("the RR opened the window");
+    assert_eq!((d.kind, d.ps), (PacketKind::Data, 1));
+}
+
+/// A quiet spell survives wake-ups that fire no circuit timer (the host's access line
+/// wakes it far more often) and ends when the acknowledgement timer fires: the RR
+/// goes at the timer's instant, not before.
+#[test]
+fn test_quiet_spell_ends_when_the_ack_timer_fires() {
+    let cfg = X25Config { window: 2, ack_timer_s: 2.0, ..X25Config::default() };
+    let mut b: Interface<Sdu> = Interface::new(1, &cfg);
+    b.on_packet(t(0.0), Packet::control(PacketKind::CallRequest, 7, 0, 0, 1, 9), &mut |_| {});
+    assert_eq!(b.next_packet(t(0.0)).map(|p| p.kind), Some(PacketKind::CallAccepted));
+    let data = Packet { kind: PacketKind::Data, vc: 7, ps: 0, pr: 0, m: false, src: 0, dst: 1, data_octets: 100, dgram: Some((0, sdu(0, 100))), index: 0 };
+    let mut got = vec![];
+    b.on_packet(t(1.0), data, &mut |p| got.push(p.id));
+    assert_eq!(got, vec![0], "the datagram is delivered");
+    assert!(b.next_packet(t(1.0)).is_none(), "one of W = 2 unacknowledged: P(R) waits for the timer");
+    b.handle_timeout(t(2.5));
+    assert!(b.next_packet(t(2.5)).is_none(), "a wake-up before the deadline fires nothing");
+    b.handle_timeout(t(3.0));
+    let rr = b.next_packet(t(3.0)).expect("RR when the acknowledgement timer fires");
+    assert_eq!((rr.kind, rr.pr), (PacketKind::Rr, 1));
+}
