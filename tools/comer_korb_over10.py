@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Which declared inputs move `fig3.over_10pct_retransmitted` (docs/studies/comer-korb.md,
-"Round 7"): one input at a time from the study's values, each at every level (or its
+"Revision 7"): one input at a time from the study's values, each at every level (or its
 low and high) of ``params.UNCERTAIN_INPUTS``, the claim scored as the study scores it on
 the one-circuit transfers of the constant, random and bursty T_N curves (the quick
 pass's 3 replications, or ``--replications``). Prints one row per input level: the share

@@ -196,7 +196,7 @@ def transfers_over(share: Est, threshold: float) -> int:
     transfers); otherwise one if the mean is above the threshold (some transfer must
     be). A share has no upper bound — 4.2BSD's timeouts can send the window again and
     again: 548 % of the file at a 4096-octet window — so the mean says nothing more
-    (until round 7 the count assumed shares ≤ 1, n(m − t)/(1 − t), and counted "25 of 9")."""
+    (until revision 7 the count assumed shares ≤ 1, n(m − t)/(1 − t), and counted "25 of 9")."""
     if not share.valid or share.n <= 0 or share.mean <= threshold:
         return 0
     return share.n if share.half == 0.0 else 1

@@ -79,13 +79,13 @@ BSD42_INITIAL_RTO_S = 1.0
 #: "The required virtual circuits were opened before each test began" (§5): the file is
 #: written this long after time 0, when every call of every Fig. 2/3 point is connected
 #: (the slowest, 13 calls at 470 ms business-hours T_N, by about 1.3 s), and the
-#: throughput is measured from here (run.warmup_s). Until round 6 the file was written
+#: throughput is measured from here (run.warmup_s). Until revision 6 the file was written
 #: at 0 and the set-up (≈ 0.5 s) overlapped the transfer and TCP's first RTO.
 TRANSFER_START_S = 5.0
 #: 4.2BSD's interface queue (if.h: IFQ_MAXLEN = 50): `tcp_output` hands every segment
 #: the window allows to `ip_output` at once, which queues it for the interface or drops
 #: it when 50 wait (IF_QFULL). The x25 layer's `interface_queue`; 0 leaves it out: TCP
-#: is then pulled, asked for one datagram whenever none waits (the model until round 6).
+#: is then pulled, asked for one datagram whenever none waits (the model until revision 6).
 IFQ_MAXLEN = 50
 #: Where 4.2BSD times the round trip: "tcp_input" (the 4.2 distribution, 6.1 of
 #: 83/07/29: between advancing ACKs) or "tcp_output" (6.2 of 83/11/04, before the paper's
@@ -241,7 +241,7 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("interface queue (datagrams; 0: TCP pulled one at a time)", "param:IFQ_MAXLEN", IFQ_MAXLEN,
                    "4.2BSD's if.h: IFQ_MAXLEN = 50 (tcp_output sends all the window allows; ip_output drops on "
                    "IF_QFULL); the paper's IP-to-X.25 driver may have kept its own queue. 0: the model until "
-                   "round 6, TCP asked for a segment only when no datagram waits", levels=(0, 50)),
+                   "revision 6, TCP asked for a segment only when no datagram waits", levels=(0, 50)),
     UncertainInput("TCP receive window (octets)", "param:RECEIVE_WINDOW_OCTETS", RECEIVE_WINDOW_OCTETS,
                    "Not stated; 4.2BSD's default socket buffer (tcp_recvspace) was 2048 octets, 4.3BSD's 4096, "
                    "later systems 8192", levels=(2048, 4096, 8192)),

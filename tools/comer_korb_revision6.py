@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
-"""Measures round 6's two corrections of the Comer & Korb study one at a time
-(docs/studies/comer-korb.md, "Round 6"): each reading rebinds the study's parameters
+"""Measures revision 6's two corrections of the Comer & Korb study one at a time
+(docs/studies/comer-korb.md, "Revision 6"): each reading rebinds the study's parameters
 (`robustness.study_params`, as the robustness screen does) and runs the pass in-process
 (the scenarios are built in-process while the parameters are rebound), writing its outputs under ``--out/<reading>``.
 
-* ``before``: TCP pulled one datagram at a time, the file written at t = 0 (rounds 1–5);
+* ``before``: TCP pulled one datagram at a time, the file written at t = 0 (revisions 1–5);
 * ``ifq``: 4.2BSD's interface queue (IFQ_MAXLEN = 50), the file still written at t = 0;
 * ``after``: the interface queue and the file written after the call set-up (the study).
 
 Run from the repository root after ``make build``:
-``.venv/bin/python tools/comer_korb_round6.py [--quick] [--out DIR] [--reading NAME ...]``.
+``.venv/bin/python tools/comer_korb_revision6.py [--quick] [--out DIR] [--reading NAME ...]``.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ READINGS = {
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--out", default="comer-korb-round6")
+    ap.add_argument("--out", default="comer-korb-revision6")
     ap.add_argument("--reading", action="append", choices=sorted(READINGS))
     a = ap.parse_args()
     for name in a.reading or list(READINGS):
