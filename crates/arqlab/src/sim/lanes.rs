@@ -57,67 +57,9 @@ pub(super) struct RingLanes {
     pub(super) receiver: Vec<u32>,
     /// Station position → what it is.
     pub(super) stations: Vec<Target>,
-    /// Station position → the port its wake-up names (`TxEnd(port)`: node n, or a
-    /// relay's port after the nodes).
-    pub(super) ports: Vec<u32>,
-    /// Stations waiting for the token: a frame to send, the token elsewhere.
-    waiting: Vec<bool>,
-    /// The ring's live wake-up, (time, station): the first waiting station the free
-    /// token reaches. Only it is woken; any other wake-up of a station still queued
-    /// was overtaken by a capture and is stale.
-    armed: Option<(SimTime, u32)>,
 }
 
 impl RingLanes {
-    pub(super) fn new(mac: TokenRing, receiver: Vec<u32>, stations: Vec<Target>, ports: Vec<u32>) -> RingLanes {
-        let waiting = vec![false; stations.len()];
-        RingLanes { mac, receiver, stations, ports, waiting, armed: None }
-    }
-
-    /// Station `pos` waits for the token, which reaches it at `at` as far as is known
-    /// now. True if its wake-up must be scheduled: it is now the first waiting station
-    /// the token reaches (a station already armed at or before `at` goes first; when
-    /// it takes the token, `rearm` wakes the next).
-    #[inline]
-    pub(super) fn wait(&mut self, pos: u32, at: SimTime) -> bool {
-        self.waiting[pos as usize] = true;
-        if self.armed.is_some_and(|(t, _)| t <= at) {
-            return false;
-        }
-        self.armed = Some((at, pos));
-        true
-    }
-
-    /// Station `pos` is woken at `now` (its wake-up, live or stale, has fired): it waits
-    /// no more until it asks again.
-    #[inline]
-    pub(super) fn woken(&mut self, pos: u32, now: SimTime) {
-        self.waiting[pos as usize] = false;
-        if self.armed == Some((now, pos)) {
-            self.armed = None;
-        }
-    }
-
-    /// The wake-up to schedule when the ring has none live (after a capture, or after
-    /// the armed station let the token pass): (time, port) of the waiting station the
-    /// free token reaches first.
-    pub(super) fn rearm(&mut self, now: SimTime) -> Option<(SimTime, u32)> {
-        if self.armed.is_some() {
-            return None;
-        }
-        let mut first: Option<(SimTime, u32)> = None;
-        for (pos, _) in self.waiting.iter().enumerate().filter(|w| *w.1) {
-            // No waiting station is transmitting (only the holder does, and it took
-            // the token): the token alone decides when each may start.
-            let at = self.mac.ready_at(pos as u32, now);
-            if first.is_none_or(|(t, _)| at < t) {
-                first = Some((at, pos as u32));
-            }
-        }
-        self.armed = first;
-        first.map(|(at, pos)| (at, self.ports[pos as usize]))
-    }
-
     /// The station that receives a frame for node `dst`, if any.
     #[inline]
     pub(super) fn target(&self, dst: u32) -> Option<Target> {
@@ -129,10 +71,6 @@ impl RingLanes {
     #[inline]
     pub(super) fn started(&mut self, pos: u32, now: SimTime, end: SimTime, dst: u32) -> SimTime {
         let to = self.receiver.get(dst as usize).copied().filter(|&k| k != u32::MAX).unwrap_or(pos);
-        // Every pass the waiting stations were woken for is now later: the caller
-        // re-arms (`rearm`).
-        self.waiting[pos as usize] = false;
-        self.armed = None;
         self.mac.started(pos, now, end, to)
     }
 
@@ -199,72 +137,3 @@ pub(super) fn transmit<F: Pdu>(lane: &mut Lane<F>, radios: &mut [Radio], rings: 
     tx
 }
 
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::channel::token_ring::RingParams;
-
-    /// Four stations (nodes 0–3, ports 10–13); station 0 released the token at time 0.
-    fn ring() -> RingLanes {
-        let p = RingParams {
-            rate_bps: 4e6,
-            stations: 4,
-            station_delay_bits: 1.0,
-            monitor_buffer_bits: 24.0,
-            propagation_s: 0.0,
-            token_bits: 24.0,
-            mac_overhead_octets: 21.0,
-            holding_time_s: None,
-        };
-        RingLanes::new(TokenRing::new(&p), vec![0, 1, 2, 3], (0..4).map(Target::Node).collect(), vec![10, 11, 12, 13])
-    }
-
-    #[test]
-    fn only_the_first_waiting_station_the_free_token_reaches_is_woken() {
-        let mut g = ring();
-        let now = SimTime::ZERO;
-        let pass = |g: &RingLanes, k| g.mac.ready_at(k, now);
-        // Station 3 waits: it is the first (and only) waiting station, so it is woken.
-        assert!(g.wait(3, pass(&g, 3)));
-        // Station 2 waits: the token passes 3 later than 2, so 2 is woken first (3's
-        // wake-up is now stale) ...
-        assert!(pass(&g, 2) < pass(&g, 3));
-        assert!(g.wait(2, pass(&g, 2)));
-        // ... and station 3, asking again, is not woken a second time.
-        assert!(!g.wait(3, pass(&g, 3)));
-        // Nothing to re-arm while a wake-up is live.
-        assert_eq!(g.rearm(now), None);
-    }
-
-    #[test]
-    fn a_capture_wakes_the_next_waiting_station_for_its_pass_after_the_release() {
-        let mut g = ring();
-        let t1 = g.mac.ready_at(1, SimTime::ZERO);
-        assert!(g.wait(1, t1));
-        assert!(!g.wait(3, g.mac.ready_at(3, SimTime::ZERO)));
-        // Station 1 is woken and takes the token with a short frame: the ring is held
-        // for one revolution, and station 3's pass moves past the release.
-        g.woken(1, t1);
-        let end = SimTime(t1.0 + 1_000_000);
-        g.started(1, t1, end, 0);
-        let after = g.mac.ready_at(3, t1);
-        assert!(after > end, "station 3 waits for the token issued after the frame has returned");
-        assert_eq!(g.rearm(t1), Some((after, 13)), "station 3's wake-up, on its port");
-        assert_eq!(g.rearm(t1), None, "one live wake-up at a time");
-    }
-
-    #[test]
-    fn an_armed_station_that_lets_the_token_pass_wakes_the_next_in_the_same_revolution() {
-        let mut g = ring();
-        let (t1, t2) = (g.mac.ready_at(1, SimTime::ZERO), g.mac.ready_at(2, SimTime::ZERO));
-        assert!(g.wait(1, t1));
-        assert!(!g.wait(2, t2));
-        // A stale wake-up of station 1 (another time) leaves the live one armed.
-        g.woken(1, SimTime(t1.0 - 1));
-        assert_eq!(g.rearm(t1), None);
-        // Station 1's live wake-up fires and it sends nothing: station 2 is next.
-        g.woken(1, t1);
-        assert_eq!(g.rearm(t1), Some((t2, 12)));
-    }
-}
