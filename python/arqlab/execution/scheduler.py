@@ -14,9 +14,11 @@ round ends), so it does not depend on round sizes or worker counts. Once a point
 decided the rest of its round is not submitted; only replications already in flight
 (at most the backend's capacity) are computed beyond it, and they stay in the store.
 
-``PointSpec.steady_check``: after the first round, Poisson directions without a steady
-state leave the watched measures (:mod:`arqlab.execution.steady_watch`; its capacity run
-is a point of its own, submitted first, and the point waits for it).
+A point may ask for the steady-state pilot test (``PointSpec.steady_check``,
+:mod:`arqlab.execution.steady_watch`): after its first round, Poisson directions without
+a steady state leave the watched measures (one capacity run of 10 saturated
+replications may be needed to tell; it is a point of its own, submitted ahead of the
+others, and the point waits for it), and the point stops once the rest meet the target.
 
 Memory is constant in the number of replications: records are folded into a running
 summary in replication order as soon as the ones before them have arrived (the few that
@@ -66,9 +68,10 @@ class PointSpec:
 @dataclass
 class PointOutcome:
     """The replications used for a point (0..n-1) summarised, their records when the
-    request was small enough to keep them, whether its precision was reached (None without
-    a target; with the steady-state test, on the directions that have one), the directions
-    that test found without one and its capacity run's metrics (if it needed one)."""
+    request was small enough to keep them, and whether its precision was reached (None
+    when no precision was asked for; with the steady-state test, on the directions that
+    have one). ``unsteady``: the directions the pilot test found without a steady state;
+    ``capacity``: the metrics of the capacity run, when one was needed."""
 
     summary: RunningSummary
     kept_records: list[Record] | None
@@ -115,9 +118,12 @@ class _Point:
     """Replications 0..cursor-1 are looked up, submitted or waited for."""
     final_n: int | None = None
     reached: bool | None = None
-    steady: SteadyWatch | None = None  # the steady-state pilot test, if asked for
-    capacity_of: list[_Point] = field(default_factory=list)  # a capacity run's waiting points
-    paused: bool = False  # waiting for a capacity run: asks for no more replications
+    steady: SteadyWatch | None = None
+    """The steady-state pilot test (points that asked for it)."""
+    capacity_of: list[_Point] = field(default_factory=list)
+    """A capacity run: the points waiting for it."""
+    paused: bool = False
+    """Waiting for a capacity run: no more replications asked for."""
 
 
 def _int_setting(run: dict[str, Any], key: str, default: int) -> int:
@@ -161,7 +167,9 @@ def _plan(index: int, spec: PointSpec, keep_records: bool | None) -> _Point:
             raise ArqlabError(f"run.max_replications = {max_n} is below run.min_replications = {min_n}")
         check = copy.deepcopy(resolved)
         check.setdefault("run", {})["precision"] = float(precision)
-    steady = SteadyWatch(resolved, float(precision)) if check and precision is not None and spec.steady_check else None
+    steady = None
+    if check is not None and precision is not None and spec.steady_check:
+        steady = SteadyWatch(resolved, float(precision))
     largest = fixed_n if fixed_n is not None else max_n
     keep = largest <= KEEP_RECORDS_UP_TO if keep_records is None else keep_records
     return _Point(
@@ -204,7 +212,10 @@ class _Scheduler:
         if upto > point.scheduled:
             self.progress.add_total(upto - point.scheduled)
             if point.cursor == point.scheduled:
-                (self.open.appendleft if first else self.open.append)(point)
+                if first:
+                    self.open.appendleft(point)
+                else:
+                    self.open.append(point)
             point.scheduled = upto
         self.dirty.append(point)
 
@@ -290,21 +301,27 @@ class _Scheduler:
             self.request(point, min(point.max_n, point.summary.n + grow))
 
     def _watch(self, point: _Point) -> None:
-        """After a steady-state verdict: watch the rest, stop if none is left or met."""
+        """After a steady-state verdict: watch the remaining measures, and stop if none
+        is left or they already meet the target."""
         assert point.steady is not None
         point.check_scenario = point.steady.check_scenario()
-        done = point.steady.settled(point.summary.metrics())
-        if done is not None:
-            point.final_n, point.reached = point.summary.n, done
+        if not point.steady.remaining:
+            point.final_n, point.reached = point.summary.n, False
+        elif precision_reached(point.summary.metrics(), point.check_scenario):
+            point.final_n, point.reached = point.summary.n, True
 
     def _pilot_test(self, point: _Point) -> None:
-        """Test 1 after the first round; test 2 once its capacity run is done (paused)."""
+        """The steady-state test after the first round (test 1 now, test 2 once its
+        capacity run is done: the point pauses for it)."""
         assert point.steady is not None
         counterpart = point.steady.after_pilot(point.summary.metrics())
         self._watch(point)
         if point.final_n is not None or counterpart is None:
             return
-        cap = _plan(-1, PointSpec(counterpart, point.spec.seed, CAPACITY_REPLICATIONS), keep_records=False)
+        from arqlab import scenario as scenario_mod  # the saturated sources' defaults
+
+        cap = _plan(-1, PointSpec(resolved=scenario_mod.load(counterpart), seed=point.spec.seed,
+                                  replications=CAPACITY_REPLICATIONS), keep_records=False)
         group = self.groups.setdefault((cap.hash, cap.spec.seed), [])
         existing = next((p for p in group if p.fixed_n == CAPACITY_REPLICATIONS), None)
         if existing is not None and existing.final_n is not None:
@@ -312,7 +329,8 @@ class _Scheduler:
             return
         point.paused = True
         if existing is None:
-            group.append(existing := cap)
+            group.append(cap)
+            existing = cap
             self.request(cap, CAPACITY_REPLICATIONS, first=True)
         existing.capacity_of.append(point)
 
@@ -384,9 +402,10 @@ def run_points_detailed(
     for p in planned:
         assert p.final_n is not None
         assert p.summary.n == p.final_n
+        steady = p.steady
         out.append(PointOutcome(summary=p.summary, kept_records=p.kept, precision_reached=p.reached, scenario_hash=p.hash,
-                                unsteady=dict(p.steady.unsteady) if p.steady else {},
-                                capacity=p.steady.capacity if p.steady else None))
+                                unsteady=dict(steady.unsteady) if steady else {},
+                                capacity=steady.capacity if steady else None))
     return out
 
 

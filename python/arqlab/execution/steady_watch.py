@@ -31,7 +31,7 @@ from typing import Any
 
 import math
 
-from arqlab.results import Metrics, precision_reached, watched_measures
+from arqlab.results import Metrics, watched_measures
 from arqlab.steady import (
     CAPACITY_REPLICATIONS,
     Unsteady,
@@ -78,13 +78,6 @@ class SteadyWatch:
         run["precision_measures"] = self.remaining
         return check
 
-    def settled(self, metrics: Metrics) -> bool | None:
-        """After a verdict: None if the point goes on, else whether the remaining
-        measures meet the target (False when none is left)."""
-        if not self.remaining:
-            return False
-        return True if precision_reached(metrics, self.check_scenario()) else None
-
     def _far(self, metrics: Metrics) -> list[str]:
         """Poisson directions with a remaining watched measure far from the target
         (module docstring): more than n₀ + 10 replications needed."""
@@ -100,14 +93,12 @@ class SteadyWatch:
         return out
 
     def after_pilot(self, metrics: Metrics) -> dict[str, Any] | None:
-        """Test 1 on the pilot; returns the (resolved) capacity scenario to run when test
-        2 is needed (some Poisson direction still far from the target), else None."""
+        """Test 1 on the pilot; returns the capacity scenario to run when test 2 is
+        needed (some Poisson direction still far from the target), else None."""
         self.tested = True
         self.unsteady.update(shortfall_verdicts(self.resolved, metrics, self.precision))
         self.awaiting = self._far(metrics)
-        from arqlab import scenario  # resolved: the saturated sources' defaults
-
-        return scenario.load(saturated_counterpart(self.resolved)) if self.awaiting else None
+        return saturated_counterpart(self.resolved) if self.awaiting else None
 
     def with_capacity(self, metrics: Metrics, capacity: Metrics) -> None:
         """Test 2, once the capacity run has finished."""

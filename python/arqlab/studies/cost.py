@@ -144,7 +144,7 @@ def measure_run(planned: PlannedRun, sequential: bool, steady_check: bool = Fals
             counterpart = watch.after_pilot(outcome.metrics)
             if counterpart is not None:
                 t0 = time.process_time()
-                (cap,) = run_points_detailed([PointSpec(resolved=counterpart, seed=req.seed)],
+                (cap,) = run_points_detailed([PointSpec(resolved=scenario_mod.load(counterpart), seed=req.seed)],
                                              executor="serial", store=False)
                 capacity_cpu = time.process_time() - t0
                 watch.with_capacity(outcome.metrics, cap.metrics)
