@@ -143,7 +143,7 @@ def _sweep_plot(sweep: SweepInfo) -> bytes | None:
 #: (a study figure's plotted value, its normalisation and capacity check included).
 NOT_IDENTIFYING = frozenset({"direction", "measure", "mean", "ci95_half_width", "n", "precision_reached",
                              "scenario_hash", "figure", "run", "norm", "y", "rel_half_width", "capacity",
-                             "steady_state", "unsteady"})
+                             "steady_state"})
 
 
 def _identifying(column: str) -> bool:
@@ -162,8 +162,6 @@ def _summary_table(sweep: SweepInfo) -> dict[str, Any]:
     shown = df[df["measure"].isin(sweep.measures)] if sweep.measures else df
     columns = [*keys, "direction", "measure", "mean", "± 95% CI", "n"]
     extra = [c for c in ("precision_reached",) if c in cols and shown[c].notna().any()]
-    # A point without a steady state: its raw mean grows with the run; say so beside it.
-    extra += [c for c in ("unsteady",) if c in cols and shown[c].fillna("").astype(str).ne("").any()]
     # A normalised figure plots y = mean / norm: shown beside the mean.
     plotted = [c for c in ("y", "y_ci95_half_width") if {"norm", c} <= cols and (shown["norm"] != 1).any()]
     columns += [{"y": "plotted y", "y_ci95_half_width": "± 95% CI (y)"}[c] for c in plotted]
