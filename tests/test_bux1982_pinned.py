@@ -30,11 +30,7 @@ runs during the paper's own long recoveries; same points and runs, new run keys,
 jitter in the closed-form outputs); everything re-pinned for issue 29 (``run.stall_timers = 0``
 removed again: the stall watch counts progress end to end with a full send window in its
 limit, so the NRM waits no longer trip it; same points and runs, new run keys, so new
-jitter in the closed-form outputs); the CSVs re-pinned for issue 30 (an ``unsteady`` column; a
-point without a steady state now has no plotted value and makes the claims that read it
-inconclusive, so the closed-form runner no longer jitters a Poisson source's carried load,
-which faked overloads; with that, claims.md, claims.json, the plan and the scenario files
-are unchanged). If a change is *meant* to alter the study (a new curve, a
+jitter in the closed-form outputs). If a change is *meant* to alter the study (a new curve, a
 corrected parameter, a new claim), recompute them with the code below, say so in the
 commit message, and update docs/studies/bux1982.md where the change shows.
 """
@@ -62,7 +58,7 @@ OUTPUTS = {
     # glob: (files, sha256 over their relative paths and bytes)
     "claims.md": (1, "b13eec05a2cf18039962fb1f2be496af3075d42f5e03def65a0bf45185e59755"),
     "claims.json": (1, "dffed5fb34eadfd5f4aabf0231d67aee114254cc108e0124d99f220058aca08e"),
-    "*.csv": (4, "50d322dcd3b32c4deba92ee4a8a68df2a67ffc56575641ace79681d06892b2bb"),
+    "*.csv": (4, "dcf0d4b5cdf04ada70b39115ad203baa0ef3681445b867319e4c8e5f18226ec0"),
     "*_scenarios/*.toml": (216, "f24bb0a60399fea575eeea95a82d5dca0cd37a24db9ad6aa7df4628b2f1b8259"),
 }
 
@@ -100,10 +96,7 @@ def _closed_form_runner(req: fw.RunRequest) -> fw.Metrics:
             load = float(fw.get_dotted(s, f"traffic.{side}.load"))
             t = bux.md1_transfer_over_ti(load, l, h, v, t_p) * (l + h) / v
             m = {"throughput_efficiency": load, "transfer_time_s": t, "buffer_holding_time_s": t + t_p}
-        # A Poisson source below capacity carries its load: jittering it would fake an
-        # overload, and a point without a steady state has no value for the claims.
-        out[d] = {k: {"mean": x * (1.0 if k == "throughput_efficiency" and kind != "saturated" else _jitter(req.key, d)),
-                      "ci95_half_width": 0.01 * abs(x), "n": 3} for k, x in m.items()}
+        out[d] = {k: {"mean": x * _jitter(req.key, d), "ci95_half_width": 0.01 * abs(x), "n": 3} for k, x in m.items()}
     return out
 
 

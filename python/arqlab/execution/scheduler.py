@@ -14,12 +14,6 @@ round ends), so it does not depend on round sizes or worker counts. Once a point
 decided the rest of its round is not submitted; only replications already in flight
 (at most the backend's capacity) are computed beyond it, and they stay in the store.
 
-A point may ask for the steady-state pilot test (``PointSpec.steady_check``,
-:mod:`arqlab.execution.steady_watch`): after its first round, Poisson directions without
-a steady state leave the watched measures (one capacity run of 10 saturated
-replications may be needed to tell; it is a point of its own, submitted ahead of the
-others, and the point waits for it), and the point stops once the rest meet the target.
-
 Memory is constant in the number of replications: records are folded into a running
 summary in replication order as soon as the ones before them have arrived (the few that
 arrive early wait, at most the backend's capacity of them), and a record is kept only
@@ -40,11 +34,9 @@ from typing import Any, Literal
 
 from arqlab.errors import ArqlabError
 from arqlab.execution.backends import Backend, Record, Runner, Task, TaskKey, make_backend
-from arqlab.execution.steady_watch import SteadyWatch
 from arqlab.limits import MAX_INDEX, check_seed
 from arqlab.progress import Progress
 from arqlab.results import KEEP_RECORDS_UP_TO, Metrics, RecordsNotKept, RunningSummary, precision_reached
-from arqlab.steady import CAPACITY_REPLICATIONS, Unsteady
 from arqlab.store import Store, canonical_hash, open_store
 
 
@@ -54,31 +46,24 @@ class PointSpec:
 
     ``replications`` fixes the count; ``precision`` asks for sequential precision with the
     scenario's ``run.min_replications``/``run.max_replications``. With neither, the
-    scenario's ``run.precision`` (if set) or ``run.replications`` decides.
-    ``steady_check``: with a precision target, test Poisson directions for a steady state
-    after the first round and stop watching those without one (module docstring)."""
+    scenario's ``run.precision`` (if set) or ``run.replications`` decides."""
 
     resolved: dict[str, Any]
     seed: int = 1
     replications: int | None = None
     precision: float | None = None
-    steady_check: bool = False
 
 
 @dataclass
 class PointOutcome:
     """The replications used for a point (0..n-1) summarised, their records when the
     request was small enough to keep them, and whether its precision was reached (None
-    when no precision was asked for; with the steady-state test, on the directions that
-    have one). ``unsteady``: the directions the pilot test found without a steady state;
-    ``capacity``: the metrics of the capacity run, when one was needed."""
+    when no precision was asked for)."""
 
     summary: RunningSummary
     kept_records: list[Record] | None
     precision_reached: bool | None
     scenario_hash: str
-    unsteady: dict[str, Unsteady] = field(default_factory=dict)
-    capacity: Metrics | None = None
 
     @property
     def n(self) -> int:
@@ -118,12 +103,6 @@ class _Point:
     """Replications 0..cursor-1 are looked up, submitted or waited for."""
     final_n: int | None = None
     reached: bool | None = None
-    steady: SteadyWatch | None = None
-    """The steady-state pilot test (points that asked for it)."""
-    capacity_of: list[_Point] = field(default_factory=list)
-    """A capacity run: the points waiting for it."""
-    paused: bool = False
-    """Waiting for a capacity run: no more replications asked for."""
 
 
 def _int_setting(run: dict[str, Any], key: str, default: int) -> int:
@@ -167,9 +146,6 @@ def _plan(index: int, spec: PointSpec, keep_records: bool | None) -> _Point:
             raise ArqlabError(f"run.max_replications = {max_n} is below run.min_replications = {min_n}")
         check = copy.deepcopy(resolved)
         check.setdefault("run", {})["precision"] = float(precision)
-    steady = None
-    if check is not None and precision is not None and spec.steady_check:
-        steady = SteadyWatch(resolved, float(precision))
     largest = fixed_n if fixed_n is not None else max_n
     keep = largest <= KEEP_RECORDS_UP_TO if keep_records is None else keep_records
     return _Point(
@@ -183,7 +159,6 @@ def _plan(index: int, spec: PointSpec, keep_records: bool | None) -> _Point:
         check_scenario=check,
         summary=RunningSummary(batch_means=run.get("method") == "batch_means"),
         kept=[] if keep else None,
-        steady=steady if steady is not None and steady.applies else None,
     )
 
 
@@ -206,16 +181,12 @@ class _Scheduler:
         """Points with wanted replications not yet looked up (cursor < scheduled)."""
         self.in_flight = 0
 
-    def request(self, point: _Point, upto: int, first: bool = False) -> None:
-        """Make replications 0..upto-1 wanted by the point (looked up and submitted lazily;
-        ``first``: ahead of every open point)."""
+    def request(self, point: _Point, upto: int) -> None:
+        """Make replications 0..upto-1 wanted by the point (looked up and submitted lazily)."""
         if upto > point.scheduled:
             self.progress.add_total(upto - point.scheduled)
             if point.cursor == point.scheduled:
-                if first:
-                    self.open.appendleft(point)
-                else:
-                    self.open.append(point)
+                self.open.append(point)
             point.scheduled = upto
         self.dirty.append(point)
 
@@ -284,63 +255,14 @@ class _Scheduler:
                 assert point.check_scenario is not None
                 if precision_reached(point.summary.metrics(), point.check_scenario):
                     point.final_n, point.reached = n, True
-                elif point.steady is not None and not point.steady.tested:
-                    self._pilot_test(point)
                 elif n >= point.max_n:
                     point.final_n, point.reached = point.max_n, False
         if point.final_n is not None:
             point.pending.clear()
-            for waiting in point.capacity_of:
-                self._capacity_done(waiting, point)
-            point.capacity_of.clear()
-            return
-        if point.paused:
             return
         if point.fixed_n is None and point.summary.n == point.scheduled:
             grow = max(1, math.ceil(point.summary.n / 2))
             self.request(point, min(point.max_n, point.summary.n + grow))
-
-    def _watch(self, point: _Point) -> None:
-        """After a steady-state verdict: watch the remaining measures, and stop if none
-        is left or they already meet the target."""
-        assert point.steady is not None
-        point.check_scenario = point.steady.check_scenario()
-        if not point.steady.remaining:
-            point.final_n, point.reached = point.summary.n, False
-        elif precision_reached(point.summary.metrics(), point.check_scenario):
-            point.final_n, point.reached = point.summary.n, True
-
-    def _pilot_test(self, point: _Point) -> None:
-        """The steady-state test after the first round (test 1 now, test 2 once its
-        capacity run is done: the point pauses for it)."""
-        assert point.steady is not None
-        counterpart = point.steady.after_pilot(point.summary.metrics())
-        self._watch(point)
-        if point.final_n is not None or counterpart is None:
-            return
-        from arqlab import scenario as scenario_mod  # the saturated sources' defaults
-
-        cap = _plan(-1, PointSpec(resolved=scenario_mod.load(counterpart), seed=point.spec.seed,
-                                  replications=CAPACITY_REPLICATIONS), keep_records=False)
-        group = self.groups.setdefault((cap.hash, cap.spec.seed), [])
-        existing = next((p for p in group if p.fixed_n == CAPACITY_REPLICATIONS), None)
-        if existing is not None and existing.final_n is not None:
-            self._capacity_done(point, existing)
-            return
-        point.paused = True
-        if existing is None:
-            group.append(cap)
-            existing = cap
-            self.request(cap, CAPACITY_REPLICATIONS, first=True)
-        existing.capacity_of.append(point)
-
-    def _capacity_done(self, point: _Point, cap: _Point) -> None:
-        assert point.steady is not None
-        point.paused = False
-        point.steady.with_capacity(point.summary.metrics(), cap.summary.metrics())
-        if point.final_n is None:
-            self._watch(point)
-        self.dirty.append(point)
 
     def settle(self) -> None:
         while self.dirty:
@@ -402,10 +324,7 @@ def run_points_detailed(
     for p in planned:
         assert p.final_n is not None
         assert p.summary.n == p.final_n
-        steady = p.steady
-        out.append(PointOutcome(summary=p.summary, kept_records=p.kept, precision_reached=p.reached, scenario_hash=p.hash,
-                                unsteady=dict(steady.unsteady) if steady else {},
-                                capacity=steady.capacity if steady else None))
+        out.append(PointOutcome(summary=p.summary, kept_records=p.kept, precision_reached=p.reached, scenario_hash=p.hash))
     return out
 
 

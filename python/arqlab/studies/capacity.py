@@ -2,36 +2,26 @@
 
 A point whose offered load the link cannot carry has no steady state: its queue grows
 through the run and its mean delay only says how long the run was. :func:`check_capacity`
-marks such points in the figure frames (column ``steady_state``, the test and numbers in
-``unsteady``), measuring the saturated capacity of the points that missed their precision
-target unless the run's pilot test already did (:mod:`arqlab.execution.steady_watch`),
-and blanks their plotted value (``y``): there is no steady-state mean to plot or to judge
-a claim by. :func:`point_name` and :func:`short_point_note` name points in the summary
-lines.
+marks such points in the figure frames (column ``steady_state``), measuring the
+saturated capacity of the points that missed their precision target;
+:func:`point_name` and :func:`short_point_note` name points in the summary lines.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import pandas as pd
 
-from arqlab.steady import (  # the rules `arqlab run` and the scheduler's pilot test share
-    CAPACITY_REPLICATIONS,
-    SHORTFALL,
-    Unsteady,
-    capacity_verdicts,
-    saturated_counterpart,
-    shortfall_verdicts,
-)
+from arqlab.steady import SHORTFALL, has_steady_state  # the rule `arqlab run` shares
 
 from .overrides import get_dotted, run_key
 from .plan import RunRequest
-from .run import SteadyReport
 from .spec import Metrics
 
-__all__ = ["CAPACITY_REPLICATIONS", "SHORTFALL", "capacity_request", "check_capacity", "point_name", "short_point_note"]
+CAPACITY_REPLICATIONS = 10
 
 
 def capacity_request(req: RunRequest, side: str) -> RunRequest | None:
@@ -41,7 +31,16 @@ def capacity_request(req: RunRequest, side: str) -> RunRequest | None:
     a Poisson source."""
     if get_dotted(req.scenario, f"traffic.{side}.kind") != "poisson":
         return None
-    scn = saturated_counterpart(req.scenario)
+    scn = copy.deepcopy(dict(req.scenario))
+    for s in ("a", "b"):
+        src = scn.get("traffic", {}).get(s)
+        if isinstance(src, dict) and src.get("kind") == "poisson":
+            src["kind"] = "saturated"
+            src.pop("load", None)
+    run = scn.setdefault("run", {})
+    for k in ("precision", "precision_measures", "min_replications", "max_replications"):
+        run.pop(k, None)
+    run["replications"] = CAPACITY_REPLICATIONS
     key = "capacity:" + run_key(scn, req.seed, CAPACITY_REPLICATIONS, None)
     return RunRequest(key, scn, req.seed, CAPACITY_REPLICATIONS, None, f"capacity of {req.label}")
 
@@ -52,12 +51,9 @@ def check_capacity(
     metrics: Mapping[str, Metrics],
     precision: float | None,
     simulate: Callable[[list[RunRequest]], dict[str, Metrics]],
-    steady: Mapping[str, SteadyReport] | None = None,
 ) -> None:
     """Marks which Poisson points have a steady state (column `steady_state`).
 
-    * A direction the run's pilot test found without one (``steady``, by run key;
-      :mod:`arqlab.execution.steady_watch`): "no", with that test's numbers.
     * Every Poisson point: "no" if the link carried less than was offered by more than
       the precision asked of the study (`SHORTFALL` without one): (offered − carried
       − CI half-width) / offered > precision. The queue grew through the run, and its
@@ -65,17 +61,12 @@ def check_capacity(
       only because n is large, come from the warm-up ending before an almost saturated
       queue has reached its steady backlog.)
     * A point that missed the precision target (`precision`) also gets the capacity of
-      its direction (saturated throughput under the same scenario, columns `capacity`,
-      `capacity_ci95_half_width`; the pilot test's when it measured one, else measured
-      here): "no" if the offered load is within the capacity's CI or above it — no
-      number of replications reaches a target there.
-
-    A point marked "no" gets the test and its numbers in `unsteady` and no plotted value
-    (`y`, `y_ci95_half_width` NaN; the run's raw `mean` stays, it depends on the run length).
+      its direction measured (saturated throughput under the same scenario, columns
+      `capacity`, `capacity_ci95_half_width`): "no" if the offered load is within the
+      capacity's CI or above it — no number of replications reaches a target there.
     """
-    steady = steady or {}
     wanted: dict[str, RunRequest] = {}
-    todo: list[tuple[pd.DataFrame, Any, str]] = []
+    todo: list[tuple[pd.DataFrame, Any, str, str]] = []
     for frame in frames.values():
         for idx, row in frame.iterrows():
             if row.run not in runs:
@@ -84,47 +75,29 @@ def check_capacity(
             scn = runs[row.run].scenario
             if get_dotted(scn, f"traffic.{side}.kind") != "poisson":
                 continue
-            report = steady.get(row.run, SteadyReport())
-            found = report.unsteady.get(row.direction) or shortfall_verdicts(
-                scn, metrics.get(row.run, {}), precision).get(row.direction)
-            _mark(frame, idx, found)
-            if found is not None or precision is None or not row.rel_half_width > precision:
-                continue
-            if row.direction in report.capacity:
-                _capacity(frame, idx, scn, metrics.get(row.run, {}), report.capacity)
+            offered = float(get_dotted(scn, f"traffic.{side}.load", float("nan")))
+            carried = metrics.get(row.run, {}).get(row.direction, {}).get("throughput_efficiency", {})
+            steady = has_steady_state(offered, float(carried.get("mean", float("nan"))),
+                                      float(carried.get("ci95_half_width", float("nan"))), precision)
+            frame.loc[idx, "steady_state"] = "yes" if steady else "no"
+            if precision is None or not row.rel_half_width > precision:
                 continue
             cap = capacity_request(runs[row.run], side)
             if cap is not None:
                 wanted.setdefault(cap.key, cap)
-                todo.append((frame, idx, cap.key))
+                todo.append((frame, idx, cap.key, side))
     if not wanted:
         return
-    measured = simulate(list(wanted.values()))
-    for frame, idx, key in todo:
-        run = frame.loc[idx, "run"]
-        _capacity(frame, idx, runs[run].scenario, metrics.get(run, {}), measured.get(key, {}))
-
-
-def _capacity(frame: pd.DataFrame, idx: Any, scn: Mapping[str, Any], metrics: Metrics, capacity: Metrics) -> None:
-    """The capacity test of one row: its capacity columns, and "no" if it fails."""
-    direction = frame.loc[idx, "direction"]
-    stat = capacity.get(direction, {}).get("throughput_efficiency", {})
-    frame.loc[idx, "capacity"] = float(stat.get("mean", float("nan")))
-    frame.loc[idx, "capacity_ci95_half_width"] = float(stat.get("ci95_half_width", float("nan")))
-    _mark(frame, idx, capacity_verdicts(scn, metrics, capacity, [direction]).get(direction))
-
-
-def _mark(frame: pd.DataFrame, idx: Any, found: Unsteady | None) -> None:
-    """"yes", or "no" with the test's numbers in `unsteady` and no plotted value."""
-    if found is None:
-        frame.loc[idx, "steady_state"] = "yes"
-        return
-    if found.test == "capacity":
-        frame.loc[idx, "capacity"] = found.capacity
-        frame.loc[idx, "capacity_ci95_half_width"] = found.capacity_half_width
-    frame.loc[idx, "steady_state"] = "no"
-    frame.loc[idx, "unsteady"] = f"{found.test}: {found}"
-    frame.loc[idx, "y"] = frame.loc[idx, "y_ci95_half_width"] = float("nan")
+    metrics = simulate(list(wanted.values()))
+    for frame, idx, key, side in todo:
+        row = frame.loc[idx]
+        stat = metrics.get(key, {}).get(row.direction, {}).get("throughput_efficiency", {})
+        c, h = float(stat.get("mean", float("nan"))), float(stat.get("ci95_half_width", float("nan")))
+        load = float(get_dotted(runs[row.run].scenario, f"traffic.{side}.load", float("nan")))
+        frame.loc[idx, "capacity"] = c
+        frame.loc[idx, "capacity_ci95_half_width"] = h
+        if load >= c - h:
+            frame.loc[idx, "steady_state"] = "no"
 
 
 def point_name(n: int, row: Any) -> str:

@@ -15,15 +15,9 @@ process, without the result store, and timed with ``time.process_time``:
 * ``--sequential``: the full pass's own rule (replications added until the target holds),
   so n is the one the pass uses, not an estimate; the CPU is the run's whole cost.
 
-A study that stops Poisson directions without a steady state after the pilot
-(``steady_check``, :mod:`arqlab.execution.steady_watch`) gets the same test here: in the
-pilot mode it runs on the pilot (with its capacity run, timed apart), the directions it
-stops leave the estimate, and a run with none left needs only its pilot.
-
 Per stratum it prints the runs and how many were sampled, CPU and events per replication,
 simulated seconds per replication, n (mean, largest, the share of runs at the minimum),
-how many sampled runs the steady-state test stopped a direction of (``unst.``), and the
-stratum's CPU extrapolated to all its runs (sampled CPU per run × runs).
+and the stratum's CPU extrapolated to all its runs (sampled CPU per run × runs).
 """
 
 from __future__ import annotations
@@ -69,14 +63,10 @@ class RunCost:
     """Replications the target needs: estimated from the pilot, or the sequential rule's."""
     worst_rel_half_width: float
     """Of the watched measures, after the replications run."""
-    unsteady: str = ""
-    """Directions the steady-state test stopped (space-separated)."""
-    capacity_cpu: float = 0.0
-    """CPU seconds of the capacity run the steady-state test needed."""
 
     @property
     def cpu(self) -> float:
-        return self.n * self.cpu_per_rep + self.capacity_cpu
+        return self.n * self.cpu_per_rep
 
 
 def _variant(label: str) -> str:
@@ -116,12 +106,11 @@ def replications_needed(ivs: Sequence[tuple[float, float, int]], precision: floa
     return need
 
 
-def measure_run(planned: PlannedRun, sequential: bool, steady_check: bool = False) -> RunCost:
+def measure_run(planned: PlannedRun, sequential: bool) -> RunCost:
     """Simulate one run serially (pilot or the sequential rule) and time it."""
     from arqlab import scenario as scenario_mod
     from arqlab.execution import PointSpec, run_points_detailed
-    from arqlab.execution.steady_watch import SteadyWatch
-    from arqlab.results import precision_reached, watched_intervals, watched_measures
+    from arqlab.results import watched_intervals
 
     req = planned.request
     resolved = scenario_mod.load(req.scenario)
@@ -130,39 +119,21 @@ def measure_run(planned: PlannedRun, sequential: bool, steady_check: bool = Fals
     if req.precision is None or not sequential:
         spec = PointSpec(resolved=resolved, seed=req.seed, replications=req.replications or min_n)
     else:
-        spec = PointSpec(resolved=resolved, seed=req.seed, precision=req.precision, steady_check=steady_check)
+        spec = PointSpec(resolved=resolved, seed=req.seed, precision=req.precision)
     t0 = time.process_time()
     (outcome,) = run_points_detailed([spec], executor="serial", store=False)
     cpu = time.process_time() - t0
     reps = outcome.n
-    unsteady = set(outcome.unsteady)  # --sequential: found by the pass's own rule (CPU included)
-    capacity_cpu = 0.0
-    watched = resolved
-    if req.precision is not None and not sequential and steady_check:
-        watch = SteadyWatch(resolved, req.precision)
-        if watch.applies and not precision_reached(outcome.metrics, watch.check_scenario()):
-            counterpart = watch.after_pilot(outcome.metrics)
-            if counterpart is not None:
-                t0 = time.process_time()
-                (cap,) = run_points_detailed([PointSpec(resolved=scenario_mod.load(counterpart), seed=req.seed)],
-                                             executor="serial", store=False)
-                capacity_cpu = time.process_time() - t0
-                watch.with_capacity(outcome.metrics, cap.metrics)
-            unsteady = set(watch.unsteady)
-    if unsteady:  # the measures of the directions that have a steady state
-        remaining = [m for m in watched_measures(resolved) if m.rsplit(".", 1)[0] not in unsteady]
-        watched = {**resolved, "run": {**resolved["run"], "precision_measures": remaining}}
-    ivs = [(float(m), float(h), n) for m, h, n in watched_intervals(outcome.metrics, watched)
-           ] if watched["run"].get("precision_measures", True) else []  # [] once every direction stopped
+    ivs = [(float(m), float(h), n) for m, h, n in watched_intervals(outcome.metrics, resolved)]
     worst = max((h / abs(m) if m else math.inf for m, h, _ in ivs), default=0.0)
     if req.precision is None or sequential:
         n = reps
     else:
-        n = replications_needed(ivs, req.precision, min_n, max_n) if ivs else min_n
+        n = replications_needed(ivs, req.precision, min_n, max_n)
     duration = float(run["duration_s"])
     return RunCost(planned.figure, planned.variant, req.label, reps, min_n, cpu / reps, outcome.summary.events / reps,
                    outcome.summary.simulated_s / reps, float(run.get("warmup_s", 0.0)) / duration if duration else 0.0,
-                   n, worst, " ".join(sorted(unsteady)), capacity_cpu)
+                   n, worst)
 
 
 def sample(runs: Sequence[PlannedRun], every: int) -> dict[tuple[int, str], tuple[int, list[PlannedRun]]]:
@@ -176,7 +147,7 @@ def sample(runs: Sequence[PlannedRun], every: int) -> dict[tuple[int, str], tupl
 def print_table(costs: Mapping[tuple[int, str], tuple[int, Sequence[RunCost]]], stream: TextIO) -> float:
     """One row per stratum and the total; returns the extrapolated total CPU seconds."""
     print(f"{'fig':>3} {'variant':12} {'runs':>5} {'sampled':>7} {'CPU ms/rep':>10} {'k ev/rep':>8} "
-          f"{'sim s/rep':>9} {'n mean':>7} {'n max':>6} {'at min':>6} {'unst.':>5} {'CPU s':>8}", file=stream)
+          f"{'sim s/rep':>9} {'n mean':>7} {'n max':>6} {'at min':>6} {'CPU s':>8}", file=stream)
     total = 0.0
     rows = []
     for (fig, variant), (n_runs, cs) in costs.items():
@@ -190,8 +161,7 @@ def print_table(costs: Mapping[tuple[int, str], tuple[int, Sequence[RunCost]]], 
         share = sum(c.n <= c.min_n for c in cs) / k
         print(f"{fig:>3} {variant or 'base':12} {n_runs:>5} {k:>7} {1e3 * sum(c.cpu_per_rep for c in cs) / k:>10.1f} "
               f"{sum(c.events_per_rep for c in cs) / k / 1e3:>8.0f} {sum(c.simulated_s_per_rep for c in cs) / k:>9.0f} "
-              f"{sum(c.n for c in cs) / k:>7.1f} {max(c.n for c in cs):>6} {share:>6.0%} "
-              f"{sum(bool(c.unsteady) for c in cs):>5} {est:>8.1f}", file=stream)
+              f"{sum(c.n for c in cs) / k:>7.1f} {max(c.n for c in cs):>6} {share:>6.0%} {est:>8.1f}", file=stream)
     print(f"total: {total:.0f} CPU s extrapolated ({total / 60:.1f} CPU-minutes)", file=stream)
     return total
 
@@ -219,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     costs: dict[tuple[int, str], tuple[int, list[RunCost]]] = {}
     every: list[RunCost] = []
     for stratum, (n_runs, picked) in sample(runs, args.every).items():
-        got = [measure_run(r, args.sequential, getattr(study, "steady_check", False)) for r in picked]
+        got = [measure_run(r, args.sequential) for r in picked]
         costs[stratum] = (n_runs, got)
         every += got
         print(f"  fig {stratum[0]} {stratum[1] or 'base'}: {len(got)} runs measured", file=sys.stderr, flush=True)

@@ -133,9 +133,8 @@ def plan_figure(figure: Figure, settings: RunSettings) -> tuple[list[Point], dic
 POINT_COLUMNS = [
     "figure", "curve", "label", "variant", "x", "direction", "measure", "mean", "ci95_half_width", "n",
     "norm", "y", "y_ci95_half_width", "rel_half_width", "run",
-    # Filled by check_capacity: the capacity of points that missed the precision target,
-    # whether a Poisson point has a steady state, and if not, which test said so.
-    "capacity", "capacity_ci95_half_width", "steady_state", "unsteady",
+    # Filled by check_capacity for points that missed the precision target.
+    "capacity", "capacity_ci95_half_width", "steady_state",
 ]
 
 
@@ -154,6 +153,5 @@ def tabulate(figure: Figure, points: Sequence[Point], metrics: Mapping[str, Metr
             "n": n, "norm": norm, "y": mean / norm, "y_ci95_half_width": half / norm,
             "rel_half_width": half / abs(mean) if mean else float("nan"), "run": p.run,
             "capacity": float("nan"), "capacity_ci95_half_width": float("nan"), "steady_state": "",
-            "unsteady": "",
         })
     return pd.DataFrame(rows, columns=POINT_COLUMNS)

@@ -21,7 +21,7 @@ from .capacity import check_capacity, point_name, short_point_note
 from .data import ClaimResult, StudyData, StudyDefinitionError, evaluate_claim, inapplicable_variants
 from .output import counts_by_origin, print_claims, quick_footer, write_claims, write_plot, write_scenarios
 from .plan import Point, RunRequest, RunSettings, plan_figure, tabulate
-from .run import ProgressFn, SteadyReport, simulate_runs
+from .run import ProgressFn, simulate_runs
 from .spec import Claim, Figure, Metrics
 from .verdicts import tally
 
@@ -83,29 +83,28 @@ def _print_summary(results: Sequence[ClaimResult], fdata: dict[int, FigureData],
         if row.steady_state == "no"
     ]
     if unsteady:
-        print(f"Unstable (no steady state: the queue grows through the run, so no mean is reported and a claim "
-              f"that reads the point is inconclusive; the test and its numbers in the CSV's `unsteady` column): "
+        print(f"No steady state (the link carried more than the precision target less than offered; "
+              f"the mean grows with the run): "
               f"{len(unsteady)} points: " + "; ".join(unsteady), file=stream)
     if precision is None:
         return
     # A sensitivity with its own target is held to that one.
     targets = {n: {s.name: s.precision for s in fd.figure.sensitivities if s.precision is not None} for n, fd in fdata.items()}
     short: list[str] = []
-    total = 0
+    unstable = 0
     for n, fd in sorted(fdata.items()):
         for row in fd.frame.itertuples(index=False):
-            if row.steady_state == "no":
-                continue  # no target applies to a mean that does not exist
-            total += 1
             if row.rel_half_width > targets[n].get(str(row.variant), precision):
                 short.append(short_point_note(n, row))
+                unstable += row.steady_state == "no"
+    total = sum(len(fd.frame) for fd in fdata.values())
     others = "".join(f", sensitivity rows with their own target within ±{100 * p:g}%" for p in sorted({p for t in targets.values() for p in t.values()}))
-    steady = " with a steady state" if unsteady else ""
     if short:
-        print(f"Precision: {total - len(short)} of {total} points{steady} within ±{100 * precision:g}%{others}; "
-              f"at the replication cap: " + "; ".join(short), file=stream)
+        stable = f" ({len(short) - unstable} of them with a steady state)" if unstable else ""
+        print(f"Precision: {total - len(short)} of {total} points within ±{100 * precision:g}%{others}; "
+              f"at the replication cap{stable}: " + "; ".join(short), file=stream)
     else:
-        print(f"Precision: all {total} points{steady} within ±{100 * precision:g}%{others}", file=stream)
+        print(f"Precision: all {total} points within ±{100 * precision:g}%{others}", file=stream)
 
 
 def check_variants(figures: Mapping[int, Figure], wanted: Sequence[int], points: Mapping[int, Sequence[Point]],
@@ -135,12 +134,8 @@ def reproduce_study(
     runner: Callable[[RunRequest], Metrics] | None = None,
     stream: TextIO | None = None,
     quiet: bool = False,
-    steady_check: bool = False,
 ) -> Reproduction:
-    """Run the chosen figures of a study, write every output and print the claims.
-
-    ``steady_check``: a full pass stops watching Poisson directions without a steady
-    state after their first round (:mod:`arqlab.execution.steady_watch`)."""
+    """Run the chosen figures of a study, write every output and print the claims."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     sink = stream or sys.stdout
@@ -155,13 +150,11 @@ def reproduce_study(
     for _, rmap, _ in plans.values():
         for k, r in rmap.items():
             runs.setdefault(k, r)
-    steady: dict[str, SteadyReport] = {}
     metrics = simulate_runs(list(runs.values()), workers=workers, executor=executor, store=store,
-                            progress=progress, runner=runner, steady=steady, steady_check=steady_check)
+                            progress=progress, runner=runner)
     frames = {n: tabulate(all_figs[n], plans[n][0], metrics) for n in wanted}
     check_capacity(frames, runs, metrics, settings.precision,
-                   lambda reqs: simulate_runs(reqs, workers=workers, executor=executor, store=store, runner=runner),
-                   steady)
+                   lambda reqs: simulate_runs(reqs, workers=workers, executor=executor, store=store, runner=runner))
     files: list[Path] = []
     fdata: dict[int, FigureData] = {}
     for n in wanted:
@@ -251,9 +244,6 @@ class StudyPackage:
     out_dir: str = ""
     trace_figures: tuple[int, ...] = ()
     extras: tuple[Extra, ...] = ()
-    #: The full pass stops watching Poisson directions without a steady state after
-    #: their first round (:mod:`arqlab.execution.steady_watch`).
-    steady_check: bool = False
 
     def settings_for(self, quick: bool, seed: int = 1) -> RunSettings:
         """Quick: ``quick_replications`` fixed replications; full: sequential precision
@@ -290,7 +280,7 @@ class StudyPackage:
         rep = reproduce_study(
             self, figures=swept, quick=quick, out_dir=out_dir if out_dir is not None else self.default_out_dir,
             settings=self.settings_for(quick, seed), workers=workers, executor=executor, store=store,
-            progress=progress, runner=runner, stream=sink, quiet=quiet, steady_check=self.steady_check,
+            progress=progress, runner=runner, stream=sink, quiet=quiet,
         )
         info = PassInfo(figures, quick, seed, sink)
         for extra in self.extras:

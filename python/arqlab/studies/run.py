@@ -3,25 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from arqlab.results import warn_stalls
-from arqlab.steady import Unsteady
 
 from .plan import RunRequest
 from .spec import Metrics
 
 ProgressFn = Callable[[int, int, str], None]
-
-
-@dataclass
-class SteadyReport:
-    """What the pilot test found for one run: its directions without a steady state,
-    and the capacity it measured (``{}`` when it needed none)."""
-
-    unsteady: dict[str, Unsteady] = field(default_factory=dict)
-    capacity: Metrics = field(default_factory=dict)
 
 
 def plain_metrics(metrics: Mapping[str, Any]) -> Metrics:
@@ -50,8 +39,6 @@ def simulate_runs(
     store: Any = None,
     progress: ProgressFn | None = None,
     runner: Callable[[RunRequest], Metrics] | None = None,
-    steady: dict[str, SteadyReport] | None = None,
-    steady_check: bool = False,
 ) -> dict[str, Metrics]:
     """Run every request and return ``{run key: metrics}``. The one place that simulates.
 
@@ -66,9 +53,6 @@ def simulate_runs(
 
     ``runner`` replaces the per-run simulation function (tests use it to run the framework
     without the compiled core); it is called in this process.
-
-    ``steady_check``: runs with a precision target get the steady-state pilot test
-    (:mod:`arqlab.execution.steady_watch`); ``steady`` collects its findings by run key.
     """
     total = len(runs)
     results: dict[str, Metrics] = {}
@@ -88,15 +72,12 @@ def simulate_runs(
     if executor is None:
         executor = "serial" if workers == 1 else "local"
     specs = [
-        PointSpec(resolved=scenario_mod.load(req.scenario), seed=req.seed, replications=req.replications,
-                  precision=req.precision, steady_check=steady_check and req.precision is not None)
+        PointSpec(resolved=scenario_mod.load(req.scenario), seed=req.seed, replications=req.replications, precision=req.precision)
         for req in runs
     ]
     outcomes = run_points_detailed(specs, executor=executor, workers=workers, store=store)
     for i, (req, spec, outcome) in enumerate(zip(runs, specs, outcomes), 1):
         results[req.key] = plain_metrics(outcome.metrics)
-        if steady is not None and (outcome.unsteady or outcome.capacity):
-            steady[req.key] = SteadyReport(dict(outcome.unsteady), plain_metrics(outcome.capacity or {}))
         warn_stalls(req.label or req.key, outcome.summary.stalls)
         tick(i, req)
     return results

@@ -81,8 +81,6 @@ class Est:
     mean: float
     half: float
     n: int = 0
-    unstable: bool = False
-    """A point without a steady state: no mean (NaN), so no verdict rests on it."""
 
     @property
     def lo(self) -> float:
@@ -103,7 +101,7 @@ class Est:
         return Est(self.mean * factor, abs(self.half * factor), self.n)
 
     def __str__(self) -> str:
-        return "unstable" if self.unstable else f"{self.mean:.4g}±{self.half:.2g}"
+        return f"{self.mean:.4g}±{self.half:.2g}"
 
 
 def _scale(a: Est, b: Est) -> float:

@@ -48,10 +48,7 @@ class FigureData:
         self.read: set[str] = set()
         self._index: dict[tuple[str, float], Est] = {}
         for row in base.itertuples(index=False):
-            # A point without a steady state has no value a claim can use (y is NaN).
-            unstable = getattr(row, "steady_state", "") == "no"
-            self._index[(str(row.curve), float(row.x))] = Est(float(row.y), float(row.y_ci95_half_width), int(row.n),
-                                                              unstable=unstable)
+            self._index[(str(row.curve), float(row.x))] = Est(float(row.y), float(row.y_ci95_half_width), int(row.n))
 
     def has(self, curve: str) -> bool:
         self.read.add(curve)
@@ -126,7 +123,7 @@ def _mark_unsteady(ax: Any, figure: Figure, frame: pd.DataFrame, rows: list[tupl
         xs = sub["x"] * (1 + shift) if figure.x_scale == "log" else sub["x"] + shift * (hi_x - lo_x)
         ax.plot(xs, [top] * len(sub), linestyle="none", marker="^", markersize=9, markerfacecolor="none",
                 markeredgecolor=st.get("color", "black"), clip_on=False,
-                label="unstable: no steady state (mean grows with the run)" if first else None)
+                label="no steady state (mean grows with the run; value in the CSV)" if first else None)
         first = False
 
 

@@ -69,7 +69,7 @@ __all__ = [
 
 
 STUDY = StudyPackage(NAME, TITLE, SOURCE, STUDY_CLAIMS_HEADING, figures, study_claims,
-                     quick_replications=QUICK_REPLICATIONS, full_precision=FULL_PRECISION, steady_check=True)
+                     quick_replications=QUICK_REPLICATIONS, full_precision=FULL_PRECISION)
 #: Figures 2–11 (or the chosen ones) with every claim checked; see :meth:`StudyPackage.reproduce`.
 reproduce = STUDY.reproduce
 settings_for = STUDY.settings_for
