@@ -242,7 +242,7 @@ impl<P: Payload> HdlcStation<P> {
     /// A frame received by value (the X.25 access line owns its frames in flight):
     /// an I frame's payload is moved up instead of cloned.
     pub fn receive_owned(&mut self, now: SimTime, mut f: Frame<P>) {
-        let msg = f.msg.take();
+        let msg = if f.kind == FrameKind::I { f.msg.take() } else { None };
         self.receive(now, &f, msg);
     }
 
