@@ -16,6 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "python"))
 
+import arqlab  # noqa: E402
 from arqlab.studies import comer_korb as ck  # noqa: E402
 from arqlab.studies import framework as fw  # noqa: E402
 from arqlab.studies.comer_korb import claims as cl  # noqa: E402
@@ -568,3 +569,41 @@ def test_lapb_framing_is_declared_uncertain_and_reaches_every_x25_layer(monkeypa
     assert _point(3, "tcp", 1.0)["stack"]["host"]["layers"][1]["lapb_overhead_bits"] == 32
     cm = cs.cm_tables("mlru", 4)
     assert cm["stack"]["host"]["layers"][0]["lapb_overhead_bits"] == 32
+
+
+def test_x25_ack_timer_is_declared_uncertain_and_reaches_the_circuit_management_runs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The paper's "extremely long time" before P(R) goes back is a declared input; it
+    decides ext6 at N = 16 (revision 9), so it reaches Figs. 4–8's x25 layers too (at
+    the default, 2 s, the key is omitted and the scenarios are as they were)."""
+    decl = next(u for u in params.UNCERTAIN_INPUTS if u.target == "param:X25_ACK_TIMER_S")
+    assert decl.value == params.X25_DEFAULT_ACK_TIMER_S == 2.0
+    assert "ack_timer_s" not in cs.cm_tables("mlru", 4)["stack"]["host"]["layers"][0]
+    monkeypatch.setattr(params, "X25_ACK_TIMER_S", 0.5)
+    assert cs.cm_tables("mlru", 4)["stack"]["host"]["layers"][0]["ack_timer_s"] == 0.5
+    two = cs.two_sided_tables(3)["stack"]
+    assert {two[k]["layers"][0]["ack_timer_s"] for k in ("a_host", "b_host", "site")} == {0.5}
+    assert _point(3, "tcp", 1.0)["stack"]["host"]["layers"][1]["ack_timer_s"] == 0.5
+
+
+def _terminal_delay(policy: str, ack_timer_s: float, monkeypatch: pytest.MonkeyPatch) -> float:
+    """Mean delay of t1's datagrams, N = 16 under heavy files (Fig. 6's point), seed 1."""
+    monkeypatch.setattr(params, "X25_ACK_TIMER_S", ack_timer_s)
+    tables = cs.cm_tables(policy, 16, file_rate=params.CM_FILE_RATE_HEAVY, channels=params.CM_CHANNELS_MANY)
+    scn = {"title": "ext6 lock", "run": {"duration_s": 3600.0, "warmup_s": 300.0, "replications": 1}, **tables}
+    return arqlab.simulate(scn, seed=1, replications=1).metrics["flow.a->t1"]["transfer_time_s"]["mean"]
+
+
+def test_terminal_circuit_locks_when_the_round_robin_cycle_just_exceeds_the_ack_timer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The receiver's rule (P(R) when the window is full or when the timer runs out), W = 2,
+    one-packet datagrams, one circuit per site served round robin on a saturated line
+    (cycle ≈ 2.07 s at N = 16): with the timer just shorter than the cycle (1.8 s) each
+    lone packet is acknowledged by the timer before the next arrives, the sender has one
+    window slot per visit and t1's queue grows (0.48 < 0.5 datagrams/s); well below
+    (1 s: the RR is back before the next visit) or above the cycle (3 s: two packets
+    fill the window) it does not. Multi-circuit MLRU gives t1 three circuits: no lock."""
+    below, locked, above = (_terminal_delay("mlru", t, monkeypatch) for t in (1.0, 1.8, 3.0))
+    assert locked > 10 * max(below, above), (below, locked, above)
+    multi = [_terminal_delay("multi_mlru", t, monkeypatch) for t in (1.8, 3.0)]
+    assert multi[0] == pytest.approx(multi[1], rel=0.1) and multi[0] < locked / 10, multi

@@ -113,6 +113,8 @@ T_N_PLACEMENT = "between_dces"
 HOST_PROCESSING_S = 0.0
 #: The X.25 receiver's acknowledgement timer (P(R) goes back at the latest after it).
 X25_ACK_TIMER_S = 2.0
+#: The x25 layer's default acknowledgement timer (Figs. 4–8 write theirs only when it differs).
+X25_DEFAULT_ACK_TIMER_S = 2.0
 #: LAPB's acknowledgement delay T2 on the access lines (the x25 default: a tenth of T1).
 LAPB_T2_S = 0.1
 #: LAPB framing per frame on the access lines, bits: opening flag, address, control, FCS

@@ -131,6 +131,15 @@ def lapb_framing() -> dict[str, int]:
     return {} if bits == P.X25_DEFAULT_LAPB_OVERHEAD_BITS else {"lapb_overhead_bits": bits}
 
 
+def ack_timer() -> dict[str, float]:
+    """The X.25 acknowledgement timer of the circuit-management runs (Figs. 4–8),
+    written only when it is not the x25 default (their scenarios stay as they were).
+    It decides whether a terminal circuit locks into one packet per round-robin visit
+    (the study page, revision 9), so the robustness analysis must reach these runs."""
+    t = P.X25_ACK_TIMER_S
+    return {} if t == P.X25_DEFAULT_ACK_TIMER_S else {"ack_timer_s": t}
+
+
 def transfer_tables(p: Mapping[str, Any]) -> dict[str, Any]:
     """The tables of one file transfer over ``circuits`` pre-opened circuits (Fig. 2, 3)."""
     c = int(p["circuits"])
@@ -214,7 +223,7 @@ def cm_tables(policy: str, n: int, t_min_s: float = CM_T_MIN_S, file_rate: float
     flows = [{"from": "a", "to": s, "traffic": poisson(CM_TERMINAL_RATE, CM_TERMINAL_OCTETS)} for s in terminals]
     flows += [{"from": "a", "to": s, "traffic": poisson(file_rate, CM_FILE_OCTETS)} for s in files]
     return {
-        "stack": {"host": {"layers": [{**x25, **lapb_framing()}]}},
+        "stack": {"host": {"layers": [{**x25, **lapb_framing(), **ack_timer()}]}},
         **network(terminals + files, {"t_n": "constant"}),
         "node": [{"name": s, "stack": "host"} for s in ["a", *terminals, *files]],
         "flow": flows,
@@ -259,7 +268,7 @@ def two_sided_tables(a_c_max: int) -> dict[str, Any]:
     is this at a's C_max 3 (c, d, e for t1, t2, t3)."""
     def x25(c_max: int, channels: int) -> dict[str, Any]:
         return {"kind": "x25", "window": WINDOW, "policy": "multi_mlru", "c_max": c_max, "channels": channels,
-                "k_reserved": 0, "t_min_s": CM_T_MIN_S, "t_open_s": CM_T_OPEN_S, **lapb_framing()}
+                "k_reserved": 0, "t_min_s": CM_T_MIN_S, "t_open_s": CM_T_OPEN_S, **lapb_framing(), **ack_timer()}
 
     sites = [f"t{i + 1}" for i in range(P.TS_TERMINAL_SITES)]
     flows = [{"from": "a", "to": "b", "traffic": poisson(P.TS_A_RATE, CM_FILE_OCTETS)},

@@ -329,3 +329,50 @@ fn test_quiet_spell_ends_when_the_ack_timer_fires() {
     let rr = b.next_packet(t(3.0)).expect("RR when the acknowledgement timer fires");
     assert_eq!((rr.kind, rr.pr), (PacketKind::Rr, 1));
 }
+
+/// The receiver's rule of the burst model (Comer & Korb §4: P(R) goes back "when the
+/// window is full … or after an extremely long time elapses") at the timer's boundary,
+/// W = 2, one-packet datagrams (terminal traffic) sent one per round-robin visit. A
+/// second packet arriving before the timer fills the window: RR at once for both, and
+/// the sender's next visit finds the whole window open. One arriving just after finds
+/// the first already acknowledged by the timer and starts a timer of its own: the
+/// sender always has one packet unacknowledged and one window slot per visit. This is
+/// the lock of `ext6.multi_slows_other_sites` at N = 16 (docs/studies/comer-korb.md).
+#[test]
+fn test_receiver_rule_window_full_or_timer_at_the_timer_boundary() {
+    let tm = Duration::from_secs_f64(2.0);
+    for (arrives, locked) in [(2.299, false), (2.301, true)] {
+        let (mut a, mut b) = (open_circuit(2), open_circuit(2));
+        let mut got = vec![];
+        a.take(t(0.0), 0, sdu(0, 40), 40);
+        let p0 = a.next_packet(t(0.0)).unwrap();
+        b.on_packet(t(0.3), p0, tm, &mut |n, _| got.push(n));
+        assert_eq!(b.poll_timeout(t(0.3)), Some(t(2.3)), "a lone packet waits for the timer");
+        // The next visit, 2 s after the first: P(R) for p0 is still at the receiver.
+        a.take(t(2.0), 1, sdu(1, 40), 40);
+        let p1 = a.next_packet(t(2.0)).unwrap();
+        assert_eq!(a.outstanding(), 2, "p0 unacknowledged: p1 takes the last window slot");
+        a.take(t(2.0), 2, sdu(2, 40), 40);
+        assert!(!a.wants(t(2.0)), "window closed: p2 waits for an RR");
+        let fired = b.handle_timeout(t(arrives));
+        let rr_timer = b.next_packet(t(arrives));
+        b.on_packet(t(arrives), p1, tm, &mut |n, _| got.push(n));
+        let rr_now = b.next_packet(t(arrives));
+        assert_eq!(got, vec![0, 1]);
+        if locked {
+            assert!(fired, "the timer ran out at 2.3 s, before p1");
+            assert_eq!(rr_timer.map(|p| (p.kind, p.pr)), Some((PacketKind::Rr, 1)), "the timer's RR covers p0 only");
+            assert!(rr_now.is_none(), "p1 is alone again: no RR");
+            assert_eq!(b.poll_timeout(t(arrives)), Some(t(arrives + 2.0)), "p1 waits for a timer of its own");
+            a.on_packet(t(arrives + 0.3), rr_timer.unwrap(), tm, &mut |_, _| {});
+            assert_eq!(a.outstanding(), 1, "p1 still unacknowledged: one slot for the next visit");
+        } else {
+            assert!(!fired && rr_timer.is_none(), "the timer has not run out");
+            assert_eq!(rr_now.map(|p| (p.kind, p.pr)), Some((PacketKind::Rr, 2)), "window full: RR at once for both");
+            assert_eq!(b.poll_timeout(t(arrives)), None, "nothing left to acknowledge");
+            a.on_packet(t(arrives + 0.3), rr_now.unwrap(), tm, &mut |_, _| {});
+            assert_eq!(a.outstanding(), 0, "the whole window open for the next visit");
+        }
+        assert!(a.wants(t(arrives + 0.3)), "p2 goes once the RR is in");
+    }
+}
