@@ -571,18 +571,23 @@ def test_lapb_framing_is_declared_uncertain_and_reaches_every_x25_layer(monkeypa
     assert cm["stack"]["host"]["layers"][0]["lapb_overhead_bits"] == 32
 
 
-def test_x25_ack_timer_is_declared_uncertain_and_reaches_the_circuit_management_runs(
+def test_x25_ack_timers_are_declared_uncertain_and_reach_the_circuit_management_runs(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The paper's "extremely long time" before P(R) goes back is a declared input; it
-    decides ext6 at N = 16 (revision 9), so it reaches Figs. 4–8's x25 layers too (at
-    the default, 2 s, the key is omitted and the scenarios are as they were)."""
+    decides ext6 at N = 16 (revision 9), so it reaches Figs. 4–8's x25 layers too, as
+    LAPB's T2 does (at the x25 defaults, 2 s and 0.1 s, the keys are omitted and the
+    scenarios are as they were)."""
     decl = next(u for u in params.UNCERTAIN_INPUTS if u.target == "param:X25_ACK_TIMER_S")
     assert decl.value == params.X25_DEFAULT_ACK_TIMER_S == 2.0
     assert "ack_timer_s" not in cs.cm_tables("mlru", 4)["stack"]["host"]["layers"][0]
+    assert "lapb_t2_s" not in cs.cm_tables("mlru", 4)["stack"]["host"]["layers"][0]
     monkeypatch.setattr(params, "X25_ACK_TIMER_S", 0.5)
-    assert cs.cm_tables("mlru", 4)["stack"]["host"]["layers"][0]["ack_timer_s"] == 0.5
+    monkeypatch.setattr(params, "LAPB_T2_S", 0.3)
+    layer = cs.cm_tables("mlru", 4)["stack"]["host"]["layers"][0]
+    assert (layer["ack_timer_s"], layer["lapb_t2_s"]) == (0.5, 0.3)
     two = cs.two_sided_tables(3)["stack"]
-    assert {two[k]["layers"][0]["ack_timer_s"] for k in ("a_host", "b_host", "site")} == {0.5}
+    assert {(two[k]["layers"][0]["ack_timer_s"], two[k]["layers"][0]["lapb_t2_s"])
+            for k in ("a_host", "b_host", "site")} == {(0.5, 0.3)}
     assert _point(3, "tcp", 1.0)["stack"]["host"]["layers"][1]["ack_timer_s"] == 0.5
 
 

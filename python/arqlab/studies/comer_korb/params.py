@@ -117,6 +117,8 @@ X25_ACK_TIMER_S = 2.0
 X25_DEFAULT_ACK_TIMER_S = 2.0
 #: LAPB's acknowledgement delay T2 on the access lines (the x25 default: a tenth of T1).
 LAPB_T2_S = 0.1
+#: The x25 layer's default T2 (Figs. 4–8 write theirs only when it differs).
+X25_DEFAULT_LAPB_T2_S = 0.1
 #: LAPB framing per frame on the access lines, bits: opening flag, address, control, FCS
 #: (2) and closing flag, 6 octets (the x25 default). The paper's "7 characters of header"
 #: (§4) is the X.25 header (3) with address, control and FCS (4), flags left out; frames

@@ -131,13 +131,18 @@ def lapb_framing() -> dict[str, int]:
     return {} if bits == P.X25_DEFAULT_LAPB_OVERHEAD_BITS else {"lapb_overhead_bits": bits}
 
 
-def ack_timer() -> dict[str, float]:
-    """The X.25 acknowledgement timer of the circuit-management runs (Figs. 4–8),
-    written only when it is not the x25 default (their scenarios stay as they were).
-    It decides whether a terminal circuit locks into one packet per round-robin visit
-    (the study page, revision 9), so the robustness analysis must reach these runs."""
-    t = P.X25_ACK_TIMER_S
-    return {} if t == P.X25_DEFAULT_ACK_TIMER_S else {"ack_timer_s": t}
+def x25_timers() -> dict[str, float]:
+    """The X.25 acknowledgement timer and LAPB's T2 of the circuit-management runs
+    (Figs. 4–8), each written only when it is not the x25 default (their scenarios stay
+    as they were). The first decides whether a terminal circuit locks into one packet
+    per round-robin visit (the study page, revision 9), so the robustness analysis
+    must reach these runs."""
+    out = {}
+    if P.X25_ACK_TIMER_S != P.X25_DEFAULT_ACK_TIMER_S:
+        out["ack_timer_s"] = P.X25_ACK_TIMER_S
+    if P.LAPB_T2_S != P.X25_DEFAULT_LAPB_T2_S:
+        out["lapb_t2_s"] = P.LAPB_T2_S
+    return out
 
 
 def transfer_tables(p: Mapping[str, Any]) -> dict[str, Any]:
@@ -223,7 +228,7 @@ def cm_tables(policy: str, n: int, t_min_s: float = CM_T_MIN_S, file_rate: float
     flows = [{"from": "a", "to": s, "traffic": poisson(CM_TERMINAL_RATE, CM_TERMINAL_OCTETS)} for s in terminals]
     flows += [{"from": "a", "to": s, "traffic": poisson(file_rate, CM_FILE_OCTETS)} for s in files]
     return {
-        "stack": {"host": {"layers": [{**x25, **lapb_framing(), **ack_timer()}]}},
+        "stack": {"host": {"layers": [{**x25, **lapb_framing(), **x25_timers()}]}},
         **network(terminals + files, {"t_n": "constant"}),
         "node": [{"name": s, "stack": "host"} for s in ["a", *terminals, *files]],
         "flow": flows,
@@ -268,7 +273,7 @@ def two_sided_tables(a_c_max: int) -> dict[str, Any]:
     is this at a's C_max 3 (c, d, e for t1, t2, t3)."""
     def x25(c_max: int, channels: int) -> dict[str, Any]:
         return {"kind": "x25", "window": WINDOW, "policy": "multi_mlru", "c_max": c_max, "channels": channels,
-                "k_reserved": 0, "t_min_s": CM_T_MIN_S, "t_open_s": CM_T_OPEN_S, **lapb_framing(), **ack_timer()}
+                "k_reserved": 0, "t_min_s": CM_T_MIN_S, "t_open_s": CM_T_OPEN_S, **lapb_framing(), **x25_timers()}
 
     sites = [f"t{i + 1}" for i in range(P.TS_TERMINAL_SITES)]
     flows = [{"from": "a", "to": "b", "traffic": poisson(P.TS_A_RATE, CM_FILE_OCTETS)},
