@@ -107,28 +107,3 @@ fn saturated_stations_with_a_holding_time_send_k_frames_per_token() {
         assert!(want > one * 1.0005, "k = {k} must beat one frame per token ({one})");
     }
 }
-
-/// Wake-ups: only the waiting station the free token reaches first is woken (one
-/// wake-up per capture), not every waiting station at each token pass. Eight saturated
-/// stations always wait; each frame costs its capture's wake-up and its arrival, so the
-/// events are at most two per frame plus the few of the start (every station asks at
-/// time 0; a nearer one overtakes the first armed) and the window's two. Waking every
-/// waiting station for its pass instead cost about one wake-up per waiting station per
-/// capture (8 per frame here).
-#[test]
-fn a_ring_wakes_only_the_waiting_station_the_free_token_reaches_first() {
-    let n = 8;
-    let flows: String = (0..n)
-        .map(|i| format!("[[flow]]\nfrom = \"s{i}\"\nto = \"s{}\"\ntraffic = {{ kind = \"saturated\", length = {{ dist = \"constant\", mean_bits = 2000 }} }}\n", (i + 1) % n))
-        .collect();
-    let text = ring(n, 5e-6, &flows).replace("warmup_s = 2.0", "warmup_s = 0.0").replace("replications = 4", "replications = 1").replace("duration_s = 60.0", "duration_s = 5.0");
-    let x = run(&text);
-    let frames = x.metrics["ring.ring"]["frames_transmitted"].mean as u64;
-    let events = x.records[0].events;
-    assert!(frames > 5_000, "{frames} frames");
-    assert!(events <= 2 * frames + n as u64 + 2, "{events} events for {frames} frames");
-    // Every station gets its turn (1-limited polling: the same number of frames each, ±1).
-    let per: Vec<f64> = (0..n).map(|i| x.metrics[format!("flow.s{i}->s{}", (i + 1) % n).as_str()]["messages_delivered"].mean).collect();
-    let (lo, hi) = per.iter().fold((f64::MAX, 0.0f64), |(a, b), &v| (a.min(v), b.max(v)));
-    assert!(hi - lo <= 2.0, "{per:?}");
-}

@@ -152,46 +152,6 @@ impl TokenRing {
         }
     }
 
-    /// The station the free token reaches first at or after `now` (one it passes exactly
-    /// at `now` included): the holder's downstream neighbour until the token has been
-    /// issued, then the first station at or after the token's place on the ring. Every
-    /// other station's next pass follows in ring order from here, so the earliest pass
-    /// among a set of stations is that of the first of them from here on (`ready_at`
-    /// gives it; a holder that may continue back to back goes before all of them).
-    /// One division, only while the token circulates free.
-    #[inline]
-    pub fn reaches_first(&self, now: SimTime) -> u32 {
-        let n = self.offset.len();
-        let h = self.holder as usize;
-        let issued = self.release.0 + self.token;
-        if now.0 <= issued {
-            return ((h + 1) % n) as u32;
-        }
-        // Where the token is now, as a time from station 0 downstream.
-        let at = (self.offset[h] + (now.0 - issued) % self.latency) % self.latency;
-        (self.offset.partition_point(|&o| o < at) % n) as u32
-    }
-
-    /// True if no two stations sit at the same place on the ring (every station or the
-    /// cable adds some delay): the free token then passes them one at a time, in ring
-    /// order, and `reaches_first` names one station.
-    pub fn stations_apart(&self) -> bool {
-        self.offset.windows(2).all(|w| w[0] < w[1]) && self.offset.last().is_some_and(|&o| o < self.latency)
-    }
-
-    /// True if station `pos` holds the token and may start another frame back to back
-    /// when its last one ends, at or after `now` (`ready_at` is that end).
-    #[inline]
-    pub fn continues(&self, pos: u32, now: SimTime) -> bool {
-        self.last_end >= now && self.may_continue(pos, self.last_end)
-    }
-
-    /// The last station to capture the token (station 0 before the first capture).
-    #[inline]
-    pub fn holder(&self) -> u32 {
-        self.holder
-    }
-
     /// The lead time (MAC framing) if station `pos` may start a frame at `now`.
     #[inline]
     pub fn gate(&self, pos: u32, now: SimTime) -> Option<Duration> {
@@ -206,7 +166,7 @@ impl TokenRing {
     /// bound: an upstream station may capture the token first; the caller re-asks).
     #[inline]
     pub fn ready_at(&self, pos: u32, now: SimTime) -> SimTime {
-        if self.continues(pos, now) {
+        if self.last_end >= now && self.may_continue(pos, self.last_end) {
             self.last_end
         } else {
             self.next_pass(pos, now.max(self.release))

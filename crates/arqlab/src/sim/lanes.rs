@@ -7,7 +7,6 @@ use crate::channel::{Direction, DirectionCounters, Radio, TokenRing, Transmissio
 use crate::engine::{Duration, SimTime};
 use crate::protocol::Pdu;
 use crate::scenario::outage;
-use super::ring_waits::RingWaits;
 
 /// A lane and what gates it.
 pub(super) struct Lane<F> {
@@ -58,42 +57,9 @@ pub(super) struct RingLanes {
     pub(super) receiver: Vec<u32>,
     /// Station position → what it is.
     pub(super) stations: Vec<Target>,
-    /// Station position → the port its wake-up names (`TxEnd(port)`: node n, or a
-    /// relay's port after the nodes).
-    pub(super) ports: Vec<u32>,
-    /// Who waits for the token, and the one live wake-up (`sim::ring_waits`).
-    waits: RingWaits,
 }
 
 impl RingLanes {
-    pub(super) fn new(mac: TokenRing, receiver: Vec<u32>, stations: Vec<Target>, ports: Vec<u32>) -> RingLanes {
-        let waits = RingWaits::new(&mac, stations.len());
-        RingLanes { mac, receiver, stations, ports, waits }
-    }
-
-    /// Station `pos` waits for the token from `at`: true if its wake-up must be
-    /// scheduled (`RingWaits::wait`).
-    #[inline]
-    pub(super) fn wait(&mut self, pos: u32, at: SimTime) -> bool {
-        self.waits.wait(pos, at)
-    }
-
-    /// Station `pos`'s wake-up fired at `now`: true if it was the ring's live one.
-    #[inline]
-    pub(super) fn woken(&mut self, pos: u32, now: SimTime) -> bool {
-        self.waits.woken(pos, now)
-    }
-
-    /// The wake-up to schedule if the ring has none live: (time, port) of the waiting
-    /// station the free token reaches first.
-    #[inline]
-    pub(super) fn rearm(&mut self, now: SimTime) -> Option<(SimTime, u32)> {
-        if !self.waits.unarmed() {
-            return None;
-        }
-        self.waits.rearm(&self.mac, now).map(|(at, pos)| (at, self.ports[pos as usize]))
-    }
-
     /// The station that receives a frame for node `dst`, if any.
     #[inline]
     pub(super) fn target(&self, dst: u32) -> Option<Target> {
@@ -105,7 +71,6 @@ impl RingLanes {
     #[inline]
     pub(super) fn started(&mut self, pos: u32, now: SimTime, end: SimTime, dst: u32) -> SimTime {
         let to = self.receiver.get(dst as usize).copied().filter(|&k| k != u32::MAX).unwrap_or(pos);
-        self.waits.captured(pos);
         self.mac.started(pos, now, end, to)
     }
 
@@ -171,3 +136,4 @@ pub(super) fn transmit<F: Pdu>(lane: &mut Lane<F>, radios: &mut [Radio], rings: 
     }
     tx
 }
+

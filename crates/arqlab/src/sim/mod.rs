@@ -19,7 +19,6 @@ mod delivery;
 mod link_router;
 mod window;
 mod routed;
-mod ring_waits;
 
 pub use experiment::{run_experiment, Experiment};
 pub use measure::Measures;

@@ -7,7 +7,7 @@
 //! port and IP counters are copied into the relay's scopes.
 
 use super::lanes::{gate, ready_at, transmit, Medium, Target};
-use super::runner::{rearm, record_relay, wait};
+use super::runner::record_relay;
 use super::state::{Ev, Sim, Step, ARRIVAL, TIMER, TX_END};
 use crate::engine::SimTime;
 use crate::protocol::{Grant, Layer, Sdu};
@@ -53,9 +53,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
 
     pub(super) fn router_port_free(&mut self, r: usize, k: usize, now: SimTime) -> Step {
         self.relays[r].ports[k].wake = false;
-        let ring = self.woken_on_ring(self.relays[r].ports[k].lane as usize, now);
-        let step = self.after_router(r, now);
-        self.rearm_after(ring, step, now)
+        self.after_router(r, now)
     }
 
     fn after_router(&mut self, r: usize, now: SimTime) -> Step {
@@ -76,11 +74,6 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                         lane.dir.stage(&f);
                         let tx = transmit(lane, radios, rings, now, lead, to);
                         q.schedule(tx.arrival, Ev::new(ARRIVAL, l))?;
-                        if let Medium::Ring(g, _) = lane.medium {
-                            // It has the token: the ring wakes its next station.
-                            relay.ports[k].wake = false;
-                            rearm(q, &mut rings[g as usize], now)?;
-                        }
                     }
                     None => busy = false,
                 }
@@ -88,10 +81,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             let port = &mut relay.ports[k];
             if busy && !port.wake && slot.ifaces.wants_transmit(k) {
                 port.wake = true;
-                let at = ready_at(lane, radios, rings, now);
-                if wait(rings, lane.medium, at) {
-                    q.schedule(at, Ev::new(TX_END, relay_port0[r] as usize + k))?;
-                }
+                q.schedule(ready_at(lane, radios, rings, now), Ev::new(TX_END, relay_port0[r] as usize + k))?;
             }
             let (counters, held) = slot.ifaces.port(k);
             port.counters = counters;

@@ -22,7 +22,7 @@ use crate::scenario::topology::NodeSpec;
 use crate::scenario::Scenario;
 use crate::trace::{TraceKind, Tracer};
 
-use super::lanes::{gate, ready_at, transmit, Medium, RingLanes, Target};
+use super::lanes::{gate, ready_at, transmit, Medium, Target};
 use super::state::{inside, unbox, Ev, Sim, Step, ARRIVAL, BOUNDARY, END, MESSAGE, RELAY_READY, TIMER, TX_END};
 pub use super::state::{FlowAccounting, RunOutput, SimError, Windows, MAX_ELEMENTS};
 /// Runs one replication of `sc` with stacks made by `make` (given each node's spec and
@@ -114,9 +114,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 ARRIVAL => self.arrival(i, now),
                 TX_END if i < self.nodes.len() => {
                     self.nodes[i].tx_wake = false;
-                    let ring = self.woken_on_ring(self.nodes[i].lane as usize, now);
-                    let step = self.after_input(i, now);
-                    self.rearm_after(ring, step, now)
+                    self.after_input(i, now)
                 }
                 TX_END => {
                     let (r, k) = self.port_owner[i - self.nodes.len()];
@@ -125,14 +123,11 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                     } else {
                         let port = &mut self.relays[r as usize].ports[k as usize];
                         port.wake = false;
-                        let lane = port.lane as usize;
-                        let ring = self.woken_on_ring(lane, now);
                         // A port's wake-up while waiting for a token releases nothing.
-                        if !self.lanes[lane].dir.is_busy(now) {
+                        if !self.lanes[port.lane as usize].dir.is_busy(now) {
                             self.relays[r as usize].release(now, k as usize);
                         }
-                        let step = self.send_from_port(r as usize, k as usize, now);
-                        self.rearm_after(ring, step, now)
+                        self.send_from_port(r as usize, k as usize, now)
                     }
                 }
                 TIMER if i >= self.nodes.len() => self.router_timer(i - self.nodes.len(), now),
@@ -299,7 +294,6 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
 
     /// Relay `r`'s port `k` sends its next ready frame if its lane is free, and asks to
     /// be woken when the lane frees (to release the frame from the buffer).
-    #[inline]
     fn send_from_port(&mut self, r: usize, k: usize, now: SimTime) -> Step {
         let lane = self.relays[r].ports[k].lane as usize;
         let Some(lead) = gate(&self.lanes[lane], &self.radios, &self.rings, now) else {
@@ -308,10 +302,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             let port = &mut self.relays[r].ports[k];
             if self.lanes[lane].medium.may_close_when_idle() && port.sending.is_none() && !port.queue.is_empty() && !port.wake {
                 port.wake = true;
-                let at = ready_at(&self.lanes[lane], &self.radios, &self.rings, now);
-                if wait(&mut self.rings, self.lanes[lane].medium, at) {
-                    self.q.schedule(at, Ev::new(TX_END, (self.relay_port0[r] as usize) + k))?;
-                }
+                self.q.schedule(ready_at(&self.lanes[lane], &self.radios, &self.rings, now), Ev::new(TX_END, (self.relay_port0[r] as usize) + k))?;
             }
             return Ok(());
         };
@@ -329,33 +320,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         self.relays[r].ports[k].sending = Some(bits);
         self.q.schedule(tx.arrival, Ev::new(ARRIVAL, lane))?;
         self.q.schedule(tx.end, Ev::new(TX_END, (self.relay_port0[r] as usize) + k))?;
-        if let Medium::Ring(g, _) = self.lanes[lane].medium {
-            // It has the token: it waits no more, and the ring wakes its next station.
-            self.relays[r].ports[k].wake = false;
-            rearm(&mut self.q, &mut self.rings[g as usize], now)?;
-        }
         Ok(())
-    }
-
-    /// A wake-up of the station on `lane` fired: on a token ring, the ring hears of it
-    /// (`RingLanes::woken`) and, if it was the ring's live one, is named, to be
-    /// re-armed after the station's turn.
-    #[inline]
-    pub(super) fn woken_on_ring(&mut self, lane: usize, now: SimTime) -> Option<u32> {
-        match self.lanes[lane].medium {
-            Medium::Ring(g, pos) if self.rings[g as usize].woken(pos, now) => Some(g),
-            _ => None,
-        }
-    }
-
-    /// After a ring station's wake-up and turn (`step`): if the ring has no live wake-up
-    /// left, its next waiting station's.
-    #[inline]
-    pub(super) fn rearm_after(&mut self, ring: Option<u32>, step: Step, now: SimTime) -> Step {
-        match ring {
-            Some(g) if step.is_ok() => Ok(rearm(&mut self.q, &mut self.rings[g as usize], now)?),
-            _ => step,
-        }
     }
 
     /// True if a transmission may start on `lane` at `now`.
@@ -416,11 +381,6 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
                 let dst = f.dst().unwrap_or(node.peer);
                 let tx = transmit(lane, radios, rings, now, lead, dst);
                 q.schedule(tx.arrival, Ev::new(ARRIVAL, l))?;
-                if let Medium::Ring(g, _) = lane.medium {
-                    // It has the token: it waits no more, and the ring wakes its next station.
-                    node.tx_wake = false;
-                    rearm(q, &mut rings[g as usize], now)?;
-                }
                 top_up(node, flows, now);
             } else {
                 busy = false;
@@ -430,10 +390,7 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         // Wake the node when its lane frees only if it has something to send then;
         // otherwise the next input to it will find the lane free (or schedule this).
         if !node.tx_wake && busy && node.stack.wants_transmit() {
-            let at = ready_at(lane, radios, rings, now);
-            if wait(rings, lane.medium, at) {
-                q.schedule(at, Ev::new(TX_END, n))?;
-            }
+            q.schedule(ready_at(lane, radios, rings, now), Ev::new(TX_END, n))?;
             node.tx_wake = true;
         }
         if let Some(d) = node.stack.poll_timeout() {
@@ -471,27 +428,6 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
         }
         Ok(())
     }
-}
-
-/// A station on `medium` waits for its lane from `at`: true if its wake-up must be
-/// scheduled (always, but on a token ring only for the first waiting station the
-/// token reaches: `RingLanes::wait`).
-#[inline]
-pub(super) fn wait(rings: &mut [RingLanes], medium: Medium, at: SimTime) -> bool {
-    match medium {
-        Medium::Ring(g, pos) => rings[g as usize].wait(pos, at),
-        _ => true,
-    }
-}
-
-/// Ring `ring` has no live wake-up (a station took the token, or the armed one let it
-/// pass): schedules its next waiting station's.
-#[inline]
-pub(super) fn rearm(q: &mut EventQueue<Ev>, ring: &mut RingLanes, now: SimTime) -> Result<(), crate::engine::ScheduleError> {
-    if let Some((at, port)) = ring.rearm(now) {
-        q.schedule(at, Ev::new(TX_END, port as usize))?;
-    }
-    Ok(())
 }
 
 #[cold]

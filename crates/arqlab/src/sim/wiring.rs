@@ -67,7 +67,7 @@ fn wire_rings<F: crate::protocol::Pdu>(topo: &Topology, seed: u64, replication: 
         .enumerate()
         .map(|(g, spec)| {
             let c = &spec.config;
-            let stations: Vec<Target> = spec
+            let stations = spec
                 .stations
                 .iter()
                 .enumerate()
@@ -90,15 +90,7 @@ fn wire_rings<F: crate::protocol::Pdu>(topo: &Topology, seed: u64, replication: 
             // A router on a ring of several stations addresses another router on it by the
             // node count plus its index (`wire_routers`): its station copies those frames.
             let relays = (0..topo.relays.len() as u32).map(|r| spec.stations.iter().position(|&e| e == End::Relay(r)).map_or(u32::MAX, |k| k as u32));
-            // Each station's wake-up port: node n is port n, relay ports follow the nodes.
-            let ports = stations
-                .iter()
-                .map(|&t| match t {
-                    Target::Port(r, k) => (topo.nodes.len() + topo.relays[..r as usize].iter().map(|x| x.lanes.len()).sum::<usize>()) as u32 + k,
-                    Target::Node(n) | Target::Ring(n) => n,
-                })
-                .collect();
-            RingLanes::new(TokenRing::new(&spec.params()), spec.receiver.iter().copied().chain(relays).collect(), stations, ports)
+            RingLanes { mac: TokenRing::new(&spec.params()), receiver: spec.receiver.iter().copied().chain(relays).collect(), stations }
         })
         .collect()
 }
