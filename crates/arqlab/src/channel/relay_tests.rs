@@ -81,3 +81,22 @@ fn test_uniform_and_exponential_forwarding_delays() {
         assert!((m - mean).abs() < tol * mean, "{forwarding:?}: mean {m}");
     }
 }
+
+/// The occupancy after a release is what is still held, in octets: two 1000-bit frames
+/// held from 0 s (250 octets), one leaves at 1 s (125 octets left), the other at 2 s;
+/// over 3 s the mean is (250 + 125 + 0) / 3 = 125 octets.
+#[test]
+fn test_port_occupancy_after_a_release_counts_the_octets_still_held() {
+    let mut r = relay(Forwarding::Constant(Duration(5)), None);
+    for i in 0..2 {
+        assert_eq!(r.arrive(s(0.0), 0, i, 1000, 1, false), Admission::Forward(SimTime(5)));
+    }
+    for (i, t) in [(0, 1.0), (1, 2.0)] {
+        assert_eq!(r.ready(), Some(1));
+        r.ports[1].sending = Some(1000);
+        r.release(s(t), 1);
+        assert_eq!(r.ports[1].buffered_bits, 1000 - 1000 * i);
+    }
+    assert_eq!(r.ports[1].occupancy.mean(3.0), 125.0);
+    assert_eq!(r.ports[1].counters.frames_forwarded, 2);
+}
