@@ -81,3 +81,39 @@ fn test_uniform_and_exponential_forwarding_delays() {
         assert!((m - mean).abs() < tol * mean, "{forwarding:?}: mean {m}");
     }
 }
+
+/// The occupancy after a release is what is still held, in octets: two 1000-bit frames
+/// held from 0 s (250 octets), one leaves at 1 s (125 octets left), the other at 2 s;
+/// over 3 s the mean is (250 + 125 + 0) / 3 = 125 octets.
+#[test]
+fn test_port_occupancy_after_a_release_counts_the_octets_still_held() {
+    let mut r = relay(Forwarding::Constant(Duration(5)), None);
+    for i in 0..2 {
+        assert_eq!(r.arrive(s(0.0), 0, i, 1000, 1, false), Admission::Forward(SimTime(5)));
+    }
+    for (i, t) in [(0, 1.0), (1, 2.0)] {
+        assert_eq!(r.ready(), Some(1));
+        r.ports[1].sending = Some(1000);
+        r.release(s(t), 1);
+        assert_eq!(r.ports[1].buffered_bits, 1000 - 1000 * i);
+    }
+    assert_eq!(r.ports[1].occupancy.mean(3.0), 125.0);
+    assert_eq!(r.ports[1].counters.frames_forwarded, 2);
+}
+
+/// Frames whose random delays end at the same instant leave in arrival order (the
+/// heap's key is (ready time, arrival order)), also when their slots are reused in
+/// another order: a uniform delay on [1 ms, 1 ms] makes every ready time tie.
+#[test]
+fn test_ties_in_ready_time_leave_in_arrival_order_whatever_the_slots() {
+    let mut r = relay(Forwarding::Uniform(1e-3, 1e-3), None);
+    let mut out = vec![];
+    for batch in [0u32, 3] {
+        for i in batch..batch + 3 {
+            assert_eq!(r.arrive(s(1.0), 0, i, 8, 1, false), Admission::Forward(s(1.0) + Duration::from_secs_f64(1e-3)));
+        }
+        while r.ready().is_some() {}
+        out.extend(r.ports[1].queue.drain(..).map(|x| x.0));
+    }
+    assert_eq!(out, vec![0, 1, 2, 3, 4, 5], "the second batch reuses slots 2, 1, 0");
+}

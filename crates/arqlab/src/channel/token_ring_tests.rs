@@ -52,3 +52,38 @@ fn test_ring_holding_time_is_summed_over_captures() {
     assert_eq!(r.held_until(e2 + Duration(1)), l + 100 * BIT);
     assert_eq!(r.held_until(SimTime(t2.0 + 50 * BIT)), l + 50 * BIT);
 }
+
+/// The free token passes a station once per revolution L: at its first pass, exactly
+/// k·L later (the gate opens then), and never between; asked between the k-th and the
+/// (k+1)-th pass, the next pass is the (k+1)-th.
+#[test]
+fn test_802_5_free_token_passes_each_station_once_per_revolution() {
+    let r = ring(None);
+    let l = r.latency().0;
+    let first = r.ready_at(2, SimTime::ZERO);
+    assert_eq!(first, SimTime(24 * BIT + r.distance(0, 2).0));
+    for k in 1..4u64 {
+        let pass = SimTime(first.0 + k * l);
+        assert_eq!(r.ready_at(2, SimTime(pass.0 - 1)), pass, "pass {k}");
+        assert_eq!(r.ready_at(2, pass), pass, "pass {k}, asked at that instant");
+        assert_eq!(r.gate(2, pass), Some(r.mac_time()));
+        assert_eq!(r.ready_at(2, SimTime(pass.0 + 1)), SimTime(pass.0 + l), "after pass {k}");
+        assert_eq!(r.gate(2, SimTime(pass.0 + 1)), None);
+    }
+}
+
+/// The holding time runs from the capture, whenever that is: a holder that captured
+/// the token 2 ms into the run may still continue 0.25 ms later (holding time 1 ms).
+#[test]
+fn test_802_5_holding_time_is_measured_from_the_capture_not_from_time_zero() {
+    let mut r = ring(Some(1e-3));
+    let t0 = r.ready_at(1, SimTime::from_secs_f64(2e-3));
+    assert!(t0 >= SimTime::from_secs_f64(2e-3));
+    let e1 = t0 + Duration(1000 * BIT); // 0.25 ms
+    r.started(1, t0, e1, 2);
+    assert_eq!(r.gate(1, e1), Some(r.mac_time()), "0.25 ms since the capture");
+    let e2 = e1 + Duration(3000 * BIT); // 1 ms since the capture
+    r.started(1, e1, e2, 2);
+    assert_eq!(r.gate(1, e2), None);
+    assert_eq!(r.counters, RingCounters { captures: 1, frames: 2, held_ps: 0 });
+}

@@ -193,3 +193,78 @@ fn test_a2_arm_secondary_t1_queues_the_oldest_frame_once_beside_srej_requests() 
         assert_eq!(b.counters().retransmitted_timeout as usize, want.len() - 1, "SREJ({srej})");
     }
 }
+
+/// A1.3: a combined station checkpoints on the F answering its own P only. A P received
+/// after it has sent an F of its own (so its F mark is ahead of V(A)) is answered by F
+/// and resends nothing; in NRM and ARM the secondary's checkpoint on P is against that
+/// F mark (`test_nrm_secondary_checkpoint_retransmission_on_p`).
+#[test]
+fn test_a1_3_abm_p_received_after_our_own_f_is_answered_and_resends_nothing() {
+    let mut a = abm_outstanding(3); // 0, 1, 2: V(S) = 3
+    a.handle_receive(ms(100), &s_frame(FrameKind::RR, 0, true, true));
+    assert_eq!(brief(&a.poll_transmit(ms(100), &LINE).unwrap()), (FrameKind::RR, 0, 0, true), "F, mark 3");
+    a.handle_receive(ms(200), &s_frame(FrameKind::RR, 1, true, true));
+    let fs: Vec<_> = send(&mut a, ms(200), 2).iter().map(|f| (f.kind, f.ns)).collect();
+    assert_eq!(fs, vec![(FrameKind::RR, 0), (FrameKind::I, 3)], "the F, then a new frame");
+    assert_eq!(a.counters().i_frames_retransmitted, 0);
+}
+
+/// A1.3 (NRM secondary): the checkpoint on P needs the P frame's N(R) to be valid; a P
+/// whose N(R) acknowledges frames never sent is counted as invalid and answered without
+/// a retransmission, while the next P with a valid N(R) checkpoints against the F mark.
+#[test]
+fn test_nrm_secondary_p_with_an_invalid_nr_starts_no_checkpoint() {
+    let mut b = station(&cfg(Mode::Nrm, 8), Station::B, 3);
+    b.handle_receive(ms(1), &s_frame(FrameKind::RR, 0, true, true));
+    let fs: Vec<_> = send(&mut b, ms(1), 5).iter().map(brief).collect();
+    let response = vec![
+        (FrameKind::I, 0, 0, false),
+        (FrameKind::I, 1, 0, false),
+        (FrameKind::I, 2, 0, false),
+        (FrameKind::RR, 0, 0, true),
+    ];
+    assert_eq!(fs, response, "the response ends with RR F: F mark 3");
+    b.handle_receive(ms(100), &s_frame(FrameKind::RR, 5, true, true));
+    assert_eq!(b.invalid_nr_received(), 1);
+    let fs: Vec<_> = send(&mut b, ms(100), 4).iter().map(brief).collect();
+    assert_eq!(fs, vec![(FrameKind::RR, 0, 0, true)], "polled: the F alone");
+    b.handle_receive(ms(200), &s_frame(FrameKind::RR, 0, true, true));
+    let fs: Vec<_> = send(&mut b, ms(200), 5).iter().map(brief).collect();
+    assert_eq!(fs, response, "a valid P: checkpoint from V(A)");
+    assert_eq!(b.counters().retransmitted_checkpoint, 3);
+}
+
+/// `receive_owned` (X.25's access line hands frames over by value) acts on a frame as
+/// `handle_receive` does: an I frame's payload is delivered, its N(R) acknowledges; an
+/// S frame's N(R) acknowledges and delivers nothing.
+#[test]
+fn test_receive_owned_acts_on_a_frame_as_handle_receive_does() {
+    let (mut a, mut b) = (abm_outstanding(2), abm_outstanding(2));
+    let f = i_frame(0, 1, false, true);
+    a.handle_receive(ms(1), &f);
+    b.receive_owned(ms(1), f);
+    for st in [&mut a, &mut b] {
+        assert_eq!(events(st), (vec![0], vec![0]), "delivered 0, acknowledged 0");
+        assert_eq!((st.vr(), st.va(), st.outstanding()), (1, 1, 1));
+    }
+    b.receive_owned(ms(2), s_frame(FrameKind::RR, 2, false, false));
+    assert_eq!(events(&mut b), (vec![], vec![1]));
+    assert_eq!((b.vr(), b.va(), b.outstanding()), (1, 2, 0));
+}
+
+/// `wants_transmit` for an NRM primary polling as often as possible: idle with no P out,
+/// the poll is due (true); once the P is out and nothing else is owed, false until the
+/// F comes back.
+#[test]
+fn test_wants_transmit_nrm_primary_polls_when_idle_and_waits_while_its_p_is_out() {
+    let mut a = station(&cfg(Mode::Nrm, 8), Station::A, 0);
+    assert!(!a.p_outstanding());
+    assert!(a.wants_transmit(), "idle, no P outstanding: a poll is due");
+    assert_eq!(brief(&a.poll_transmit(ms(0), &LINE).unwrap()), (FrameKind::RR, 0, 0, true));
+    assert!(a.p_outstanding());
+    assert!(!a.wants_transmit(), "the P is out, nothing else owed");
+    assert!(a.poll_transmit(ms(0), &LINE).is_none());
+    a.handle_receive(ms(1), &s_frame(FrameKind::RR, 0, true, false));
+    assert!(!a.p_outstanding());
+    assert!(a.wants_transmit(), "the F is back: the next poll is due");
+}
