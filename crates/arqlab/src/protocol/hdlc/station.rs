@@ -239,6 +239,32 @@ impl<P: Payload> HdlcStation<P> {
         self.role == Role::Combined || self.mode == Mode::Arm
     }
 
+    /// `wants_transmit` less an acknowledgement held back for T2, which `poll_transmit`
+    /// does not send before T2 runs out. The X.25 access line asks this on every input:
+    /// with the looser hint an RR waiting for a piggyback made it choose a frame for
+    /// nothing, about half its calls. (The runner keeps the looser hint: its wake-up at
+    /// the line's end is an event of every trajectory.)
+    pub fn wants_transmit_now(&self) -> bool {
+        self.wants(self.ack_pending && (self.t2 == Duration::ZERO || self.t2_expired))
+    }
+
+    /// `wants_transmit`, with `ack` standing for "an acknowledgement may be owed".
+    fn wants(&self, ack: bool) -> bool {
+        if self.mode == Mode::Nrm && self.role == Role::Secondary && !self.polled {
+            return false;
+        }
+        self.f_pending
+            || self.send_p
+            || self.polled
+            || self.rej_pending
+            || self.busy_report_pending
+            || ack
+            || !self.srej_queue.is_empty()
+            || !self.single.is_empty()
+            || (self.role != Role::Secondary && !self.p_outstanding && self.poll != Poll::Timeout)
+            || self.can_send_i(true)
+    }
+
     /// A frame received by value (the X.25 access line owns its frames in flight):
     /// an I frame's payload is moved up instead of cloned.
     pub fn receive_owned(&mut self, now: SimTime, mut f: Frame<P>) {
@@ -410,19 +436,7 @@ impl<P: Payload> Layer for HdlcStation<P> {
     /// The runner then schedules no wake-up for the line's end, and the X.25 access
     /// line skips the full choice, when nothing is pending.
     fn wants_transmit(&self) -> bool {
-        if self.mode == Mode::Nrm && self.role == Role::Secondary && !self.polled {
-            return false;
-        }
-        self.f_pending
-            || self.send_p
-            || self.polled
-            || self.rej_pending
-            || self.busy_report_pending
-            || self.ack_pending
-            || !self.srej_queue.is_empty()
-            || !self.single.is_empty()
-            || (self.role != Role::Secondary && !self.p_outstanding && self.poll != Poll::Timeout)
-            || self.can_send_i(true)
+        self.wants(self.ack_pending)
     }
 
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Frame<P>> {
