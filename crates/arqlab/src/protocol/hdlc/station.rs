@@ -45,16 +45,19 @@ pub struct HdlcStation<P: Payload = Sdu> {
     pub(super) secondary_t1_action: SecondaryT1Action,
     pub(super) timer_recovery: TimerRecovery,
 
-    // Send side. `unacked[0]` carries N(S) = V(A).
+    // Send side. `sdus[0]` carries N(S) = V(A).
     pub(super) va: u32,
     pub(super) va_abs: u64,
-    pub(super) unacked: VecDeque<P>,
-    /// Index in `unacked` of the next frame to send: V(S) = V(A) + next.
+    /// Every SDU submitted and not yet acknowledged, oldest first: the first `taken`
+    /// are in the send window (numbered from V(A)), the rest wait to enter it. One
+    /// queue, so an SDU entering the window moves no data (`taken` += 1).
+    pub(super) sdus: VecDeque<P>,
+    pub(super) taken: usize,
+    /// Index in `sdus` of the next frame to send: V(S) = V(A) + next.
     pub(super) next: usize,
-    /// Frames of `unacked` sent at least once (a send below it is a retransmission).
+    /// Frames of the window sent at least once (a send below it is a retransmission).
     pub(super) sent: usize,
     pub(super) cause: RetransmitCause,
-    pub(super) queue: VecDeque<P>,
     /// Single-frame retransmissions (SREJ, ARM secondary timer): absolute numbers.
     pub(super) single: VecDeque<(u64, RetransmitCause)>,
     /// The peer sent RNR.
@@ -142,11 +145,11 @@ impl<P: Payload> HdlcStation<P> {
             timer_recovery: cfg.timer_recovery.unwrap_or(TimerRecovery::Continue),
             va: 0,
             va_abs: 0,
-            unacked: VecDeque::new(),
+            sdus: VecDeque::new(),
+            taken: 0,
             next: 0,
             sent: 0,
             cause: RetransmitCause::Timeout,
-            queue: VecDeque::new(),
             single: VecDeque::new(),
             peer_busy: false,
             p_outstanding: false,
@@ -385,7 +388,7 @@ impl<P: Payload> Layer for HdlcStation<P> {
     }
 
     fn handle_submit(&mut self, _now: SimTime, msg: P) {
-        self.queue.push_back(msg);
+        self.sdus.push_back(msg);
     }
 
     fn handle_receive(&mut self, now: SimTime, f: &Frame<P>) {
@@ -474,11 +477,11 @@ impl<P: Payload> Layer for HdlcStation<P> {
     }
 
     fn backlog(&self) -> usize {
-        self.queue.len()
+        self.sdus.len() - self.taken
     }
 
     fn unacknowledged(&self) -> usize {
-        self.queue.len() + self.unacked.len()
+        self.sdus.len()
     }
 
     fn counters(&self) -> Counters {
