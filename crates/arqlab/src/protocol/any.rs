@@ -327,6 +327,20 @@ impl<P: Carry> Layer for AnyLayer<P> {
             AnyLayer::Ip(l) => l.poll_transmit(now, grant).map(AnyPdu::Ip),
         }
     }
+    /// An X.25 packet is written into a slot that holds one (every slot of an X.25
+    /// host's lane after its first packet); anything else goes through `poll_transmit`.
+    fn poll_transmit_into(&mut self, now: SimTime, grant: &Grant, slot: &mut AnyPdu<P>) -> bool {
+        if let (AnyLayer::X25(l), AnyPdu::Packet(p)) = (&mut *self, &mut *slot) {
+            return l.poll_transmit_into(now, grant, p);
+        }
+        match self.poll_transmit(now, grant) {
+            Some(pdu) => {
+                pdu.copy_into(slot);
+                true
+            }
+            None => false,
+        }
+    }
     fn poll_timeout(&self) -> Option<SimTime> {
         each!(self, l => l.poll_timeout())
     }

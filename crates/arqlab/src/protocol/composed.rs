@@ -70,6 +70,10 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Composed<U, L> {
         self.stack.poll_transmit(now, grant)
     }
     #[inline]
+    fn poll_transmit_into(&mut self, now: SimTime, grant: &Grant, slot: &mut L::Pdu) -> bool {
+        self.stack.poll_transmit_into(now, grant, slot)
+    }
+    #[inline]
     fn poll_timeout(&self) -> Option<SimTime> {
         self.stack.poll_timeout()
     }

@@ -57,6 +57,32 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Stacked<U, L> {
         }
     }
 
+    /// Hands the lower layer what the upper layer sends now, before the lower layer is
+    /// asked for its PDU.
+    #[inline]
+    fn feed(&mut self, now: SimTime, grant: &Grant) {
+        if let Some(depth) = self.ifq {
+            // tcp_output: all the upper layer will send now; ip_output: into the
+            // queue, or dropped when it holds `depth`.
+            while let Some(p) = self.upper.poll_transmit(now, grant) {
+                if self.lower.backlog() < depth && self.lower.accepts() {
+                    self.lower.handle_submit(now, p);
+                } else {
+                    self.ifq_drops += 1;
+                }
+            }
+        } else if self.lower_hungry() {
+            // One PDU, fixed as late as can be; all that is ready for a lower layer
+            // that plans its transmission from its queue.
+            while let Some(p) = self.upper.poll_transmit(now, grant) {
+                self.lower.handle_submit(now, p);
+                if !self.lower.plans_transmissions() {
+                    break;
+                }
+            }
+        }
+    }
+
     /// True if the lower layer would take an upper PDU now.
     #[inline]
     fn lower_hungry(&self) -> bool {
@@ -109,30 +135,21 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
     }
 
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<L::Pdu> {
-        if let Some(depth) = self.ifq {
-            // tcp_output: all the upper layer will send now; ip_output: into the
-            // queue, or dropped when it holds `depth`.
-            while let Some(p) = self.upper.poll_transmit(now, grant) {
-                if self.lower.backlog() < depth && self.lower.accepts() {
-                    self.lower.handle_submit(now, p);
-                } else {
-                    self.ifq_drops += 1;
-                }
-            }
-        } else if self.lower_hungry() {
-            // One PDU, fixed as late as can be; all that is ready for a lower layer
-            // that plans its transmission from its queue.
-            while let Some(p) = self.upper.poll_transmit(now, grant) {
-                self.lower.handle_submit(now, p);
-                if !self.lower.plans_transmissions() {
-                    break;
-                }
-            }
-        }
+        self.feed(now, grant);
         let out = self.lower.poll_transmit(now, grant);
         self.pump_up(now);
         out
     }
+
+    /// `poll_transmit`, the lower layer's PDU built in the medium's slot (no copy of a
+    /// returned PDU through the stack).
+    fn poll_transmit_into(&mut self, now: SimTime, grant: &Grant, slot: &mut L::Pdu) -> bool {
+        self.feed(now, grant);
+        let sent = self.lower.poll_transmit_into(now, grant, slot);
+        self.pump_up(now);
+        sent
+    }
+
 
     fn poll_timeout(&self) -> Option<SimTime> {
         match (self.upper.poll_timeout(), self.lower.poll_timeout()) {

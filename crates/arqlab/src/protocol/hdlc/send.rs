@@ -34,8 +34,7 @@ impl<P: Payload> HdlcStation<P> {
         if self.in_timer_recovery() {
             return self.next < self.sent;
         }
-        self.next < self.unacked.len()
-            || (self.unacked.len() < self.k && (!with_queue || !self.queue.is_empty()))
+        self.next < self.taken || (self.taken < self.k && (!with_queue || self.sdus.len() > self.taken))
     }
 
     /// `timer_recovery = "lapb"`: from T1's expiry until the F = 1 response to the poll
@@ -108,13 +107,14 @@ impl<P: Payload> HdlcStation<P> {
         if n > 0 {
             if self.report_acknowledged {
                 for _ in 0..n {
-                    if let Some(msg) = self.unacked.pop_front() {
+                    if let Some(msg) = self.sdus.pop_front() {
                         self.events.push_back(Event::Acknowledged(msg));
                     }
                 }
             } else {
-                self.unacked.drain(..n);
+                self.sdus.drain(..n);
             }
+            self.taken -= n;
             self.va = nr;
             self.va_abs += n as u64;
             let va_abs = self.va_abs;
@@ -195,7 +195,7 @@ impl<P: Payload> HdlcStation<P> {
         if let Some(pos) = self.single_ready() {
             if let Some((abs, cause)) = self.single.remove(pos) {
                 let idx = (abs - self.va_abs) as usize;
-                if let Some(msg) = self.unacked.get(idx).cloned() {
+                if let Some(msg) = self.sdus.get(idx).cloned() {
                     self.counters.count_retransmission(cause);
                     self.set_i_frame(slot, idx, msg);
                     return Some(Pf::Rule);
@@ -203,12 +203,14 @@ impl<P: Payload> HdlcStation<P> {
             }
         }
         if self.can_send_i(true) {
-            if self.next == self.unacked.len() {
-                let msg = self.queue.pop_front()?;
-                self.unacked.push_back(msg);
+            if self.next == self.taken {
+                if self.sdus.len() == self.taken {
+                    return None;
+                }
+                self.taken += 1;
             }
             let idx = self.next;
-            let msg = self.unacked[idx].clone();
+            let msg = self.sdus[idx].clone();
             if idx < self.sent {
                 self.counters.count_retransmission(self.cause);
             } else {

@@ -45,16 +45,19 @@ pub struct HdlcStation<P: Payload = Sdu> {
     pub(super) secondary_t1_action: SecondaryT1Action,
     pub(super) timer_recovery: TimerRecovery,
 
-    // Send side. `unacked[0]` carries N(S) = V(A).
+    // Send side. `sdus[0]` carries N(S) = V(A).
     pub(super) va: u32,
     pub(super) va_abs: u64,
-    pub(super) unacked: VecDeque<P>,
-    /// Index in `unacked` of the next frame to send: V(S) = V(A) + next.
+    /// Every SDU submitted and not yet acknowledged, oldest first: the first `taken`
+    /// are in the send window (numbered from V(A)), the rest wait to enter it. One
+    /// queue, so an SDU entering the window moves no data (`taken` += 1).
+    pub(super) sdus: VecDeque<P>,
+    pub(super) taken: usize,
+    /// Index in `sdus` of the next frame to send: V(S) = V(A) + next.
     pub(super) next: usize,
-    /// Frames of `unacked` sent at least once (a send below it is a retransmission).
+    /// Frames of the window sent at least once (a send below it is a retransmission).
     pub(super) sent: usize,
     pub(super) cause: RetransmitCause,
-    pub(super) queue: VecDeque<P>,
     /// Single-frame retransmissions (SREJ, ARM secondary timer): absolute numbers.
     pub(super) single: VecDeque<(u64, RetransmitCause)>,
     /// The peer sent RNR.
@@ -142,11 +145,11 @@ impl<P: Payload> HdlcStation<P> {
             timer_recovery: cfg.timer_recovery.unwrap_or(TimerRecovery::Continue),
             va: 0,
             va_abs: 0,
-            unacked: VecDeque::new(),
+            sdus: VecDeque::new(),
+            taken: 0,
             next: 0,
             sent: 0,
             cause: RetransmitCause::Timeout,
-            queue: VecDeque::new(),
             single: VecDeque::new(),
             peer_busy: false,
             p_outstanding: false,
@@ -237,6 +240,32 @@ impl<P: Payload> HdlcStation<P> {
     /// uses the Annex B timer tied to P/F; the NRM secondary has none.
     pub(super) fn async_timer(&self) -> bool {
         self.role == Role::Combined || self.mode == Mode::Arm
+    }
+
+    /// `wants_transmit` less an acknowledgement held back for T2, which `poll_transmit`
+    /// does not send before T2 runs out. The X.25 access line asks this on every input:
+    /// with the looser hint an RR waiting for a piggyback made it choose a frame for
+    /// nothing, about half its calls. (The runner keeps the looser hint: its wake-up at
+    /// the line's end is an event of every trajectory.)
+    pub fn wants_transmit_now(&self) -> bool {
+        self.wants(self.ack_pending && (self.t2 == Duration::ZERO || self.t2_expired))
+    }
+
+    /// `wants_transmit`, with `ack` standing for "an acknowledgement may be owed".
+    fn wants(&self, ack: bool) -> bool {
+        if self.mode == Mode::Nrm && self.role == Role::Secondary && !self.polled {
+            return false;
+        }
+        self.f_pending
+            || self.send_p
+            || self.polled
+            || self.rej_pending
+            || self.busy_report_pending
+            || ack
+            || !self.srej_queue.is_empty()
+            || !self.single.is_empty()
+            || (self.role != Role::Secondary && !self.p_outstanding && self.poll != Poll::Timeout)
+            || self.can_send_i(true)
     }
 
     /// A frame received by value (the X.25 access line owns its frames in flight):
@@ -359,7 +388,7 @@ impl<P: Payload> Layer for HdlcStation<P> {
     }
 
     fn handle_submit(&mut self, _now: SimTime, msg: P) {
-        self.queue.push_back(msg);
+        self.sdus.push_back(msg);
     }
 
     fn handle_receive(&mut self, now: SimTime, f: &Frame<P>) {
@@ -410,19 +439,7 @@ impl<P: Payload> Layer for HdlcStation<P> {
     /// The runner then schedules no wake-up for the line's end, and the X.25 access
     /// line skips the full choice, when nothing is pending.
     fn wants_transmit(&self) -> bool {
-        if self.mode == Mode::Nrm && self.role == Role::Secondary && !self.polled {
-            return false;
-        }
-        self.f_pending
-            || self.send_p
-            || self.polled
-            || self.rej_pending
-            || self.busy_report_pending
-            || self.ack_pending
-            || !self.srej_queue.is_empty()
-            || !self.single.is_empty()
-            || (self.role != Role::Secondary && !self.p_outstanding && self.poll != Poll::Timeout)
-            || self.can_send_i(true)
+        self.wants(self.ack_pending)
     }
 
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Frame<P>> {
@@ -460,11 +477,11 @@ impl<P: Payload> Layer for HdlcStation<P> {
     }
 
     fn backlog(&self) -> usize {
-        self.queue.len()
+        self.sdus.len() - self.taken
     }
 
     fn unacknowledged(&self) -> usize {
-        self.queue.len() + self.unacked.len()
+        self.sdus.len()
     }
 
     fn counters(&self) -> Counters {

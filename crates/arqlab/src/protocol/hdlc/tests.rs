@@ -977,10 +977,33 @@ fn test_wants_transmit_is_false_only_when_no_frame_can_go() {
     assert!(!a.wants_transmit());
     a.handle_receive(ms(2), &s_frame(FrameKind::RR, 0, true, true));
     assert!(a.wants_transmit(), "a P was received: the F response is owed");
+    assert!(a.wants_transmit_now(), "an F owes nothing to T2");
     let mut b = station(&cfg(Mode::Nrm, 8), Station::B, 3);
     assert!(!b.wants_transmit(), "an NRM secondary waits for the poll");
     b.handle_receive(ms(0), &s_frame(FrameKind::RR, 0, true, true));
     assert!(b.wants_transmit(), "polled, with frames queued");
+}
+
+/// X.25 §2.4.8.2 (T2): an acknowledgement held back for T2 is owed but not sendable, so
+/// `wants_transmit_now` (the X.25 access line's question) is false until T2 runs out —
+/// one picosecond before it, nothing goes — and true at its expiry, when the RR goes;
+/// `wants_transmit` (the runner's hint) stays true throughout.
+#[test]
+fn test_t2_held_acknowledgement_is_not_wanted_now_until_t2_expires() {
+    let mut c = cfg(Mode::Abm, 8);
+    c.t2_s = 0.01;
+    let mut a = station(&c, Station::A, 0);
+    a.handle_receive(ms(1), &i_frame(0, 0, false, true));
+    assert!(a.wants_transmit(), "an acknowledgement is owed");
+    assert!(!a.wants_transmit_now(), "held back for T2");
+    let before = SimTime(ms(11).0 - 1);
+    a.handle_timeout(before);
+    assert!(!a.wants_transmit_now() && a.poll_transmit(before, &LINE).is_none(), "T2 has not run out");
+    assert_eq!(a.poll_timeout(), Some(ms(11)), "T2 runs out 10 ms after the I frame");
+    a.handle_timeout(ms(11));
+    assert!(a.wants_transmit_now(), "T2 ran out");
+    assert_eq!(brief(&a.poll_transmit(ms(11), &LINE).unwrap()), (FrameKind::RR, 0, 1, false));
+    assert!(!a.wants_transmit_now() && !a.wants_transmit());
 }
 
 /// `without_acknowledged_events` (X.25's access line): an N(R) frees the acknowledged
@@ -1062,11 +1085,13 @@ impl Harness {
             for s in 0..2 {
                 self.drain(s);
                 if self.busy_until[s] <= self.now {
-                    // `wants_transmit` is false only when nothing could go (every run of
-                    // the harness, so every property test, checks it).
+                    // `wants_transmit` and `wants_transmit_now` are false only when nothing
+                    // could go (every run of the harness, so every property test, checks it).
                     let may = self.st[s].wants_transmit();
+                    let now_too = self.st[s].wants_transmit_now();
                     if let Some(f) = self.st[s].poll_transmit(self.now, &LINE) {
                         assert!(may, "station {s} at {:?}: wants_transmit() was false, yet {f:?} went", self.now);
+                        assert!(now_too, "station {s} at {:?}: wants_transmit_now() was false, yet {f:?} went", self.now);
                         let done = self.now + Duration::transmission(f.bits as u64, LINE.rate_bps);
                         self.busy_until[s] = done;
                         let err = lose(s, self.now);

@@ -3,6 +3,13 @@
 //! A, the DCE end station B; the line is error free with no propagation delay (a local
 //! loop), so the frame-level delay T_f of the burst model *emerges* from LAPB:
 //! frame overhead, acknowledgement frames and queueing behind other frames.
+//!
+//! LAPB delivers every packet once and in order, so the packets of one direction wait
+//! on the line in one queue, in the order handed to LAPB, and its frames carry a
+//! [`Ticket`] (the packet's place and length) instead of the packet: a packet is not
+//! copied into every frame that carries it and into its retransmission buffer, and the
+//! far end's delivery takes the packet at the head of the queue (its ticket checks
+//! that it is that packet).
 
 use super::packet::Packet;
 use super::X25Config;
@@ -10,6 +17,49 @@ use crate::engine::{Duration, SimTime};
 use crate::protocol::hdlc::{HdlcConfig, HdlcStation, Mode};
 use crate::protocol::{Event, Frame, FrameKind, Grant, Layer, Payload, Pdu, Station};
 use std::collections::VecDeque;
+
+/// What LAPB carries for a packet on the access line: its place in its direction's
+/// sequence (numbered from 0, wrapping) and its length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ticket {
+    seq: u32,
+    bits: u32,
+}
+
+impl Payload for Ticket {
+    #[inline(always)]
+    fn bits(&self) -> u32 {
+        self.bits
+    }
+}
+
+/// The packets handed to one end's LAPB and not yet delivered at the other, in order.
+struct Waiting<P> {
+    packets: VecDeque<Packet<P>>,
+    /// The ticket number of the next packet handed over.
+    next: u32,
+}
+
+impl<P: Payload> Waiting<P> {
+    fn new() -> Self {
+        Waiting { packets: VecDeque::new(), next: 0 }
+    }
+
+    /// `p` waits; its ticket goes to LAPB.
+    fn push(&mut self, p: Packet<P>) -> Ticket {
+        let t = Ticket { seq: self.next, bits: Payload::bits(&p) };
+        self.next = self.next.wrapping_add(1);
+        self.packets.push_back(p);
+        t
+    }
+
+    /// The packet LAPB delivered ticket `t` of: the oldest waiting (in-order delivery).
+    fn take(&mut self, t: Ticket) -> Packet<P> {
+        let oldest = self.next.wrapping_sub(self.packets.len() as u32);
+        assert_eq!(t.seq, oldest, "LAPB delivered packet {} of a direction whose oldest undelivered is {oldest}", t.seq);
+        self.packets.pop_front().expect("a delivered ticket has its packet waiting")
+    }
+}
 
 struct Wire<F> {
     busy_until: SimTime,
@@ -35,10 +85,13 @@ pub struct AccessCounters {
 }
 
 pub struct AccessLine<P: Payload> {
-    pub dte: HdlcStation<Packet<P>>,
-    pub dce: HdlcStation<Packet<P>>,
-    up: Wire<Frame<Packet<P>>>,
-    down: Wire<Frame<Packet<P>>>,
+    pub dte: HdlcStation<Ticket>,
+    pub dce: HdlcStation<Ticket>,
+    up: Wire<Frame<Ticket>>,
+    down: Wire<Frame<Ticket>>,
+    /// Packets the DTE's LAPB (up) and the DCE's (down) carry, waiting for delivery.
+    up_packets: Waiting<P>,
+    down_packets: Waiting<P>,
     grant: Grant,
     /// Packets the DCE's LAPB delivered, for the network. (The DTE's go straight to
     /// the host's packet level, see [`AccessLine::arrivals`].)
@@ -63,6 +116,8 @@ impl<P: Payload> AccessLine<P> {
             dce: HdlcStation::new(&h, Station::B).without_acknowledged_events(),
             up: Wire::default(),
             down: Wire::default(),
+            up_packets: Waiting::new(),
+            down_packets: Waiting::new(),
             grant: Grant::line(cfg.access_rate_bps),
             to_net: VecDeque::new(),
             processing: Duration::from_secs_f64(cfg.host_processing_s),
@@ -80,7 +135,14 @@ impl<P: Payload> AccessLine<P> {
 
     /// A packet from the network for the DTE: the DCE's LAPB queues it.
     pub fn from_network(&mut self, now: SimTime, p: Packet<P>) {
-        self.dce.handle_submit(now, p);
+        let t = self.down_packets.push(p);
+        self.dce.handle_submit(now, t);
+    }
+
+    /// A packet from the host's packet level for the network: the DTE's LAPB queues it.
+    pub fn from_dte(&mut self, now: SimTime, p: Packet<P>) {
+        let t = self.up_packets.push(p);
+        self.dte.handle_submit(now, t);
     }
 
     /// Frames whose last bit has arrived by `now` are handed to the far station, and
@@ -103,13 +165,13 @@ impl<P: Payload> AccessLine<P> {
             self.dce.handle_timeout(now);
         }
         while let Some(e) = self.dte.poll_event() {
-            if let Event::Delivered(p) = e {
-                to_dte(p);
+            if let Event::Delivered(t) = e {
+                to_dte(self.down_packets.take(t));
             }
         }
         while let Some(e) = self.dce.poll_event() {
-            if let Event::Delivered(p) = e {
-                self.to_net.push_back(p);
+            if let Event::Delivered(t) = e {
+                self.to_net.push_back(self.up_packets.take(t));
             }
         }
     }
@@ -133,7 +195,7 @@ impl<P: Payload> AccessLine<P> {
             if self.dte.backlog() == 0 {
                 if self.processing == Duration::ZERO {
                     if let Some(p) = pull() {
-                        self.dte.handle_submit(now, p);
+                        self.from_dte(now, p);
                     }
                 } else {
                     self.process(now, pull);
@@ -153,7 +215,7 @@ impl<P: Payload> AccessLine<P> {
         match &self.processed {
             Some((ready, _)) if *ready <= now => {
                 if let Some((_, p)) = self.processed.take() {
-                    self.dte.handle_submit(now, p);
+                    self.from_dte(now, p);
                 }
             }
             Some(_) => {}
@@ -163,9 +225,9 @@ impl<P: Payload> AccessLine<P> {
 
     /// Starts `station`'s next frame on `w`, if it has one. The frame is built where it
     /// will wait for its arrival, at the back of the wire's queue: no copies of a
-    /// returned frame (a frame is ~140 octets). Returns true if a frame started.
-    fn transmit(station: &mut HdlcStation<Packet<P>>, w: &mut Wire<Frame<Packet<P>>>, now: SimTime, g: &Grant) -> bool {
-        if !station.wants_transmit() {
+    /// returned frame. Returns true if a frame started.
+    fn transmit(station: &mut HdlcStation<Ticket>, w: &mut Wire<Frame<Ticket>>, now: SimTime, g: &Grant) -> bool {
+        if !station.wants_transmit_now() {
             return false;
         }
         w.in_flight.push_back((now, Frame::supervisory(FrameKind::RR, 0, false, 0)));
@@ -218,6 +280,29 @@ mod tests {
     use super::*;
     use crate::protocol::Sdu;
 
+    /// X.25 §2.4 (LAPB delivers each packet once, in order): a direction's packets wait
+    /// in the order handed to LAPB, each carried by a ticket with its length, and each
+    /// delivery takes the oldest — across the wrap of the ticket numbers.
+    #[test]
+    fn lapb_in_order_delivery_takes_each_packet_by_its_ticket() {
+        let mut w: Waiting<Sdu> = Waiting { packets: VecDeque::new(), next: u32::MAX - 1 };
+        let pkt = |k: u32| Packet::control(PacketKind::Rr, 1, k, 0, 1, k);
+        let t: Vec<Ticket> = (0..3).map(|k| w.push(pkt(k))).collect();
+        assert_eq!(t.iter().map(|x| (x.seq, x.bits)).collect::<Vec<_>>(), vec![(u32::MAX - 1, 24), (u32::MAX, 32), (0, 40)]);
+        assert_eq!([w.take(t[0]).pr, w.take(t[1]).pr, w.take(t[2]).pr], [0, 1, 2]);
+        assert!(w.packets.is_empty());
+    }
+
+    /// A delivery out of order (or twice) is a model bug: the ticket names a packet that
+    /// is not the oldest waiting, and the run stops there rather than hand up another.
+    #[test]
+    #[should_panic(expected = "LAPB delivered packet 1 of a direction whose oldest undelivered is 0")]
+    fn a_ticket_delivered_out_of_order_is_refused() {
+        let mut w: Waiting<Sdu> = Waiting::new();
+        let t: Vec<Ticket> = (0..2).map(|k| w.push(Packet::control(PacketKind::Rr, 1, k, 0, 1, 0))).collect();
+        w.take(t[1]);
+    }
+
     /// Host processing: a packet processed while LAPB still holds frames it cannot send
     /// (eight queued ahead of it) waits for LAPB; the line's
     /// next moment is then always after now, and every packet reaches the DCE once.
@@ -231,7 +316,7 @@ mod tests {
         let mut now = SimTime::ZERO;
         line.start(now, &mut pull); // processing of packet 0 starts
         for k in 1..=8 {
-            line.dte.handle_submit(now, pkt(k)); // eight frames queued in LAPB meanwhile
+            line.from_dte(now, pkt(k)); // eight frames queued in LAPB meanwhile
         }
         line.start(now, &mut pull); // the host polls after each input
         let mut wakes = 0;

@@ -90,6 +90,18 @@ impl<P: Routable> X25Host<P> {
         while self.line.start(now, &mut || iface.next_packet(now)) {}
         debug_assert!(!self.line.due(now), "something on the access line is due at {now:?} after the starts");
     }
+
+    /// The next packet the DCE hands to the network, if any.
+    #[inline]
+    fn next_out(&mut self, now: SimTime) -> Option<Packet<P>> {
+        // Every input ran `service` at its time: at the same time nothing new can start.
+        if self.serviced_at != Some(now) {
+            self.service(now);
+        }
+        let p = self.line.to_net.pop_front()?;
+        self.counters.frames_sent += 1;
+        Some(p)
+    }
 }
 
 impl<P: Routable> Layer for X25Host<P> {
@@ -124,13 +136,18 @@ impl<P: Routable> Layer for X25Host<P> {
     }
 
     fn poll_transmit(&mut self, now: SimTime, _grant: &Grant) -> Option<Packet<P>> {
-        // Every input ran `service` at its time: at the same time nothing new can start.
-        if self.serviced_at != Some(now) {
-            self.service(now);
+        self.next_out(now)
+    }
+
+    /// The packet moves from the DCE's queue into the medium's slot.
+    fn poll_transmit_into(&mut self, now: SimTime, _grant: &Grant, slot: &mut Packet<P>) -> bool {
+        match self.next_out(now) {
+            Some(p) => {
+                *slot = p;
+                true
+            }
+            None => false,
         }
-        let p = self.line.to_net.pop_front()?;
-        self.counters.frames_sent += 1;
-        Some(p)
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
