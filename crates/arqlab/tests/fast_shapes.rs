@@ -36,6 +36,16 @@ fn tcp_over_datagram() -> Scenario {
     Scenario::from_toml(text).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// TP4 (selective AKs) over a framing layer on a noisy 64 kbit/s line, saturated: the
+/// general `Tp4Over` shape (the network window has its own).
+fn tp4_over_datagram() -> Scenario {
+    let text = "[run]\nduration_s = 60.0\n[stack.s]\nlayers = [{ kind = \"tp4\", dt_size_octets = 128, acknowledgement = \"selective\" }, { kind = \"datagram\" }]\n\
+        [[medium]]\nname = \"l\"\nends = [\"a\", \"b\"]\nrate_bps = 64000.0\ndelay_s = 0.05\nbit_error_rate = 1e-5\n\
+        [[node]]\nname = \"a\"\nstack = \"s\"\n[[node]]\nname = \"b\"\nstack = \"s\"\n\
+        [[flow]]\nfrom = \"a\"\nto = \"b\"\ntraffic = { kind = \"saturated\", length = { dist = \"constant\", mean_bits = 8192 } }\n";
+    Scenario::from_toml(text).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// TCP (window 7 segments) directly on the HF ARQ over a 2400 bit/s half-duplex radio,
 /// saturated (as `tests/tcp_over_hf.rs`).
 fn tcp_over_hf_arq() -> Scenario {
@@ -60,7 +70,8 @@ fn cases() -> Vec<(Shape, Scenario)> {
         (Shape::Single("tp4"), pair("tp4")),
         (Shape::TcpOver, tcp_over_datagram()),
         (Shape::TcpOverHf, tcp_over_hf_arq()),
-        (Shape::Tp4Over, from_file("colella/acknowledgement.toml", 200.0, 0.0)),
+        (Shape::Tp4Over, tp4_over_datagram()),
+        (Shape::Tp4OverNetWindow, from_file("colella/acknowledgement.toml", 200.0, 0.0)),
         (Shape::Llc2Connections, from_file("biersack/base.toml", 30.0, 5.0)),
     ]
 }

@@ -133,8 +133,10 @@ pub enum Shape {
     TcpOver,
     /// TCP over the HF ARQ (its own PDU type).
     TcpOverHf,
-    /// TP4 over any one frame layer (the subnetwork).
+    /// TP4 over any one frame layer (the subnetwork) but the network window.
     Tp4Over,
+    /// TP4 over the network window (Colella's stack: `NetWindow<Tpdu>`, no `AnyLayer`).
+    Tp4OverNetWindow,
     /// LLC2 alone, one connection per peer in a [`Mux`] (Biersack's bridged rings).
     Llc2Connections,
     /// Not monomorphised: the composed path.
@@ -143,7 +145,7 @@ pub enum Shape {
 
 impl Shape {
     /// Every monomorphised shape.
-    pub const FAST: [Shape; 13] = [
+    pub const FAST: [Shape; 14] = [
         Shape::Single("stop_and_wait"),
         Shape::Single("go_back_n"),
         Shape::Single("selective_repeat"),
@@ -156,6 +158,7 @@ impl Shape {
         Shape::TcpOver,
         Shape::TcpOverHf,
         Shape::Tp4Over,
+        Shape::Tp4OverNetWindow,
         Shape::Llc2Connections,
     ];
 
@@ -174,6 +177,7 @@ impl Shape {
             return Shape::Composed;
         }
         match (&shape[0], shape.get(1)) {
+            (ProtocolConfig::Tp4(_), Some(ProtocolConfig::NetworkWindow(_))) => Shape::Tp4OverNetWindow,
             (ProtocolConfig::Tp4(_), Some(_)) => Shape::Tp4Over,
             (ProtocolConfig::Tcp(_), Some(ProtocolConfig::HfArq(_))) => Shape::TcpOverHf,
             (ProtocolConfig::Tcp(_), Some(_)) => Shape::TcpOver,
@@ -190,6 +194,10 @@ fn run_dispatch(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Opti
         Shape::Composed => composed::run(sc, seed, replication, w, t, path == Path::Chain),
         Shape::Llc2Connections => run_llc2_mux(sc, seed, replication, w, t),
         Shape::Tp4Over | Shape::Single("tp4") => run_tp4(sc, seed, replication, w, t),
+        Shape::Tp4OverNetWindow => runner::run(sc, seed, replication, w, t, |n, _| match (&n.stack[0], &n.stack[1]) {
+            (ProtocolConfig::Tp4(c), ProtocolConfig::NetworkWindow(nw)) => Tp4Over(Stacked::new(Tp4::new(c), NetWindow::<Tpdu>::new(nw))),
+            (a, b) => unreachable!("dispatched on tp4 over network_window: {} over {}", a.kind(), b.kind()),
+        }),
         Shape::TcpOverHf => run_tcp_over_hf(sc, seed, replication, w, t),
         Shape::TcpOver => run_tcp(sc, seed, replication, w, t),
         Shape::Single("stop_and_wait" | "go_back_n") => runner::run(sc, seed, replication, w, t, |n, _| match &n.stack[0] {
@@ -236,7 +244,8 @@ fn run_llc2_mux(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Opti
     })
 }
 
-/// TP4 alone on the medium, or over any frame layer (the subnetwork).
+/// TP4 alone on the medium, or over any frame layer (the subnetwork) but the network
+/// window (`Shape::Tp4OverNetWindow`).
 fn run_tp4(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>) -> Result<RunOutput, SimError> {
     let tp4 = |n: &crate::scenario::topology::NodeSpec| match &n.stack[0] {
         ProtocolConfig::Tp4(c) => Tp4::new(c),

@@ -1,7 +1,8 @@
 //! The cheaper forms of per-packet work (`reception::mark_acked`, the remembered rate
-//! of `rate::choose_rate`) against the plain definitions they replace, at their
-//! boundaries: the lower edge at, below and above the send window, bitmap bits
-//! outside the window, and SNR estimates revisited along a staircase.
+//! of `rate::choose_rate`, `poll_transmit_into`, the airtimes of a planned turn)
+//! against the plain definitions they replace, at their boundaries: the lower edge at,
+//! below and above the send window, bitmap bits outside the window, SNR estimates
+//! revisited along a staircase, a stale slot, packets of one size next to another's.
 
 use super::*;
 
@@ -72,4 +73,78 @@ fn test_the_remembered_rate_is_the_rate_chosen_at_each_estimate() {
     // Different rates were chosen along the way (the memo is not one value).
     let rates: std::collections::BTreeSet<usize> = a.rate_memo.iter().map(|x| x.1).collect();
     assert!(rates.len() > 1, "{rates:?}");
+}
+
+/// Variants covering the three ways a turn is built: selective repeat on the external
+/// modem (5066), stop-and-wait (5066-1s), and the integrated modem's padded, filled
+/// BW2 bursts (HDL).
+const BUILDS: [&str; 3] = ["5066", "5066-1s", "hdl"];
+
+/// A station of `variant` with SDUs of mixed lengths queued (segments of several sizes).
+fn loaded(variant: &str) -> HfArq {
+    let mut a = arq(variant);
+    for (i, bits) in [1600, 1600, 800, 1600, 40, 3000].into_iter().enumerate() {
+        a.handle_submit(SimTime::ZERO, sdu(i as u64, bits));
+    }
+    a
+}
+
+/// `poll_transmit_into` (the runner's call: the packet goes into the medium's slot) is
+/// `poll_transmit` without the returned copy: the same packets, whatever the slot held
+/// before, and the same wait for a response from the end of the last one.
+#[test]
+fn test_poll_transmit_into_sends_what_poll_transmit_sends_and_starts_the_same_wait() {
+    for variant in BUILDS {
+        let (mut a, mut b) = (loaded(variant), loaded(variant));
+        let returned = burst(&mut a, SimTime::ZERO);
+        // A stale slot: another station's acknowledgement, every field set.
+        let mut slot = HfFrame { lwe: 99, bitmap: u128::MAX, request: true, first: true, last: false, airtime: t(7.0) - SimTime::ZERO, ..arq(variant).frame(HfKind::Ack) };
+        let mut built = vec![];
+        let mut at = SimTime::ZERO;
+        while b.poll_transmit_into(at, &G, &mut slot) {
+            at += slot.airtime;
+            built.push(slot.clone());
+            if slot.last {
+                break;
+            }
+        }
+        assert!(!returned.is_empty(), "{variant}: a turn is sent");
+        assert_eq!(built, returned, "{variant}: the same packets");
+        assert_eq!(b.poll_timeout(), a.poll_timeout(), "{variant}: the same response wait");
+        assert_eq!(b.counters(), a.counters(), "{variant}");
+        assert!(!b.poll_transmit_into(at, &G, &mut slot) && a.poll_transmit(at, &G).is_none(), "{variant}: both wait for the response");
+    }
+}
+
+/// The definition `plan` keeps while reusing the last packet's conversion to a
+/// `Duration`: each packet's airtime is its own size's in its mode; the first adds the
+/// mode's preamble, the last the padding to whole interleaver blocks (and, for BW2, to
+/// the burst's slot count) — with packets of one size next to packets of another.
+#[test]
+fn test_each_packet_has_its_own_sizes_airtime_the_first_adds_the_preamble_the_last_the_padding() {
+    for variant in BUILDS {
+        let mut a = loaded(variant);
+        let fs = burst(&mut a, SimTime::ZERO);
+        let mode = a.framing_mode();
+        let (tab, integrated_sr) = (a.table.clone(), a.integrated && a.sr);
+        let own: Vec<f64> = fs.iter().map(|f| tab.airtime_s(f.mode as usize, f.bits)).collect();
+        let data_s: f64 = own.iter().sum();
+        let mut pad = tab.rounded_s(mode, data_s) - data_s;
+        let data = fs.iter().filter(|f| f.kind == HfKind::Data).count() as u32;
+        if integrated_sr && data > 0 {
+            pad += f64::from(tab.burst_slots(data) - data) * tab.airtime_s(mode, 0);
+        }
+        let sizes: std::collections::BTreeSet<u32> = fs.iter().map(|f| f.bits).collect();
+        assert!(fs.len() == 1 || sizes.len() > 1 || integrated_sr, "{variant}: packets of several sizes {sizes:?}");
+        for (k, (f, &t)) in fs.iter().zip(&own).enumerate() {
+            let mut want = Duration::from_secs_f64(t);
+            if k + 1 == fs.len() {
+                want = want + Duration::from_secs_f64(pad.max(0.0));
+            }
+            if k == 0 {
+                want = want + Duration::from_secs_f64(tab.preamble_s(mode));
+            }
+            assert_eq!(f.airtime, want, "{variant}: packet {k} of {} ({} bits)", fs.len(), f.bits);
+        }
+    }
 }

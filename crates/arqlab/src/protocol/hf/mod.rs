@@ -237,6 +237,25 @@ impl<P: Payload> HfArq<P> {
         self.duplex || self.holder
     }
 
+    /// The next packet of the transmission under way, planning one if none is.
+    #[inline]
+    fn next_frame(&mut self) -> Option<HfFrame<P>> {
+        if self.burst.is_empty() {
+            self.plan();
+        }
+        self.burst.pop_front()
+    }
+
+    /// Packet `f` starts now: the wait for a response starts at the end of the last.
+    #[inline]
+    fn sent_frame(&mut self, now: SimTime, f: &HfFrame<P>) {
+        self.counters.frames_sent += 1;
+        if f.last && self.solicit_pending {
+            self.awaiting = Some(now + f.airtime + self.response_timeout);
+            self.solicit_pending = false;
+        }
+    }
+
     /// Information bits of a segment.
     fn seg_bits(&self, s: &Segment<P>) -> u32 {
         if s.index + 1 == s.count {
@@ -292,16 +311,19 @@ impl<P: Payload> Layer for HfArq<P> {
     }
 
     fn poll_transmit(&mut self, now: SimTime, _grant: &Grant) -> Option<HfFrame<P>> {
-        if self.burst.is_empty() {
-            self.plan();
-        }
-        let f = self.burst.pop_front()?;
-        self.counters.frames_sent += 1;
-        if f.last && self.solicit_pending {
-            self.awaiting = Some(now + f.airtime + self.response_timeout);
-            self.solicit_pending = false;
-        }
+        let f = self.next_frame()?;
+        self.sent_frame(now, &f);
         Some(f)
+    }
+
+    /// The burst's next packet goes straight from the burst queue into the medium's
+    /// slot (one copy, not two through a returned value).
+    #[inline]
+    fn poll_transmit_into(&mut self, now: SimTime, _grant: &Grant, slot: &mut HfFrame<P>) -> bool {
+        let Some(f) = self.next_frame() else { return false };
+        *slot = f;
+        self.sent_frame(now, slot);
+        true
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {

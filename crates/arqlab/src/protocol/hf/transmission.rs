@@ -100,39 +100,44 @@ impl<P: Payload> HfArq<P> {
     }
 
     /// Appends the data packets of a transmission: every unacknowledged packet of the
-    /// window in order (resends first, then new ones), within the limits.
+    /// window in order (resends first, then new ones), within the limits. One pass over
+    /// the window's slots; what every packet of the turn shares (the acknowledgement
+    /// fields, the framing mode) is computed once, not per packet.
     pub(super) fn push_data(&mut self, frames: &mut VecDeque<HfFrame<P>>) -> usize {
         let (mut data, mut airtime) = (0usize, 0.0);
         let limit = if self.sr { self.max_packets } else { 1 };
-        for i in 0..self.slots.len() {
+        let template = self.frame(HfKind::Data);
+        let framing = self.framing_mode();
+        let bw2_bits = self.integrated.then(|| self.data_bits(0));
+        let cause = if self.retry { RetransmitCause::Timeout } else { RetransmitCause::Reject };
+        let HfArq { slots, table, data_modes, rate, integrated, header_bits, max_tx, base, counters, packets_new, .. } = self;
+        for (i, s) in slots.iter_mut().enumerate() {
             if data >= limit {
                 break;
             }
-            if self.slots[i].acked {
+            if s.acked {
                 continue;
             }
-            let bits = self.data_bits(self.slots[i].bits);
-            let t = self.data_airtime(bits);
-            if data > 0 && airtime + t > self.max_tx {
+            let bits = bw2_bits.unwrap_or(s.bits + *header_bits);
+            let t = table.airtime_s(framing, bits);
+            if data > 0 && airtime + t > *max_tx {
                 break;
             }
             airtime += t;
             data += 1;
-            self.slots[i].sent += 1;
-            let Slot { ref seg, sent, .. } = self.slots[i];
-            let seg = seg.clone();
-            let mut f = self.frame(HfKind::Data);
-            f.seq = self.base + i as u64;
-            f.segment = Some(seg);
+            s.sent += 1;
+            let mut f = template.clone();
+            f.seq = *base + i as u64;
+            f.segment = Some(s.seg.clone());
             f.bits = bits;
-            f.info = self.slots[i].bits;
-            f.mode = self.data_mode(sent);
+            f.info = s.bits;
+            f.mode = data_mode(*integrated, data_modes, *rate, s.sent);
             frames.push_back(f);
-            self.counters.i_frames_sent += 1;
-            if sent == 1 {
-                self.packets_new += 1;
+            counters.i_frames_sent += 1;
+            if s.sent == 1 {
+                *packets_new += 1;
             } else {
-                self.counters.count_retransmission(if self.retry { RetransmitCause::Timeout } else { RetransmitCause::Reject });
+                counters.count_retransmission(cause);
             }
         }
         if self.fill_repeats && self.integrated && self.sr && data > 0 {
@@ -184,16 +189,8 @@ impl<P: Payload> HfArq<P> {
         self.data_modes[if self.integrated { 0 } else { self.rate }]
     }
 
-    pub(super) fn data_airtime(&self, bits: u32) -> f64 {
-        self.table.airtime_s(self.framing_mode(), bits)
-    }
-
     pub(super) fn data_mode(&self, copies: u32) -> u8 {
-        if self.integrated {
-            self.data_modes[(copies as usize).min(self.data_modes.len()) - 1] as u8
-        } else {
-            self.data_modes[self.rate] as u8
-        }
+        data_mode(self.integrated, &self.data_modes, self.rate, copies)
     }
 
     /// Modes and airtimes: the preamble on the first packet, interleaver padding on
@@ -206,6 +203,9 @@ impl<P: Payload> HfArq<P> {
             _ => self.framing_mode(),
         };
         let mut data_s = 0.0;
+        // The packets of a turn are mostly of one size and mode: the last airtime's
+        // conversion to a Duration is reused (the same value converts to the same time).
+        let mut last: Option<(f64, Duration)> = None;
         for f in frames.iter_mut() {
             let t = match (self.integrated, f.kind) {
                 (true, HfKind::Data) => self.table.airtime_s(f.mode as usize, f.bits),
@@ -218,7 +218,11 @@ impl<P: Payload> HfArq<P> {
                     self.table.airtime_s(mode, f.bits)
                 }
             };
-            f.airtime = Duration::from_secs_f64(t);
+            f.airtime = match last {
+                Some((s, d)) if s == t => d,
+                _ => Duration::from_secs_f64(t),
+            };
+            last = Some((t, f.airtime));
             data_s += t;
         }
         // The waveform's framing (110B App. C modes have their own preamble and
@@ -238,5 +242,15 @@ impl<P: Payload> HfArq<P> {
         if let Some(first) = frames.first_mut() {
             first.airtime = first.airtime + Duration::from_secs_f64(self.table.preamble_s(mode));
         }
+    }
+}
+
+/// The mode of a data packet's `copies`-th copy: the integrated waveform's mode for that
+/// many copies combined, else the external modem's current rate.
+fn data_mode(integrated: bool, data_modes: &[usize], rate: usize, copies: u32) -> u8 {
+    if integrated {
+        data_modes[(copies as usize).min(data_modes.len()) - 1] as u8
+    } else {
+        data_modes[rate] as u8
     }
 }
