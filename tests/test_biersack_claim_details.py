@@ -165,7 +165,69 @@ def test_throughput_at_a_delay_the_curve_never_reaches_is_the_empty_estimate() -
     assert empty(cl.throughput_at_delay(sd(2, {"srej": {1.0: 0.25}})[2], "bg", 0.25)), "no BG curve"
 
 
+DELAY = {2: "fig2.srej_mean_delay_slightly_better", 3: "fig3.srej_p95_delay_slightly_better"}
+
+
+def _vertical(delay: float, n: int) -> StudyData:
+    """BG's delay rises steeply past 2 Mbit/s (0.5 to 1 ms within 0.0625 Mbit/s): at
+    SREJ's delay BG carries about what SREJ carries, so only the vertical reading (BG's
+    delay at SREJ's throughput) can find SREJ worse."""
+    return sd(n, {"bg_tp": {1.0: 1.0, 2.0: 2.0, 3.0: 2.0625}, "bg": {1.0: 0.25, 2.0: 0.5, 3.0: 1.0},
+                  "srej_tp": {1.0: 1.0, 2.0: 2.0, 3.0: 2.25}, "srej": {1.0: 0.25, 2.0: delay, 3.0: 1.0}})
+
+
+def _horizontal(tp: float, n: int) -> StudyData:
+    """BG's delay flat up to 2 Mbit/s (0.5 to 0.5078 ms): at SREJ's throughput BG's delay
+    is about SREJ's, so only the horizontal reading (BG's throughput at SREJ's delay)
+    can find SREJ worse."""
+    return sd(n, {"bg_tp": {1.0: 1.0, 2.0: 2.0, 3.0: 3.0}, "bg": {1.0: 0.5, 2.0: 0.5078125, 3.0: 1.0},
+                  "srej_tp": {1.0: 1.0, 2.0: tp, 3.0: 3.25}, "srej": {1.0: 0.5, 2.0: 0.5078125, 3.0: 1.0}})
+
+
+@pytest.mark.parametrize("n", [2, 3])
+@pytest.mark.parametrize("delay,want", [(0.5078125, H), (0.5625, N)])
+def test_delay_worse_read_vertically_alone(n: int, delay: float, want: Verdict) -> None:
+    # +1.6 % (within the 2.5 % precision) or +12.5 % delay at BG's 2 Mbit/s; horizontally
+    # SREJ's 2 Mbit/s is within 0.4 % of BG's throughput at either delay.
+    out = claim(n, DELAY[n], _vertical(delay, n))
+    assert out.verdict is want and f"x=2:{'ok' if want is H else 'NO'} " in out.detail, out.detail
+
+
+@pytest.mark.parametrize("n", [2, 3])
+@pytest.mark.parametrize("tp,want", [(1.984375, H), (1.9375, N)])
+def test_delay_worse_read_horizontally_alone(n: int, tp: float, want: Verdict) -> None:
+    # 0.8 % or 3.1 % less than BG at 0.5078 ms; vertically SREJ's delay is within 0.1 %
+    # of BG's at SREJ's throughput either way.
+    out = claim(n, DELAY[n], _horizontal(tp, n))
+    assert out.verdict is want and f"x=2:{'ok' if want is H else 'NO'} " in out.detail, out.detail
+
+
+def test_delay_claim_explains_both_readings_at_every_point_and_the_knee() -> None:
+    out = claim(2, DELAY[2], _vertical(0.5625, 2))
+    assert out.detail == (
+        "never worse: does not hold (x=1:ok at 0.25 ms: SREJ 1±0 vs BG 1±0 Mbit/s; at 1 Mbit/s: SREJ 0.25±0 vs "
+        "BG 0.25±0 ms; x=2:NO at 0.5625 ms: SREJ 2±0 vs BG 2.008±0 Mbit/s; at 2 Mbit/s: SREJ 0.5625±0 vs BG 0.5±0 ms; "
+        "x=3:ok at 1 ms: SREJ 2.25±0 vs BG 2.062±0 Mbit/s; at 2.25 Mbit/s: SREJ 1±0 vs BG nan±nan ms) | "
+        "slightly better: holds (at 1 ms: SREJ 2.25±0 vs BG 2.062±0 Mbit/s (+9.1%; slightly: significant, "
+        "at most +15%))")
+
+
+def test_delay_gain_over_a_bg_carrying_nothing_is_nan() -> None:
+    out = claim(2, DELAY[2], sd(2, {"bg_tp": {1.0: 0.0, 2.0: 0.0}, "bg": {1.0: 0.25, 2.0: 0.5},
+                                    "srej_tp": {1.0: 1.0, 2.0: 2.0}, "srej": {1.0: 0.25, 2.0: 0.5}}))
+    assert out.detail.endswith("slightly better: does not hold (at 0.5 ms: SREJ 2±0 vs BG 0±0 Mbit/s "
+                               "(+nan%; slightly: significant, at most +15%))"), out.detail
+
+
 # --- Fig. 6 ----------------------------------------------------------------------------
+
+
+def test_ranking_names_every_variant_not_run() -> None:
+    from arqlab.studies.biersack.params import PAPER_VARIATIONS
+
+    curves: Curves = {k: {4.5: v} for k, v in {"srej": 1.0, "bg": 1.0, "jain": 0.5}.items()}
+    out = claim(6, "fig6.ranking_stays", sd(6, curves, {v: curves for v in PAPER_VARIATIONS[2:]}))
+    assert (out.verdict, out.detail) == (I, f"variants not run: {PAPER_VARIATIONS[0]}, {PAPER_VARIATIONS[1]}")
 
 
 def test_ranking_explains_every_point() -> None:
