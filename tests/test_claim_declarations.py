@@ -131,3 +131,16 @@ def test_biersack_claims_under_every_applicable_variant_except_figure_6s_own() -
             assert c.figure == f.number, c.id
             if f.number != 6:
                 assert set(c.sensitivity) == applicable("biersack", c), c.id
+
+
+ORIGINS = ("paper", "extrapolation", "inference", "model check")  # spec.Claim.origin's docstring
+
+
+@pytest.mark.parametrize("name", STUDIES)
+def test_every_claims_origin_is_one_the_tables_count_and_an_inference_says_so(name: str) -> None:
+    """Only "paper" claims count as the paper's, the others are counted apart: an origin
+    outside the four is counted nowhere. A statement that opens "Inference" is the
+    reproduction's own reading, and an inference's statement says it is."""
+    for c in claims(name):
+        assert c.origin in ORIGINS, f"{c.id}: origin {c.origin!r}"
+        assert (c.origin == "inference") == c.statement.startswith("Inference"), f"{c.id}: {c.origin}"
