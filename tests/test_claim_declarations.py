@@ -111,3 +111,36 @@ def test_johnson_figure_1_and_3_claims_under_every_applicable_variant_figure_2_u
         assert c.sensitivity and set(c.sensitivity) < applicable("johnson", c), c.id
         # Fig. 2's variants are those every figure has.
         assert all(v in (s.name for s in f.sensitivities) for v in c.sensitivity for f in study("johnson").figures())
+
+
+@pytest.mark.parametrize("name", STUDIES)
+def test_every_claim_states_its_sentence_and_names_its_section(name: str) -> None:
+    """claims.md prints each claim's section and statement beside its verdict: neither
+    may be missing or blank."""
+    for c in claims(name):
+        assert isinstance(c.section, str) and c.section.strip(), f"{c.id}: section {c.section!r}"
+        assert isinstance(c.statement, str) and c.statement.strip(), f"{c.id}: statement {c.statement!r}"
+
+
+def test_biersack_claims_under_every_applicable_variant_except_figure_6s_own() -> None:
+    """Fig. 6's variants are the data its claims read (the ranking per variant, the T1
+    steps); every other figure's claims are re-evaluated under every variant that
+    applies to them (Fig. 7: the REJ after a discard)."""
+    for f in study("biersack").figures():
+        for c in f.claims:
+            assert c.figure == f.number, c.id
+            if f.number != 6:
+                assert set(c.sensitivity) == applicable("biersack", c), c.id
+
+
+ORIGINS = ("paper", "extrapolation", "inference", "model check")  # spec.Claim.origin's docstring
+
+
+@pytest.mark.parametrize("name", STUDIES)
+def test_every_claims_origin_is_one_the_tables_count_and_an_inference_says_so(name: str) -> None:
+    """Only "paper" claims count as the paper's, the others are counted apart: an origin
+    outside the four is counted nowhere. A statement that opens "Inference" is the
+    reproduction's own reading, and an inference's statement says it is."""
+    for c in claims(name):
+        assert c.origin in ORIGINS, f"{c.id}: origin {c.origin!r}"
+        assert (c.origin == "inference") == c.statement.startswith("Inference"), f"{c.id}: {c.origin}"

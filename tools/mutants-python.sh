@@ -9,6 +9,9 @@
 # MUTATE="theory.py studies/claims.py" and MUTANT_TESTS="tests/test_theory.py ..." narrow
 # a run (paths under python/arqlab and the project root); the defaults are the full scope.
 # MUTMUT_MAX_CHILDREN=1 runs one mutant at a time (default: one per CPU).
+# MUTMUT_TIMEOUT_MULTIPLIER=60 widens mutmut's per-mutant CPU limit, (the tests' baseline
+# time + 1 s) x multiplier x 2 (default 15): on a loaded machine the baseline is timed
+# under other load than the mutant, and a clean mutant must not end as a timeout.
 # MUTANT_NAMES="arqlab.studies.johnson.claims.x_fig1_claims*" runs only the mutants whose
 # names match (mutmut's fnmatch patterns; all mutants are still generated and listed).
 set -euo pipefail
@@ -49,6 +52,7 @@ also_copy = ["scenarios", "tests"]
 TOML
 cat >> "$stage/pyproject.toml" <<TOML
 only_mutate = $only_mutate
+timeout_multiplier = ${MUTMUT_TIMEOUT_MULTIPLIER:-15}
 pytest_add_cli_args_test_selection = $selection
 TOML
 cd "$stage"
