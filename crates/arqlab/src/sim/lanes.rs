@@ -106,8 +106,18 @@ pub(super) fn gate<F: Pdu>(lane: &Lane<F>, radios: &[Radio], rings: &[RingLanes]
 }
 
 /// When `lane` may next start (for a token ring: a lower bound, re-checked at the wake).
-#[inline]
+/// A line's answer is inline (a wake-up per frame a saturated sender queues); the
+/// other media's is a call.
+#[inline(always)]
 pub(super) fn ready_at<F: Pdu>(lane: &Lane<F>, radios: &[Radio], rings: &[RingLanes], now: SimTime) -> SimTime {
+    match lane.medium {
+        Medium::Line => lane.dir.busy_until(),
+        _ => gated_ready_at(lane, radios, rings, now),
+    }
+}
+
+#[inline(never)]
+fn gated_ready_at<F: Pdu>(lane: &Lane<F>, radios: &[Radio], rings: &[RingLanes], now: SimTime) -> SimTime {
     match lane.medium {
         Medium::Line => lane.dir.busy_until(),
         Medium::Radio(r, side) => lane.dir.busy_until().max(radios[r as usize].ready_at(side)),

@@ -32,11 +32,14 @@ pub struct GoBackN<P: Payload = Sdu> {
     reject: bool,
     nak_corrupted: bool,
 
-    // Sender. `buf` holds the SDUs of the window, then the queue: `buf[0]` carries
-    // N(S) = V(A), the first `outstanding` are in the window (an SDU joins it by moving
-    // the boundary, not itself).
+    // Sender. `buf` holds the SDUs acknowledged and not yet reported, then those of
+    // the window, then the queue: `buf[acked]` carries N(S) = V(A), the `outstanding`
+    // from there are in the window (an SDU joins it by moving the boundary, not
+    // itself), and an acknowledged SDU is reported from where it lies (`poll_event`).
     va: u32,
     buf: VecDeque<P>,
+    /// SDUs at the front of `buf` acknowledged and not yet reported upward.
+    acked: usize,
     outstanding: usize,
     /// Index in `buf` of the next frame to transmit: V(S) = V(A) + next.
     next: usize,
@@ -51,7 +54,9 @@ pub struct GoBackN<P: Payload = Sdu> {
     rej_pending: bool,
     rej_condition: bool,
 
-    events: VecDeque<Event<P>>,
+    /// SDUs delivered and not yet reported upward (after the acknowledgements: see
+    /// `poll_event`).
+    delivered: VecDeque<P>,
     counters: Counters,
 }
 
@@ -67,6 +72,7 @@ impl<P: Payload> GoBackN<P> {
             nak_corrupted: cfg.nak_corrupted,
             va: 0,
             buf: VecDeque::new(),
+            acked: 0,
             outstanding: 0,
             next: 0,
             sent: 0,
@@ -76,7 +82,7 @@ impl<P: Payload> GoBackN<P> {
             ack_pending: false,
             rej_pending: false,
             rej_condition: false,
-            events: VecDeque::new(),
+            delivered: VecDeque::new(),
             counters: Counters::default(),
         }
     }
@@ -101,15 +107,11 @@ impl<P: Payload> GoBackN<P> {
         self.free(now, n, nr);
     }
 
-    /// Frees the `n` oldest frames of the window: V(A) becomes `nr`. (Out of line: many
-    /// N(R)s free nothing, among them every one a receive-only station receives.)
-    #[inline(never)]
+    /// Frees the `n` oldest frames of the window: V(A) becomes `nr`. Their SDUs stay at
+    /// the front of `buf` until reported (not copied into a queue of events and out again).
+    #[inline]
     fn free(&mut self, now: SimTime, n: usize, nr: u32) {
-        for _ in 0..n {
-            if let Some(msg) = self.buf.pop_front() {
-                self.events.push_back(Event::Acknowledged(msg));
-            }
-        }
+        self.acked += n;
         self.outstanding -= n;
         self.va = nr;
         self.sent -= n;
@@ -127,7 +129,7 @@ impl<P: Payload> GoBackN<P> {
             self.vr = self.m.next(self.vr);
             self.rej_condition = false;
             self.ack_pending = true;
-            self.events.push_back(Event::Delivered(msg));
+            self.delivered.push_back(msg);
         } else {
             // With W > M/2 a duplicate (behind V(R)) and a frame beyond a gap are not
             // distinguishable by N(S). The first out-of-sequence frame of a gap gets the
@@ -214,11 +216,11 @@ impl<P: Payload> Layer for GoBackN<P> {
             slot.set_supervisory(FrameKind::REJ, self.vr, false, self.ack_bits);
             return true;
         }
-        if self.next == self.outstanding && self.outstanding < self.window as usize && self.buf.len() > self.outstanding {
+        if self.next == self.outstanding && self.outstanding < self.window as usize && self.buf.len() > self.acked + self.outstanding {
             self.outstanding += 1;
         }
         if self.next < self.outstanding {
-            let msg = self.buf[self.next].clone();
+            let msg = self.buf[self.acked + self.next].clone();
             let ns = self.vs();
             if self.next < self.sent {
                 self.counters.count_retransmission(self.cause);
@@ -250,16 +252,25 @@ impl<P: Payload> Layer for GoBackN<P> {
         self.t1_deadline
     }
 
+    /// Acknowledgements first, then deliveries. One input reports them in that order
+    /// (an I frame's N(R) is taken before its information field), so a caller that
+    /// drains the events after each input, as the runner and `Stacked` do, sees them
+    /// exactly as they happened.
+    #[inline]
     fn poll_event(&mut self) -> Option<Event<P>> {
-        self.events.pop_front()
+        if self.acked > 0 {
+            self.acked -= 1;
+            return self.buf.pop_front().map(Event::Acknowledged);
+        }
+        self.delivered.pop_front().map(Event::Delivered)
     }
 
     fn backlog(&self) -> usize {
-        self.buf.len() - self.outstanding
+        self.buf.len() - self.acked - self.outstanding
     }
 
     fn unacknowledged(&self) -> usize {
-        self.buf.len()
+        self.buf.len() - self.acked
     }
 
     fn counters(&self) -> Counters {
@@ -270,7 +281,7 @@ impl<P: Payload> Layer for GoBackN<P> {
         self.rej_pending
             || self.ack_pending
             || self.next < self.outstanding
-            || (self.buf.len() > self.outstanding && self.outstanding < self.window as usize)
+            || (self.buf.len() > self.acked + self.outstanding && self.outstanding < self.window as usize)
     }
 }
 
@@ -438,6 +449,29 @@ mod tests {
         assert!(r.poll_transmit(SimTime(3), &LINE).is_none());
         let c = r.counters();
         assert_eq!((c.frames_in_error_received, c.rejects_sent, c.s_frames_sent, c.frames_sent), (3, 2, 2, 2));
+    }
+
+    /// An I frame whose N(R) frees frames: the acknowledgements are reported before the
+    /// frame's own delivery (the order they happen in), and SDUs freed but not yet
+    /// reported count neither as unacknowledged nor as backlog, nor shift V(S).
+    #[test]
+    fn test_piggybacked_nr_reports_acknowledgements_before_the_delivery() {
+        let mut s = sender_with(5, 7);
+        for _ in 0..3 {
+            s.poll_transmit(SimTime::ZERO, &LINE);
+        }
+        s.handle_receive(SimTime(4), &Frame::information(0, 2, false, msg(10), 48));
+        assert_eq!((s.unacknowledged(), s.backlog()), (3, 2), "frames 0 and 1 freed, 2 outstanding, 3 and 4 queued");
+        let f = s.poll_transmit(SimTime(4), &LINE).unwrap();
+        assert_eq!((f.ns, f.nr, f.msg.unwrap().id), (3, 1, 3), "V(S) = 3 with the freed SDUs still unreported");
+        let events: Vec<(char, u64)> = std::iter::from_fn(|| s.poll_event())
+            .map(|e| match e {
+                Event::Acknowledged(m) => ('A', m.id),
+                Event::Delivered(m) => ('D', m.id),
+            })
+            .collect();
+        assert_eq!(events, vec![('A', 0), ('A', 1), ('D', 10)]);
+        assert_eq!((s.unacknowledged(), s.backlog()), (3, 1));
     }
 
     #[test]
