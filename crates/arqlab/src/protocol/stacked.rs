@@ -150,7 +150,6 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
         sent
     }
 
-
     fn poll_timeout(&self) -> Option<SimTime> {
         match (self.upper.poll_timeout(), self.lower.poll_timeout()) {
             (Some(a), Some(b)) => Some(a.min(b)),
