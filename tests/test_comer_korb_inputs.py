@@ -35,3 +35,35 @@ def test_uniform_t_n_stays_positive_and_centred_at_every_corner(
         assert table["min_s"] <= centre <= table["max_s"]
         assert (table["min_s"] + table["max_s"]) / 2 == pytest.approx(centre, abs=1e-12)
         assert table["max_s"] - table["min_s"] == pytest.approx(2 * share * centre, abs=1e-12)
+
+
+def test_fig2_profile_puts_the_vendors_mean_at_night_or_makes_it_the_24_hour_mean(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fig. 2's assumed profile: night 1, ramps (1 + DAY_FACTOR)/2 for 8–9 h and 17–18 h,
+    DAY_FACTOR for 9–17 h; its 24-hour mean factor (14 + 2 × 1.5 + 8 × 2)/24 = 1.375. With
+    the vendor's 235 ms at night (the study's value) the 24-hour mean is 323 ms; with the
+    declared "mean" anchor the night is 235/1.375 = 171 ms and the 24-hour mean 235 ms."""
+    assert params.profile_mean_factor() == 1.375
+    assert params.t_n_profile() == ((0.0, 0.235), (8.0, 1.5 * 0.235), (9.0, 2 * 0.235), (17.0, 1.5 * 0.235),
+                                    (18.0, 0.235))
+    monkeypatch.setattr(params, "FIG2_T_N_ANCHOR", "mean")
+    prof = params.t_n_profile()
+    ends = [h for h, _ in prof[1:]] + [24.0]
+    assert sum((end - h) * m for (h, m), end in zip(prof, ends)) / 24 == pytest.approx(0.235)
+    assert prof[0][1] == pytest.approx(0.235 / 1.375)
+    monkeypatch.setattr(params, "DAY_FACTOR", 3.0)
+    assert params.profile_mean_factor() == (14 + 2 * 2 + 8 * 3) / 24
+
+
+@pytest.mark.parametrize("anchor,night", [("night", 0.235), ("mean", 0.235 / 1.375)])
+def test_fourth_reasons_transfers_run_at_the_profiles_lowest_and_highest_t_n(
+        anchor: str, night: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one-circuit transfers of the fourth reason: constant T_N at the assumed
+    profile's night and business-hours levels (DAY_FACTOR × night), shifted like the
+    vendor's mean by the T_N placement; without a level, the vendor's mean."""
+    monkeypatch.setattr(params, "FIG2_T_N_ANCHOR", anchor)
+    at = {level: cs.transit_delay({"t_n": "constant", "t_n_level": level})["mean_s"] for level in ("night", "day")}
+    assert at == {"night": pytest.approx(night), "day": pytest.approx(2 * night)}
+    assert cs.transit_delay({"t_n": "constant"}) == {"dist": "constant", "mean_s": 0.235}
+    shifted = cs.transit_delay({"t_n": "constant", "t_n_level": "day", "placement": "host_to_host"})["mean_s"]
+    assert shifted == pytest.approx(2 * night + cs.relay_t_n({"placement": "host_to_host"}) - 0.235)

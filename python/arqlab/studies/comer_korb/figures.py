@@ -102,7 +102,11 @@ def _fig3_curves() -> tuple[Curve, ...]:
               measure=m, plot=False, xs=(1.0,), quick_xs=(1.0,))
         for fl in ("reno", "newreno") for suffix, m in (("", None), *((f".{m}", m) for m in (*REASON_MEASURES, "tcp_timeouts")))
     )
-    return main + hidden + bursty + flavours
+    # One circuit at the lowest and highest T_N of Fig. 2's assumed profile (the fourth reason).
+    extremes = tuple(Curve(level, f"one circuit, T_N of the profile's {level}", FLOW,
+                           params={"t_n": "constant", "t_n_level": level}, plot=False, xs=(1.0,), quick_xs=(1.0,))
+                     for level in ("night", "day"))
+    return main + hidden + bursty + flavours + extremes
 
 
 def _fig3_sensitivities() -> tuple[Sensitivity, ...]:
@@ -146,7 +150,8 @@ def fig3() -> Figure:
                    {"color": "0.55"}),
             Marker(f"C_max with this model's T_I, T_p: {theory.model_c_max():.2f}", theory.model_c_max(), {"color": "k"}),
         ),
-        assumptions=(A_HEADERS, A_TCP, A_ACCESS, A_THROUGHPUT, A_RANDOM, A_BURSTY), sensitivities=_fig3_sensitivities(),
+        assumptions=(A_HEADERS, A_TCP, A_ACCESS, A_THROUGHPUT, A_RANDOM, A_BURSTY, A_PROFILE),
+        sensitivities=_fig3_sensitivities(),
         claims=cl.fig3_claims(),
         caption=f"{STATED}; circuits opened before the transfer; 4.2BSD's TCP (Reno: sensitivity tcp_reno); orange: T_N "
                 "at random (the paper's 4th reason); purple: bursty T_N (its closing guess)",

@@ -57,14 +57,33 @@ RECEIVE_WINDOW_OCTETS: int | None = 2048
 T_N_SPREAD = 0.5
 #: Fig. 2's assumed day/night factor of T_N (business hours over night).
 DAY_FACTOR = 2.0
+#: What the vendor's mean T_N (235 ms) is in Fig. 2's assumed profile: "night" (the
+#: night's T_N; the profile's 24-hour mean is then 1.375 × 235 = 323 ms at DAY_FACTOR 2)
+#: or "mean" (the profile's 24-hour time mean; the night is then 235/1.375 = 171 ms).
+#: Not stated: a declared uncertain input.
+FIG2_T_N_ANCHOR = "night"
+
+
+def _profile_factors() -> tuple[tuple[float, float], ...]:
+    """(start hour, T_N over the night's) of Fig. 2's profile: night, DAY_FACTOR in
+    business hours (9–17 h), half-way ramps of one hour between."""
+    mid = (1 + DAY_FACTOR) / 2
+    return ((0.0, 1.0), (8.0, mid), (9.0, DAY_FACTOR), (17.0, mid), (18.0, 1.0))
+
+
+def profile_mean_factor() -> float:
+    """The profile's 24-hour time mean over its night level (1.375 at DAY_FACTOR 2)."""
+    f = _profile_factors()
+    ends = [h for h, _ in f[1:]] + [24.0]
+    return sum((end - h) * k for (h, k), end in zip(f, ends)) / 24.0
 
 
 def t_n_profile() -> tuple[tuple[float, float], ...]:
     """Fig. 2's assumed T_N profile (piecewise constant, hours → mean seconds): the
-    vendor's mean at night, DAY_FACTOR times it in business hours (9–17 h), half-way
-    ramps of one hour between."""
-    mid = (1 + DAY_FACTOR) / 2
-    return ((0.0, T_N_S), (8.0, mid * T_N_S), (9.0, DAY_FACTOR * T_N_S), (17.0, mid * T_N_S), (18.0, T_N_S))
+    night level (the vendor's mean, or the vendor's mean over the profile's 24-hour
+    mean factor: FIG2_T_N_ANCHOR) times each hour's factor."""
+    night = T_N_S if FIG2_T_N_ANCHOR == "night" else T_N_S / profile_mean_factor()
+    return tuple((h, k * night) for h, k in _profile_factors())
 
 
 T_N_PROFILE = t_n_profile()
@@ -199,7 +218,8 @@ A_THROUGHPUT = Assumption(
 A_PROFILE = Assumption(
     "T_N by time of day (ASSUMED INPUT, the paper measured throughput, not T_N)",
     ", ".join(f"{h:g} h: {1000 * m:g} ms" for h, m in T_N_PROFILE),
-    "The vendor's mean at night, twice it in business hours; the paper gives no T_N per hour.")
+    "The vendor's mean at night (FIG2_T_N_ANCHOR; its 24-hour mean is then 323 ms, declared: or the 24-hour "
+    "mean), twice it in business hours; the paper gives no T_N per hour.")
 A_RANDOM = Assumption(
     "random T_N", f"uniform on [{1 - T_N_SPREAD:g}, {1 + T_N_SPREAD:g}] × {1000 * T_N_S:g} ms per packet, "
     "a circuit's packets kept in order",
@@ -269,6 +289,10 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("Fig. 2 day/night T_N factor", "param:DAY_FACTOR", DAY_FACTOR,
                    "Not measured (the paper measured throughput by the hour); 'nearly double' throughput needs about "
                    "2.3 with this model", low=1.0, high=3.0),
+    UncertainInput("Fig. 2 profile: what the vendor's mean T_N is", "param:FIG2_T_N_ANCHOR", FIG2_T_N_ANCHOR,
+                   "Not stated: §4 uses 'the mean network delay as reported by the vendor' as the model's constant "
+                   "T_N; the profile may put it at night (its 24-hour mean then 323 ms) or make it the 24-hour mean "
+                   "(night 171 ms)", levels=("night", "mean")),
     UncertainInput("bursty T_N high level (× T_N)", "param:BURST_HIGH", BURST_HIGH,
                    "The paper's closing guess; no measurement", low=1.2, high=3.0),
     UncertainInput("LAPB acknowledgement delay T2 (s)", "param:LAPB_T2_S", LAPB_T2_S,

@@ -53,6 +53,7 @@ TRANSFER: dict[str, Any] = {
     "placement": None,  # None: params.T_N_PLACEMENT; "between_dces", "host_to_host", "host_to_host_busy"
     "rto": "rfc6298",  # Reno, NewReno: or "rfc793" (2·SRTT, a sensitivity)
     "bsd42_timing": None,  # None: params.BSD42_TIMING; "tcp_output": 4.2BSD 6.2's timing
+    "t_n_level": None,  # constant T_N: None, the vendor's mean; "night"/"day": Fig. 2's profile's lowest/highest
 }
 
 def relay_t_n(p: Mapping[str, Any]) -> float:
@@ -97,6 +98,9 @@ def transit_delay(p: Mapping[str, Any]) -> dict[str, Any]:
         low = P.BURST_PERIOD_S - P.BURST_HIGH_S
         return {"dist": "profile", "starts_s": [0.0, low], "period_s": P.BURST_PERIOD_S,
                 "means_s": [P.BURST_LOW * P.T_N_S + shift, P.BURST_HIGH * P.T_N_S + shift]}
+    if level := p.get("t_n_level"):
+        means = [m for _, m in P.t_n_profile()]
+        return {"dist": "constant", "mean_s": (min(means) if level == "night" else max(means)) + shift}
     return {"dist": "constant", "mean_s": t_n}
 
 

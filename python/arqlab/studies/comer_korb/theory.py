@@ -112,11 +112,19 @@ def packet_fill(octets: int = DATAGRAM_OCTETS) -> float:
     return octets / (packets_per_datagram(octets) * PACKET_OCTETS)
 
 
-def line_user_bps() -> float:
-    """User data the access line can carry at most: a datagram's packets in frames."""
+def interface_user_bps(processing_s: float = 0.0) -> float:
+    """User data the X.25 interface can send at most: every packet of the file's
+    datagrams once, back to back, each costing its frame on the line plus
+    ``processing_s`` of host processing (eq. 1's W (T_p + T_f) with T_f as busy time)."""
     n = packets_per_datagram()
     line_octets = DATAGRAM_OCTETS + n * (X25_HEADER_OCTETS + LAPB_OCTETS)
-    return LINE_BPS * SEGMENT_OCTETS / line_octets
+    # The processing as octets of line time, so that 0 gives the frame level's rate exactly.
+    return LINE_BPS * SEGMENT_OCTETS / (line_octets + n * processing_s * LINE_BPS / 8)
+
+
+def line_user_bps() -> float:
+    """User data the access line can carry at most: a datagram's packets in frames."""
+    return interface_user_bps(0.0)
 
 
 def model_fig3_bound_bps(circuits: float) -> float:
@@ -125,7 +133,7 @@ def model_fig3_bound_bps(circuits: float) -> float:
 
 
 __all__ = [
-    "HEADER_OCTETS", "T_F_MODEL_S", "day_factor_for_ratio", "paper_form_c_max_model_times", "three_circuit_bound_bps", "T_P_S", "T_RR_S", "frame_s", "header_share", "line_user_bps", "model_bound_bps",
+    "HEADER_OCTETS", "T_F_MODEL_S", "interface_user_bps", "day_factor_for_ratio", "paper_form_c_max_model_times", "three_circuit_bound_bps", "T_P_S", "T_RR_S", "frame_s", "header_share", "line_user_bps", "model_bound_bps",
     "model_bound_headers_bps", "model_c_max", "model_fig3_bound_bps", "model_inter_burst_s", "packet_fill",
     "packets_per_datagram", "paper_bound_bps", "paper_bound_headers_bps", "paper_c_max",
 ]
