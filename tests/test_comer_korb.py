@@ -253,11 +253,19 @@ def test_fig2_points_start_the_clock_at_their_hour() -> None:
 def test_circuit_management_points_share_runs_across_figures_4_to_7() -> None:
     s = fw.RunSettings(quick=True, replications=3)
     runs = [set(fw.plan_figure(ck.figure(n), s)[1]) for n in (4, 5, 6, 7)]
-    assert runs[0] == runs[1] == runs[2]
+    assert runs[1] == runs[2] and runs[1] < runs[0]
     n = len(params.CM_DESTINATIONS_QUICK)
     # Figs. 4–6 add MLRU and multi-MLRU under heavy files (the multi-circuit claims'
     # load), Fig. 7 its control, MLRU without T_min: their own runs, one per x each.
-    assert len(runs[0] - runs[3]) == 2 * n and len(runs[3] - runs[0]) == n
+    assert len(runs[1] - runs[3]) == 2 * n and len(runs[3] - runs[1]) == n
+    # Fig. 4 adds the two MLRUs under heavy files with its own channels (§6's trade),
+    # at the N whose offered load fits the line: their own runs.
+    assert len(runs[0] - runs[1]) == 2 * len(cl.LIMITED_XS)
+    limited = _point(4, f"multi_mlru{cl.LIMITED}", 4.0)
+    lim_x25 = limited["stack"]["host"]["layers"][0]
+    assert (lim_x25["policy"], lim_x25["channels"]) == ("multi_mlru", params.CM_CHANNELS)
+    assert limited["flow"][-1]["traffic"]["load"] == pytest.approx(
+        params.CM_FILE_RATE_HEAVY * 8 * params.CM_FILE_OCTETS / cs.TRUNK_BPS)
     heavy = _point(4, f"multi_mlru{cl.HEAVY}", 8.0)
     x25 = heavy["stack"]["host"]["layers"][0]
     assert (x25["policy"], x25["channels"]) == ("multi_mlru", params.CM_CHANNELS_MANY)

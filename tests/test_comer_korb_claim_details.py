@@ -16,7 +16,7 @@ from arqlab.studies.data import StudyData
 from arqlab.studies.verdicts import Est, Outcome, Verdict
 
 from test_comer_korb_claims import _fig3, _retx, sd
-from test_comer_korb_cm_claims import _cm, _fig8
+from test_comer_korb_cm_claims import _cm, _fig8, _trade
 
 H, N, I = Verdict.HOLDS, Verdict.DOES_NOT_HOLD, Verdict.INCONCLUSIVE
 
@@ -212,16 +212,15 @@ def test_multi_circuit_claims_say_where_they_were_scored_and_read_only_the_large
     said(claim("ext4.multi_no_gain_when_saturated", sd(4, data)), H,
          "heavy files: x=16:ok N = 16: multi_mlru 1.03±0 vs mlru 1±0; additional circuits opened per run: "
          "N = 16: 32±0; under the figure's own load additional circuits per run: N = 16: 0±0")
-    curves = {k: dict(v) for k, v in _cm(4, 6.0, 1.0, 1.0, (2.0, 4.0)).items()}
-    curves[f"{cl.EXTRA}{cl.HEAVY}"][4.0] = 0.0
-    curves[f"multi_mlru{cl.HEAVY}"][2.0] = 1.5
-    said(claim("ext4.multi_trades_calls_for_throughput", sd(4, curves)), H,
-         "heavy files, the offered load fitting the line (N = 2: 46%, N = 4: 92% of it): x=2:ok N = 2: multi_mlru "
-         "1.5±0 vs mlru 1±0; additional circuits opened per run: N = 2: 6±0, N = 4: 0±0; not scored (additional "
-         "circuits not significant) at N = 4; throughput gained: N = 2: +0 bit/s for 6 additional circuits per run "
-         "(0 bit/s each); N = 4: +0 bit/s for 0 additional circuits per run (n/a bit/s each)",
-         "N = 2: +0 bit/s for 6 additional circuits per run (0 bit/s each); N = 4: +0 bit/s for 0 additional "
-         "circuits per run (n/a bit/s each)")
+    # The trade: the point without significant additional circuits is listed, not scored.
+    trade = _trade({2.0: 1.5, 4.0: 1.0}, mlru=1.0, extra={2.0: 6.0, 4.0: 0.0}, calls=(6.0, 2.0))
+    said(claim("ext4.multi_trades_calls_for_throughput", trade), H,
+         "heavy files, 6 channels, the offered load fitting the line (N = 2: 46%, N = 4: 92% of it): throughput x=2:ok "
+         "N = 2: multi_mlru 1.5±0 vs mlru 1±0; additional circuits opened per run: N = 2: 6±0, N = 4: 0±0; not scored "
+         "(additional circuits not significant) at N = 4; calls per run x=2:ok N = 2: multi_mlru 6±0 vs mlru 2±0; "
+         "circuits closed per run (multi-MLRU / MLRU) N = 2: 8±0 / 0±0; throughput per additional call: N = 2: +0 "
+         "bit/s for +4 calls per run (0 bit/s per call)",
+         "N = 2: +0 bit/s for +4 calls per run (0 bit/s per call)")
     said(claim("ext6.multi_slows_other_sites", sd(6, _cm(6, 0.0, 2.0, 1.0))), Verdict.NOT_EXERCISED,
          "heavy files: multi-MLRU opened no additional circuit at N = 16 (calls to a site with a circuit open, per "
          "run: N = 16: 0±0): it ran as MLRU; under the figure's own load additional circuits per run: N = 16: 0±0",
@@ -281,16 +280,13 @@ def test_exercised_at_exactly_one_additional_circuit_in_every_run() -> None:
 
 def test_multi_circuit_claims_carry_no_deviations_and_list_every_n() -> None:
     cid = "ext4.multi_trades_calls_for_throughput"
-    trade = {**_cm(4, 6.0, 2.0, 1.0, (2.0, 4.0))}
-    out = claim(cid, sd(4, trade))
+    out = claim(cid, _trade({2.0: 2.0, 4.0: 2.0}, mlru=1.0, extra=6.0))
     assert out.verdict is H and out.deviations == ()
-    out = claim(cid, sd(4, _cm(4, 0.0, 2.0, 1.0, (2.0, 4.0))))
+    out = claim(cid, _trade({2.0: 2.0, 4.0: 2.0}, mlru=1.0, extra=0.0))
     assert "no additional circuit at N = 2, 4 (" in out.detail, out.detail
-    curves = {k: dict(v) for k, v in _cm(4, 6.0, 2.0, 1.0, (2.0, 4.0, 6.0)).items()}
-    curves[f"{cl.EXTRA}{cl.HEAVY}"].update({4.0: 0.0})
-    out = claim(cid, sd(4, curves))
-    assert "not scored (additional circuits not significant) at N = 4;" in out.detail and out.deviations == ()
-    assert "N = 6" not in out.detail.split("throughput gained")[0], "N = 6: offered load above the line"
+    out = claim(cid, _trade({2.0: 2.0, 4.0: 2.0, 6.0: 2.0}, mlru=1.0, extra=6.0))
+    assert "N = 6" not in out.detail, "N = 6: offered load above the line"
+    assert out.deviations == ()
 
 
 def test_asymmetric_c_max_measured_at_the_largest_of_three() -> None:

@@ -72,39 +72,48 @@ def test_offered_line_share_of_the_heavy_files_load() -> None:
     assert cm.offered_line_share(2, file_rate=0.25) == pytest.approx((196 + 1056) / 9600)
 
 
-def _trade(multi: dict[float, float], mlru: float = 2000.0, extra: float = 3.0) -> StudyData:
+def _trade(multi: dict[float, float], mlru: float = 2000.0, extra: float | dict[float, float] = 3.0,
+           calls: tuple[float, float] = (12.0, 4.0)) -> StudyData:
+    """Fig. 4's channel-limited curves: throughputs, MLRU's and multi-MLRU's calls and
+    closes per run, and multi-MLRU's additional circuits (one count, or one per N), at
+    every N of ``multi``."""
+    lim = cl.LIMITED
     xs = tuple(multi)
-    curves = _cm(4, extra, 1.0, 1.0, xs)
-    curves[f"multi_mlru{cl.HEAVY}"] = multi
-    curves[f"mlru{cl.HEAVY}"] = dict.fromkeys(xs, mlru)
-    return sd(4, curves)
+    return sd(4, {f"multi_mlru{lim}": multi, f"mlru{lim}": dict.fromkeys(xs, mlru),
+                  f"{cl.EXTRA}{lim}": extra if isinstance(extra, dict) else dict.fromkeys(xs, extra),
+                  f"multi_mlru{lim}.calls": dict.fromkeys(xs, calls[0]), f"mlru{lim}.calls": dict.fromkeys(xs, calls[1]),
+                  f"multi_mlru{lim}.closed": dict.fromkeys(xs, 8.0), f"mlru{lim}.closed": dict.fromkeys(xs, 0.0)})
 
 
-@pytest.mark.parametrize("multi,verdict", [
-    ({2.0: 3500.0, 4.0: 5000.0, 6.0: 1000.0}, Verdict.HOLDS),  # N = 6: offered > line, not read
-    ({2.0: 3500.0, 4.0: 2000.0, 6.0: 9000.0}, Verdict.DOES_NOT_HOLD),  # no gain where the line has room
-    ({2.0: 2000.5, 4.0: 5000.0}, Verdict.HOLDS),  # any significant gain
+@pytest.mark.parametrize("multi,calls,verdict", [
+    ({2.0: 3500.0, 4.0: 5000.0, 6.0: 1000.0}, (12.0, 4.0), Verdict.HOLDS),  # N = 6: offered > line, not read
+    ({2.0: 3500.0, 4.0: 2000.0, 6.0: 9000.0}, (12.0, 4.0), Verdict.DOES_NOT_HOLD),  # no gain where the line has room
+    ({2.0: 2000.5, 4.0: 5000.0}, (4.5, 4.0), Verdict.HOLDS),  # any significant gain, any more calls
+    ({2.0: 3500.0, 4.0: 5000.0}, (4.0, 4.0), Verdict.DOES_NOT_HOLD),  # the gain without more calls: no trade
 ])
-def test_multi_trades_calls_for_throughput_where_the_offered_load_fits_the_line(multi: dict[float, float],
-                                                                                verdict: Verdict) -> None:
-    """§6: additional circuits are a cost paid for throughput: where the offered load
-    fits the line (heavy files, N = 2, 4) and multi-MLRU opened additional circuits, its
-    throughput exceeds MLRU's; equal throughput (CI 0) does not hold."""
-    assert _claim("ext4.multi_trades_calls_for_throughput")(_trade(multi)).verdict is verdict
+def test_multi_trades_calls_for_throughput_where_the_offered_load_fits_the_line(
+        multi: dict[float, float], calls: tuple[float, float], verdict: Verdict) -> None:
+    """§6: additional circuits are a cost (calls) paid for throughput: with the
+    figure's channels, where the offered load fits the line (heavy files, N = 2, 4) and
+    multi-MLRU opened additional circuits, it places more calls than MLRU and carries
+    more; equal throughput or equal calls (CI 0) does not hold."""
+    assert _claim("ext4.multi_trades_calls_for_throughput")(_trade(multi, calls=calls)).verdict is verdict
 
 
-def test_multi_trades_calls_reports_the_gain_per_additional_circuit_and_needs_room(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_multi_trades_calls_reports_the_gain_per_call_and_needs_room(monkeypatch: pytest.MonkeyPatch) -> None:
     from arqlab.studies.comer_korb import claims_cm as cm
 
     check = _claim("ext4.multi_trades_calls_for_throughput")
-    out = check(_trade({2.0: 3500.0, 4.0: 5000.0}, extra=3.0))
-    assert out.measured == ("N = 2: +1500 bit/s for 3 additional circuits per run (500 bit/s each); "
-                            "N = 4: +3000 bit/s for 3 additional circuits per run (1000 bit/s each)"), out.measured
-    assert "N = 2: 46%, N = 4: 92% of it" in out.detail, out.detail
+    out = check(_trade({2.0: 3500.0, 4.0: 5000.0}))
+    assert out.measured == ("N = 2: +1500 bit/s for +8 calls per run (188 bit/s per call); "
+                            "N = 4: +3000 bit/s for +8 calls per run (375 bit/s per call)"), out.measured
+    assert out.detail.startswith("heavy files, 6 channels, the offered load fitting the line (N = 2: 46%, N = 4: 92% "
+                                 "of it): throughput x=2:ok"), out.detail
+    assert "circuits closed per run (multi-MLRU / MLRU) N = 2: 8±0 / 0±0, N = 4: 8±0 / 0±0" in out.detail
     assert check(_trade({6.0: 5000.0, 8.0: 5000.0})).verdict is Verdict.INCONCLUSIVE, "no point with room"
     never = check(_trade({2.0: 3500.0, 4.0: 5000.0}, extra=0.0))
     assert never.verdict is Verdict.NOT_EXERCISED and never.measured == "no additional circuit opened"
+    assert "(n/a bit/s per call)" in check(_trade({2.0: 3500.0}, calls=(4.0, 4.0))).measured
     # The boundary: an offered load of exactly the line's capacity is scored, above it is not.
     monkeypatch.setattr(cm, "offered_line_share", lambda n, file_rate=0.0: 1.0 if n == 2.0 else 1.0 + 1e-9)
     assert check(_trade({2.0: 2000.0, 4.0: 5000.0})).verdict is Verdict.DOES_NOT_HOLD

@@ -401,6 +401,8 @@ def fig2_claims() -> tuple[Claim, ...]:
 from .claims_cm import (  # noqa: E402
     EXTRA,
     HEAVY,
+    LIMITED,
+    LIMITED_XS,
     PREVENT_SHARE,
     asymmetric_c_max_churn,
     exercised,
@@ -414,7 +416,7 @@ from .claims_cm import (  # noqa: E402
     _crowded_xs,
 )
 
-__all__ = ["EXTRA", "HEAVY", "PREVENT_SHARE", "asymmetric_c_max_churn", "exercised", "fig4_claims", "fig5_claims", "fig6_claims",
+__all__ = ["EXTRA", "HEAVY", "LIMITED", "LIMITED_XS", "PREVENT_SHARE", "asymmetric_c_max_churn", "exercised", "fig4_claims", "fig5_claims", "fig6_claims",
            "fig7_claims", "fig8_claims", "t_min_prevents_thrashing", "_busy_xs", "_crowded_xs"]
 
 

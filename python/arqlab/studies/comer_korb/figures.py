@@ -25,6 +25,7 @@ from .params import (
     A_TWO_SIDED,
     CIRCUITS,
     CIRCUITS_QUICK,
+    CM_CHANNELS,
     CM_DESTINATIONS,
     CM_CHANNELS_MANY,
     CM_DESTINATIONS_QUICK,
@@ -212,6 +213,7 @@ def _cm_figure(number: int, title: str, y_label: str, direction: str, measure: s
     if number == 4:  # datagrams discarded (no circuit could be had), read from the same runs
         curves += tuple(Curve(f"{k}.discarded", f"{label}: datagrams discarded", CM_LAYERS, params={"policy": k},
                               measure="x25_datagrams_discarded", plot=False) for k, label in POLICIES)
+        curves += _limited_curves()
     return Figure(
         number, f"Extension: {title}", cm_scenario(), "destinations (half terminal, half file transfer)", y_label,
         measure, tuple(float(n) for n in CM_DESTINATIONS), tuple(float(n) for n in CM_DESTINATIONS_QUICK), _no_x, curves,
@@ -219,6 +221,24 @@ def _cm_figure(number: int, title: str, y_label: str, direction: str, measure: s
         assumptions=(A_CM, A_HEAVY) if number in (4, 5, 6) else (A_CM,), claims=claims,
         caption="Not in the paper: §6's circuit managers when sites compete for a host's channels",
     )
+
+
+def _limited_curves() -> tuple[Curve, ...]:
+    """Fig. 4, hidden: the two MLRUs under heavy files with the figure's own channels
+    (cl.LIMITED: the managers close circuits to open others), where the offered load
+    fits the line (cl.LIMITED_XS): §6's trade of calls for throughput."""
+    limited = {"file_rate": CM_FILE_RATE_HEAVY, "channels": CM_CHANNELS}
+    xs = cl.LIMITED_XS
+    out = tuple(Curve(f"{k}{cl.LIMITED}", f"{label}, heavy files, {CM_CHANNELS} channels", "flow.*",
+                      params={"policy": k, **limited}, plot=False, xs=xs, quick_xs=xs)
+                for k, label in POLICIES if k != "lru")
+    out += tuple(Curve(f"{k}{cl.LIMITED}.{what}", f"{label}, heavy files, {CM_CHANNELS} channels: {measure}", CM_LAYERS,
+                       params={"policy": k, **limited}, measure=measure, plot=False, xs=xs, quick_xs=xs)
+                 for k, label in POLICIES if k != "lru"
+                 for what, measure in (("calls", "x25_calls_placed"), ("closed", "x25_circuits_closed")))
+    return out + (Curve(f"{cl.EXTRA}{cl.LIMITED}", f"multi-circuit MLRU, heavy files, {CM_CHANNELS} channels: calls to a "
+                        "site with a circuit open", CM_LAYERS, params={"policy": "multi_mlru", **limited},
+                        measure="x25_extra_circuit_calls", plot=False, xs=xs, quick_xs=xs),)
 
 
 def fig4() -> Figure:
