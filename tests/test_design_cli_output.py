@@ -184,3 +184,27 @@ def test_the_plan_checks_every_run_s_scenario(tmp_path: Path, capsys: pytest.Cap
     assert main(["design", str(GBN), str(spec), "--plan"]) == 2
     err = capsys.readouterr().err
     assert "run 1 (A=0): protocol.window" in err and "run 0" not in err
+
+
+def test_the_plan_of_a_quarter_fraction_lists_every_generator_and_alias() -> None:
+    # 2^(5-2) with D = AB, E = -AC: I = ABD = -ACE = -BCDE (their product), resolution 3;
+    # each effect's aliases are its products with the three words.
+    from arqlab.design import Factor, design
+
+    d = design([Factor.on_key(n, f"x.{n.lower()}", 0, 1) for n in "ABCDE"], ["D=AB", "E=-AC"])
+    lines = printed(print_plan, d)
+    assert lines[:7] == ["2^(5-2) design, 8 runs"] + [f"  {n}: x.{n.lower()}  low 0 {{'x.{n.lower()}': 0}}  high 1 "
+                                                       f"{{'x.{n.lower()}': 1}}" for n in "ABCDE"] + [
+        "generators: D=AB, E=-AC"]
+    assert lines[7:15] == [
+        "defining relation: I = ABD = -ACE = -BCDE  (resolution 3)",
+        "  A = BD = -CE = -ABCDE",
+        "  B = AD = -CDE = -ABCE",
+        "  C = -AE = -BDE = ABCD",
+        "  D = AB = -BCE = -ACDE",
+        "  E = -AC = -BCD = ABDE",
+        "  BC = -DE = -ABE = ACD",
+        "  BE = -CD = -ABC = ADE",
+    ]
+    assert lines[15] == "run  I  A  B  C  D  E  BC  BE"
+    assert lines[16] == "0    +  -  -  -  +  -  +   +"  # D = AB = +, E = -AC = -
