@@ -179,3 +179,17 @@ def test_a_fraction_s_record_names_its_relation_and_a_scenario_table_is_unnamed(
     assert named.notes == ("3 factors, 4 runs, response a_to_b.transfer_time_s, defining relation I = -ABC, "
                            "transform log10")
     assert unnamed.name == "scenario: design protocol.window" and unnamed.source == ""
+
+
+def test_a_scenario_given_as_text_is_recorded_as_unnamed_with_run_0_as_its_base(tmp_path: Path) -> None:
+    store = tmp_path / "s.sqlite"
+    res = fake(text=TWO, store=store, scenario=GBN.read_text())
+    with Store(store, readonly=True) as s:
+        (info,) = s.sweeps()
+    assert info.name == "scenario: design protocol.window × Errors" and info.source == ""
+    # the base recorded is run 0's resolved scenario (window 2, the lower error rate)
+    base = resolve_runs(res.design, GBN, None, 2)[0].resolved
+    assert info.base_scenario == json.loads(json.dumps(base))
+    assert info.base_scenario["protocol"]["window"] == 2
+    assert [sorted(p) for p in info.points] == [["hash", "n", "params", "precision_reached"]] * 4
+    assert {p["precision_reached"] for p in info.points} == {None}
