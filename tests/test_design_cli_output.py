@@ -208,3 +208,60 @@ def test_the_plan_of_a_quarter_fraction_lists_every_generator_and_alias() -> Non
     ]
     assert lines[15] == "run  I  A  B  C  D  E  BC  BE"
     assert lines[16] == "0    +  -  -  -  +  -  +   +"  # D = AB = +, E = -AC = -
+
+
+def test_a_cell_in_exponent_form_is_lower_case() -> None:
+    assert (_cell(1.5e-7), _cell(2.5e12)) == ("1.5e-07", "2.5e+12")
+
+
+def test_aliases_are_printed_in_the_effects_table() -> None:
+    t = analyse(load_design(FRACTION).design, [[1.0], [2.0], [4.0], [8.0]])
+    rows = {line.split()[0]: line.split() for line in printed(print_effects, t)[1:]}
+    assert rows["A"][1:3] == ["Win", "-BC"] and rows["C"][1:3] == ["link.rate_bps", "-AB"]
+    assert rows["I"][1:3] == ["mean", "-ABC"]  # the mean's aliases: the defining relation
+
+
+def test_help_names_the_arguments_and_says_what_each_does(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["design", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert text.startswith("usage: arqlab design [-h] [--set KEY=VALUE] [--replications N]")
+    assert "SCENARIO DESIGN positional arguments:" in text
+    for arg, what in (("SCENARIO", "the base scenario (TOML)"),
+                      ("DESIGN", "the design (TOML: factors, generators, response)"),
+                      ("--set KEY=VALUE", "override a base-scenario value for every run (repeatable)")):
+        assert f"{arg} {what}" in text, arg
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "run a 2^k r or 2^(k-p) factorial design and print its effects" in " ".join(capsys.readouterr().out.split())
+
+
+def test_every_set_overrides_the_base_of_every_run(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = {}
+    real = design_run.run_design
+
+    def spy(*args: object, **kw: object) -> object:
+        seen.update(kw)
+        return real(*args, runner=fake_run_replication, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(design_run, "run_design", spy)
+    spec = tmp_path / "d.toml"
+    spec.write_text(ONE)
+    assert main(["design", str(GBN), str(spec), "--no-store", "--quiet", "--replications", "2",
+                 "--set", "link.rate_bps=19200", "--set", "link.delay_s=0.01"]) == 0
+    assert seen["overrides"] == {"link.rate_bps": 19200, "link.delay_s": 0.01}
+    capsys.readouterr()
+
+
+def test_the_response_is_checked_against_the_scenario_with_its_overrides(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    # An override that breaks the base scenario: its scopes are unknown, so the response
+    # is not judged against them; each run's problem is reported instead.
+    spec = tmp_path / "d.toml"
+    spec.write_text(ONE.replace("transfer_time_s", "goodput"))
+    assert main(["design", str(GBN), str(spec), "--plan"]) == 2
+    assert "not a measure of this scenario" in capsys.readouterr().err
+    assert main(["design", str(GBN), str(spec), "--plan", "--set", "link.rate_bps=-1"]) == 2
+    err = capsys.readouterr().err
+    assert "run 0 (A=2): link.rate_bps" in err and "not a measure of this scenario" not in err
