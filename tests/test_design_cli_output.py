@@ -133,16 +133,22 @@ def test_a_run_prints_its_header_and_writes_both_tables(tmp_path: Path, capsys: 
     assert lines[1].startswith("effect ") and not (tmp_path / "effects.csv").exists()
 
 
-def test_the_design_file_s_seed_replications_and_log_are_used(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    seen = {}
+@pytest.fixture
+def seen(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    """The keyword arguments the command passed to run_design (which runs on the fake runner)."""
+    kwargs: dict[str, object] = {}
     real = design_run.run_design
 
     def spy(*args: object, **kw: object) -> object:
-        seen.update(kw)
+        kwargs.update(kw)
         return real(*args, runner=fake_run_replication, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(design_run, "run_design", spy)
+    return kwargs
+
+
+def test_the_design_file_s_seed_replications_and_log_are_used(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              seen: dict[str, object]) -> None:
     spec = tmp_path / "d.toml"
     spec.write_text("seed = 9\nreplications = 3\nlog = true\n" + ONE)
     assert main(["design", str(GBN), str(spec), "--no-store", "--quiet"]) == 0
@@ -237,15 +243,7 @@ def test_help_names_the_arguments_and_says_what_each_does(capsys: pytest.Capture
 
 
 def test_every_set_overrides_the_base_of_every_run(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    seen = {}
-    real = design_run.run_design
-
-    def spy(*args: object, **kw: object) -> object:
-        seen.update(kw)
-        return real(*args, runner=fake_run_replication, **kw)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(design_run, "run_design", spy)
+                                                   seen: dict[str, object]) -> None:
     spec = tmp_path / "d.toml"
     spec.write_text(ONE)
     assert main(["design", str(GBN), str(spec), "--no-store", "--quiet", "--replications", "2",
