@@ -227,16 +227,39 @@ def test_aliases_are_printed_in_the_effects_table() -> None:
     assert rows["I"][1:3] == ["mean", "-ABC"]  # the mean's aliases: the defining relation
 
 
-def test_help_names_the_arguments_and_says_what_each_does(capsys: pytest.CaptureFixture[str]) -> None:
+HELP = (
+    ("SCENARIO", "the base scenario (TOML)"),
+    ("DESIGN", "the design (TOML: factors, generators, response)"),
+    ("--set KEY=VALUE", "override a base-scenario value for every run (repeatable)"),
+    ("--replications N", "replications per run (overrides the design file)"),
+    ("--seed N", "master seed, the same for every run (default 1)"),
+    ("--log", "analyse log10 of the response (multiplicative model)"),
+    ("--plan", "print the design (sign table, aliases) and stop"),
+    ("--max-runs N", "allow designs of up to N runs (default: the file's max_runs, else 4096)"),
+    ("--name NAME", "name of the design in the store and report"),
+    ("--out DIR", "write DIR/effects.csv and DIR/runs.csv"),
+    ("--workers N", "local worker processes"),
+    ("--dask tcp://HOST:PORT", "run on this Dask distributed scheduler"),
+    ("--store PATH", "result store (default $ARQLAB_STORE or arqlab-results/store.sqlite)"),
+    ("--no-store", "do not read or write the result store"),
+    ("--reuse-any-version", "reuse stored results of other arqlab versions"),
+    ("--quiet", "no progress bar (the table is still printed)"),
+)
+
+
+def test_help_names_every_argument_and_says_what_each_does(capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "250")  # one line per option
     with pytest.raises(SystemExit):
         main(["design", "--help"])
-    text = " ".join(capsys.readouterr().out.split())
-    assert text.startswith("usage: arqlab design [-h] [--set KEY=VALUE] [--replications N]")
-    assert "SCENARIO DESIGN positional arguments:" in text
-    for arg, what in (("SCENARIO", "the base scenario (TOML)"),
-                      ("DESIGN", "the design (TOML: factors, generators, response)"),
-                      ("--set KEY=VALUE", "override a base-scenario value for every run (repeatable)")):
-        assert f"{arg} {what}" in text, arg
+    lines = [" ".join(line.split()) for line in capsys.readouterr().out.splitlines()]
+    usage = ("usage: arqlab design [-h] [--set KEY=VALUE] [--replications N] [--seed N] [--log] [--plan] "
+             "[--max-runs N] [--name NAME] [--out DIR] [--workers N] [--dask tcp://HOST:PORT] [--store PATH] "
+             "[--no-store] [--reuse-any-version] [--quiet] SCENARIO DESIGN")
+    assert lines[0] == usage
+    text = " ".join(lines)  # a long option's help goes on the next line
+    for arg, what in HELP:
+        assert f" {arg} {what} " in f"{text} ", arg
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "run a 2^k r or 2^(k-p) factorial design and print its effects" in " ".join(capsys.readouterr().out.split())
