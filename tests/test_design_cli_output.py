@@ -141,7 +141,8 @@ def seen(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
 
     def spy(*args: object, **kw: object) -> object:
         kwargs.update(kw)
-        return real(*args, runner=fake_run_replication, **kw)  # type: ignore[arg-type]
+        # recorded as passed; run serially on the fake runner
+        return real(*args, **{**kw, "executor": "serial", "workers": None, "runner": fake_run_replication})  # type: ignore[arg-type]
 
     monkeypatch.setattr(design_run, "run_design", spy)
     return kwargs
@@ -286,3 +287,32 @@ def test_the_response_is_checked_against_the_scenario_with_its_overrides(tmp_pat
     assert main(["design", str(GBN), str(spec), "--plan", "--set", "link.rate_bps=-1"]) == 2
     err = capsys.readouterr().err
     assert "run 0 (A=2): link.rate_bps" in err and "not a measure of this scenario" not in err
+
+
+def test_the_options_reach_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str], seen: dict[str, object]) -> None:
+    spec = tmp_path / "d.toml"
+    spec.write_text("confidence = 0.9\n" + ONE.replace('measure = "transfer_time_s"',
+                                                       'measure = "transfer_time_s"\ndirection = "a_to_b"'))
+    store = tmp_path / "s.sqlite"
+    assert main(["design", str(GBN), str(spec), "--replications", "2", "--workers", "2", "--name", "mine",
+                 "--reuse-any-version", "--store", str(store), "--quiet"]) == 0
+    assert (seen["executor"], seen["workers"], seen["name"], seen["reuse_any_version"], seen["store"]) == (
+        "local", 2, "mine", True, str(store))
+    assert (seen["direction"], seen["confidence"], seen["progress"].quiet) == ("a_to_b", 0.9, True)  # type: ignore[attr-defined]
+    assert main(["design", str(GBN), str(spec), "--replications", "2", "--no-store"]) == 0
+    assert (seen["executor"], seen["workers"], seen["name"], seen["reuse_any_version"], seen["store"]) == (
+        "serial", None, None, False, False)
+    assert seen["progress"].quiet is False  # type: ignore[attr-defined]
+    capsys.readouterr()
+
+
+def test_workers_alone_are_accepted_and_the_refusal_names_the_option(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str],
+                                                                    seen: dict[str, object]) -> None:
+    spec = tmp_path / "d.toml"
+    spec.write_text(ONE)
+    assert main(["design", str(GBN), str(spec), "--no-store", "--quiet", "--replications", "2", "--workers", "1"]) == 0
+    capsys.readouterr()
+    assert main(["design", str(GBN), str(spec), "--no-store", "--dask", "tcp://127.0.0.1:1", "--workers", "1"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1].strip() == (
+        "arqlab design: error: --workers applies to the local pool; with --dask the cluster decides")
