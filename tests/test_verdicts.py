@@ -13,6 +13,8 @@ from arqlab.studies.verdicts import (
     Est,
     Outcome,
     Verdict,
+    all_of,
+    any_of,
     approx,
     approx_value,
     at_least,
@@ -123,3 +125,27 @@ def test_invalid_inputs_are_inconclusive(rule: object) -> None:
     for a, b in ((BROKEN, EXACT), (EXACT, BROKEN), (Est(math.nan, 0.0), EXACT)):
         args = (a, b, 0.5) if rule is approx else (a, b)
         assert rule(*args) is Q  # type: ignore[operator]
+
+
+def test_below_has_no_margin_by_default() -> None:
+    # B − A = 0.5 exactly, |B| = 4: below at margin 0, not at any margin ≥ 1/8.
+    assert below(Est(3.5, 0.0), Est(4.0, 0.0)) is H
+    assert below(Est(3.5, 0.0), Est(4.0, 0.0), margin=0.125) is N
+    assert exceeds(Est(4.5, 0.0), Est(4.0, 0.0)) is H
+
+
+@pytest.mark.parametrize(("verdicts", "expected"), [
+    ([], Q),          # nothing to check
+    ([H], H), ([N, H], H), ([Q, H, N], H),  # any holding holds
+    ([N], N), ([N, N], N),  # all failing fails
+    ([N, Q], Q), ([Q], Q),  # neither
+])
+def test_any_of_is_the_disjunction(verdicts: list[Verdict], expected: Verdict) -> None:
+    assert any_of(iter(verdicts)) is expected  # an iterator: read once
+
+
+@pytest.mark.parametrize(("verdicts", "expected"), [
+    ([], Q), ([H], H), ([H, H], H), ([H, N], N), ([Q, N], N), ([H, Q], Q),
+])
+def test_all_of_is_the_conjunction(verdicts: list[Verdict], expected: Verdict) -> None:
+    assert all_of(iter(verdicts)) is expected

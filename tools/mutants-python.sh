@@ -25,8 +25,10 @@ studies/biersack/claims.py studies/bux1982/claims.py studies/colella/claims.py s
 studies/johnson/claims.py}
 tests=${MUTANT_TESTS:-tests/test_theory.py tests/test_claim_helpers.py tests/test_study_framework.py \
 tests/test_intervals.py tests/test_constant_memory.py tests/test_study_artefacts.py tests/test_student_t.py \
-tests/test_verdicts.py tests/test_verdicts_deviations.py tests/test_claim_details.py tests/test_results.py \
-tests/test_design.py tests/test_design_boundaries.py tests/test_factorial.py tests/test_edges.py \
+tests/test_verdicts.py tests/test_verdicts_deviations.py tests/test_verdict_statuses.py tests/test_claim_details.py \
+tests/test_results.py tests/test_design.py tests/test_design_boundaries.py tests/test_design_spec_boundaries.py \
+tests/test_design_run_boundaries.py tests/test_design_cli_output.py tests/test_factorial.py tests/test_edges.py \
+tests/test_claim_declarations.py tests/test_claim_statements.py tests/test_claim_register.py \
 tests/test_biersack.py tests/test_biersack_claims.py tests/test_bux1982.py tests/test_bux1982_t1_bound.py \
 tests/test_bux1982_pinned.py tests/test_claim_refutation.py tests/test_claims_coequal.py \
 tests/test_claims_framework.py tests/test_colella.py tests/test_comer_korb.py tests/test_comer_korb_inputs.py \
