@@ -80,6 +80,12 @@ pub struct Mux<L: Layer<Sdu = Sdu>> {
     /// Next handle to offer the medium to (round robin).
     next: usize,
     events: VecDeque<Event<Sdu>>,
+    /// Each connection's deadline as of its last call, and their minimum. The runner
+    /// asks the node's deadline after every input; a connection's deadline is a
+    /// function of its state, which only a call on that connection changes, so only
+    /// that one is asked again (`touched`).
+    deadlines: Vec<Option<SimTime>>,
+    deadline: Option<SimTime>,
 }
 
 impl<L: Layer<Sdu = Sdu>> Mux<L> {
@@ -87,7 +93,9 @@ impl<L: Layer<Sdu = Sdu>> Mux<L> {
     /// the handle of the connection that carries it.
     pub fn new(conns: Vec<Connection<L>>, mut by_flow: Vec<(u32, usize)>) -> Self {
         by_flow.sort_unstable();
-        Mux { conns, by_flow, next: 0, events: VecDeque::new() }
+        let deadlines: Vec<_> = conns.iter().map(|c| c.layer.poll_timeout()).collect();
+        let deadline = deadlines.iter().flatten().min().copied();
+        Mux { conns, by_flow, next: 0, events: VecDeque::new(), deadlines, deadline }
     }
 
     fn handle_of(&self, flow: u32) -> Option<usize> {
@@ -107,6 +115,23 @@ impl<L: Layer<Sdu = Sdu>> Mux<L> {
             self.events.push_back(e);
         }
     }
+
+    /// Connection `h` was called with `&mut`: its deadline is asked again and the
+    /// minimum kept. Only when `h` held the minimum and moved later is the cache
+    /// scanned (no layer is asked).
+    fn touched(&mut self, h: usize) {
+        let new = self.conns[h].layer.poll_timeout();
+        let old = std::mem::replace(&mut self.deadlines[h], new);
+        if new == old {
+            return;
+        }
+        self.deadline = match (new, self.deadline) {
+            (Some(n), Some(d)) if n <= d => new,
+            (Some(_), None) => new,
+            _ if old == self.deadline => self.deadlines.iter().flatten().min().copied(),
+            _ => self.deadline,
+        };
+    }
 }
 
 impl<L: Layer<Sdu = Sdu>> Layer for Mux<L> {
@@ -121,6 +146,7 @@ impl<L: Layer<Sdu = Sdu>> Layer for Mux<L> {
     fn handle_submit(&mut self, now: SimTime, sdu: Sdu) {
         if let Some(h) = self.handle_of(sdu.flow) {
             self.conns[h].layer.handle_submit(now, sdu);
+            self.touched(h);
         }
     }
 
@@ -130,6 +156,7 @@ impl<L: Layer<Sdu = Sdu>> Layer for Mux<L> {
         if let Some(h) = self.conns.iter().position(|c| c.id == pdu.conn) {
             self.conns[h].layer.handle_receive(now, &pdu.pdu);
             self.collect(h);
+            self.touched(h);
         }
     }
 
@@ -138,14 +165,16 @@ impl<L: Layer<Sdu = Sdu>> Layer for Mux<L> {
         for h in 0..self.conns.len() {
             self.conns[h].layer.handle_receive_in_error(now, &pdu.pdu);
             self.collect(h);
+            self.touched(h);
         }
     }
 
     fn handle_timeout(&mut self, now: SimTime) {
         for h in 0..self.conns.len() {
-            if self.conns[h].layer.poll_timeout().is_some_and(|d| d <= now) {
+            if self.deadlines[h].is_some_and(|d| d <= now) {
                 self.conns[h].layer.handle_timeout(now);
                 self.collect(h);
+                self.touched(h);
             }
         }
     }
@@ -157,7 +186,10 @@ impl<L: Layer<Sdu = Sdu>> Layer for Mux<L> {
             if !self.conns[h].layer.wants_transmit() {
                 continue;
             }
-            if let Some(pdu) = self.conns[h].layer.poll_transmit(now, grant) {
+            let pdu = self.conns[h].layer.poll_transmit(now, grant);
+            // Choosing nothing may still have changed the state (a void request dropped).
+            self.touched(h);
+            if let Some(pdu) = pdu {
                 self.next = (h + 1) % n;
                 self.collect(h);
                 let c = &self.conns[h];
@@ -168,7 +200,8 @@ impl<L: Layer<Sdu = Sdu>> Layer for Mux<L> {
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
-        self.conns.iter().filter_map(|c| c.layer.poll_timeout()).min()
+        debug_assert_eq!(self.deadline, self.conns.iter().filter_map(|c| c.layer.poll_timeout()).min(), "a connection's deadline changed without `touched`");
+        self.deadline
     }
 
     fn due_layer(&self, now: SimTime) -> Option<usize> {
@@ -240,6 +273,7 @@ impl<L: Layer<Sdu = Sdu>> Mux<L> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Duration;
     use crate::protocol::textbook::{GoBackN, TextbookConfig};
 
     #[test]
@@ -257,6 +291,62 @@ mod tests {
 
     fn sdu(flow: u32, id: u64) -> Sdu {
         Sdu { id, bits: 100, flow, born: SimTime::ZERO }
+    }
+
+    /// The mux's deadline is the earliest of its connections' (`touched` keeps it):
+    /// T1s started at different times; a later one stopped (nothing moves); the
+    /// earliest stopped by its wake-up and the earliest moved later by an
+    /// acknowledgement (both scan the cache); a wake-up before any deadline; an error.
+    #[test]
+    fn test_deadline_is_the_earliest_connections_after_every_call() {
+        let g = Grant::line(1e4);
+        let t = |ms: u64| SimTime(ms * 1_000_000_000);
+        let t1_from = |at: SimTime| Some(at + g.transmission(108) + Duration::from_secs_f64(1.0));
+        let conns = (0..3).map(|i| Connection { id: i, peer: i + 1, layer: gbn() }).collect();
+        let mut hub = Mux::new(conns, vec![(0, 0), (1, 1), (2, 2)]);
+        let peer = |id| Mux::new(vec![Connection { id, peer: 0, layer: gbn() }], vec![]);
+        let (mut peer1, mut peer2) = (peer(1), peer(2));
+        let check = |m: &Mux<GoBackN>, want: Option<SimTime>| {
+            let own = (0..m.connections()).filter_map(|h| m.connection(h).layer.poll_timeout()).min();
+            assert_eq!((m.poll_timeout(), own), (want, want));
+        };
+        check(&hub, None);
+        hub.handle_submit(t(0), sdu(0, 0));
+        check(&hub, None);
+        // Connection 0 sends at 0 ms, 1 at 100 ms, 2 at 200 ms: each starts its T1.
+        hub.poll_transmit(t(0), &g).unwrap();
+        check(&hub, t1_from(t(0)));
+        hub.handle_submit(t(100), sdu(1, 0));
+        let f1 = hub.poll_transmit(t(100), &g).unwrap();
+        hub.handle_submit(t(200), sdu(2, 0));
+        hub.handle_submit(t(200), sdu(2, 1));
+        let f2 = hub.poll_transmit(t(200), &g).unwrap();
+        check(&hub, t1_from(t(0)));
+        // Connection 1's acknowledgement stops its T1: not the earliest, nothing moves.
+        peer1.handle_receive(t(150), &f1);
+        hub.handle_receive(t(300), &peer1.poll_transmit(t(150), &g).unwrap());
+        check(&hub, t1_from(t(0)));
+        // Connection 0's T1 fires and stops (it goes back; T1 restarts when it sends):
+        // the earliest is connection 2's.
+        let due = t1_from(t(0)).unwrap();
+        hub.handle_timeout(due);
+        check(&hub, t1_from(t(200)));
+        hub.handle_timeout(t(1100));
+        check(&hub, t1_from(t(200)));
+        // Connection 0 sends again, then connection 2 its second frame.
+        let resent = SimTime(due.0 + 1);
+        hub.poll_transmit(resent, &g).unwrap();
+        hub.poll_transmit(resent, &g).unwrap();
+        check(&hub, t1_from(t(200)));
+        // Connection 2's first frame acknowledged at 1.5 s: its T1 restarts at 2.5 s,
+        // later than connection 0's.
+        peer2.handle_receive(t(250), &f2);
+        hub.handle_receive(t(1500), &peer2.poll_transmit(t(250), &g).unwrap());
+        assert_eq!(hub.connection(2).layer.poll_timeout(), Some(t(2500)));
+        check(&hub, t1_from(resent));
+        // An error on the line tells every connection; no timer moves.
+        hub.handle_receive_in_error(t(1600), &f1);
+        check(&hub, t1_from(resent));
     }
 
     #[test]
