@@ -115,3 +115,18 @@ fn test_802_5_no_station_holds_the_token_before_the_first_capture() {
     assert_eq!(r.ready_at(0, SimTime::ZERO), SimTime(24 * BIT + l));
     assert_eq!(r.gate(0, SimTime(24 * BIT + l)), Some(r.mac_time()));
 }
+
+/// d(i, j), the time from station i downstream to station j, on which every token pass
+/// and frame arrival rests, between two stations neither of which is station 0 (the
+/// active monitor): one bit of repeat delay per station from 1 to 3, so a frame from 1 is
+/// received at 3 two bit times after its last bit leaves; from 3 back to 1 the way passes
+/// the monitor's 24-bit buffer (1 + 25 bits).
+#[test]
+fn test_802_5_frame_is_received_after_the_repeat_delays_between_sender_and_receiver() {
+    let mut r = ring(None);
+    assert_eq!(r.distance(1, 3), Duration(2 * BIT));
+    assert_eq!(r.distance(3, 1), Duration(26 * BIT));
+    let t = r.ready_at(1, SimTime::ZERO);
+    let end = t + Duration(100 * BIT);
+    assert_eq!(r.started(1, t, end, 3), end + Duration(2 * BIT));
+}
