@@ -87,3 +87,46 @@ fn test_802_5_holding_time_is_measured_from_the_capture_not_from_time_zero() {
     assert_eq!(r.gate(1, e2), None);
     assert_eq!(r.counters, RingCounters { captures: 1, frames: 2, held_ps: 0 });
 }
+
+/// Only the holder may send back to back: another station, even at the very instant
+/// the holder's frame ends (within the holding time), waits for the free token, which
+/// the holder issues at that instant and which reaches it `t_token + d(holder, j)` later.
+#[test]
+fn test_802_5_only_the_holder_continues_back_to_back() {
+    let mut r = ring(Some(1e-3));
+    let t0 = r.ready_at(1, SimTime::ZERO);
+    let e1 = t0 + Duration(1000 * BIT); // 0.25 ms, longer than L: released at e1
+    r.started(1, t0, e1, 2);
+    assert_eq!(r.gate(1, e1), Some(r.mac_time()), "the holder may continue");
+    let pass = SimTime(e1.0 + 24 * BIT + r.distance(1, 2).0);
+    assert_eq!(r.gate(2, e1), None, "station 2 does not hold the token");
+    assert_eq!(r.ready_at(2, e1), pass);
+    assert_eq!(r.gate(2, pass), Some(r.mac_time()));
+}
+
+/// Before the first capture no station holds the token (station 0, the active monitor,
+/// has just issued it): with a holding time, station 0 at time zero still waits one
+/// revolution for the token to come round, `t_token + L`.
+#[test]
+fn test_802_5_no_station_holds_the_token_before_the_first_capture() {
+    let r = ring(Some(1e-3));
+    let l = r.latency().0;
+    assert_eq!(r.gate(0, SimTime::ZERO), None);
+    assert_eq!(r.ready_at(0, SimTime::ZERO), SimTime(24 * BIT + l));
+    assert_eq!(r.gate(0, SimTime(24 * BIT + l)), Some(r.mac_time()));
+}
+
+/// d(i, j), the time from station i downstream to station j, on which every token pass
+/// and frame arrival rests, between two stations neither of which is station 0 (the
+/// active monitor): one bit of repeat delay per station from 1 to 3, so a frame from 1 is
+/// received at 3 two bit times after its last bit leaves; from 3 back to 1 the way passes
+/// the monitor's 24-bit buffer (1 + 25 bits).
+#[test]
+fn test_802_5_frame_is_received_after_the_repeat_delays_between_sender_and_receiver() {
+    let mut r = ring(None);
+    assert_eq!(r.distance(1, 3), Duration(2 * BIT));
+    assert_eq!(r.distance(3, 1), Duration(26 * BIT));
+    let t = r.ready_at(1, SimTime::ZERO);
+    let end = t + Duration(100 * BIT);
+    assert_eq!(r.started(1, t, end, 3), end + Duration(2 * BIT));
+}

@@ -1473,3 +1473,6 @@ mod receive_tests;
 
 #[path = "station_tests.rs"]
 mod station_tests;
+
+#[path = "wants_tests.rs"]
+mod wants_tests;
