@@ -216,6 +216,10 @@ impl HfChannel {
 }
 
 #[cfg(test)]
+#[path = "hf_rule_tests.rs"]
+mod rule_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::stream;

@@ -429,3 +429,7 @@ pub const DIALOGUE_MEASURES: &[&str] = &["session_latency_s", "message_throughpu
 #[cfg(test)]
 #[path = "dialogue_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "dialogue_rule_tests.rs"]
+mod rule_tests;
