@@ -316,3 +316,16 @@ def test_workers_alone_are_accepted_and_the_refusal_names_the_option(tmp_path: P
     assert main(["design", str(GBN), str(spec), "--no-store", "--dask", "tcp://127.0.0.1:1", "--workers", "1"]) == 2
     assert capsys.readouterr().err.splitlines()[-1].strip() == (
         "arqlab design: error: --workers applies to the local pool; with --dask the cluster decides")
+
+
+def test_an_out_that_is_a_file_and_a_malformed_dask_address_are_named(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "d.toml"
+    spec.write_text(ONE)
+    taken = tmp_path / "f"
+    taken.write_text("")
+    assert main(["design", str(GBN), str(spec), "--no-store", "--quiet", "--out", str(taken)]) == 2
+    assert capsys.readouterr().err.strip() == f"arqlab design: error: --out {taken}: exists and is not a directory"
+    assert main(["design", str(GBN), str(spec), "--no-store", "--quiet", "--dask", "nothing"]) == 2
+    assert capsys.readouterr().err.strip() == ("arqlab design: error: --dask 'nothing': expected a Dask scheduler "
+                                               "address such as tcp://HOST:PORT (schemes: tcp, tls, inproc, ucx, ws, wss)")
