@@ -150,8 +150,10 @@ def test_reasons_say_the_header_share_the_fill_the_retransmissions_and_the_varia
                   "random.tcp_segments_retransmitted": {1.0: (SEGMENTS / 4, SEGMENTS / 16, 5)},
                   "reno.tcp_segments_retransmitted": {1.0: SEGMENTS / 16}})
     said(claim("fig3.reason_retransmissions", retx), H,
-         "one circuit: 12.5% of segments sent again with T_N constant, 25.0% ± 6.2 with T_N random (paper: \"can "
-         "trigger\"; needs > 0 with no loss); by TCP flavour: 4.2BSD 12.5%, Reno 6.2%", "12.5% (> 0 asked)")
+         "one circuit: 12.5% of segments sent again with T_N constant (copies 11.1% of the data datagrams on the "
+         "access line), 25.0% ± 6.2 with T_N random (paper: a reason the rate sits below 2631 bit/s; material at ≥ 10% "
+         "re-sent, the paper's own figure, with no loss); by TCP flavour: 4.2BSD 12.5%, Reno 6.2%",
+         "12.5% re-sent, copies 11.1% of data traffic (≥ 10% re-sent asked)")
     newreno = sd(3, {"tcp.tcp_segments_retransmitted": {1.0: 0.0}, "newreno.tcp_segments_retransmitted": {1.0: 2.0}})
     out = claim("fig3.reason_retransmissions", newreno)
     assert out.verdict is N and out.detail.endswith("by TCP flavour: 4.2BSD 0.0%, NewReno 0.9%"), out.detail
