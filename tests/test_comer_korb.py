@@ -526,10 +526,10 @@ def test_over_10pct_counts_one_circuit_transfers_across_t_n_variants() -> None:
     one transfer. Per-replication values are not in the study data and a share has no
     upper bound (a segment may be sent many times), so a variant whose transfers differ
     counts one if its mean is over 10 % (some transfer is), identical transfers (CI 0)
-    all or none; two variants each with one certain make several."""
+    are ONE transfer, over or not; two variants each with one certain make several."""
     assert cl.transfers_over(fw.Est(0.20, 0.05, 10), 0.10) == 1
     assert cl.transfers_over(fw.Est(0.19, 0.05, 10), 0.10) == 1
-    assert cl.transfers_over(fw.Est(0.11, 0.0, 10), 0.10) == 10
+    assert cl.transfers_over(fw.Est(0.11, 0.0, 10), 0.10) == 1
     assert cl.transfers_over(fw.Est(0.10, 0.0, 10), 0.10) == 0
     check = _claim("fig3.over_10pct_retransmitted").check
     n = float(params.SEGMENTS)
@@ -539,7 +539,8 @@ def test_over_10pct_counts_one_circuit_transfers_across_t_n_variants() -> None:
                 for k, (m, h) in (("tcp", tcp), ("random", random))}
     assert check(_data(3, retx((0.0, 0.0), (0.20, 0.05)))).verdict is fw.Verdict.INCONCLUSIVE, "one certain"
     assert check(_data(3, retx((0.20, 0.05), (0.19, 0.05)))).verdict is fw.Verdict.HOLDS, "one in each variant"
-    assert check(_data(3, retx((0.11, 0.0), (0.0, 0.0)))).verdict is fw.Verdict.HOLDS, "10 identical transfers"
+    assert check(_data(3, retx((0.11, 0.0), (0.0, 0.0)))).verdict is fw.Verdict.DOES_NOT_HOLD, "identical: one transfer"
+    assert check(_data(3, retx((0.11, 0.0), (0.11, 0.0)))).verdict is fw.Verdict.HOLDS, "two deterministic transfers"
     assert check(_data(3, retx((0.10, 0.0), (0.05, 0.0)))).verdict is fw.Verdict.DOES_NOT_HOLD
     assert check(_data(3, retx((0.5, 0.0), (0.5, 0.0), at=13.0))).verdict is fw.Verdict.DOES_NOT_HOLD, "C = 13 not counted"
 

@@ -225,41 +225,52 @@ OVER_10PCT_CIRCUITS = 1.0
 SEVERAL = 2
 
 
+def distinct_transfers(share: Est) -> int:
+    """How many different transfers a point's replications are: one when the CI is 0
+    (a deterministic transfer run n times is one test, not n), else n."""
+    if not share.valid or share.n <= 0:
+        return 0
+    return 1 if share.half == 0.0 else share.n
+
+
 def transfers_over(share: Est, threshold: float) -> int:
-    """How many of a point's transfers (replications) certainly re-sent more than
-    ``threshold`` of the segments, from their mean alone (the study data keep each
-    point's mean, CI and count, not the replications): all n when the CI is 0 (identical
-    transfers); otherwise one if the mean is above the threshold (some transfer must
-    be). A share has no upper bound — 4.2BSD's timeouts can send the window again and
+    """How many of a point's distinct transfers certainly re-sent more than ``threshold``
+    of the segments, from their mean alone (the study data keep each point's mean, CI and
+    count, not the replications): one if the mean is above the threshold — the one
+    transfer when the CI is 0 (identical replications of a deterministic transfer are ONE
+    test; until revision 10's second reading they counted n), otherwise some transfer
+    must be. A share has no upper bound — 4.2BSD's timeouts can send the window again and
     again: 548 % of the file at a 4096-octet window — so the mean says nothing more
     (until revision 7 the count assumed shares ≤ 1, n(m − t)/(1 − t), and counted "25 of 9")."""
-    if not share.valid or share.n <= 0 or share.mean <= threshold:
+    if distinct_transfers(share) == 0 or share.mean <= threshold:
         return 0
-    return share.n if share.half == 0.0 else 1
+    return 1
 
 
 def _over_10pct(sd: StudyData) -> Outcome:
     """§4: "(In several tests, over 10% of the datagrams were retransmitted)", in the
-    paragraph on the single circuit; a test is one transfer, so the one-circuit
-    transfers of every T_N variant are counted (those certainly over, `transfers_over`):
-    holds with at least SEVERAL; does not hold if no transfer can exceed 10 % (every
-    variant's transfers identical, CI 0, at or below 10 %); else inconclusive."""
+    paragraph on the single circuit; a test is one distinct transfer, so the one-circuit
+    transfers of every T_N variant are counted (those certainly over, `transfers_over`;
+    a CI-0 variant is one transfer): holds with at least SEVERAL; does not hold if every
+    variant's transfers are identical (CI 0, so every test is known) and fewer than
+    SEVERAL are over 10 %; else inconclusive."""
     fd = sd[3]
     shares = [(c, retx_share(fd, c, OVER_10PCT_CIRCUITS)) for c in ("tcp", "random", "bursty")
               if OVER_10PCT_CIRCUITS in fd.xs(f"{c}.tcp_segments_retransmitted")]
     counts = [(c, s, transfers_over(s, PAPER_RETX_SHARE)) for c, s in shares]
-    over, total = sum(k for *_, k in counts), sum(s.n for _, s in shares)
+    over, total = sum(k for *_, k in counts), sum(distinct_transfers(s) for _, s in shares)
     if over >= SEVERAL:
         v = Verdict.HOLDS
-    elif shares and all(s.half == 0.0 and s.mean <= PAPER_RETX_SHARE for _, s in shares):
+    elif shares and all(s.valid and s.half == 0.0 for _, s in shares):
         v = Verdict.DOES_NOT_HOLD
     else:
         v = Verdict.INCONCLUSIVE
-    parts = ", ".join(f"{c} {100 * s.mean:.1f}% ± {100 * s.half:.1f} (n = {s.n}, ≥ {k} above)" for c, s, k in counts)
-    return Outcome(v, f"at least {over} of {total} one-circuit transfers re-sent > 10% (certain from each variant's "
-                      f"mean and CI: all if the CI is 0, else one if the mean is over; per-replication values are "
-                      f"not in the study data): {parts}",
-                   f"≥ {over} of {total} transfers > 10%")
+    parts = ", ".join(f"{c} {100 * s.mean:.1f}% ± {100 * s.half:.1f} (n = {s.n}, {distinct_transfers(s)} distinct, "
+                      f"≥ {k} above)" for c, s, k in counts)
+    return Outcome(v, f"at least {over} of {total} distinct one-circuit transfers re-sent > 10% (certain from each "
+                      f"variant's mean and CI: a CI-0 variant is one transfer, else one if the mean is over; "
+                      f"per-replication values are not in the study data): {parts}",
+                   f"≥ {over} of {total} distinct transfers > 10%")
 
 
 ZERO = Est(0.0, 0.0)
@@ -374,8 +385,9 @@ def fig3_claims() -> tuple[Claim, ...]:
               "the day — inconclusive: the day's variation is Fig. 2's assumed T_N profile (one circuit at its lowest and "
               "highest T_N reported).", _reason_variation, figure=3),
         Claim("fig3.over_10pct_retransmitted", "§4", "In several tests, over 10% of the datagrams were retransmitted "
-              "(one circuit, the paragraph's subject: two or more one-circuit transfers, replications of the constant, "
-              "random and bursty T_N variants, those certainly over counted from their means and CIs).",
+              "(one circuit, the paragraph's subject: two or more distinct one-circuit transfers of the constant, "
+              "random and bursty T_N variants, those certainly over counted from their means and CIs; identical "
+              "replications, CI 0, are one transfer).",
               _over_10pct, figure=3, sensitivity=("tcp_reno",)),
         Claim("fig3.linear", "§5, conclusions", "Two circuits double the throughput, three triple it (C = 2, 3: "
               f"min(C × one circuit, the line's capacity for user data) within {100 * TOL_LINEAR:g}%).", _linear, figure=3,
