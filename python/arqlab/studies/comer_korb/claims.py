@@ -399,7 +399,8 @@ def fig3_claims() -> tuple[Claim, ...]:
         Claim("fig3.c_max_formula", "§5", "Internal consistency check (not the paper's numbers): C_max = 1 + "
               "T_I/(W(T_p+T_f)) with this model's own T_I and T_p predicts the simulated saturation (as "
               "fig3.saturation_at_3); the paper's formula with "
-              "the model's times is shown beside it.", _c_max_formula, figure=3),
+              "the model's times is shown beside it.", _c_max_formula, figure=3,
+              origin="model check"),
         Claim("fig3.no_gain_when_saturated", "Conclusions", "If the link is saturated, opening additional circuits "
               f"does not increase performance (past the first C whose throughput reaches {100 * SATURATION_USEFUL:g}% of the "
               f"interface's capacity, within "
