@@ -189,3 +189,25 @@ def test_t_min_prevents_thrashing_at_most_10_percent_of_the_controls_closes(with
     assert cl.t_min_prevents_thrashing(sd(7, curves)).verdict is verdict
     only_few = {k: {xs[0]: v[xs[0]]} for k, v in curves.items()}
     assert cl.t_min_prevents_thrashing(sd(7, only_few)).verdict is Verdict.INCONCLUSIVE
+
+
+@pytest.mark.parametrize("rate,half,verdict", [
+    (2200.0, 0.0, Verdict.HOLDS),
+    (2150.0, 0.0, Verdict.HOLDS),  # the band's lower edge
+    (2250.0, 0.0, Verdict.HOLDS),  # its upper edge
+    (2149.0, 0.0, Verdict.DOES_NOT_HOLD),  # just below
+    (2251.0, 0.0, Verdict.DOES_NOT_HOLD),  # just above
+    (2170.0, 10.0, Verdict.HOLDS),  # CI [2160, 2180] inside
+    (2150.0, 10.0, Verdict.INCONCLUSIVE),  # CI straddles 2150
+    (2130.0, 10.0, Verdict.DOES_NOT_HOLD),  # CI [2120, 2140] wholly below
+    (1641.0, 0.0, Verdict.DOES_NOT_HOLD),  # the model's night rate
+])
+def test_single_reaches_2200_within_the_figures_precision_at_the_best_hour(rate: float, half: float,
+                                                                            verdict: Verdict) -> None:
+    """Conclusions: "it sometimes achieves 23% of the line capacity (2200 bps)": the
+    one-circuit rate at the best hour's T_N (the "night" curve) within 2200 ± 50, both
+    edges, the CI wholly in (holds) or out (does not hold); the constant-T_N curve is
+    not read."""
+    claim = next(c for c in cl.fig3_claims() if c.id == "fig3.single_reaches_2200")
+    assert claim.check(sd(3, {"night": {1.0: (rate, half, 5)}, "tcp": {1.0: 2200.0}})).verdict is verdict
+    assert claim.check(sd(3, {"tcp": {1.0: 2200.0}})).verdict is Verdict.INCONCLUSIVE, "no best-hour point"
