@@ -174,3 +174,18 @@ def test_fig8_reads_bs_closes_from_the_terminal_sites_scope_and_as_extra_calls_f
     assert (matched["rule_1"], matched["closed"], matched["extra"]) == (0.0, 0.0, 0.0)
     assert asym["rule_1"] > 0 and asym["extra"] > asym["rule_1"], asym
     assert matched["balance"] == asym["balance"] == 0.0
+
+
+def test_origins_say_whose_statement_each_claim_is() -> None:
+    """Second reading of revision 10 (F6): the paper's own figure claims are "paper";
+    the C_max formula with the model's own times and T_min preventing thrashing (true by
+    construction for a T_min manager) are model checks; every other circuit-management
+    claim is the paper's statement carried onto a workload it never ran."""
+    from arqlab.studies import comer_korb as ck
+    origin = {c.id: c.origin for f in ck.figures() for c in f.claims}
+    assert origin["fig3.c_max_formula"] == "model check"
+    assert origin["ext7.t_min_prevents_thrashing"] == "model check"
+    ext = {cid for cid in origin if cid.startswith("ext") and cid != "ext7.t_min_prevents_thrashing"}
+    assert ext and all(origin[cid] == "extrapolation" for cid in ext), {cid: origin[cid] for cid in ext}
+    fig = {cid for cid in origin if cid.startswith("fig") and cid != "fig3.c_max_formula"}
+    assert fig and all(origin[cid] == "paper" for cid in fig), {cid: origin[cid] for cid in fig}

@@ -32,6 +32,11 @@ from .theory import LAPB_OCTETS, X25_HEADER_OCTETS, packets_per_datagram
 #: The IP header each circuit-management datagram carries (its octets are the payload + 20).
 IP_HEADER_OCTETS = 20
 
+#: Figures 4-8 are workloads the paper never ran (it has no circuit-management
+#: measurement): its §6 and conclusions statements carried onto them are extrapolations
+#: (spec.Claim.origin). ext7.t_min_prevents_thrashing is a model check instead: a T_min
+#: manager cannot close a circuit younger than T_min, so it holds by construction.
+EXT = "extrapolation"
 ZERO = Est(0.0, 0.0)
 #: "Without increasing performance": within this share (as Fig. 3's claim).
 TOL_FLAT = 0.03
@@ -205,24 +210,25 @@ def fig4_claims() -> tuple[Claim, ...]:
     return (
         Claim("ext4.mlru_discards_when_overloaded", "§6.2", "When no circuit can be obtained (MLRU, every channel "
               f"younger than T_min) the interface discards the site's datagrams: MLRU discards for {BUSY}.",
-              _each(4, "mlru.discarded", _busy_xs, lambda e: exceeds(e, ZERO), "discarded"), figure=4),
+              _each(4, "mlru.discarded", _busy_xs, lambda e: exceeds(e, ZERO), "discarded"), figure=4,
+              origin=EXT),
         Claim("ext4.multi_trades_calls_for_throughput", "§6, conclusions", "Multiple circuits trade cost (calls) for "
               "throughput: where a file site offers more than one circuit carries, the host's channels are limited "
               f"(heavy files, {CM_CHANNELS} channels: circuits are closed to open others) and the offered load fits the "
               "line (every N with the offered load at most the line's capacity where multi-MLRU opened an additional "
               "circuit), multi-circuit MLRU places more calls than MLRU and carries more throughput.",
-              trades_calls_for_throughput, figure=4),
+              trades_calls_for_throughput, figure=4, origin=EXT),
         Claim("ext4.multi_no_gain_when_saturated", "Conclusions", "When communicating with many sites, opening "
               "additional circuits does not increase throughput (largest N, heavy files: multi-MLRU at most MLRU's, "
               "within 3%).",
-              _multi(4, _largest, lambda a, b: at_most(a, b, TOL_FLAT)), figure=4),
+              _multi(4, _largest, lambda a, b: at_most(a, b, TOL_FLAT)), figure=4, origin=EXT),
     )
 
 
 def fig5_claims() -> tuple[Claim, ...]:
     return (
         Claim("ext5.mlru_cheaper_than_lru", "§6.1", f"T_min's hysteresis: MLRU opens fewer circuits than LRU for {CROWDED}.",
-              _pair(5, "mlru", "lru", _crowded_xs, below), figure=5),
+              _pair(5, "mlru", "lru", _crowded_xs, below), figure=5, origin=EXT),
     )
 
 
@@ -234,7 +240,7 @@ def fig6_claims() -> tuple[Claim, ...]:
         # revision 9; test_receiver_rule_window_full_or_timer_at_the_timer_boundary).
         Claim("ext6.multi_slows_other_sites", "Conclusions", "Opening additional circuits to one site gives the other "
               "sites lower service when the line is loaded: at the largest N (heavy files) the terminal delay under "
-              "multi-MLRU, mean over the replications, exceeds MLRU's.", _multi(6, _largest, exceeds), figure=6),
+              "multi-MLRU, mean over the replications, exceeds MLRU's.", _multi(6, _largest, exceeds), figure=6, origin=EXT),
     )
 
 
@@ -268,10 +274,12 @@ def t_min_prevents_thrashing(sd: StudyData) -> Outcome:
 def fig7_claims() -> tuple[Claim, ...]:
     return (
         Claim("ext7.lru_thrashes", "§6", f"Sites competing for circuits close each other's circuits (thrashing) under "
-              f"LRU for {CROWDED}.", _each(7, "lru", _crowded_xs, lambda e: exceeds(e, ZERO), "short-lived closes/h"), figure=7),
+              f"LRU for {CROWDED}.", _each(7, "lru", _crowded_xs, lambda e: exceeds(e, ZERO), "short-lived closes/h"), figure=7,
+              origin=EXT),
         Claim("ext7.t_min_prevents_thrashing", "§6.1", f"T_min prevents closing a circuit that was just opened: for "
               f"{CROWDED}, MLRU and multi-circuit MLRU close at most {100 * PREVENT_SHARE:g}% as many circuits open < 60 s "
-              "as the same MLRU without T_min (which must thrash there).", t_min_prevents_thrashing, figure=7),
+              "as the same MLRU without T_min (which must thrash there).", t_min_prevents_thrashing, figure=7,
+              origin="model check"),
     )
 
 
@@ -321,5 +329,5 @@ def fig8_claims() -> tuple[Claim, ...]:
         Claim("ext8.asymmetric_c_max_churn", "§6", "With asymmetric C_max, one site may keep opening additional "
               "virtual circuits while the other keeps closing them (both hosts sending: b's own datagrams close a's "
               "extra circuits by rule 1 of select_and_close_circuit and a opens more, at every C_max of a's above "
-              "b's; never with C_max matched).", asymmetric_c_max_churn, figure=8),
+              "b's; never with C_max matched).", asymmetric_c_max_churn, figure=8, origin=EXT),
     )
