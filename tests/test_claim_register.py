@@ -8,8 +8,7 @@ against an edit nobody meant: each study's register in ``tests/claim_register/``
 reviewed declaration, compared field by field, claim by claim.
 
 A statement changed on purpose: re-pin with ``ARQLAB_BLESS=1 pytest
-tests/test_claim_register.py`` and say in the commit message which claims changed.
-Comer & Korb's claims are not registered yet (being re-encoded)."""
+tests/test_claim_register.py`` and say in the commit message which claims changed."""
 
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ from typing import Any
 import pytest
 
 REGISTER = Path(__file__).resolve().parent / "claim_register"
-STUDIES = ("bux1982", "colella", "johnson", "biersack")
+STUDIES = ("bux1982", "colella", "johnson", "biersack", "comer_korb")
 
 
 def declared(name: str) -> list[dict[str, Any]]:
