@@ -135,25 +135,28 @@ _SHARE = {1: 0.274, 2: 0.540, 3: 0.805, 4: 0.960, 5: 0.967, 6: 0.98, 7: 0.99, 8:
 _CAP = theory.line_user_bps()
 
 
-def test_saturation_is_the_interface_completely_busy_with_the_files_packets_at_3() -> None:
-    """§5: "Saturation is the condition in which the underlying X.25 interface is
-    completely busy", predicted at C = 3: judged on the file's distinct octets, the
-    throughput at ≥ 95 % of the interface's capacity for user data (every packet of the
-    file once, back to back), not on the lines' busy share, which counts retransmitted
-    copies. Holds when the throughput first reaches 95 % at C = 3; the quick pass's
-    4.2BSD curve, whose lines pass 95 % busy at C = 4 with the file at 46.5 % of the
-    capacity (mostly copies), never saturates: does not hold."""
+def test_saturation_is_the_knee_of_the_measured_curve_not_the_interface_completely_busy() -> None:
+    """The paper observed saturation at C = 3 on its measured curve: the knee, the first
+    C of the random-T_N curve reaching 95 % of the best. A curve like the paper's (about
+    6600 bit/s at C = 3, 80 % of the interface's capacity, flat beyond) holds, though
+    §5's "completely busy" (reported) is never reached; the knee at 4 does not hold."""
     check = _claim("fig3.saturation_at_3").check
-    ideal = {c: min(c / 3, 1.0) * 0.99 * _CAP for c in range(1, 14)}
-    assert check(_data(3, _busy(ideal, _SHARE))).verdict is fw.Verdict.HOLDS
-    assert cl.saturation(_data(3, _busy(ideal, _SHARE))[3])[0] == 3.0
-    out = check(_data(3, _busy(_CURVE, _SHARE)))
-    assert out.verdict is fw.Verdict.DOES_NOT_HOLD and "never reached" in out.detail, out.detail
+    paper = {c: min(c, 3) * 2200.0 for c in range(1, 14)}
+    data = _data(3, {**_measured(paper), **_busy(_CURVE, _SHARE)})
+    out = check(data)
+    assert out.verdict is fw.Verdict.HOLDS, out.detail
+    assert "§5's 'completely busy' (reported, T_N constant): throughput ≥ 95% of the interface's capacity for user " \
+        "data (8218 bit/s) never reached" in out.detail, out.detail
     assert "C = 4: 46.5%" in out.detail and "copies included: C = 1: 27.4%, C = 2: 54.0%, C = 3: 80.5%, C = 4: 96.0%" \
         in out.detail, out.detail
-    late = {**ideal, 3: 0.9375 * _CAP}
-    assert cl.saturation(_data(3, _busy(late, _SHARE))[3])[0] == 4.0
-    assert check(_data(3, _busy(late, _SHARE))).verdict is fw.Verdict.DOES_NOT_HOLD
+    assert cl.saturation(data[3])[0] is None
+    late = {**paper, 3: 0.9375 * 6600.0}
+    assert check(_data(3, _measured(late))).verdict is fw.Verdict.DOES_NOT_HOLD
+
+
+def _measured(curve: dict[int, float], half: float = 0.0) -> dict[str, dict[float, tuple[float, float]]]:
+    """Fig. 3's measured curve (T_N random) with a CI half-width ``half``."""
+    return {"random": {float(c): (v, half) for c, v in curve.items()}}
 
 
 def test_saturation_at_exactly_95_percent_of_the_capacity(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -171,8 +174,8 @@ def test_host_processing_is_busy_time_of_the_interface_and_lowers_its_capacity()
     """Under host_to_host_busy, T_f = 15 ms of host processing per packet is busy time
     of the interface (eq. 1's W (T_p + T_f)): its capacity for user data is 9600 × 452 /
     (528 + 4 × 18 octets of line time) = 7232 bit/s, so a curve at 96 % of that from C = 3
-    saturates there while the same curve (84.5 % of 8218) never saturates under the
-    study's reading (no processing)."""
+    saturates there in §5's reading (reported) while the same curve (84.5 % of 8218)
+    never saturates under the study's (no processing)."""
     import pandas as pd
 
     from arqlab.studies.comer_korb import saturation as sat
@@ -184,9 +187,7 @@ def test_host_processing_is_busy_time_of_the_interface_and_lowers_its_capacity()
     busy = fw.StudyData({3: fw.FigureData(ck.figure(3), frame, "host_to_host_busy")})
     assert sat.capacity_bps(busy[3]) == pytest.approx(7232.0)
     assert cl.saturation(busy[3])[0] == 3.0
-    assert _claim("fig3.saturation_at_3").check(busy).verdict is fw.Verdict.HOLDS
     assert cl.saturation(base)[0] is None
-    assert _claim("fig3.saturation_at_3").check(_data(3, _busy(curve, _SHARE))).verdict is fw.Verdict.DOES_NOT_HOLD
 
 
 def test_saturation_threshold_sensitivity_reports_the_first_saturated_c_at_80_90_95() -> None:
@@ -197,27 +198,29 @@ def test_saturation_threshold_sensitivity_reports_the_first_saturated_c_at_80_90
     assert cl.threshold_sensitivity(fd) == "≥ 80%: C = 7; ≥ 90%: never; ≥ 95%: never"
     edge = {c: {1: 0.3, 2: 0.6, 3: 0.85}.get(c, 0.92) * _CAP for c in range(1, 14)}
     assert cl.threshold_sensitivity(_data(3, _busy(edge, _SHARE))[3]) == "≥ 80%: C = 3; ≥ 90%: C = 4; ≥ 95%: never"
-    out = _claim("fig3.saturation_at_3").check(_data(3, _busy(_CURVE, _SHARE)))
-    assert "first saturated C by threshold: ≥ 80%: C = 7; ≥ 90%: never; ≥ 95%: never" in out.detail, out.detail
+    out = _claim("fig3.saturation_at_3").check(_data(3, {**_measured(_CURVE), **_busy(_CURVE, _SHARE)}))
+    assert "first C by threshold: ≥ 80%: C = 7; ≥ 90%: never; ≥ 95%: never" in out.detail, out.detail
 
 
-def test_no_gain_when_saturated_fails_on_a_gain_past_saturation() -> None:
+def test_no_gain_when_saturated_fails_on_a_gain_past_the_knee() -> None:
     """Conclusions: "If the underlying hardware link is saturated, opening additional
-    circuits will increase costs without increasing performance": past the first C whose
-    throughput reaches 95 % of the capacity, no C may gain more than 3 % over the best
-    throughput at C up to it. A flat curve holds; +3.1 % past it does not; a dip after
-    saturation with the later points at the earlier best holds; a curve that never
-    saturates (the quick pass's 4.2BSD) leaves it inconclusive (no premise)."""
+    circuits will increase costs without increasing performance": past the measured
+    curve's knee (95 % of the best), no C may gain more than 3 % over the best
+    throughput at C up to it. A flat curve holds; +3.1 % past it does not (the knee then
+    still at C = 4: 1/1.031 > 95 %); a dip with the later points +2.9 % holds; the quick
+    pass's 4.2BSD curve as the measured one (knee at its best, C = 7, 6677; C = 11's
+    5641 −15.5 %) holds: the claim cannot see a knee at the best point fail."""
     flat = {c: min(c / 4, 1.0) * 0.96 * _CAP for c in range(1, 14)}
-    assert cl._flat_beyond(_fig3_data(flat)).verdict is fw.Verdict.HOLDS
-    gain = {**flat, 9: 0.96 * _CAP * 1.031}
-    out = cl._flat_beyond(_fig3_data(gain))
+    check = cl._flat_beyond
+    assert check(_data(3, _measured(flat))).verdict is fw.Verdict.HOLDS
+    out = check(_data(3, _measured({**flat, 9: 0.96 * _CAP * 1.031})))
     assert out.verdict is fw.Verdict.DOES_NOT_HOLD, "+3.1 % past it"
-    assert out.measured.startswith("beyond saturation (C = 4; best up to it C = 4) the most: C = 9, +3.1%"), out.measured
+    assert out.measured.startswith("past the knee (C = 4; best up to it C = 4) the most: C = 9, +3.1%"), out.measured
     dip = {**flat, 5: 0.5 * _CAP, 6: 0.96 * _CAP * 1.029}
-    assert cl._flat_beyond(_fig3_data(dip)).verdict is fw.Verdict.HOLDS, "+2.9 %: within 3 %"
-    out = cl._flat_beyond(_data(3, _busy(_CURVE, _SHARE)))
-    assert out.verdict is fw.Verdict.INCONCLUSIVE and out.measured == "never saturated; at most 81.2%", out
+    assert check(_data(3, _measured(dip))).verdict is fw.Verdict.HOLDS, "+2.9 %: within 3 %"
+    out = check(_data(3, _measured(_CURVE)))
+    assert out.verdict is fw.Verdict.HOLDS and out.measured.startswith(
+        "past the knee (C = 7; best up to it C = 7) the most: C = 11, -15.5%"), out.measured
 
 
 def test_linear_is_doubled_and_tripled_capped_at_the_line() -> None:
@@ -228,6 +231,8 @@ def test_linear_is_doubled_and_tripled_capped_at_the_line() -> None:
     exceeds the line the cap is the target (a curve flat at the line holds, 3 × one fails)."""
     check = _claim("fig3.linear").check
     lin = {1: 2200.0, 2: 4400.0, 3: 6600.0, 4: 1000.0}
+    only_constant = _data(3, {"tcp": {float(c): (v, 0.0) for c, v in lin.items()}})
+    assert check(only_constant).verdict is fw.Verdict.INCONCLUSIVE, "the constant-T_N curve alone is not read"
     assert check(_fig3_data(lin)).verdict is fw.Verdict.HOLDS, "C = 4 not read"
     assert check(_fig3_data({**lin, 3: 6600.0 * 0.89})).verdict is fw.Verdict.DOES_NOT_HOLD, "−11 % at C = 3"
     assert check(_fig3_data({**lin, 3: 6600.0 * 0.91})).verdict is fw.Verdict.HOLDS, "−9 % at C = 3"
@@ -238,8 +243,9 @@ def test_linear_is_doubled_and_tripled_capped_at_the_line() -> None:
     assert check(_fig3_data({**big, 3: 10_500.0})).verdict is fw.Verdict.DOES_NOT_HOLD, "above the line's capacity"
 
 
-def _fig3_data(tcp: dict[int, float]) -> fw.StudyData:
-    return _data(3, {"tcp": {float(c): (v, 0.0) for c, v in tcp.items()}})
+def _fig3_data(curve: dict[int, float]) -> fw.StudyData:
+    """Fig. 3 with ``curve`` as the measured (random-T_N) curve and as the constant one."""
+    return _data(3, {"tcp": {float(c): (v, 0.0) for c, v in curve.items()}, **_measured(curve)})
 
 
 def test_fig2_points_start_the_clock_at_their_hour() -> None:

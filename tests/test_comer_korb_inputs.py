@@ -67,3 +67,15 @@ def test_fourth_reasons_transfers_run_at_the_profiles_lowest_and_highest_t_n(
     assert cs.transit_delay({"t_n": "constant"}) == {"dist": "constant", "mean_s": 0.235}
     shifted = cs.transit_delay({"t_n": "constant", "t_n_level": "day", "placement": "host_to_host"})["mean_s"]
     assert shifted == pytest.approx(2 * night + cs.relay_t_n({"placement": "host_to_host"}) - 0.235)
+
+
+def test_day_factor_description_states_the_range_the_code_computes() -> None:
+    """The Fig. 2 day/night factor's description gives the factor 'nearly double' needs
+    as the claim computes it (theory.day_factor_for_ratio at claims.NEARLY_DOUBLE's
+    ends), not a single round figure (it said "about 2.3" for 2.06-2.85)."""
+    from arqlab.studies.comer_korb import claims, theory
+
+    lo, hi = claims.NEARLY_DOUBLE
+    need = f"{theory.day_factor_for_ratio(lo):.2f}-{theory.day_factor_for_ratio(hi):.2f}"
+    desc = _BY_TARGET["param:DAY_FACTOR"].source
+    assert f"ratio of {lo:g}-{hi:g}) needs a factor of {need} " in desc, (need, desc)

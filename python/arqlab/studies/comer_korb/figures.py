@@ -49,6 +49,7 @@ from .scenarios import (
     TS_AB_LAYERS,
     TS_B_LAYERS,
     cm_scenario,
+    cm_sites,
     derive_a_c_max,
     derive_circuits,
     derive_destinations,
@@ -65,8 +66,10 @@ REASON_MEASURES = ("tcp_segments_sent", "tcp_segments_retransmitted", "x25_datag
 BUSY = "x25_line_busy_s"
 #: Fig. 3's curves run on the same circuits quick or full (only the replications
 #: differ), so that the quick pass, and the robustness screen made of quick passes,
-#: score each claim on the points the full pass scores it on.
-RANDOM_XS = (1.0, 2.0, 3.0, 4.0, 5.0, 8.0, 13.0)
+#: score each claim on the points the full pass scores it on. The random-T_N curve is
+#: the measured one (saturation.MEASURED_CURVE: its knee and linear growth are scored),
+#: so it runs at every C, as the paper measured.
+RANDOM_XS = tuple(float(c) for c in CIRCUITS)
 RANDOM_XS_QUICK = RANDOM_XS
 
 
@@ -93,7 +96,7 @@ def _fig3_curves() -> tuple[Curve, ...]:
         Curve(f"{key}.{m}", f"{key}: {m}", LAYERS, params={"t_n": key_t}, measure=m, plot=False, xs=xs, quick_xs=qxs)
         for key, key_t, xs, qxs in (("tcp", "constant", tuple(float(c) for c in CIRCUITS), CIRCUITS_QUICK),
                                     ("random", "uniform", RANDOM_XS, RANDOM_XS_QUICK))
-        for m in (*REASON_MEASURES, "tcp_timeouts", *((BUSY,) if key == "tcp" else ()))
+        for m in (*REASON_MEASURES, "tcp_timeouts", BUSY)
     )
     bursty = tuple(Curve(f"bursty.{m}", f"bursty: {m}", LAYERS, params={"t_n": "bursty"}, measure=m, plot=False,
                          xs=BURSTY_XS, quick_xs=BURSTY_XS_QUICK) for m in RETX_MEASURES)
@@ -113,22 +116,27 @@ def _fig3_curves() -> tuple[Curve, ...]:
 def _fig3_sensitivities() -> tuple[Sensitivity, ...]:
     # Every curve a claim under the variant reads: "bursty" too, or over_10pct_retransmitted
     # under Reno would count the 4.2BSD bursty transfers.
-    curves = ("tcp", "random", *(f"{k}.{m}" for k in ("tcp", "random") for m in (*REASON_MEASURES, "tcp_timeouts")),
-              f"tcp.{BUSY}", "bursty", *(f"bursty.{m}" for m in RETX_MEASURES))
+    curves = ("tcp", "random", *(f"{k}.{m}" for k in ("tcp", "random") for m in (*REASON_MEASURES, "tcp_timeouts", BUSY)),
+              "bursty", *(f"bursty.{m}" for m in RETX_MEASURES))
+    # The measured curve (T_N random) and its counters: every variant reruns them, the
+    # saturation and linear claims read them.
+    measured = ("random", *(f"random.{m}" for m in (*REASON_MEASURES, "tcp_timeouts", BUSY)))
+    every_c = tuple(float(c) for c in CIRCUITS)
     return (
         # The same points quick or full, so that both passes score a claim alike (the
         # random curve's, which the variant runs too: each costs many replications).
         Sensitivity("tcp_reno", "TCP Reno (RFC 5681/6298) instead of 4.2BSD's", curves, params={"flavour": "reno"},
                     xs=RANDOM_XS, quick_xs=RANDOM_XS),
         Sensitivity("bsd42_6_2", "4.2BSD timed from tcp_output (its 6.2 sources, 83/11/04) instead of between "
-                    "advancing ACKs (6.1)", ("tcp", f"tcp.{BUSY}", *(f"tcp.{m}" for m in (*REASON_MEASURES, "tcp_timeouts"))),
+                    "advancing ACKs (6.1)", ("tcp", f"tcp.{BUSY}", *(f"tcp.{m}" for m in (*REASON_MEASURES, "tcp_timeouts")),
+                                             *measured),
                     params={"bsd42_timing": "tcp_output"}, xs=tuple(float(c) for c in CIRCUITS), quick_xs=CIRCUITS_QUICK),
         Sensitivity("host_to_host", "paper-calibrated: T_N host to host, T_f = 15 ms (cycle = eq. 1's; relay 185.4 ms)",
-                    ("tcp", f"tcp.{BUSY}"), params={"placement": "host_to_host"}, xs=tuple(float(c) for c in CIRCUITS),
+                    ("tcp", f"tcp.{BUSY}", *measured), params={"placement": "host_to_host"}, xs=every_c,
                     quick_xs=CIRCUITS_QUICK),
         Sensitivity("host_to_host_busy", "paper-calibrated, T_f as busy time: 15 ms of host processing per packet "
-                    "(eq. 1's W (T_p + T_f)), relay 170.4 ms", ("tcp", f"tcp.{BUSY}"), params={"placement": "host_to_host_busy"},
-                    xs=tuple(float(c) for c in CIRCUITS), quick_xs=CIRCUITS_QUICK),
+                    "(eq. 1's W (T_p + T_f)), relay 170.4 ms", ("tcp", f"tcp.{BUSY}", *measured),
+                    params={"placement": "host_to_host_busy"}, xs=every_c, quick_xs=CIRCUITS_QUICK),
     )
 
 
@@ -185,7 +193,10 @@ CM_LAYERS = "transport.flow.a->t1"
 
 
 def _per_hour(scn: Scenario, curve: Curve) -> float:
-    """Whole-run counts → per hour (the counters run over duration_s, warm-up included)."""
+    """Whole-run counts → per hour (the counters run over duration_s, warm-up included;
+    a first-half curve's run is half as long); throughput as it is."""
+    if curve.measure == "throughput_bps":
+        return 1.0
     return float(scn["run"]["duration_s"]) / 3600.0
 
 
@@ -210,6 +221,16 @@ def _cm_figure(number: int, title: str, y_label: str, direction: str, measure: s
         curves += tuple(Curve(f"{k}{cl.HEAVY}", f"{label}, heavy files", direction, params={"policy": k, **heavy},
                               style={"color": COLORS[k], "marker": "x", "linestyle": ":"}, extension=True)
                         for k, label in POLICIES if k != "lru")
+    if number == 5:  # the throughput each manager carried, read from the same runs (ext5's "at similar throughput")
+        curves += tuple(Curve(f"{k}.throughput", f"{label}: throughput, all flows", "flow.*", params={"policy": k},
+                              measure="throughput_bps", plot=False) for k, label in POLICIES if k != "multi_mlru")
+    if number == 6:  # the other sites' throughput under §6's trade (ext6), from Fig. 4's .limited runs
+        curves += tuple(c for c in _limited_curves() if c.measure) + _limited_site_curves()
+    if number == 7:  # LRU's short-lived closes over the run's first half (ext7's "continually")
+        crowded = tuple(float(n) for n in CM_DESTINATIONS if n > CM_CHANNELS)
+        crowded_quick = tuple(float(n) for n in CM_DESTINATIONS_QUICK if n > CM_CHANNELS)
+        curves += (Curve(f"lru{cl.FIRST_HALF}", "LRU: short-lived closes in the run's first half", direction,
+                         params={"policy": "lru", "half": True}, plot=False, xs=crowded, quick_xs=crowded_quick),)
     if number == 4:  # datagrams discarded (no circuit could be had), read from the same runs
         curves += tuple(Curve(f"{k}.discarded", f"{label}: datagrams discarded", CM_LAYERS, params={"policy": k},
                               measure="x25_datagrams_discarded", plot=False) for k, label in POLICIES)
@@ -241,6 +262,17 @@ def _limited_curves() -> tuple[Curve, ...]:
                         measure="x25_extra_circuit_calls", plot=False, xs=xs, quick_xs=xs),)
 
 
+def _limited_site_curves() -> tuple[Curve, ...]:
+    """Each terminal site's throughput under the two MLRUs in the .limited runs (the
+    other sites when multi-MLRU opens additional circuits to the file sites)."""
+    limited = {"file_rate": CM_FILE_RATE_HEAVY, "channels": CM_CHANNELS}
+    sites = sorted({t for x in cl.LIMITED_XS for t in cm_sites(int(x))[0]})
+    return tuple(Curve(f"{k}{cl.LIMITED}.{site}", f"{label}, heavy files, {CM_CHANNELS} channels: throughput to {site}",
+                       f"flow.a->{site}", params={"policy": k, **limited}, measure="throughput_bps", plot=False,
+                       xs=(xs := tuple(x for x in cl.LIMITED_XS if site in cm_sites(int(x))[0])), quick_xs=xs)
+                 for k, label in POLICIES if k != "lru" for site in sites)
+
+
 def fig4() -> Figure:
     return _cm_figure(4, "throughput of all destinations vs destinations", "throughput, all flows (bit/s)", "flow.*",
                       "throughput_bps", cl.fig4_claims())
@@ -261,11 +293,6 @@ def fig7() -> Figure:
                       "x25_short_lived_closes", cl.fig7_claims(), per_hour=True)
 
 
-def _per_hour_counts(scn: Scenario, curve: Curve) -> float:
-    """Fig. 8: whole-run counts → per hour; throughput as it is."""
-    return 1.0 if curve.measure == "throughput_bps" else _per_hour(scn, curve)
-
-
 def fig8() -> Figure:
     """Both hosts sending with asymmetric C_max (§6's warning), against a's C_max."""
     b, ab = TS_B_LAYERS, TS_AB_LAYERS
@@ -279,11 +306,16 @@ def fig8() -> Figure:
         Curve("throughput", "a → b throughput (bit/s)", "flow.a->b", measure="throughput_bps", plot=False),
         Curve("refused", "a and b: calls refused", ab, measure="x25_calls_refused", plot=False),
         Curve("discarded", "a and b: datagrams discarded", ab, measure="x25_datagrams_discarded", plot=False),
+        # The same counts over the run's first half (ext8's "keep opening ... keep closing").
+        Curve(f"b_rule_1{cl.FIRST_HALF}", "b: rule-1 closes in the run's first half", b, measure="x25_close_rule_1",
+              params={"half": True}, plot=False),
+        Curve(f"a_extra{cl.FIRST_HALF}", "a: additional circuits in the run's first half", ab,
+              measure="x25_extra_circuit_calls", params={"half": True}, plot=False),
     )
     return Figure(
         8, f"Extension: both hosts sending, asymmetric C_max (b's C_max {TS_B_C_MAX}) vs a's C_max", two_sided_scenario(),
         "host a's C_max", "per hour", "x25_close_rule_1", tuple(float(c) for c in TS_A_C_MAX),
-        tuple(float(c) for c in TS_A_C_MAX_QUICK), _no_x, curves, derive=derive_a_c_max, normalize=_per_hour_counts,
+        tuple(float(c) for c in TS_A_C_MAX_QUICK), _no_x, curves, derive=derive_a_c_max, normalize=_per_hour,
         y_scale="symlog", assumptions=(A_TWO_SIDED,), claims=cl.fig8_claims(),
         caption="Not in the paper: §6's warning on asymmetric C_max, both hosts sending (a to b, b to a and to "
                 "three terminal sites)",

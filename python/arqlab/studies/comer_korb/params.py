@@ -287,8 +287,9 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("random T_N spread (± share of the relay's mean)", "param:T_N_SPREAD", T_N_SPREAD,
                    "The paper's fourth reason; no distribution given", low=0.0, high=0.9),
     UncertainInput("Fig. 2 day/night T_N factor", "param:DAY_FACTOR", DAY_FACTOR,
-                   "Not measured (the paper measured throughput by the hour); 'nearly double' throughput needs about "
-                   "2.3 with this model", low=1.0, high=3.0),
+                   "Not measured (the paper measured throughput by the hour); 'nearly double' throughput (a best/"
+                   "worst ratio of 1.6-2.05) needs a factor of 2.06-2.85 by this model's burst bound",
+                   low=1.0, high=3.0),
     UncertainInput("Fig. 2 profile: what the vendor's mean T_N is", "param:FIG2_T_N_ANCHOR", FIG2_T_N_ANCHOR,
                    "Not stated: §4 uses 'the mean network delay as reported by the vendor' as the model's constant "
                    "T_N; the profile may put it at night (its 24-hour mean then 323 ms) or make it the 24-hour mean "

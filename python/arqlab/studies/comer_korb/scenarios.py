@@ -257,11 +257,20 @@ def cm_scenario(policy: str = "mlru", n: int = 6, quick: bool = True) -> Scenari
             "run": cm_run_table(quick), **cm_tables(policy, n)}
 
 
+def first_half(run: dict[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+    """The run table cut to its first half when ``params`` asks for it (``half``): the
+    same seed gives the same trajectory up to there, so a whole-run count minus this
+    run's is the second half's (the claims of continual churn read both halves)."""
+    if params.get("half"):
+        return {**run, "duration_s": run["duration_s"] / 2}
+    return run
+
+
 def derive_destinations(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
     """Circuit management: x is the number of destinations."""
     return {**cm_tables(str(params["policy"]), int(x), float(params.get("t_min_s", CM_T_MIN_S)),
                         float(params.get("file_rate", CM_FILE_RATE)), int(params.get("channels", CM_CHANNELS))),
-            "run": cm_run_table(quick)}
+            "run": first_half(cm_run_table(quick), params)}
 
 
 # ------------------------- both hosts sending, asymmetric C_max (§6; Fig. 8, beyond the paper)
@@ -311,4 +320,4 @@ def two_sided_scenario(a_c_max: int = 3, quick: bool = True) -> Scenario:
 
 def derive_a_c_max(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
     """Fig. 8: x is host a's C_max."""
-    return {**two_sided_tables(int(x)), "run": two_sided_run_table(quick)}
+    return {**two_sided_tables(int(x)), "run": first_half(two_sided_run_table(quick), params)}
