@@ -50,38 +50,42 @@ def test_linear_within_the_stated_tolerance() -> None:
     t = number("fig3.linear", r"within (\d+(?:\.\d+)?)%\)") / 100
     # approx compares |A − B| with t·(A + B)/2: 0.9 t holds, 1.2 t does not.
     at = {1.0: 2048.0, 3.0: 6144.0}
-    flips("fig3.linear", sd(3, {"tcp": {**at, 2.0: 4096.0 * (1 + 0.9 * t)}}),
-          sd(3, {"tcp": {**at, 2.0: 4096.0 * (1 + 1.2 * t)}}))
-    flips("fig3.linear", sd(3, {"tcp": {**at, 2.0: 4096.0 * (1 - 0.9 * t)}}),
-          sd(3, {"tcp": {**at, 2.0: 4096.0 * (1 - 1.2 * t)}}))
+    flips("fig3.linear", sd(3, {"random": {**at, 2.0: 4096.0 * (1 + 0.9 * t)}}),
+          sd(3, {"random": {**at, 2.0: 4096.0 * (1 + 1.2 * t)}}))
+    flips("fig3.linear", sd(3, {"random": {**at, 2.0: 4096.0 * (1 - 0.9 * t)}}),
+          sd(3, {"random": {**at, 2.0: 4096.0 * (1 - 1.2 * t)}}))
 
 
 def _busy_first(c: int, share: float, top: int = 5) -> dict[float, float]:
     return {float(x): (share if x == c else 0.5 if x < c else 1.0) for x in range(1, top + 1)}
 
 
-def test_saturation_at_the_stated_share_of_capacity_and_circuit_count() -> None:
+def _measured(points: dict[float, float]) -> StudyData:
+    return sd(3, {"random": points})
+
+
+def test_saturation_at_the_stated_share_of_the_best_and_circuit_count() -> None:
     cid = "fig3.saturation_at_3"
-    share = number(cid, r"reaches (\d+(?:\.\d+)?)% of the interface's capacity") / 100
-    c = int(number(cid, r"capacity for user data is (\d+)\)"))
-    # Just above the stated share (its exact value is tested with a binary-exact capacity
-    # in test_comer_korb_claims) and 1/64 below it.
-    flips(cid, _fig3(_busy_first(c, share + 1 / 1024)), _fig3(_busy_first(c, share - 1 / 64)))
-    flips(cid, _fig3(_busy_first(c, share + 1 / 1024)), _fig3(_busy_first(c - 1, share + 1 / 1024)))
+    share = number(cid, r"first C reaching (\d+(?:\.\d+)?)% of the best") / 100
+    c = int(number(cid, r"of the best throughput is (\d+),"))
+    # Just above the stated share of the best (its exact value is tested in
+    # test_comer_korb_claims) and 1/64 below it.
+    flips(cid, _measured(_busy_first(c, share + 1 / 1024)), _measured(_busy_first(c, share - 1 / 64)))
+    flips(cid, _measured(_busy_first(c, share + 1 / 1024)), _measured(_busy_first(c - 1, share + 1 / 1024)))
 
 
 def test_no_gain_past_saturation_within_the_stated_share() -> None:
     cid = "fig3.no_gain_when_saturated"
-    share = number(cid, r"reaches (\d+(?:\.\d+)?)% of the interface's capacity") / 100
+    share = number(cid, r"first C reaching (\d+(?:\.\d+)?)% of the best") / 100
     t = number(cid, r"within (\d+(?:\.\d+)?)% of the best") / 100
-    top = share + 1 / 1024
+    top = 1.0  # C = 2 the knee: within the share of the best at either gain
 
     def data(gain: float, at2: float = top) -> StudyData:
-        return _fig3({1.0: 0.5, 2.0: at2, 3.0: top * (1 + gain)})
+        return _measured({1.0: 0.5, 2.0: at2, 3.0: (1 + gain)})
     flips(cid, data(0.9 * t), data(1.2 * t))
-    # Just below the stated share C = 2 is not saturated: C = 3 becomes the first,
+    # Just below the stated share of the best C = 2 is not the knee: C = 3 becomes it,
     # with nothing past it, so the gain at 3 is not read (inconclusive, not a failure).
-    assert declared(cid).check(data(1.2 * t, share - 1 / 64)).verdict is Verdict.INCONCLUSIVE
+    assert declared(cid).check(data(1.2 * t, share * (1 + 1.2 * t) - 1 / 64)).verdict is Verdict.INCONCLUSIVE
 
 
 def test_single_circuit_at_most_the_stated_limit() -> None:
@@ -119,8 +123,10 @@ Region = Callable[[float, float], dict[str, dict[float, float]]]
 
 @pytest.mark.parametrize("cid,n,data", [
     ("ext4.mlru_discards_when_overloaded", 4, lambda at, v: {"mlru.discarded": {at: v, 16.0: 5.0}}),
-    ("ext5.mlru_cheaper_than_lru", 5, lambda at, v: {"mlru": {at: 4.0 - v, 16.0: 1.0}, "lru": {at: 4.0, 16.0: 2.0}}),
-    ("ext7.lru_thrashes", 7, lambda at, v: {"lru": {at: v, 16.0: 5.0}}),
+    ("ext5.mlru_cheaper_than_lru", 5, lambda at, v: {"mlru": {at: 4.0 - v, 16.0: 1.0}, "lru": {at: 4.0, 16.0: 2.0},
+                                                     "mlru.throughput": {at: 1.0, 16.0: 1.0},
+                                                     "lru.throughput": {at: 1.0, 16.0: 1.0}}),
+    ("ext7.lru_thrashes", 7, lambda at, v: {"lru": {at: 100 * v, 16.0: 100.0}, "lru.first_half": {at: 100 * v, 16.0: 100.0}}),
 ])
 def test_regions_start_just_above_the_stated_number_of_destinations(cid: str, n: int, data: Region) -> None:
     """A point at exactly the stated N is outside "N > …" and is not read; one more

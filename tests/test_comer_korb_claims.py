@@ -62,9 +62,10 @@ CAP = theory.line_user_bps()
 
 
 def _fig3(useful: Mapping[float, float], busy: Mapping[float, float] | None = None, cap: float = CAP) -> StudyData:
-    """Throughput = useful share × ``cap`` at each C; the lines' busy seconds (reported,
-    not judged) if given."""
-    curves: dict[str, Mapping[float, float | tuple[float, float, int]]] = {"tcp": {c: u * cap for c, u in useful.items()}}
+    """Throughput = useful share × ``cap`` at each C, on the constant-T_N and the
+    measured (random-T_N) curves alike; the lines' busy seconds (reported) if given."""
+    tput = {c: u * cap for c, u in useful.items()}
+    curves: dict[str, Mapping[float, float | tuple[float, float, int]]] = {"tcp": tput, "random": tput}
     if busy is not None:
         curves["tcp.x25_line_busy_s"] = busy
     return sd(3, curves)

@@ -486,7 +486,8 @@ def fig3_claims() -> tuple[Claim, ...]:
               "fig3.saturation_at_3); the paper's formula with the model's times is shown beside it.", _c_max_formula,
               figure=3, origin="model check"),
         Claim("fig3.no_gain_when_saturated", "Conclusions", "If the link is saturated, opening additional circuits "
-              "does not increase performance (past the knee of the measured curve, T_N random, every C within "
+              "does not increase performance (past the knee of the measured curve, T_N random: the first C reaching "
+              f"{100 * KNEE_SHARE:g}% of the best; every C within "
               f"{100 * TOL_FLAT:g}% of the best throughput at C up to it).", _flat_beyond, figure=3,
               sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy")),
     )
