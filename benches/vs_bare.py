@@ -46,6 +46,14 @@ def events(out: str, what: str) -> int:
     return int(m.group(1))
 
 
+def scenario_text(sim: float) -> str:
+    """The reference scenario for `sim` simulated seconds: one replication, no warm-up."""
+    text = (ROOT / "scenarios" / "go_back_n.toml").read_text()
+    text = re.sub(r"(?m)^duration_s = .*$", f"duration_s = {sim}", text)
+    text = re.sub(r"(?m)^warmup_s = .*$", "warmup_s = 0.0", text)
+    return re.sub(r"(?m)^replications = .*$", "replications = 1", text)
+
+
 def main(argv: list[str]) -> int:
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -60,12 +68,8 @@ def main(argv: list[str]) -> int:
     if not sim > 0 or rounds < 1:
         print(f"vs_bare: SIM_SECONDS must be > 0 (got {sim}) and ROUNDS >= 1 (got {rounds})", file=sys.stderr)
         return 2
-    text = (ROOT / "scenarios" / "go_back_n.toml").read_text()
-    text = re.sub(r"(?m)^duration_s = .*$", f"duration_s = {sim}", text)
-    text = re.sub(r"(?m)^warmup_s = .*$", "warmup_s = 0.0", text)
-    text = re.sub(r"(?m)^replications = .*$", "replications = 1", text)
     with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
-        f.write(text)
+        f.write(scenario_text(sim))
     try:
         a, b = [], []
         for _ in range(rounds):
