@@ -15,6 +15,8 @@ impl<P: Payload> HdlcStation<P> {
         }
     }
 
+    // (Inlined: a separate call cost a third of its own instructions per I frame.)
+    #[inline]
     pub(super) fn advance_vr(&mut self) {
         self.vr = self.m.next(self.vr);
         if !self.held.is_empty() {

@@ -49,6 +49,10 @@ impl<P: Payload> HdlcStation<P> {
     /// acknowledged meanwhile are void; under RNR only the frame at V(A) may go, the
     /// others wait for the busy condition to clear (each SREJ is sent only once).
     pub(super) fn single_ready(&self) -> Option<usize> {
+        // (Almost always empty: skip building the iterator.)
+        if self.single.is_empty() {
+            return None;
+        }
         self.single.iter().position(|&(abs, _)| {
             abs >= self.va_abs
                 && abs < self.va_abs + self.sent as u64

@@ -387,6 +387,7 @@ impl<P: Payload> Layer for HdlcStation<P> {
         Service::InOrder
     }
 
+    #[inline]
     fn handle_submit(&mut self, _now: SimTime, msg: P) {
         self.sdus.push_back(msg);
     }
