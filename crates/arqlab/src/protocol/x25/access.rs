@@ -183,30 +183,42 @@ impl<P: Payload> AccessLine<P> {
             || [&self.dte, &self.dce].iter().any(|s| s.poll_timeout().is_some_and(|d| d <= now))
     }
 
-    /// Starts a frame on each free direction. The DTE's LAPB is given a packet from
-    /// `pull` only when it has none queued and its line is free, so the packet's P(R)
-    /// is decided as late as possible. With host processing the packet reaches LAPB
-    /// that long after it is pulled, and the next is pulled only when this one's
-    /// frame has gone: each packet costs processing + T_p, not overlapped (eq. 1's
-    /// W (T_p + T_f)). Returns true if a frame started.
-    pub fn start(&mut self, now: SimTime, pull: &mut impl FnMut() -> Option<Packet<P>>) -> bool {
-        let mut started = false;
-        if self.up.busy_until <= now {
-            if self.dte.backlog() == 0 {
-                if self.processing == Duration::ZERO {
-                    if let Some(p) = pull() {
-                        self.from_dte(now, p);
-                    }
-                } else {
-                    self.process(now, pull);
+    /// Starts a frame on each free direction, until nothing more starts. The DTE's
+    /// LAPB is given a packet from `pull` only when it has none queued and its line is
+    /// free, so the packet's P(R) is decided as late as possible. With host processing
+    /// the packet reaches LAPB that long after it is pulled, and the next is pulled
+    /// only when this one's frame has gone: each packet costs processing + T_p, not
+    /// overlapped (eq. 1's W (T_p + T_f)).
+    ///
+    /// The two directions share nothing here (their stations change only through
+    /// arrivals and timers, which starting does not make), so each is tried once: a
+    /// frame started on one keeps it busy past now. The up direction is tried a second
+    /// time only when it started nothing and the down one did: the rule the host kept
+    /// before (start both until neither starts) pulled again then, and a second pull
+    /// can find a packet the first did not (`assign` gives datagrams out in turns).
+    pub fn start(&mut self, now: SimTime, pull: &mut impl FnMut() -> Option<Packet<P>>) {
+        let up = self.start_up(now, pull);
+        let down = self.down.busy_until <= now && Self::transmit(&mut self.dce, &mut self.down, now, &self.grant);
+        if down && !up {
+            self.start_up(now, pull);
+        }
+    }
+
+    /// The up direction's part of `start`: true if a frame started.
+    fn start_up(&mut self, now: SimTime, pull: &mut impl FnMut() -> Option<Packet<P>>) -> bool {
+        if self.up.busy_until > now {
+            return false;
+        }
+        if self.dte.backlog() == 0 {
+            if self.processing == Duration::ZERO {
+                if let Some(p) = pull() {
+                    self.from_dte(now, p);
                 }
+            } else {
+                self.process(now, pull);
             }
-            started |= Self::transmit(&mut self.dte, &mut self.up, now, &self.grant);
         }
-        if self.down.busy_until <= now {
-            started |= Self::transmit(&mut self.dce, &mut self.down, now, &self.grant);
-        }
-        started
+        Self::transmit(&mut self.dte, &mut self.up, now, &self.grant)
     }
 
     /// Host processing: hands the processed packet to LAPB once ready, or starts

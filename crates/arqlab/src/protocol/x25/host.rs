@@ -85,9 +85,7 @@ impl<P: Routable> X25Host<P> {
         let (iface, ev) = (&mut self.iface, &mut self.events);
         self.line.arrivals(now, &mut |p| iface.on_packet(now, p, &mut |x| ev.push_back(Event::Delivered(x))));
         let iface = &mut self.iface;
-        // Again after a start: the interface may have a packet for the DTE now that it
-        // had not on the first look (`assign` gives queued datagrams out in turns).
-        while self.line.start(now, &mut || iface.next_packet(now)) {}
+        self.line.start(now, &mut || iface.next_packet(now));
         debug_assert!(!self.line.due(now), "something on the access line is due at {now:?} after the starts");
     }
 

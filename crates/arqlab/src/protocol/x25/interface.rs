@@ -9,6 +9,7 @@ use super::packet::{Packet, PacketKind};
 use super::X25Config;
 use crate::engine::{Duration, SimTime};
 use crate::protocol::Payload;
+use std::cell::Cell;
 use std::collections::VecDeque;
 
 /// A datagram waiting for a circuit: (number, payload, octets).
@@ -139,6 +140,11 @@ pub struct Interface<P> {
     quiet_until: SimTime,
     /// The time of the last input.
     now: SimTime,
+    /// `poll_timeout`'s last answer while no circuit's deadlines have changed since
+    /// (most inputs are the access line's and leave them alone); `None`: recompute.
+    /// Kept only when no circuit has a control packet waiting, whose deadline counts
+    /// only while it is after `now`.
+    timeout_memo: Cell<Option<Option<SimTime>>>,
     pub counters: InterfaceCounters,
 }
 
@@ -161,6 +167,7 @@ impl<P: Payload> Interface<P> {
             scratch: Vec::with_capacity(cfg.channels as usize),
             quiet_until: SimTime::ZERO,
             now: SimTime::ZERO,
+            timeout_memo: Cell::new(None),
             counters: InterfaceCounters::default(),
         }
     }
@@ -169,6 +176,7 @@ impl<P: Payload> Interface<P> {
     pub fn set_circuit(&mut self, slot: usize, c: Option<Circuit<P>>) -> Option<Circuit<P>> {
         self.assign_due = true;
         self.quiet_until = SimTime::ZERO;
+        self.timeout_memo.set(None);
         let old = std::mem::replace(&mut self.circuits[slot], c);
         match (old.is_some(), self.circuits[slot].is_some()) {
             (false, true) => {
@@ -184,6 +192,7 @@ impl<P: Payload> Interface<P> {
     /// The circuit in channel `slot`, to change it (ends a quiet spell).
     pub fn circuit_mut(&mut self, slot: usize) -> Option<&mut Circuit<P>> {
         self.quiet_until = SimTime::ZERO;
+        self.timeout_memo.set(None);
         self.circuits[slot].as_mut()
     }
 
@@ -313,6 +322,7 @@ impl<P: Payload> Interface<P> {
     pub fn on_packet(&mut self, now: SimTime, p: Packet<P>, deliver: &mut impl FnMut(P)) {
         self.now = now;
         self.quiet_until = SimTime::ZERO;
+        self.timeout_memo.set(None);
         let slot = self.find(p.vc);
         match p.kind {
             PacketKind::CallRequest => {
@@ -445,6 +455,7 @@ impl<P: Payload> Interface<P> {
             }
             let was_calling_callee = c.state == VcState::Calling && !c.caller;
             let before = (c.data_packets_sent, c.rr_sent);
+            self.timeout_memo.set(None);
             let p = c.next_packet(now)?;
             if was_calling_callee && p.kind == PacketKind::CallAccepted {
                 c.state = VcState::Open;
@@ -475,13 +486,30 @@ impl<P: Payload> Interface<P> {
             if let Some(c) = self.circuits[i].as_mut() {
                 if c.handle_timeout(now) {
                     self.quiet_until = SimTime::ZERO;
+                    self.timeout_memo.set(None);
                 }
             }
         }
     }
 
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        self.open_circuits().filter_map(|c| c.poll_timeout(self.now)).min()
+        let fresh = || self.open_circuits().filter_map(|c| c.poll_timeout(self.now)).min();
+        if let Some(t) = self.timeout_memo.get() {
+            debug_assert_eq!(t, fresh(), "a circuit's deadline changed without clearing the memo");
+            return t;
+        }
+        let (mut t, mut control) = (None, false);
+        for c in self.open_circuits() {
+            control |= c.control.is_some();
+            t = match (t, c.poll_timeout(self.now)) {
+                (Some(a), Some(b)) => Some(std::cmp::min(a, b)),
+                (a, b) => a.or(b),
+            };
+        }
+        if !control {
+            self.timeout_memo.set(Some(t));
+        }
+        t
     }
 
     /// Datagrams queued (not yet given to a circuit).
