@@ -117,7 +117,9 @@ pub struct HfArq<P: Payload = Sdu> {
 
     // Receiver: packets rx_base .. rx_base + 128.
     rx_base: u64,
-    rx: VecDeque<Option<Segment<P>>>,
+    /// The receive window as a ring: packet `seq` in slot `seq % RING` (the window's
+    /// 129 packets never share a slot), so the window slides by moving `rx_base` alone.
+    rx: Box<[Option<Segment<P>>; RING]>,
     /// The acknowledgement bitmap, kept as packets arrive: bit i set if packet
     /// rx_base + 1 + i has (rx[i + 1] is some); shifted with the window.
     rx_bitmap: u128,
@@ -155,6 +157,15 @@ pub struct HfArq<P: Payload = Sdu> {
 
 /// The acknowledgement bitmap covers this many packets above the lower edge.
 const BITMAP: u64 = 128;
+/// Slots of the receive ring: a power of two above the window's BITMAP + 1 packets.
+const RING: usize = 256;
+const _: () = assert!(RING.is_power_of_two() && RING as u64 > BITMAP);
+
+/// The receive ring's slot of packet `seq`.
+#[inline]
+fn ring_slot(seq: u64) -> usize {
+    seq as usize & (RING - 1)
+}
 
 impl<P: Payload> HfArq<P> {
     pub fn new(cfg: &HfArqConfig, _station: Station) -> Self {
@@ -195,7 +206,7 @@ impl<P: Payload> HfArq<P> {
             rate: 0,
             rate_memo: Vec::new(),
             rx_base: 0,
-            rx: VecDeque::from(vec![None; BITMAP as usize + 1]),
+            rx: Box::new(std::array::from_fn(|_| None)),
             rx_bitmap: 0,
             held_bits: 0,
             burst: VecDeque::new(),

@@ -1,14 +1,14 @@
 //! The peer's packets arriving: acknowledgements sliding the send window (and stepping
 //! the rate), data into the receive window with its kept bitmap, the turn's end.
 
-use super::{HfArq, HfFrame, HfKind, Segment, BITMAP};
+use super::{ring_slot, HfArq, HfFrame, HfKind, Segment, BITMAP};
 use crate::protocol::{Event, Payload};
 
 impl<P: Payload> HfArq<P> {
     /// The bitmap rebuilt from the receive window (tests: it equals `rx_bitmap`).
     #[cfg(test)]
     pub(super) fn bitmap(&self) -> u128 {
-        (0..BITMAP as usize).filter(|&i| self.rx.get(i + 1).is_some_and(Option::is_some)).fold(0, |b, i| b | 1 << i)
+        (0..BITMAP).filter(|&i| self.rx[ring_slot(self.rx_base + 1 + i)].is_some()).fold(0, |b, i| b | 1 << i)
     }
 
     pub(super) fn slide(&mut self) {
@@ -76,20 +76,20 @@ impl<P: Payload> HfArq<P> {
             // Beyond the window (cannot happen with a conforming sender).
             return;
         }
-        if self.rx[i].is_some() {
+        if self.rx[ring_slot(seq)].is_some() {
             self.counters.duplicates_discarded += 1;
             return;
         }
         self.peer_dups_only = false;
         self.held_bits += u64::from(self.seg_bits(&seg));
-        self.rx[i] = Some(seg);
+        self.rx[ring_slot(seq)] = Some(seg);
         if i > 0 {
             self.rx_bitmap |= 1 << (i - 1);
         }
-        while let Some(Some(s)) = self.rx.front().cloned() {
-            self.rx.pop_front();
-            self.rx.push_back(None);
-            // Bit 0 was the new front's packet (now below the lower edge).
+        // A packet leaves its slot as the lower edge passes it, so every slot outside
+        // the window is empty.
+        while let Some(s) = self.rx[ring_slot(self.rx_base)].take() {
+            // Bit 0 was the next packet's (now the lower edge).
             self.rx_bitmap >>= 1;
             self.rx_base += 1;
             self.held_bits -= u64::from(self.seg_bits(&s));

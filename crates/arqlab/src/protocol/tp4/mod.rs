@@ -181,7 +181,10 @@ impl Layer for Tp4 {
     /// before new data).
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<Tpdu> {
         self.now = now;
-        let t = match self.rx.poll_transmit(now, &mut self.counters, &mut self.extra) {
+        // The receiving half usually has nothing (one AK per DT received, a pull per
+        // packet sent): asked first whether it wants to, not called for a `None`.
+        let rx = if self.rx.wants_transmit(now) { self.rx.poll_transmit(now, &mut self.counters, &mut self.extra) } else { None };
+        let t = match rx {
             Some(t) => Some(t),
             None => self.tx.poll_transmit(now, grant, &mut self.counters, &mut self.extra),
         };
@@ -267,6 +270,11 @@ impl<L: Layer<Sdu = Tpdu>> Layer for Tp4Over<L> {
     }
     fn poll_transmit(&mut self, now: SimTime, grant: &Grant) -> Option<L::Pdu> {
         self.0.poll_transmit(now, grant)
+    }
+    /// Into the medium's slot through the stack (not the default: a returned PDU
+    /// copied over the slot).
+    fn poll_transmit_into(&mut self, now: SimTime, grant: &Grant, slot: &mut L::Pdu) -> bool {
+        self.0.poll_transmit_into(now, grant, slot)
     }
     fn poll_timeout(&self) -> Option<SimTime> {
         self.0.poll_timeout()

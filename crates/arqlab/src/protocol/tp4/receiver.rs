@@ -169,10 +169,12 @@ impl Receiver {
         }
     }
 
+    #[inline]
     fn ak_ready(&self, now: SimTime) -> bool {
         !self.owed.is_empty() && self.ack_due.is_none_or(|d| d <= now || self.ack_delay.is_none())
     }
 
+    #[inline]
     pub(super) fn wants_transmit(&self, now: SimTime) -> bool {
         !self.ea_owed.is_empty() || self.ak_ready(now)
     }
