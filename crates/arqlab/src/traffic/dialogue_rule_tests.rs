@@ -202,3 +202,100 @@ fn test_custom_step_errors_name_the_field_the_value_and_what_was_expected() {
     let (_, problems) = parse(json!({ "script": "custom", "step": [{ "from": "client" }] }));
     assert_eq!(problems, vec!["step[0]: expected exactly one of lines, octets (with writes) or writes_octets (got none)"]);
 }
+
+/// `split`: `octets` in `writes` writes differing by at most one octet, the longer ones
+/// first, at the boundaries (no remainder, one write, one octet per write).
+#[test]
+fn test_split_gives_equal_writes_the_first_ones_one_octet_longer() {
+    assert_eq!(split(6, 3), vec![2, 2, 2], "no remainder: all equal");
+    assert_eq!(split(7, 3), vec![3, 2, 2]);
+    assert_eq!(split(8, 3), vec![3, 3, 2]);
+    assert_eq!(split(5, 1), vec![5]);
+    assert_eq!(split(4, 4), vec![1, 1, 1, 1]);
+}
+
+/// A custom script needs at least one `[[step]]`.
+#[test]
+fn test_custom_script_without_steps_is_reported() {
+    let (c, problems) = parse(json!({ "script": "custom" }));
+    assert_eq!(problems, vec!["step: expected at least one [[...step]] table (from, lines or octets, after, message), or script = \"smtp\" / \"hmtp\""]);
+    assert!(c.step.is_empty());
+}
+
+/// A step's `from` is "client" or "server"; any other string is named with what was
+/// expected, and a missing `from` is reported once (as missing).
+#[test]
+fn test_step_from_is_client_or_server_each_error_reported_once() {
+    let (c, problems) = parse(json!({ "script": "custom", "step": [{ "from": "peer", "octets": 1 }, { "octets": 2 }, { "from": "server", "octets": 3 }] }));
+    assert_eq!(
+        problems,
+        vec!["step[0].from = \"peer\": expected \"client\" (the flow's from node) or \"server\" (its to node)", "step[1].from: missing (expected a string)"]
+    );
+    assert_eq!(c.step.iter().map(|s| s.from).collect::<Vec<_>>(), vec![Side::Client, Side::Client, Side::Server]);
+}
+
+/// Empty `lines` or `writes_octets` lists are reported: a step sends at least one write.
+#[test]
+fn test_step_with_no_write_is_reported() {
+    let (_, problems) = parse(json!({ "script": "custom", "step": [{ "from": "client", "lines": [] }, { "from": "server", "writes_octets": [] }] }));
+    assert_eq!(
+        problems,
+        vec![
+            "step[0].lines: expected a non-empty list of lines (each sent as its characters + CRLF)",
+            "step[1].writes_octets: expected a non-empty list of octet counts",
+        ]
+    );
+}
+
+/// `writes_octets` and `after` are lists of whole numbers: anything else is reported
+/// with the value, each bad entry with its index.
+#[test]
+fn test_step_integer_lists_must_be_lists_of_whole_numbers() {
+    let (c, problems) = parse(json!({ "script": "custom", "step": [{ "from": "client", "writes_octets": 5 }, { "from": "server", "octets": 1, "after": [-1, 0] }] }));
+    assert_eq!(
+        problems,
+        vec![
+            "step[0].writes_octets = 5: expected a list of whole numbers",
+            "step[0].writes_octets: expected a non-empty list of octet counts",
+            "step[1].after[0] = -1: expected a whole number from 0",
+        ]
+    );
+    assert_eq!(c.step[1].after, vec![0], "the good entries are kept");
+}
+
+/// A step may wait only for earlier steps: `after` naming the step itself is an error.
+#[test]
+fn test_step_after_itself_is_reported() {
+    let (_, problems) = parse(json!({ "script": "custom", "step": [{ "from": "client", "octets": 1 }, { "from": "server", "octets": 1, "after": [1] }] }));
+    assert_eq!(problems, vec!["step[1].after = 1: expected indices of earlier steps (0 to 0)"]);
+    let (c, problems) = parse(json!({ "script": "custom", "step": [{ "from": "client", "octets": 1 }, { "from": "server", "octets": 1, "after": [0] }, { "from": "client", "octets": 1, "after": [] }] }));
+    assert_eq!(problems, Vec::<String>::new());
+    assert_eq!(c.step.iter().map(|s| s.after.clone()).collect::<Vec<_>>(), vec![vec![], vec![0], vec![]], "an empty `after`: released at the start");
+}
+
+/// `writes` (with `octets`) and the built-ins' `message_writes` are at most the octets
+/// they split: one octet per write at the limit, an error beyond it.
+#[test]
+fn test_writes_are_at_most_the_octets_they_split() {
+    let (c, problems) = parse(json!({ "script": "custom", "step": [{ "from": "client", "octets": 3, "writes": 3 }] }));
+    assert_eq!((c.step[0].writes_octets.clone(), problems), (vec![1, 1, 1], Vec::<String>::new()));
+    let (_, problems) = parse(json!({ "script": "custom", "step": [{ "from": "client", "octets": 3, "writes": 4 }] }));
+    assert_eq!(problems, vec!["step[0].writes = 4: expected a whole number in [1, 3]"]);
+    let (c, problems) = parse(json!({ "script": "hmtp", "message_octets": 3, "message_writes": 3, "sessions": 2, "start_until_s": 60 }));
+    assert_eq!(problems, Vec::<String>::new());
+    assert_eq!((c.message_octets, c.message_writes, c.sessions, c.start_until_s), (Some(3), Some(3), 2, Some(60.0)));
+    assert_eq!(c.message_bits(), 24);
+    let (_, problems) = parse(json!({ "script": "smtp", "message_octets": 3, "message_writes": 4 }));
+    assert_eq!(problems, vec!["message_writes = 4: expected a whole number in [1, 3]"]);
+}
+
+/// A delivery of an SDU id below the first one the dialogue issued in its direction is
+/// not the dialogue's.
+#[test]
+fn test_a_delivery_below_the_first_id_issued_changes_nothing() {
+    let c = custom(vec![step(Side::Server, &[1], &[], false), step(Side::Client, &[1], &[0], false)], 1);
+    let mut d = Dialogue::new(&c);
+    assert_eq!(d.start([5, 7]), vec![(1, 8)]);
+    assert_eq!(d.delivered(1, 6, t(1.0), [5, 8]), Progress::default(), "SDU 6 is not the dialogue's (its step 0 is 7)");
+    assert_eq!(d.delivered(1, 7, t(1.0), [5, 8]).writes, vec![(0, 8)]);
+}

@@ -393,3 +393,6 @@ fn test_orig_discards_every_i_frame_whose_ns_is_not_vr_duplicates_included() {
 
 #[path = "timer_tests.rs"]
 mod timers;
+
+#[path = "rule_tests.rs"]
+mod rules;
