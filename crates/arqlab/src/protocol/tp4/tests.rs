@@ -428,3 +428,6 @@ fn test_connection_per_peer_tpdus_associated_with_their_connection() {
     assert_eq!((count(&hub, 0, "dt_sent"), count(&hub, 1, "dt_sent")), (1.0, 1.0));
     assert_eq!((count(&n1, 0, "ak_sent"), count(&n2, 1, "ak_sent")), (0.0, 1.0));
 }
+
+#[path = "rule_tests.rs"]
+mod rule_tests;

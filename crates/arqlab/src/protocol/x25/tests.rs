@@ -376,3 +376,6 @@ fn test_receiver_rule_window_full_or_timer_at_the_timer_boundary() {
         assert!(a.wants(t(arrives + 0.3)), "p2 goes once the RR is in");
     }
 }
+
+#[path = "circuit_tests.rs"]
+mod circuit_tests;
