@@ -193,3 +193,42 @@ def test_a_scenario_given_as_text_is_recorded_as_unnamed_with_run_0_as_its_base(
     assert info.base_scenario["protocol"]["window"] == 2
     assert [sorted(p) for p in info.points] == [["hash", "n", "params", "precision_reached"]] * 4
     assert {p["precision_reached"] for p in info.points} == {None}
+
+
+def test_a_named_direction_is_the_one_analysed_even_when_another_flow_is_the_active_one() -> None:
+    # go_back_n.toml: only A sends, so without a direction a_to_b is read; b_to_a is asked for.
+    res = fake(direction="b_to_a")
+    assert res.response == "b_to_a.transfer_time_s" and set(res.effects["response"]) == {"b_to_a.transfer_time_s"}
+    assert res.observations != fake().observations
+
+
+def test_the_scope_is_chosen_from_run_0_whose_flows_may_differ_from_the_other_runs() -> None:
+    # A switches B's traffic on: run 0 has one active flow, run 1 two; run 0's one is read.
+    text = ('replications = 2\n[response]\nmeasure = "transfer_time_s"\n'
+            '[factors.A]\nkey = "traffic.b.kind"\nlevels = ["none", "saturated"]\n')
+    res = fake(text=text)
+    assert res.response == "a_to_b.transfer_time_s" and list(res.runs["A"]) == ["none", "saturated"]
+
+
+def _without_in_run_1(drop: str) -> Any:
+    """The fake runner, with run 1 (window 7) lacking ``drop``: a scope, or a scope's measure."""
+    def run(resolved_json: str, seed: int, replication: int) -> dict[str, Any]:
+        out = fake_run_replication(resolved_json, seed, replication)
+        if json.loads(resolved_json)["protocol"]["window"] == 7:
+            for batch in out["batches"]:
+                if drop == "a_to_b":
+                    del batch["a_to_b"]
+                else:
+                    del batch["a_to_b"][drop]
+        return out
+    return run
+
+
+@pytest.mark.parametrize("drop", ["a_to_b", "transfer_time_s"])
+def test_a_run_without_the_response_at_all_is_named_with_all_its_replications(drop: str) -> None:
+    # Run 0 has a_to_b.transfer_time_s, so it is the response; run 1 never measured it (the
+    # scope or the measure absent), while b_to_a has it in both runs: it is still refused.
+    with pytest.raises(DesignError) as info:
+        fake(runner=_without_in_run_1(drop))
+    assert info.value.problems == ["run 1 (A=7): a_to_b.transfer_time_s is undefined in replication(s) all; "
+                                   "choose a measure every run defines"]

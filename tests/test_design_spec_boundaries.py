@@ -182,3 +182,32 @@ def test_load_design_names_the_file_or_design_and_the_problem(tmp_path: Path) ->
     assert load_design(good, max_runs=2, measures=["m"]).design.n_runs == 2
     with pytest.raises(DesignError, match="not a measure of this scenario"):
         load_design(good, max_runs=2, measures=["n"])
+
+
+def test_a_design_file_that_is_not_utf_8_is_named_with_the_decoder_s_problem(tmp_path: Path) -> None:
+    bad = tmp_path / "latin1.toml"
+    bad.write_bytes('[factors.A]\nlabel = "Größe"\n'.encode("latin-1"))
+    with pytest.raises(DesignError) as info:
+        load_design(bad)
+    assert info.value.source == str(bad)
+    assert info.value.problems == ["cannot read: 'utf-8' codec can't decode byte 0xf6 in position 23: "
+                                   "invalid start byte"]
+
+
+def test_a_design_file_is_read_as_utf_8_whatever_the_locale(tmp_path: Path) -> None:
+    # TOML is UTF-8: under the C locale without Python's UTF-8 mode (an ASCII default
+    # encoding) the non-ASCII label still reads.
+    import os
+    import subprocess
+    import sys
+
+    good = tmp_path / "utf8.toml"
+    good.write_text('[response]\nmeasure = "m"\n[factors.A]\nlabel = "Fenster × Größe"\nkey = "x"\nlevels = [1, 2]\n',
+                    encoding="utf-8")
+    code = ("import sys; from arqlab.design import load_design; "
+            "sys.stdout.buffer.write(load_design(sys.argv[1]).design.factor('A').label.encode('utf-8'))")
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    out = subprocess.run([sys.executable, "-X", "utf8=0", "-c", code, str(good)], env=env, capture_output=True,
+                         check=False)
+    assert out.returncode == 0, out.stderr.decode("utf-8", "replace")
+    assert out.stdout.decode("utf-8") == "Fenster × Größe"
