@@ -359,19 +359,22 @@ def test_quick_reproduction_of_every_figure(tmp_path: Path) -> None:
     # behind each other outlast 2·SRTT (SRTT follows the ACKs' spacing) and each timeout
     # queues the window again: 34 % of the segments sent twice. From C = 4 the lines are
     # ≥ 95 % busy, mostly with copies: the file itself never moves at more than 81.2 % of
-    # the interface's capacity (C = 7), so nothing saturates (revision 10).
+    # the interface's capacity (C = 7), so §5's "completely busy" is never reached
+    # (reported). Saturation is the knee of the measured (random-T_N) curve (revision 11):
+    # on the quick pass's 3 replications its CIs are wide (knee at 5, by the CIs from 3
+    # on), so the four claims read on it are inconclusive; the full pass scores them.
     for cid in ("fig3.single_below_bound", "fig3.single_below_2200", "ext7.t_min_prevents_thrashing",
-                "ext7.lru_thrashes", "ext4.multi_trades_calls_for_throughput"):
+                "ext7.lru_thrashes", "ext4.multi_trades_calls_for_throughput", "ext6.multi_slows_other_sites"):
         assert by_id[cid].verdict is holds, (cid, by_id[cid].detail)
-    for cid in ("fig3.saturation_at_3", "fig3.linear", "fig3.c_max_formula"):
+    for cid in ("ext5.mlru_cheaper_than_lru",):
         assert by_id[cid].verdict is fw.Verdict.DOES_NOT_HOLD, (cid, by_id[cid].detail)
-    for cid in ("fig3.no_gain_when_saturated", "fig3.reason_t_n_variation"):
+    for cid in ("fig3.saturation_at_3", "fig3.linear", "fig3.c_max_formula", "fig3.no_gain_when_saturated",
+                "fig3.reason_t_n_variation"):
         assert by_id[cid].verdict is fw.Verdict.INCONCLUSIVE, (cid, by_id[cid].detail)
-    assert by_id["fig3.saturation_at_3"].measured == "≥ 95% of capacity never reached; max 81.2%"
-    # Under every reading, host processing included (now busy time of the interface).
-    for cid in ("fig3.saturation_at_3", "fig3.no_gain_when_saturated"):
-        under = {s["variant"]: s["verdict"] for s in by_id[cid].sensitivity}
-        assert under["host_to_host_busy"] in ("does not hold", "inconclusive"), (cid, under)
+    assert by_id["fig3.saturation_at_3"].measured == "knee at C = 5 (CIs: 3–none; paper 3); T_N constant: C = 7"
+    # With T_f as host processing the knee can be at 3 (it is, at full precision).
+    under = {s["variant"]: s["verdict"] for s in by_id["fig3.saturation_at_3"].sensitivity}
+    assert under["host_to_host_busy"] in ("holds", "inconclusive"), under
     # One circuit, nothing lost: 34 % of the segments sent again under 4.2BSD (material:
     # ≥ 10 %), 2.3 % under Reno (its first RTO of 1 s; not material).
     assert by_id["fig3.reason_retransmissions"].verdict is holds

@@ -323,7 +323,9 @@ def slows_other_sites(sd: StudyData) -> Outcome:
                        "no circuit closed for an additional one")
     pairs = [(x, t) for x in scored for t in _site_pairs(fd, x)]
     if not pairs:
-        return Outcome(Verdict.INCONCLUSIVE, f"no terminal site's throughput at N = {scored}; {aside}")
+        return Outcome(Verdict.INCONCLUSIVE, f"no terminal site's throughput at N = "
+                                             f"{', '.join(f'{x:g}' for x in scored)}; {aside}")
+
     def m(x: float, t: str) -> Est:
         return fd.est(f"multi_mlru{LIMITED}.{t}", x)
 
