@@ -433,13 +433,22 @@ impl<P: Payload> Interface<P> {
                 .any(|c| c.wants(now) || (self.queued_total > 0 && c.free() && self.sites.get(c.peer as usize).is_some_and(|s| s.queued() > 0)))
     }
 
-    /// The next packet for the link level, round robin over circuits.
+    /// The next packet for the link level, round robin over circuits. The quiet
+    /// spell's answer is inlined into the caller: most pulls end there, and the search
+    /// below needs a large stack frame.
+    #[inline]
     pub fn next_packet(&mut self, now: SimTime) -> Option<Packet<P>> {
         self.now = now;
         if now < self.quiet_until {
             debug_assert!(self.pending.is_empty() && !self.open_circuits().any(|c| c.wants(now)));
             return None;
         }
+        self.search(now)
+    }
+
+    /// `next_packet` outside a quiet spell.
+    #[inline(never)]
+    fn search(&mut self, now: SimTime) -> Option<Packet<P>> {
         if let Some(p) = self.pending.pop_front() {
             return Some(p);
         }
@@ -482,6 +491,14 @@ impl<P: Payload> Interface<P> {
     /// calls this on every wake-up, most of them for its access line.
     pub fn handle_timeout(&mut self, now: SimTime) {
         self.now = now;
+        // `poll_timeout`'s remembered answer (no control packet waiting, no deadline
+        // changed since) says whether any circuit's timer is due: most wake-ups are
+        // the access line's, and then none is.
+        if let Some(t) = self.timeout_memo.get() {
+            if !t.is_some_and(|t| t <= now) {
+                return;
+            }
+        }
         for &i in &self.active {
             if let Some(c) = self.circuits[i].as_mut() {
                 if c.handle_timeout(now) {

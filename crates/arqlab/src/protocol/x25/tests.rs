@@ -330,6 +330,30 @@ fn test_quiet_spell_ends_when_the_ack_timer_fires() {
     assert_eq!((rr.kind, rr.pr), (PacketKind::Rr, 1));
 }
 
+/// `poll_timeout` remembers its answer between inputs that move no circuit's deadline,
+/// and `handle_timeout` skips the circuits while that answer is after now (most
+/// wake-ups are the access line's). Every input that moves a deadline shows at once:
+/// a data packet starting the acknowledgement timer, the timer firing, the RR sent.
+#[test]
+fn test_interface_deadline_follows_every_input_that_moves_it() {
+    let cfg = X25Config { window: 2, ack_timer_s: 2.0, call_setup_s: 0.5, ..X25Config::default() };
+    let mut b: Interface<Sdu> = Interface::new(1, &cfg);
+    b.on_packet(t(0.0), Packet::control(PacketKind::CallRequest, 7, 0, 0, 1, 9), &mut |_| {});
+    assert_eq!(b.poll_timeout(), Some(t(0.5)), "CALL ACCEPTED falls due");
+    assert_eq!(b.next_packet(t(0.5)).map(|p| p.kind), Some(PacketKind::CallAccepted));
+    assert_eq!(b.poll_timeout(), None, "nothing pending");
+    assert_eq!(b.poll_timeout(), None, "asked again, the same");
+    let data = Packet { kind: PacketKind::Data, vc: 7, ps: 0, pr: 0, m: false, src: 0, dst: 1, data_octets: 100, dgram: Some((0, sdu(0, 100))), index: 0 };
+    b.on_packet(t(1.0), data, &mut |_| {});
+    assert_eq!(b.poll_timeout(), Some(t(3.0)), "the data packet started the acknowledgement timer");
+    b.handle_timeout(t(2.5));
+    assert_eq!(b.poll_timeout(), Some(t(3.0)), "a wake-up before the deadline moves nothing");
+    b.handle_timeout(t(3.0));
+    assert_eq!(b.poll_timeout(), None, "the timer fired");
+    assert_eq!(b.next_packet(t(3.0)).map(|p| (p.kind, p.pr)), Some((PacketKind::Rr, 1)), "and its RR goes");
+    assert_eq!(b.poll_timeout(), None);
+}
+
 /// The receiver's rule of the burst model (Comer & Korb §4: P(R) goes back "when the
 /// window is full … or after an extremely long time elapses") at the timer's boundary,
 /// W = 2, one-packet datagrams (terminal traffic) sent one per round-robin visit. A
