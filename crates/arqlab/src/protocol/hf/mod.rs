@@ -121,7 +121,7 @@ pub struct HfArq<P: Payload = Sdu> {
     /// 129 packets never share a slot), so the window slides by moving `rx_base` alone.
     rx: Box<[Option<Segment<P>>; RING]>,
     /// The acknowledgement bitmap, kept as packets arrive: bit i set if packet
-    /// rx_base + 1 + i has (rx[i + 1] is some); shifted with the window.
+    /// rx_base + 1 + i has (its ring slot is some); shifted with the window.
     rx_bitmap: u128,
     held_bits: u64,
 
