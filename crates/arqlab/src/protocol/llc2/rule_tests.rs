@@ -310,6 +310,24 @@ fn test_802_2_n3_counts_the_frames_the_store_releases() {
     assert_eq!(sup(&one(&mut b, at(2))), (FrameKind::RR, 3, false));
 }
 
+/// The receive buffer holds the bits of the frames still stored: a retransmission that
+/// releases one of two stored frames leaves the other's bits.
+#[test]
+fn test_802_2_receive_buffer_holds_the_bits_of_the_frames_still_stored() {
+    let c = cfg(Variant::Srej, 4);
+    let (_, w) = sent(&c, 4);
+    let mut b = Llc2::new(&c);
+    b.handle_receive(at(1), &w[1]);
+    b.handle_receive(at(1), &w[3]);
+    assert_eq!(b.receive_buffer_bits(), 16000);
+    b.handle_receive(at(2), &w[0]);
+    assert_eq!(delivered(&mut b), vec![0, 1]);
+    assert_eq!(b.receive_buffer_bits(), 8000, "3 is still held");
+    b.handle_receive(at(3), &w[2]);
+    assert_eq!(delivered(&mut b), vec![2, 3]);
+    assert_eq!(b.receive_buffer_bits(), 0);
+}
+
 /// SREJ: a second copy of a stored frame is a duplicate, counted and held once.
 #[test]
 fn test_802_2_srej_second_copy_of_a_stored_frame_is_held_once() {
