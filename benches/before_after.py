@@ -18,7 +18,7 @@ import statistics
 import sys
 import tempfile
 
-from vs_bare import events, scenario_text, timed  # (this script's folder is on sys.path)
+from vs_bare import events, scenario_text, sim_and_rounds, timed  # (this script's folder is on sys.path)
 
 
 def spread(xs: list[float]) -> str:
@@ -29,15 +29,10 @@ def main(argv: list[str]) -> int:
     if len(argv) < 4:
         print(__doc__, file=sys.stderr)
         return 2
-    try:
-        sim = float(argv[4]) if len(argv) > 4 else 100_000.0
-        rounds = int(argv[5]) if len(argv) > 5 else 9
-    except ValueError as e:
-        print(f"before_after: SIM_SECONDS must be a number and ROUNDS an integer ({e})", file=sys.stderr)
+    parsed = sim_and_rounds(argv[4:6], "before_after")
+    if parsed is None:
         return 2
-    if not sim > 0 or rounds < 1:
-        print(f"before_after: SIM_SECONDS must be > 0 (got {sim}) and ROUNDS >= 1 (got {rounds})", file=sys.stderr)
-        return 2
+    sim, rounds = parsed
     builds = {"A": (argv[0], argv[1]), "B": (argv[2], argv[3])}
     with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
         f.write(scenario_text(sim))

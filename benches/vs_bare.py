@@ -54,20 +54,29 @@ def scenario_text(sim: float) -> str:
     return re.sub(r"(?m)^replications = .*$", "replications = 1", text)
 
 
+def sim_and_rounds(args: list[str], name: str) -> tuple[float, int] | None:
+    """SIM_SECONDS and ROUNDS from `args` (defaults 100 000 and 9), or None after saying why."""
+    try:
+        sim = float(args[0]) if len(args) > 0 else 100_000.0
+        rounds = int(args[1]) if len(args) > 1 else 9
+    except ValueError as e:
+        print(f"{name}: SIM_SECONDS must be a number and ROUNDS an integer ({e})", file=sys.stderr)
+        return None
+    if not sim > 0 or rounds < 1:
+        print(f"{name}: SIM_SECONDS must be > 0 (got {sim}) and ROUNDS >= 1 (got {rounds})", file=sys.stderr)
+        return None
+    return sim, rounds
+
+
 def main(argv: list[str]) -> int:
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
     arq, bare = argv[0], argv[1]
-    try:
-        sim = float(argv[2]) if len(argv) > 2 else 100_000.0
-        rounds = int(argv[3]) if len(argv) > 3 else 9
-    except ValueError as e:
-        print(f"vs_bare: SIM_SECONDS must be a number and ROUNDS an integer ({e})", file=sys.stderr)
+    parsed = sim_and_rounds(argv[2:4], "vs_bare")
+    if parsed is None:
         return 2
-    if not sim > 0 or rounds < 1:
-        print(f"vs_bare: SIM_SECONDS must be > 0 (got {sim}) and ROUNDS >= 1 (got {rounds})", file=sys.stderr)
-        return 2
+    sim, rounds = parsed
     with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
         f.write(scenario_text(sim))
     try:
