@@ -113,12 +113,12 @@ def test_saturation_says_the_knee_its_range_the_shares_and_the_busy_reading() ->
 def test_c_max_formula_says_the_models_times_and_the_papers_formula() -> None:
     said(claim("fig3.c_max_formula", _fig3(USEFUL)), N,
          "internal consistency: 1 + T_I/(W T_p) with this model's T_I = 599 ms, T_p = 114.2 ms: 3.62 → 4; the knee "
-         "(T_N random, 95% of the best) at C = 3 (by the CIs between C = 3 and 3); T_N constant: C = 3. The paper's "
-         "formula 1 + (2T_N + T_f)/(W(T_p + T_f)) with the model's T_p and T_f = 64.6 ms: 2.50 → 3; with the paper's "
-         "constants 2.97",
-         "model 3.62→4, knee at C = 3; paper's formula 2.50")
+         "(T_N constant, the burst model's curve, 95% of the best) at C = 3; T_N random (reported): C = 3 (by the CIs "
+         "between C = 3 and 3). The paper's formula 1 + (2T_N + T_f)/(W(T_p + T_f)) with the model's T_p and T_f = "
+         "64.6 ms: 2.50 → 3; with the paper's constants 2.97",
+         "model 3.62→4, knee at C = 3 (T_N constant; random: 3); paper's formula 2.50")
     assert claim("fig3.c_max_formula", _fig3({**USEFUL, 3.0: 0.875})).verdict is H, "the knee at 4 = ⌈3.62⌉"
-    out = claim("fig3.c_max_formula", sd(3, {"tcp": {1.0: 1.0}}))
+    out = claim("fig3.c_max_formula", sd(3, {"random": {1.0: 1.0}}))
     assert (out.verdict, out.detail) == (I, "missing points")
 
 
