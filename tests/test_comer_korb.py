@@ -137,8 +137,8 @@ _CAP = theory.line_user_bps()
 
 def test_saturation_is_the_knee_of_the_measured_curve_not_the_interface_completely_busy() -> None:
     """The paper observed saturation at C = 3 on its measured curve: the knee, the first
-    C of the random-T_N curve reaching 95 % of the best. A curve like the paper's (about
-    6600 bit/s at C = 3, 80 % of the interface's capacity, flat beyond) holds, though
+    C of the random-T_N curve reaching 95 % of the best. A curve tripling 2200 (6600 bit/s
+    at C = 3, 80 % of the capacity, flat beyond; not numbers from the paper) holds, though
     §5's "completely busy" (reported) is never reached; the knee at 4 does not hold."""
     check = _claim("fig3.saturation_at_3").check
     paper = {c: min(c, 3) * 2200.0 for c in range(1, 14)}
