@@ -15,7 +15,7 @@ from .saturation import (
     CONSTANT_CURVE,
     KNEE_SHARE,
     MEASURED_CURVE,
-    SATURATION_SHARE as SATURATION_USEFUL,
+    SATURATION_SHARE as BUSY_SHARE,
     SATURATION_SHARE_SENSITIVITY,  # noqa: F401 (re-exported: the busy reading's threshold sensitivity)
     busy_list,
     capacity_bps,
@@ -41,8 +41,6 @@ from .params import (
 )
 from .params import DAY_FACTOR
 
-#: The knee's share of the best (saturation.KNEE_SHARE; the name kept for the tests).
-SATURATION_SHARE = KNEE_SHARE
 #: Linear growth: C circuits give min(C × one circuit, the line's capacity for user
 #: data) within this relative tolerance, C = 2 and 3 (the model's "doubled", "tripled").
 TOL_LINEAR = 0.10
@@ -193,7 +191,7 @@ def _busy_reading(fd: FigureData) -> str:
         return "§5's 'completely busy' (reported): no constant-T_N curve"
     upto = max(s or 0, PAPER_C_MAX) + 1
     top_x, top = max(shares, key=lambda t: t[1].mean)
-    return (f"§5's 'completely busy' (reported, T_N constant): throughput ≥ {100 * SATURATION_USEFUL:g}% of the "
+    return (f"§5's 'completely busy' (reported, T_N constant): throughput ≥ {100 * BUSY_SHARE:g}% of the "
             f"interface's capacity for user data ({capacity_bps(fd):.0f} bit/s) {_first(s)}; throughput over capacity "
             f"{share_list(shares, upto)}; most {100 * top.mean:.1f}% at C = {top_x:g}; access lines busy, copies "
             f"included: {busy_list(fd, upto)}; first C by threshold: {threshold_sensitivity(fd)}")

@@ -37,7 +37,10 @@ IP_HEADER_OCTETS = 20
 #: measurement): its §6 and conclusions statements carried onto them are extrapolations
 #: (spec.Claim.origin). ext7.t_min_prevents_thrashing is a model check instead: a T_min
 #: manager cannot close a circuit younger than T_min, so it holds by construction.
+#: ext4.mlru_discards_when_overloaded is one too: it is the fail branch of §6.2's
+#: pseudo-code, which the manager implements.
 EXT = "extrapolation"
+MODEL_CHECK = "model check"
 ZERO = Est(0.0, 0.0)
 #: "Without increasing performance": within this share (as Fig. 3's claim).
 TOL_FLAT = 0.03
@@ -240,7 +243,7 @@ def fig4_claims() -> tuple[Claim, ...]:
         Claim("ext4.mlru_discards_when_overloaded", "§6.2", "When no circuit can be obtained (MLRU, every channel "
               f"younger than T_min) the interface discards the site's datagrams: MLRU discards for {BUSY}.",
               _each(4, "mlru.discarded", _busy_xs, lambda e: exceeds(e, ZERO), "discarded"), figure=4,
-              origin=EXT),
+              origin=MODEL_CHECK),
         Claim("ext4.multi_trades_calls_for_throughput", "§6, conclusions", "Multiple circuits trade cost (calls) for "
               "throughput: where a file site offers more than one circuit carries, the host's channels are limited "
               f"(heavy files, {CM_CHANNELS} channels: circuits are closed to open others) and the offered load fits the "
@@ -425,7 +428,7 @@ def fig7_claims() -> tuple[Claim, ...]:
         Claim("ext7.t_min_prevents_thrashing", "§6.1", f"T_min prevents closing a circuit that was just opened: for "
               f"{CROWDED}, MLRU and multi-circuit MLRU close at most {100 * PREVENT_SHARE:g}% as many circuits open < 60 s "
               "as the same MLRU without T_min (which must thrash there).", t_min_prevents_thrashing, figure=7,
-              origin="model check"),
+              origin=MODEL_CHECK),
     )
 
 
