@@ -113,12 +113,12 @@ def test_saturation_says_the_knee_its_range_the_shares_and_the_busy_reading() ->
 def test_c_max_formula_says_the_models_times_and_the_papers_formula() -> None:
     said(claim("fig3.c_max_formula", _fig3(USEFUL)), N,
          "internal consistency: 1 + T_I/(W T_p) with this model's T_I = 599 ms, T_p = 114.2 ms: 3.62 → 4; the knee "
-         "(T_N random, 95% of the best) at C = 3 (by the CIs between C = 3 and 3); T_N constant: C = 3. The paper's "
-         "formula 1 + (2T_N + T_f)/(W(T_p + T_f)) with the model's T_p and T_f = 64.6 ms: 2.50 → 3; with the paper's "
-         "constants 2.97",
-         "model 3.62→4, knee at C = 3; paper's formula 2.50")
+         "(T_N constant, the burst model's curve, 95% of the best) at C = 3; T_N random (reported): C = 3 (by the CIs "
+         "between C = 3 and 3). The paper's formula 1 + (2T_N + T_f)/(W(T_p + T_f)) with the model's T_p and T_f = "
+         "64.6 ms: 2.50 → 3; with the paper's constants 2.97",
+         "model 3.62→4, knee at C = 3 (T_N constant; random: 3); paper's formula 2.50")
     assert claim("fig3.c_max_formula", _fig3({**USEFUL, 3.0: 0.875})).verdict is H, "the knee at 4 = ⌈3.62⌉"
-    out = claim("fig3.c_max_formula", sd(3, {"tcp": {1.0: 1.0}}))
+    out = claim("fig3.c_max_formula", sd(3, {"random": {1.0: 1.0}}))
     assert (out.verdict, out.detail) == (I, "missing points")
 
 
@@ -206,10 +206,11 @@ def test_per_point_claims_say_each_n_in_their_region() -> None:
                                                     "lru": {6.0: 1.0, 8.0: 4.0, 16.0: 6.0},
                                                     "mlru.throughput": {8.0: 1000.0, 16.0: 1500.0},
                                                     "lru.throughput": {8.0: 1000.0, 16.0: 1500.0}})),
-         H, "calls/h x=8:ok N = 8: mlru 2±0 vs lru 4±0; x=16:ok N = 16: mlru 3±0 vs lru 6±0; x=8:ok N = 8: throughput "
-            "mlru 1000±0 vs lru 1000±0 bit/s; x=16:ok N = 16: throughput mlru 1500±0 vs lru 1500±0 bit/s; calls per "
+         H, "calls/h x=8:ok N = 8: mlru 2±0 vs lru 4±0; x=16:ok N = 16: mlru 3±0 vs lru 6±0; throughput (reported, "
+            "not scored: LRU K = 0 (6 outgoing channels), MLRU K = 2 (4 outgoing): throughput not comparable as "
+            "encoded) N = 8: mlru 1000±0 vs lru 1000±0 bit/s, N = 16: mlru 1500±0 vs lru 1500±0 bit/s; calls per "
             "hour per kbit/s carried (mlru vs lru) N = 8: 2 vs 4, N = 16: 2 vs 4",
-         "N = 16: calls 3 vs 6/h, throughput 100% of LRU's")
+         "N = 16: calls 3 vs 6/h, throughput 100% of LRU's (K = 2 vs 0)")
     # 80/h over the run, 100 in its first half: 60 in the second, not above 60.
     said(claim("ext7.lru_thrashes", sd(7, {"lru": {4.0: 0.0, 8.0: 80.0}, "lru.first_half": {8.0: 100.0}})), N,
          "x=8:NO N = 8: short-lived closes 100±0 / 60±0 per hour (first / second half) (more than 60/h asked in each)",
@@ -261,8 +262,8 @@ def test_asymmetric_c_max_says_each_c_max_and_the_largest() -> None:
          H, "x=2:ok C_max a = 2: b's rule-1 closes 8±0 / 8±0 per hour (first / second half), a's additional circuits "
             "10±0 / 10±0 per hour (first / second half); x=3:ok C_max a = 3: b's rule-1 closes 30±0 / 30±0 per hour "
             "(first / second half), a's additional circuits 100±0 / 100±0 per hour (first / second half) (more than "
-            "6/h asked in each half); x=1:ok matched (C_max a = 1): b's rule-1 closes/h 0±0; b's closes for a's "
-            "incoming calls/h: 1: 1, 2: 1, 3: 1",
+            "6/h asked in each half, at some asymmetric C_max); x=1:ok matched (C_max a = 1): b's rule-1 closes/h "
+            "0±0; b's closes for a's incoming calls/h: 1: 1, 2: 1, 3: 1",
          "C_max 3/1: b closes 30/h by rule 1, a opens 100/h; matched: 0/h")
     said(claim("ext8.asymmetric_c_max_churn", _fig8({2.0: 0.5}, {2.0: 0.25})), I,
          "needs a's C_max both equal to b's and above it")

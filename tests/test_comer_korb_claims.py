@@ -152,11 +152,15 @@ def test_no_gain_past_the_knee_is_within_3_percent_of_the_best_up_to_it(beyond: 
     assert cl._flat_beyond(sd(3, {"tcp": pts})).verdict is Verdict.INCONCLUSIVE, "no measured curve"
 
 
-@pytest.mark.parametrize("knee_c,verdict", [(4.0, Verdict.HOLDS), (3.0, Verdict.DOES_NOT_HOLD)])
-def test_c_max_formula_predicts_the_measured_knee(knee_c: float, verdict: Verdict) -> None:
-    """This model's C_max 3.62 → 4 against the random-T_N curve's knee."""
-    pts = {c: (1.0 if c >= knee_c else 0.25 * c) for c in (1.0, 2.0, 3.0, 4.0, 5.0)}
-    assert cl._c_max_formula(_measured(pts)).verdict is verdict
+@pytest.mark.parametrize("knee_c,verdict", [(4.0, Verdict.HOLDS), (3.0, Verdict.DOES_NOT_HOLD),
+                                            (5.0, Verdict.DOES_NOT_HOLD)])
+def test_c_max_formula_predicts_the_constant_curves_knee(knee_c: float, verdict: Verdict) -> None:
+    """This model's C_max 3.62 → 4 against the constant-T_N (burst model's) curve's knee,
+    whatever the random-T_N curve's knee (review of revision 11, finding 5)."""
+    pts = {c: (1.0 if c >= knee_c else 0.2 * c) for c in (1.0, 2.0, 3.0, 4.0, 5.0)}
+    other = {c: (1.0 if c >= 2.0 else 0.2 * c) for c in (1.0, 2.0, 3.0, 4.0, 5.0)}
+    assert cl._c_max_formula(_measured(other, const=pts)).verdict is verdict
+    assert cl._c_max_formula(_measured(pts)).verdict is Verdict.INCONCLUSIVE, "no constant curve"
 
 
 def test_linear_reads_the_measured_curve() -> None:

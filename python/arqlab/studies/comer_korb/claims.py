@@ -15,7 +15,7 @@ from .saturation import (
     CONSTANT_CURVE,
     KNEE_SHARE,
     MEASURED_CURVE,
-    SATURATION_SHARE as SATURATION_USEFUL,
+    SATURATION_SHARE as BUSY_SHARE,
     SATURATION_SHARE_SENSITIVITY,  # noqa: F401 (re-exported: the busy reading's threshold sensitivity)
     busy_list,
     capacity_bps,
@@ -41,8 +41,6 @@ from .params import (
 )
 from .params import DAY_FACTOR
 
-#: The knee's share of the best (saturation.KNEE_SHARE; the name kept for the tests).
-SATURATION_SHARE = KNEE_SHARE
 #: Linear growth: C circuits give min(C × one circuit, the line's capacity for user
 #: data) within this relative tolerance, C = 2 and 3 (the model's "doubled", "tripled").
 TOL_LINEAR = 0.10
@@ -193,7 +191,7 @@ def _busy_reading(fd: FigureData) -> str:
         return "§5's 'completely busy' (reported): no constant-T_N curve"
     upto = max(s or 0, PAPER_C_MAX) + 1
     top_x, top = max(shares, key=lambda t: t[1].mean)
-    return (f"§5's 'completely busy' (reported, T_N constant): throughput ≥ {100 * SATURATION_USEFUL:g}% of the "
+    return (f"§5's 'completely busy' (reported, T_N constant): throughput ≥ {100 * BUSY_SHARE:g}% of the "
             f"interface's capacity for user data ({capacity_bps(fd):.0f} bit/s) {_first(s)}; throughput over capacity "
             f"{share_list(shares, upto)}; most {100 * top.mean:.1f}% at C = {top_x:g}; access lines busy, copies "
             f"included: {busy_list(fd, upto)}; first C by threshold: {threshold_sensitivity(fd)}")
@@ -232,25 +230,33 @@ def _saturation_at(sd: StudyData) -> Outcome:
 
 def _c_max_formula(sd: StudyData) -> Outcome:
     """An internal consistency check: the formula with this model's own T_I and T_p
-    (its T_f is inside T_I) against the measured curve's knee (as _saturation_at); the
-    paper's formula with the model's times beside it."""
+    (its T_f is inside T_I) is the burst model's, T_N constant, so it is scored against
+    the constant-T_N curve's knee (KNEE_SHARE of the best; one deterministic transfer per
+    C, so the knee is exact); the random-T_N curve's knee, with its CIs, is reported
+    beside it, and the paper's formula with the model's times."""
     fd = sd[3]
-    earliest, surely, _ = knee_range(fd)
+    earliest, surely, _ = knee_range(fd, CONSTANT_CURVE)
     if earliest is None:
         return Outcome(Verdict.INCONCLUSIVE, "missing points")
     pred = math.ceil(theory.model_c_max())
     v = knee_at(earliest, surely, float(pred))
-    k, _ = knee(fd)
     kc, _ = knee(fd, CONSTANT_CURVE)
+    if fd.has(MEASURED_CURVE):
+        k, _ = knee(fd)
+        r_early, r_surely, _ = knee_range(fd)
+        random = f"C = {_c(k)} (by the CIs between C = {_c(r_early)} and {_c(r_surely)})"
+    else:
+        k, random = None, "not run"
     paper_form = theory.paper_form_c_max_model_times()
     return Outcome(v, f"internal consistency: 1 + T_I/(W T_p) with this model's T_I = "
                       f"{1000 * theory.model_inter_burst_s():.0f} ms, T_p = {1000 * theory.T_P_S:.1f} ms: "
-                      f"{theory.model_c_max():.2f} → {pred}; the knee (T_N random, {100 * KNEE_SHARE:g}% of the best) at "
-                      f"C = {_c(k)} (by the CIs between C = {_c(earliest)} and {_c(surely)}); T_N constant: C = {_c(kc)}. "
+                      f"{theory.model_c_max():.2f} → {pred}; the knee (T_N constant, the burst model's curve, "
+                      f"{100 * KNEE_SHARE:g}% of the best) at C = {_c(kc)}; T_N random (reported): {random}. "
                       f"The paper's formula 1 + (2T_N + T_f)/(W(T_p + T_f)) with the model's T_p and T_f = "
                       f"{1000 * theory.T_F_MODEL_S:.1f} ms: {paper_form:.2f} → {math.ceil(paper_form)}; with the paper's "
                       f"constants {theory.paper_c_max():.2f}",
-                   f"model {theory.model_c_max():.2f}→{pred}, knee at C = {_c(k)}; paper's formula {paper_form:.2f}")
+                   f"model {theory.model_c_max():.2f}→{pred}, knee at C = {_c(kc)} (T_N constant; random: "
+                   f"{_c(k)}); paper's formula {paper_form:.2f}")
 
 
 def _gain_past(fd: FigureData, curve: str, k: float) -> tuple[float, float, float] | None:
@@ -482,8 +488,9 @@ def fig3_claims() -> tuple[Claim, ...]:
               "is 3, by the CIs; §5's 'interface completely busy' reported beside it).", _saturation_at, figure=3,
               sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy")),
         Claim("fig3.c_max_formula", "§5", "Internal consistency check (not the paper's numbers): C_max = 1 + "
-              "T_I/(W(T_p+T_f)) with this model's own T_I and T_p predicts the knee of the measured curve (as "
-              "fig3.saturation_at_3); the paper's formula with the model's times is shown beside it.", _c_max_formula,
+              "T_I/(W(T_p+T_f)) with this model's own T_I and T_p predicts the knee (first C reaching "
+              f"{100 * KNEE_SHARE:g}% of the best) of the burst model's curve, T_N constant; the random-T_N curve's "
+              "knee and the paper's formula with the model's times are shown beside it.", _c_max_formula,
               figure=3, origin="model check"),
         Claim("fig3.no_gain_when_saturated", "Conclusions", "If the link is saturated, opening additional circuits "
               "does not increase performance (past the knee of the measured curve, T_N random: the first C reaching "
