@@ -64,11 +64,15 @@ REASON_MEASURES = ("tcp_segments_sent", "tcp_segments_retransmitted", "x25_datag
                    "x25_datagram_octets_sent")
 #: The access lines' busy time (the saturation claims), at every C.
 BUSY = "x25_line_busy_s"
+#: The calls placed (the cost fig3.no_gain_when_saturated reads), at every C.
+CALLS = cl.CALLS_MEASURE
+#: The counters read at every C of the constant and random curves.
+PER_C_MEASURES = (*REASON_MEASURES, "tcp_timeouts", BUSY, CALLS)
 #: Fig. 3's curves run on the same circuits quick or full (only the replications
 #: differ), so that the quick pass, and the robustness screen made of quick passes,
 #: score each claim on the points the full pass scores it on. The random-T_N curve is
-#: the measured one (saturation.MEASURED_CURVE: its knee and linear growth are scored),
-#: so it runs at every C, as the paper measured.
+#: reported beside every Fig. 3 verdict (the claims are scored on the constant-T_N
+#: curve, saturation.SCORED_CURVE, since revision 12), so it runs at every C too.
 RANDOM_XS = tuple(float(c) for c in CIRCUITS)
 RANDOM_XS_QUICK = RANDOM_XS
 
@@ -96,7 +100,7 @@ def _fig3_curves() -> tuple[Curve, ...]:
         Curve(f"{key}.{m}", f"{key}: {m}", LAYERS, params={"t_n": key_t}, measure=m, plot=False, xs=xs, quick_xs=qxs)
         for key, key_t, xs, qxs in (("tcp", "constant", tuple(float(c) for c in CIRCUITS), CIRCUITS_QUICK),
                                     ("random", "uniform", RANDOM_XS, RANDOM_XS_QUICK))
-        for m in (*REASON_MEASURES, "tcp_timeouts", BUSY)
+        for m in PER_C_MEASURES
     )
     bursty = tuple(Curve(f"bursty.{m}", f"bursty: {m}", LAYERS, params={"t_n": "bursty"}, measure=m, plot=False,
                          xs=BURSTY_XS, quick_xs=BURSTY_XS_QUICK) for m in RETX_MEASURES)
@@ -116,11 +120,11 @@ def _fig3_curves() -> tuple[Curve, ...]:
 def _fig3_sensitivities() -> tuple[Sensitivity, ...]:
     # Every curve a claim under the variant reads: "bursty" too, or over_10pct_retransmitted
     # under Reno would count the 4.2BSD bursty transfers.
-    curves = ("tcp", "random", *(f"{k}.{m}" for k in ("tcp", "random") for m in (*REASON_MEASURES, "tcp_timeouts", BUSY)),
+    curves = ("tcp", "random", *(f"{k}.{m}" for k in ("tcp", "random") for m in PER_C_MEASURES),
               "bursty", *(f"bursty.{m}" for m in RETX_MEASURES))
-    # The measured curve (T_N random) and its counters: every variant reruns them, the
-    # saturation and linear claims read them.
-    measured = ("random", *(f"random.{m}" for m in (*REASON_MEASURES, "tcp_timeouts", BUSY)))
+    # The random-T_N curve and its counters: every variant reruns them, the Fig. 3
+    # claims report them beside their verdicts.
+    measured = ("random", *(f"random.{m}" for m in PER_C_MEASURES))
     every_c = tuple(float(c) for c in CIRCUITS)
     return (
         # The same points quick or full, so that both passes score a claim alike (the
@@ -128,14 +132,14 @@ def _fig3_sensitivities() -> tuple[Sensitivity, ...]:
         Sensitivity("tcp_reno", "TCP Reno (RFC 5681/6298) instead of 4.2BSD's", curves, params={"flavour": "reno"},
                     xs=RANDOM_XS, quick_xs=RANDOM_XS),
         Sensitivity("bsd42_6_2", "4.2BSD timed from tcp_output (its 6.2 sources, 83/11/04) instead of between "
-                    "advancing ACKs (6.1)", ("tcp", f"tcp.{BUSY}", *(f"tcp.{m}" for m in (*REASON_MEASURES, "tcp_timeouts")),
+                    "advancing ACKs (6.1)", ("tcp", *(f"tcp.{m}" for m in PER_C_MEASURES),
                                              *measured),
                     params={"bsd42_timing": "tcp_output"}, xs=tuple(float(c) for c in CIRCUITS), quick_xs=CIRCUITS_QUICK),
         Sensitivity("host_to_host", "paper-calibrated: T_N host to host, T_f = 15 ms (cycle = eq. 1's; relay 185.4 ms)",
-                    ("tcp", f"tcp.{BUSY}", *measured), params={"placement": "host_to_host"}, xs=every_c,
+                    ("tcp", f"tcp.{BUSY}", f"tcp.{CALLS}", *measured), params={"placement": "host_to_host"}, xs=every_c,
                     quick_xs=CIRCUITS_QUICK),
         Sensitivity("host_to_host_busy", "paper-calibrated, T_f as busy time: 15 ms of host processing per packet "
-                    "(eq. 1's W (T_p + T_f)), relay 170.4 ms", ("tcp", f"tcp.{BUSY}", *measured),
+                    "(eq. 1's W (T_p + T_f)), relay 170.4 ms", ("tcp", f"tcp.{BUSY}", f"tcp.{CALLS}", *measured),
                     params={"placement": "host_to_host_busy"}, xs=every_c, quick_xs=CIRCUITS_QUICK),
     )
 

@@ -1,20 +1,19 @@
-"""Saturation in Fig. 3, two readings. The PRIMARY one is the paper's observation: §5
-tests the prediction by measuring throughput from 1 to 13 circuits and finds "the burst
-model accurately predicts saturation at three virtual circuits", and the conclusions
-call it "a point of saturation beyond which increasing the number of circuits will not
-increase throughput" ("saturation values of 3-4 seem to work well"): the throughput
-KNEE, the first C whose throughput reaches KNEE_SHARE of the curve's best (:func:`knee`,
-:func:`knee_range` with the CIs). The paper never measured its line's busy time, so
-this is the only saturation its data can show. The other reading, §5's definition
-"the condition in which the underlying X.25 interface is completely busy", is reported
-beside it: the file's throughput (each octet once) against what the interface sends
-when it sends every packet of the file once, back to back (:func:`saturation`, 8218
-bit/s), and the access lines' busy share, copies included (:func:`line_busy_share`).
-From revision 10 to its second reading that definition was primary. It is reported, not
-scored, because the paper never measured busy time; the figure of "about 6600 bit/s at
-C = 3" once given as the reason is not in the paper's text (its Fig. 3 gives no numbers
-in the text): it is 3 × 2200, §4's best single circuit tripled as §5 predicts, an
-inference. It counts each octet once; with copies counted a busy line is compatible."""
+"""Saturation in Fig. 3, read two ways, both scored on the constant-T_N curve
+(:data:`SCORED_CURVE`). §5 defines it: "Saturation is the condition in which the
+underlying X.25 interface is completely busy", and footnote 2 says its rates are
+"packet traffic", so retransmitted copies count: the access lines' busy share, copies
+and control packets included (:func:`line_busy_share`, :func:`busy_range`, threshold
+:data:`LINE_BUSY_SHARE`). §5 then tests the prediction by its measured throughput ("the
+burst model accurately predicts saturation at three virtual circuits"; conclusions: "a
+point of saturation beyond which increasing the number of circuits will not increase
+throughput"): the throughput KNEE, the first C whose throughput reaches
+:data:`KNEE_SHARE` of the curve's best (:func:`knee`, :func:`knee_range`). The file's
+own octets against the interface's capacity (:func:`saturation`, 8218 bit/s, each octet
+once) are reported. Revision 12 (issue 26) scores the busy share beside the knee and
+reads every Fig. 3 claim on one curve: the constant T_N is the only T_N the paper states
+(the vendor's mean, eq. 1-2's input), while the random T_N's distribution is assumed, so
+its curve is reported beside each verdict, never scored (Fig. 2's standard: no verdict
+fixed by an assumed input)."""
 
 from __future__ import annotations
 
@@ -26,10 +25,19 @@ from . import scenarios
 from .params import FILE_OCTETS
 from .theory import interface_user_bps
 
-#: "Completely busy" (§5, reported): the file's throughput at least this share of the
-#: interface's capacity for user data (:func:`capacity_bps`).
+#: The file's octets (each once) against the interface's capacity, reported: the first C
+#: at this share of :func:`capacity_bps`.
 SATURATION_SHARE = 0.95
-#: The knee (primary): the first C whose throughput reaches this share of the best.
+#: "Completely busy" (§5, scored, copies included): the access lines busy at least this
+#: share of the transfer. Why 0.95: a line that never idles during the transfer still
+#: reads under 100 %, by the transfer's tail (after the last data frame, its
+#: acknowledgement's round trip and the delayed ACK, about 1 s of a transfer of 100 s or
+#: more at the line's rate: the quick pass's 4.2BSD lines read 99 % from C = 7); 0.95
+#: leaves four points for that tail and a CI, and no line that idles a twentieth of the
+#: transfer passes. Its sensitivity is reported at LINE_BUSY_SENSITIVITY.
+LINE_BUSY_SHARE = 0.95
+LINE_BUSY_SENSITIVITY = (0.90, 0.95, 0.975)
+#: The knee: the first C whose throughput reaches this share of the best.
 #: Why 0.95: in the burst model C circuits carry min(C, C_max)/C_max of the best, so one
 #: circuit fewer than the knee ceil(C_max) carries (ceil(C_max) - 1)/C_max of it (67 % at
 #: the paper's C_max 2.97, 83 % at this model's 3.62); a share above that finds the
@@ -40,16 +48,16 @@ SATURATION_SHARE = 0.95
 #: KNEE_SHARE_SENSITIVITY.
 KNEE_SHARE = 0.95
 KNEE_SHARE_SENSITIVITY = (0.90, 0.95, 0.975)
-#: The curve Fig. 3's saturation and linear claims are scored on: T_N random per packet.
-#: The paper's Fig. 3 is a measurement over GTE Telenet, whose delay "varies
-#: dramatically" (§4; the constant T_N is the burst model's simplification, not the
-#: network's), so the measured curve is the random-T_N one, with replications and CIs;
-#: the constant-T_N curve, one deterministic transfer per C, is reported beside it.
-MEASURED_CURVE = "random"
-#: The burst model's curve: T_N constant.
+#: The burst model's curve: T_N constant, the vendor's mean.
 CONSTANT_CURVE = "tcp"
-#: "Completely busy" has no stated threshold: the saturation claims report the first
-#: saturated C at each of these too (a knife edge shows as a C that moves).
+#: The curve every Fig. 3 claim is scored on (revision 12): T_N constant, the only T_N
+#: the paper states. Until revision 12 the saturation, linear and no-gain claims read
+#: the random-T_N curve, whose uniform ± 50 % is an assumed input.
+SCORED_CURVE = CONSTANT_CURVE
+#: T_N uniform ± 50 % per packet (assumed distribution): reported beside each verdict.
+RANDOM_CURVE = "random"
+#: "Completely busy" as the file's octets have no stated threshold either: the first C
+#: at each of these is reported (a knife edge shows as a C that moves).
 SATURATION_SHARE_SENSITIVITY = (0.80, 0.90, 0.95)
 
 
@@ -76,15 +84,52 @@ def useful_share(fd: FigureData, curve: str, x: float) -> Est:
 
 def line_busy_share(fd: FigureData, curve: str, x: float) -> Est:
     """The share of the transfer's time the access lines were busy, copies included:
-    `x25_line_busy_s` (each end's busier direction, summed over both) over twice the
-    transfer's duration (the file's bits over the throughput). Reported, not judged."""
+    `x25_line_busy_s` (each end's busier direction, every frame's bits with LAPB's
+    framing: data packets, retransmitted copies, RR packets and LAPB's own frames, over
+    the line rate; summed over both ends) over twice the transfer's duration (the file's
+    bits over the throughput). The counter runs over the whole run, so the call set-up's
+    few frames before the transfer are in it (about 0.1 s of line time per circuit).
+    Its CI combines the two means' relative half-widths in quadrature (the study data
+    keep means, not replications; busy time and duration rise together, so this is
+    wider than the ratio's own)."""
     busy, thr = fd.est(f"{curve}.x25_line_busy_s", x), fd.est(curve, x)
-    if not (busy.valid and thr.valid and thr.mean > 0):
+    if not (busy.valid and thr.valid and thr.mean > 0 and busy.mean >= 0):
         return Est(float("nan"), float("nan"))
-    return busy.scaled(thr.mean / (2 * 8 * FILE_OCTETS))
+    mean = busy.mean * thr.mean / (2 * 8 * FILE_OCTETS)
+    rel = math.hypot(busy.half / busy.mean if busy.mean else 0.0, thr.half / thr.mean)
+    return Est(mean, mean * rel, min(busy.n, thr.n))
 
 
-def knee(fd: FigureData, curve: str = MEASURED_CURVE, share: float = KNEE_SHARE) -> tuple[float | None, float]:
+def busy_range(fd: FigureData, curve: str = SCORED_CURVE,
+               share: float = LINE_BUSY_SHARE) -> tuple[float | None, float | None]:
+    """Where §5's saturation can lie given the CIs: the earliest C whose lines' busy
+    share (copies included) may reach ``share`` (the CI's upper end) and the first whose
+    whole CI does (None: none). A deterministic curve has earliest = first."""
+    if not fd.has(f"{curve}.x25_line_busy_s"):
+        return None, None
+    shares = [(x, line_busy_share(fd, curve, x)) for x in fd.xs(curve) if x in fd.xs(f"{curve}.x25_line_busy_s")]
+    if not shares or not all(e.valid for _, e in shares):
+        return None, None
+    earliest = next((x for x, e in shares if e.hi >= share), None)
+    surely = next((x for x, e in shares if e.lo >= share), None)
+    return earliest, surely
+
+
+def busy_sensitivity(fd: FigureData, curve: str = SCORED_CURVE) -> str:
+    """The first C whose lines are busy (mean) at each of LINE_BUSY_SENSITIVITY's shares."""
+    parts = []
+    for b in LINE_BUSY_SENSITIVITY:
+        e, s = busy_range(fd, curve, b)
+        parts.append(f"≥ {100 * b:g}%: " + (f"C = {s:g}" if s is not None and s == e else
+                                           f"C = {_c(e)}–{_c(s)}" if e is not None else "never"))
+    return "; ".join(parts)
+
+
+def _c(x: float | None) -> str:
+    return f"{x:g}" if x is not None else "none"
+
+
+def knee(fd: FigureData, curve: str = SCORED_CURVE, share: float = KNEE_SHARE) -> tuple[float | None, float]:
     """The smallest x whose mean reaches ``share`` of the curve's best mean, and the best."""
     xs = fd.xs(curve)
     vals = [fd.est(curve, x).mean for x in xs]
@@ -94,7 +139,7 @@ def knee(fd: FigureData, curve: str = MEASURED_CURVE, share: float = KNEE_SHARE)
     return next(x for x, v in zip(xs, vals) if v >= share * top), top
 
 
-def knee_range(fd: FigureData, curve: str = MEASURED_CURVE,
+def knee_range(fd: FigureData, curve: str = SCORED_CURVE,
                share: float = KNEE_SHARE) -> tuple[float | None, float | None, float]:
     """Where the knee can lie given the CIs: the earliest x whose CI reaches ``share`` of
     the best mean (its upper end), the first whose whole CI does (None: none), and the
@@ -109,7 +154,7 @@ def knee_range(fd: FigureData, curve: str = MEASURED_CURVE,
     return earliest, surely, best
 
 
-def knee_sensitivity(fd: FigureData, curve: str = MEASURED_CURVE) -> str:
+def knee_sensitivity(fd: FigureData, curve: str = SCORED_CURVE) -> str:
     """The knee (on means) at each of KNEE_SHARE_SENSITIVITY's shares."""
     knees = [(b, knee(fd, curve, b)[0]) for b in KNEE_SHARE_SENSITIVITY]
     return "; ".join(f"{100 * b:g}%: " + (f"C = {k:g}" if k is not None else "none") for b, k in knees)
