@@ -69,18 +69,24 @@ def test_single_below_the_bound_needs_both_bounds() -> None:
 
 
 def test_linear_says_each_c_against_c_times_one_and_the_spread_of_the_deviations() -> None:
+    lin = ("x=2:ok C = 2: 4096±0 vs min(2 × 2048±16, 8218); x=3:ok C = 3: 6144±0 vs min(3 × 2048±16, 8218); "
+           "re-sent: not measured")
     said(claim("fig3.linear", ONE), H,
-         "T_N random: x=2:ok C = 2: 4096±0 vs min(2 × 2048±16, 8218); x=3:ok C = 3: 6144±0 vs min(3 × 2048±16, 8218); "
-         "T_N constant (reported): C = 2: +0.0%, C = 3: +0.0%",
-         "C × one circuit: +0.0% … +0.0% (2 pts)")
+         f"T_N constant (scored): {lin}; T_N random (assumed distribution, reported, not scored): holds: {lin}",
+         "C × one circuit: +0.0% … +0.0% (2 pts); random: holds")
     # −12.5 % at C = 2, +6.25 % at C = 3: the cell gives the lowest and the highest.
-    skew = sd(3, {"random": {1.0: 2048.0, 2.0: 3584.0, 3.0: 6528.0}})
+    skew = sd(3, {"tcp": {1.0: 2048.0, 2.0: 3584.0, 3.0: 6528.0}})
     assert claim("fig3.linear", skew).measured == "C × one circuit: -12.5% … +6.2% (2 pts)"
     assert claim("fig3.linear", skew).verdict is N
+    assert claim("fig3.linear", skew).detail.endswith("re-sent: not measured; T_N random: not run")
     # Only C = 2 ran: one deviation; C = 2 and 3 absent: no cell.
-    assert claim("fig3.linear", sd(3, {"random": {1.0: 2048.0, 2.0: 4096.0}})).measured == \
+    assert claim("fig3.linear", sd(3, {"tcp": {1.0: 2048.0, 2.0: 4096.0}})).measured == \
         "C × one circuit: +0.0% … +0.0% (1 pts)"
-    assert claim("fig3.linear", sd(3, {"random": {1.0: 2048.0, 4.0: 4096.0}})).measured == ""
+    assert claim("fig3.linear", sd(3, {"tcp": {1.0: 2048.0, 4.0: 4096.0}})).measured == ""
+    # The re-sent share per C (TCP's copies, nothing lost) beside the verdict: 25 % at C = 1.
+    resent = sd(3, {"tcp": {1.0: 2048.0, 2.0: 4096.0, 3.0: 6144.0},
+                    "tcp.tcp_segments_retransmitted": {1.0: SEGMENTS / 4, 2.0: 0.0, 3.0: SEGMENTS / 8}})
+    assert "re-sent: C = 1: 25.0%, C = 2: 0.0%, C = 3: 12.5%" in claim("fig3.linear", resent).detail
 
 
 #: Throughput over capacity (8218 bit/s) at C = 1…4, and the lines' busy seconds
@@ -89,25 +95,36 @@ USEFUL = {1.0: 0.5, 2.0: 0.75, 3.0: 0.96875, 4.0: 1.0}
 BUSY_S = {1.0: 100.0, 2.0: 150.0, 3.0: 190.0, 4.0: 195.0}
 
 
-def test_saturation_says_the_knee_its_range_the_shares_and_the_busy_reading() -> None:
+def test_saturation_says_the_knee_its_range_the_shares_and_the_file_octets_reading() -> None:
     """Both curves at USEFUL × 8218 (4109, 6164, 7961, 8218 bit/s): the knee at 95 % of
-    8218 (7807) is C = 3, at 90 % (7396) C = 3, at 97.5 % (8013) C = 4; §5's reading and
-    the busy shares reported."""
+    8218 (7807) is C = 3, at 90 % (7396) C = 3, at 97.5 % (8013) C = 4; the random
+    curve's verdict and the file's octets against the interface reported."""
+    knee = ("n = 5: the knee, the first C reaching 95% of the best (8218 bit/s), at C = 3 (by the CIs between C = 3 "
+            "and 3); C = 1: 4109, C = 2: 6164, C = 3: 7961, C = 4: 8218; knee by share: 90%: C = 3; 95%: C = 3; "
+            "97.5%: C = 4; re-sent: not measured")
     said(claim("fig3.saturation_at_3", _fig3(USEFUL, BUSY_S)), H,
-         "T_N random (the measured curve, n = 5): the knee, the first C reaching 95% of the best (8218 bit/s), at C = 3 "
-         "(by the CIs between C = 3 and 3); C = 1: 4109, C = 2: 6164, C = 3: 7961, C = 4: 8218; knee by share: 90%: "
-         "C = 3; 95%: C = 3; 97.5%: C = 4; T_N constant (one deterministic transfer per C, reported): knee at C = 3 "
-         "(best 8218): C = 1: 4109, C = 2: 6164, C = 3: 7961, C = 4: 8218; §5's 'completely busy' (reported, T_N "
-         "constant): throughput ≥ 95% of the interface's capacity for user data (8218 bit/s) first at C = 3; "
-         "throughput over capacity C = 1: 50.0%, C = 2: 75.0%, C = 3: 96.9%, C = 4: 100.0%; most 100.0% at C = 4; "
-         "access lines busy, copies included: C = 1: 25.7%, C = 2: 57.8%, C = 3: 94.5%, C = 4: 100.2%; first C by "
-         "threshold: ≥ 80%: C = 3; ≥ 90%: C = 3; ≥ 95%: C = 3",
-         "knee at C = 3 (CIs: 3–3; paper 3); T_N constant: C = 3")
-    # The knee at 4 (best 7191, 95 %: 6831); never 'completely busy'; no busy curve.
+         f"T_N constant (scored): {knee}; T_N random (assumed distribution, reported, not scored): holds: {knee}; "
+         "the file's octets (each once, reported): throughput ≥ 95% of the interface's capacity for user data "
+         "(8218 bit/s) first at C = 3; throughput over capacity C = 1: 50.0%, C = 2: 75.0%, C = 3: 96.9%, C = 4: "
+         "100.0%; most 100.0% at C = 4; first C by threshold: ≥ 80%: C = 3; ≥ 90%: C = 3; ≥ 95%: C = 3",
+         "knee at C = 3 (CIs: 3–3; paper 3); random: holds")
+    # The knee at 4 (best 7191, 95 %: 6831); the file's octets never at 95 % of 8218.
     out = claim("fig3.saturation_at_3", _fig3({1.0: 0.25, 2.0: 0.5, 3.0: 0.75, 4.0: 0.875, 5.0: 0.875}))
     assert out.verdict is N and "(8218 bit/s) never reached" in out.detail
-    assert "C = 4: 87.5%; most 87.5% at C = 4; access lines busy, copies included: not measured" in out.detail, out.detail
-    assert out.measured == "knee at C = 4 (CIs: 4–4; paper 3); T_N constant: C = 4"
+    assert "C = 4: 87.5%; most 87.5% at C = 4; first C by threshold: ≥ 80%: C = 4; ≥ 90%: never" in out.detail, \
+        out.detail
+    assert out.measured == "knee at C = 4 (CIs: 4–4; paper 3); random: does not hold"
+
+
+def test_busy_at_3_says_the_busy_shares_with_copies_and_their_sensitivity() -> None:
+    """The busy shares 25.7, 57.8, 94.5, 100.2 % (busy × throughput / 1,600,000): at 95 %
+    first at C = 4, at 90 % at C = 3; the random curve has no busy time here."""
+    said(claim("fig3.busy_at_3", _fig3(USEFUL, BUSY_S)), N,
+         "T_N constant (scored): access lines busy ≥ 95% (copies included) first at C = 4 (by the CIs; certainly "
+         "from C = 4); busy: C = 1: 25.7%, C = 2: 57.8%, C = 3: 94.5%, C = 4: 100.2%; first C by share: ≥ 90%: "
+         "C = 3; ≥ 95%: C = 4; ≥ 97.5%: C = 4; re-sent: not measured; T_N random (assumed distribution, reported, "
+         "not scored): inconclusive: busy time not measured",
+         "busy ≥ 95% from C = 4 (CIs: 4–4; paper 3); random: inconclusive")
 
 
 def test_c_max_formula_says_the_models_times_and_the_papers_formula() -> None:
@@ -122,18 +139,23 @@ def test_c_max_formula_says_the_models_times_and_the_papers_formula() -> None:
     assert (out.verdict, out.detail) == (I, "missing points")
 
 
-def test_no_gain_beyond_the_knee_says_each_c_and_the_largest_gain() -> None:
-    # The knee at C = 3 (7961 bit/s ≥ 95 % of 8218); C = 4 at 8218 is +3.2 %; C = 5 +1.6 %.
+def test_no_gain_when_saturated_says_each_c_past_the_busy_lines() -> None:
+    """Lines ≥ 95 % busy from C = 4 (USEFUL, BUSY_S: 100.2 %); C = 5 at 8086 bit/s is
+    −1.6 % of C = 4's 8218 with 5 calls against 4: holds; C = 3's 94.5 % is not the
+    premise, so its gain to C = 4 (+3.2 %) is not read."""
     useful = {**USEFUL, 5.0: 0.96875 * 1.015625}
-    out = claim("fig3.no_gain_when_saturated", _fig3(useful))
-    assert out.verdict is N and out.detail.startswith("T_N random: x=4:NO C = 4: 8218±0 vs the best up to the knee "
-                                                      "(C = 3) 7961±0; x=5:ok C = 5: 8086±0"), out.detail
-    assert out.detail.endswith("T_N constant (reported): knee at C = 3, the most past it C = 4, +3.2%")
-    assert out.measured == "past the knee (C = 3; best up to it C = 3) the most: C = 4, +3.2% (2 pts; ≤ +3% asked)"
-    said(claim("fig3.no_gain_when_saturated", sd(3, {"tcp": {1.0: 1.0}})), I, "missing points", "no knee")
-    # The knee at the last C: nothing beyond it, no cell.
-    out = claim("fig3.no_gain_when_saturated", _fig3({1.0: 0.5, 2.0: 0.96875}))
-    assert (out.verdict, out.measured) == (I, "")
+    busy = {**BUSY_S, 5.0: 200.0}
+    data = _fig3(useful, busy)
+    data = sd(3, {**{k: {x: (fd_y, 0.0, 5) for x, fd_y in ((x, data[3].est(k, x).mean) for x in data[3].xs(k))}
+                     for k in ("tcp", "tcp.x25_line_busy_s")},
+                  "tcp.x25_calls_placed": {c: c for c in useful}})
+    said(claim("fig3.no_gain_when_saturated", data), H,
+         "T_N constant: lines certainly ≥ 95% busy (copies included) from C = 4; past it: x=5:ok C = 5: 8086±0 "
+         "bit/s, -1.6% over C = 4; calls 5 vs 4; T_N random: not run",
+         "saturated from C = 4 (busy); past it the most -1.6% over the best up to it (≤ +3% asked) and more calls")
+    said(claim("fig3.no_gain_when_saturated", sd(3, {"random": {1.0: 1.0}})), I, "missing points", "no curve")
+    out = claim("fig3.no_gain_when_saturated", sd(3, {"tcp": {1.0: 1.0}}))
+    assert (out.verdict, out.measured) == (I, "not saturated") and "no premise" in out.detail
 
 
 def test_over_10pct_says_the_transfers_certainly_over_per_variant() -> None:
@@ -315,11 +337,12 @@ def test_single_below_this_models_bound_by_half_a_bit_per_second() -> None:
 
 
 def test_saturation_texts_when_missing_or_never_reached() -> None:
-    assert claim("fig3.saturation_at_3", sd(3, {"tcp": {1.0: 1.0}})).detail == "missing points"
+    out = claim("fig3.saturation_at_3", sd(3, {"tcp": {1.0: float("nan")}}))
+    assert out.detail.startswith("T_N constant: missing points"), out.detail
     out = claim("fig3.saturation_at_3", _fig3({1.0: 0.25, 2.0: 0.5, 3.0: 0.75, 4.0: 0.875}))
     assert "for user data (8218 bit/s) never reached;" in out.detail, out.detail
     no_const = claim("fig3.saturation_at_3", sd(3, {"random": {1.0: 1.0}}))
-    assert no_const.detail.endswith("T_N constant: not run; §5's 'completely busy' (reported): no constant-T_N curve")
+    assert (no_const.verdict, no_const.detail) == (I, "missing points")
 
 
 def test_nearly_double_needs_two_hours_and_reads_best_and_worst_by_throughput() -> None:

@@ -1,7 +1,9 @@
 """Comer & Korb's claim encodings at each threshold, in both directions, on synthetic
-figures: the knee at 95 % of the best (saturation, on the random-T_N curve, by its
-CIs), the throughput ≥ 95 % of the interface's capacity (reported), no gain beyond the
-knee (3 %), "several" transfers over
+figures: the knee at 95 % of the best (saturation as observed, on the constant-T_N
+curve, by its CIs), the access lines ≥ 95 % busy with copies (§5's saturation), the
+file's throughput ≥ 95 % of the interface's capacity (reported), no gain and more calls
+past the busy lines (3 %), 81.7 % of the X.25 window bound at C = 1-3 (limited by the
+network's delay), "several" transfers over
 10 % (the lower bound per variant), the headers and packet fill reported (arithmetic,
 not scored), the line cap of linear growth, the "more than the channels" regions and
 T_min's 10 % of the control's closes."""
@@ -86,35 +88,44 @@ def test_saturation_reading_reports_the_first_c_at_95_percent_of_capacity(monkey
         assert [e.mean for _, e in shares] == list(useful.values())
 
 
-def test_saturation_ignores_the_lines_busy_share_which_counts_copies() -> None:
+def test_the_file_octets_reading_ignores_the_lines_busy_share_which_counts_copies() -> None:
     """Lines 99 % busy with retransmitted copies while the file moves at half the
-    capacity: not saturated in §5's reading (reported). The busy share is busy time over
-    twice the transfer; a throughput of 0 gives no busy share."""
+    capacity: the file-octets reading (reported) finds no saturation. The busy share is
+    busy time over twice the transfer; a throughput of 0 gives no busy share. Without
+    the constant-T_N curve the knee is not read."""
     data = _fig3({1.0: 0.25, 2.0: 0.5}, busy={1.0: 0.99 * UNIT / (0.25 * CAP), 2.0: 0.99 * UNIT / (0.5 * CAP)})
     assert cl.saturation(data[3])[0] is None
     assert cl.line_busy_share(data[3], "tcp", 2.0).mean == pytest.approx(0.99)
     assert math.isnan(cl.line_busy_share(sd(3, {"tcp": {1.0: 0.0}, "tcp.x25_line_busy_s": {1.0: 0.5}})[3], "tcp", 1.0).mean)
     assert cl.saturation(fig(3, {"random": {1.0: 1.0}})) == (None, [])
-    assert cl._saturation_at(sd(3, {"tcp": {1.0: 1.0}})).verdict is Verdict.INCONCLUSIVE, "no measured curve"
+    assert cl._saturation_at(sd(3, {"random": {1.0: 1.0}})).verdict is Verdict.INCONCLUSIVE, "no constant curve"
 
 
-def _measured(points: Mapping[float, float | tuple[float, float, int]], const: Mapping[float, float] | None = None
-              ) -> StudyData:
-    """Fig. 3's measured curve (T_N random) and, if given, the constant-T_N curve."""
-    curves: dict[str, Mapping[float, float | tuple[float, float, int]]] = {"random": points}
-    if const is not None:
-        curves["tcp"] = const
+def test_line_busy_share_carries_both_means_cis() -> None:
+    """The busy share's CI: the busy time's and the throughput's relative half-widths in
+    quadrature (3/64 and 4/64 of their means: 5/64 of the share)."""
+    data = sd(3, {"tcp": {1.0: (UNIT / 256, UNIT / 256 * 4 / 64, 5)}, "tcp.x25_line_busy_s": {1.0: (128.0, 6.0, 5)}})
+    e = cl.line_busy_share(data[3], "tcp", 1.0)
+    assert (e.mean, e.n) == (0.5, 5) and e.half == pytest.approx(0.5 * 5 / 64)
+
+
+def _scored(points: Mapping[float, float | tuple[float, float, int]],
+            random: Mapping[float, float | tuple[float, float, int]] | None = None) -> StudyData:
+    """Fig. 3's scored curve (T_N constant) and, if given, the random-T_N curve (reported)."""
+    curves: dict[str, Mapping[float, float | tuple[float, float, int]]] = {"tcp": points}
+    if random is not None:
+        curves["random"] = random
     return sd(3, curves)
 
 
 def test_knee_range_is_where_the_cis_let_the_knee_lie() -> None:
     """Deterministic: earliest = first certain = the knee. With CIs: the earliest C
     whose CI reaches 95 % of the best mean, and the first whose whole CI does."""
-    assert cl.knee_range(_measured({1.0: 0.5, 2.0: 0.95, 3.0: 1.0})[3]) == (2.0, 2.0, 1.0)
-    assert cl.knee_range(_measured({1.0: 0.5, 2.0: (0.9375, 0.03125, 5), 3.0: 1.0})[3]) == (2.0, 3.0, 1.0)
-    assert cl.knee_range(_measured({1.0: 0.5, 2.0: (0.90625, 0.03125, 5), 3.0: 1.0})[3]) == (3.0, 3.0, 1.0)
-    assert cl.knee_range(_measured({1.0: (0.5, 0.5, 5), 2.0: (1.0, 0.1, 5)})[3]) == (1.0, None, 1.0)
-    assert cl.knee_range(_measured({1.0: float("nan")})[3])[:2] == (None, None)
+    assert cl.knee_range(_scored({1.0: 0.5, 2.0: 0.95, 3.0: 1.0})[3]) == (2.0, 2.0, 1.0)
+    assert cl.knee_range(_scored({1.0: 0.5, 2.0: (0.9375, 0.03125, 5), 3.0: 1.0})[3]) == (2.0, 3.0, 1.0)
+    assert cl.knee_range(_scored({1.0: 0.5, 2.0: (0.90625, 0.03125, 5), 3.0: 1.0})[3]) == (3.0, 3.0, 1.0)
+    assert cl.knee_range(_scored({1.0: (0.5, 0.5, 5), 2.0: (1.0, 0.1, 5)})[3]) == (1.0, None, 1.0)
+    assert cl.knee_range(_scored({1.0: float("nan")})[3])[:2] == (None, None)
 
 
 @pytest.mark.parametrize("points,verdict", [
@@ -126,30 +137,130 @@ def test_knee_range_is_where_the_cis_let_the_knee_lie() -> None:
     ({1.0: 0.5, 2.0: (0.90625, 0.0625, 5), 3.0: 1.0, 4.0: 1.0}, Verdict.INCONCLUSIVE),  # 2 or 3
     ({1.0: 0.5, 2.0: (0.875, 0.0625, 5), 3.0: 0.96875, 4.0: 1.0}, Verdict.HOLDS),  # C = 2's CI stops short
 ])
-def test_saturation_at_3_is_the_knee_of_the_measured_curve_by_its_cis(
+def test_saturation_at_3_is_the_knee_of_the_constant_curve_by_its_cis(
         points: dict[float, float | tuple[float, float, int]], verdict: Verdict) -> None:
-    """The paper's saturation is the knee it observed: the first C of the random-T_N
+    """The paper's saturation as it observed it: the first C of the scored (constant-T_N)
     curve reaching 95 % of the best, holding only if the CIs put it at 3 and nowhere
-    else. The constant-T_N curve, knee at 1 here, is reported, not read."""
-    data = _measured(points, const={1.0: 1.0, 2.0: 0.5, 3.0: 0.5})
-    out = cl._saturation_at(data)
+    else. The random-T_N curve, knee at 1 here, is reported with its own verdict, never
+    scored (review of revision 11, finding 3)."""
+    out = cl._saturation_at(_scored(points, random={1.0: 1.0, 2.0: 0.5, 3.0: 0.5}))
     assert out.verdict is verdict
-    assert "T_N constant (one deterministic transfer per C, reported): knee at C = 1" in out.detail
+    assert "T_N random (assumed distribution, reported, not scored): does not hold: n = 5: the knee, the first C " \
+        "reaching 95% of the best (1 bit/s), at C = 1" in out.detail, out.detail
 
 
 def test_knee_share_sensitivity_is_reported() -> None:
-    out = cl._saturation_at(_measured({1.0: 0.5, 2.0: 0.9, 3.0: 0.96, 4.0: 0.98, 5.0: 1.0}))
+    out = cl._saturation_at(_scored({1.0: 0.5, 2.0: 0.9, 3.0: 0.96, 4.0: 0.98, 5.0: 1.0}))
     assert "knee by share: 90%: C = 2; 95%: C = 3; 97.5%: C = 4" in out.detail, out.detail
 
 
-@pytest.mark.parametrize("beyond,verdict", [(1.03125, Verdict.DOES_NOT_HOLD), (1.015625, Verdict.HOLDS)])
-def test_no_gain_past_the_knee_is_within_3_percent_of_the_best_up_to_it(beyond: float, verdict: Verdict) -> None:
-    """The knee at C = 3 (0.96875 of the best at C = 4); C = 4 is +3.2 % over C = 3
-    (fails) or, with C = 4 lowered, every C past the knee within +3 % (holds)."""
-    pts = {1.0: 0.5, 2.0: 0.75, 3.0: 0.96875, 4.0: 0.96875 * beyond, 5.0: 0.96875}
-    assert cl.knee(fig(3, {"random": pts}))[0] == 3.0
-    assert cl._flat_beyond(_measured(pts)).verdict is verdict
-    assert cl._flat_beyond(sd(3, {"tcp": pts})).verdict is Verdict.INCONCLUSIVE, "no measured curve"
+#: A flat 6250 bit/s: the busy share is busy seconds × 6250 / 1,600,000 = busy / 256.
+FLAT = UNIT / 256
+
+
+def _busy_curve(shares: Mapping[float, float | tuple[float, float]], tput: Mapping[float, float] | None = None,
+                calls: Mapping[float, float] | None = None) -> dict[str, dict[float, float | tuple[float, float, int]]]:
+    """The scored curve at ``tput`` (default FLAT) with busy seconds giving ``shares``
+    (a (share, half) pair for a CI) and, if given, the calls placed."""
+    tput = tput or dict.fromkeys(shares, FLAT)
+    busy: dict[float, float | tuple[float, float, int]] = {}
+    for c, v in shares.items():
+        m, h = v if isinstance(v, tuple) else (v, 0.0)
+        busy[c] = (m * UNIT / tput[c], h * UNIT / tput[c], 5)
+    out: dict[str, dict[float, float | tuple[float, float, int]]] = {"tcp": dict(tput), "tcp.x25_line_busy_s": busy}
+    if calls is not None:
+        out[f"tcp.{cl.CALLS_MEASURE}"] = dict(calls)
+    return out
+
+
+@pytest.mark.parametrize("shares,verdict", [
+    ({1.0: 0.5, 2.0: 0.75, 3.0: 0.95, 4.0: 0.99}, Verdict.HOLDS),  # exactly 95 % at C = 3
+    ({1.0: 0.5, 2.0: 0.75, 3.0: 0.9375, 4.0: 0.99}, Verdict.DOES_NOT_HOLD),  # first at 4
+    ({1.0: 0.5, 2.0: 0.96875, 3.0: 0.99}, Verdict.DOES_NOT_HOLD),  # first at 2
+    ({1.0: 0.5, 2.0: 0.75, 3.0: 0.875, 4.0: 0.9375}, Verdict.DOES_NOT_HOLD),  # never completely busy
+    ({1.0: 0.5, 2.0: 0.75, 3.0: (0.9375, 0.03125), 4.0: 0.99}, Verdict.INCONCLUSIVE),  # 3 or 4, by the CIs
+    ({1.0: 0.5, 2.0: (0.90625, 0.0625), 3.0: 0.99}, Verdict.INCONCLUSIVE),  # 2 or 3
+])
+def test_busy_at_3_is_the_first_c_whose_lines_are_completely_busy_with_copies(
+        shares: dict[float, float | tuple[float, float]], verdict: Verdict) -> None:
+    """§5's definition with footnote 2's packet traffic: the first C whose access lines
+    are busy ≥ 95 % of the transfer (copies included) is 3, by the CIs; lines that
+    never get there do not hold. The random-T_N curve is reported, not scored: its
+    lines busy from C = 1 change nothing."""
+    data = _busy_curve(shares)
+    data.update({"random": dict(data["tcp"]), "random.x25_line_busy_s": {c: 0.99 * UNIT / FLAT for c in shares}})
+    out = cl._busy_at(sd(3, data))
+    assert out.verdict is verdict, out.detail
+    assert "T_N random (assumed distribution, reported, not scored): does not hold: access lines busy ≥ 95% " \
+        "(copies included) first at C = 1" in out.detail, out.detail
+    assert cl._busy_at(sd(3, {"tcp": dict.fromkeys(shares, FLAT)})).verdict is Verdict.INCONCLUSIVE, "no busy time"
+
+
+#: The lines certainly ≥ 95 % busy from C = 3; calls = C (each circuit one call).
+BUSY_FROM_3 = {1.0: 0.5, 2.0: 0.75, 3.0: 0.96875, 4.0: 0.99, 5.0: 0.99}
+CALLS = {c: c for c in BUSY_FROM_3}
+
+
+@pytest.mark.parametrize("c4,c5,calls,verdict", [
+    (1.0, 1.0, CALLS, Verdict.HOLDS),  # flat past C = 3, one call more per C
+    (1.03, 1.0, CALLS, Verdict.HOLDS),  # exactly +3 % over the best up to C = 3
+    (1.0, math.nextafter(1.03, 2.0), CALLS, Verdict.DOES_NOT_HOLD),  # just over +3 %
+    (1.25, 1.0, CALLS, Verdict.DOES_NOT_HOLD),  # +25 %: not capped by a knee (the old encoding's 5.3 %)
+    (1.0, 1.0, {**CALLS, 5.0: 3.0}, Verdict.DOES_NOT_HOLD),  # no more calls at C = 5 than at 3: no added cost
+])
+def test_no_gain_when_saturated_past_the_busy_lines_gains_nothing_and_costs_calls(
+        c4: float, c5: float, calls: dict[float, float], verdict: Verdict) -> None:
+    """Conclusions: "If the underlying hardware link is saturated, opening additional
+    circuits will increase costs without increasing performance". The premise is §5's
+    busy share (review of revision 11, finding 6: it was the knee, so a gain past it was
+    at most 5.3 %); past the first C whose lines are certainly ≥ 95 % busy, each C
+    within +3 % of the best throughput up to it and placing more calls. A gain before
+    the premise (C = 2 over 1) is not read."""
+    tput = {1.0: FLAT / 2, 2.0: FLAT, 3.0: FLAT, 4.0: FLAT * c4, 5.0: FLAT * c5}
+    out = cl._flat_beyond(sd(3, _busy_curve(BUSY_FROM_3, tput, calls)))
+    assert out.verdict is verdict, out.detail
+    assert out.detail.startswith("T_N constant: lines certainly ≥ 95% busy (copies included) from C = 3; past it: x=4:")
+
+
+def test_no_gain_when_saturated_is_inconclusive_without_its_premise() -> None:
+    """Lines never certainly ≥ 95 % busy (C = 3 may be: its CI reaches it): no premise,
+    whatever the gain; no busy time or no constant curve: inconclusive too; no calls
+    measured: the cost is unknown (inconclusive unless the gain fails)."""
+    tput = {1.0: FLAT / 2, 2.0: FLAT, 3.0: FLAT, 4.0: 2 * FLAT}
+    unsure = _busy_curve({1.0: 0.5, 2.0: 0.75, 3.0: (0.9375, 0.03125), 4.0: (0.9375, 0.03125)}, tput, CALLS)
+    out = cl._flat_beyond(sd(3, unsure))
+    assert out.verdict is Verdict.INCONCLUSIVE and "no premise" in out.detail, out.detail
+    assert cl._flat_beyond(sd(3, {"tcp": tput})).verdict is Verdict.INCONCLUSIVE
+    assert cl._flat_beyond(sd(3, {"random": tput})).verdict is Verdict.INCONCLUSIVE
+    flat = {c: FLAT for c in BUSY_FROM_3}
+    assert cl._flat_beyond(sd(3, _busy_curve(BUSY_FROM_3, flat))).verdict is Verdict.INCONCLUSIVE, "no calls"
+
+
+@pytest.mark.parametrize("share,half,verdict", [
+    (cl.NETWORK_SHARE, 0.0, Verdict.HOLDS),  # exactly 2150/2631 of the bound at each C
+    (1.0, 0.0, Verdict.HOLDS),
+    (cl.NETWORK_SHARE - 1e-6, 0.0, Verdict.DOES_NOT_HOLD),  # just below
+    (cl.NETWORK_SHARE, 0.01, Verdict.INCONCLUSIVE),  # the CI straddles it
+    (cl.NETWORK_SHARE - 0.02, 0.01, Verdict.DOES_NOT_HOLD),  # the CI wholly below
+])
+def test_limited_by_network_delay_is_the_throughput_near_the_x25_window_bound(share: float, half: float,
+                                                                           verdict: Verdict) -> None:
+    """Conclusions: "throughput was limited by delays in the underlying X.25 network, not
+    in the interface software or higher-level protocols": at C = 1, 2 and 3 the
+    throughput at least 2150/2631 (81.7 %, the paper's own measurement against its own
+    bound) of min(C × W packets per network round trip, the line); the share fails at
+    one C (C = 2) here, the others at the bound. C = 4, far below, is not read; TCP's
+    re-sent share per C is reported."""
+    bound = theory.model_fig3_bound_bps
+    tput: dict[float, float | tuple[float, float, int]] = {c: bound(c) for c in (1.0, 3.0)}
+    tput[2.0] = (share * bound(2.0), half * bound(2.0), 5)
+    tput[4.0] = 1.0
+    data = sd(3, {"tcp": tput, "tcp.tcp_segments_retransmitted": {1.0: SEGMENTS / 4, 2.0: 0.0, 3.0: 0.0}})
+    out = cl._limited_by_network(data)
+    assert out.verdict is verdict, out.detail
+    assert "re-sent: C = 1: 25.0%, C = 2: 0.0%, C = 3: 0.0%" in out.detail, out.detail
+    assert cl.NETWORK_SHARE == pytest.approx(2150 / 2631) and cl.NETWORK_SHARE == pytest.approx(0.817, abs=5e-4)
+    assert cl._limited_by_network(sd(3, {"random": tput})).verdict is Verdict.INCONCLUSIVE, "no constant curve"
 
 
 @pytest.mark.parametrize("knee_c,verdict", [(4.0, Verdict.HOLDS), (3.0, Verdict.DOES_NOT_HOLD),
@@ -159,15 +270,18 @@ def test_c_max_formula_predicts_the_constant_curves_knee(knee_c: float, verdict:
     whatever the random-T_N curve's knee (review of revision 11, finding 5)."""
     pts = {c: (1.0 if c >= knee_c else 0.2 * c) for c in (1.0, 2.0, 3.0, 4.0, 5.0)}
     other = {c: (1.0 if c >= 2.0 else 0.2 * c) for c in (1.0, 2.0, 3.0, 4.0, 5.0)}
-    assert cl._c_max_formula(_measured(other, const=pts)).verdict is verdict
-    assert cl._c_max_formula(_measured(pts)).verdict is Verdict.INCONCLUSIVE, "no constant curve"
+    assert cl._c_max_formula(_scored(pts, random=other)).verdict is verdict
+    assert cl._c_max_formula(sd(3, {"random": pts})).verdict is Verdict.INCONCLUSIVE, "no constant curve"
 
 
-def test_linear_reads_the_measured_curve() -> None:
+def test_linear_reads_the_constant_curve() -> None:
+    """Scored on the constant-T_N curve; the random curve's verdict reported beside it."""
     one = 2000.0
-    holds = cl._linear(_measured({1.0: one, 2.0: 2 * one, 3.0: 3 * one}, const={1.0: one, 2.0: one, 3.0: one}))
-    assert holds.verdict is Verdict.HOLDS and "T_N constant (reported): C = 2: -50.0%, C = 3: -66.7%" in holds.detail
-    assert cl._linear(_measured({1.0: one, 2.0: one, 3.0: 3 * one})).verdict is Verdict.DOES_NOT_HOLD
+    holds = cl._linear(_scored({1.0: one, 2.0: 2 * one, 3.0: 3 * one}, random={1.0: one, 2.0: one, 3.0: one}))
+    assert holds.verdict is Verdict.HOLDS and "T_N random (assumed distribution, reported, not scored): does not " \
+        "hold: x=2:NO C = 2: 2000±0 vs min(2 × 2000±0, 8218)" in holds.detail, holds.detail
+    assert cl._linear(_scored({1.0: one, 2.0: one, 3.0: 3 * one})).verdict is Verdict.DOES_NOT_HOLD
+    assert cl._linear(sd(3, {"random": {1.0: one, 2.0: 2 * one}})).verdict is Verdict.INCONCLUSIVE
 
 
 def test_transfers_over_counts_only_the_transfers_certainly_over() -> None:
