@@ -378,7 +378,7 @@ def _limited_on(fd: FigureData, cv: str) -> Outcome:
     shares = [fd.est(cv, x).mean / theory.model_fig3_bound_bps(x) for x in xs]
     cell = f"{100 * min(shares):.1f}–{100 * max(shares):.1f}% of the X.25 bound" if shares else ""
     timeouts = f"{cv}.tcp_timeouts"
-    tos = (", timeouts " + ", ".join(f"C = {x:g}: {fd.est(timeouts, x).mean:g}" for x in xs if x in fd.xs(timeouts))
+    tos = (", timeouts " + ", ".join(f"C = {x:g}: {fd.est(timeouts, x).mean:.1f}" for x in xs if x in fd.xs(timeouts))
            if fd.has(timeouts) else "")
     return Outcome(out.verdict, f"{out.detail}; {_retx_per_c(fd, cv, max(NETWORK_LIMITED_CIRCUITS))}{tos}", cell)
 

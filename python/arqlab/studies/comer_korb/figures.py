@@ -136,10 +136,10 @@ def _fig3_sensitivities() -> tuple[Sensitivity, ...]:
                                              *measured),
                     params={"bsd42_timing": "tcp_output"}, xs=tuple(float(c) for c in CIRCUITS), quick_xs=CIRCUITS_QUICK),
         Sensitivity("host_to_host", "paper-calibrated: T_N host to host, T_f = 15 ms (cycle = eq. 1's; relay 185.4 ms)",
-                    ("tcp", f"tcp.{BUSY}", f"tcp.{CALLS}", *measured), params={"placement": "host_to_host"}, xs=every_c,
+                    ("tcp", *(f"tcp.{m}" for m in PER_C_MEASURES), *measured), params={"placement": "host_to_host"}, xs=every_c,
                     quick_xs=CIRCUITS_QUICK),
         Sensitivity("host_to_host_busy", "paper-calibrated, T_f as busy time: 15 ms of host processing per packet "
-                    "(eq. 1's W (T_p + T_f)), relay 170.4 ms", ("tcp", f"tcp.{BUSY}", f"tcp.{CALLS}", *measured),
+                    "(eq. 1's W (T_p + T_f)), relay 170.4 ms", ("tcp", *(f"tcp.{m}" for m in PER_C_MEASURES), *measured),
                     params={"placement": "host_to_host_busy"}, xs=every_c, quick_xs=CIRCUITS_QUICK),
     )
 
