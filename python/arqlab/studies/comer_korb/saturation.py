@@ -32,7 +32,7 @@ SATURATION_SHARE = 0.95
 #: share of the transfer. Why 0.95: a line that never idles during the transfer still
 #: reads under 100 %, by the transfer's tail (after the last data frame, its
 #: acknowledgement's round trip and the delayed ACK, about 1 s of a transfer of 100 s or
-#: more at the line's rate: the quick pass's 4.2BSD lines read 99 % from C = 7); 0.95
+#: more at the line's rate: the quick pass's 4.2BSD lines read 97.6-99.1 % at C = 8, 9); 0.95
 #: leaves four points for that tail and a CI, and no line that idles a twentieth of the
 #: transfer passes. Its sensitivity is reported at LINE_BUSY_SENSITIVITY.
 LINE_BUSY_SHARE = 0.95
