@@ -156,6 +156,10 @@ def test_no_gain_when_saturated_says_each_c_past_the_busy_lines() -> None:
     said(claim("fig3.no_gain_when_saturated", sd(3, {"random": {1.0: 1.0}})), I, "missing points", "no curve")
     out = claim("fig3.no_gain_when_saturated", sd(3, {"tcp": {1.0: 1.0}}))
     assert (out.verdict, out.measured) == (I, "not saturated") and "no premise" in out.detail
+    # Saturated at the last C run: nothing past it to read.
+    last = claim("fig3.no_gain_when_saturated", sd(3, {"tcp": {1.0: 6250.0, 2.0: 6250.0},
+                                                       "tcp.x25_line_busy_s": {1.0: 128.0, 2.0: 256.0}}))
+    assert (last.verdict, last.measured) == (I, "saturated from C = 2; none past it"), last
 
 
 def test_over_10pct_says_the_transfers_certainly_over_per_variant() -> None:

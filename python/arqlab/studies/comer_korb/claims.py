@@ -335,6 +335,9 @@ def _no_gain_on(fd: FigureData, cv: str) -> Outcome:
     best = max((x for x in fd.xs(cv) if x <= sat), key=lambda x: fd.est(cv, x).mean)
     ref = fd.est(cv, best)
     xs = [x for x in fd.xs(cv) if x > sat]
+    if not xs:
+        return Outcome(Verdict.INCONCLUSIVE, f"lines certainly ≥ {100 * LINE_BUSY_SHARE:g}% busy from C = {sat:g}, "
+                                             "the last C run: nothing past it", f"saturated from C = {sat:g}; none past it")
     has_calls = fd.has(f"{cv}.{CALLS_MEASURE}")
 
     def check(x: float) -> Verdict:
@@ -345,8 +348,7 @@ def _no_gain_on(fd: FigureData, cv: str) -> Outcome:
     out = pointwise(xs, check, describe=lambda x: f"C = {x:g}: {fd.est(cv, x)} bit/s, "
                                                  f"{relative(fd.est(cv, x).mean, ref.mean):+.1%} over C = {best:g}; "
                                                  f"calls {_calls(fd, cv, x).mean:g} vs {_calls(fd, cv, sat).mean:g}")
-    gains = [relative(fd.est(cv, x).mean, ref.mean) for x in xs]
-    top = max(gains) if gains else float("nan")
+    top = max(relative(fd.est(cv, x).mean, ref.mean) for x in xs)
     return Outcome(out.verdict, f"lines certainly ≥ {100 * LINE_BUSY_SHARE:g}% busy (copies included) from C = {sat:g}; "
                                 f"past it: {out.detail}",
                    f"saturated from C = {sat:g} (busy); past it the most {100 * top:+.1f}% over the best up to it "
