@@ -63,7 +63,12 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Stacked<U, L> {
     fn feed(&mut self, now: SimTime, grant: &Grant) {
         if let Some(depth) = self.ifq {
             // tcp_output: all the upper layer will send now; ip_output: into the
-            // queue, or dropped when it holds `depth`.
+            // queue, or dropped when it holds `depth`. Most calls find nothing to send
+            // (the stack is asked after every input): `wants_transmit` answers that
+            // without building an empty PDU through the layer's dispatch.
+            if !self.upper.wants_transmit() {
+                return;
+            }
             while let Some(p) = self.upper.poll_transmit(now, grant) {
                 if self.lower.backlog() < depth && self.lower.accepts() {
                     self.lower.handle_submit(now, p);
