@@ -285,6 +285,16 @@ impl<P: Payload> AccessLine<P> {
         true
     }
 
+    /// Test view: how many of the two stations are quiet (`up_quiet`), checking that
+    /// each quiet one still answers `wants_transmit_now` false.
+    #[cfg(test)]
+    pub(crate) fn quiet_stations(&self) -> usize {
+        for (quiet, s, name) in [(self.up_quiet, &self.dte, "DTE"), (self.down_quiet, &self.dce, "DCE")] {
+            assert!(!quiet || !s.wants_transmit_now(), "the {name}'s station is kept quiet but wants to send");
+        }
+        usize::from(self.up_quiet) + usize::from(self.down_quiet)
+    }
+
     /// The next time something happens on the line: an arrival or a station timer.
     pub fn poll_timeout(&self) -> Option<SimTime> {
         let mut t: Option<SimTime> = None;
