@@ -34,11 +34,17 @@ pub struct Stacked<U: Layer, L: Layer<Sdu = U::Pdu>> {
     ifq: Option<usize>,
     /// Upper PDUs dropped because the interface queue was full.
     pub ifq_drops: u64,
+    /// With an interface queue: the upper layer answered `wants_transmit` false and
+    /// has had no input since (every input reaches it through this stack), so it would
+    /// answer false again (`wants_transmit` reads the layer's state only) and `feed`
+    /// does not ask. The stack is fed after every input, most of them the lower
+    /// layer's (the X.25 access line's frames), which leave TCP as it was.
+    upper_quiet: bool,
 }
 
 impl<U: Layer, L: Layer<Sdu = U::Pdu>> Stacked<U, L> {
     pub fn new(upper: U, lower: L) -> Self {
-        Stacked { upper, lower, ifq: None, ifq_drops: 0 }
+        Stacked { upper, lower, ifq: None, ifq_drops: 0, upper_quiet: false }
     }
 
     /// The upper layer pushes into an interface queue of `depth` PDUs (None: pulled).
@@ -53,6 +59,7 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Stacked<U, L> {
         while let Some(e) = self.lower.poll_event() {
             if let Event::Delivered(p) = e {
                 self.upper.handle_receive(now, &p);
+                self.upper_quiet = false;
             }
         }
     }
@@ -63,7 +70,18 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Stacked<U, L> {
     fn feed(&mut self, now: SimTime, grant: &Grant) {
         if let Some(depth) = self.ifq {
             // tcp_output: all the upper layer will send now; ip_output: into the
-            // queue, or dropped when it holds `depth`.
+            // queue, or dropped when it holds `depth`. Most calls find nothing to send
+            // (the stack is asked after every input): `wants_transmit` answers that
+            // without building an empty PDU through the layer's dispatch, and its
+            // answer stands until the upper layer's next input (`upper_quiet`).
+            debug_assert!(!self.upper_quiet || !self.upper.wants_transmit(), "the upper layer wants to send after no input");
+            if self.upper_quiet {
+                return;
+            }
+            if !self.upper.wants_transmit() {
+                self.upper_quiet = true;
+                return;
+            }
             while let Some(p) = self.upper.poll_transmit(now, grant) {
                 if self.lower.backlog() < depth && self.lower.accepts() {
                     self.lower.handle_submit(now, p);
@@ -81,6 +99,14 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Stacked<U, L> {
                 }
             }
         }
+    }
+
+    /// Test view: whether the upper layer is kept quiet (`upper_quiet`), checking that
+    /// it still answers `wants_transmit` false.
+    #[cfg(test)]
+    pub(crate) fn upper_is_quiet(&self) -> bool {
+        assert!(!self.upper_quiet || !self.upper.wants_transmit(), "the upper layer is kept quiet but wants to send");
+        self.upper_quiet
     }
 
     /// True if the lower layer would take an upper PDU now.
@@ -102,6 +128,7 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
 
     fn handle_submit(&mut self, now: SimTime, sdu: U::Sdu) {
         self.upper.handle_submit(now, sdu);
+        self.upper_quiet = false;
     }
 
     /// Connections are the top layer's (the application's transport).
@@ -112,10 +139,12 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
 
     fn handle_close(&mut self, now: SimTime) {
         self.upper.handle_close(now);
+        self.upper_quiet = false;
     }
 
     fn handle_connect(&mut self, now: SimTime) {
         self.upper.handle_connect(now);
+        self.upper_quiet = false;
     }
 
     fn handle_receive(&mut self, now: SimTime, pdu: &L::Pdu) {
@@ -131,6 +160,7 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
     fn handle_timeout(&mut self, now: SimTime) {
         self.lower.handle_timeout(now);
         self.upper.handle_timeout(now);
+        self.upper_quiet = false;
         self.pump_up(now);
     }
 

@@ -100,6 +100,13 @@ pub struct AccessLine<P: Payload> {
     processing: Duration,
     /// A packet being processed, and when it is ready for LAPB.
     processed: Option<(SimTime, Packet<P>)>,
+    /// The DTE's (up) and the DCE's (down) station answered `wants_transmit_now` false
+    /// and has had no input since: it would answer false again (the answer depends on
+    /// the station's state only, which changes only through the calls made here), so
+    /// `transmit` does not ask. Most starts find the station that did not just receive
+    /// a frame or a packet with nothing to send.
+    up_quiet: bool,
+    down_quiet: bool,
 }
 
 impl<P: Payload> AccessLine<P> {
@@ -122,6 +129,8 @@ impl<P: Payload> AccessLine<P> {
             to_net: VecDeque::new(),
             processing: Duration::from_secs_f64(cfg.host_processing_s),
             processed: None,
+            up_quiet: false,
+            down_quiet: false,
         }
     }
 
@@ -137,12 +146,14 @@ impl<P: Payload> AccessLine<P> {
     pub fn from_network(&mut self, now: SimTime, p: Packet<P>) {
         let t = self.down_packets.push(p);
         self.dce.handle_submit(now, t);
+        self.down_quiet = false;
     }
 
     /// A packet from the host's packet level for the network: the DTE's LAPB queues it.
     pub fn from_dte(&mut self, now: SimTime, p: Packet<P>) {
         let t = self.up_packets.push(p);
         self.dte.handle_submit(now, t);
+        self.up_quiet = false;
     }
 
     /// Frames whose last bit has arrived by `now` are handed to the far station, and
@@ -150,30 +161,42 @@ impl<P: Payload> AccessLine<P> {
     /// to `to_dte` in order (the host's packet level, with no queue between).
     pub fn arrivals(&mut self, now: SimTime, to_dte: &mut impl FnMut(Packet<P>)) {
         // Each frame is handed over by value: an I frame's packet moves up, not cloned.
+        // A station that neither received a frame nor ran out a timer has nothing new
+        // to deliver (it reports only deliveries, and only on receipt): its events are
+        // not polled, and its `wants_transmit_now` answer stands (`up_quiet`).
         while self.up.in_flight.front().is_some_and(|x| x.0 <= now) {
             let (_, f) = self.up.in_flight.pop_front().expect("a frame has arrived");
             self.dce.receive_owned(now, f);
+            self.down_quiet = false;
         }
         while self.down.in_flight.front().is_some_and(|x| x.0 <= now) {
             let (_, f) = self.down.in_flight.pop_front().expect("a frame has arrived");
             self.dte.receive_owned(now, f);
+            self.up_quiet = false;
         }
         if self.dte.poll_timeout().is_some_and(|d| d <= now) {
             self.dte.handle_timeout(now);
+            self.up_quiet = false;
         }
         if self.dce.poll_timeout().is_some_and(|d| d <= now) {
             self.dce.handle_timeout(now);
+            self.down_quiet = false;
         }
-        while let Some(e) = self.dte.poll_event() {
-            if let Event::Delivered(t) = e {
-                to_dte(self.down_packets.take(t));
+        if !self.up_quiet {
+            while let Some(e) = self.dte.poll_event() {
+                if let Event::Delivered(t) = e {
+                    to_dte(self.down_packets.take(t));
+                }
             }
         }
-        while let Some(e) = self.dce.poll_event() {
-            if let Event::Delivered(t) = e {
-                self.to_net.push_back(self.up_packets.take(t));
+        if !self.down_quiet {
+            while let Some(e) = self.dce.poll_event() {
+                if let Event::Delivered(t) = e {
+                    self.to_net.push_back(self.up_packets.take(t));
+                }
             }
         }
+        debug_assert!(self.dte.poll_event().is_none() && self.dce.poll_event().is_none(), "a quiet station reported an event");
     }
 
     /// True if a frame has arrived or a station timer has run out by `now`: what
@@ -198,7 +221,7 @@ impl<P: Payload> AccessLine<P> {
     /// can find a packet the first did not (`assign` gives datagrams out in turns).
     pub fn start(&mut self, now: SimTime, pull: &mut impl FnMut() -> Option<Packet<P>>) {
         let up = self.start_up(now, pull);
-        let down = self.down.busy_until <= now && Self::transmit(&mut self.dce, &mut self.down, now, &self.grant);
+        let down = self.down.busy_until <= now && Self::transmit(&mut self.dce, &mut self.down, &mut self.down_quiet, now, &self.grant);
         if down && !up {
             self.start_up(now, pull);
         }
@@ -218,7 +241,7 @@ impl<P: Payload> AccessLine<P> {
                 self.process(now, pull);
             }
         }
-        Self::transmit(&mut self.dte, &mut self.up, now, &self.grant)
+        Self::transmit(&mut self.dte, &mut self.up, &mut self.up_quiet, now, &self.grant)
     }
 
     /// Host processing: hands the processed packet to LAPB once ready, or starts
@@ -237,9 +260,15 @@ impl<P: Payload> AccessLine<P> {
 
     /// Starts `station`'s next frame on `w`, if it has one. The frame is built where it
     /// will wait for its arrival, at the back of the wire's queue: no copies of a
-    /// returned frame. Returns true if a frame started.
-    fn transmit(station: &mut HdlcStation<Ticket>, w: &mut Wire<Frame<Ticket>>, now: SimTime, g: &Grant) -> bool {
+    /// returned frame. `quiet`: the station's (see `up_quiet`). Returns true if a frame
+    /// started.
+    fn transmit(station: &mut HdlcStation<Ticket>, w: &mut Wire<Frame<Ticket>>, quiet: &mut bool, now: SimTime, g: &Grant) -> bool {
+        debug_assert!(!*quiet || !station.wants_transmit_now(), "a quiet station wants to send: an input did not end its quiet");
+        if *quiet {
+            return false;
+        }
         if !station.wants_transmit_now() {
+            *quiet = true;
             return false;
         }
         w.in_flight.push_back((now, Frame::supervisory(FrameKind::RR, 0, false, 0)));
@@ -254,6 +283,16 @@ impl<P: Payload> AccessLine<P> {
         w.busy = w.busy + tx;
         w.frames += 1;
         true
+    }
+
+    /// Test view: how many of the two stations are quiet (`up_quiet`), checking that
+    /// each quiet one still answers `wants_transmit_now` false.
+    #[cfg(test)]
+    pub(crate) fn quiet_stations(&self) -> usize {
+        for (quiet, s, name) in [(self.up_quiet, &self.dte, "DTE"), (self.down_quiet, &self.dce, "DCE")] {
+            assert!(!quiet || !s.wants_transmit_now(), "the {name}'s station is kept quiet but wants to send");
+        }
+        usize::from(self.up_quiet) + usize::from(self.down_quiet)
     }
 
     /// The next time something happens on the line: an arrival or a station timer.

@@ -109,3 +109,24 @@ fn test_ifq_absent_is_the_pull_and_depth_1_with_a_one_segment_window_is_the_same
     assert_eq!(pulled.len(), 30);
     assert_eq!(times(Some(1)), pulled);
 }
+
+/// The answers kept instead of asking again (the stack's: TCP's `wants_transmit`; the
+/// access line's: each LAPB station's `wants_transmit_now`) stay what a fresh question
+/// answers, every 5 ms through a transfer with queue drops and TCP timeouts: an input
+/// that left a false answer standing would show here (and would hold a frame back).
+#[test]
+fn test_kept_quiet_answers_match_fresh_ones_through_a_transfer() {
+    let (mut p, start) = pair(1, 2048, Some(1), 40);
+    let (mut tcp_quiet, mut lapb_quiet) = (0, 0);
+    for k in 1..=40_000 {
+        p.run(start + Duration::from_secs_f64(0.005 * f64::from(k)), |_, _, _| false);
+        for h in &p.ends {
+            tcp_quiet += usize::from(h.upper_is_quiet());
+            lapb_quiet += h.lower.line.quiet_stations();
+        }
+    }
+    let ids: Vec<u64> = p.delivered(1).iter().map(|x| x.1.id).collect();
+    assert_eq!(ids, (0..40).collect::<Vec<_>>(), "every segment once, in order");
+    assert!(p.ends[0].ifq_drops > 0 && p.ends[0].upper.segments_retransmitted > 0, "drops and timeouts happened");
+    assert!(tcp_quiet > 1000 && lapb_quiet > 1000, "the kept answers were in use: TCP {tcp_quiet}, LAPB {lapb_quiet} checks");
+}
