@@ -46,6 +46,13 @@ def test_choose_direction_takes_a_named_direction_that_has_the_measure() -> None
     assert info.value.problems == ["response.direction = 'b_to_a': no z there (directions with it: none)"]
 
 
+def test_a_named_direction_without_the_measure_lists_every_direction_that_has_it() -> None:
+    scopes = {"a_to_b": {"m"}, "b_to_a": {"m"}, "link.l1": {"u"}}
+    with pytest.raises(DesignError) as info:
+        choose_direction(resolved(), scopes, "m", "link.l1")
+    assert info.value.problems == ["response.direction = 'link.l1': no m there (directions with it: a_to_b, b_to_a)"]
+
+
 def test_choose_direction_prefers_the_one_active_flow_then_the_one_scope() -> None:
     assert choose_direction(resolved("bulk", "none"), BOTH, "m", None) == "a_to_b"
     assert choose_direction(resolved("none", "bulk"), BOTH, "m", None) == "b_to_a"
