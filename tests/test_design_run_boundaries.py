@@ -239,3 +239,29 @@ def test_a_run_without_the_response_at_all_is_named_with_all_its_replications(dr
         fake(runner=_without_in_run_1(drop))
     assert info.value.problems == ["run 1 (A=7): a_to_b.transfer_time_s is undefined in replication(s) all; "
                                    "choose a measure every run defines"]
+
+
+@pytest.fixture
+def passed(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """What run_design hands the execution layer: the points and its keyword arguments."""
+    import arqlab.design.run as design_run
+
+    seen: dict[str, Any] = {}
+    real = design_run.run_points_detailed
+
+    def spy(specs: Any, **kw: Any) -> Any:
+        seen.update(kw, specs=specs)
+        return real(specs, **kw)
+
+    monkeypatch.setattr(design_run, "run_points_detailed", spy)
+    return seen
+
+
+def test_the_base_overrides_reach_every_run_and_other_versions_are_reused_only_when_asked(
+        passed: dict[str, Any]) -> None:
+    fake(text=TWO, overrides={"link.rate_bps": 19200.0})
+    assert [s.resolved["link"]["rate_bps"] for s in passed["specs"]] == [19200.0] * 4
+    assert passed["reuse_any_version"] is False  # the default: results of this version only
+    fake(text=TWO, reuse_any_version=True)
+    assert passed["reuse_any_version"] is True
+    assert {s.resolved["link"]["rate_bps"] for s in passed["specs"]} != {19200.0}
