@@ -265,3 +265,42 @@ def test_the_base_overrides_reach_every_run_and_other_versions_are_reused_only_w
     fake(text=TWO, reuse_any_version=True)
     assert passed["reuse_any_version"] is True
     assert {s.resolved["link"]["rate_bps"] for s in passed["specs"]} != {19200.0}
+
+
+def test_progress_true_makes_a_bar_none_and_false_none_and_a_given_one_is_used(passed: dict[str, Any]) -> None:
+    from arqlab.progress import Progress
+
+    fake(progress=True)
+    assert isinstance(passed["progress"], Progress)
+    for off in (None, False):
+        fake(progress=off)
+        assert passed["progress"] is None
+    mine = Progress(quiet=True)
+    fake(progress=mine)
+    assert passed["progress"] is mine
+
+
+def _refuse(*args: Any) -> dict[str, Any]:
+    raise AssertionError("ran")
+
+
+def test_a_named_direction_without_the_measure_is_refused_before_anything_runs() -> None:
+    with pytest.raises(DesignError) as info:
+        fake(direction="no_such_scope", runner=_refuse)
+    assert info.value.problems[0].startswith("response.direction = 'no_such_scope': no transfer_time_s there "
+                                             "(directions with it: a_to_b, b_to_a")
+
+
+def test_the_response_is_checked_against_run_0_s_scopes_before_anything_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    import arqlab.results as results
+
+    asked: list[int] = []
+    real = results.catalogue
+
+    def spy(resolved: Any) -> Any:
+        asked.append(resolved["protocol"]["window"])
+        return real(resolved)
+
+    monkeypatch.setattr(results, "catalogue", spy)
+    fake(text=TWO)
+    assert asked == [2]  # run 0: window 2 (run 1 has window 7)
