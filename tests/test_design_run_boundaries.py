@@ -304,3 +304,24 @@ def test_the_response_is_checked_against_run_0_s_scopes_before_anything_runs(mon
     monkeypatch.setattr(results, "catalogue", spy)
     fake(text=TWO)
     assert asked == [2]  # run 0: window 2 (run 1 has window 7)
+
+
+def test_a_store_opened_from_a_path_is_closed_and_a_given_store_is_left_open(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import arqlab.design.run as design_run
+    from arqlab.errors import ArqlabError
+
+    opened: list[Store] = []
+    real = design_run.open_store
+
+    def spy(store: Any) -> Store:
+        opened.append(real(store))
+        return opened[-1]
+
+    monkeypatch.setattr(design_run, "open_store", spy)
+    fake(store=tmp_path / "s.sqlite")
+    with pytest.raises(ArqlabError, match="closed database"):  # run_design opened it, so it closed it
+        opened[0].sweeps()
+    with Store(tmp_path / "mine.sqlite") as mine:
+        fake(store=mine)
+        assert len(mine.sweeps()) == 1  # the caller's store is still open
