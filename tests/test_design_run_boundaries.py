@@ -262,6 +262,10 @@ def test_the_base_overrides_reach_every_run_and_other_versions_are_reused_only_w
     fake(text=TWO, overrides={"link.rate_bps": 19200.0})
     assert [s.resolved["link"]["rate_bps"] for s in passed["specs"]] == [19200.0] * 4
     assert passed["reuse_any_version"] is False  # the default: results of this version only
+    assert passed["keep_records"] is True  # the analysis reads every replication's record
+    assert passed["workers"] is None
+    fake(text=ONE, workers=1)
+    assert passed["workers"] == 1
     fake(text=TWO, reuse_any_version=True)
     assert passed["reuse_any_version"] is True
     assert {s.resolved["link"]["rate_bps"] for s in passed["specs"]} != {19200.0}
