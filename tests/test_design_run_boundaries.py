@@ -329,3 +329,31 @@ def test_a_store_opened_from_a_path_is_closed_and_a_given_store_is_left_open(tmp
     with Store(tmp_path / "mine.sqlite") as mine:
         fake(store=mine)
         assert len(mine.sweeps()) == 1  # the caller's store is still open
+
+
+def test_a_rerun_on_the_same_store_reads_every_replication_from_it(tmp_path: Path) -> None:
+    first = fake(store=tmp_path / "s.sqlite")
+    again = fake(store=tmp_path / "s.sqlite", runner=_refuse)  # nothing is computed again
+    assert again.observations == first.observations
+
+
+def test_a_run_whose_scenario_does_not_load_is_named_with_the_scenario_s_problem() -> None:
+    d = load_design(ONE.replace("levels = [2, 7]", "levels = [2, 0]")).design
+    with pytest.raises(DesignError) as info:
+        resolve_runs(d, GBN, None, 2)
+    from arqlab import scenario
+    from arqlab.errors import ScenarioError
+
+    with pytest.raises(ScenarioError) as own:
+        scenario.load(str(GBN), {"protocol.window": 0})
+    assert own.value.problems and str(own.value) != own.value.problems[0]
+    # each of the scenario's own problems, prefixed by the run (not the exception's text)
+    assert info.value.problems == [f"run 1 (A=0): {p}" for p in own.value.problems]
+    assert info.value.problems[0].startswith("run 1 (A=0): protocol.window")
+
+
+def test_every_run_whose_scenario_does_not_load_is_named() -> None:
+    d = load_design(ONE.replace("levels = [2, 7]", "levels = [0, -1]")).design
+    with pytest.raises(DesignError) as info:
+        resolve_runs(d, GBN, None, 2)
+    assert [p.split(":")[0] for p in info.value.problems] == ["run 0 (A=0)", "run 1 (A=-1)"]
