@@ -281,3 +281,9 @@ def test_a_factor_name_must_be_one_capital_letter_other_than_i(name: object, whe
         design([Factor(name, {"x": 1}, {"x": 2})])  # type: ignore[arg-type]
     assert info.value.problems == [f"{where}: the name {name!r} must be one capital letter A–Z other than I "
                                    "(Jain's notation: effects are words such as AB)"]
+
+
+def test_every_badly_named_factor_is_named() -> None:
+    with pytest.raises(DesignError) as info:
+        design([Factor("AB", {"x": 1}, {"x": 2}), Factor("a", {"y": 1}, {"y": 2}), Factor("C", {"z": 1}, {"z": 1})])
+    assert [p.split(":")[0] for p in info.value.problems] == ["factors.AB", "factors.a", "factors.C.levels"]
