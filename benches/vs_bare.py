@@ -14,6 +14,7 @@ same simulated span with seed 1 and no warm-up; ratio > 1 means arqlab is slower
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import statistics
@@ -55,17 +56,26 @@ def scenario_text(sim: float) -> str:
 
 
 def sim_and_rounds(args: list[str], name: str) -> tuple[float, int] | None:
-    """SIM_SECONDS and ROUNDS from `args` (defaults 100 000 and 9), or None after saying why."""
+    """SIM_SECONDS and ROUNDS from `args` (defaults 100 000 and 9), or None after naming
+    each bad one, its value and what was expected."""
+    sim_text = args[0] if len(args) > 0 else "100000"
+    rounds_text = args[1] if len(args) > 1 else "9"
+    problems = []
     try:
-        sim = float(args[0]) if len(args) > 0 else 100_000.0
-        rounds = int(args[1]) if len(args) > 1 else 9
-    except ValueError as e:
-        print(f"{name}: SIM_SECONDS must be a number and ROUNDS an integer ({e})", file=sys.stderr)
-        return None
-    if not sim > 0 or rounds < 1:
-        print(f"{name}: SIM_SECONDS must be > 0 (got {sim}) and ROUNDS >= 1 (got {rounds})", file=sys.stderr)
-        return None
-    return sim, rounds
+        sim = float(sim_text)
+    except ValueError:
+        sim = math.nan
+    if not (math.isfinite(sim) and sim > 0):  # inf would never end, nan never start
+        problems.append(f"SIM_SECONDS = {sim_text!r}: expected a finite number of simulated seconds > 0")
+    try:
+        rounds = int(rounds_text)
+    except ValueError:
+        rounds = 0
+    if rounds < 1:
+        problems.append(f"ROUNDS = {rounds_text!r}: expected a whole number >= 1")
+    for problem in problems:
+        print(f"{name}: {problem}", file=sys.stderr)
+    return None if problems else (sim, rounds)
 
 
 def main(argv: list[str]) -> int:

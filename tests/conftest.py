@@ -8,8 +8,17 @@ import tempfile
 
 import pytest
 
-# Set before anything opens the default store (CLI subprocesses inherit it too).
-os.environ.setdefault("ARQLAB_STORE", os.path.join(tempfile.mkdtemp(prefix="arqlab-test-store-"), "store.sqlite"))
+# Set before anything opens the default store (CLI subprocesses inherit it too). The
+# directory is this session's own (made only when $ARQLAB_STORE is unset) and is removed
+# when the session ends.
+_STORE_DIR = None if "ARQLAB_STORE" in os.environ else tempfile.mkdtemp(prefix="arqlab-test-store-")
+if _STORE_DIR is not None:
+    os.environ["ARQLAB_STORE"] = os.path.join(_STORE_DIR, "store.sqlite")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _STORE_DIR is not None:
+        shutil.rmtree(_STORE_DIR, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")

@@ -267,3 +267,23 @@ def test_the_error_share_is_given_for_any_positive_total_and_columns_keep_their_
     assert list(t.columns) == ["response", "transform", "effect", "label", "order", "aliases", "q", "sign",
                                "sum_of_squares", "variation_pct", "ci_low", "ci_high", "significant"]
     assert set(t["transform"]) == {"none"} and set(t["response"]) == {""}
+
+
+@pytest.mark.parametrize(("name", "where"), [
+    ("AB", "factors.AB"),  # two letters, though "AB" is a substring of the letters allowed
+    ("I", "factors.I"),
+    ("a", "factors.a"),
+    ("", "factors[0]"),  # an empty name, or one that is not a string, is named by position
+    (3, "factors[0]"),
+])
+def test_a_factor_name_must_be_one_capital_letter_other_than_i(name: object, where: str) -> None:
+    with pytest.raises(DesignError) as info:
+        design([Factor(name, {"x": 1}, {"x": 2})])  # type: ignore[arg-type]
+    assert info.value.problems == [f"{where}: the name {name!r} must be one capital letter A–Z other than I "
+                                   "(Jain's notation: effects are words such as AB)"]
+
+
+def test_every_badly_named_factor_is_named() -> None:
+    with pytest.raises(DesignError) as info:
+        design([Factor("AB", {"x": 1}, {"x": 2}), Factor("a", {"y": 1}, {"y": 2}), Factor("C", {"z": 1}, {"z": 1})])
+    assert [p.split(":")[0] for p in info.value.problems] == ["factors.AB", "factors.a", "factors.C.levels"]

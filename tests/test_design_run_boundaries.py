@@ -46,6 +46,13 @@ def test_choose_direction_takes_a_named_direction_that_has_the_measure() -> None
     assert info.value.problems == ["response.direction = 'b_to_a': no z there (directions with it: none)"]
 
 
+def test_a_named_direction_without_the_measure_lists_every_direction_that_has_it() -> None:
+    scopes = {"a_to_b": {"m"}, "b_to_a": {"m"}, "link.l1": {"u"}}
+    with pytest.raises(DesignError) as info:
+        choose_direction(resolved(), scopes, "m", "link.l1")
+    assert info.value.problems == ["response.direction = 'link.l1': no m there (directions with it: a_to_b, b_to_a)"]
+
+
 def test_choose_direction_prefers_the_one_active_flow_then_the_one_scope() -> None:
     assert choose_direction(resolved("bulk", "none"), BOTH, "m", None) == "a_to_b"
     assert choose_direction(resolved("none", "bulk"), BOTH, "m", None) == "b_to_a"
@@ -232,3 +239,121 @@ def test_a_run_without_the_response_at_all_is_named_with_all_its_replications(dr
         fake(runner=_without_in_run_1(drop))
     assert info.value.problems == ["run 1 (A=7): a_to_b.transfer_time_s is undefined in replication(s) all; "
                                    "choose a measure every run defines"]
+
+
+@pytest.fixture
+def passed(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """What run_design hands the execution layer: the points and its keyword arguments."""
+    import arqlab.design.run as design_run
+
+    seen: dict[str, Any] = {}
+    real = design_run.run_points_detailed
+
+    def spy(specs: Any, **kw: Any) -> Any:
+        seen.update(kw, specs=specs)
+        return real(specs, **kw)
+
+    monkeypatch.setattr(design_run, "run_points_detailed", spy)
+    return seen
+
+
+def test_the_base_overrides_reach_every_run_and_other_versions_are_reused_only_when_asked(
+        passed: dict[str, Any]) -> None:
+    fake(text=TWO, overrides={"link.rate_bps": 19200.0})
+    assert [s.resolved["link"]["rate_bps"] for s in passed["specs"]] == [19200.0] * 4
+    assert passed["reuse_any_version"] is False  # the default: results of this version only
+    assert passed["keep_records"] is True  # the analysis reads every replication's record
+    assert passed["workers"] is None
+    fake(text=ONE, workers=1)
+    assert passed["workers"] == 1
+    fake(text=TWO, reuse_any_version=True)
+    assert passed["reuse_any_version"] is True
+    assert {s.resolved["link"]["rate_bps"] for s in passed["specs"]} != {19200.0}
+
+
+def test_progress_true_makes_a_bar_none_and_false_none_and_a_given_one_is_used(passed: dict[str, Any]) -> None:
+    from arqlab.progress import Progress
+
+    fake(progress=True)
+    assert isinstance(passed["progress"], Progress)
+    for off in (None, False):
+        fake(progress=off)
+        assert passed["progress"] is None
+    mine = Progress(quiet=True)
+    fake(progress=mine)
+    assert passed["progress"] is mine
+
+
+def _refuse(*args: Any) -> dict[str, Any]:
+    raise AssertionError("ran")
+
+
+def test_a_named_direction_without_the_measure_is_refused_before_anything_runs() -> None:
+    with pytest.raises(DesignError) as info:
+        fake(direction="no_such_scope", runner=_refuse)
+    assert info.value.problems[0].startswith("response.direction = 'no_such_scope': no transfer_time_s there "
+                                             "(directions with it: a_to_b, b_to_a")
+
+
+def test_the_response_is_checked_against_run_0_s_scopes_before_anything_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    import arqlab.results as results
+
+    asked: list[int] = []
+    real = results.catalogue
+
+    def spy(resolved: Any) -> Any:
+        asked.append(resolved["protocol"]["window"])
+        return real(resolved)
+
+    monkeypatch.setattr(results, "catalogue", spy)
+    fake(text=TWO)
+    assert asked == [2]  # run 0: window 2 (run 1 has window 7)
+
+
+def test_a_store_opened_from_a_path_is_closed_and_a_given_store_is_left_open(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import arqlab.design.run as design_run
+    from arqlab.errors import ArqlabError
+
+    opened: list[Store] = []
+    real = design_run.open_store
+
+    def spy(store: Any) -> Store:
+        opened.append(real(store))
+        return opened[-1]
+
+    monkeypatch.setattr(design_run, "open_store", spy)
+    fake(store=tmp_path / "s.sqlite")
+    with pytest.raises(ArqlabError, match="closed database"):  # run_design opened it, so it closed it
+        opened[0].sweeps()
+    with Store(tmp_path / "mine.sqlite") as mine:
+        fake(store=mine)
+        assert len(mine.sweeps()) == 1  # the caller's store is still open
+
+
+def test_a_rerun_on_the_same_store_reads_every_replication_from_it(tmp_path: Path) -> None:
+    first = fake(store=tmp_path / "s.sqlite")
+    again = fake(store=tmp_path / "s.sqlite", runner=_refuse)  # nothing is computed again
+    assert again.observations == first.observations
+
+
+def test_a_run_whose_scenario_does_not_load_is_named_with_the_scenario_s_problem() -> None:
+    d = load_design(ONE.replace("levels = [2, 7]", "levels = [2, 0]")).design
+    with pytest.raises(DesignError) as info:
+        resolve_runs(d, GBN, None, 2)
+    from arqlab import scenario
+    from arqlab.errors import ScenarioError
+
+    with pytest.raises(ScenarioError) as own:
+        scenario.load(str(GBN), {"protocol.window": 0})
+    assert own.value.problems and str(own.value) != own.value.problems[0]
+    # each of the scenario's own problems, prefixed by the run (not the exception's text)
+    assert info.value.problems == [f"run 1 (A=0): {p}" for p in own.value.problems]
+    assert info.value.problems[0].startswith("run 1 (A=0): protocol.window")
+
+
+def test_every_run_whose_scenario_does_not_load_is_named() -> None:
+    d = load_design(ONE.replace("levels = [2, 7]", "levels = [0, -1]")).design
+    with pytest.raises(DesignError) as info:
+        resolve_runs(d, GBN, None, 2)
+    assert [p.split(":")[0] for p in info.value.problems] == ["run 0 (A=0)", "run 1 (A=-1)"]

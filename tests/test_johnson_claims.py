@@ -196,3 +196,19 @@ def test_workload_selective_repeat_interaction_at_exactly_the_strong_share(q_ad:
     out = cl.workload_sr_interaction(study_data(cells))
     assert str(out.verdict) == expected, out.detail
     assert f"Selective repeat 10 % {sign} (paper: 14 % +)" in out.detail
+
+
+def test_tables_4_and_5_dominant_factors_on_the_paper_s_tables_as_declared() -> None:
+    # The declared table, top and negligible factor of each claim reach its check: Table 4
+    # (25 dB) is read for the duplex claim, Table 5 (5 dB) for the modem's.
+    data = study_data(paper_cells())
+    duplex, modem = cl.fig1_claims()[:2]
+    assert (duplex.id, modem.id) == ("high_snr_duplex_dominates", "low_snr_modem_dominates")
+    out = duplex.check(data)
+    assert out.verdict == Verdict.HOLDS
+    assert out.detail == ("table4: Selective Repeat 26 % +, Integrated Modem 0 % −, Duplex Client Data 74 % +; "
+                          "negligible = under 5 %")
+    out = modem.check(data)
+    assert out.verdict == Verdict.HOLDS
+    assert out.detail == ("table5: Selective Repeat 26 % +, Integrated Modem 74 % +, Duplex Client Data 0 % +; "
+                          "negligible = under 5 %")
