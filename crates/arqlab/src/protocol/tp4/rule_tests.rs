@@ -283,3 +283,56 @@ fn test_iso8073_ed_delivered_in_sequence_and_data_after_an_ed_follows_it() {
     b.handle_receive(at(0.5), &short);
     assert_eq!(b.tp4_counters().tsdu_integrity_violations, 1, "99 octets of a 100-octet TSDU");
 }
+
+/// §13.8 (ED): an ED TPDU is its header (the extended fixed part, 8 octets, and the checksum
+/// parameter, 4) plus its user data, at most 16 octets.
+#[test]
+fn test_iso8073_ed_tpdu_is_its_header_plus_its_user_data() {
+    for (ed_data, octets) in [(16, 8 + 4 + 16), (1, 8 + 4 + 1)] {
+        let mut a = Tp4::new(&plain(|c| {
+            c.expedited = Expedited::Iso;
+            c.expedited_every = 1;
+            c.ed_data_octets = ed_data;
+        }));
+        a.handle_submit(SimTime::ZERO, tsdu(0, 100));
+        let ed = drain(&mut a, SimTime::ZERO);
+        assert_eq!(ed.iter().map(|t| (t.kind, t.octets, t.user_octets)).collect::<Vec<_>>(), vec![(TpduKind::Ed, octets, ed_data)]);
+        assert_eq!(a.tp4_counters().ed_sent, 1);
+    }
+}
+
+/// A TSDU's delay runs from the moment the send buffer accepts it (the T-DATA request
+/// completes then): at its submission when it fits, at the AK that frees room when it
+/// had to wait.
+#[test]
+fn test_send_buffer_tsdu_is_timed_from_its_admission() {
+    let mut a = Tp4::new(&plain(|c| c.send_buffer_octets = 2048));
+    a.handle_submit(at(0.2), tsdu(0, 2048));
+    a.handle_submit(at(0.3), tsdu(1, 100));
+    assert_eq!(a.backlog(), 1, "the buffer is full: TSDU 1 waits");
+    assert_eq!(drain(&mut a, at(0.3)).len(), 2);
+    a.handle_receive(at(1.0), &ak(2, 12, None));
+    let acked = events(&mut a);
+    assert!(matches!(acked[..], [Event::Acknowledged(s)] if s.id == 0 && s.born == at(0.2)), "accepted at once, at 0.2 s: {acked:?}");
+    let dt = drain(&mut a, at(1.0));
+    assert_eq!(dt.iter().map(|t| (t.nr, t.tsdu.map(|s| (s.id, s.born)))).collect::<Vec<_>>(), vec![(2, Some((1, at(1.0))))], "waited until the AK at 1 s");
+}
+
+/// Every DT transmission counts as an I-frame and a DT sent, a retransmission in both
+/// and in the retransmission counters; every AK as an S-frame.
+#[test]
+fn test_tp4_counts_every_dt_and_ak_sent_with_retransmissions_apart() {
+    let mut a = Tp4::new(&plain(|_| {}));
+    a.handle_submit(SimTime::ZERO, tsdu(0, 2048));
+    let dts = drain(&mut a, SimTime::ZERO);
+    a.handle_timeout(at(3.0));
+    assert_eq!(nrs(&drain(&mut a, at(3.0))), vec![0, 1]);
+    let (c, x) = (a.counters(), a.tp4_counters());
+    assert_eq!((c.i_frames_sent, x.dt_sent, c.i_frames_retransmitted, x.dt_retransmitted), (4, 4, 2, 2));
+    let mut b = Tp4::new(&plain(|_| {}));
+    for t in &dts {
+        b.handle_receive(at(0.1), t);
+    }
+    assert_eq!(drain(&mut b, at(0.1)).len(), 2);
+    assert_eq!((b.counters().s_frames_sent, b.tp4_counters().ak_sent, b.counters().i_frames_sent), (2, 2, 0));
+}

@@ -209,3 +209,21 @@ fn test_x25_ack_timer_fires_at_its_deadline_once_and_a_piggybacked_p_r_stops_it(
     assert!(!b.handle_timeout(t(30.0)) && b.poll_timeout(t(30.0)).is_none(), "stopped by the piggybacked P(R)");
     assert_eq!((b.rr_sent, b.data_packets_sent), (1, 1));
 }
+
+/// RFC 877's complete packet sequence when the datagram is not a multiple of the packet
+/// size: full packets (M = 1), then the remainder in the last (M = 0); the receiver
+/// takes the sequence whole.
+#[test]
+fn test_rfc877_last_packet_of_a_sequence_carries_the_remainder() {
+    let mut a = open_circuit(7);
+    a.take(SimTime::ZERO, 4, sdu(4, 300), 300);
+    let p: Vec<_> = std::iter::from_fn(|| a.next_packet(SimTime::ZERO)).collect();
+    let shape: Vec<_> = p.iter().map(|p| (p.m, p.data_octets, p.index)).collect();
+    assert_eq!(shape, vec![(true, 128, 0), (true, 128, 1), (false, 44, 2)], "300 = 128 + 128 + 44");
+    let mut b = open_circuit(7);
+    let mut got = vec![];
+    for q in p {
+        b.on_packet(t(1.0), q, tm(), &mut |n, _| got.push(n));
+    }
+    assert_eq!((got, b.sequence_errors), (vec![4], 0));
+}
