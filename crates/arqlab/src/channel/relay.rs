@@ -211,7 +211,11 @@ impl<F> Relay<F> {
         }
         port.buffered_bits += bits as u64;
         port.occupancy.update(now.as_secs_f64(), port.buffered_bits as f64 / 8.0);
-        let service = self.forwarding.sample(now, &mut self.rng);
+        // (A bridge's constant time read in place: `sample` stayed a call per frame.)
+        let service = match self.forwarding {
+            Forwarding::Constant(d) => d,
+            _ => self.forwarding.sample(now, &mut self.rng),
+        };
         let ready = if self.single_processor {
             // Queued behind the frames the processor already holds (arrival order).
             self.processor_free = now.max(self.processor_free) + service;

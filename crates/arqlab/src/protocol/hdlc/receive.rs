@@ -3,7 +3,7 @@
 //! `station.rs` (the state and the `Layer` interface).
 
 use super::config::{Mode, Reject};
-use super::station::{HdlcStation, Role};
+use super::station::{HdlcStation, Role, BUSY_REPORT, REJ_OWED};
 use crate::engine::{Duration, SimTime};
 use crate::protocol::{Event, Payload};
 
@@ -38,7 +38,7 @@ impl<P: Payload> HdlcStation<P> {
         let busy = self.buffer_limit > 0 && self.held_count() >= self.buffer_limit;
         if busy != self.own_busy {
             self.own_busy = busy;
-            self.busy_report_pending = true;
+            self.set_owed(BUSY_REPORT, true);
         }
     }
 
@@ -58,7 +58,7 @@ impl<P: Payload> HdlcStation<P> {
             // its turn (an NRM secondary waits for a poll) is void. Sent late it would
             // ask for frames a checkpoint retransmission is already resending.
             self.rej_condition = false;
-            self.rej_pending = false;
+            self.set_owed(REJ_OWED, false);
             while let Some(Some(m)) = self.held.front().cloned() {
                 self.events.push_back(Event::Delivered(m));
                 self.advance_vr();
@@ -81,7 +81,7 @@ impl<P: Payload> HdlcStation<P> {
                 self.counters.out_of_sequence_discarded += 1;
                 if !self.rej_condition {
                     self.rej_condition = true;
-                    self.rej_pending = true;
+                    self.set_owed(REJ_OWED, true);
                 } else if self.acks_out_of_sequence() {
                     self.set_ack_pending(now);
                 }

@@ -3,7 +3,7 @@
 //! a sent frame starts. Split from `station.rs` (the state and the `Layer` interface).
 
 use super::config::{Mode, Poll, T1Action, TimerRecovery};
-use super::station::{HdlcStation, Role};
+use super::station::{HdlcStation, Role, BUSY_REPORT, F_OWED, POLLED, REJ_OWED, SEND_P};
 use crate::engine::{Duration, SimTime};
 use crate::protocol::{Event, Frame, FrameKind, Grant, Payload, RetransmitCause};
 
@@ -42,7 +42,7 @@ impl<P: Payload> HdlcStation<P> {
     pub(super) fn in_timer_recovery(&self) -> bool {
         self.timer_recovery == TimerRecovery::Lapb
             && self.role != Role::Secondary
-            && (self.send_p || (self.p_outstanding && self.p_for_timeout))
+            && (self.owes(SEND_P) || (self.p_outstanding && self.p_for_timeout))
     }
 
     /// The first single-frame retransmission that may go now. Requests for frames
@@ -65,7 +65,7 @@ impl<P: Payload> HdlcStation<P> {
     pub(super) fn status_kind(&self) -> FrameKind {
         if self.own_busy {
             FrameKind::RNR
-        } else if self.rej_pending {
+        } else if self.owes(REJ_OWED) {
             FrameKind::REJ
         } else {
             FrameKind::RR
@@ -154,15 +154,40 @@ impl<P: Payload> HdlcStation<P> {
     /// it into `slot` (a medium's slot: the frame is built where it is sent from).
     /// `None`: nothing to send (`slot` may have been written and is to be ignored).
     pub(super) fn choose_into(&mut self, slot: &mut Frame<P>) -> Option<Pf> {
+        // The common case (no F owed, no poll, reject, busy report or single
+        // retransmission pending) skips the status frames in one test.
+        if self.status_may_go_first() {
+            if let Some(pf) = self.choose_status_into(slot) {
+                return Some(pf);
+            }
+        }
+        self.choose_i_or_ack_into(slot)
+    }
+
+    /// False only if none of `choose_status_into`'s frames can be chosen: each of its
+    /// conditions loosened to one field test.
+    #[inline(always)]
+    fn status_may_go_first(&self) -> bool {
+        self.owed & (F_OWED | SEND_P | REJ_OWED | BUSY_REPORT) != 0
+            || self.poll == Poll::Supervisory
+            || !self.srej_queue.is_empty()
+            || !self.single.is_empty()
+    }
+
+    /// The frames that go ahead of new I frames: an F response (ABM), a poll (timer
+    /// recovery, `poll = "supervisory"`), REJ, SREJ, a busy report, a single-frame
+    /// retransmission. `None`: none of these.
+    #[inline(never)]
+    fn choose_status_into(&mut self, slot: &mut Frame<P>) -> Option<Pf> {
         let withholding = self.withholding();
         let command = self.s_command();
         // ABM: a P is answered at once by a supervisory response with F = 1.
-        if self.role == Role::Combined && self.f_pending {
+        if self.role == Role::Combined && self.owes(F_OWED) {
             slot.set_supervisory(self.status_kind(), self.vr, false, self.s_frame_bits);
             return Some(Pf::Set);
         }
         // Timer recovery: query the peer's status with a supervisory command, P = 1.
-        if self.send_p
+        if self.owes(SEND_P)
             && self.role != Role::Secondary
             && !(self.t1_action == T1Action::GoBack
                 && self.next < self.sent
@@ -176,7 +201,7 @@ impl<P: Payload> HdlcStation<P> {
             self.set_s_frame(slot, self.status_kind(), true);
             return Some(Pf::Set);
         }
-        if self.rej_pending && !withholding {
+        if self.owes(REJ_OWED) && !withholding {
             self.set_s_frame(slot, FrameKind::REJ, command);
             return Some(Pf::Rule);
         }
@@ -187,7 +212,7 @@ impl<P: Payload> HdlcStation<P> {
                 return Some(Pf::Rule);
             }
         }
-        if self.busy_report_pending {
+        if self.owes(BUSY_REPORT) {
             let kind = if self.own_busy {
                 FrameKind::RNR
             } else {
@@ -206,6 +231,13 @@ impl<P: Payload> HdlcStation<P> {
                 }
             }
         }
+        None
+    }
+
+    /// An I frame (new or a go-back retransmission), else a poll, an acknowledgement or
+    /// a secondary's F: what `choose_into` picks when no status frame goes first.
+    #[inline(always)]
+    fn choose_i_or_ack_into(&mut self, slot: &mut Frame<P>) -> Option<Pf> {
         if self.can_send_i(true) {
             if self.next == self.taken {
                 if self.sdus.len() == self.taken {
@@ -234,7 +266,8 @@ impl<P: Payload> HdlcStation<P> {
         }
         let t2_ok = self.t2 == Duration::ZERO || self.t2_expired;
         let nrm_secondary = self.mode == Mode::Nrm && self.role == Role::Secondary;
-        if self.ack_pending && !withholding && !nrm_secondary && t2_ok {
+        let command = self.s_command();
+        if self.ack_pending && !self.withholding() && !nrm_secondary && t2_ok {
             let kind = if self.own_busy {
                 FrameKind::RNR
             } else {
@@ -244,7 +277,7 @@ impl<P: Payload> HdlcStation<P> {
             return Some(Pf::Rule);
         }
         // A secondary owing F with nothing else to send ends its response with an S frame.
-        if (nrm_secondary && self.polled) || (self.role == Role::Secondary && self.f_pending) {
+        if (nrm_secondary && self.owes(POLLED)) || (self.role == Role::Secondary && self.owes(F_OWED)) {
             self.set_s_frame(slot, self.status_kind(), false);
             return Some(Pf::Set);
         }
@@ -272,9 +305,9 @@ impl<P: Payload> HdlcStation<P> {
     /// could follow. With more messages merely possible later, the response is ended by
     /// an RR with F = 1 once the line is idle and nothing is left.
     pub(super) fn response_ends_with(&self, f: &Frame<P>) -> bool {
-        let more_s = (self.rej_pending && !self.withholding())
+        let more_s = (self.owes(REJ_OWED) && !self.withholding())
             || !self.srej_queue.is_empty()
-            || self.busy_report_pending
+            || self.owes(BUSY_REPORT)
             || self.single_ready().is_some();
         !more_s && !self.can_send_i(f.kind != FrameKind::I)
     }
@@ -285,7 +318,7 @@ impl<P: Payload> HdlcStation<P> {
         }
         match self.role {
             Role::Primary | Role::Combined if f.command => {
-                self.send_p
+                self.owes(SEND_P)
                     || (!self.p_outstanding
                         && match self.poll {
                             Poll::Asap => true,
@@ -294,7 +327,7 @@ impl<P: Payload> HdlcStation<P> {
                         })
             }
             Role::Secondary if self.mode == Mode::Nrm => self.response_ends_with(f),
-            Role::Secondary => self.f_pending,
+            Role::Secondary => self.owes(F_OWED),
             _ => false,
         }
     }
@@ -329,8 +362,8 @@ impl<P: Payload> HdlcStation<P> {
                 self.rej_cover = None;
             }
             self.p_outstanding = true;
-            self.p_for_timeout = self.send_p;
-            self.send_p = false;
+            self.p_for_timeout = self.owes(SEND_P);
+            self.set_owed(SEND_P, false);
             if self.async_timer() {
                 self.t1_deadline.get_or_insert_with(|| end() + self.t1);
             } else {
@@ -339,7 +372,7 @@ impl<P: Payload> HdlcStation<P> {
             }
         }
         if f.pf && !f.command {
-            self.f_pending = false;
+            self.set_owed(F_OWED, false);
             self.f_mark = vs_abs;
             // A secondary checkpoints on the next P, against this F. A combined
             // station's checkpoint is against its own P, so its F leaves the cover of
@@ -349,7 +382,7 @@ impl<P: Payload> HdlcStation<P> {
                 self.rej_cover = None;
             }
             if self.mode == Mode::Nrm {
-                self.polled = false;
+                self.set_owed(POLLED, false);
             }
         }
         if f.kind == FrameKind::I && self.async_timer() {

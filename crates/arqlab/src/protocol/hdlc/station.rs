@@ -16,6 +16,17 @@ use crate::protocol::{
 };
 use std::collections::VecDeque;
 
+/// A P was received and the F response is owed (combined, ARM secondary).
+pub(super) const F_OWED: u8 = 1;
+/// Timer recovery asks for a P on the next command.
+pub(super) const SEND_P: u8 = 2;
+/// NRM secondary: polled and the response not yet ended by F.
+pub(super) const POLLED: u8 = 4;
+/// A REJ is due (sent when the mode lets it go).
+pub(super) const REJ_OWED: u8 = 8;
+/// The own busy condition changed and RR or RNR reports it.
+pub(super) const BUSY_REPORT: u8 = 16;
+
 /// The station's part in its mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
@@ -68,8 +79,6 @@ pub struct HdlcStation<P: Payload = Sdu> {
     pub(super) p_outstanding: bool,
     /// The outstanding P was sent on timer expiry: its checkpoint counts as timeout.
     pub(super) p_for_timeout: bool,
-    /// Timer recovery asks for a P on the next command.
-    pub(super) send_p: bool,
     /// Absolute V(S) when the last P (primary, combined) was sent.
     pub(super) p_mark: u64,
     /// Absolute V(S) when the last F (secondary) was sent.
@@ -80,10 +89,9 @@ pub struct HdlcStation<P: Payload = Sdu> {
     /// started from: a REJ asking for the same frame is inhibited (the converse of
     /// `rej_cover`, ISO 4335 REJ recovery).
     pub(super) recovery_from: Option<u64>,
-    /// A P was received and the F response is owed (combined, ARM secondary).
-    pub(super) f_pending: bool,
-    /// NRM secondary: polled and the response not yet ended by F.
-    pub(super) polled: bool,
+    /// Frames owed ahead of the common case, one bit each (`F_OWED`, `SEND_P`,
+    /// `POLLED`, `REJ_OWED`, `BUSY_REPORT`): "none" is one test on the hot path.
+    pub(super) owed: u8,
 
     // Receive side.
     pub(super) vr: u32,
@@ -91,7 +99,6 @@ pub struct HdlcStation<P: Payload = Sdu> {
     /// In-sequence I frames received since our last N(R) went out.
     pub(super) unacked_received: usize,
     pub(super) rej_condition: bool,
-    pub(super) rej_pending: bool,
     /// SREJ: frames held beyond V(R), by offset from V(R) (offset 0 is always empty).
     pub(super) held: VecDeque<Option<P>>,
     /// Frames and information bits in `held`, kept as running totals so the per-event
@@ -102,7 +109,6 @@ pub struct HdlcStation<P: Payload = Sdu> {
     pub(super) srej_sent: VecDeque<bool>,
     pub(super) srej_queue: VecDeque<u32>,
     pub(super) own_busy: bool,
-    pub(super) busy_report_pending: bool,
 
     pub(super) t1_deadline: Option<SimTime>,
     pub(super) t2_deadline: Option<SimTime>,
@@ -154,25 +160,21 @@ impl<P: Payload> HdlcStation<P> {
             peer_busy: false,
             p_outstanding: false,
             p_for_timeout: false,
-            send_p: false,
             p_mark: 0,
             f_mark: 0,
             rej_cover: None,
             recovery_from: None,
-            f_pending: false,
-            polled: false,
+            owed: 0,
             vr: 0,
             ack_pending: false,
             unacked_received: 0,
             rej_condition: false,
-            rej_pending: false,
             held: VecDeque::from(vec![None; held]),
             held_frames: 0,
             held_bits: 0,
             srej_sent: VecDeque::from(vec![false; held]),
             srej_queue: VecDeque::new(),
             own_busy: false,
-            busy_report_pending: false,
             t1_deadline: None,
             t2_deadline: None,
             t2_expired: false,
@@ -215,7 +217,7 @@ impl<P: Payload> HdlcStation<P> {
     }
     /// NRM secondary: polled, and the response not yet ended by F.
     pub fn polled(&self) -> bool {
-        self.polled
+        self.owes(POLLED)
     }
     /// A REJ was sent for the current gap and the requested frame has not arrived.
     pub fn reject_condition(&self) -> bool {
@@ -233,6 +235,21 @@ impl<P: Payload> HdlcStation<P> {
     /// report FRMR; the information-transfer model has no link reset).
     pub fn invalid_nr_received(&self) -> u64 {
         self.invalid_nr
+    }
+
+    /// Whether `bit` (`F_OWED`, `SEND_P`, ...) is set.
+    #[inline(always)]
+    pub(super) fn owes(&self, bit: u8) -> bool {
+        self.owed & bit != 0
+    }
+
+    #[inline(always)]
+    pub(super) fn set_owed(&mut self, bit: u8, on: bool) {
+        if on {
+            self.owed |= bit;
+        } else {
+            self.owed &= !bit;
+        }
     }
 
     /// The paper's ABM timer (Appendix A1.3), also both ARM stations' (Appendix A2):
@@ -253,14 +270,10 @@ impl<P: Payload> HdlcStation<P> {
 
     /// `wants_transmit`, with `ack` standing for "an acknowledgement may be owed".
     fn wants(&self, ack: bool) -> bool {
-        if self.mode == Mode::Nrm && self.role == Role::Secondary && !self.polled {
+        if self.mode == Mode::Nrm && self.role == Role::Secondary && !self.owes(POLLED) {
             return false;
         }
-        self.f_pending
-            || self.send_p
-            || self.polled
-            || self.rej_pending
-            || self.busy_report_pending
+        self.owed != 0
             || ack
             || !self.srej_queue.is_empty()
             || !self.single.is_empty()
@@ -276,7 +289,30 @@ impl<P: Payload> HdlcStation<P> {
     }
 
     /// `handle_receive` with the I frame's payload (`msg`) already taken out of `f`.
+    #[inline(always)]
     fn receive(&mut self, now: SimTime, f: &Frame<P>, msg: Option<P>) {
+        if f.pf || !matches!(f.kind, FrameKind::I | FrameKind::RR) {
+            return self.receive_any(now, f, msg);
+        }
+        // The common frame, an I frame or RR without P/F: `receive_any` with its P/F,
+        // REJ, SREJ and RNR branches left out.
+        if self.mode == Mode::Nrm && self.role == Role::Primary && self.t1_deadline.is_some() {
+            self.t1_deadline = Some(now + self.t1);
+        }
+        if self.acknowledge(now, f.nr) && (f.kind == FrameKind::RR || self.sent == 0) {
+            self.peer_busy = false;
+        }
+        if f.kind == FrameKind::I {
+            if let Some(msg) = msg {
+                self.receive_i(now, f.ns, msg);
+            }
+        }
+        self.async_timer_after_receive(now);
+    }
+
+    /// Any received frame (`receive`'s general case).
+    #[inline(never)]
+    fn receive_any(&mut self, now: SimTime, f: &Frame<P>, msg: Option<P>) {
         // P is meaningful only in commands, F only in responses.
         let p_bit = f.pf && f.command && self.role != Role::Primary;
         let f_bit = f.pf && !f.command && self.role != Role::Secondary;
@@ -356,8 +392,8 @@ impl<P: Payload> HdlcStation<P> {
         }
         if p_bit {
             match (self.role, self.mode) {
-                (Role::Secondary, Mode::Nrm) => self.polled = true,
-                _ => self.f_pending = true,
+                (Role::Secondary, Mode::Nrm) => self.set_owed(POLLED, true),
+                _ => self.set_owed(F_OWED, true),
             }
             // NRM: a P triggers the secondary's checkpoint retransmission (A1.3); ARM
             // keeps this one exception to the ABM rule (A2). ABM checkpoints on F only.
@@ -365,6 +401,12 @@ impl<P: Payload> HdlcStation<P> {
                 self.checkpoint(self.f_mark, RetransmitCause::Checkpoint);
             }
         }
+        self.async_timer_after_receive(now);
+    }
+
+    /// The asynchronous timer after a received frame.
+    #[inline(always)]
+    fn async_timer_after_receive(&mut self, now: SimTime) {
         if self.async_timer() {
             // Stopped when nothing is outstanding; kept running while the peer is busy
             // so that a lost RR clearing the busy condition is recovered by a poll, and
@@ -430,7 +472,7 @@ impl<P: Payload> Layer for HdlcStation<P> {
                 if self.t1_action == T1Action::GoBack {
                     self.go_back(RetransmitCause::Timeout);
                 }
-                self.send_p = true;
+                self.set_owed(SEND_P, true);
             }
         }
     }
@@ -450,15 +492,15 @@ impl<P: Payload> Layer for HdlcStation<P> {
     /// The frame is built in the lane's slot it is sent from (no copies of a returned
     /// frame on the way).
     fn poll_transmit_into(&mut self, now: SimTime, grant: &Grant, slot: &mut Frame<P>) -> bool {
-        if self.mode == Mode::Nrm && self.role == Role::Secondary && !self.polled {
+        if self.mode == Mode::Nrm && self.role == Role::Secondary && !self.owes(POLLED) {
             return false;
         }
         let Some(pf) = self.choose_into(slot) else { return false };
         // The status a supervisory frame reports is no longer pending; cleared before
         // the P/F decision, which asks whether anything is left to send.
         match slot.kind {
-            FrameKind::REJ => self.rej_pending = false,
-            FrameKind::RR | FrameKind::RNR => self.busy_report_pending = false,
+            FrameKind::REJ => self.set_owed(REJ_OWED, false),
+            FrameKind::RR | FrameKind::RNR => self.set_owed(BUSY_REPORT, false),
             _ => {}
         }
         slot.pf = self.decide_pf(slot, pf);
