@@ -1,0 +1,60 @@
+//! Rules of the HF ARQ at their boundaries, frame in / frame out: the receive ring
+//! wrapping past 256, the selective-repeat window's upper edge, the rate adaptation's
+//! outcomes (a lost response, an acknowledgement of our own that did not arrive).
+
+use super::*;
+
+/// Data packet `seq` carrying SDU `seq` (one segment of 8 bits), alone in its
+/// transmission.
+fn data(seq: u64) -> HfFrame<Sdu> {
+    let seg = Segment { sdu: sdu(seq, 8), index: 0, count: 1 };
+    HfFrame { seq, segment: Some(seg), first: true, last: true, bits: 8, info: 8, ..arq("5066").frame(HfKind::Data) }
+}
+
+fn receive(b: &mut HfArq, seqs: impl IntoIterator<Item = u64>) {
+    for s in seqs {
+        b.handle_receive(SimTime::ZERO, &data(s));
+    }
+}
+
+/// STANAG 5066 selective repeat: the receive window is the lower edge and the 128
+/// packets above it, whatever the sequence numbers; the ring of 256 slots holding it
+/// wraps at 256. Packets 256 .. 379 take the slots 0 .. 123 that 0 .. 123 left, a
+/// packet exactly at the window's upper edge (lower edge + 128) is held, one beyond it
+/// is not, and a copy of an old packet sharing a held packet's slot is a duplicate.
+#[test]
+fn selective_repeat_receive_window_wraps_the_ring_past_256() {
+    let mut b = arq("5066");
+    receive(&mut b, 0..251);
+    assert_eq!(events(&mut b).0, (0..251).collect::<Vec<_>>());
+    assert_eq!(b.rx_base, 251);
+    // 251 lost; 252 .. 379 (the lower edge + 1 .. + 128) arrive, 380 is beyond the window.
+    receive(&mut b, 252..=380);
+    assert!(events(&mut b).0.is_empty(), "nothing in order beyond the gap at 251");
+    assert_eq!(b.receive_buffer_bits(), 128 * 8, "the 128 packets up to the upper edge held, 380 not");
+    let ack = b.frame(HfKind::Ack);
+    assert_eq!((ack.lwe, ack.bitmap), (251, u128::MAX), "lower edge 251, all 128 above it");
+    // Packet 5 (slot 5, as 261's) and 261 again: duplicates, the held 261 kept.
+    let dups = b.counters().duplicates_discarded;
+    receive(&mut b, [5, 261]);
+    assert_eq!(b.counters().duplicates_discarded, dups + 2);
+    receive(&mut b, [251]);
+    assert_eq!(events(&mut b).0, (251..380).collect::<Vec<_>>(), "251 .. 379 in order, each once");
+    assert_eq!((b.rx_base, b.receive_buffer_bits()), (380, 0));
+    let ack = b.frame(HfKind::Ack);
+    assert_eq!((ack.lwe, ack.bitmap), (380, 0));
+    // 380 was dropped, not held: it is taken now, and 381 .. beyond the next wrap too.
+    receive(&mut b, 380..600);
+    assert_eq!(events(&mut b).0, (380..600).collect::<Vec<_>>());
+}
+
+/// Stop-and-wait: the receive window is the lower edge alone; a packet above it is
+/// dropped, not held (window 1).
+#[test]
+fn stop_and_wait_receive_window_is_the_lower_edge_alone() {
+    let mut b = arq("5066-1s");
+    receive(&mut b, [1]);
+    assert_eq!((b.receive_buffer_bits(), b.frame(HfKind::Ack).bitmap), (0, 0), "packet 1 above the lower edge 0: dropped");
+    receive(&mut b, [0, 1]);
+    assert_eq!(events(&mut b).0, vec![0, 1]);
+}
