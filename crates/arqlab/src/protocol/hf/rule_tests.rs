@@ -58,3 +58,31 @@ fn stop_and_wait_receive_window_is_the_lower_edge_alone() {
     receive(&mut b, [0, 1]);
     assert_eq!(events(&mut b).0, vec![0, 1]);
 }
+
+/// Johnson's staircase counts the losses of the *last* transmission by sequence number,
+/// wherever the send window starts: after a first burst was acknowledged (the window
+/// slid to 4), a second burst of four with three lost steps down, one with none lost
+/// steps up.
+#[test]
+fn rate_adaptation_counts_the_losses_of_a_burst_sent_after_the_window_slid() {
+    for (lost, want) in [(&[0usize, 1, 2][..], 11.0 - 2.0), (&[][..], 12.0)] {
+        let mut c = HfArqConfig::of("5066");
+        c.initial_snr_db = 10.0;
+        c.max_packets = 4;
+        let (mut a, mut b) = (HfArq::new(&c, Station::A), HfArq::new(&c, Station::B));
+        for i in 0..8 {
+            a.handle_submit(SimTime::ZERO, sdu(i, 1600));
+        }
+        let fs = burst(&mut a, SimTime::ZERO);
+        assert_eq!(fs.iter().map(|f| f.seq).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
+        feed(&mut b, &fs, t(20.0), &[]);
+        feed(&mut a, &burst(&mut b, t(21.0)), t(30.0), &[]);
+        assert_eq!((a.base, a.snr_est), (4, 11.0), "all four acknowledged: one step up");
+        let fs = burst(&mut a, t(31.0));
+        assert_eq!(fs.iter().map(|f| f.seq).collect::<Vec<_>>(), vec![4, 5, 6, 7]);
+        feed(&mut b, &fs, t(50.0), lost);
+        let ack = burst(&mut b, t(51.0));
+        feed(&mut a, &ack[..1], t(60.0), &[]);
+        assert_eq!(a.snr_est, want, "lost {lost:?} of packets 4 .. 7");
+    }
+}

@@ -70,7 +70,7 @@ fn test_rfc1122_4_2_3_2_no_delay_acknowledges_every_segment_at_once() {
 
 /// RFC 5681 §4.2: a segment above RCV.NXT is held and acknowledged at once (a duplicate
 /// ACK); the segment filling the gap is acknowledged at once too, and the held segments
-/// it makes contiguous are delivered in order, each once.
+/// it makes contiguous are delivered in order, each once; one beyond another gap stays.
 #[test]
 fn test_rfc5681_4_2_out_of_order_and_gap_filling_segments_are_acknowledged_at_once() {
     let mut r = Receiver::default();
@@ -80,19 +80,21 @@ fn test_rfc5681_4_2_out_of_order_and_gap_filling_segments_are_acknowledged_at_on
     seg(&mut r, 1, 200, 300, 2);
     assert_eq!(r.held_octets(), 100);
     seg(&mut r, 2, 100, 200, 1);
-    assert_eq!(r.held_octets(), 200);
+    seg(&mut r, 2, 400, 450, 4);
+    assert_eq!(r.held_octets(), 250);
     r.ack_sent();
     // Filling the gap with one (first) segment: acknowledged at once, not delayed.
     assert_eq!(seg(&mut r, 3, 0, 100, 0), (Arrival::InOrder, vec![0, 1, 2]));
-    assert_eq!((r.rcv_nxt, r.held_octets(), r.ack_now, r.ack_due), (300, 0, true, None));
+    assert_eq!((r.rcv_nxt, r.held_octets(), r.ack_now, r.ack_due), (300, 50, true, None));
 }
 
-/// A held segment that the in-order data has already covered is dropped without a
-/// second delivery; one that extends past RCV.NXT moves it on.
+/// A held segment that the in-order data has already covered (ending at or below the
+/// new RCV.NXT, exactly at it included) is dropped without a second delivery; one that
+/// extends past RCV.NXT moves it on.
 #[test]
 fn test_rfc9293_3_10_7_4_held_segments_covered_by_in_order_data_are_not_delivered_again() {
     let mut r = Receiver::default();
-    seg(&mut r, 0, 100, 150, 7);
+    seg(&mut r, 0, 100, 200, 7);
     seg(&mut r, 0, 150, 300, 8);
     // [0, 200) arrives as one segment (a retransmission that coalesced data).
     assert_eq!(seg(&mut r, 1, 0, 200, 1), (Arrival::InOrder, vec![1, 8]));
@@ -101,16 +103,19 @@ fn test_rfc9293_3_10_7_4_held_segments_covered_by_in_order_data_are_not_delivere
 
 /// RFC 9293 §3.10.7.4: a segment is acceptable if it ends within RCV.NXT + RCV.WND:
 /// exactly at the right edge it is held, one octet beyond it is dropped (and an ACK
-/// goes at once).
+/// goes at once). RCV.NXT is 100 here: the edge moves with it.
 #[test]
 fn test_rfc9293_3_10_7_4_a_segment_ending_at_the_window_edge_is_held_one_beyond_is_not() {
     let mut r = Receiver::default();
-    assert_eq!(seg(&mut r, 0, 500, WINDOW, 1).0, Arrival::OutOfOrder);
-    assert_eq!(r.held_octets(), WINDOW - 500);
+    seg(&mut r, 0, 0, 100, 0);
     r.ack_sent();
-    assert_eq!(seg(&mut r, 0, WINDOW, WINDOW + 1, 2), (Arrival::OutOfWindow, vec![]));
+    let edge = 100 + WINDOW;
+    assert_eq!(seg(&mut r, 0, 600, edge, 1).0, Arrival::OutOfOrder);
+    assert_eq!(r.held_octets(), edge - 600);
+    r.ack_sent();
+    assert_eq!(seg(&mut r, 0, edge, edge + 1, 2), (Arrival::OutOfWindow, vec![]));
     assert!(r.ack_now);
-    assert_eq!(r.held_octets(), WINDOW - 500, "not held");
+    assert_eq!(r.held_octets(), edge - 600, "not held");
 }
 
 /// A segment ending at or below RCV.NXT is a duplicate: acknowledged at once, nothing
