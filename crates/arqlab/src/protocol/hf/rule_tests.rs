@@ -86,3 +86,31 @@ fn rate_adaptation_counts_the_losses_of_a_burst_sent_after_the_window_slid() {
         assert_eq!(a.snr_est, want, "lost {lost:?} of packets 4 .. 7");
     }
 }
+
+/// A packet that fails its CRC still shows a transmission arrived: a DATA or REQUEST
+/// packet in error makes the receiver owe a response (the sender waits for one), an
+/// ACK or RELEASE in error does not (neither asks for an answer).
+#[test]
+fn a_data_or_request_packet_in_error_is_owed_a_response_an_ack_or_release_is_not() {
+    for (kind, owed) in [(HfKind::Data, true), (HfKind::Request, true), (HfKind::Ack, false), (HfKind::Release, false)] {
+        let mut b = arq("5066-1s");
+        let f = HfFrame { kind, ..data(0) };
+        b.handle_receive_in_error(SimTime::ZERO, &f);
+        assert_eq!(b.wants_transmit(), owed, "{kind:?} in error");
+        assert_eq!(b.counters().frames_in_error_received, 1);
+    }
+}
+
+/// Johnson: a transmission whose data packets were all ones the receiver already had
+/// means its acknowledgement did not arrive: the receiver's estimate steps down 2 dB
+/// (as for a lost response); a transmission with one new packet does not.
+#[test]
+fn rate_adaptation_steps_down_when_the_peer_resends_only_packets_already_received() {
+    let mut c = HfArqConfig::of("5066");
+    c.initial_snr_db = 10.0;
+    let mut b = HfArq::<Sdu>::new(&c, Station::B);
+    receive(&mut b, [0]);
+    assert_eq!(b.snr_est, 10.0, "a new packet: no step");
+    receive(&mut b, [0]);
+    assert_eq!(b.snr_est, 8.0, "only a duplicate: one step down");
+}
