@@ -43,9 +43,16 @@ fn selective_repeat_receive_window_wraps_the_ring_past_256() {
     assert_eq!((b.rx_base, b.receive_buffer_bits()), (380, 0));
     let ack = b.frame(HfKind::Ack);
     assert_eq!((ack.lwe, ack.bitmap), (380, 0));
-    // 380 was dropped, not held: it is taken now, and 381 .. beyond the next wrap too.
-    receive(&mut b, 380..600);
-    assert_eq!(events(&mut b).0, (380..600).collect::<Vec<_>>());
+    // 380 was dropped, not held. Now 382 and 384 above a gap at 380 (bits 1 and 3);
+    // 380 comes and the bitmap slides with the lower edge (bits 0 and 2 above 381).
+    receive(&mut b, [382, 384]);
+    assert_eq!(b.frame(HfKind::Ack).bitmap, 0b1010);
+    receive(&mut b, [380]);
+    assert_eq!(events(&mut b).0, vec![380]);
+    let ack = b.frame(HfKind::Ack);
+    assert_eq!((ack.lwe, ack.bitmap), (381, 0b101));
+    receive(&mut b, 381..600);
+    assert_eq!(events(&mut b).0, (381..600).collect::<Vec<_>>(), "beyond the next wrap too");
 }
 
 /// Stop-and-wait: the receive window is the lower edge alone; a packet above it is
