@@ -100,6 +100,8 @@ fn rate_choice_looks_the_per_up_for_segment_plus_header_bits() {
         m.per = vec![vec![0.0; a.table.snr_db.len()], row];
     }
     a.table = Arc::new(table);
+    // The choice at this estimate is remembered from `new`: computed again here.
+    a.rate_memo.clear();
     a.choose_rate();
     assert_eq!(a.rate_bps(), shipped, "the full packet falls in the second row");
     assert!(a.table.modes.iter().any(|m| m.bps > shipped), "a faster mode would pass the first row");

@@ -548,3 +548,5 @@ mod offset;
 mod rate;
 #[path = "cost_tests.rs"]
 mod cost;
+#[path = "rule_tests.rs"]
+mod rules;

@@ -31,3 +31,5 @@ mod tests;
 mod close_tests;
 #[cfg(test)]
 mod congestion_tests;
+#[cfg(test)]
+mod receiver_tests;
