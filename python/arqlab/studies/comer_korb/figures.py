@@ -32,6 +32,7 @@ from .params import (
     CM_FILE_RATE_HEAVY,
     COLORS,
     FIG2_CIRCUITS,
+    FIG2_T_N_ANCHORS,
     HOURS,
     HOURS_QUICK,
     LINE_BPS,
@@ -110,7 +111,12 @@ def _fig3_curves() -> tuple[Curve, ...]:
     extremes = tuple(Curve(level, f"one circuit, T_N of the profile's {level}", FLOW,
                            params={"t_n": "constant", "t_n_level": level}, plot=False, xs=(1.0,), quick_xs=(1.0,))
                      for level in ("night", "day"))
-    return main + hidden + bursty + flavours + extremes
+    # One circuit at the best hour's T_N under each anchor of the profile (fig3.single_reaches_2200;
+    # the study's own anchor is the "night" curve's run).
+    best_hour = tuple(Curve(f"{cl.BEST_HOUR}.{a}", f"one circuit, the profile's night, the vendor's mean at {a}", FLOW,
+                            params={"t_n": "constant", "t_n_level": "night", "anchor": a}, plot=False, xs=(1.0,),
+                            quick_xs=(1.0,)) for a in FIG2_T_N_ANCHORS)
+    return main + hidden + bursty + flavours + extremes + best_hour
 
 
 def _fig3_sensitivities() -> tuple[Sensitivity, ...]:
@@ -244,12 +250,17 @@ def _cm_figure(number: int, title: str, y_label: str, direction: str, measure: s
     )
 
 
+#: The .limited runs' points: where the offered load fits the line, then where it exceeds it.
+LIMITED_ALL_XS = (*cl.LIMITED_XS, *cl.SATURATED_XS)
+
+
 def _limited_curves() -> tuple[Curve, ...]:
     """Fig. 4, hidden: the two MLRUs under heavy files with the figure's own channels
     (cl.LIMITED: the managers close circuits to open others), where the offered load
-    fits the line (cl.LIMITED_XS): §6's trade of calls for throughput."""
+    fits the line (cl.LIMITED_XS): §6's trade of calls for throughput; and where it
+    exceeds the line (cl.SATURATED_XS): ext6's saturated gateway."""
     limited = {"file_rate": CM_FILE_RATE_HEAVY, "channels": CM_CHANNELS}
-    xs = cl.LIMITED_XS
+    xs = LIMITED_ALL_XS
     out = tuple(Curve(f"{k}{cl.LIMITED}", f"{label}, heavy files, {CM_CHANNELS} channels", "flow.*",
                       params={"policy": k, **limited}, plot=False, xs=xs, quick_xs=xs)
                 for k, label in POLICIES if k != "lru")
@@ -266,10 +277,10 @@ def _limited_site_curves() -> tuple[Curve, ...]:
     """Each terminal site's throughput under the two MLRUs in the .limited runs (the
     other sites when multi-MLRU opens additional circuits to the file sites)."""
     limited = {"file_rate": CM_FILE_RATE_HEAVY, "channels": CM_CHANNELS}
-    sites = sorted({t for x in cl.LIMITED_XS for t in cm_sites(int(x))[0]})
+    sites = sorted({t for x in LIMITED_ALL_XS for t in cm_sites(int(x))[0]})
     return tuple(Curve(f"{k}{cl.LIMITED}.{site}", f"{label}, heavy files, {CM_CHANNELS} channels: throughput to {site}",
                        f"flow.a->{site}", params={"policy": k, **limited}, measure="throughput_bps", plot=False,
-                       xs=(xs := tuple(x for x in cl.LIMITED_XS if site in cm_sites(int(x))[0])), quick_xs=xs)
+                       xs=(xs := tuple(x for x in LIMITED_ALL_XS if site in cm_sites(int(x))[0])), quick_xs=xs)
                  for k, label in POLICIES if k != "lru" for site in sites)
 
 
