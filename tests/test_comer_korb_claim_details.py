@@ -243,12 +243,15 @@ def test_multi_circuit_claims_say_where_they_were_scored_and_read_only_the_large
          "circuits closed per run (multi-MLRU / MLRU) N = 2: 8±0 / 0±0; throughput per additional call: N = 2: +0 "
          "bit/s for +4 calls per run (0 bit/s per call)",
          "N = 2: +0 bit/s for +4 calls per run (0 bit/s per call)")
-    # ext6 without the .limited runs: inconclusive, the delay reading reported beside it.
-    said(claim("ext6.multi_slows_other_sites", sd(6, _cm(6, 0.0, 2.0, 1.0))), I,
-         "no .limited run with the offered load above the line; terminal delay (reported, heavy files, not exercised): "
-         "heavy files: multi-MLRU "
-         "opened no additional circuit at N = 16 (calls to a site with a circuit open, per run: N = 16: 0±0): it ran "
-         "as MLRU; under the figure's own load additional circuits per run: N = 16: 0±0")
+    # ext6 where multi-MLRU opened no additional circuit under heavy files: not exercised,
+    # the delay reading reported beside it.
+    said(claim("ext6.multi_slows_other_sites", sd(6, _cm(6, 0.0, 2.0, 1.0))), Verdict.NOT_EXERCISED,
+         "line saturated, but multi-MLRU opened no (or too few) additional circuits: N = 16 (offered 368% of the "
+         "line): additional circuits 0±0; multi − MLRU, paired, bit/s: no site curves; terminal delay (reported, not "
+         "exercised): heavy files: multi-MLRU opened no additional circuit at N = 16 (calls to a site with a circuit "
+         "open, per run: N = 16: 0±0): it ran as MLRU; under the figure's own load additional circuits per run: "
+         "N = 16: 0±0", "no additional circuit opened")
+    assert claim("ext6.multi_slows_other_sites", sd(6, {"mlru": {2.0: 1.0}})).verdict is I, "no heavy-files point"
     no_own = {k: v for k, v in _cm(6, 32.0, 2.0, 1.0).items() if k != cl.EXTRA}
     assert claim("ext6.multi_slows_other_sites", sd(6, no_own)).detail.endswith("additional circuits per run: not run")
 

@@ -595,7 +595,6 @@ from .claims_cm import (  # noqa: E402
     LIMITED,
     LIMITED_XS,
     PREVENT_SHARE,
-    SATURATED_XS,
     asymmetric_c_max_churn,
     exercised,
     fig4_claims,
@@ -610,7 +609,7 @@ from .claims_cm import (  # noqa: E402
     _crowded_xs,
 )
 
-__all__ = ["EXTRA", "FIRST_HALF", "HEAVY", "LIMITED", "LIMITED_XS", "PREVENT_SHARE", "SATURATED_XS", "asymmetric_c_max_churn", "exercised", "fig4_claims", "fig5_claims", "fig6_claims",
+__all__ = ["EXTRA", "FIRST_HALF", "HEAVY", "LIMITED", "LIMITED_XS", "PREVENT_SHARE", "asymmetric_c_max_churn", "exercised", "fig4_claims", "fig5_claims", "fig6_claims",
            "fig7_claims", "fig8_claims", "lru_thrashes", "mlru_cheaper_than_lru", "t_min_prevents_thrashing", "_busy_xs", "_crowded_xs"]
 
 

@@ -231,7 +231,7 @@ def _cm_figure(number: int, title: str, y_label: str, direction: str, measure: s
         curves += tuple(Curve(f"{k}.throughput", f"{label}: throughput, all flows", "flow.*", params={"policy": k},
                               measure="throughput_bps", plot=False) for k, label in POLICIES if k != "multi_mlru")
     if number == 6:  # the other sites' throughput under §6's trade (ext6), from Fig. 4's .limited runs
-        curves += tuple(c for c in _limited_curves() if c.measure) + _limited_site_curves()
+        curves += tuple(c for c in _limited_curves() if c.measure) + _limited_site_curves() + _heavy_site_curves()
     if number == 7:  # LRU's short-lived closes over the run's first half (ext7's "continually")
         crowded = tuple(float(n) for n in CM_DESTINATIONS if n > CM_CHANNELS)
         crowded_quick = tuple(float(n) for n in CM_DESTINATIONS_QUICK if n > CM_CHANNELS)
@@ -250,17 +250,12 @@ def _cm_figure(number: int, title: str, y_label: str, direction: str, measure: s
     )
 
 
-#: The .limited runs' points: where the offered load fits the line, then where it exceeds it.
-LIMITED_ALL_XS = (*cl.LIMITED_XS, *cl.SATURATED_XS)
-
-
 def _limited_curves() -> tuple[Curve, ...]:
     """Fig. 4, hidden: the two MLRUs under heavy files with the figure's own channels
     (cl.LIMITED: the managers close circuits to open others), where the offered load
-    fits the line (cl.LIMITED_XS): §6's trade of calls for throughput; and where it
-    exceeds the line (cl.SATURATED_XS): ext6's saturated gateway."""
+    fits the line (cl.LIMITED_XS): §6's trade of calls for throughput."""
     limited = {"file_rate": CM_FILE_RATE_HEAVY, "channels": CM_CHANNELS}
-    xs = LIMITED_ALL_XS
+    xs = cl.LIMITED_XS
     out = tuple(Curve(f"{k}{cl.LIMITED}", f"{label}, heavy files, {CM_CHANNELS} channels", "flow.*",
                       params={"policy": k, **limited}, plot=False, xs=xs, quick_xs=xs)
                 for k, label in POLICIES if k != "lru")
@@ -277,10 +272,26 @@ def _limited_site_curves() -> tuple[Curve, ...]:
     """Each terminal site's throughput under the two MLRUs in the .limited runs (the
     other sites when multi-MLRU opens additional circuits to the file sites)."""
     limited = {"file_rate": CM_FILE_RATE_HEAVY, "channels": CM_CHANNELS}
-    sites = sorted({t for x in LIMITED_ALL_XS for t in cm_sites(int(x))[0]})
+    sites = sorted({t for x in cl.LIMITED_XS for t in cm_sites(int(x))[0]})
     return tuple(Curve(f"{k}{cl.LIMITED}.{site}", f"{label}, heavy files, {CM_CHANNELS} channels: throughput to {site}",
                        f"flow.a->{site}", params={"policy": k, **limited}, measure="throughput_bps", plot=False,
-                       xs=(xs := tuple(x for x in LIMITED_ALL_XS if site in cm_sites(int(x))[0])), quick_xs=xs)
+                       xs=(xs := tuple(x for x in cl.LIMITED_XS if site in cm_sites(int(x))[0])), quick_xs=xs)
+                 for k, label in POLICIES if k != "lru" for site in sites)
+
+
+def _heavy_site_curves() -> tuple[Curve, ...]:
+    """Each terminal site's throughput under the two MLRUs in the heavy-files runs (a
+    channel for every circuit; the line saturated from N = 6): ext6's gateway, read from
+    the runs of the .heavy curves (no run of their own)."""
+    heavy = {"file_rate": CM_FILE_RATE_HEAVY, "channels": CM_CHANNELS_MANY}
+    sites = sorted({t for n in CM_DESTINATIONS for t in cm_sites(n)[0]}, key=lambda t: int(t[1:]))
+
+    def at(grid: tuple[int, ...], site: str) -> tuple[float, ...]:
+        return tuple(float(n) for n in grid if site in cm_sites(n)[0])
+
+    return tuple(Curve(f"{k}{cl.HEAVY}.{site}", f"{label}, heavy files: throughput to {site}", f"flow.a->{site}",
+                       params={"policy": k, **heavy}, measure="throughput_bps", plot=False,
+                       xs=at(CM_DESTINATIONS, site), quick_xs=at(CM_DESTINATIONS_QUICK, site))
                  for k, label in POLICIES if k != "lru" for site in sites)
 
 
