@@ -391,8 +391,8 @@ def slows_other_sites(sd: StudyData) -> Outcome:
                     describe=lambda x: _sites_said(fd, x, HEAVY))
     rest = [x for x in saturated if x not in scored]
     skipped = f"; not scored (additional circuits not significant) at N = {', '.join(f'{x:g}' for x in rest)}" if rest else ""
-    worst = max(pairs, key=lambda p: _paired_site(fd, *p, HEAVY).hi)
-    d = _paired_site(fd, *worst, HEAVY)
+    worst = max(pairs, key=lambda p: _paired_site(fd, p[0], p[1], HEAVY).hi)
+    d = _paired_site(fd, worst[0], worst[1], HEAVY)
     cell = (f"{len(pairs)} site-points, line saturated (N = {', '.join(f'{x:g}' for x in scored)}); the least lowered: "
             f"N = {worst[0]:g} {worst[1]} {d.mean:+.1f} ± {d.half:.1f} bit/s (paired, n = {d.n})")
     return Outcome(out.verdict, f"each terminal site's throughput, heavy files, where the offered load exceeds the line: "
