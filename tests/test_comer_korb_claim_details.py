@@ -162,12 +162,22 @@ def test_no_gain_when_saturated_says_each_c_past_the_busy_lines() -> None:
     assert (last.verdict, last.measured) == (I, "saturated from C = 2; none past it"), last
 
 
-def test_over_10pct_says_the_transfers_certainly_over_per_variant() -> None:
+def test_over_10pct_says_the_tests_over_per_variant() -> None:
     said(claim("fig3.over_10pct_retransmitted", _retx({"tcp": (0.125, 0.0, 3), "random": (0.0625, 0.03125, 5)})), I,
-         "at least 1 of 6 distinct one-circuit transfers re-sent > 10% (certain from each variant's mean and CI: a "
-         "CI-0 variant is one transfer, else one if the mean is over; per-replication values are not in the study "
-         "data): tcp 12.5% ± 0.0 (n = 3, 1 distinct, ≥ 1 above), random 6.2% ± 3.1 (n = 5, 5 distinct, ≥ 0 above)",
-         "≥ 1 of 6 distinct transfers > 10%")
+         "1 of 1 distinct one-circuit transfers (tests) re-sent > 10% (share 100%, no interval, 95% t-interval; "
+         "several = 2): tcp: 1 of 1 over (share 100%, no interval), re-sent 12.5%; random: replications not kept; "
+         "the count is unknown for random",
+         "1 of 1 tests > 10% (share 100%, no interval)")
+    said(claim("fig3.over_10pct_retransmitted", _retx({"tcp": (0.0, 0.0, 3), "random": [0.05, 0.25, 0.0, 0.0]})), I,
+         "1 of 5 distinct one-circuit transfers (tests) re-sent > 10% (share 20% ± 56, 95% t-interval; several = 2): "
+         "tcp: 0 of 1 over (share 0%, no interval), re-sent 0.0%; random: 1 of 4 over (share 25% ± 80), re-sent "
+         "0.0–25.0%",
+         "1 of 5 tests > 10% (share 20% ± 56)")
+    said(claim("fig3.over_10pct_retransmitted", _retx({"tcp": (0.0, 0.0, 3), "bursty": (0.25, 0.0, 3)})), N,
+         "1 of 2 distinct one-circuit transfers (tests) re-sent > 10% (share 50% ± 635, 95% t-interval; several = 2, "
+         "every variant deterministic): tcp: 0 of 1 over (share 0%, no interval), re-sent 0.0%; bursty: 1 of 1 over "
+         "(share 100%, no interval), re-sent 25.0%",
+         "1 of 2 tests > 10% (share 50% ± 635)")
     # Nothing ran at one circuit: inconclusive (not "does not hold").
     assert claim("fig3.over_10pct_retransmitted", sd(3, {"tcp.tcp_segments_retransmitted": {2.0: 50.0}})).verdict is I
 
@@ -259,11 +269,15 @@ def test_multi_circuit_claims_say_where_they_were_scored_and_read_only_the_large
          "circuits closed per run (multi-MLRU / MLRU) N = 2: 8±0 / 0±0; throughput per additional call: N = 2: +0 "
          "bit/s for +4 calls per run (0 bit/s per call)",
          "N = 2: +0 bit/s for +4 calls per run (0 bit/s per call)")
-    # ext6 without the .limited runs: inconclusive, the delay reading reported beside it.
-    said(claim("ext6.multi_slows_other_sites", sd(6, _cm(6, 0.0, 2.0, 1.0))), I,
-         "missing the .limited runs; terminal delay (reported, heavy files, not exercised): heavy files: multi-MLRU "
-         "opened no additional circuit at N = 16 (calls to a site with a circuit open, per run: N = 16: 0±0): it ran "
-         "as MLRU; under the figure's own load additional circuits per run: N = 16: 0±0")
+    # ext6 where multi-MLRU opened no additional circuit under heavy files: not exercised,
+    # the delay reading reported beside it.
+    said(claim("ext6.multi_slows_other_sites", sd(6, _cm(6, 0.0, 2.0, 1.0))), Verdict.NOT_EXERCISED,
+         "line saturated, but multi-MLRU opened no (or too few) additional circuits: N = 16 (offered 368% of the "
+         "line): additional circuits 0±0; multi − MLRU, paired, bit/s: no site curves; terminal delay (reported, not "
+         "exercised): heavy files: multi-MLRU opened no additional circuit at N = 16 (calls to a site with a circuit "
+         "open, per run: N = 16: 0±0): it ran as MLRU; under the figure's own load additional circuits per run: "
+         "N = 16: 0±0", "no additional circuit opened")
+    assert claim("ext6.multi_slows_other_sites", sd(6, {"mlru": {2.0: 1.0}})).verdict is I, "no heavy-files point"
     no_own = {k: v for k, v in _cm(6, 32.0, 2.0, 1.0).items() if k != cl.EXTRA}
     assert claim("ext6.multi_slows_other_sites", sd(6, no_own)).detail.endswith("additional circuits per run: not run")
 

@@ -22,6 +22,7 @@ from arqlab.studies.comer_korb import theory
 from arqlab.studies.comer_korb.figures import figure
 from arqlab.studies.comer_korb.params import (
     CM_CHANNELS,
+    FIG2_T_N_ANCHORS,
     CM_K_RESERVED,
     FILE_OCTETS,
     HEADER_OCTETS,
@@ -30,22 +31,32 @@ from arqlab.studies.comer_korb.params import (
     SEGMENTS,
 )
 from arqlab.studies.data import StudyData
-from arqlab.studies.verdicts import Est, Verdict
+from arqlab.studies.verdicts import Est, Verdict, t_interval
 
-#: curve -> {x: mean} or {x: (mean, half, n)}
-Curves = Mapping[str, Mapping[float, float | tuple[float, float, int]]]
+#: curve -> {x: mean}, {x: (mean, half, n)} or {x: [each replication's value]}
+Curves = Mapping[str, Mapping[float, float | tuple[float, float, int] | list[float]]]
 
 #: A throughput at which the busy share equals the busy time (2·8·FILE_OCTETS bit/s).
 UNIT = 16.0 * FILE_OCTETS
 
 
 def fig(n: int, curves: Curves) -> FigureData:
-    rows = []
+    """A synthetic figure; a point given as a list is its replications, kept as the
+    runs' observations (its mean and CI their t-interval)."""
+    rows, observed = [], {}
     for c, pts in curves.items():
         for x, v in pts.items():
-            mean, half, k = v if isinstance(v, tuple) else (v, 0.0, 5)
-            rows.append({"curve": c, "variant": "", "x": x, "y": mean, "y_ci95_half_width": half, "n": k})
-    return FigureData(figure(n), pd.DataFrame(rows))
+            row: dict[str, object] = {"curve": c, "variant": "", "x": x}
+            if isinstance(v, list):
+                e = t_interval(v)
+                mean, half, k = e.mean, (e.half if e.n > 1 else 0.0), len(v)
+                run = f"{c}@{x:g}"
+                observed[run] = {("d", "m"): tuple(v)}
+                row.update({"run": run, "direction": "d", "measure": "m", "norm": 1.0})
+            else:
+                mean, half, k = v if isinstance(v, tuple) else (v, 0.0, 5)
+            rows.append({**row, "y": mean, "y_ci95_half_width": half, "n": k})
+    return FigureData(figure(n), pd.DataFrame(rows), observed=observed)
 
 
 def sd(n: int, curves: Curves) -> StudyData:
@@ -126,6 +137,18 @@ def test_knee_range_is_where_the_cis_let_the_knee_lie() -> None:
     assert cl.knee_range(_scored({1.0: 0.5, 2.0: (0.90625, 0.03125, 5), 3.0: 1.0})[3]) == (3.0, 3.0, 1.0)
     assert cl.knee_range(_scored({1.0: (0.5, 0.5, 5), 2.0: (1.0, 0.1, 5)})[3]) == (1.0, None, 1.0)
     assert cl.knee_range(_scored({1.0: float("nan")})[3])[:2] == (None, None)
+
+
+def test_knee_range_counts_the_best_means_own_uncertainty() -> None:
+    """Finding 9 of the review of revision 11: the best is the largest of noisy means,
+    not exact. The earliest knee is read against the best's lower end (95 % of 0.875
+    = 0.83125: C = 2 at 0.85 may be the knee; against the best mean 0.95 it could not)
+    and the certain knee against the largest upper end (95 % of 1.02 = 0.969: C = 2's
+    CI [0.96, 0.98] no longer certainly reaches it; against 1.0 it did)."""
+    assert cl.knee_range(_measured({1.0: 0.5, 2.0: 0.85, 3.0: (1.0, 0.125, 5)})[3]) == (2.0, None, 1.0)
+    assert cl.knee_range(_measured({1.0: 0.5, 2.0: 0.83, 3.0: (1.0, 0.125, 5)})[3]) == (3.0, None, 1.0)
+    assert cl.knee_range(_measured({1.0: 0.5, 2.0: (0.97, 0.01, 5), 3.0: (1.0, 0.02, 5)})[3]) == (2.0, 3.0, 1.0)
+    assert cl.knee_range(_measured({1.0: 0.5, 2.0: (0.97, 0.0005, 5), 3.0: (1.0, 0.02, 5)})[3]) == (2.0, 2.0, 1.0)
 
 
 @pytest.mark.parametrize("points,verdict", [
@@ -284,39 +307,56 @@ def test_linear_reads_the_constant_curve() -> None:
     assert cl._linear(sd(3, {"random": {1.0: one, 2.0: 2 * one}})).verdict is Verdict.INCONCLUSIVE
 
 
-def test_transfers_over_counts_only_the_transfers_certainly_over() -> None:
-    t = PAPER_RETX_SHARE
-    assert cl.transfers_over(Est(t, 0.0, 10), t) == 0, "exactly 10 % is not over"
-    assert cl.transfers_over(Est(0.125, 0.0, 10), t) == 1, "no spread: one deterministic transfer, run 10 times"
-    assert cl.transfers_over(Est(t, 0.01, 10), t) == 0, "a spread mean at 10 %: none certain"
-    assert cl.transfers_over(Est(0.19, 0.01, 10), t) == 1, "spread: one must be over"
-    assert cl.transfers_over(Est(0.5, 0.01, 10), t) == 1, "shares are unbounded: one 5.0 and nine 0 average 0.5"
-    # A 4096-octet window re-sends 548 % of the file: never more transfers than run.
-    assert cl.transfers_over(Est(5.486, 0.341, 3), t) == 1
-    assert cl.transfers_over(Est(5.486, 0.0, 3), t) == 1
-    assert cl.transfers_over(Est(0.5, 0.01, 0), t) == 0
-    assert cl.transfers_over(Est(float("nan"), 0.01, 10), t) == 0
+def _retx(shares: Mapping[str, tuple[float, float, int] | list[float]]) -> StudyData:
+    """Fig. 3's one-circuit retransmission counters from shares of the file's segments:
+    (mean, half, n) or each replication's share."""
+    def counts(v: tuple[float, float, int] | list[float]) -> tuple[float, float, int] | list[float]:
+        if isinstance(v, list):
+            return [x * SEGMENTS for x in v]
+        m, h, n = v
+        return (m * SEGMENTS, h * SEGMENTS, n)
+    return sd(3, {f"{c}.tcp_segments_retransmitted": {1.0: counts(v)} for c, v in shares.items()})
 
 
-def _retx(shares: Mapping[str, tuple[float, float, int]]) -> StudyData:
-    return sd(3, {f"{c}.tcp_segments_retransmitted": {1.0: (m * SEGMENTS, h * SEGMENTS, n)}
-                  for c, (m, h, n) in shares.items()})
+def test_distinct_transfers_are_the_replications_unless_all_are_one_transfer() -> None:
+    assert cl.distinct_transfers((0.3, 0.3, 0.3)) == (0.3,), "a deterministic transfer run 3 times: one test"
+    assert cl.distinct_transfers((0.3, 0.2, 0.3)) == (0.3, 0.2, 0.3)
+    assert cl.distinct_transfers((0.3, float("nan"))) == (0.3,)
+    assert cl.distinct_transfers(()) == ()
+
+
+@pytest.mark.parametrize("over,share,final,verdict", [
+    (2, Est(2 / 3, 1.43, 3), False, Verdict.HOLDS),  # two tests over: several
+    (1, Est(1 / 3, 1.43, 3), False, Verdict.INCONCLUSIVE),  # one: another test may be
+    (0, Est(0.0, 0.0, 3), False, Verdict.DOES_NOT_HOLD),  # none of three
+    (0, Est(0.0, 0.0, 1), False, Verdict.INCONCLUSIVE),  # a single test says nothing of the others
+    (1, Est(1 / 2, 6.35, 2), True, Verdict.DOES_NOT_HOLD),  # every variant deterministic: one is final
+    (0, Est(0.0, 0.1, 20), False, Verdict.INCONCLUSIVE),  # upper end 0.1 × 20 tests = 2: several not ruled out
+    (0, Est(0.0, 0.099, 20), False, Verdict.DOES_NOT_HOLD),  # 1.98 tests: fewer than several
+])
+def test_over_10pct_rule_at_several_tests(over: int, share: Est, final: bool, verdict: Verdict) -> None:
+    assert cl.over_10pct(over, share, final) is verdict
 
 
 @pytest.mark.parametrize("shares,verdict", [
-    ({"tcp": (0.125, 0.0, 1), "random": (0.125, 0.0, 1)}, Verdict.HOLDS),  # two transfers: several
-    ({"tcp": (0.125, 0.0, 1), "random": (0.0625, 0.0, 5)}, Verdict.DOES_NOT_HOLD),  # one over, the other known ≤ 10 %
-    ({"tcp": (0.125, 0.0, 10), "random": (0.1, 0.0, 10)}, Verdict.DOES_NOT_HOLD),  # 10 runs of one transfer: one test
+    ({"tcp": (0.125, 0.0, 1), "random": (0.125, 0.0, 1)}, Verdict.HOLDS),  # two deterministic tests over
+    ({"tcp": (0.125, 0.0, 10), "random": (0.1, 0.0, 10)}, Verdict.DOES_NOT_HOLD),  # exactly 10 % is not over; final
     ({"tcp": (0.125, 0.0, 10), "random": (0.1 + 1e-9, 0.0, 10)}, Verdict.HOLDS),  # just over 10 %: two tests
-    ({"tcp": (0.125, 0.0, 10), "random": (0.05, 0.01, 10)}, Verdict.INCONCLUSIVE),  # one; the spread one may hide more
-    ({"tcp": (0.09375, 0.0, 3), "random": (0.0625, 0.0, 5)}, Verdict.DOES_NOT_HOLD),  # none can be over
-    ({"tcp": (0.1, 0.01, 3)}, Verdict.INCONCLUSIVE),  # spread: some may be over
-    ({"random": (5.0, 0.5, 3)}, Verdict.INCONCLUSIVE),  # one certain: the mean may be one transfer's
-    ({"random": (0.3, 0.05, 10), "bursty": (0.3, 0.05, 10)}, Verdict.HOLDS),  # one certain in each
+    ({"tcp": (0.125, 0.0, 3), "random": [0.05, 0.11, 0.09]}, Verdict.HOLDS),  # one random replication over: 2 tests
+    ({"tcp": (0.125, 0.0, 3), "random": [0.05, 0.10, 0.09]}, Verdict.INCONCLUSIVE),  # 1 of 4: another may be
+    ({"tcp": (0.0, 0.0, 3), "random": [0.05, 0.10, 0.09, 0.0], "bursty": (0.02, 0.0, 3)},
+     Verdict.DOES_NOT_HOLD),  # none of six tests over 10 %
+    ({"tcp": (0.0, 0.0, 3), "random": (0.05, 0.01, 10)}, Verdict.INCONCLUSIVE),  # replications not kept: unknown
+    ({"tcp": (0.125, 0.0, 3), "random": (0.3, 0.05, 10), "bursty": (0.3, 0.0, 3)}, Verdict.HOLDS),  # unknown, yet 2
+    ({"random": [0.3, 0.4, 0.5]}, Verdict.HOLDS),  # three different transfers over 10 %
 ])
-def test_over_10pct_needs_several_one_circuit_transfers(shares: dict[str, tuple[float, float, int]],
-                                                        verdict: Verdict) -> None:
-    assert cl._over_10pct(_retx(shares)).verdict is verdict
+def test_over_10pct_counts_each_replication_as_a_test(shares: dict[str, tuple[float, float, int] | list[float]],
+                                                      verdict: Verdict) -> None:
+    """Finding 8 of the review of revision 11: the claim reads each replication's share
+    re-sent (a test), so it fails on data where no test re-sends over 10 %, which the
+    mean-and-CI count could not tell (it failed only if every variant's CI was 0)."""
+    out = cl._over_10pct(_retx(shares))
+    assert out.verdict is verdict, out.detail
 
 
 def _counters(seg: float, dgrams: float, packets: float, octets: float) -> StudyData:
@@ -380,9 +420,39 @@ def test_t_min_prevents_thrashing_at_most_10_percent_of_the_controls_closes(with
 def test_single_reaches_2200_within_the_figures_precision_at_the_best_hour(rate: float, half: float,
                                                                             verdict: Verdict) -> None:
     """Conclusions: "it sometimes achieves 23% of the line capacity (2200 bps)": the
-    one-circuit rate at the best hour's T_N (the "night" curve) within 2200 ± 50, both
-    edges, the CI wholly in (holds) or out (does not hold); the constant-T_N curve is
-    not read."""
+    one-circuit rate at the best hour's T_N within 2200 ± 50, both edges, the CI wholly
+    in (holds) or out (does not hold); with every anchor of the profile giving that
+    rate, the claim's verdict is the rule's; the constant-T_N curve is not read."""
+    assert cl.single_reaches_2200(Est(rate, half, 5)) is verdict
     claim = next(c for c in cl.fig3_claims() if c.id == "fig3.single_reaches_2200")
-    assert claim.check(sd(3, {"night": {1.0: (rate, half, 5)}, "tcp": {1.0: 2200.0}})).verdict is verdict
+    every = {f"{cl.BEST_HOUR}.{a}": {1.0: (rate, half, 5)} for a in FIG2_T_N_ANCHORS}
+    assert claim.check(sd(3, {**every, "tcp": {1.0: 2200.0}})).verdict is verdict
     assert claim.check(sd(3, {"tcp": {1.0: 2200.0}})).verdict is Verdict.INCONCLUSIVE, "no best-hour point"
+
+
+@pytest.mark.parametrize("night,mean,day,verdict", [
+    (2200.0, 2200.0, 2200.0, Verdict.HOLDS),  # every anchor in the band
+    (2200.0, 2240.0, 2300.0, Verdict.INCONCLUSIVE),  # by day above it: the anchor decides it
+    (1641.0, 1900.0, 2100.0, Verdict.DOES_NOT_HOLD),  # below under every anchor
+    (2300.0, 2400.0, 2600.0, Verdict.DOES_NOT_HOLD),  # above under every anchor
+    (1641.0, 2000.0, 2600.0, Verdict.INCONCLUSIVE),  # below at night, above by day: an anchor between reaches it
+    (1641.0, 2149.0, 2251.0, Verdict.INCONCLUSIVE),  # just outside on both sides
+    (1641.0, 2149.0, 2149.0, Verdict.DOES_NOT_HOLD),  # just below at most
+])
+def test_single_reaches_2200_is_inconclusive_when_the_profiles_anchor_decides_it(
+        night: float, mean: float, day: float, verdict: Verdict) -> None:
+    """Finding 10 of the review of revision 11: the best hour's T_N follows from what the
+    vendor's mean is in Fig. 2's assumed profile (night, 24-hour mean or business
+    hours: declared with that range), so the claim is read under each anchor and is
+    inconclusive when they disagree or lie on both sides of 2200 ± 50."""
+    ests = [Est(r, 0.0, 5) for r in (night, mean, day)]
+    assert cl.reaches_under_anchors(ests) is verdict
+    claim = next(c for c in cl.fig3_claims() if c.id == "fig3.single_reaches_2200")
+    data = sd(3, {**{f"{cl.BEST_HOUR}.{a}": {1.0: r} for a, r in zip(FIG2_T_N_ANCHORS, (night, mean, day))},
+                  "tcp": {1.0: night}})
+    out = claim.check(data)
+    assert out.verdict is verdict, out.detail
+    assert "vendor's mean at night (best hour 235.0 ms)" in out.detail and "at day (best hour 117.5 ms)" in out.detail
+    assert ("the anchor decides it" in out.detail) is (verdict is Verdict.INCONCLUSIVE)
+    assert "the constant-T_N transfer fig3.single_below_2200 reads" in out.detail
+    assert cl.reaches_under_anchors([]) is Verdict.INCONCLUSIVE

@@ -51,11 +51,18 @@ def test_fig2_profile_puts_the_vendors_mean_at_night_or_makes_it_the_24_hour_mea
     ends = [h for h, _ in prof[1:]] + [24.0]
     assert sum((end - h) * m for (h, m), end in zip(prof, ends)) / 24 == pytest.approx(0.235)
     assert prof[0][1] == pytest.approx(0.235 / 1.375)
+    assert params.t_n_profile("night")[0][1] == 0.235, "an explicit anchor overrides FIG2_T_N_ANCHOR"
+    # "day": the vendor's mean is business hours' T_N, the night half of it.
+    assert params.t_n_profile("day")[0][1] == pytest.approx(0.235 / 2)
+    assert params.t_n_profile("day")[2][1] == pytest.approx(0.235)
     monkeypatch.setattr(params, "DAY_FACTOR", 3.0)
     assert params.profile_mean_factor() == (14 + 2 * 2 + 8 * 3) / 24
+    assert params.t_n_profile("day")[0][1] == pytest.approx(0.235 / 3)
+    levels = next(u for u in params.UNCERTAIN_INPUTS if u.target == "param:FIG2_T_N_ANCHOR").levels
+    assert levels == ("night", "mean", "day") == params.FIG2_T_N_ANCHORS
 
 
-@pytest.mark.parametrize("anchor,night", [("night", 0.235), ("mean", 0.235 / 1.375)])
+@pytest.mark.parametrize("anchor,night", [("night", 0.235), ("mean", 0.235 / 1.375), ("day", 0.235 / 2)])
 def test_fourth_reasons_transfers_run_at_the_profiles_lowest_and_highest_t_n(
         anchor: str, night: float, monkeypatch: pytest.MonkeyPatch) -> None:
     """The one-circuit transfers of the fourth reason: constant T_N at the assumed
@@ -67,6 +74,10 @@ def test_fourth_reasons_transfers_run_at_the_profiles_lowest_and_highest_t_n(
     assert cs.transit_delay({"t_n": "constant"}) == {"dist": "constant", "mean_s": 0.235}
     shifted = cs.transit_delay({"t_n": "constant", "t_n_level": "day", "placement": "host_to_host"})["mean_s"]
     assert shifted == pytest.approx(2 * night + cs.relay_t_n({"placement": "host_to_host"}) - 0.235)
+    # A point's own anchor (fig3.single_reaches_2200's best_hour curves) wins over the study's.
+    monkeypatch.setattr(params, "FIG2_T_N_ANCHOR", "night")
+    own = cs.transit_delay({"t_n": "constant", "t_n_level": "night", "anchor": anchor})["mean_s"]
+    assert own == pytest.approx(night)
 
 
 def test_day_factor_description_states_the_range_the_code_computes() -> None:

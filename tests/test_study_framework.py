@@ -298,6 +298,55 @@ def test_simulate_runs_goes_through_the_store_and_reuses_it(tmp_path: Path) -> N
     # As JSON text: undefined measures are NaN, which is not equal to itself.
     assert json.dumps(again, sort_keys=True) == json.dumps(first, sort_keys=True)
     assert first["r1"]["a_to_b"]["throughput_efficiency"]["n"] == 3
+    # Each run's replications, kept for the claims that pair runs or count replications:
+    # their t-interval is the summary's, and the store gives the same values again.
+    observed: dict[str, fw.Observations] = {}
+    fw.simulate_runs(reqs, workers=1, store=path, observed=observed)
+    values = observed["r1"][("a_to_b", "throughput_efficiency")]
+    stat = first["r1"]["a_to_b"]["throughput_efficiency"]
+    e = fw.t_interval(values)
+    assert len(values) == 3 and len(set(values)) == 3
+    assert (e.mean, e.half) == (pytest.approx(stat["mean"], rel=1e-12), pytest.approx(stat["ci95_half_width"], rel=1e-9))
+
+
+def test_figure_data_replications_are_the_runs_observations_in_plot_units() -> None:
+    """A point's replications come from its run's observations (divided by the point's
+    norm, replication 0 first, NaN kept in place so that two runs pair by position);
+    without them a point with CI 0 is n equal values, and any other point has none."""
+    import pandas as pd
+
+    from arqlab.studies.spec import Curve, Figure
+
+    fig = Figure(1, "t", {}, "x", "y", "m", (1.0,), (1.0,), lambda x: {}, (Curve("c", "c", "d"), Curve("k", "k", "d")))
+    frame = pd.DataFrame([
+        {"curve": "c", "variant": "", "x": 1.0, "y": 2.0, "y_ci95_half_width": 1.0, "n": 3, "run": "r", "direction": "d",
+         "measure": "m", "norm": 2.0},
+        {"curve": "c", "variant": "", "x": 2.0, "y": 5.0, "y_ci95_half_width": 0.0, "n": 4, "run": "s", "direction": "d",
+         "measure": "m", "norm": 1.0},
+        {"curve": "k", "variant": "", "x": 1.0, "y": 5.0, "y_ci95_half_width": 1.0, "n": 4, "run": "s", "direction": "d",
+         "measure": "m", "norm": 1.0},
+    ])
+    fd = fw.FigureData(fig, frame, observed={"r": {("d", "m"): (2.0, float("nan"), 6.0, 8.0)}})
+    got = fd.replications("c", 1.0)
+    assert got is not None and got[0] == 1.0 and math.isnan(got[1]) and got[2] == 3.0 and len(got) == 3, got
+    assert fd.replications("c", 2.0) == (5.0,) * 4, "CI 0: every replication is the mean"
+    assert fd.replications("k", 1.0) is None, "a spread and no observations: unknown"
+    assert fd.replications("c", 9.0) is None
+    assert str(fd.with_variant("").replications("c", 1.0)) == str(got), "a variant view keeps the observations"
+
+
+def test_t_interval_and_paired_differences() -> None:
+    """The t-interval of a list (Student's t at n − 1 degrees of freedom), NaN dropped;
+    paired(A, B) is that of A − B pair by pair over the shorter list."""
+    e = fw.t_interval([1.0, 2.0, 3.0, float("nan")])
+    assert (e.mean, e.n) == (2.0, 3) and e.half == pytest.approx(4.302652729911275 * 1.0 / math.sqrt(3))
+    assert fw.t_interval([4.0, 4.0]) == fw.Est(4.0, 0.0, 2)
+    one = fw.t_interval([4.0])
+    assert one.mean == 4.0 and math.isnan(one.half) and not one.valid
+    assert math.isnan(fw.t_interval([]).mean)
+    d = fw.paired([10.0, 20.0, 31.0, 99.0], [9.0, 19.0, 29.0])
+    assert (d.mean, d.n) == (pytest.approx(4 / 3), 3) and d.half == pytest.approx(4.302652729911275 * math.sqrt(1 / 3) / math.sqrt(3))
+    assert fw.paired([1.0, float("nan"), 3.0], [0.0, 0.0, 2.0]) == fw.Est(1.0, 0.0, 2)
 
 
 def testplain_metrics_tolerates_partial_results() -> None:

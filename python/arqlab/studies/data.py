@@ -88,7 +88,7 @@ def curves_read(claim: Claim, data: StudyData) -> set[str]:
     by :class:`FigureData`; a check that fails on missing values still records what it
     reached)."""
     assert claim.figure is not None
-    figs = {n: FigureData(fd.figure, fd.frame, fd.variant) for n, fd in data.figures.items()}
+    figs = {n: FigureData(fd.figure, fd.frame, fd.variant, fd.observed) for n, fd in data.figures.items()}
     try:
         claim.check(StudyData(figs))
     except (KeyError, ValueError, ZeroDivisionError, TypeError, StopIteration):

@@ -75,7 +75,7 @@ from .plan import (
 )
 from .reproduce import Extra, PassInfo, Reproduction, Study, StudyPackage, reproduce_study
 from .run import ProgressFn, plain_metrics, simulate_runs
-from .spec import Assumption, Claim, ClosedForm, Curve, Figure, Marker, Metrics, Scenario, Sensitivity
+from .spec import Assumption, Claim, ClosedForm, Curve, Figure, Marker, Metrics, Observations, Scenario, Sensitivity
 from .verdicts import (
     Est,
     Outcome,
@@ -89,21 +89,23 @@ from .verdicts import (
     below,
     conjunction,
     exceeds,
+    paired,
     pointwise,
     significant,
+    t_interval,
     within,
 )
 
 __all__ = [
     "CAPACITY_REPLICATIONS", "POINT_COLUMNS", "SHORTFALL", "Artefact", "Assumption", "Check", "Claim", "ClaimResult",
     "ClosedForm", "Curve", "Effect", "Est", "Extra", "FactorialEffects", "Figure", "FigureData", "FractionalDesign",
-    "Marker", "MeasuredXCurve", "Metrics", "Outcome", "PassInfo", "Point", "ProgressFn", "Region", "Relation", "Reproduction", "RunRequest",
+    "Marker", "MeasuredXCurve", "Metrics", "Observations", "Outcome", "PassInfo", "Point", "ProgressFn", "Region", "Relation", "Reproduction", "RunRequest",
     "RunSettings", "Scenario", "Sensitivity", "Study", "StudyData", "StudyPackage", "Table", "Verdict", "all_of",
     "any_of", "apply_overrides", "approx", "approx_value", "at_least", "at_most", "base_argmax", "below", "both",
     "canonical_json", "capacity_request", "check_capacity", "conjunction", "curve_scenario", "curves_relation",
     "departs_before", "departs_within", "departure", "evaluate_claim", "every", "exceeds", "fixed_ref",
-    "gap_vs_value", "get_dotted", "left_of", "linear_trend", "monotone_up", "plan_figure", "point_name",
+    "gap_vs_value", "get_dotted", "left_of", "linear_trend", "monotone_up", "paired", "plan_figure", "point_name",
     "plain_metrics", "point_overrides", "pointwise", "print_claims", "reproduce_study", "rel", "right_of", "right_of_latest",
-    "run_key", "set_dotted", "short_point_note", "significant", "simulate_runs", "tabulate", "to_toml", "vs_value",
+    "run_key", "set_dotted", "short_point_note", "significant", "simulate_runs", "t_interval", "tabulate", "to_toml", "vs_value",
     "within", "write_artefact", "write_claims", "write_plot", "write_scenarios", "xs_where", "xy_relation",
 ]

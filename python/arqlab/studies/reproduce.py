@@ -22,7 +22,7 @@ from .data import ClaimResult, StudyData, StudyDefinitionError, evaluate_claim, 
 from .output import counts_by_origin, print_claims, quick_footer, write_claims, write_plot, write_scenarios
 from .plan import Point, RunRequest, RunSettings, plan_figure, tabulate
 from .run import ProgressFn, simulate_runs
-from .spec import Claim, Figure, Metrics
+from .spec import Claim, Figure, Metrics, Observations
 from .verdicts import tally
 
 
@@ -150,8 +150,9 @@ def reproduce_study(
     for _, rmap, _ in plans.values():
         for k, r in rmap.items():
             runs.setdefault(k, r)
+    observed: dict[str, Observations] = {}
     metrics = simulate_runs(list(runs.values()), workers=workers, executor=executor, store=store,
-                            progress=progress, runner=runner)
+                            progress=progress, runner=runner, observed=observed)
     frames = {n: tabulate(all_figs[n], plans[n][0], metrics) for n in wanted}
     check_capacity(frames, runs, metrics, settings.precision,
                    lambda reqs: simulate_runs(reqs, workers=workers, executor=executor, store=store, runner=runner))
@@ -167,7 +168,7 @@ def reproduce_study(
         footer = quick_footer(settings, list(plans[n][1].values()), frame) if quick else ""
         files += write_plot(fig, frame, out, quick=quick, footer=footer)
         files.append(write_scenarios(fig, plans[n][2], out, settings, source=study.SOURCE))
-        fdata[n] = FigureData(fig, frame)
+        fdata[n] = FigureData(fig, frame, observed=observed)
     data = StudyData(fdata)
     coequal = tuple(dict.fromkeys(s.name for n in wanted for s in all_figs[n].sensitivities if s.coequal))
     results: list[ClaimResult] = []

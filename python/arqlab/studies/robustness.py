@@ -44,7 +44,7 @@ from .data import ClaimResult, StudyData, evaluate_claim
 from .overrides import apply_overrides, run_key
 from .plan import Point, RunRequest, RunSettings, plan_figure, tabulate
 from .run import ProgressFn, simulate_runs
-from .spec import Claim, Figure, UncertainInput
+from .spec import Claim, Figure, Observations, UncertainInput
 from .verdicts import Verdict
 
 #: A claim "holds robustly" when it holds at the study's values and on at least this
@@ -156,11 +156,13 @@ def plan_point(study: Any, package: str, inputs: Sequence[UncertainInput], row: 
 
 
 def evaluate_point(study: Any, package: str, inputs: Sequence[UncertainInput], pp: PointPlan,
-                   metrics: Mapping[str, Any]) -> list[ClaimResult]:
-    """Every claim of the planned figures (and the study's own) on a point's results."""
+                   metrics: Mapping[str, Any], observed: Mapping[str, Observations] | None = None) -> list[ClaimResult]:
+    """Every claim of the planned figures (and the study's own) on a point's results
+    (``observed``: the runs' per-replication observations, :class:`FigureData`)."""
     params, _ = split_targets(inputs, pp.row)
     with study_params(package, params):
-        data = StudyData({n: FigureData(f, tabulate(f, pp.points[n], metrics)) for n, f in pp.figures.items()})
+        data = StudyData({n: FigureData(f, tabulate(f, pp.points[n], metrics), observed=observed)
+                          for n, f in pp.figures.items()})
         claims: list[Claim] = [c for f in pp.figures.values() for c in f.claims] + list(study.study_claims())
         return [r for c in claims if (r := evaluate_claim(c, data)) is not None]
 
@@ -249,11 +251,12 @@ def robustness(
         for k, r in pp.runs.items():
             runs.setdefault(k, r)
     try:
+        observed: dict[str, Observations] = {}
         metrics = simulate_runs(list(runs.values()), workers=workers, executor=executor, store=store,
-                                progress=progress, runner=runner)
+                                progress=progress, runner=runner, observed=observed)
     except ScenarioError as e:
         raise _invalid_point(study.NAME, inputs, plans) or e from None
-    results = [evaluate_point(study, package.__name__, inputs, pp, metrics) for pp in plans]
+    results = [evaluate_point(study, package.__name__, inputs, pp, metrics, observed) for pp in plans]
     claim_ids = [r.id for r in results[0]]
     table = pd.DataFrame([{**pp.row, **{r.id: r.verdict.value for r in res}} for pp, res in zip(plans, results)])
     by_id = {r.id: r for r in nominal}

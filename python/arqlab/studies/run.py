@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from arqlab.results import warn_stalls
+from arqlab.results import observations, warn_stalls
 
 from .plan import RunRequest
-from .spec import Metrics
+from .spec import Metrics, Observations
 
 ProgressFn = Callable[[int, int, str], None]
 
@@ -39,6 +39,7 @@ def simulate_runs(
     store: Any = None,
     progress: ProgressFn | None = None,
     runner: Callable[[RunRequest], Metrics] | None = None,
+    observed: dict[str, Observations] | None = None,
 ) -> dict[str, Metrics]:
     """Run every request and return ``{run key: metrics}``. The one place that simulates.
 
@@ -53,6 +54,11 @@ def simulate_runs(
 
     ``runner`` replaces the per-run simulation function (tests use it to run the framework
     without the compiled core); it is called in this process.
+
+    ``observed``: when given, filled with each run's per-replication observations
+    (``{run key: {(direction, measure): values}}``) for the runs whose records the
+    execution layer kept (every run of up to ``results.KEEP_RECORDS_UP_TO``
+    replications; a substituted ``runner`` gives none).
     """
     total = len(runs)
     results: dict[str, Metrics] = {}
@@ -78,6 +84,8 @@ def simulate_runs(
     outcomes = run_points_detailed(specs, executor=executor, workers=workers, store=store)
     for i, (req, spec, outcome) in enumerate(zip(runs, specs, outcomes), 1):
         results[req.key] = plain_metrics(outcome.metrics)
+        if observed is not None and outcome.kept_records is not None:
+            observed[req.key] = {k: tuple(v) for k, v in observations(outcome.kept_records).items()}
         warn_stalls(req.label or req.key, outcome.summary.stalls)
         tick(i, req)
     return results

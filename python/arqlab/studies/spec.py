@@ -20,6 +20,10 @@ from .verdicts import Outcome
 Scenario = dict[str, Any]
 #: ``{direction: {measure: {"mean", "ci95_half_width", "n"}}}`` of one run.
 Metrics = dict[str, dict[str, dict[str, float]]]
+#: A run's per-replication observations, ``{(direction, measure): (value of replication
+#: 0, 1, ...)}``: kept beside the summary so that a claim can pair two runs replication
+#: by replication (common random numbers) or count replications over a threshold.
+Observations = dict[tuple[str, str], tuple[float, ...]]
 
 
 @dataclass(frozen=True)

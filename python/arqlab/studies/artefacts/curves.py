@@ -15,7 +15,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..spec import Curve, Figure
+from collections.abc import Mapping
+
+from ..spec import Curve, Figure, Observations
 from ..verdicts import Est
 
 
@@ -29,12 +31,18 @@ def _missing(base: pd.DataFrame, sub: pd.DataFrame) -> pd.DataFrame:
 
 
 class FigureData:
-    """Tidy results of one figure, with estimates looked up by curve and x (in plot units)."""
+    """Tidy results of one figure, with estimates looked up by curve and x (in plot units).
 
-    def __init__(self, figure: Figure, frame: pd.DataFrame, variant: str = "") -> None:
+    ``observed``: the runs' per-replication observations (``{run key: {(direction,
+    measure): values}}``, :func:`~arqlab.studies.run.simulate_runs`), for the claims that
+    pair runs replication by replication or count replications (:meth:`replications`)."""
+
+    def __init__(self, figure: Figure, frame: pd.DataFrame, variant: str = "",
+                 observed: Mapping[str, Observations] | None = None) -> None:
         self.figure = figure
         self.frame = frame
         self.variant = variant
+        self.observed: Mapping[str, Observations] = observed or {}
         base = frame[frame["variant"] == ""]
         if variant:
             sub = frame[frame["variant"] == variant]
@@ -47,8 +55,14 @@ class FigureData:
         #: records them to find the curves a claim reads).
         self.read: set[str] = set()
         self._index: dict[tuple[str, float], Est] = {}
+        #: (curve, x) -> (run key, direction, measure, norm): where a point's replications are.
+        self._source: dict[tuple[str, float], tuple[str, str, str, float]] = {}
         for row in base.itertuples(index=False):
             self._index[(str(row.curve), float(row.x))] = Est(float(row.y), float(row.y_ci95_half_width), int(row.n))
+            run = getattr(row, "run", None)
+            if isinstance(run, str):
+                norm = float(getattr(row, "norm", 1.0) or 1.0)
+                self._source[(str(row.curve), float(row.x))] = (run, str(row.direction), str(row.measure), norm)
 
     def has(self, curve: str) -> bool:
         self.read.add(curve)
@@ -66,6 +80,22 @@ class FigureData:
         self.read.add(curve)
         return self._index.get((curve, float(x)), Est(float("nan"), float("nan"), 0))
 
+    def replications(self, curve: str, x: float) -> tuple[float, ...] | None:
+        """The point's per-replication values in plot units (NaN where a replication has
+        none), replication 0 first, so two points of one seed pair by position (common
+        random numbers). Where the runs' observations were not kept, a point whose CI is 0 with n replications is n equal
+        values (a zero spread says every replication is the mean); else None."""
+        e = self.est(curve, x)
+        src = self._source.get((curve, float(x)))
+        if src is not None:
+            run, direction, measure, norm = src
+            values = self.observed.get(run, {}).get((direction, measure))
+            if values is not None:
+                return tuple(v / norm for v in values[:e.n])
+        if e.valid and e.half == 0.0 and e.n > 0:
+            return (e.mean,) * e.n
+        return None
+
     def argmax(self, curve: str) -> float | None:
         xs = self.xs(curve)
         if not xs:
@@ -78,7 +108,7 @@ class FigureData:
         return sorted(v for v in set(self.frame["variant"]) if v)
 
     def with_variant(self, variant: str) -> FigureData:
-        return FigureData(self.figure, self.frame, variant)
+        return FigureData(self.figure, self.frame, variant, self.observed)
 
     def to_frame(self) -> pd.DataFrame:
         """The tidy per-point frame (every variant)."""

@@ -32,6 +32,7 @@ from .params import (
     CM_FILE_RATE_HEAVY,
     COLORS,
     FIG2_CIRCUITS,
+    FIG2_T_N_ANCHORS,
     HOURS,
     HOURS_QUICK,
     LINE_BPS,
@@ -114,7 +115,12 @@ def _fig3_curves() -> tuple[Curve, ...]:
     extremes = tuple(Curve(level, f"one circuit, T_N of the profile's {level}", FLOW,
                            params={"t_n": "constant", "t_n_level": level}, plot=False, xs=(1.0,), quick_xs=(1.0,))
                      for level in ("night", "day"))
-    return main + hidden + bursty + flavours + extremes
+    # One circuit at the best hour's T_N under each anchor of the profile (fig3.single_reaches_2200;
+    # the study's own anchor is the "night" curve's run).
+    best_hour = tuple(Curve(f"{cl.BEST_HOUR}.{a}", f"one circuit, the profile's night, the vendor's mean at {a}", FLOW,
+                            params={"t_n": "constant", "t_n_level": "night", "anchor": a}, plot=False, xs=(1.0,),
+                            quick_xs=(1.0,)) for a in FIG2_T_N_ANCHORS)
+    return main + hidden + bursty + flavours + extremes + best_hour
 
 
 def _fig3_sensitivities() -> tuple[Sensitivity, ...]:
@@ -229,7 +235,7 @@ def _cm_figure(number: int, title: str, y_label: str, direction: str, measure: s
         curves += tuple(Curve(f"{k}.throughput", f"{label}: throughput, all flows", "flow.*", params={"policy": k},
                               measure="throughput_bps", plot=False) for k, label in POLICIES if k != "multi_mlru")
     if number == 6:  # the other sites' throughput under §6's trade (ext6), from Fig. 4's .limited runs
-        curves += tuple(c for c in _limited_curves() if c.measure) + _limited_site_curves()
+        curves += tuple(c for c in _limited_curves() if c.measure) + _limited_site_curves() + _heavy_site_curves()
     if number == 7:  # LRU's short-lived closes over the run's first half (ext7's "continually")
         crowded = tuple(float(n) for n in CM_DESTINATIONS if n > CM_CHANNELS)
         crowded_quick = tuple(float(n) for n in CM_DESTINATIONS_QUICK if n > CM_CHANNELS)
@@ -274,6 +280,22 @@ def _limited_site_curves() -> tuple[Curve, ...]:
     return tuple(Curve(f"{k}{cl.LIMITED}.{site}", f"{label}, heavy files, {CM_CHANNELS} channels: throughput to {site}",
                        f"flow.a->{site}", params={"policy": k, **limited}, measure="throughput_bps", plot=False,
                        xs=(xs := tuple(x for x in cl.LIMITED_XS if site in cm_sites(int(x))[0])), quick_xs=xs)
+                 for k, label in POLICIES if k != "lru" for site in sites)
+
+
+def _heavy_site_curves() -> tuple[Curve, ...]:
+    """Each terminal site's throughput under the two MLRUs in the heavy-files runs (a
+    channel for every circuit; the line saturated from N = 6): ext6's gateway, read from
+    the runs of the .heavy curves (no run of their own)."""
+    heavy = {"file_rate": CM_FILE_RATE_HEAVY, "channels": CM_CHANNELS_MANY}
+    sites = sorted({t for n in CM_DESTINATIONS for t in cm_sites(n)[0]}, key=lambda t: int(t[1:]))
+
+    def at(grid: tuple[int, ...], site: str) -> tuple[float, ...]:
+        return tuple(float(n) for n in grid if site in cm_sites(n)[0])
+
+    return tuple(Curve(f"{k}{cl.HEAVY}.{site}", f"{label}, heavy files: throughput to {site}", f"flow.a->{site}",
+                       params={"policy": k, **heavy}, measure="throughput_bps", plot=False,
+                       xs=at(CM_DESTINATIONS, site), quick_xs=at(CM_DESTINATIONS_QUICK, site))
                  for k, label in POLICIES if k != "lru" for site in sites)
 
 

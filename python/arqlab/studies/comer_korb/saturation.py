@@ -141,17 +141,23 @@ def knee(fd: FigureData, curve: str = SCORED_CURVE, share: float = KNEE_SHARE) -
 
 def knee_range(fd: FigureData, curve: str = SCORED_CURVE,
                share: float = KNEE_SHARE) -> tuple[float | None, float | None, float]:
-    """Where the knee can lie given the CIs: the earliest x whose CI reaches ``share`` of
-    the best mean (its upper end), the first whose whole CI does (None: none), and the
-    best mean. A deterministic curve (CI 0) has earliest = first = :func:`knee`."""
+    """Where the knee can lie given the CIs, the best's included: the curve's best is
+    the largest of noisy means, so it is not exact either. The best lies between the
+    lower end of the best mean's CI (the point with the best mean is at least that) and
+    the largest upper end of any point's CI (no point is above that). The earliest x
+    whose CI's upper end reaches ``share`` of the best's lower end; the first whose CI's
+    lower end reaches ``share`` of the best's upper end (None: none); and the best mean.
+    A deterministic curve (CI 0) has earliest = first = :func:`knee`. (Until revision 12
+    both ends were compared with the best mean as if it were exact.)"""
     xs = fd.xs(curve)
     ests = [fd.est(curve, x) for x in xs]
     if not ests or not all(e.valid for e in ests):
         return None, None, float("nan")
-    best = max(e.mean for e in ests)
-    earliest = next((x for x, e in zip(xs, ests) if e.hi >= share * best), None)
-    surely = next((x for x, e in zip(xs, ests) if e.lo >= share * best), None)
-    return earliest, surely, best
+    top = max(ests, key=lambda e: e.mean)
+    best_lo, best_hi = top.lo, max(e.hi for e in ests)
+    earliest = next((x for x, e in zip(xs, ests) if e.hi >= share * best_lo), None)
+    surely = next((x for x, e in zip(xs, ests) if e.lo >= share * best_hi), None)
+    return earliest, surely, top.mean
 
 
 def knee_sensitivity(fd: FigureData, curve: str = SCORED_CURVE) -> str:

@@ -54,6 +54,7 @@ TRANSFER: dict[str, Any] = {
     "rto": "rfc6298",  # Reno, NewReno: or "rfc793" (2·SRTT, a sensitivity)
     "bsd42_timing": None,  # None: params.BSD42_TIMING; "tcp_output": 4.2BSD 6.2's timing
     "t_n_level": None,  # constant T_N: None, the vendor's mean; "night"/"day": Fig. 2's profile's lowest/highest
+    "anchor": None,  # the profile's anchor for t_n_level: None, params.FIG2_T_N_ANCHOR; "night", "mean", "day"
 }
 
 def relay_t_n(p: Mapping[str, Any]) -> float:
@@ -99,7 +100,7 @@ def transit_delay(p: Mapping[str, Any]) -> dict[str, Any]:
         return {"dist": "profile", "starts_s": [0.0, low], "period_s": P.BURST_PERIOD_S,
                 "means_s": [P.BURST_LOW * P.T_N_S + shift, P.BURST_HIGH * P.T_N_S + shift]}
     if level := p.get("t_n_level"):
-        means = [m for _, m in P.t_n_profile()]
+        means = [m for _, m in P.t_n_profile(p.get("anchor"))]
         return {"dist": "constant", "mean_s": (min(means) if level == "night" else max(means)) + shift}
     return {"dist": "constant", "mean_s": t_n}
 
