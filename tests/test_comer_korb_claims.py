@@ -456,3 +456,45 @@ def test_single_reaches_2200_is_inconclusive_when_the_profiles_anchor_decides_it
     assert ("the anchor decides it" in out.detail) is (verdict is Verdict.INCONCLUSIVE)
     assert "the constant-T_N transfer fig3.single_below_2200 reads" in out.detail
     assert cl.reaches_under_anchors([]) is Verdict.INCONCLUSIVE
+
+def _with_variants(base: Curves, variants: Mapping[str, Curves]) -> StudyData:
+    rows = []
+    for variant, curves in (("", base), *variants.items()):
+        for c, pts in curves.items():
+            for x, v in pts.items():
+                rows.append({"curve": c, "variant": variant, "x": x, "y": v, "y_ci95_half_width": 0.0, "n": 5})
+    return StudyData({3: FigureData(figure(3), pd.DataFrame(rows))})
+
+
+def _one_over_2000(d: StudyData) -> cl.Outcome:
+    """A stand-in claim: the one-circuit rate over 2000."""
+    v = d[3].est("tcp", 1.0).mean
+    return cl.Outcome(Verdict.HOLDS if v > 2000 else Verdict.DOES_NOT_HOLD, f"{v:g}")
+
+
+def test_decided_by_is_inconclusive_when_a_declared_inputs_levels_disagree_and_lists_each() -> None:
+    check = cl.decided_by(_one_over_2000, cl.FLAVOUR_LEVELS)
+    d = _with_variants({"tcp": {1.0: 1641.0}}, {"tcp_reno": {"tcp": {1.0: 2155.0}}})
+    out = check(d)
+    assert out.verdict is Verdict.INCONCLUSIVE
+    assert "decided by the TCP flavour (bsd42: does not hold, reno: holds)" in out.detail
+    assert "primary reading: does not hold" in out.detail
+    # Under the variant itself the variant is the reading: no comparison.
+    assert check(d.with_variant(3, "tcp_reno")).verdict is Verdict.HOLDS
+
+
+def test_decided_by_keeps_the_primary_verdict_when_every_level_agrees() -> None:
+    check = cl.decided_by(_one_over_2000, cl.FLAVOUR_LEVELS, cl.PLACEMENT_LEVELS)
+    d = _with_variants({"tcp": {1.0: 2001.0}}, {"tcp_reno": {"tcp": {1.0: 2155.0}},
+                                                "host_to_host": {"tcp": {1.0: 2422.0}}})
+    out = check(d)
+    assert out.verdict is Verdict.HOLDS and out.detail == "2001"
+    # One level just the other side of the stand-in's threshold decides it.
+    d = _with_variants({"tcp": {1.0: 2001.0}}, {"tcp_reno": {"tcp": {1.0: 2155.0}},
+                                                "host_to_host": {"tcp": {1.0: 2000.0}}})
+    out = check(d)
+    assert out.verdict is Verdict.INCONCLUSIVE and "decided by the T_N placement" in out.detail
+    assert "TCP flavour" not in out.detail
+    # A level whose variant was not run is left out (here: none run, the primary stands).
+    assert cl.decided_by(_one_over_2000, cl.FLAVOUR_LEVELS)(_with_variants({"tcp": {1.0: 1.0}}, {})).verdict \
+        is Verdict.DOES_NOT_HOLD

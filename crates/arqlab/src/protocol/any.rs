@@ -171,6 +171,10 @@ pub struct Ctx<'a> {
     pub sites: &'a [u32],
     /// The MTU of the node's interface, octets (IP fragments to it); `None`: no limit.
     pub mtu_octets: Option<u32>,
+    /// The run's seed and replication (a TCP draws its per-replication inputs from them:
+    /// `TcpConfig::for_replication`).
+    pub seed: u64,
+    pub replication: u64,
     /// A host running `ip` over `x25` on an X.25 network (RFC 877): per destination
     /// node, the address its datagrams are called to, where that node's route leaves the
     /// network (a gateway, or the node itself; `u32::MAX`: not across it); `None`: the peer.
@@ -180,7 +184,7 @@ pub struct Ctx<'a> {
 impl Ctx<'static> {
     /// A link layer's context: no routes, no sites, passive.
     pub fn link(me: u32, peer: u32, station: Station) -> Self {
-        Ctx { me, peer, station, active_open: false, routes: &[], sites: &[], mtu_octets: None, x25_next_hops: None }
+        Ctx { me, peer, station, active_open: false, routes: &[], sites: &[], mtu_octets: None, x25_next_hops: None, seed: 0, replication: 0 }
     }
 }
 
@@ -209,7 +213,7 @@ impl<P: Carry> AnyLayer<P> {
             ProtocolConfig::NetworkWindow(c) => AnyLayer::NetWindow(NetWindow::new(c)),
             ProtocolConfig::Llc2(c) => AnyLayer::Llc2(Llc2::new(c)),
             ProtocolConfig::Tp4(c) => AnyLayer::Tp4(Tp4::new(c)),
-            ProtocolConfig::Tcp(c) => AnyLayer::Tcp(TcpHost::open(c, ctx.active_open)),
+            ProtocolConfig::Tcp(c) => AnyLayer::Tcp(TcpHost::open(&c.for_replication(ctx.me, ctx.seed, ctx.replication), ctx.active_open)),
             ProtocolConfig::X25(c) => AnyLayer::X25(match ctx.x25_next_hops {
                 // Under ip every SDU is a datagram: each goes to its destination's next hop,
                 // and circuits are pre-opened to the next hops of the sites it sends to.

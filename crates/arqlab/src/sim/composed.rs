@@ -126,6 +126,8 @@ fn run_depth<S: Build>(sc: &Scenario, seed: u64, replication: u64, w: &Windows, 
         sites: &sites[n.index as usize],
         mtu_octets: topo.lane_mtu(n.lane),
         x25_next_hops: hops[n.index as usize].as_deref(),
+        seed,
+        replication,
     };
     let mux = topo.nodes.iter().any(|n| n.peers.len() > 1 && !addresses_peers(&n.stack));
     if !mux {

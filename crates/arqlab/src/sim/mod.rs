@@ -261,7 +261,7 @@ fn run_tp4(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tr
 fn run_tcp(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>) -> Result<RunOutput, SimError> {
     runner::run(sc, seed, replication, w, t, |n, s| {
         let tcp = match &n.stack[0] {
-            ProtocolConfig::Tcp(c) => TcpHost::open(c, opens_actively(sc, n.index)),
+            ProtocolConfig::Tcp(c) => TcpHost::open(&c.for_replication(n.index, seed, replication), opens_actively(sc, n.index)),
             other => unreachable!("dispatched on tcp: {}", other.kind()),
         };
         // TCP's own counters come out as `transport.<flow>` measures (`Tcp::extra_measures`).
@@ -274,7 +274,7 @@ fn run_tcp(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tr
 fn run_tcp_over_hf(sc: &Scenario, seed: u64, replication: u64, w: &Windows, t: Option<Tracer>) -> Result<RunOutput, SimError> {
     runner::run(sc, seed, replication, w, t, |n, s| match (&n.stack[0], &n.stack[1]) {
         (ProtocolConfig::Tcp(c), ProtocolConfig::HfArq(h)) => {
-            Stacked::new(TcpHost::open(c, opens_actively(sc, n.index)), HfArq::<Frame<Sdu>>::new(h, s))
+            Stacked::new(TcpHost::open(&c.for_replication(n.index, seed, replication), opens_actively(sc, n.index)), HfArq::<Frame<Sdu>>::new(h, s))
         }
         (a, b) => unreachable!("dispatched on tcp over hf_arq: {} over {}", a.kind(), b.kind()),
     })

@@ -217,6 +217,61 @@ def _both_curves(fd: FigureData, score: Callable[[FigureData, str], Outcome]) ->
                    f"{out.measured}; random: {r.verdict}" if out.measured else "", out.deviations)
 
 
+#: Declared inputs (params.UNCERTAIN_INPUTS) whose plausible levels Fig. 3's variants
+#: run: (the input, ((level, the variant that runs it; None: the primary reading), …)).
+#: The primary flavour is 4.2BSD on source grounds (what a 1983 VAX site ran), never by
+#: fit; Reno is its plausible-range level here (NewReno runs at C = 1 only).
+FLAVOUR_LEVELS: tuple[str, tuple[tuple[str, str | None], ...]] = (
+    "TCP flavour", (("bsd42", None), ("reno", "tcp_reno")))
+BSD42_TIMING_LEVELS: tuple[str, tuple[tuple[str, str | None], ...]] = (
+    "4.2BSD round-trip timing", (("tcp_input", None), ("tcp_output", "bsd42_6_2")))
+PLACEMENT_LEVELS: tuple[str, tuple[tuple[str, str | None], ...]] = (
+    "T_N placement", (("between_dces", None), ("host_to_host", "host_to_host"),
+                      ("host_to_host_busy", "host_to_host_busy")))
+
+#: The busy-share claims: host_to_host_busy's T_f is host processing, which the access
+#: line's busy time does not count (finding 4 of review 26: not yet the interface's busy
+#: time), so their placement levels are the two with T_f idle.
+PLACEMENT_IDLE_LEVELS: tuple[str, tuple[tuple[str, str | None], ...]] = (
+    PLACEMENT_LEVELS[0], PLACEMENT_LEVELS[1][:2])
+
+
+def decided_by(check: Callable[[StudyData], Outcome],
+               *inputs: tuple[str, tuple[tuple[str, str | None], ...]],
+               figure: int = 3) -> Callable[[StudyData], Outcome]:
+    """One standard for every declared input: ``check`` scored at each plausible level of
+    each input (a level's variant of ``figure``; a variant not run is left out). Where
+    the verdict differs across one input's levels the claim is inconclusive, "decided by
+    <input>", each level's verdict listed; otherwise the primary reading's outcome. The
+    primary's detail and measured value are kept either way."""
+
+    def run(sd: StudyData) -> Outcome:
+        out = check(sd)
+        # Under a sensitivity variant the variant is the reading: no levels to compare.
+        if figure not in sd or sd[figure].variant:
+            return out
+        available = sd[figure].variants()
+        decided = []
+        for name, levels in inputs:
+            verdicts = []
+            for level, variant in levels:
+                if variant is None:
+                    verdicts.append((level, out.verdict))
+                elif variant in available:
+                    try:
+                        verdicts.append((level, check(sd.with_variant(figure, variant)).verdict))
+                    except (KeyError, ValueError, ZeroDivisionError):
+                        verdicts.append((level, Verdict.INCONCLUSIVE))
+            if len({v for _, v in verdicts}) > 1:
+                decided.append(f"decided by the {name} (" + ", ".join(f"{lv}: {v.value}" for lv, v in verdicts) + ")")
+        if not decided:
+            return out
+        return Outcome(Verdict.INCONCLUSIVE, "; ".join(decided) + f"; primary reading: {out.verdict.value}: "
+                       f"{out.detail}", out.measured, out.deviations)
+
+    return run
+
+
 def _linear_on(fd: FigureData, cv: str) -> Outcome:
     one = fd.est(cv, 1.0)
     xs = [x for x in LINEAR_CIRCUITS if x in fd.xs(cv)] if 1.0 in fd.xs(cv) else []
@@ -621,7 +676,7 @@ def fig3_claims() -> tuple[Claim, ...]:
         Claim("fig3.single_below_2200", "§4, conclusions", "The observed rate on a single virtual circuit has never "
               "exceeded 2200 bit/s (at the figure's precision: the one-circuit rate's 95% CI wholly ≤ 2200 + 50; "
               "inconclusive if it straddles 2250; agreement with 2200 ± 50 reported beside it).",
-              _single_below_2200, figure=3, sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy")),
+              decided_by(_single_below_2200, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS, PLACEMENT_LEVELS), figure=3, sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy")),
         Claim("fig3.single_reaches_2200", "Conclusions", "A single circuit sometimes achieves 23% of the line "
               "capacity, 2200 bit/s (the one-circuit rate at the best hour's T_N, Fig. 2's lowest: its 95% CI wholly "
               "within 2200 ± 50, the figure's precision, under each plausible anchor of the assumed profile, the vendor's "
@@ -633,7 +688,7 @@ def fig3_claims() -> tuple[Claim, ...]:
               "increasing the traffic without increasing the user data (one circuit, constant T_N, nothing lost: the "
               "copies re-sent reach 10% of the file's segments, the paper's own figure for the effect, i.e. 1/11 of the "
               "data datagrams on the access line).",
-              _reason_retx, figure=3, sensitivity=("tcp_reno", "bsd42_6_2")),
+              decided_by(_reason_retx, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS), figure=3, sensitivity=("tcp_reno", "bsd42_6_2")),
         Claim("fig3.reason_t_n_variation", "§4", "Fourth reason: the network throughput varies dramatically during "
               "the day — inconclusive: the day's variation is Fig. 2's assumed T_N profile (one circuit at its lowest and "
               "highest T_N reported).", _reason_variation, figure=3),
@@ -645,22 +700,22 @@ def fig3_claims() -> tuple[Claim, ...]:
               _over_10pct, figure=3, sensitivity=("tcp_reno",)),
         Claim("fig3.linear", "§5, conclusions", "Two circuits double the throughput, three triple it (T_N constant, "
               "the vendor's mean: C = 2, 3 at min(C × one circuit, the line's capacity for user data) within "
-              f"{100 * TOL_LINEAR:g}%; the random-T_N curve reported, not scored).", _linear, figure=3,
+              f"{100 * TOL_LINEAR:g}%; the random-T_N curve reported, not scored).", decided_by(_linear, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS, PLACEMENT_LEVELS), figure=3,
               sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy")),
         Claim("fig3.limited_by_network_delay", "Conclusions", "Throughput was limited by delays in the underlying X.25 "
               "network, not in the interface software or higher-level protocols (T_N constant: at C = 1, 2, 3 the "
               f"throughput at least {100 * NETWORK_SHARE:.1f}% of the X.25 window bound, min(C × W packets per network "
               "round trip, the line), the share 2150/2631 the paper's own measurement reached; TCP's re-sent share per C "
-              "reported beside it).", _limited_by_network, figure=3, sensitivity=("tcp_reno", "bsd42_6_2")),
+              "reported beside it).", decided_by(_limited_by_network, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS), figure=3, sensitivity=("tcp_reno", "bsd42_6_2")),
         Claim("fig3.saturation_at_3", "§5, conclusions", "The burst model accurately predicts saturation at three "
               "virtual circuits, saturation as the paper observed it: the point beyond which more circuits do not "
               f"increase throughput (T_N constant: the first C reaching {100 * KNEE_SHARE:g}% of the best throughput "
-              "is 3, by the CIs; the random-T_N curve reported, not scored).", _saturation_at, figure=3,
+              "is 3, by the CIs; the random-T_N curve reported, not scored).", decided_by(_saturation_at, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS, PLACEMENT_LEVELS), figure=3,
               sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy")),
         Claim("fig3.busy_at_3", "§5, footnote 2", "Saturation, the condition in which the underlying X.25 interface is "
               "completely busy, is reached at three virtual circuits (packet traffic, copies included: the first C "
               f"whose access lines are busy at least {100 * LINE_BUSY_SHARE:g}% of the transfer is 3, by the CIs; T_N "
-              "constant; the random-T_N curve reported, not scored).", _busy_at, figure=3,
+              "constant; the random-T_N curve reported, not scored).", decided_by(_busy_at, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS, PLACEMENT_IDLE_LEVELS), figure=3,
               sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host")),
         Claim("fig3.c_max_formula", "§5", "Internal consistency check (not the paper's numbers): C_max = 1 + "
               "T_I/(W(T_p+T_f)) with this model's own T_I and T_p predicts the knee (first C reaching "
@@ -671,7 +726,7 @@ def fig3_claims() -> tuple[Claim, ...]:
               "increases costs without increasing performance (T_N constant: past the first C whose access lines are "
               f"certainly busy at least {100 * LINE_BUSY_SHARE:g}% of the transfer, copies included, every C within "
               f"{100 * TOL_FLAT:g}% over the best throughput up to it and placing more calls; inconclusive if the lines "
-              "never are; the random-T_N curve reported, not scored).", _flat_beyond, figure=3,
+              "never are; the random-T_N curve reported, not scored).", decided_by(_flat_beyond, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS, PLACEMENT_IDLE_LEVELS), figure=3,
               sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host")),
     )
 

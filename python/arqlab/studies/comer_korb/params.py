@@ -105,6 +105,14 @@ BSD42_INITIAL_RTO_S = 1.0
 #: throughput is measured from here (run.warmup_s). Until revision 6 the file was written
 #: at 0 and the set-up (≈ 0.5 s) overlapped the transfer and TCP's first RTO.
 TRANSFER_START_S = 5.0
+#: The phase of 4.2BSD's free-running 500 ms slow-timer clock (PR_SLOWHZ = 2) relative
+#: to the simulation's time 0: "uniform" draws it in [0, 500 ms) per host and
+#: replication from the replication's own stream (tcp.<node>.tick_phase), "zero" puts
+#: the ticks on whole half-seconds, i.e. TRANSFER_START_S on tick 10, so every timer
+#: expiry is phase-locked to the file's write (the model until revision 12). A real
+#: host's clock has run since boot: its phase against a transfer is unknown and, over
+#: transfers, uniform. Declared uncertain.
+BSD42_TICK_PHASE = "uniform"
 #: 4.2BSD's interface queue (if.h: IFQ_MAXLEN = 50): `tcp_output` hands every segment
 #: the window allows to `ip_output` at once, which queues it for the interface or drops
 #: it when 50 wait (IF_QFULL). The x25 layer's `interface_queue`; 0 leaves it out: TCP
@@ -206,7 +214,8 @@ A_HEADERS = Assumption(
     "The paper's 'typically 492 bytes, average packet 123 bytes'.")
 A_TCP = Assumption(
     "TCP", f"4.2BSD's (flavour bsd42: no congestion window, RTO = 2·SRTT in 500 ms ticks, no Karn rule, SRTT 0 "
-    f"until timed between two advancing ACKs, first RTO {BSD42_INITIAL_RTO_S:g} s, back-off by tcp_backoff[]), "
+    f"until timed between two advancing ACKs, first RTO {BSD42_INITIAL_RTO_S:g} s, back-off by tcp_backoff[], "
+    f"the 500 ms clock's phase {'uniform in [0, 500 ms) per replication' if BSD42_TICK_PHASE == 'uniform' else '0'}), "
     "delayed ACKs, receive window "
     f"{RECEIVE_WINDOW_OCTETS} octets (4.2BSD's tcp_recvspace), every segment the window allows handed at once to an "
     f"interface queue of {IFQ_MAXLEN} datagrams (IFQ_MAXLEN); Reno as a variant",
@@ -262,6 +271,10 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
                    "4.2 distribution (6.1, 83/07/29): tcp_output never times, tcp_input times between advancing "
                    "ACKs; 6.2 (83/11/04) times a new segment from tcp_output; which Purdue ran is not stated",
                    levels=("tcp_input", "tcp_output")),
+    UncertainInput("4.2BSD slow-timer phase", "param:BSD42_TICK_PHASE", BSD42_TICK_PHASE,
+                   "4.2BSD's tcp_slowtimo runs every 500 ms from boot (PR_SLOWHZ = 2), unrelated to when a "
+                   "transfer starts: uniform in [0, 500 ms) per host and replication; 'zero' puts the file's "
+                   "write exactly on a tick (revision 12 and before)", levels=("uniform", "zero")),
     UncertainInput("4.2BSD RTO before the first sample (s)", "param:BSD42_INITIAL_RTO_S", BSD42_INITIAL_RTO_S,
                    "4.2BSD (tcp_timer.c/tcp_output.c 6.1, 1983): t_srtt starts at 0, so β·0 is clamped to "
                    "TCPTV_MIN = 1 s; 4.3BSD (1986) assumes TCPTV_SRTTDFLT = 3 s until a sample: β × 3 = 6 s",

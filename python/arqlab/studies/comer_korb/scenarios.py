@@ -116,6 +116,8 @@ def tcp_layer(p: Mapping[str, Any]) -> dict[str, Any]:
         timing = p.get("bsd42_timing") or P.BSD42_TIMING
         if timing != "tcp_input":
             tcp["bsd42_timing"] = timing
+        if P.BSD42_TICK_PHASE == "uniform":
+            tcp["bsd42_random_tick_phase"] = True
     else:
         tcp["rto"] = p["rto"]
     return tcp

@@ -47,11 +47,9 @@ pub struct Bsd42Timer {
     max_ticks: u64,
     /// `t_rxtshift`: expiries in a row since the timer was last set afresh.
     shift: usize,
-}
-
-/// Ticks of the free-running clock by time `t`.
-fn ticks(t: SimTime) -> u64 {
-    t.0 / TICK.0
+    /// TICK − the clock's phase (mod TICK), picoseconds: the ticks fall at
+    /// phase + k × TICK. 0 for phase 0 (ticks on whole half-seconds).
+    offset: u64,
 }
 
 fn tick_s() -> f64 {
@@ -68,12 +66,26 @@ impl Bsd42Timer {
             min_ticks: (min_s / tick_s()).round().max(1.0) as u64,
             max_ticks: (max_s / tick_s()).round().max(1.0) as u64,
             shift: 0,
+            offset: 0,
         }
+    }
+
+    /// The clock's ticks fall at `phase_s` + k × 500 ms (`phase_s` in [0, 0.5)); 0 leaves
+    /// them on whole half-seconds, bit for bit the timer without a phase.
+    pub fn with_phase(mut self, phase_s: f64) -> Self {
+        let phase = SimTime::from_secs_f64(phase_s).0 % TICK.0;
+        self.offset = (TICK.0 - phase) % TICK.0;
+        self
+    }
+
+    /// Ticks of the free-running clock by time `t` (counted from a tick at or before 0).
+    fn ticks(&self, t: SimTime) -> u64 {
+        (t.0 + self.offset) / TICK.0
     }
 
     /// The round trip counted from `started` (t_rtt = 1) and ended at `now`.
     pub fn sample(&mut self, started: SimTime, now: SimTime) {
-        let rtt = (1 + ticks(now) - ticks(started)) as f64;
+        let rtt = (1 + self.ticks(now) - self.ticks(started)) as f64;
         let (a, s) = (f64::from(ALPHA), f64::from(self.srtt_ticks));
         self.srtt_ticks = if self.srtt_ticks == 0.0 { rtt as f32 } else { (a * s + (1.0 - a) * rtt) as f32 };
     }
@@ -103,7 +115,7 @@ impl Bsd42Timer {
 
     /// The timer set at `now` expires on the RTO-th tick after it.
     pub fn deadline(&self, now: SimTime) -> SimTime {
-        SimTime((ticks(now) + self.rto_ticks()) * TICK.0)
+        SimTime((self.ticks(now) + self.rto_ticks()) * TICK.0 - self.offset)
     }
 
     /// An ACK advanced SND.UNA: the timer restarts without back-off (`t_rxtshift = 0`;
@@ -167,6 +179,29 @@ mod tests {
         assert!((b.srtt_s() - 0.5 * 1.9).abs() < 1e-6);
         // ⌊2 × 1.9⌋ = 3 ticks: truncated into the short timer.
         assert_eq!(b.rto_ticks(), 3);
+    }
+
+    /// The clock's phase moves every tick boundary: with phase 0.2 s the ticks fall at
+    /// 0.2, 0.7, 1.2, … s, so a timer of 2 ticks set at 0.3 s expires at 1.2 s (not 1.0 s),
+    /// one set at 0.1 s at 0.7 s; a round trip from 0.1 to 0.25 s crosses the tick at 0.2 s.
+    /// Phase 0 is the timer without a phase, bit for bit.
+    #[test]
+    fn test_bsd42_tick_boundary_moves_with_the_phase() {
+        let b = bsd42().with_phase(0.2);
+        assert_eq!(b.deadline(t(0.3)), t(1.2));
+        assert_eq!(b.deadline(t(0.1)), t(0.7));
+        assert_eq!(b.deadline(t(0.2)), t(1.2), "set on a tick: the 2nd tick after");
+        assert_eq!(b.deadline(t(0.19)), t(0.7));
+        assert_eq!(bsd42().deadline(t(0.3)), t(1.0), "phase 0: whole half-seconds");
+        assert_eq!(bsd42().with_phase(0.0), bsd42());
+        let mut c = bsd42().with_phase(0.2);
+        c.sample(t(0.1), t(0.25));
+        assert_eq!(c.srtt_ticks, 2.0, "0.1 → 0.25 crosses the tick at 0.2: 2 ticks");
+        let mut d = bsd42();
+        d.sample(t(0.1), t(0.25));
+        assert_eq!(d.srtt_ticks, 1.0, "phase 0: no tick between 0.1 and 0.25");
+        // Just below a full tick of phase: the ticks fall at 0.499…, 0.999…
+        assert_eq!(bsd42().with_phase(0.4999).deadline(t(0.0)), t(0.9999));
     }
 
     /// On the n-th expiry in a row the timer is SRTT (not β·SRTT) × tcp_backoff[n − 1],

@@ -47,6 +47,17 @@ pub struct TcpConfig {
     /// 83/11/04: a new segment from its send to the ACK past its first octet).
     #[serde(skip_serializing_if = "is_tcp_input")]
     pub bsd42_timing: String,
+    /// `bsd42` only: the phase of the free-running 500 ms slow-timer clock, seconds in
+    /// [0, 0.5): its ticks fall at this offset + k × 500 ms of simulated time. 0 (the
+    /// default) puts them on whole half-seconds. A real host's phase relative to a
+    /// transfer is unknown: see `bsd42_random_tick_phase`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub bsd42_tick_phase_s: f64,
+    /// `bsd42` only: draw the tick phase uniformly in [0, 0.5 s) per node and
+    /// replication (the stream `tcp.<node>.tick_phase`, deterministic per seed) instead of
+    /// `bsd42_tick_phase_s`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub bsd42_random_tick_phase: bool,
     /// A new connection of the endpoint starts its RTO estimator from the SRTT and
     /// RTTVAR its previous connection to the peer last had (RFC 9040 §4 temporal
     /// sharing, RFC 2140; 4.4BSD's route metrics); off: RFC 6298 §2.1's initial RTO.
@@ -59,6 +70,10 @@ pub const BSD42_RECEIVE_WINDOW_OCTETS: u32 = 2048;
 
 fn is_reno(f: &str) -> bool {
     f == "reno"
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 fn is_tcp_input(t: &str) -> bool {
@@ -81,8 +96,25 @@ impl Default for TcpConfig {
             rto: "rfc6298".into(),
             flavour: "reno".into(),
             bsd42_timing: "tcp_input".into(),
+            bsd42_tick_phase_s: 0.0,
+            bsd42_random_tick_phase: false,
             rtt_cache: false,
         }
+    }
+}
+
+impl TcpConfig {
+    /// The configuration node `me` runs in replication `replication` of a run with
+    /// `seed`: with `bsd42_random_tick_phase`, the tick phase drawn uniformly in
+    /// [0, 0.5 s) from the stream `tcp.<me>.tick_phase`; otherwise itself.
+    pub fn for_replication(&self, me: u32, seed: u64, replication: u64) -> std::borrow::Cow<'_, TcpConfig> {
+        use rand::Rng;
+        if !self.bsd42_random_tick_phase {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut rng = crate::engine::rng::stream(seed, replication, &format!("tcp.{me}.tick_phase"));
+        let phase = 0.5 * rng.random::<f64>();
+        std::borrow::Cow::Owned(TcpConfig { bsd42_tick_phase_s: phase, bsd42_random_tick_phase: false, ..self.clone() })
     }
 }
 
@@ -112,11 +144,17 @@ impl TcpConfig {
             connection_setup: t.bool("connection_setup", d.connection_setup, p),
             rto: t.choice("rto", "rfc6298", &["rfc6298", "rfc793"], p),
             bsd42_timing: t.choice("bsd42_timing", "tcp_input", &["tcp_input", "tcp_output"], p),
+            bsd42_tick_phase_s: t.f64("bsd42_tick_phase_s", 0.0, Range::HalfOpen(0.0, 0.5), p),
+            bsd42_random_tick_phase: t.bool("bsd42_random_tick_phase", false, p),
             flavour,
             rtt_cache: t.bool("rtt_cache", false, p),
         };
         if c.flavour != "bsd42" && c.bsd42_timing != "tcp_input" {
             p.push(t.path_of("bsd42_timing"), None, format!("only with flavour = \"bsd42\" (flavour is \"{}\")", c.flavour));
+        }
+        if c.flavour != "bsd42" && (c.bsd42_tick_phase_s != 0.0 || c.bsd42_random_tick_phase) {
+            let key = if c.bsd42_random_tick_phase { "bsd42_random_tick_phase" } else { "bsd42_tick_phase_s" };
+            p.push(t.path_of(key), None, format!("only with flavour = \"bsd42\" (flavour is \"{}\")", c.flavour));
         }
         if c.rtt_cache && c.flavour == "bsd42" {
             p.push(t.path_of("rtt_cache"), None, "expected no rtt_cache with flavour = \"bsd42\" (4.2BSD kept no per-path RTT)");

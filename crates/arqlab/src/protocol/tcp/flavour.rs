@@ -91,7 +91,7 @@ impl Timer {
     pub fn new(cfg: &TcpConfig) -> Self {
         if cfg.flavour == "bsd42" {
             let from_output = cfg.bsd42_timing == "tcp_output";
-            return Timer::Bsd42(Bsd42Timer::new(cfg.initial_rto_s, cfg.min_rto_s, cfg.max_rto_s), from_output);
+            return Timer::Bsd42(Bsd42Timer::new(cfg.initial_rto_s, cfg.min_rto_s, cfg.max_rto_s).with_phase(cfg.bsd42_tick_phase_s), from_output);
         }
         let e = RtoEstimator::new(cfg.initial_rto_s, cfg.min_rto_s, cfg.max_rto_s);
         // RFC 793 §3.7's β = 2, 4.2BSD's value.
