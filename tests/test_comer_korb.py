@@ -5,6 +5,8 @@ line rejects bad figure numbers."""
 
 from __future__ import annotations
 
+import re
+
 import shutil
 import subprocess
 import sys
@@ -373,7 +375,10 @@ def test_quick_reproduction_of_every_figure(tmp_path: Path) -> None:
     # 2364 bit/s (by day): below 2150 and above 2250, so the anchor decides it.
     reach = by_id["fig3.single_reaches_2200"]
     assert reach.verdict is fw.Verdict.INCONCLUSIVE and "the anchor decides it" in reach.detail, reach.detail
-    assert by_id["fig3.c_max_formula"].verdict is fw.Verdict.DOES_NOT_HOLD, by_id["fig3.c_max_formula"].detail
+    # With the 4.2BSD tick phase drawn per replication the constant-T_N curve has CIs; at
+    # the quick pass's replications its knee (at C = 6 on the means) can lie from C = 3
+    # on, so the formula's 4 is neither confirmed nor excluded.
+    assert by_id["fig3.c_max_formula"].verdict is fw.Verdict.INCONCLUSIVE, by_id["fig3.c_max_formula"].detail
     assert by_id["fig3.c_max_formula"].measured.startswith("model 3.62→4, knee at C = ")
     # Review 26: the 4.2BSD tick phase drawn per replication; a claim whose verdict a
     # declared input's levels decide is inconclusive, "decided by <input>".
@@ -394,9 +399,11 @@ def test_quick_reproduction_of_every_figure(tmp_path: Path) -> None:
     # ≥ 10 %), 2.3 % under Reno (its first RTO of 1 s; not material).
     assert "primary reading: holds" in by_id["fig3.reason_retransmissions"].detail
     assert {s["variant"]: s["verdict"] for s in by_id["fig3.reason_retransmissions"].sensitivity}["tcp_reno"] == "does not hold"
-    # Each replication a test: all five distinct one-circuit transfers re-send 32-43 %.
+    # Each replication a test (the tick phase makes the constant-T_N replications
+    # distinct): every one-circuit transfer re-sends over 10 %.
     assert by_id["fig3.over_10pct_retransmitted"].verdict is holds
-    assert by_id["fig3.over_10pct_retransmitted"].measured == "5 of 5 tests > 10% (share 100% ± 0)"
+    over = re.fullmatch(r"(\d+) of (\d+) tests > 10% \(share 100% ± 0\)", by_id["fig3.over_10pct_retransmitted"].measured)
+    assert over is not None and over[1] == over[2] and int(over[1]) >= 5, by_id["fig3.over_10pct_retransmitted"].measured
     # Fig. 2's verdict follows from an assumed input: inconclusive, with the factor it needs.
     assert by_id["fig2.best_nearly_double_worst"].verdict is fw.Verdict.INCONCLUSIVE
     assert "needs T_N" in by_id["fig2.best_nearly_double_worst"].measured

@@ -388,8 +388,8 @@ def _busy_at(sd: StudyData) -> Outcome:
 def _c_max_formula(sd: StudyData) -> Outcome:
     """An internal consistency check: the formula with this model's own T_I and T_p
     (its T_f is inside T_I) is the burst model's, T_N constant, so it is scored against
-    the constant-T_N curve's knee (KNEE_SHARE of the best; one deterministic transfer per
-    C, so the knee is exact); the random-T_N curve's knee, with its CIs, is reported
+    the constant-T_N curve's knee (KNEE_SHARE of the best, by the CIs: the 4.2BSD tick
+    phase is drawn per replication); the random-T_N curve's knee, with its CIs, is reported
     beside it, and the paper's formula with the model's times."""
     fd = sd[3]
     earliest, surely, _ = knee_range(fd, CONSTANT_CURVE)
