@@ -145,10 +145,10 @@ def test_knee_range_counts_the_best_means_own_uncertainty() -> None:
     = 0.83125: C = 2 at 0.85 may be the knee; against the best mean 0.95 it could not)
     and the certain knee against the largest upper end (95 % of 1.02 = 0.969: C = 2's
     CI [0.96, 0.98] no longer certainly reaches it; against 1.0 it did)."""
-    assert cl.knee_range(_measured({1.0: 0.5, 2.0: 0.85, 3.0: (1.0, 0.125, 5)})[3]) == (2.0, None, 1.0)
-    assert cl.knee_range(_measured({1.0: 0.5, 2.0: 0.83, 3.0: (1.0, 0.125, 5)})[3]) == (3.0, None, 1.0)
-    assert cl.knee_range(_measured({1.0: 0.5, 2.0: (0.97, 0.01, 5), 3.0: (1.0, 0.02, 5)})[3]) == (2.0, 3.0, 1.0)
-    assert cl.knee_range(_measured({1.0: 0.5, 2.0: (0.97, 0.0005, 5), 3.0: (1.0, 0.02, 5)})[3]) == (2.0, 2.0, 1.0)
+    assert cl.knee_range(_scored({1.0: 0.5, 2.0: 0.85, 3.0: (1.0, 0.125, 5)})[3]) == (2.0, None, 1.0)
+    assert cl.knee_range(_scored({1.0: 0.5, 2.0: 0.83, 3.0: (1.0, 0.125, 5)})[3]) == (3.0, None, 1.0)
+    assert cl.knee_range(_scored({1.0: 0.5, 2.0: (0.97, 0.01, 5), 3.0: (1.0, 0.02, 5)})[3]) == (2.0, 3.0, 1.0)
+    assert cl.knee_range(_scored({1.0: 0.5, 2.0: (0.97, 0.0005, 5), 3.0: (1.0, 0.02, 5)})[3]) == (2.0, 2.0, 1.0)
 
 
 @pytest.mark.parametrize("points,verdict", [
