@@ -64,16 +64,6 @@ def _scored(points: dict[float, float]) -> StudyData:
     return sd(3, {"tcp": points})
 
 
-def test_saturation_at_the_stated_share_of_the_best_and_circuit_count() -> None:
-    cid = "fig3.saturation_at_3"
-    share = number(cid, r"first C reaching (\d+(?:\.\d+)?)% of the best") / 100
-    c = int(number(cid, r"of the best throughput is (\d+),"))
-    # Just above the stated share of the best (its exact value is tested in
-    # test_comer_korb_claims) and 1/64 below it.
-    flips(cid, _scored(_busy_first(c, share + 1 / 1024)), _scored(_busy_first(c, share - 1 / 64)))
-    flips(cid, _scored(_busy_first(c, share + 1 / 1024)), _scored(_busy_first(c - 1, share + 1 / 1024)))
-
-
 def _lines(shares: dict[float, float], tput: dict[float, float] | None = None,
            calls: bool = True) -> StudyData:
     """The constant-T_N curve (6250 bit/s unless ``tput``) with busy seconds giving
@@ -85,12 +75,22 @@ def _lines(shares: dict[float, float], tput: dict[float, float] | None = None,
     return sd(3, curves)
 
 
-def test_busy_at_the_stated_share_and_circuit_count() -> None:
-    cid = "fig3.busy_at_3"
-    share = number(cid, r"busy at least (\d+(?:\.\d+)?)% of the transfer") / 100
-    c = int(number(cid, r"of the transfer is (\d+),"))
-    flips(cid, _lines(_busy_first(c, share + 1 / 1024)), _lines(_busy_first(c, share - 1 / 64)))
-    flips(cid, _lines(_busy_first(c, share + 1 / 1024)), _lines(_busy_first(c - 1, share + 1 / 1024)))
+@pytest.mark.parametrize("cid,share_re,count_re,build", [
+    # The knee: the throughput curve itself.
+    ("fig3.saturation_at_3", r"first C reaching (\d+(?:\.\d+)?)% of the best", r"of the best throughput is (\d+),",
+     lambda pts: _scored(pts)),
+    # §5's busy lines: the same shares as busy seconds of the transfer.
+    ("fig3.busy_at_3", r"busy at least (\d+(?:\.\d+)?)% of the transfer", r"of the transfer is (\d+),",
+     lambda pts: _lines(pts)),
+])
+def test_first_c_at_the_stated_share_and_circuit_count(
+        cid: str, share_re: str, count_re: str, build: Callable[[dict[float, float]], StudyData]) -> None:
+    share = number(cid, share_re) / 100
+    c = int(number(cid, count_re))
+    # Just above the stated share (its exact value is tested in test_comer_korb_claims)
+    # and 1/64 below it; then the same share one circuit early.
+    flips(cid, build(_busy_first(c, share + 1 / 1024)), build(_busy_first(c, share - 1 / 64)))
+    flips(cid, build(_busy_first(c, share + 1 / 1024)), build(_busy_first(c - 1, share + 1 / 1024)))
 
 
 def test_no_gain_past_the_stated_busy_share_within_the_stated_gain() -> None:

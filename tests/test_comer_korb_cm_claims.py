@@ -122,7 +122,7 @@ def test_multi_trades_calls_reports_the_gain_per_call_and_needs_room(monkeypatch
     assert check(_trade({2.0: 5000.0, 4.0: 2000.0})).verdict is Verdict.HOLDS
 
 
-def _sites(multi: Mapping[float, Any], mlru: Mapping[float, Any] | float = 80.0, extra: float = 32.0,
+def _sites(multi: Mapping[float, Any], mlru: Mapping[float, Any] | float = 80.0, extra: float | tuple[float, float, int] = 32.0,
            limited: Mapping[float, Any] | None = None) -> StudyData:
     """Fig. 6: each terminal site's throughput under the two MLRUs in the heavy-files
     runs (``multi`` per N, the same at every site, as a mean or each replication's; MLRU
