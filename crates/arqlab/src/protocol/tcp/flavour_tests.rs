@@ -292,6 +292,45 @@ fn test_bsd42_timing_is_refused_with_another_flavour() {
     assert_eq!(p.0.iter().map(|x| x.to_string()).collect::<Vec<_>>(), vec!["bsd42_timing: only with flavour = \"bsd42\" (flavour is \"reno\")"]);
 }
 
+/// The tick phase belongs to 4.2BSD too: either field with another flavour is refused
+/// with its field, and a phase outside [0, 0.5 s) is refused with its value.
+#[test]
+fn test_bsd42_tick_phase_is_refused_with_another_flavour_or_out_of_range() {
+    let problems = |v: serde_json::Value| {
+        let mut p = Problems::default();
+        let mut tb = Table::root(&v, &mut p);
+        TcpConfig::parse(&mut tb, &mut p);
+        p.0.iter().map(|x| x.to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(problems(json!({"flavour": "reno", "bsd42_tick_phase_s": 0.2})),
+               vec!["bsd42_tick_phase_s: only with flavour = \"bsd42\" (flavour is \"reno\")"]);
+    assert_eq!(problems(json!({"flavour": "newreno", "bsd42_random_tick_phase": true})),
+               vec!["bsd42_random_tick_phase: only with flavour = \"bsd42\" (flavour is \"newreno\")"]);
+    assert!(problems(json!({"flavour": "bsd42", "bsd42_tick_phase_s": 0.499})).is_empty());
+    let over = problems(json!({"flavour": "bsd42", "bsd42_tick_phase_s": 0.5}));
+    assert_eq!(over.len(), 1);
+    assert!(over[0].starts_with("bsd42_tick_phase_s"), "{over:?}");
+}
+
+/// The random phase is drawn per node and replication from its own stream: the same
+/// seed, node and replication give the same phase, in [0, 0.5 s); another replication
+/// or node another; without the switch the configuration is itself.
+#[test]
+fn test_bsd42_random_tick_phase_is_drawn_per_node_and_replication() {
+    let fixed = parsed(json!({"flavour": "bsd42", "bsd42_tick_phase_s": 0.2}));
+    assert_eq!(fixed.for_replication(0, 7, 3).bsd42_tick_phase_s, 0.2);
+    let random = parsed(json!({"flavour": "bsd42", "bsd42_random_tick_phase": true}));
+    let phase = |me: u32, rep: u64| random.for_replication(me, 7, rep).bsd42_tick_phase_s;
+    let phases: Vec<f64> = (0..64).map(|r| phase(0, r)).collect();
+    assert!(phases.iter().all(|&x| (0.0..0.5).contains(&x)), "{phases:?}");
+    assert_eq!(phase(0, 3), phases[3], "deterministic per seed, node and replication");
+    assert_ne!(phase(0, 3), phase(1, 3), "each node its own stream");
+    assert_ne!(phases[0], phases[1]);
+    // Uniform over the half second: both halves drawn (64 draws, each half 2^-64 to miss).
+    assert!(phases.iter().any(|&x| x < 0.25) && phases.iter().any(|&x| x >= 0.25));
+    assert!(!random.for_replication(0, 7, 3).bsd42_random_tick_phase, "the drawn phase is fixed");
+}
+
 /// `rto = "rfc793"` with Reno: RFC 793 §3.7's RTO = β·SRTT with β = 2 (the first sample R
 /// taken as SRTT), not RFC 6298's SRTT + 4·RTTVAR = 3R; the default stays RFC 6298.
 #[test]
