@@ -75,13 +75,17 @@ def _claims(study) -> list[Claim]:  # type: ignore[no-untyped-def]
     return [c for f in study.STUDY.figures() for c in f.claims] + list(study.STUDY.study_claims())
 
 
-def _refuters(study) -> dict[str, str]:  # type: ignore[no-untyped-def]
-    """Per claim, the first synthetic data set on which it does not hold ("" if none)."""
+def _refuters(study, known: set[str]) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """Per claim, the first synthetic data set on which it does not hold ("" if none).
+    The ``known`` unrefuted claims are not searched (they are refuted on their own data
+    elsewhere, and the assertion below accepts them either way): searching them ran the
+    whole family for each, most of this test's time."""
     figs = {f.number: f for f in study.STUDY.figures()}
     settings = study.STUDY.settings_for(True)
     frames = {n: tabulate(f, plan_figure(f, settings)[0], {}).assign(n=10, norm=1.0) for n, f in figs.items()}
     claims = _claims(study)
     out: dict[str, str] = {c.id: "" for c in claims}
+    claims = [c for c in claims if c.id not in known]
     generic: dict[str, dict[int, FigureData]] = {}
     for name, fn, base, only in _family(figs):
         pending = [c for c in claims if not out[c.id]]
@@ -132,6 +136,6 @@ KNOWN_UNREFUTED: dict[str, set[str]] = {
 
 @pytest.mark.parametrize("name", sorted(STUDIES))
 def test_every_claim_has_synthetic_data_on_which_it_does_not_hold(name: str) -> None:
-    unrefuted = {cid for cid, refuter in _refuters(get_study(name)).items() if not refuter}
+    unrefuted = {cid for cid, refuter in _refuters(get_study(name), KNOWN_UNREFUTED.get(name, set())).items() if not refuter}
     assert unrefuted <= KNOWN_UNREFUTED.get(name, set()), \
         f"{name}: claims that hold on every synthetic data set: {sorted(unrefuted - KNOWN_UNREFUTED.get(name, set()))}"
