@@ -289,30 +289,10 @@ impl<P: Payload> HdlcStation<P> {
     }
 
     /// `handle_receive` with the I frame's payload (`msg`) already taken out of `f`.
+    /// The common frame, an I frame or RR without P/F, passes each P/F test false and
+    /// leaves the REJ, SREJ and RNR rules (`act_on_status`) out.
     #[inline(always)]
     fn receive(&mut self, now: SimTime, f: &Frame<P>, msg: Option<P>) {
-        if f.pf || !matches!(f.kind, FrameKind::I | FrameKind::RR) {
-            return self.receive_any(now, f, msg);
-        }
-        // The common frame, an I frame or RR without P/F: `receive_any` with its P/F,
-        // REJ, SREJ and RNR branches left out.
-        if self.mode == Mode::Nrm && self.role == Role::Primary && self.t1_deadline.is_some() {
-            self.t1_deadline = Some(now + self.t1);
-        }
-        if self.acknowledge(now, f.nr) && (f.kind == FrameKind::RR || self.sent == 0) {
-            self.peer_busy = false;
-        }
-        if f.kind == FrameKind::I {
-            if let Some(msg) = msg {
-                self.receive_i(now, f.ns, msg);
-            }
-        }
-        self.async_timer_after_receive(now);
-    }
-
-    /// Any received frame (`receive`'s general case).
-    #[inline(never)]
-    fn receive_any(&mut self, now: SimTime, f: &Frame<P>, msg: Option<P>) {
         // P is meaningful only in commands, F only in responses.
         let p_bit = f.pf && f.command && self.role != Role::Primary;
         let f_bit = f.pf && !f.command && self.role != Role::Secondary;
@@ -328,61 +308,25 @@ impl<P: Payload> HdlcStation<P> {
         if answers_p {
             self.p_outstanding = false;
         }
-        let checkpoint_cause = if self.p_for_timeout {
-            RetransmitCause::Timeout
-        } else {
-            RetransmitCause::Checkpoint
-        };
         let nr_valid = match f.kind {
             // SREJ's N(R) names the frame wanted and acknowledges nothing.
-            FrameKind::SREJ => {
-                let idx = self.m.distance(self.va, f.nr) as usize;
-                let ok = f.nr < self.m.0 && idx < self.sent;
-                if !ok {
-                    self.invalid_nr += 1;
-                }
-                ok
-            }
+            FrameKind::SREJ => self.names_frame_sent(f.nr),
             _ => self.acknowledge(now, f.nr),
         };
         if nr_valid {
-            match f.kind {
-                FrameKind::RNR => self.peer_busy = true,
-                FrameKind::RR => self.peer_busy = false,
-                FrameKind::REJ => {
-                    self.peer_busy = false;
-                    if answers_p && (self.poll != Poll::Supervisory || self.va_abs < self.p_mark) {
-                        // A REJ with F = 1 is the checkpoint response: one go-back.
-                        // With the poll on its own S frame, only if a frame sent before
-                        // the P is still unacknowledged; otherwise the gap concerns frames
-                        // sent after the P and this is an ordinary REJ.
-                        self.go_back(checkpoint_cause);
-                    } else if self.sent > 0 && self.recovery_from != Some(self.va_abs) {
-                        // A REJ for the frame a checkpoint or time-out retransmission
-                        // already started from was sent before that retransmission
-                        // reached the peer: going back again would only send
-                        // duplicates, and each duplicate is a sequence error that draws
-                        // a new REJ — a go-back cycle that never ends under load.
-                        self.rej_cover = Some((self.va_abs, self.va_abs + self.sent as u64));
-                        self.go_back(RetransmitCause::Reject);
-                    }
-                }
-                FrameKind::SREJ => {
-                    let abs = self.va_abs + self.m.distance(self.va, f.nr) as u64;
-                    if !self.single.iter().any(|&(a, _)| a == abs) {
-                        self.single.push_back((abs, RetransmitCause::Reject));
-                    }
-                }
-                FrameKind::I => {}
+            if !matches!(f.kind, FrameKind::I | FrameKind::RR) {
+                self.act_on_status(f, answers_p);
             }
             // Busy here means holding out-of-sequence frames, which are unacknowledged
             // at our side: once everything is acknowledged the peer cannot be busy, even
             // if the RR that cleared its busy condition was lost.
-            if f.kind != FrameKind::RNR && self.sent == 0 {
+            if matches!(f.kind, FrameKind::RR | FrameKind::REJ)
+                || (f.kind != FrameKind::RNR && self.sent == 0)
+            {
                 self.peer_busy = false;
             }
             if answers_p && f.kind != FrameKind::REJ {
-                self.checkpoint(self.p_mark, checkpoint_cause);
+                self.checkpoint(self.p_mark, self.checkpoint_cause());
             }
         }
         if f.kind == FrameKind::I {
@@ -402,6 +346,58 @@ impl<P: Payload> HdlcStation<P> {
             }
         }
         self.async_timer_after_receive(now);
+    }
+
+    /// The cause a checkpoint retransmission counts: time-out if the P it answers was
+    /// sent on timer expiry.
+    fn checkpoint_cause(&self) -> RetransmitCause {
+        if self.p_for_timeout {
+            RetransmitCause::Timeout
+        } else {
+            RetransmitCause::Checkpoint
+        }
+    }
+
+    /// An SREJ's N(R) names a frame sent and unacknowledged; counted if not.
+    fn names_frame_sent(&mut self, nr: u32) -> bool {
+        let ok = nr < self.m.0 && (self.m.distance(self.va, nr) as usize) < self.sent;
+        if !ok {
+            self.invalid_nr += 1;
+        }
+        ok
+    }
+
+    /// RNR, REJ and SREJ with a valid N(R) (`answers_p`: the frame is the F = 1
+    /// response to our P). Busy cleared and checkpoints are `receive`'s.
+    #[inline(never)]
+    fn act_on_status(&mut self, f: &Frame<P>, answers_p: bool) {
+        match f.kind {
+            FrameKind::RNR => self.peer_busy = true,
+            FrameKind::REJ => {
+                if answers_p && (self.poll != Poll::Supervisory || self.va_abs < self.p_mark) {
+                    // A REJ with F = 1 is the checkpoint response: one go-back.
+                    // With the poll on its own S frame, only if a frame sent before
+                    // the P is still unacknowledged; otherwise the gap concerns frames
+                    // sent after the P and this is an ordinary REJ.
+                    self.go_back(self.checkpoint_cause());
+                } else if self.sent > 0 && self.recovery_from != Some(self.va_abs) {
+                    // A REJ for the frame a checkpoint or time-out retransmission
+                    // already started from was sent before that retransmission
+                    // reached the peer: going back again would only send
+                    // duplicates, and each duplicate is a sequence error that draws
+                    // a new REJ — a go-back cycle that never ends under load.
+                    self.rej_cover = Some((self.va_abs, self.va_abs + self.sent as u64));
+                    self.go_back(RetransmitCause::Reject);
+                }
+            }
+            FrameKind::SREJ => {
+                let abs = self.va_abs + self.m.distance(self.va, f.nr) as u64;
+                if !self.single.iter().any(|&(a, _)| a == abs) {
+                    self.single.push_back((abs, RetransmitCause::Reject));
+                }
+            }
+            FrameKind::I | FrameKind::RR => {}
+        }
     }
 
     /// The asynchronous timer after a received frame.
