@@ -373,6 +373,9 @@ impl<P: Carry> Layer for AnyLayer<P> {
     fn poll_timeout(&self) -> Option<SimTime> {
         each!(self, l => l.poll_timeout())
     }
+    fn timeouts_wait_for_deadline(&self) -> bool {
+        each!(self, l => l.timeouts_wait_for_deadline())
+    }
     fn poll_event(&mut self) -> Option<Event<P>> {
         let up = |e: Event<Sdu>| match e {
             Event::Delivered(s) => Event::Delivered(P::from_user(s)),

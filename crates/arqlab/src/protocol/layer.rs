@@ -208,6 +208,14 @@ pub trait Layer {
     fn handle_receive_in_error(&mut self, now: SimTime, pdu: &Self::Pdu);
     /// The clock reached (or passed) a deadline. Must be idempotent.
     fn handle_timeout(&mut self, now: SimTime);
+    /// True if `handle_timeout(now)` cannot turn a false `wants_transmit` true while
+    /// no deadline of this layer is at or before `now` (`poll_timeout` after `now`, or
+    /// none): each of its timers acts only once due. A stack then keeps the layer's
+    /// "nothing to send" across the wake-ups of the layers below it
+    /// ([`super::Stacked`]). The default (false) is always correct.
+    fn timeouts_wait_for_deadline(&self) -> bool {
+        false
+    }
     /// The application closes its end of the connection: nothing more will be
     /// submitted on it (a transport sends its FIN after the data). Layers without
     /// connections ignore it.

@@ -40,11 +40,16 @@ pub struct Stacked<U: Layer, L: Layer<Sdu = U::Pdu>> {
     /// does not ask. The stack is fed after every input, most of them the lower
     /// layer's (the X.25 access line's frames), which leave TCP as it was.
     upper_quiet: bool,
+    /// A wake-up of the stack before this time leaves `upper_quiet` standing: the upper
+    /// layer's earliest deadline when the spell began, if its timers wait for their
+    /// deadlines ([`Layer::timeouts_wait_for_deadline`]: most wake-ups are the lower
+    /// layer's); otherwise zero (every wake-up ends the spell).
+    upper_quiet_until: SimTime,
 }
 
 impl<U: Layer, L: Layer<Sdu = U::Pdu>> Stacked<U, L> {
     pub fn new(upper: U, lower: L) -> Self {
-        Stacked { upper, lower, ifq: None, ifq_drops: 0, upper_quiet: false }
+        Stacked { upper, lower, ifq: None, ifq_drops: 0, upper_quiet: false, upper_quiet_until: SimTime::ZERO }
     }
 
     /// The upper layer pushes into an interface queue of `depth` PDUs (None: pulled).
@@ -80,6 +85,9 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Stacked<U, L> {
             }
             if !self.upper.wants_transmit() {
                 self.upper_quiet = true;
+                // No input reaches the upper layer during the spell, so its deadline
+                // stays what it is now.
+                self.upper_quiet_until = if self.upper.timeouts_wait_for_deadline() { self.upper.poll_timeout().unwrap_or(SimTime::MAX) } else { SimTime::ZERO };
                 return;
             }
             while let Some(p) = self.upper.poll_transmit(now, grant) {
@@ -160,7 +168,10 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
     fn handle_timeout(&mut self, now: SimTime) {
         self.lower.handle_timeout(now);
         self.upper.handle_timeout(now);
-        self.upper_quiet = false;
+        if now >= self.upper_quiet_until {
+            self.upper_quiet = false;
+        }
+        debug_assert!(!self.upper_quiet || !self.upper.wants_transmit(), "the upper layer wants to send after a wake-up before its deadline");
         self.pump_up(now);
     }
 
@@ -200,8 +211,10 @@ impl<U: Layer, L: Layer<Sdu = U::Pdu>> Layer for Stacked<U, L> {
         self.upper.accepts()
     }
 
+    /// (A quiet upper layer is not asked: see `upper_quiet`.)
     fn wants_transmit(&self) -> bool {
-        self.lower.wants_transmit() || ((self.ifq.is_some() || self.lower_hungry()) && self.upper.wants_transmit())
+        debug_assert!(!self.upper_quiet || !self.upper.wants_transmit(), "the upper layer is kept quiet but wants to send");
+        self.lower.wants_transmit() || (!self.upper_quiet && (self.ifq.is_some() || self.lower_hungry()) && self.upper.wants_transmit())
     }
 
     fn backlog(&self) -> usize {

@@ -166,6 +166,12 @@ impl Layer for TcpHost {
         self.current_mut().handle_receive_in_error(now, f);
     }
 
+    /// Each connection's do ([`Tcp`]); forgetting a closed connection takes nothing
+    /// from what the others send.
+    fn timeouts_wait_for_deadline(&self) -> bool {
+        true
+    }
+
     fn handle_timeout(&mut self, now: SimTime) {
         for c in &mut self.conns {
             c.handle_timeout(now);

@@ -33,16 +33,20 @@ impl Payload for Ticket {
     }
 }
 
-/// The packets handed to one end's LAPB and not yet delivered at the other, in order.
+/// The packets handed to one end's LAPB and not yet handed on from the other, in
+/// order: first those the far end has delivered (the DCE's, waiting for the network),
+/// then those LAPB still carries.
 struct Waiting<P> {
     packets: VecDeque<Packet<P>>,
+    /// Packets at the front already delivered, not yet handed on.
+    delivered: usize,
     /// The ticket number of the next packet handed over.
     next: u32,
 }
 
 impl<P: Payload> Waiting<P> {
     fn new() -> Self {
-        Waiting { packets: VecDeque::new(), next: 0 }
+        Waiting { packets: VecDeque::new(), delivered: 0, next: 0 }
     }
 
     /// `p` waits; its ticket goes to LAPB.
@@ -53,11 +57,32 @@ impl<P: Payload> Waiting<P> {
         t
     }
 
-    /// The packet LAPB delivered ticket `t` of: the oldest waiting (in-order delivery).
-    fn take(&mut self, t: Ticket) -> Packet<P> {
-        let oldest = self.next.wrapping_sub(self.packets.len() as u32);
+    /// Checks that LAPB delivered the oldest packet not yet delivered (in order).
+    fn delivering(&self, t: Ticket) {
+        let oldest = self.next.wrapping_sub((self.packets.len() - self.delivered) as u32);
         assert_eq!(t.seq, oldest, "LAPB delivered packet {} of a direction whose oldest undelivered is {oldest}", t.seq);
+    }
+
+    /// The packet LAPB delivered ticket `t` of, taken at once (the DTE's deliveries).
+    fn take(&mut self, t: Ticket) -> Packet<P> {
+        debug_assert_eq!(self.delivered, 0, "a direction is either handed on at delivery or later, not both");
+        self.delivering(t);
         self.packets.pop_front().expect("a delivered ticket has its packet waiting")
+    }
+
+    /// Ticket `t` delivered: its packet stays where it is until handed on (`pop_delivered`).
+    fn deliver(&mut self, t: Ticket) {
+        self.delivering(t);
+        self.delivered += 1;
+    }
+
+    /// The oldest delivered packet, to hand on.
+    fn pop_delivered(&mut self) -> Option<Packet<P>> {
+        if self.delivered == 0 {
+            return None;
+        }
+        self.delivered -= 1;
+        self.packets.pop_front()
     }
 }
 
@@ -93,9 +118,6 @@ pub struct AccessLine<P: Payload> {
     up_packets: Waiting<P>,
     down_packets: Waiting<P>,
     grant: Grant,
-    /// Packets the DCE's LAPB delivered, for the network. (The DTE's go straight to
-    /// the host's packet level, see [`AccessLine::arrivals`].)
-    pub to_net: VecDeque<Packet<P>>,
     /// The host's processing per packet it hands to LAPB (`host_processing_s`).
     processing: Duration,
     /// A packet being processed, and when it is ready for LAPB.
@@ -126,7 +148,6 @@ impl<P: Payload> AccessLine<P> {
             up_packets: Waiting::new(),
             down_packets: Waiting::new(),
             grant: Grant::line(cfg.access_rate_bps),
-            to_net: VecDeque::new(),
             processing: Duration::from_secs_f64(cfg.host_processing_s),
             processed: None,
             up_quiet: false,
@@ -154,6 +175,18 @@ impl<P: Payload> AccessLine<P> {
         let t = self.up_packets.push(p);
         self.dte.handle_submit(now, t);
         self.up_quiet = false;
+    }
+
+    /// Packets the DCE's LAPB delivered, waiting for the network. (The DTE's go
+    /// straight to the host's packet level, see [`AccessLine::arrivals`].)
+    pub fn to_net_len(&self) -> usize {
+        self.up_packets.delivered
+    }
+
+    /// The oldest packet the DCE's LAPB delivered, for the network: it moves from the
+    /// line's queue to the caller, not through a queue of its own.
+    pub fn pop_to_net(&mut self) -> Option<Packet<P>> {
+        self.up_packets.pop_delivered()
     }
 
     /// Frames whose last bit has arrived by `now` are handed to the far station, and
@@ -192,7 +225,7 @@ impl<P: Payload> AccessLine<P> {
         if !self.down_quiet {
             while let Some(e) = self.dce.poll_event() {
                 if let Event::Delivered(t) = e {
-                    self.to_net.push_back(self.up_packets.take(t));
+                    self.up_packets.deliver(t);
                 }
             }
         }
@@ -336,12 +369,40 @@ mod tests {
     /// delivery takes the oldest — across the wrap of the ticket numbers.
     #[test]
     fn lapb_in_order_delivery_takes_each_packet_by_its_ticket() {
-        let mut w: Waiting<Sdu> = Waiting { packets: VecDeque::new(), next: u32::MAX - 1 };
+        let mut w: Waiting<Sdu> = Waiting { packets: VecDeque::new(), delivered: 0, next: u32::MAX - 1 };
         let pkt = |k: u32| Packet::control(PacketKind::Rr, 1, k, 0, 1, k);
         let t: Vec<Ticket> = (0..3).map(|k| w.push(pkt(k))).collect();
         assert_eq!(t.iter().map(|x| (x.seq, x.bits)).collect::<Vec<_>>(), vec![(u32::MAX - 1, 24), (u32::MAX, 32), (0, 40)]);
         assert_eq!([w.take(t[0]).pr, w.take(t[1]).pr, w.take(t[2]).pr], [0, 1, 2]);
         assert!(w.packets.is_empty());
+    }
+
+    /// The DCE's deliveries wait where they are, in the line's queue, until the network
+    /// takes them (no queue of their own): each delivery marks the oldest undelivered
+    /// packet, and they are handed on oldest first while those behind are still carried.
+    #[test]
+    fn dce_deliveries_wait_in_place_for_the_network() {
+        let mut w: Waiting<Sdu> = Waiting::new();
+        let t: Vec<Ticket> = (0..3).map(|k| w.push(Packet::control(PacketKind::Rr, 1, k, 0, 1, 0))).collect();
+        assert!(w.pop_delivered().is_none(), "nothing delivered yet");
+        w.deliver(t[0]);
+        w.deliver(t[1]);
+        assert_eq!(w.pop_delivered().map(|p| p.pr), Some(0));
+        assert_eq!(w.pop_delivered().map(|p| p.pr), Some(1));
+        assert!(w.pop_delivered().is_none(), "packet 2 is still carried by LAPB");
+        w.deliver(t[2]);
+        assert_eq!(w.pop_delivered().map(|p| p.pr), Some(2));
+        assert!(w.packets.is_empty());
+    }
+
+    /// A ticket delivered twice is refused, though its packet still waits to be handed on.
+    #[test]
+    #[should_panic(expected = "LAPB delivered packet 0 of a direction whose oldest undelivered is 1")]
+    fn a_ticket_delivered_twice_is_refused() {
+        let mut w: Waiting<Sdu> = Waiting::new();
+        let t: Vec<Ticket> = (0..2).map(|k| w.push(Packet::control(PacketKind::Rr, 1, k, 0, 1, 0))).collect();
+        w.deliver(t[0]);
+        w.deliver(t[0]);
     }
 
     /// A delivery out of order (or twice) is a model bug: the ticket names a packet that
@@ -377,11 +438,11 @@ mod tests {
             line.arrivals(now, &mut |_| {});
             line.start(now, &mut pull);
             wakes += 1;
-            if line.to_net.len() == 9 {
+            if line.to_net_len() == 9 {
                 break;
             }
-            assert!(wakes < 1000, "no progress: {} of 9 delivered", line.to_net.len());
+            assert!(wakes < 1000, "no progress: {} of 9 delivered", line.to_net_len());
         }
-        assert_eq!(line.to_net.len(), 9, "every packet reaches the DCE once (at {now:?}, {wakes} wakes, LAPB backlog {}, processed {})", line.dte.backlog(), line.processed.is_some());
+        assert_eq!(line.to_net_len(), 9, "every packet reaches the DCE once (at {now:?}, {wakes} wakes, LAPB backlog {}, processed {})", line.dte.backlog(), line.processed.is_some());
     }
 }

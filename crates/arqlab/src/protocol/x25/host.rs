@@ -96,7 +96,7 @@ impl<P: Routable> X25Host<P> {
         if self.serviced_at != Some(now) {
             self.service(now);
         }
-        let p = self.line.to_net.pop_front()?;
+        let p = self.line.pop_to_net()?;
         self.counters.frames_sent += 1;
         Some(p)
     }
@@ -160,7 +160,7 @@ impl<P: Routable> Layer for X25Host<P> {
     }
 
     fn wants_transmit(&self) -> bool {
-        !self.line.to_net.is_empty()
+        self.line.to_net_len() > 0
     }
 
     fn backlog(&self) -> usize {

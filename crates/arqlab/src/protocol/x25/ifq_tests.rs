@@ -130,3 +130,21 @@ fn test_kept_quiet_answers_match_fresh_ones_through_a_transfer() {
     assert!(p.ends[0].ifq_drops > 0 && p.ends[0].upper.segments_retransmitted > 0, "drops and timeouts happened");
     assert!(tcp_quiet > 1000 && lapb_quiet > 1000, "the kept answers were in use: TCP {tcp_quiet}, LAPB {lapb_quiet} checks");
 }
+
+/// TCP's kept "nothing to send" stands across a wake-up of the stack before TCP's own
+/// deadline (most wake-ups are the access line's): TCP's timers act only once due
+/// (`Layer::timeouts_wait_for_deadline`). A wake-up at that deadline ends it.
+#[test]
+fn test_tcp_quiet_stands_across_wake_ups_before_its_deadline() {
+    let (mut p, start) = pair(1, 2048, Some(50), 20);
+    p.run(start + Duration::from_secs_f64(0.5), |_, _, _| false);
+    let now = p.now;
+    let a = &mut p.ends[0];
+    assert!(a.upper_is_quiet(), "the window's segments are queued: TCP has nothing more to send");
+    let due = a.upper.poll_timeout().expect("the retransmission timer runs");
+    assert!(due > now, "TCP's deadline {due:?} is ahead of {now:?}");
+    a.handle_timeout(now);
+    assert!(a.upper_is_quiet(), "a wake-up before TCP's deadline leaves its answer standing");
+    a.handle_timeout(due);
+    assert!(!a.upper_is_quiet(), "a wake-up at TCP's deadline ends it");
+}

@@ -453,11 +453,16 @@ impl<P: Payload> Interface<P> {
             return Some(p);
         }
         self.assign(now);
-        // Round robin from channel `rr`: the occupied channels at or after it, then before.
+        // Round robin from channel `rr`: the occupied channels at or after it, then before
+        // (one index wrapping once, not a chain of two ranges).
         let n = self.active.len();
-        let from = self.active.partition_point(|&i| i < self.rr);
-        for k in (from..n).chain(0..from) {
+        let mut k = self.active.partition_point(|&i| i < self.rr);
+        for _ in 0..n {
+            if k == n {
+                k = 0;
+            }
             let i = self.active[k];
+            k += 1;
             let Some(c) = self.circuits[i].as_mut() else { continue };
             if !c.wants(now) {
                 continue;

@@ -362,6 +362,12 @@ impl Layer for Tcp {
         self.counters.frames_in_error_received += 1;
     }
 
+    /// Its three timers (the delayed ACK, TIME-WAIT, the retransmission timer) each act
+    /// only once their deadline is due, and `poll_timeout` is the earliest of them.
+    fn timeouts_wait_for_deadline(&self) -> bool {
+        true
+    }
+
     fn handle_timeout(&mut self, now: SimTime) {
         self.rx.handle_timeout(now);
         if self.time_wait_until.is_some_and(|d| d <= now) {
@@ -444,8 +450,15 @@ impl Layer for Tcp {
         self.syn_due || self.fast_rtx || self.rx.ack_now || self.can_send_new() || self.fin_due()
     }
 
+    /// The SDUs at the end not yet begun. Asked after every input (a saturated
+    /// source's top-up), mostly while the newest SDU is being sent: that one is checked
+    /// first.
     fn backlog(&self) -> usize {
-        self.sdus.iter().rev().take_while(|&&(s, end)| end - octets(s.bits) >= self.snd_max).count()
+        let unsent = |&&(s, end): &&(Sdu, u64)| end - octets(s.bits) >= self.snd_max;
+        match self.sdus.back() {
+            Some(last) if unsent(&last) => self.sdus.iter().rev().take_while(unsent).count(),
+            _ => 0,
+        }
     }
 
     fn unacknowledged(&self) -> usize {
