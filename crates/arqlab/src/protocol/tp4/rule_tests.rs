@@ -336,3 +336,46 @@ fn test_tp4_counts_every_dt_and_ak_sent_with_retransmissions_apart() {
     assert_eq!(drain(&mut b, at(0.1)).len(), 2);
     assert_eq!((b.counters().s_frames_sent, b.tp4_counters().ak_sent, b.counters().i_frames_sent), (2, 2, 0));
 }
+
+/// The entity asks to transmit exactly when a TPDU may go: a new DT inside the credit, a
+/// DT whose retransmission timer expired (whatever the credit), an ED ready (first copy
+/// or resend); not a new DT beyond the upper window edge, nor one under ISO while an ED
+/// is unacknowledged. The engine pulls only an entity that wants to (`drain` above pulls
+/// regardless, so this is checked here).
+#[test]
+fn test_iso8073_wants_transmit_exactly_when_a_dt_or_ed_may_go() {
+    let mut a = Tp4::new(&plain(|c| c.window_octets = 2 * 1024));
+    assert!(!a.wants_transmit(), "nothing submitted");
+    a.handle_submit(SimTime::ZERO, tsdu(0, 3 * 1024));
+    assert!(a.wants_transmit(), "DT 0 inside the credit");
+    assert_eq!(nrs(&drain(&mut a, SimTime::ZERO)), vec![0, 1]);
+    assert!(!a.wants_transmit(), "DT 2 beyond YR-TU-NR + CDT − 1 = 1");
+    a.handle_timeout(at(3.0));
+    assert!(a.wants_transmit(), "DTs 0 and 1 to go again, beyond no credit");
+    assert_eq!(nrs(&drain(&mut a, at(3.0))), vec![0, 1]);
+    assert!(!a.wants_transmit(), "DT 2 still beyond the window");
+    a.handle_receive(at(3.5), &ak(2, 2, None));
+    assert!(a.wants_transmit(), "AK(2, CDT 2): DT 2 inside the credit");
+    let mut e = Tp4::new(&plain(|c| {
+        c.expedited = Expedited::Iso;
+        c.expedited_every = 1;
+    }));
+    e.handle_submit(SimTime::ZERO, tsdu(0, 100));
+    assert!(e.wants_transmit(), "ED 1 ready");
+    assert_eq!(kinds(&drain(&mut e, SimTime::ZERO)), vec![(TpduKind::Ed, 1)]);
+    assert!(!e.wants_transmit(), "ISO: DT 0 waits for ED 1's EA");
+    e.handle_timeout(at(3.0));
+    assert!(e.wants_transmit(), "ED 1's timer expired: to be sent again");
+}
+
+/// Every EA sent is counted, one per ED received in sequence or repeated (the repeat is
+/// answered again, and delivered once).
+#[test]
+fn test_iso8073_ea_answers_every_copy_of_a_delivered_ed_and_is_counted() {
+    let mut b = Tp4::new(&plain(|_| {}));
+    let ed = |nr| Tpdu { user_octets: 16, ..Tpdu::control(TpduKind::Ed, nr, 28) };
+    b.handle_receive(at(0.1), &ed(1));
+    b.handle_receive(at(0.2), &ed(1));
+    assert_eq!(kinds(&drain(&mut b, at(0.2))), vec![(TpduKind::Ea, 1), (TpduKind::Ea, 1)]);
+    assert_eq!((b.tp4_counters().ea_sent, b.tp4_counters().ed_delivered), (2, 1));
+}
