@@ -550,3 +550,5 @@ mod rate;
 mod cost;
 #[path = "rule_tests.rs"]
 mod rules;
+#[path = "plan_tests.rs"]
+mod plan;
