@@ -87,7 +87,9 @@ fn each_variant_opens_with_data_or_a_request_and_only_hdl_1d_with_a_control_pack
         let mut a = arq(variant);
         a.handle_submit(SimTime::ZERO, sdu(0, 800));
         a.handle_submit(SimTime::ZERO, sdu(1, 800));
+        assert!(a.wants_transmit(), "{variant}: idle with data");
         let fs = burst(&mut a, SimTime::ZERO);
+        assert!(!a.wants_transmit(), "{variant}: waiting for the response");
         assert_eq!(kinds(&fs), want, "{variant}");
         assert_eq!(fs.iter().any(|f| f.request), want == [Request], "{variant}: only a REQUEST asks for the direction");
         assert!(a.poll_timeout().is_some(), "{variant}: data or a REQUEST solicits a response");
@@ -236,4 +238,47 @@ fn layer_measures_count_sdus_not_segments_and_progress_both_ways() {
     assert_eq!(kinds(&again), vec![HfKind::Ack, HfKind::Data]);
     feed(&mut b, &again, t(30.0), &[]);
     assert_eq!((b.progress(), b.receive_buffer_bits()), (1 + 4, 0), "B's packet 0 acknowledged, A's 0 .. 3 received");
+}
+
+/// A station transmits when it owes a response, even while it waits for the answer to
+/// its own transmission: on a duplex link both stations may key up at once, and B's
+/// one-packet transmission, arriving during A's, is answered as soon as A's ends.
+#[test]
+fn a_station_owing_a_response_answers_even_while_its_own_wait_runs() {
+    let (mut a, mut b) = (arq("5066"), arq("5066"));
+    a.handle_submit(SimTime::ZERO, sdu(0, 1600));
+    a.handle_submit(SimTime::ZERO, sdu(1, 1600));
+    b.handle_submit(SimTime::ZERO, sdu(9, 1600));
+    let a0 = a.poll_transmit(SimTime::ZERO, &G).unwrap();
+    assert!(!a0.last);
+    let fb = burst(&mut b, SimTime::ZERO);
+    assert_eq!(kinds(&fb), vec![HfKind::Data]);
+    feed(&mut a, &fb, t(0.5), &[]);
+    let a1 = a.poll_transmit(t(1.32), &G).unwrap();
+    assert!(a1.last);
+    assert!(a.poll_timeout().is_some(), "A's wait for an answer runs");
+    assert!(a.wants_transmit(), "... but A owes B a response");
+    let r = burst(&mut a, t(2.5));
+    assert_eq!((r[0].kind, r[0].lwe), (HfKind::Ack, 1), "A acknowledges B's packet 0 at once");
+}
+
+/// Johnson's duplicate filter compares with the SDUs queued and those *unacknowledged*
+/// in the window: a packet acknowledged above a gap (still in the window, waiting for
+/// the gap) no longer blocks a new copy; an unacknowledged one does.
+#[test]
+fn duplicate_filter_ignores_a_packet_acknowledged_above_a_gap() {
+    let cfg = HfArqConfig::of("5066");
+    let (mut a, mut b) = (HfArq::<Segmentish>::new(&cfg, Station::A), HfArq::<Segmentish>::new(&cfg, Station::B));
+    a.handle_submit(SimTime::ZERO, Segmentish { id: 0, key: 1 });
+    a.handle_submit(SimTime::ZERO, Segmentish { id: 1, key: 2 });
+    let fs = burst(&mut a, SimTime::ZERO);
+    feed(&mut b, &fs, t(3.0), &[0]);
+    let ack = burst(&mut b, t(4.0));
+    assert_eq!((ack[0].lwe, ack[0].bitmap), (0, 0b1));
+    feed(&mut a, &ack, t(5.0), &[]);
+    assert_eq!(a.unacknowledged(), 2, "packet 1 acknowledged, held in the window behind 0");
+    a.handle_submit(t(5.0), Segmentish { id: 2, key: 2 });
+    assert_eq!(a.backlog(), 1, "key 2 is acknowledged: a new copy is accepted");
+    a.handle_submit(t(5.0), Segmentish { id: 3, key: 1 });
+    assert_eq!(a.backlog(), 1, "key 1 is not: dropped");
 }

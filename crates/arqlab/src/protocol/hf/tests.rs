@@ -552,3 +552,5 @@ mod cost;
 mod rules;
 #[path = "plan_tests.rs"]
 mod plan;
+#[path = "packet_tests.rs"]
+mod packet;
