@@ -550,3 +550,7 @@ mod rate;
 mod cost;
 #[path = "rule_tests.rs"]
 mod rules;
+#[path = "plan_tests.rs"]
+mod plan;
+#[path = "packet_tests.rs"]
+mod packet;
