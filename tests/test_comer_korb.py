@@ -257,9 +257,16 @@ def test_fig2_points_start_the_clock_at_their_hour() -> None:
 def test_circuit_management_points_share_runs_across_figures_4_to_7() -> None:
     s = fw.RunSettings(quick=True, replications=3)
     runs = [set(fw.plan_figure(ck.figure(n), s)[1]) for n in (4, 5, 6, 7)]
-    # Fig. 6 reads Fig. 4's .limited runs (the other sites' throughput, ext6): the same
-    # runs, no more; Fig. 5 reads its throughput from its own runs.
-    assert runs[1] < runs[2] == runs[0]
+    # Fig. 6 reads Fig. 4's .limited runs (the other sites' throughput under §6's
+    # trade) and adds ext6's gateway runs, one per N with a file site besides the given
+    # one (its control is the MLRU heavy-files runs, no run of its own); Fig. 5 reads its
+    # throughput from its own runs.
+    gateway = [x for x in params.CM_DESTINATIONS_QUICK if len(cs.cm_sites(x)[1]) > 1]
+    assert runs[1] < runs[0] < runs[2] and len(runs[2] - runs[0]) == len(gateway) == 2
+    gw = _point(6, "gateway.f2", 8.0)["stack"]["host"]["layers"][0]
+    assert (gw["policy"], gw["c_max"], gw["site_c_max"], gw["channels"]) == (
+        "multi_mlru", 1, {"f1": params.CM_C_MAX}, params.CM_CHANNELS_MANY)
+    assert _point(6, "mlru.heavy.f2", 8.0) == _point(4, "mlru.heavy", 8.0), "the control is the MLRU heavy-files run"
     n = len(params.CM_DESTINATIONS_QUICK)
     crowded = sum(1 for x in params.CM_DESTINATIONS_QUICK if x > params.CM_CHANNELS)
     # Figs. 4–6 add MLRU and multi-MLRU under heavy files (the multi-circuit claims'
