@@ -124,9 +124,10 @@ KNOWN_UNREFUTED: dict[str, set[str]] = {
     # test_over_10pct_counts_one_circuit_transfers_across_t_n_variants): they need zeros,
     # a rate above a fixed bound, packets nearly full, or identical transfers (CI 0) at or
     # below 10 %, which these families never make. ext6.multi_slows_other_sites pairs
-    # two runs replication by replication (revision 12), and these families carry means
-    # and CIs, not replications; it fails on its own paired data in
-    # tests/test_comer_korb_cm_claims.py (equal, higher, or 2.5 % lower: does not hold).
+    # two runs replication by replication (revision 12; since revision 13 the gateway
+    # run against its control), and these families carry means and CIs, not
+    # replications; it fails on its own paired data in tests/test_comer_korb_cm_claims.py
+    # (equal, higher, or 2.5 % lower: does not hold).
     "comer-korb": {"ext6.multi_slows_other_sites", "fig2.best_nearly_double_worst", "fig3.reason_t_n_variation", "ext4.mlru_discards_when_overloaded", "ext7.lru_thrashes", "fig3.no_gain_when_saturated",
                    "fig3.over_10pct_retransmitted", "fig3.reason_retransmissions",
                    "fig3.single_below_2200",

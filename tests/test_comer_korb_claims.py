@@ -224,39 +224,52 @@ BUSY_FROM_3 = {1.0: 0.5, 2.0: 0.75, 3.0: 0.96875, 4.0: 0.99, 5.0: 0.99}
 CALLS = {c: c for c in BUSY_FROM_3}
 
 
-@pytest.mark.parametrize("c4,c5,calls,verdict", [
-    (1.0, 1.0, CALLS, Verdict.HOLDS),  # flat past C = 3, one call more per C
-    (1.03, 1.0, CALLS, Verdict.HOLDS),  # exactly +3 % over the best up to C = 3
-    (1.0, math.nextafter(1.03, 2.0), CALLS, Verdict.DOES_NOT_HOLD),  # just over +3 %
-    (1.25, 1.0, CALLS, Verdict.DOES_NOT_HOLD),  # +25 %: not capped by a knee (the old encoding's 5.3 %)
-    (1.0, 1.0, {**CALLS, 5.0: 3.0}, Verdict.DOES_NOT_HOLD),  # no more calls at C = 5 than at 3: no added cost
+@pytest.mark.parametrize("c4,c5,verdict", [
+    (1.0, 1.0, Verdict.HOLDS),  # flat past C = 3
+    (1.03, 1.0, Verdict.HOLDS),  # exactly +3 % over the best up to C = 3
+    (1.0, math.nextafter(1.03, 2.0), Verdict.DOES_NOT_HOLD),  # just over +3 %
+    (1.25, 1.0, Verdict.DOES_NOT_HOLD),  # +25 %: not capped by a knee (the old encoding's 5.3 %)
 ])
-def test_no_gain_when_saturated_past_the_busy_lines_gains_nothing_and_costs_calls(
-        c4: float, c5: float, calls: dict[float, float], verdict: Verdict) -> None:
+def test_no_gain_when_saturated_past_the_busy_lines_gains_nothing(c4: float, c5: float, verdict: Verdict) -> None:
     """Conclusions: "If the underlying hardware link is saturated, opening additional
     circuits will increase costs without increasing performance". The premise is §5's
     busy share (review of revision 11, finding 6: it was the knee, so a gain past it was
     at most 5.3 %); past the first C whose lines are certainly ≥ 95 % busy, each C
-    within +3 % of the best throughput up to it and placing more calls. A gain before
-    the premise (C = 2 over 1) is not read."""
+    within +3 % of the best throughput up to it. A gain before the premise (C = 2 over
+    1) is not read. The cost half is scenario arithmetic (review 26, finding 8: the
+    circuits are pre-opened, calls = C), so it is reported, and the verdict is the same
+    with or without the calls counter, even with fewer calls past the premise."""
     tput = {1.0: FLAT / 2, 2.0: FLAT, 3.0: FLAT, 4.0: FLAT * c4, 5.0: FLAT * c5}
-    out = cl._flat_beyond(sd(3, _busy_curve(BUSY_FROM_3, tput, calls)))
+    out = cl._flat_beyond(sd(3, _busy_curve(BUSY_FROM_3, tput, CALLS)))
     assert out.verdict is verdict, out.detail
     assert out.detail.startswith("T_N constant: lines certainly ≥ 95% busy (copies included) from C = 3; past it: x=4:")
+    assert "reported, not scored: C = 3: 3 calls" in out.detail, out.detail
+    assert cl._flat_beyond(sd(3, _busy_curve(BUSY_FROM_3, tput))).verdict is verdict, "no calls counter"
+    fewer = cl._flat_beyond(sd(3, _busy_curve(BUSY_FROM_3, tput, {**CALLS, 5.0: 1.0})))
+    assert fewer.verdict is verdict, "the calls are not scored"
+
+
+def test_no_gain_when_saturated_reports_calls_and_circuit_seconds_as_arithmetic() -> None:
+    """§2.2: "some networks charge for circuits when they are idle": the cost of C
+    pre-opened circuits is C calls and C × the transfer's time in circuit-seconds
+    (800,000 bits at FLAT = 6250 bit/s: 128 s), both arithmetic, reported."""
+    flat = {c: FLAT for c in BUSY_FROM_3}
+    out = cl._flat_beyond(sd(3, _busy_curve(BUSY_FROM_3, flat, CALLS)))
+    assert ("the cost, arithmetic of the scenario (circuits pre-opened: calls = C; circuit-seconds = C × the "
+            "transfer's time), reported, not scored: C = 3: 3 calls, 384 circuit-s, C = 4: 4 calls, 512 circuit-s, "
+            "C = 5: 5 calls, 640 circuit-s") in out.detail, out.detail
+    assert "C = 4: nan calls, 512 circuit-s" in cl._flat_beyond(sd(3, _busy_curve(BUSY_FROM_3, flat))).detail
 
 
 def test_no_gain_when_saturated_is_inconclusive_without_its_premise() -> None:
     """Lines never certainly ≥ 95 % busy (C = 3 may be: its CI reaches it): no premise,
-    whatever the gain; no busy time or no constant curve: inconclusive too; no calls
-    measured: the cost is unknown (inconclusive unless the gain fails)."""
+    whatever the gain; no busy time or no constant curve: inconclusive too."""
     tput = {1.0: FLAT / 2, 2.0: FLAT, 3.0: FLAT, 4.0: 2 * FLAT}
     unsure = _busy_curve({1.0: 0.5, 2.0: 0.75, 3.0: (0.9375, 0.03125), 4.0: (0.9375, 0.03125)}, tput, CALLS)
     out = cl._flat_beyond(sd(3, unsure))
     assert out.verdict is Verdict.INCONCLUSIVE and "no premise" in out.detail, out.detail
     assert cl._flat_beyond(sd(3, {"tcp": tput})).verdict is Verdict.INCONCLUSIVE
     assert cl._flat_beyond(sd(3, {"random": tput})).verdict is Verdict.INCONCLUSIVE
-    flat = {c: FLAT for c in BUSY_FROM_3}
-    assert cl._flat_beyond(sd(3, _busy_curve(BUSY_FROM_3, flat))).verdict is Verdict.INCONCLUSIVE, "no calls"
 
 
 @pytest.mark.parametrize("share,half,verdict", [
@@ -330,7 +343,8 @@ def test_distinct_transfers_are_the_replications_unless_all_are_one_transfer() -
     (1, Est(1 / 3, 1.43, 3), False, Verdict.INCONCLUSIVE),  # one: another test may be
     (0, Est(0.0, 0.0, 3), False, Verdict.DOES_NOT_HOLD),  # none of three
     (0, Est(0.0, 0.0, 1), False, Verdict.INCONCLUSIVE),  # a single test says nothing of the others
-    (1, Est(1 / 2, 6.35, 2), True, Verdict.DOES_NOT_HOLD),  # every variant deterministic: one is final
+    (1, Est(1.0, 0.0, 1), True, Verdict.HOLDS),  # one deterministic transfer over: every test would be
+    (0, Est(0.0, 0.0, 1), True, Verdict.DOES_NOT_HOLD),  # one deterministic transfer not over: none would be
     (0, Est(0.0, 0.1, 20), False, Verdict.INCONCLUSIVE),  # upper end 0.1 × 20 tests = 2: several not ruled out
     (0, Est(0.0, 0.099, 20), False, Verdict.DOES_NOT_HOLD),  # 1.98 tests: fewer than several
 ])
@@ -339,22 +353,23 @@ def test_over_10pct_rule_at_several_tests(over: int, share: Est, final: bool, ve
 
 
 @pytest.mark.parametrize("shares,verdict", [
-    ({"tcp": (0.125, 0.0, 1), "random": (0.125, 0.0, 1)}, Verdict.HOLDS),  # two deterministic tests over
-    ({"tcp": (0.125, 0.0, 10), "random": (0.1, 0.0, 10)}, Verdict.DOES_NOT_HOLD),  # exactly 10 % is not over; final
-    ({"tcp": (0.125, 0.0, 10), "random": (0.1 + 1e-9, 0.0, 10)}, Verdict.HOLDS),  # just over 10 %: two tests
-    ({"tcp": (0.125, 0.0, 3), "random": [0.05, 0.11, 0.09]}, Verdict.HOLDS),  # one random replication over: 2 tests
-    ({"tcp": (0.125, 0.0, 3), "random": [0.05, 0.10, 0.09]}, Verdict.INCONCLUSIVE),  # 1 of 4: another may be
-    ({"tcp": (0.0, 0.0, 3), "random": [0.05, 0.10, 0.09, 0.0], "bursty": (0.02, 0.0, 3)},
-     Verdict.DOES_NOT_HOLD),  # none of six tests over 10 %
-    ({"tcp": (0.0, 0.0, 3), "random": (0.05, 0.01, 10)}, Verdict.INCONCLUSIVE),  # replications not kept: unknown
-    ({"tcp": (0.125, 0.0, 3), "random": (0.3, 0.05, 10), "bursty": (0.3, 0.0, 3)}, Verdict.HOLDS),  # unknown, yet 2
-    ({"random": [0.3, 0.4, 0.5]}, Verdict.HOLDS),  # three different transfers over 10 %
+    ({"tcp": (0.125, 0.0, 1)}, Verdict.HOLDS),  # one deterministic transfer over 10 %: a fortiori
+    ({"tcp": (0.125, 0.0, 10), "random": (0.0, 0.0, 10)}, Verdict.HOLDS),  # the random variant is not counted
+    ({"tcp": (0.1, 0.0, 10), "random": (0.125, 0.0, 10)}, Verdict.DOES_NOT_HOLD),  # exactly 10 % is not over
+    ({"tcp": (0.1 + 1e-9, 0.0, 10)}, Verdict.HOLDS),  # just over 10 %
+    ({"tcp": [0.05, 0.11, 0.12]}, Verdict.HOLDS),  # two of three replications over: several
+    ({"tcp": [0.05, 0.11, 0.09], "random": (0.3, 0.0, 3), "bursty": (0.3, 0.0, 3)},
+     Verdict.INCONCLUSIVE),  # one of three over; the assumed variants' tests over are not counted
+    ({"tcp": [0.05, 0.10, 0.09, 0.0]}, Verdict.DOES_NOT_HOLD),  # none of four tests over 10 %
+    ({"tcp": (0.2, 0.05, 10)}, Verdict.INCONCLUSIVE),  # replications not kept: unknown
+    ({"random": [0.3, 0.4, 0.5]}, Verdict.INCONCLUSIVE),  # the stated condition not run
 ])
-def test_over_10pct_counts_each_replication_as_a_test(shares: dict[str, tuple[float, float, int] | list[float]],
+def test_over_10pct_counts_the_stated_conditions_tests(shares: dict[str, tuple[float, float, int] | list[float]],
                                                       verdict: Verdict) -> None:
-    """Finding 8 of the review of revision 11: the claim reads each replication's share
-    re-sent (a test), so it fails on data where no test re-sends over 10 %, which the
-    mean-and-CI count could not tell (it failed only if every variant's CI was 0)."""
+    """Finding 6 of review 26: only the transfer under the stated condition (T_N
+    constant, the vendor's mean) is counted, each replication a test, identical ones
+    one test; a deterministic transfer over 10 % holds a fortiori (every test would be
+    over). The random and bursty T_N variants (assumed distributions) are reported."""
     out = cl._over_10pct(_retx(shares))
     assert out.verdict is verdict, out.detail
 
@@ -430,29 +445,32 @@ def test_single_reaches_2200_within_the_figures_precision_at_the_best_hour(rate:
     assert claim.check(sd(3, {"tcp": {1.0: 2200.0}})).verdict is Verdict.INCONCLUSIVE, "no best-hour point"
 
 
-@pytest.mark.parametrize("night,mean,day,verdict", [
-    (2200.0, 2200.0, 2200.0, Verdict.HOLDS),  # every anchor in the band
-    (2200.0, 2240.0, 2300.0, Verdict.INCONCLUSIVE),  # by day above it: the anchor decides it
-    (1641.0, 1900.0, 2100.0, Verdict.DOES_NOT_HOLD),  # below under every anchor
-    (2300.0, 2400.0, 2600.0, Verdict.DOES_NOT_HOLD),  # above under every anchor
-    (1641.0, 2000.0, 2600.0, Verdict.INCONCLUSIVE),  # below at night, above by day: an anchor between reaches it
-    (1641.0, 2149.0, 2251.0, Verdict.INCONCLUSIVE),  # just outside on both sides
-    (1641.0, 2149.0, 2149.0, Verdict.DOES_NOT_HOLD),  # just below at most
+@pytest.mark.parametrize("night,mean,verdict", [
+    (2200.0, 2200.0, Verdict.HOLDS),  # both anchors in the band
+    (2200.0, 2300.0, Verdict.INCONCLUSIVE),  # as the 24-hour mean above it: the anchor decides it
+    (1641.0, 2100.0, Verdict.DOES_NOT_HOLD),  # below under both anchors
+    (2300.0, 2400.0, Verdict.DOES_NOT_HOLD),  # above under both anchors
+    (1641.0, 2251.0, Verdict.INCONCLUSIVE),  # just outside on both sides: an anchor between reaches it
+    (1641.0, 2149.0, Verdict.DOES_NOT_HOLD),  # just below at most
+    (1641.0, (2100.0, 60.0), Verdict.INCONCLUSIVE),  # the 24-hour-mean anchor's CI reaches the band
 ])
 def test_single_reaches_2200_is_inconclusive_when_the_profiles_anchor_decides_it(
-        night: float, mean: float, day: float, verdict: Verdict) -> None:
+        night: float, mean: float | tuple[float, float], verdict: Verdict) -> None:
     """Finding 10 of the review of revision 11: the best hour's T_N follows from what the
-    vendor's mean is in Fig. 2's assumed profile (night, 24-hour mean or business
-    hours: declared with that range), so the claim is read under each anchor and is
-    inconclusive when they disagree or lie on both sides of 2200 ± 50."""
-    ests = [Est(r, 0.0, 5) for r in (night, mean, day)]
+    vendor's mean is in Fig. 2's assumed profile (night or 24-hour mean: declared with
+    that range; business hours, revision 12's third level, has no source and is dropped:
+    review 26, finding 7), so the claim is read under each anchor and is inconclusive
+    when they disagree or lie on both sides of 2200 ± 50."""
+    m, h = mean if isinstance(mean, tuple) else (mean, 0.0)
+    ests = [Est(night, 0.0, 5), Est(m, h, 5)]
+    assert FIG2_T_N_ANCHORS == ("night", "mean")
     assert cl.reaches_under_anchors(ests) is verdict
     claim = next(c for c in cl.fig3_claims() if c.id == "fig3.single_reaches_2200")
-    data = sd(3, {**{f"{cl.BEST_HOUR}.{a}": {1.0: r} for a, r in zip(FIG2_T_N_ANCHORS, (night, mean, day))},
-                  "tcp": {1.0: night}})
+    data = sd(3, {f"{cl.BEST_HOUR}.night": {1.0: night}, f"{cl.BEST_HOUR}.mean": {1.0: (m, h, 5)}, "tcp": {1.0: night}})
     out = claim.check(data)
     assert out.verdict is verdict, out.detail
-    assert "vendor's mean at night (best hour 235.0 ms)" in out.detail and "at day (best hour 117.5 ms)" in out.detail
+    assert "vendor's mean at night (best hour 235.0 ms)" in out.detail and "at mean (best hour 170.9 ms)" in out.detail
+    assert "day" not in out.detail
     assert ("the anchor decides it" in out.detail) is (verdict is Verdict.INCONCLUSIVE)
     assert "the constant-T_N transfer fig3.single_below_2200 reads" in out.detail
     assert cl.reaches_under_anchors([]) is Verdict.INCONCLUSIVE

@@ -17,6 +17,7 @@ import pytest
 
 from arqlab.studies import framework as fw
 from arqlab.studies.comer_korb import claims as cl
+from arqlab.studies.comer_korb import claims_cm as cm
 from arqlab.studies.comer_korb import figure
 from arqlab.studies.comer_korb import scenarios as cs
 from arqlab.studies.comer_korb.params import CM_CHANNELS
@@ -122,104 +123,121 @@ def test_multi_trades_calls_reports_the_gain_per_call_and_needs_room(monkeypatch
     assert check(_trade({2.0: 5000.0, 4.0: 2000.0})).verdict is Verdict.HOLDS
 
 
-def _sites(multi: Mapping[float, Any], mlru: Mapping[float, Any] | float = 80.0, extra: float | tuple[float, float, int] = 32.0,
-           limited: Mapping[float, Any] | None = None) -> StudyData:
-    """Fig. 6: each terminal site's throughput under the two MLRUs in the heavy-files
-    runs (``multi`` per N, the same at every site, as a mean or each replication's; MLRU
-    ``mlru``, per N or everywhere), multi-MLRU's additional circuits there, the terminal
-    delay curves (reported), and, if given, the 6-channel .limited runs (``limited``:
-    multi-MLRU per N, MLRU 80, 8 closes)."""
-    heavy, lim = cl.HEAVY, cl.LIMITED
-    xs = tuple(multi)
-    curves: dict[str, Any] = {f"{cl.EXTRA}{heavy}": dict.fromkeys(xs, extra), f"multi_mlru{heavy}": dict.fromkeys(xs, 4.0),
-                              f"mlru{heavy}": dict.fromkeys(xs, 2.0), cl.EXTRA: dict.fromkeys(xs, 0.0),
-                              "multi_mlru": dict.fromkeys(xs, 0.4), "mlru": dict.fromkeys(xs, 0.4)}
+def _gateway(others: Mapping[float, Any], control: Mapping[float, Any] | float = 2000.0,
+             extra: float | tuple[float, float, int] = 20.0, limited: Mapping[float, Any] | None = None) -> StudyData:
+    """Fig. 6's gateway runs: at each N of ``others``, every file site but the given one
+    at ``others[N]`` in the gateway run (a mean, or each replication's) and ``control``
+    in the control (MLRU, every site C_max 1); the given site 3000 against 2000; the
+    terminal sites 80 in both; the given site's additional circuits ``extra``; t1's
+    delay 0.5 s against 0.4 s, no discards; and, if given, the 6-channel .limited runs
+    (``limited``: multi-MLRU per N at each terminal site, MLRU 80, 8 closes)."""
+    xs = tuple(others)
+    g, c = cm.GATEWAY, cm.CONTROL
+    curves: dict[str, Any] = {f"{g}.extra": dict.fromkeys(xs, extra), g: dict.fromkeys(xs, 0.5),
+                              c: dict.fromkeys(xs, 0.4), f"{g}.discarded": dict.fromkeys(xs, 0.0),
+                              f"{c}.discarded": dict.fromkeys(xs, 0.0)}
     for x in xs:
-        for t in cs.cm_sites(int(x))[0]:
-            curves.setdefault(f"multi_mlru{heavy}.{t}", {})[x] = multi[x]
-            curves.setdefault(f"mlru{heavy}.{t}", {})[x] = mlru[x] if isinstance(mlru, Mapping) else mlru
+        terminals, files = cs.cm_sites(int(x))
+        for f in files:
+            mine = (3000.0, 2000.0) if f == cm.GIVEN_SITE else (others[x], control[x] if isinstance(control, Mapping) else control)
+            curves.setdefault(f"{g}.{f}", {})[x], curves.setdefault(f"{c}.{f}", {})[x] = mine
+        for t in terminals:
+            curves.setdefault(f"{g}.{t}", {})[x] = 80.0
+            curves.setdefault(f"{c}.{t}", {})[x] = 80.0
     for x, v in (limited or {}).items():
-        curves.setdefault(f"{cl.EXTRA}{lim}", {})[x] = 3.0
-        curves.setdefault(f"multi_mlru{lim}.closed", {})[x] = 8.0
+        curves.setdefault(f"{cl.EXTRA}{cl.LIMITED}", {})[x] = 3.0
+        curves.setdefault(f"multi_mlru{cl.LIMITED}.closed", {})[x] = 8.0
         for t in cs.cm_sites(int(x))[0]:
-            curves.setdefault(f"multi_mlru{lim}.{t}", {})[x] = v
-            curves.setdefault(f"mlru{lim}.{t}", {})[x] = 80.0
+            curves.setdefault(f"multi_mlru{cl.LIMITED}.{t}", {})[x] = v
+            curves.setdefault(f"mlru{cl.LIMITED}.{t}", {})[x] = 80.0
     return sd(6, curves)
 
 
-#: MLRU's per-replication throughput to each terminal site (mean 80), and multi-MLRU's,
-#: lower by 3 bit/s ± 0.5 in each replication: a paired difference of −3, t-interval
-#: ±0.62 (t(4) = 2.776 × 0.5/√5), wholly below −2.5 % of 80 = −2 — significant although
-#: the two means' own CIs (±37) overlap.
-MLRU_REPS = [50.0, 80.0, 110.0, 60.0, 100.0]
-MULTI_REPS = [47.5, 76.5, 107.5, 56.5, 97.0]
+def test_one_circuit_line_share_is_the_premise_of_a_saturated_gateway() -> None:
+    """With one circuit per site, a circuit carries W = 2 packets per cycle W T_p + T_I
+    = 2 × 114.2 + (470 + 114.2 + 15) = 827.5 ms, 2.417 packets/s: 0.604 of a 4-packet
+    492-octet datagram (4224 bits on the line) per second, below a file site's 1/s, so
+    a file site keeps 2552 bit/s of the line busy; a terminal site its 0.5/s of one
+    49-octet frame, 196 bit/s. N = 6: 3 × 2552 + 3 × 196 = 8245 of 9600 (the line has
+    room); N = 8: 10993 (saturated) though the offered load exceeds it from N = 6."""
+    assert cm.circuit_datagrams_per_s(492) == pytest.approx(2 / 0.8275 / 4, rel=1e-4)
+    assert cm.one_circuit_line_share(6) == pytest.approx(8245 / 9600, rel=1e-3)
+    assert cm.one_circuit_line_share(8) == pytest.approx(10993 / 9600, rel=1e-3)
+    assert cm.offered_line_share(6) > 1.0 > cm.one_circuit_line_share(6)
+    assert cm.one_circuit_line_share(2, file_rate=0.25) == pytest.approx(cm.offered_line_share(2, file_rate=0.25))
 
 
-@pytest.mark.parametrize("multi,extra,verdict", [
-    ({2.0: 80.0, 6.0: 27.0, 8.0: 27.0}, 32.0, Verdict.HOLDS),  # lower at every saturated N
-    ({2.0: 80.0, 6.0: 27.0, 8.0: 80.0}, 32.0, Verdict.DOES_NOT_HOLD),  # equal at N = 8
-    ({2.0: 80.0, 6.0: 27.0, 8.0: 81.0}, 32.0, Verdict.DOES_NOT_HOLD),  # higher at N = 8
-    ({2.0: 80.0, 6.0: 27.0, 8.0: 78.0}, 32.0, Verdict.DOES_NOT_HOLD),  # 2.5 % lower at N = 8: negligible
-    ({2.0: 80.0, 6.0: 27.0, 8.0: 77.99}, 32.0, Verdict.HOLDS),  # just over 2.5 % lower
-    ({2.0: 80.0, 6.0: 27.0, 8.0: (70.0, 20.0, 5)}, 32.0, Verdict.INCONCLUSIVE),  # no replications: not paired
-    ({2.0: 80.0, 6.0: 27.0, 8.0: 27.0}, 0.0, Verdict.NOT_EXERCISED),  # no additional circuit
-    ({2.0: 80.0, 4.0: 27.0}, 32.0, Verdict.INCONCLUSIVE),  # no saturated point: the premise never holds
-    ({2.0: 90.0, 4.0: 90.0, 6.0: 27.0}, 32.0, Verdict.HOLDS),  # higher where the line has room: not scored
+#: The control's per-replication throughput to each other file site (mean 2000), and the
+#: gateway run's, lower by 50 to 70 bit/s in each replication: a paired difference of
+#: −60, t-interval ±8.8 (t(4) = 2.776 × 7.07/√5), wholly below −2.5 % of 2000 = −50 —
+#: significant although the two means' own CIs (± 550) overlap.
+CONTROL_REPS = [1500.0, 2000.0, 2500.0, 1700.0, 2300.0]
+GATEWAY_REPS = [1450.0, 1940.0, 2440.0, 1630.0, 2240.0]
+
+
+@pytest.mark.parametrize("others,extra,verdict,at_zero", [
+    ({8.0: 1500.0, 16.0: 1000.0}, 20.0, Verdict.HOLDS, "holds"),  # lower at every saturated N
+    ({8.0: 1500.0, 16.0: 2000.0}, 20.0, Verdict.DOES_NOT_HOLD, "does not hold"),  # equal at N = 16
+    ({8.0: 1500.0, 16.0: 2001.0}, 20.0, Verdict.DOES_NOT_HOLD, "does not hold"),  # higher at N = 16
+    ({8.0: 1500.0, 16.0: 1950.0}, 20.0, Verdict.DOES_NOT_HOLD, "holds"),  # exactly 2.5 % lower: immaterial
+    ({8.0: 1500.0, 16.0: 1949.99}, 20.0, Verdict.HOLDS, "holds"),  # just over 2.5 % lower
+    ({8.0: 1500.0, 16.0: (1900.0, 300.0, 5)}, 20.0, Verdict.INCONCLUSIVE, "inconclusive"),  # no replications: unpaired
+    ({8.0: 1500.0, 16.0: 1000.0}, 0.0, Verdict.NOT_EXERCISED, ""),  # the given site opened no additional circuit
+    ({4.0: 1500.0, 6.0: 1500.0}, 20.0, Verdict.INCONCLUSIVE, ""),  # the line has room: the premise never holds
+    ({6.0: 2500.0, 8.0: 1500.0}, 20.0, Verdict.HOLDS, "holds"),  # higher where the line has room: not scored
 ])
-def test_multi_slows_other_sites_lowers_each_terminal_sites_throughput_where_the_line_is_saturated(
-        multi: dict[float, Any], extra: float, verdict: Verdict) -> None:
+def test_multi_slows_other_sites_lowers_each_other_file_site_on_a_saturated_gateway(
+        others: dict[float, Any], extra: float, verdict: Verdict, at_zero: str) -> None:
     """Conclusions: "Consider a heavily-used gateway that keeps the X.25 line saturated.
     Opening additional virtual circuits to a given site would result in lower throughput
-    to other sites": scored only where the offered load exceeds the line (heavy files,
-    N ≥ 6: 138 %), every terminal site below its throughput under MLRU by the paired
-    difference; N = 2 and 4 (46 %, 92 %) are reported, not scored."""
-    out = _claim("ext6.multi_slows_other_sites")(_sites(multi, extra=extra))
+    to other sites" (review 26, finding 1): f1 may open 3 circuits, every other site 1,
+    against every site at 1; scored where one circuit per site saturates the line (N ≥
+    8), each other file site (backlogged) lower by more than the 2.5 % materiality
+    margin, paired; the verdict at margin 0 is reported beside it."""
+    out = _claim("ext6.multi_slows_other_sites")(_gateway(others, extra=extra))
     assert out.verdict is verdict, out.detail
-    assert "terminal delay (reported" in out.detail
+    if at_zero:
+        assert f"at margin 0 (any significant drop): {at_zero}" in out.detail, out.detail
+        assert out.measured.endswith(f"at margin 0: {at_zero}"), out.measured
 
 
 def test_multi_slows_other_sites_is_a_paired_difference_replication_by_replication() -> None:
-    """A drop of 3 bit/s in every replication is significant paired (−3 ± 0.62, below
-    −2.5 % of 80) though the means' own intervals (± 37) overlap; the same values paired
-    out of order are not; one replication at +2 is not; +1 in every one does not hold,
-    and neither does −1 ± 0.62 (wholly above −2: a negligible drop)."""
+    """A drop of about 60 bit/s in every replication is significant paired (−60 ± 8.8,
+    below −2.5 % of 2000) though the means' own intervals (± 550) overlap; the same
+    values paired out of order are not; +10 in every one does not hold, and neither
+    does −40 ± 8.8 (wholly above −50: immaterial), which holds at margin 0."""
     check = _claim("ext6.multi_slows_other_sites")
-    held = check(_sites({6.0: MULTI_REPS}, mlru={6.0: MLRU_REPS}))
+    held = check(_gateway({8.0: GATEWAY_REPS}, control={8.0: CONTROL_REPS}))
     assert held.verdict is Verdict.HOLDS, held.detail
-    assert "t1 -3±0.62" in held.detail and "paired" in held.detail
-    assert held.measured == "3 site-points, line saturated (N = 6); the least lowered: N = 6 t1 -3.0 ± 0.6 bit/s (paired, n = 5)"
-    assert check(_sites({6.0: MULTI_REPS[::-1]}, mlru={6.0: MLRU_REPS})).verdict is Verdict.INCONCLUSIVE
-    one_up = [*MULTI_REPS[:4], MLRU_REPS[4] + 2.0]
-    assert check(_sites({6.0: one_up}, mlru={6.0: MLRU_REPS})).verdict is Verdict.INCONCLUSIVE
-    higher = [v + 1.0 for v in MLRU_REPS]
-    assert check(_sites({6.0: higher}, mlru={6.0: MLRU_REPS})).verdict is Verdict.DOES_NOT_HOLD
-    slight = [m + 2.0 for m in MULTI_REPS]
-    assert check(_sites({6.0: slight}, mlru={6.0: MLRU_REPS})).verdict is Verdict.DOES_NOT_HOLD
+    assert "f2 -60±8.8" in held.detail and "paired" in held.detail
+    assert held.measured == ("3 site-points (N = 8); the least lowered: N = 8 f2 -60 ± 9 bit/s of 2000 (-3.0%, paired, "
+                             "n = 5); at margin 0: holds"), held.measured
+    assert check(_gateway({8.0: GATEWAY_REPS[::-1]}, control={8.0: CONTROL_REPS})).verdict is Verdict.INCONCLUSIVE
+    higher = [v + 10.0 for v in CONTROL_REPS]
+    assert check(_gateway({8.0: higher}, control={8.0: CONTROL_REPS})).verdict is Verdict.DOES_NOT_HOLD
+    slight = check(_gateway({8.0: [v + 20.0 for v in GATEWAY_REPS]}, control={8.0: CONTROL_REPS}))
+    assert slight.verdict is Verdict.DOES_NOT_HOLD and "at margin 0 (any significant drop): holds" in slight.detail
 
 
-def test_multi_slows_other_sites_reports_the_points_whose_load_fits_the_line_and_the_six_channels() -> None:
-    """N = 2 and 4 (46 % and 92 % of the line: no saturated gateway) are reported with
-    their paired differences, and so are the 6-channel runs where multi-MLRU closes
-    circuits (§6); neither is scored. Additional circuits too rare at every saturated
-    N: inconclusive; significant at one only: the other is listed, not scored."""
-    from arqlab.studies.comer_korb import claims_cm as cm
-
-    assert cm.offered_line_share(4.0) <= 1.0 < cm.offered_line_share(6.0)
+def test_multi_slows_other_sites_reports_the_given_site_the_terminals_and_the_six_channels() -> None:
+    """The given site's gain, the terminal sites' throughput, t1's delay and the
+    discards, the points where one circuit per site leaves the line room (N = 6) and the
+    6-channel runs where multi-MLRU closes other sites' circuits (§6) are reported, not
+    scored; additional circuits too rare at every saturated N: inconclusive."""
     check = _claim("ext6.multi_slows_other_sites")
-    out = check(_sites({2.0: 90.0, 4.0: 90.0, 6.0: 27.0}, limited={4.0: 27.0}))
+    out = check(_gateway({6.0: 2500.0, 8.0: 1500.0}, limited={4.0: 27.0}))
     assert out.verdict is Verdict.HOLDS, out.detail
-    assert ("heavy files, the offered load fitting the line (reported, not scored: no saturated line): N = 2 (offered "
-            "46% of the line): additional circuits 32±0; multi − MLRU, paired, bit/s: t1 10±0") in out.detail, out.detail
-    assert ("6 channels, where multi-MLRU closes circuits (reported, §6): N = 4 (offered 92% of the line): additional "
-            "circuits 3±0; multi − MLRU, paired, bit/s: t1 -53±0, t2 -53±0, closed 8±0") in out.detail, out.detail
-    rare = _sites({6.0: 27.0, 8.0: 27.0}, extra=(1 / 3, 1.43, 3))
-    assert check(rare).verdict is Verdict.INCONCLUSIVE
-    assert check(rare).measured == "additional circuits too rare"
-    some = _sites({6.0: 27.0, 8.0: 27.0})
-    some[6].frame.loc[(some[6].frame["curve"] == f"{cl.EXTRA}{cl.HEAVY}") & (some[6].frame["x"] == 6.0),
-                      ["y", "y_ci95_half_width"]] = [1 / 3, 1.43]
-    partial = check(StudyData({6: type(some[6])(some[6].figure, some[6].frame)}))
-    assert partial.verdict is Verdict.HOLDS and "not scored (additional circuits not significant) at N = 6" in partial.detail
+    assert ("N = 8 (one circuit each keeps 115% of the line busy): f1's additional circuits 20±0, its throughput "
+            "1000±0; other file sites, gateway − control, paired, bit/s: f2 -500±0, f3 -500±0, f4 -500±0; terminal "
+            "sites, paired, bit/s: t1 0±0, t2 0±0, t3 0±0, t4 0±0; t1's delay 0.5±0 s vs 0.4±0 s; discarded per run "
+            "0±0 vs 0±0") in out.detail, out.detail
+    assert "the line has room with one circuit each (reported, not scored): N = 6 (one circuit each keeps 86%" in out.detail
+    assert ("6 channels, where it closes other sites' circuits (reported, §6): N = 4: terminal sites multi − MLRU, "
+            "paired, bit/s: t1 -53±0, t2 -53±0, closed 8±0") in out.detail, out.detail
+    rare = check(_gateway({8.0: 1500.0, 16.0: 1500.0}, extra=(1 / 3, 1.43, 3)))
+    assert (rare.verdict, rare.measured) == (Verdict.INCONCLUSIVE, "additional circuits too rare")
+    none = check(sd(6, {"mlru": {2.0: 1.0}}))
+    assert (none.verdict, none.measured) == (Verdict.INCONCLUSIVE, "no saturated point")
 
 
 @pytest.mark.parametrize("mlru_thr,calls,verdict", [

@@ -52,17 +52,18 @@ def test_fig2_profile_puts_the_vendors_mean_at_night_or_makes_it_the_24_hour_mea
     assert sum((end - h) * m for (h, m), end in zip(prof, ends)) / 24 == pytest.approx(0.235)
     assert prof[0][1] == pytest.approx(0.235 / 1.375)
     assert params.t_n_profile("night")[0][1] == 0.235, "an explicit anchor overrides FIG2_T_N_ANCHOR"
-    # "day": the vendor's mean is business hours' T_N, the night half of it.
-    assert params.t_n_profile("day")[0][1] == pytest.approx(0.235 / 2)
-    assert params.t_n_profile("day")[2][1] == pytest.approx(0.235)
     monkeypatch.setattr(params, "DAY_FACTOR", 3.0)
     assert params.profile_mean_factor() == (14 + 2 * 2 + 8 * 3) / 24
-    assert params.t_n_profile("day")[0][1] == pytest.approx(0.235 / 3)
+    assert params.t_n_profile("mean")[0][1] == pytest.approx(0.235 * 24 / (14 + 2 * 2 + 8 * 3))
+    # Business hours' T_N as the vendor's mean (revision 12's "day") has no source and is
+    # no longer a level (review 26, finding 7).
     levels = next(u for u in params.UNCERTAIN_INPUTS if u.target == "param:FIG2_T_N_ANCHOR").levels
-    assert levels == ("night", "mean", "day") == params.FIG2_T_N_ANCHORS
+    assert levels == ("night", "mean") == params.FIG2_T_N_ANCHORS
+    with pytest.raises(KeyError):
+        params.t_n_profile("day")
 
 
-@pytest.mark.parametrize("anchor,night", [("night", 0.235), ("mean", 0.235 / 1.375), ("day", 0.235 / 2)])
+@pytest.mark.parametrize("anchor,night", [("night", 0.235), ("mean", 0.235 / 1.375)])
 def test_fourth_reasons_transfers_run_at_the_profiles_lowest_and_highest_t_n(
         anchor: str, night: float, monkeypatch: pytest.MonkeyPatch) -> None:
     """The one-circuit transfers of the fourth reason: constant T_N at the assumed

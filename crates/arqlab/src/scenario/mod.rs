@@ -19,6 +19,7 @@ pub mod topology;
 pub mod validate;
 mod x25_media;
 mod x25_net;
+mod x25_sites;
 
 pub use crate::schema::{Problem, Problems, Range, Table};
 pub use link::{DirectionConfig, LinkConfig};
@@ -164,6 +165,7 @@ impl Scenario {
             return Err(ScenarioError::Invalid(p));
         };
         validate::bind_modems(&mut topology, network.as_ref(), &mut p);
+        x25_sites::resolve(&mut topology, network.as_ref(), &protocol, &mut p);
         let sc = Scenario { title, description, run, link, protocol, traffic, network, topology };
         sc.cross_check(&mut p);
         if p.is_empty() {

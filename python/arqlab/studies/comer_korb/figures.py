@@ -234,8 +234,8 @@ def _cm_figure(number: int, title: str, y_label: str, direction: str, measure: s
     if number == 5:  # the throughput each manager carried, read from the same runs (ext5's "at similar throughput")
         curves += tuple(Curve(f"{k}.throughput", f"{label}: throughput, all flows", "flow.*", params={"policy": k},
                               measure="throughput_bps", plot=False) for k, label in POLICIES if k != "multi_mlru")
-    if number == 6:  # the other sites' throughput under §6's trade (ext6), from Fig. 4's .limited runs
-        curves += tuple(c for c in _limited_curves() if c.measure) + _limited_site_curves() + _heavy_site_curves()
+    if number == 6:  # ext6: §6's gateway, and the other sites under §6's trade (Fig. 4's .limited runs)
+        curves += tuple(c for c in _limited_curves() if c.measure) + _limited_site_curves() + _gateway_curves()
     if number == 7:  # LRU's short-lived closes over the run's first half (ext7's "continually")
         crowded = tuple(float(n) for n in CM_DESTINATIONS if n > CM_CHANNELS)
         crowded_quick = tuple(float(n) for n in CM_DESTINATIONS_QUICK if n > CM_CHANNELS)
@@ -283,20 +283,37 @@ def _limited_site_curves() -> tuple[Curve, ...]:
                  for k, label in POLICIES if k != "lru" for site in sites)
 
 
-def _heavy_site_curves() -> tuple[Curve, ...]:
-    """Each terminal site's throughput under the two MLRUs in the heavy-files runs (a
-    channel for every circuit; the line saturated from N = 6): ext6's gateway, read from
-    the runs of the .heavy curves (no run of their own)."""
+def _gateway_curves() -> tuple[Curve, ...]:
+    """Fig. 6, hidden: §6's gateway (ext6). Under heavy files (a channel for every
+    circuit) the control is MLRU, C_max 1 for every site (its runs are the ``mlru.heavy``
+    curve's: no run of their own), and the gateway run lets cl.GIVEN_SITE open C_max
+    circuits, every other site 1 (multi-circuit MLRU with ``site_c_max``). Each site's
+    throughput in both, t1's delay, the datagrams discarded and the given site's
+    additional circuits in the gateway run; at every N with a file site besides the
+    given one."""
+    from .claims_cm import CONTROL, GATEWAY, GIVEN_SITE
+
     heavy = {"file_rate": CM_FILE_RATE_HEAVY, "channels": CM_CHANNELS_MANY}
-    sites = sorted({t for n in CM_DESTINATIONS for t in cm_sites(n)[0]}, key=lambda t: int(t[1:]))
+    runs = ((CONTROL, "MLRU, heavy files (every site C_max 1)", {"policy": "mlru", **heavy}),
+            (GATEWAY, f"gateway: {GIVEN_SITE} at C_max 3, every other site 1, heavy files",
+             {"policy": "multi_mlru", "given": GIVEN_SITE, **heavy}))
 
-    def at(grid: tuple[int, ...], site: str) -> tuple[float, ...]:
-        return tuple(float(n) for n in grid if site in cm_sites(n)[0])
+    def at(grid: tuple[int, ...], site: str | None = None) -> tuple[float, ...]:
+        return tuple(float(n) for n in grid if len(cm_sites(n)[1]) > 1 and (site is None or site in sum(cm_sites(n), [])))
 
-    return tuple(Curve(f"{k}{cl.HEAVY}.{site}", f"{label}, heavy files: throughput to {site}", f"flow.a->{site}",
-                       params={"policy": k, **heavy}, measure="throughput_bps", plot=False,
-                       xs=at(CM_DESTINATIONS, site), quick_xs=at(CM_DESTINATIONS_QUICK, site))
-                 for k, label in POLICIES if k != "lru" for site in sites)
+    sites = sorted({s for n in CM_DESTINATIONS for s in sum(cm_sites(n), [])}, key=lambda s: (s[0], int(s[1:])))
+    out = tuple(Curve(f"{k}.{site}", f"{label}: throughput to {site}", f"flow.a->{site}", params=p, measure="throughput_bps",
+                      plot=False, xs=at(CM_DESTINATIONS, site), quick_xs=at(CM_DESTINATIONS_QUICK, site))
+                for k, label, p in runs for site in sites)
+    out += tuple(Curve(f"{k}.discarded", f"{label}: datagrams discarded", CM_LAYERS, params=p,
+                       measure="x25_datagrams_discarded", plot=False, xs=at(CM_DESTINATIONS), quick_xs=at(CM_DESTINATIONS_QUICK))
+                 for k, label, p in runs)
+    p = runs[1][2]
+    return out + (
+        Curve(GATEWAY, f"{runs[1][1]}: terminal delay", CM_CUSTOMER, params=p, measure="transfer_time_s", plot=False,
+              xs=at(CM_DESTINATIONS), quick_xs=at(CM_DESTINATIONS_QUICK)),
+        Curve(f"{GATEWAY}.extra", f"{runs[1][1]}: calls to a site with a circuit open", CM_LAYERS, params=p,
+              measure="x25_extra_circuit_calls", plot=False, xs=at(CM_DESTINATIONS), quick_xs=at(CM_DESTINATIONS_QUICK)))
 
 
 def fig4() -> Figure:

@@ -58,12 +58,15 @@ T_N_SPREAD = 0.5
 #: Fig. 2's assumed day/night factor of T_N (business hours over night).
 DAY_FACTOR = 2.0
 #: What the vendor's mean T_N (235 ms) is in Fig. 2's assumed profile: "night" (the
-#: night's T_N; the profile's 24-hour mean is then 1.375 × 235 = 323 ms at DAY_FACTOR 2),
-#: "mean" (the profile's 24-hour time mean; the night is then 235/1.375 = 171 ms) or
-#: "day" (business hours' T_N; the night is then 235/DAY_FACTOR = 117.5 ms). Not stated:
-#: a declared uncertain input, and fig3.single_reaches_2200 is read under each.
+#: night's T_N; the profile's 24-hour mean is then 1.375 × 235 = 323 ms at DAY_FACTOR 2)
+#: or "mean" (the profile's 24-hour time mean; the night is then 235/1.375 = 171 ms).
+#: Not stated: a declared uncertain input, and fig3.single_reaches_2200 is read under
+#: each. Revision 12 also had "day" (the vendor's mean as business hours' T_N, the night
+#: 117.5 ms); dropped in revision 13: neither the paper nor a document it cites says the
+#: vendor quoted its busiest hours' delay as its mean, and that level alone decided the
+#: claim (review 26, finding 7).
 FIG2_T_N_ANCHOR = "night"
-FIG2_T_N_ANCHORS = ("night", "mean", "day")
+FIG2_T_N_ANCHORS = ("night", "mean")
 
 
 def _profile_factors() -> tuple[tuple[float, float], ...]:
@@ -83,10 +86,10 @@ def profile_mean_factor() -> float:
 def t_n_profile(anchor: str | None = None) -> tuple[tuple[float, float], ...]:
     """Fig. 2's assumed T_N profile (piecewise constant, hours → mean seconds): the
     night level times each hour's factor. The night is the vendor's mean ("night"), the
-    vendor's mean over the profile's 24-hour mean factor ("mean") or over DAY_FACTOR
-    ("day"), by ``anchor`` (None: FIG2_T_N_ANCHOR)."""
+    vendor's mean over the profile's 24-hour mean factor ("mean"), by ``anchor`` (None:
+    FIG2_T_N_ANCHOR)."""
     at = anchor or FIG2_T_N_ANCHOR
-    night = {"night": T_N_S, "mean": T_N_S / profile_mean_factor(), "day": T_N_S / DAY_FACTOR}[at]
+    night = {"night": T_N_S, "mean": T_N_S / profile_mean_factor()}[at]
     return tuple((h, k * night) for h, k in _profile_factors())
 
 
@@ -309,8 +312,9 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
                    low=1.0, high=3.0),
     UncertainInput("Fig. 2 profile: what the vendor's mean T_N is", "param:FIG2_T_N_ANCHOR", FIG2_T_N_ANCHOR,
                    "Not stated: §4 uses 'the mean network delay as reported by the vendor' as the model's constant "
-                   "T_N; the profile may put it at night (its 24-hour mean then 323 ms), make it the 24-hour mean "
-                   "(night 171 ms) or put it in business hours (night 117.5 ms)", levels=FIG2_T_N_ANCHORS),
+                   "T_N; the profile may put it at night (its 24-hour mean then 323 ms) or make it the 24-hour mean "
+                   "(night 171 ms); business hours' T_N (night 117.5 ms) is not a level: nothing in the paper or "
+                   "its references says the vendor quoted its busiest hours' delay as its mean", levels=FIG2_T_N_ANCHORS),
     UncertainInput("bursty T_N high level (× T_N)", "param:BURST_HIGH", BURST_HIGH,
                    "The paper's closing guess; no measurement", low=1.2, high=3.0),
     UncertainInput("LAPB acknowledgement delay T2 (s)", "param:LAPB_T2_S", LAPB_T2_S,

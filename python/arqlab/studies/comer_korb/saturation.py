@@ -29,12 +29,12 @@ from .theory import interface_user_bps
 #: at this share of :func:`capacity_bps`.
 SATURATION_SHARE = 0.95
 #: "Completely busy" (§5, scored, copies included): the access lines busy at least this
-#: share of the transfer. Why 0.95: a line that never idles during the transfer still
-#: reads under 100 %, by the transfer's tail (after the last data frame, its
-#: acknowledgement's round trip and the delayed ACK, about 1 s of a transfer of 100 s or
-#: more at the line's rate: the quick pass's 4.2BSD lines read 97.6-99.1 % at C = 8, 9); 0.95
-#: leaves four points for that tail and a CI, and no line that idles a twentieth of the
-#: transfer passes. Its sensitivity is reported at LINE_BUSY_SENSITIVITY.
+#: share of the transfer. Why 0.95, from the transfer's arithmetic alone (not from any
+#: run): a line that never idles during the transfer still reads under 100 %, by the
+#: transfer's tail (after the last data frame, its acknowledgement's round trip and the
+#: delayed ACK, about 1 s) of a transfer of at least 800,000 bits / 8218 bit/s ≈ 97 s,
+#: about 1 %; 0.95 leaves four points for that tail and a CI, and no line that idles a
+#: twentieth of the transfer passes. Its sensitivity is reported at LINE_BUSY_SENSITIVITY.
 LINE_BUSY_SHARE = 0.95
 LINE_BUSY_SENSITIVITY = (0.90, 0.95, 0.975)
 #: The knee: the first C whose throughput reaches this share of the best.

@@ -54,7 +54,7 @@ TRANSFER: dict[str, Any] = {
     "rto": "rfc6298",  # Reno, NewReno: or "rfc793" (2·SRTT, a sensitivity)
     "bsd42_timing": None,  # None: params.BSD42_TIMING; "tcp_output": 4.2BSD 6.2's timing
     "t_n_level": None,  # constant T_N: None, the vendor's mean; "night"/"day": Fig. 2's profile's lowest/highest
-    "anchor": None,  # the profile's anchor for t_n_level: None, params.FIG2_T_N_ANCHOR; "night", "mean", "day"
+    "anchor": None,  # the profile's anchor for t_n_level: None, params.FIG2_T_N_ANCHOR; "night", "mean"
 }
 
 def relay_t_n(p: Mapping[str, Any]) -> float:
@@ -221,17 +221,21 @@ def poisson(rate: float, octets: int) -> dict[str, Any]:
 
 
 def cm_tables(policy: str, n: int, t_min_s: float = CM_T_MIN_S, file_rate: float = CM_FILE_RATE,
-              channels: int = CM_CHANNELS) -> dict[str, Any]:
+              channels: int = CM_CHANNELS, given: str | None = None) -> dict[str, Any]:
     """Host ``a`` with ``CM_CHANNELS`` channels sending to ``n`` sites under ``policy``;
     ``t_min_s`` = 0 is the manager without T_min (Fig. 7's control), ``file_rate`` the
     file sites' datagrams per second and ``channels`` host a's (the ``heavy_files``
     sensitivity raises both). A close counts as
     thrashing when the circuit was open less than CM_T_MIN_S, whatever the manager's own
-    T_min."""
+    T_min. ``given``: §6's gateway, multi-circuit MLRU with C_max 1 for every site but
+    this one, which may open CM_C_MAX (the x25 key ``site_c_max``)."""
     terminals, files = cm_sites(n)
-    x25 = {"kind": "x25", "window": WINDOW, "policy": policy, "c_max": CM_C_MAX if policy == "multi_mlru" else 1,
+    c_max = CM_C_MAX if policy == "multi_mlru" and given is None else 1
+    x25 = {"kind": "x25", "window": WINDOW, "policy": policy, "c_max": c_max,
            "channels": channels, "k_reserved": CM_K_RESERVED, "t_min_s": t_min_s, "t_open_s": CM_T_OPEN_S,
            "thrash_window_s": CM_T_MIN_S}
+    if given is not None:
+        x25["site_c_max"] = {given: CM_C_MAX}
     flows = [{"from": "a", "to": s, "traffic": poisson(CM_TERMINAL_RATE, CM_TERMINAL_OCTETS)} for s in terminals]
     flows += [{"from": "a", "to": s, "traffic": poisson(file_rate, CM_FILE_OCTETS)} for s in files]
     return {
@@ -272,7 +276,8 @@ def first_half(run: dict[str, Any], params: Mapping[str, Any]) -> dict[str, Any]
 def derive_destinations(scn: Scenario, curve: Curve, params: Mapping[str, Any], quick: bool, x: float) -> dict[str, Any]:
     """Circuit management: x is the number of destinations."""
     return {**cm_tables(str(params["policy"]), int(x), float(params.get("t_min_s", CM_T_MIN_S)),
-                        float(params.get("file_rate", CM_FILE_RATE)), int(params.get("channels", CM_CHANNELS))),
+                        float(params.get("file_rate", CM_FILE_RATE)), int(params.get("channels", CM_CHANNELS)),
+                        params.get("given")),
             "run": first_half(cm_run_table(quick), params)}
 
 

@@ -242,7 +242,7 @@ impl<P: Payload> Interface<P> {
         let open = self.open_to(site);
         let s = self.site(site);
         let (queued, last_open) = (s.queued(), s.last_open);
-        if self.policy.wants_open(now, open, queued, last_open) {
+        if self.policy.wants_open(now, site, open, queued, last_open) {
             let (_, _, k) = self.policy.effective();
             let mut can = self.in_use() + k < self.cfg.channels;
             if !can {
@@ -278,10 +278,9 @@ impl<P: Payload> Interface<P> {
     /// `for_call_in`: asked for by an incoming CALL REQUEST, not by `enqueue_datagram`.
     fn close_one(&mut self, now: SimTime, for_call_in: bool) -> bool {
         let Some(i) = select_victim(&self.circuits, &self.policy, now) else { return false };
-        let (c_max, _, _) = self.policy.effective();
         // A victim on a crowded site is rule 1's: rule 2's LRU circuit there would be
         // that site's LRU circuit too, old enough, so rule 1 would have taken it.
-        let rule_1 = self.circuits[i].as_ref().is_some_and(|c| self.open_to(c.peer) > c_max);
+        let rule_1 = self.circuits[i].as_ref().is_some_and(|c| self.open_to(c.peer) > self.policy.c_max_to(c.peer));
         let k = &mut self.counters;
         k.crowded_site_closes += u64::from(rule_1);
         match (for_call_in, rule_1) {

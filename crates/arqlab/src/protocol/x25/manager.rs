@@ -26,6 +26,8 @@ pub struct Policy {
     pub kind: PolicyKind,
     /// Circuits the interface opens to one site at most.
     pub c_max: u32,
+    /// (site, C_max) for the sites whose C_max is not `c_max` (multi-circuit MLRU).
+    pub site_c_max: Vec<(u32, u32)>,
     pub t_min: Duration,
     pub t_open: Duration,
     /// Channels reserved for incoming calls.
@@ -43,35 +45,43 @@ impl Policy {
         }
     }
 
-    /// `enqueue_datagram`'s condition, evaluated before "place datagram on queue"
-    /// (§6.2): open a circuit to a site with `open` circuits (calls in progress
-    /// included) if none is open, or if "the queue contains more than one datagram"
-    /// (`queued`, not counting this one), fewer than C_max are open and the last open
-    /// (at `last_open`) was more than T_open ago.
-    pub fn wants_open(&self, now: SimTime, open: u32, queued: usize, last_open: Option<SimTime>) -> bool {
+    /// C_max for `site`: its own under multi-circuit MLRU if it has one, else the policy's.
+    pub fn c_max_to(&self, site: u32) -> u32 {
         let (c_max, _, _) = self.effective();
-        open == 0 || (queued > 1 && open < c_max && last_open.is_none_or(|t| now - t > self.t_open))
+        match self.kind {
+            PolicyKind::MultiMlru => self.site_c_max.iter().find(|&&(s, _)| s == site).map_or(c_max, |&(_, c)| c),
+            _ => c_max,
+        }
+    }
+
+    /// `enqueue_datagram`'s condition, evaluated before "place datagram on queue"
+    /// (§6.2): open a circuit to `site`, which has `open` circuits (calls in progress
+    /// included), if none is open, or if "the queue contains more than one datagram"
+    /// (`queued`, not counting this one), fewer than its C_max are open and the last
+    /// open (at `last_open`) was more than T_open ago.
+    pub fn wants_open(&self, now: SimTime, site: u32, open: u32, queued: usize, last_open: Option<SimTime>) -> bool {
+        open == 0 || (queued > 1 && open < self.c_max_to(site) && last_open.is_none_or(|t| now - t > self.t_open))
     }
 }
 
 /// `select_and_close_circuit` (§6.2): the circuit to close, if any. Only circuits with
 /// nothing in progress are candidates (a circuit carrying part of a datagram is not
 /// preempted), so a site's "LRU circuit" is its least recently used idle one.
-///  1. "if there exists a site with more than Cmax open circuits such that its LRU
+///  1. "if there exists a site with more than Cmax open circuits (its own C_max) such that its LRU
 ///     circuit has been open for longer than Tmin": every such site is considered, and
 ///     of their LRU circuits the least recently used is closed;
 ///  2. "else if the LRU circuit has been open for longer than Tmin": the least
 ///     recently used idle circuit of all;
 ///  3. "else fail": none.
 pub fn select_victim<P: Payload>(circuits: &[Option<Circuit<P>>], policy: &Policy, now: SimTime) -> Option<usize> {
-    let (c_max, t_min, _) = policy.effective();
+    let (_, t_min, _) = policy.effective();
     let old_enough = |c: &Circuit<P>| t_min == Duration::ZERO || now - c.opened_at > t_min;
     let key = |c: &Circuit<P>| (c.last_used, c.vc);
     let idle = || circuits.iter().enumerate().filter_map(|(i, c)| c.as_ref().filter(|c| c.idle()).map(|c| (i, c)));
     let per_site = |site: u32| circuits.iter().flatten().filter(|c| c.peer == site && c.state != VcState::Clearing).count() as u32;
     // A site's LRU circuit: no idle circuit of the same site was used less recently.
     let site_lru = |c: &Circuit<P>| idle().all(|(_, o)| o.peer != c.peer || key(o) >= key(c));
-    let crowded = idle().filter(|(_, c)| per_site(c.peer) > c_max && site_lru(c) && old_enough(c)).min_by_key(|(_, c)| key(c));
+    let crowded = idle().filter(|(_, c)| per_site(c.peer) > policy.c_max_to(c.peer) && site_lru(c) && old_enough(c)).min_by_key(|(_, c)| key(c));
     if let Some((i, _)) = crowded {
         return Some(i);
     }

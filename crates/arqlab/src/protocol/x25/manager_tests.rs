@@ -420,14 +420,57 @@ fn test_policy_lru_ignores_t_min_and_mlru_has_c_max_one() {
 #[test]
 fn test_enqueue_datagram_open_rule_boundaries() {
     let p = cfg(4).policy(); // C_max 2, T_open 1 s
-    assert!(p.wants_open(t(0.0), 0, 0, Some(t(0.0))));
-    assert!(!p.wants_open(t(5.0), 1, 1, None), "one queued is not more than one");
-    assert!(p.wants_open(t(5.0), 1, 2, None), "no earlier open: no T_open wait");
-    assert!(!p.wants_open(t(5.0), 2, 9, None), "C_max open");
-    assert!(!p.wants_open(t(5.0), 1, 2, Some(t(4.0))), "exactly T_open ago");
-    assert!(p.wants_open(t(5.0), 1, 2, Some(t(3.999999))));
+    assert!(p.wants_open(t(0.0), 1, 0, 0, Some(t(0.0))));
+    assert!(!p.wants_open(t(5.0), 1, 1, 1, None), "one queued is not more than one");
+    assert!(p.wants_open(t(5.0), 1, 1, 2, None), "no earlier open: no T_open wait");
+    assert!(!p.wants_open(t(5.0), 1, 2, 9, None), "C_max open");
+    assert!(!p.wants_open(t(5.0), 1, 1, 2, Some(t(4.0))), "exactly T_open ago");
+    assert!(p.wants_open(t(5.0), 1, 1, 2, Some(t(3.999999))));
     let lru = manager::Policy { kind: PolicyKind::Lru, ..p };
-    assert!(!lru.wants_open(t(5.0), 1, 9, None), "LRU: one circuit per site");
+    assert!(!lru.wants_open(t(5.0), 1, 1, 9, None), "LRU: one circuit per site");
+}
+
+/// §6's gateway, one site allowed more circuits than the others (`site_c_max`): site 1
+/// at C_max 3 opens a second and a third circuit, T_open apart, while site 2, at the
+/// host's C_max 1, keeps one circuit however long its queue; select_and_close_circuit's
+/// rule 1 reads each site's own C_max; LRU and MLRU keep one circuit per site.
+#[test]
+fn test_site_c_max_lets_one_site_open_more_circuits_than_the_others() {
+    let c = X25Config { c_max: 1, site_c_max_nodes: vec![(1, 3)], ..cfg(8) };
+    let p = c.policy();
+    assert_eq!((p.c_max_to(1), p.c_max_to(2)), (3, 1));
+    assert!(p.wants_open(t(5.0), 1, 2, 2, None), "site 1: 2 open, below its C_max 3");
+    assert!(!p.wants_open(t(5.0), 1, 3, 9, None), "site 1: its C_max open");
+    assert!(!p.wants_open(t(5.0), 2, 1, 9, None), "site 2: the host's C_max 1 open");
+    for kind in [PolicyKind::Lru, PolicyKind::Mlru] {
+        assert_eq!(manager::Policy { kind, ..p.clone() }.c_max_to(1), 1, "{kind:?}: one circuit per site");
+    }
+    let mut i = Interface::new(0, &c);
+    let mut id = 0;
+    let mut send = |i: &mut Interface<Sdu>, at: f64, site: u32, n: usize| {
+        for _ in 0..n {
+            i.submit(t(at), site, sdu(id));
+            id += 1;
+        }
+    };
+    send(&mut i, 0.0, 1, 3);
+    send(&mut i, 0.0, 2, 3);
+    assert_eq!((i.counters.calls_placed, i.counters.extra_circuit_calls), (2, 0), "one call per site");
+    for (at, calls, extra) in [(1.5, 3, 1), (3.0, 4, 2), (4.5, 4, 2)] {
+        send(&mut i, at, 1, 1);
+        send(&mut i, at, 2, 1);
+        assert_eq!((i.counters.calls_placed, i.counters.extra_circuit_calls), (calls, extra), "t = {at}: site 1 up to 3, site 2 never a second");
+    }
+    // Two circuits from site 2, open 30 s: crowded at its C_max 1; two from site 1 are
+    // not at its 3, though one of them is the least recently used of all.
+    let mut j = Interface::new(0, &c);
+    incoming(&mut j, 0, 1, 0.0, 29.0);
+    incoming(&mut j, 1, 1, 0.0, 29.1);
+    incoming(&mut j, 2, 2, 0.0, 29.5);
+    incoming(&mut j, 3, 2, 0.0, 29.6);
+    assert_eq!(victim(&j, &c.policy(), 30.0), Some(2), "rule 1: site 2's LRU circuit, site 1 under its C_max");
+    let same = X25Config { c_max: 1, ..cfg(8) };
+    assert_eq!(victim(&j, &same.policy(), 30.0), Some(0), "both sites at C_max 1: rule 1 takes site 1's, the LRU one");
 }
 
 /// T_min in every manager path (uses the helpers above).

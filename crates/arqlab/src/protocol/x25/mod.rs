@@ -26,6 +26,7 @@ pub use packet::{Packet, PacketKind};
 use crate::engine::Duration;
 use crate::schema::{Problems, Range, Table};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// Parameters of an X.25 host (`kind = "x25"`). Field names are the scenario keys.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -52,6 +53,14 @@ pub struct X25Config {
     pub policy: PolicyKind,
     /// multi_mlru: circuits opened to one site at most.
     pub c_max: u32,
+    /// multi_mlru: C_max for the named sites (node names), in place of `c_max` for
+    /// them (one site allowed more circuits than the others: §6's gateway).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub site_c_max: BTreeMap<String, u32>,
+    /// `site_c_max` with each name resolved to its node number by the scenario
+    /// (`scenario::x25_sites`); not a key.
+    #[serde(skip)]
+    pub site_c_max_nodes: Vec<(u32, u32)>,
     /// mlru, multi_mlru: minimum time a circuit stays open before it may be closed.
     pub t_min_s: f64,
     /// multi_mlru: minimum time between opens to one site.
@@ -105,6 +114,8 @@ impl Default for X25Config {
             small_datagram_octets: 64,
             policy: PolicyKind::Mlru,
             c_max: 1,
+            site_c_max: BTreeMap::new(),
+            site_c_max_nodes: vec![],
             t_min_s: 60.0,
             t_open_s: 1.0,
             k_reserved: 2,
@@ -126,6 +137,7 @@ impl X25Config {
         Policy {
             kind: self.policy,
             c_max: self.c_max,
+            site_c_max: self.site_c_max_nodes.clone(),
             t_min: Duration::from_secs_f64(self.t_min_s),
             t_open: Duration::from_secs_f64(self.t_open_s),
             k_reserved: self.k_reserved,
@@ -148,6 +160,12 @@ impl X25Config {
             _ => PolicyKind::Mlru,
         };
         let channels = t.u64("channels", u64::from(d.channels), 1, 4095, p) as u32;
+        let mut sites = t.table("site_c_max", p);
+        let site_c_max: BTreeMap<String, u32> = sites.keys().into_iter().map(|k| (k.clone(), sites.u64(&k, 1, 1, 4095, p) as u32)).collect();
+        if !site_c_max.is_empty() && policy != PolicyKind::MultiMlru {
+            p.push(sites.path(), None, "only with policy = \"multi_mlru\" (lru and mlru open one circuit per site)");
+        }
+        sites.finish(p);
         let c = X25Config {
             window,
             modulus,
@@ -159,6 +177,8 @@ impl X25Config {
             small_datagram_octets: t.u64("small_datagram_octets", u64::from(d.small_datagram_octets), 0, 65_535, p) as u32,
             policy,
             c_max: t.u64("c_max", u64::from(d.c_max), 1, 4095, p) as u32,
+            site_c_max,
+            site_c_max_nodes: vec![],
             t_min_s: t.f64("t_min_s", d.t_min_s, Range::NonNegative, p),
             t_open_s: t.f64("t_open_s", d.t_open_s, Range::NonNegative, p),
             k_reserved: t.u64("k_reserved", u64::from(d.k_reserved), 0, 4095, p) as u32,

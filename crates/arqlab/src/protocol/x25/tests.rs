@@ -113,11 +113,11 @@ fn test_manager_multi_mlru_opens_up_to_c_max_spaced_by_t_open_and_prefers_crowde
     let mut c = cfg(PolicyKind::MultiMlru);
     c.channels = 8;
     let p = c.policy();
-    assert!(p.wants_open(t(0.0), 0, 0, None), "no circuit: open");
-    assert!(!p.wants_open(t(5.0), 1, 1, Some(t(0.0))), "one datagram queued before this one: not yet");
-    assert!(p.wants_open(t(5.0), 1, 2, Some(t(0.0))), "queue > 1, open < C_max, T_open passed");
-    assert!(!p.wants_open(t(0.5), 1, 2, Some(t(0.0))), "within T_open");
-    assert!(!p.wants_open(t(5.0), 2, 5, Some(t(0.0))), "C_max reached");
+    assert!(p.wants_open(t(0.0), 1, 0, 0, None), "no circuit: open");
+    assert!(!p.wants_open(t(5.0), 1, 1, 1, Some(t(0.0))), "one datagram queued before this one: not yet");
+    assert!(p.wants_open(t(5.0), 1, 1, 2, Some(t(0.0))), "queue > 1, open < C_max, T_open passed");
+    assert!(!p.wants_open(t(0.5), 1, 1, 2, Some(t(0.0))), "within T_open");
+    assert!(!p.wants_open(t(5.0), 1, 2, 5, Some(t(0.0))), "C_max reached");
     let mut i = Interface::new(0, &c);
     // Site 1 has 3 circuits (> C_max = 2, e.g. incoming), site 2 one older, idle longer.
     opened(&mut i, &[(2, 0.0, 0.5), (1, 0.0, 2.0), (1, 0.0, 3.0), (1, 0.0, 4.0)]);
@@ -167,7 +167,7 @@ fn test_interface_gives_every_free_circuit_a_waiting_datagram() {
 fn test_bad_input_is_reported_with_its_field() {
     use crate::schema::{Problems, Table};
     use serde_json::json;
-    for (v, field) in [(json!({"window": 8}), "window"), (json!({"c_max": 0}), "c_max"), (json!({"t_min_s": -1.0}), "t_min_s"), (json!({"policy": "fifo"}), "policy")] {
+    for (v, field) in [(json!({"window": 8}), "window"), (json!({"c_max": 0}), "c_max"), (json!({"t_min_s": -1.0}), "t_min_s"), (json!({"policy": "fifo"}), "policy"), (json!({"policy": "multi_mlru", "site_c_max": {"f1": 0}}), "site_c_max.f1"), (json!({"policy": "multi_mlru", "site_c_max": {"f1": "3"}}), "site_c_max.f1"), (json!({"policy": "mlru", "site_c_max": {"f1": 3}}), "site_c_max")] {
         let text = v.to_string();
         let mut p = Problems::default();
         let mut tb = Table::root(&v, &mut p);
