@@ -146,6 +146,14 @@ pub struct Interface<P> {
     /// only while it is after `now`.
     timeout_memo: Cell<Option<Option<SimTime>>>,
     pub counters: InterfaceCounters,
+    /// Since when a pull found nothing to send while datagrams waited in the sites'
+    /// queues (every circuit that could take them held one with its window closed,
+    /// waiting for P(R), or the call was not yet connected); `None`: not so.
+    blocked_since: Option<SimTime>,
+    /// The closed spells of `blocked_since`: the time datagrams waited at the
+    /// interface with the link level free and no circuit able to send
+    /// (`x25_window_blocked_s`).
+    pub window_blocked: Duration,
 }
 
 impl<P: Payload> Interface<P> {
@@ -169,6 +177,8 @@ impl<P: Payload> Interface<P> {
             now: SimTime::ZERO,
             timeout_memo: Cell::new(None),
             counters: InterfaceCounters::default(),
+            blocked_since: None,
+            window_blocked: Duration::ZERO,
         }
     }
 
@@ -439,11 +449,31 @@ impl<P: Payload> Interface<P> {
     #[inline]
     pub fn next_packet(&mut self, now: SimTime) -> Option<Packet<P>> {
         self.now = now;
-        if now < self.quiet_until {
+        let p = if now < self.quiet_until {
             debug_assert!(self.pending.is_empty() && !self.open_circuits().any(|c| c.wants(now)));
-            return None;
+            None
+        } else {
+            self.search(now)
+        };
+        self.note_blocked(now, p.is_some());
+        p
+    }
+
+    /// `window_blocked`: a spell starts at a pull that finds nothing while datagrams
+    /// wait in the sites' queues (`assign` found no free circuit for them and no
+    /// circuit's window is open), and ends at the next pull that finds a packet or no
+    /// datagram waiting. The link level pulls after every input, so the spell ends
+    /// when the P(R) that opens a window arrives.
+    #[inline]
+    fn note_blocked(&mut self, now: SimTime, sent: bool) {
+        match self.blocked_since {
+            Some(t) if sent || self.queued_total == 0 => {
+                self.window_blocked = self.window_blocked + (now - t);
+                self.blocked_since = None;
+            }
+            None if !sent && self.queued_total > 0 => self.blocked_since = Some(now),
+            _ => {}
         }
-        self.search(now)
     }
 
     /// `next_packet` outside a quiet spell.
@@ -539,5 +569,13 @@ impl<P: Payload> Interface<P> {
     /// Circuits open (or being opened) now.
     pub fn circuits_in_use(&self) -> u32 {
         self.in_use()
+    }
+
+    /// `x25_window_blocked_s` is reported with an interface queue only: it asks whether
+    /// datagrams an upper layer pushed wait for the network (without a queue the layer
+    /// above is pulled only when none waits), and runs without one keep the measures
+    /// they had.
+    pub fn reports_window_blocked(&self) -> bool {
+        self.cfg.interface_queue.is_some()
     }
 }
