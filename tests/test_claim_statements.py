@@ -111,9 +111,18 @@ def test_limited_by_network_at_the_stated_share_of_the_window_bound() -> None:
 
     cid = "fig3.limited_by_network_delay"
     share = number(cid, r"at least (\d+(?:\.\d+)?)% of the X.25 window bound") / 100
-    at = {c: bound(c) for c in (1.0, 2.0, 3.0)}
-    flips(cid, sd(3, {"tcp": {**at, 3.0: bound(3.0) * (share + 1e-3)}}),
-          sd(3, {"tcp": {**at, 3.0: bound(3.0) * (share - 1e-3)}}))
+    waits = number(cid, r"waiting at the interface for P\(R\) through at least (\d+(?:\.\d+)?)% of its idle time") / 100
+
+    def at(s3: float, w3: float) -> StudyData:
+        """C = 1, 2 at the bound, C = 3 at ``s3`` of it; lines half busy; datagrams
+        waiting for P(R) all the idle time at C = 1, 2 and ``w3`` of it at C = 3."""
+        tput = {c: bound(c) * (s3 if c == 3.0 else 1.0) for c in (1.0, 2.0, 3.0)}
+        idle = {c: 800_000 / v * 0.5 for c, v in tput.items()}
+        return sd(3, {"tcp": tput, "tcp.x25_line_busy_s": {c: 800_000 / v for c, v in tput.items()},
+                      "tcp.x25_window_blocked_s": {c: idle[c] * (w3 if c == 3.0 else 1.0) for c in tput}})
+
+    flips(cid, at(share + 1e-3, 1.0), at(share - 1e-3, 1.0))
+    flips(cid, at(1.0, waits + 1e-3), at(1.0, waits - 1e-3))
 
 
 def test_single_circuit_at_most_the_stated_limit() -> None:

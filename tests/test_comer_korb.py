@@ -368,7 +368,8 @@ def test_quick_reproduction_of_every_figure(tmp_path: Path) -> None:
     # the random curve reported: the knee at 7, the lines ≥ 95 % busy (copies included)
     # first at C = 4, C = 7 +74.6 % past that with the lines busy, one circuit at 72 % of
     # the X.25 window bound (TCP re-sends 34 %): the five claims do not hold. Under Reno
-    # the one-to-three circuits reach 94-95.5 % of the bound (limited by the network).
+    # the one-to-three circuits reach 94-95.5 % of the bound, but at C = 3 TCP's window,
+    # not P(R), leaves the line idle most of its idle time (revision 13).
     # C_max's formula (3.62 -> 4) is scored on the constant-T_N curve, knee at 7 (review
     # of revision 11). ext5 scores calls only (MLRU's K = 2 against LRU's K = 0).
     for cid in ("fig3.single_below_bound", "fig3.single_below_2200", "ext7.t_min_prevents_thrashing",
@@ -393,8 +394,16 @@ def test_quick_reproduction_of_every_figure(tmp_path: Path) -> None:
     assert by_id["fig3.c_max_formula"].measured.startswith("model 3.62→4, knee at C = ")
     # Review 26: the 4.2BSD tick phase drawn per replication; a claim whose verdict a
     # declared input's levels decide is inconclusive, "decided by <input>".
-    assert by_id["fig3.busy_at_3"].verdict is fw.Verdict.DOES_NOT_HOLD, by_id["fig3.busy_at_3"].detail
-    for cid, by in (("fig3.linear", "TCP flavour"), ("fig3.limited_by_network_delay", "TCP flavour"),
+    # Revision 13 (review 26, findings 4 and 5): busy_at_3 reads the interface (lines and
+    # the host's processing): its primary cannot reach 95 % at C = 3 (82.8 % bound), under
+    # host_to_host_busy it can (100 %), so the T_N placement decides it. Under Reno
+    # datagrams wait for P(R) through only a third of the idle time at C = 3 (TCP's
+    # 2048-octet window leaves circuits free): limited_by_network_delay does not hold
+    # under either flavour.
+    limited = by_id["fig3.limited_by_network_delay"]
+    assert limited.verdict is fw.Verdict.DOES_NOT_HOLD, limited.detail
+    assert "datagrams waiting for P(R), share of the idle time: C = 1: " in limited.detail
+    for cid, by in (("fig3.linear", "TCP flavour"), ("fig3.busy_at_3", "T_N placement"),
                     ("fig3.reason_retransmissions", "TCP flavour"), ("fig3.saturation_at_3", "T_N placement"),
                     ("fig3.no_gain_when_saturated", "TCP flavour")):
         assert by_id[cid].verdict is fw.Verdict.INCONCLUSIVE, (cid, by_id[cid].detail)
@@ -402,7 +411,7 @@ def test_quick_reproduction_of_every_figure(tmp_path: Path) -> None:
     assert by_id["fig3.reason_t_n_variation"].verdict is fw.Verdict.INCONCLUSIVE
     assert by_id["fig3.saturation_at_3"].measured.startswith("knee at C = ")
     assert by_id["fig3.busy_at_3"].measured.startswith("busy ≥ 95% from C = 4 (CIs: 4–4; paper 3)")
-    assert {s["variant"]: s["verdict"] for s in by_id["fig3.limited_by_network_delay"].sensitivity}["tcp_reno"] == "holds"
+    assert {s["variant"]: s["verdict"] for s in limited.sensitivity}["tcp_reno"] == "does not hold"
     # With T_f as host processing the knee can be at 3 (it is, at full precision).
     under = {s["variant"]: s["verdict"] for s in by_id["fig3.saturation_at_3"].sensitivity}
     assert under["host_to_host_busy"] in ("holds", "inconclusive"), under

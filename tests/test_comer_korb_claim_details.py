@@ -120,11 +120,12 @@ def test_busy_at_3_says_the_busy_shares_with_copies_and_their_sensitivity() -> N
     """The busy shares 25.7, 57.8, 94.5, 100.2 % (busy × throughput / 1,600,000): at 95 %
     first at C = 4, at 90 % at C = 3; the random curve has no busy time here."""
     said(claim("fig3.busy_at_3", _fig3(USEFUL, BUSY_S)), N,
-         "T_N constant (scored): access lines busy ≥ 95% (copies included) first at C = 4 (by the CIs; certainly "
-         "from C = 4); busy: C = 1: 25.7%, C = 2: 57.8%, C = 3: 94.5%, C = 4: 100.2%; first C by share: ≥ 90%: "
-         "C = 3; ≥ 95%: C = 4; ≥ 97.5%: C = 4; re-sent: not measured; T_N random (assumed distribution, reported, "
-         "not scored): inconclusive: busy time not measured",
-         "busy ≥ 95% from C = 4 (CIs: 4–4; paper 3); random: inconclusive")
+         "T_N constant (scored): interface busy ≥ 95% (lines, copies included, and host processing) first at C = 4 "
+         "(by the CIs; certainly from C = 4); busy: C = 1: 25.7%, C = 2: 57.8%, C = 3: 94.5%, C = 4: 100.2%; the "
+         "burst model's bound at C = 3 under this T_N placement: 82.8% (the window bounds it whatever TCP sends); "
+         "first C by share: ≥ 90%: C = 3; ≥ 95%: C = 4; ≥ 97.5%: C = 4; re-sent: not measured; T_N random (assumed "
+         "distribution, reported, not scored): inconclusive: busy time not measured",
+         "busy ≥ 95% from C = 4 (CIs: 4–4; paper 3; bound at 3: 82.8%); random: inconclusive")
 
 
 def test_c_max_formula_says_the_models_times_and_the_papers_formula() -> None:

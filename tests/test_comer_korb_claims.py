@@ -214,8 +214,8 @@ def test_busy_at_3_is_the_first_c_whose_lines_are_completely_busy_with_copies(
     data.update({"random": dict(data["tcp"]), "random.x25_line_busy_s": {c: 0.99 * UNIT / FLAT for c in shares}})
     out = cl._busy_at(sd(3, data))
     assert out.verdict is verdict, out.detail
-    assert "T_N random (assumed distribution, reported, not scored): does not hold: access lines busy ≥ 95% " \
-        "(copies included) first at C = 1" in out.detail, out.detail
+    assert "T_N random (assumed distribution, reported, not scored): does not hold: interface busy ≥ 95% " \
+        "(lines, copies included, and host processing) first at C = 1" in out.detail, out.detail
     assert cl._busy_at(sd(3, {"tcp": dict.fromkeys(shares, FLAT)})).verdict is Verdict.INCONCLUSIVE, "no busy time"
 
 
@@ -291,7 +291,12 @@ def test_limited_by_network_delay_is_the_throughput_near_the_x25_window_bound(sh
     tput: dict[float, float | tuple[float, float, int]] = {c: bound(c) for c in (1.0, 3.0)}
     tput[2.0] = (share * bound(2.0), half * bound(2.0), 5)
     tput[4.0] = 1.0
-    data = sd(3, {"tcp": tput, "tcp.tcp_segments_retransmitted": {1.0: SEGMENTS / 4, 2.0: 0.0, 3.0: 0.0}})
+    # The lines half busy, datagrams waiting for P(R) through all the idle time (the
+    # mechanism holds: test_limited_by_network_delay_needs_datagrams_waiting_…).
+    means = {c: bound(c) * (share if c == 2.0 else 1.0) for c in (1.0, 2.0, 3.0)}
+    data = sd(3, {"tcp": tput, "tcp.tcp_segments_retransmitted": {1.0: SEGMENTS / 4, 2.0: 0.0, 3.0: 0.0},
+                  "tcp.x25_line_busy_s": {c: 0.5 * UNIT / m for c, m in means.items()},
+                  f"tcp.{cl.BLOCKED}": {c: 4 * FILE_OCTETS / m for c, m in means.items()}})
     out = cl._limited_by_network(data)
     assert out.verdict is verdict, out.detail
     assert "re-sent: C = 1: 25.0%, C = 2: 0.0%, C = 3: 0.0%" in out.detail, out.detail
@@ -516,3 +521,132 @@ def test_decided_by_keeps_the_primary_verdict_when_every_level_agrees() -> None:
     # A level whose variant was not run is left out (here: none run, the primary stands).
     assert cl.decided_by(_one_over_2000, cl.FLAVOUR_LEVELS)(_with_variants({"tcp": {1.0: 1.0}}, {})).verdict \
         is Verdict.DOES_NOT_HOLD
+
+
+# ----------------------------------------- revision 13: review 26's findings 4 (item 2) and 5 (item 3)
+
+@pytest.mark.parametrize("placement,c_max,busy_at_3,line_at_3", [
+    ("between_dces", 3.624, 0.828, 0.828),  # the primary: C = 3 can never reach 95 %
+    ("host_to_host", 3.190, 0.941, 0.941),  # T_f idle: a knife edge under 95 %
+    ("host_to_host_busy", 2.877, 1.0, 0.884),  # T_f busy: the interface 100 %, its line T_p/(T_p + T_f)
+])
+def test_interface_busy_share_at_3_closed_forms_by_t_n_placement(placement: str, c_max: float, busy_at_3: float,
+                                                                 line_at_3: float) -> None:
+    """Review 26, finding 4's closed forms from theory.py's times (T_p 114.2 ms, T_rr
+    7.5 ms): C_max = cycle / (W (T_p + h)) and the sending interface's busy share
+    min(1, C / C_max) at C = 3, by where T_N is measured. The review's "line 92.2 %"
+    under host_to_host_busy is 3 W T_p / cycle without the cap: an interface more than
+    100 % busy; with the cap the line is busy T_p of each T_p + 15 ms, 88.4 %."""
+    from arqlab.studies.comer_korb import scenarios
+
+    p = {"placement": placement}
+    relay, h = scenarios.relay_t_n(p), scenarios.host_processing_s(p)
+    assert theory.interface_c_max(relay, h) == pytest.approx(c_max, abs=5e-4)
+    assert theory.interface_busy_share(3, relay, h) == pytest.approx(busy_at_3, abs=5e-4)
+    assert theory.line_busy_share_bound(3, relay, h) == pytest.approx(line_at_3, abs=5e-4)
+    assert (theory.interface_busy_share(3, relay, h) >= 0.95) is (placement == "host_to_host_busy")
+    if placement == "host_to_host_busy":
+        assert 3 * 2 * theory.T_P_S / theory.burst_cycle_s(relay, h) == pytest.approx(0.922, abs=5e-4)
+    assert theory.interface_c_max() == pytest.approx(theory.model_c_max()), "no processing: the model's own C_max"
+
+
+def _busy_variant(busy_s: float, packets: Mapping[str, float]) -> FigureData:
+    """Fig. 3 at C = 3 under host_to_host_busy (15 ms per packet processed) at the
+    throughput UNIT/256 (busy share = busy seconds / 256), its counters ``packets``."""
+    curves: dict[str, dict[float, float]] = {"tcp": {3.0: FLAT}, "tcp.x25_line_busy_s": {3.0: busy_s}}
+    curves.update({f"tcp.{k}": {3.0: v} for k, v in packets.items()})
+    frame = fig(3, curves).frame
+    both = pd.concat([frame, frame.assign(variant="host_to_host_busy")], ignore_index=True)
+    return FigureData(figure(3), both, "host_to_host_busy")
+
+
+def test_interface_busy_share_adds_each_packet_handed_to_lapb_times_the_processing() -> None:
+    """The interface's busy time is the lines' plus 15 ms for every data, RR and call
+    packet handed to LAPB (host_to_host_busy); with no processing (the primary) it is
+    the lines' share exactly; a counter missing leaves it unknown."""
+    from arqlab.studies.comer_korb import saturation as sat
+
+    counts = {"x25_data_packets_sent": 3000.0, "x25_rr_packets_sent": 1000.0, "x25_calls_placed": 3.0,
+              "x25_calls_received": 3.0}
+    fd = _busy_variant(128.0, counts)
+    assert sat.line_busy_share(fd, "tcp", 3.0).mean == pytest.approx(0.5)
+    assert sat.interface_busy_share(fd, "tcp", 3.0).mean == pytest.approx((128.0 + 0.015 * 4006) / 256)
+    base = fd.with_variant("")
+    assert sat.interface_busy_share(base, "tcp", 3.0).mean == sat.line_busy_share(base, "tcp", 3.0).mean == 0.5
+    assert math.isnan(sat.interface_busy_share(_busy_variant(128.0, {"x25_data_packets_sent": 1.0}), "tcp", 3.0).mean)
+
+
+@pytest.mark.parametrize("busy_3,verdict", [
+    (0.95, Verdict.HOLDS),  # the interface exactly 95 % busy at C = 3 (lines 60 %, processing the rest)
+    (0.9375, Verdict.DOES_NOT_HOLD),  # just under: first at 4
+])
+def test_busy_at_3_counts_the_hosts_processing_under_host_to_host_busy(busy_3: float, verdict: Verdict) -> None:
+    """fig3.busy_at_3 under host_to_host_busy reads the interface: lines 60 % busy at C = 3
+    and processing making up the rest hold at exactly 95 %, not at 93.75 %; the lines
+    alone would never pass. The detail names the burst model's bound at C = 3 for the
+    placement (100 % here)."""
+    tput = {c: FLAT for c in (1.0, 2.0, 3.0, 4.0)}
+    lines = {1.0: 0.3, 2.0: 0.5, 3.0: 0.6, 4.0: 0.62}
+    share = {1.0: 0.5, 2.0: 0.75, 3.0: busy_3, 4.0: 0.99}
+    packets = {c: (share[c] - lines[c]) * 256 / 0.015 for c in tput}
+    curves: dict[str, dict[float, float]] = {"tcp": tput, "tcp.x25_line_busy_s": {c: lines[c] * 256 for c in tput},
+                                             "tcp.x25_data_packets_sent": packets}
+    curves.update({f"tcp.{k}": dict.fromkeys(tput, 0.0) for k in ("x25_rr_packets_sent", "x25_calls_placed",
+                                                                   "x25_calls_received")})
+    frame = fig(3, curves).frame
+    both = pd.concat([frame, frame.assign(variant="host_to_host_busy")], ignore_index=True)
+    out = cl._busy_at(StudyData({3: FigureData(figure(3), both, "host_to_host_busy")}))
+    assert out.verdict is verdict, out.detail
+    assert "bound at C = 3 under this T_N placement: 100.0%" in out.detail, out.detail
+    assert "C = 3: " + f"{100 * busy_3:.1f}% (lines 60.0%)" in out.detail
+    primary = cl._busy_at(StudyData({3: FigureData(figure(3), frame)}))
+    assert primary.verdict is Verdict.DOES_NOT_HOLD and "82.8%" in primary.detail, "lines alone: never"
+
+
+def _limited(blocked: Mapping[float, float | tuple[float, float, int]], busy: float = 0.5) -> StudyData:
+    """Fig. 3 at the X.25 bound at C = 1-3, lines ``busy`` of the transfer (no copies),
+    datagrams waiting for P(R) ``blocked`` seconds."""
+    bound = theory.model_fig3_bound_bps
+    tput = {c: bound(c) for c in (1.0, 2.0, 3.0)}
+    return sd(3, {"tcp": tput, "tcp.x25_line_busy_s": {c: busy * UNIT / tput[c] for c in tput},
+                  f"tcp.{cl.BLOCKED}": dict(blocked)})
+
+
+def _idle(c: float, busy: float = 0.5) -> float:
+    """The interface's idle seconds at C (the transfer's duration × (1 − busy))."""
+    return 8 * FILE_OCTETS / theory.model_fig3_bound_bps(c) * (1 - busy)
+
+
+@pytest.mark.parametrize("share_2,half,verdict", [
+    (1.0, 0.0, Verdict.HOLDS),  # datagrams wait for P(R) through all the idle time
+    (cl.BLOCKED_SHARE, 0.0, Verdict.HOLDS),  # exactly half of it at C = 2
+    (cl.BLOCKED_SHARE - 1e-6, 0.0, Verdict.DOES_NOT_HOLD),  # just under: TCP offered nothing the larger part
+    (0.0, 0.0, Verdict.DOES_NOT_HOLD),  # TCP's window: no datagram ever waits
+    (cl.BLOCKED_SHARE, 0.1, Verdict.INCONCLUSIVE),  # the CI straddles one half
+])
+def test_limited_by_network_delay_needs_datagrams_waiting_for_p_r_most_of_the_idle_time(
+        share_2: float, half: float, verdict: Verdict) -> None:
+    """Review 26, finding 5: the throughput at the X.25 window bound is not enough; the
+    mechanism must be the network's: datagrams waiting at the interface for P(R)
+    (`x25_window_blocked_s`) through at least half its idle time, the rest being time
+    TCP offered nothing. At C = 1 and 3 all the idle time; at C = 2 ``share_2`` of it.
+    Without the counter (no interface queue) the mechanism is unknown: inconclusive."""
+    blocked: dict[float, float | tuple[float, float, int]] = {c: _idle(c) for c in (1.0, 3.0)}
+    blocked[2.0] = (share_2 * _idle(2.0), half * _idle(2.0), 5)
+    out = cl._limited_by_network(_limited(blocked))
+    assert out.verdict is verdict, out.detail
+    assert f"datagrams waiting for P(R), share of the idle time: C = 1: 100.0%, C = 2: {100 * share_2:.1f}%" \
+        in out.detail, out.detail
+    bound = theory.model_fig3_bound_bps
+    unmeasured = sd(3, {"tcp": {c: bound(c) for c in (1.0, 2.0, 3.0)}})
+    assert cl._limited_by_network(unmeasured).verdict is Verdict.INCONCLUSIVE
+    assert "not measured (no interface queue)" in cl._limited_by_network(unmeasured).detail
+
+
+def test_blocked_share_is_the_wait_for_p_r_over_the_idle_time_with_its_ci() -> None:
+    """The share's CI: the blocked time's, the throughput's and the busy share's relative
+    half-widths in quadrature; a fully busy interface or a missing counter: NaN."""
+    e = cl.blocked_share(_limited({1.0: (0.5 * _idle(1.0), 0.03 * _idle(1.0), 5)})[3], "tcp", 1.0)
+    assert e.mean == pytest.approx(0.5) and e.half == pytest.approx(0.5 * 0.06)
+    assert math.isnan(cl.blocked_share(_limited({1.0: 1.0}, busy=1.0)[3], "tcp", 1.0).mean)
+    assert math.isnan(cl.blocked_share(_limited({})[3], "tcp", 1.0).mean)

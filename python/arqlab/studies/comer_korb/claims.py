@@ -35,6 +35,7 @@ from .saturation import (
     SATURATION_SHARE,
     SATURATION_SHARE_SENSITIVITY,  # noqa: F401 (re-exported: the file-octets reading's threshold sensitivity)
     SCORED_CURVE,
+    busy_bound,
     busy_list,
     busy_range,
     busy_sensitivity,
@@ -42,7 +43,8 @@ from .saturation import (
     knee,
     knee_range,
     knee_sensitivity,
-    line_busy_share,
+    interface_busy_share,
+    line_busy_share,  # noqa: F401 (re-exported: the lines' share, reported beside the interface's)
     saturation,
     share_list,
     threshold_sensitivity,
@@ -87,6 +89,14 @@ PAPER_SINGLE_MAX_PRECISION_BPS = 50.0
 #: (2150) over its bound with headers (2631): 81.7 %.
 NETWORK_SHARE = (PAPER_SINGLE_MAX_BPS - PAPER_SINGLE_MAX_PRECISION_BPS) / PAPER_BOUND_HEADERS_BPS
 NETWORK_LIMITED_CIRCUITS = (1.0, 2.0, 3.0)
+#: The mechanism half of "limited by delays in the underlying X.25 network" (review 26,
+#: finding 5): the interface's idle time is the network's when datagrams wait at the
+#: interface with every circuit that could take them waiting for P(R)
+#: (`x25_window_blocked_s`), and the higher-level protocol's when no datagram waits (TCP
+#: offers none: its window or its timer). The network's delay limits when it holds
+#: more than half the idle time: the larger of the two causes.
+BLOCKED_SHARE = 0.5
+BLOCKED = "x25_window_blocked_s"
 
 
 def single_below_2200(one: Est) -> Verdict:
@@ -231,12 +241,6 @@ PLACEMENT_LEVELS: tuple[str, tuple[tuple[str, str | None], ...]] = (
     "T_N placement", (("between_dces", None), ("host_to_host", "host_to_host"),
                       ("host_to_host_busy", "host_to_host_busy")))
 
-#: The busy-share claims: host_to_host_busy's T_f is host processing, which the access
-#: line's busy time does not count (finding 4 of review 26: not yet the interface's busy
-#: time), so their placement levels are the two with T_f idle.
-PLACEMENT_IDLE_LEVELS: tuple[str, tuple[tuple[str, str | None], ...]] = (
-    PLACEMENT_LEVELS[0], PLACEMENT_LEVELS[1][:2])
-
 
 def decided_by(check: Callable[[StudyData], Outcome],
                *inputs: tuple[str, tuple[tuple[str, str | None], ...]],
@@ -365,13 +369,16 @@ def _busy_on(fd: FigureData, cv: str) -> Outcome:
         return Outcome(Verdict.INCONCLUSIVE, "busy time not measured", "not measured")
     last = max(fd.xs(cv))
     v = knee_at(earliest, surely, float(PAPER_C_MAX)) if earliest is not None else Verdict.DOES_NOT_HOLD
-    if earliest is None and not all(line_busy_share(fd, cv, x).valid for x in fd.xs(f"{cv}.x25_line_busy_s")):
+    if earliest is None and not all(interface_busy_share(fd, cv, x).valid for x in fd.xs(f"{cv}.x25_line_busy_s")):
         v = Verdict.INCONCLUSIVE
-    return Outcome(v, f"access lines busy ≥ {100 * LINE_BUSY_SHARE:g}% (copies included) first at C = {_c(earliest)} "
-                      f"(by the CIs; certainly from C = {_c(surely)}); busy: {busy_list(fd, last, cv)}; first C by "
-                      f"share: {busy_sensitivity(fd, cv)}; {_retx_per_c(fd, cv, last)}",
+    bound = busy_bound(fd, float(PAPER_C_MAX))
+    return Outcome(v, f"interface busy ≥ {100 * LINE_BUSY_SHARE:g}% (lines, copies included, and host processing) "
+                      f"first at C = {_c(earliest)} (by the CIs; certainly from C = {_c(surely)}); busy: "
+                      f"{busy_list(fd, last, cv)}; the burst model's bound at C = {PAPER_C_MAX} under this T_N "
+                      f"placement: {100 * bound:.1f}% (the window bounds it whatever TCP sends); first C by share: "
+                      f"{busy_sensitivity(fd, cv)}; {_retx_per_c(fd, cv, last)}",
                    f"busy ≥ {100 * LINE_BUSY_SHARE:g}% from C = {_c(earliest)} (CIs: {_c(earliest)}–{_c(surely)}; "
-                   f"paper 3)")
+                   f"paper 3; bound at 3: {100 * bound:.1f}%)")
 
 
 def _busy_at(sd: StudyData) -> Outcome:
@@ -472,19 +479,65 @@ def _flat_beyond(sd: StudyData) -> Outcome:
     return _both_curves(fd, _no_gain_on)
 
 
+def blocked_share(fd: FigureData, cv: str, x: float) -> Est:
+    """The share of the interface's idle time (the transfer's duration less its busy
+    time, :func:`saturation.interface_busy_share`) in which datagrams waited at the
+    interface with every circuit that could take them waiting for P(R)
+    (`x25_window_blocked_s`, both hosts summed: the receiver's acknowledgements hardly
+    ever wait). The rest of the idle time no datagram waited: the higher-level protocol
+    offered none. Its CI: the blocked time's, the throughput's and the busy share's
+    relative half-widths in quadrature. NaN where the counter is not reported (no
+    interface queue)."""
+    key = f"{cv}.{BLOCKED}"
+    if not (fd.has(key) and x in fd.xs(key)):
+        return Est(float("nan"), float("nan"))
+    blocked, thr, busy = fd.est(key, x), fd.est(cv, x), interface_busy_share(fd, cv, x)
+    if not (blocked.valid and thr.valid and busy.valid and thr.mean > 0 and busy.mean < 1):
+        return Est(float("nan"), float("nan"))
+    idle = 8 * FILE_OCTETS / thr.mean * (1 - busy.mean)
+    mean = blocked.mean / idle
+    rel = math.hypot(blocked.half / blocked.mean if blocked.mean else 0.0, thr.half / thr.mean,
+                     busy.half / (1 - busy.mean))
+    return Est(mean, mean * rel, min(blocked.n, thr.n, busy.n))
+
+
+def network_limited(throughput: Est, bound: float, blocked: Est) -> Verdict:
+    """One C of fig3.limited_by_network_delay: the throughput at least NETWORK_SHARE of
+    the X.25 window bound **and** the network's P(R) holding datagrams back through at
+    least BLOCKED_SHARE of the idle time (inconclusive if that is not measured)."""
+    mechanism = at_least(blocked, Est(BLOCKED_SHARE, 0.0)) if blocked.valid else Verdict.INCONCLUSIVE
+    return all_of([at_least(throughput, Est(NETWORK_SHARE * bound, 0.0)), mechanism])
+
+
+def _pct(e: Est) -> str:
+    return f"{100 * e.mean:.1f}% ± {100 * e.half:.1f}" if e.valid else "not measured"
+
+
+def _blocked_list(fd: FigureData, cv: str) -> str:
+    key = f"{cv}.{BLOCKED}"
+    if not fd.has(key):
+        return "datagrams waiting for P(R): not measured (no interface queue)"
+    return ("datagrams waiting for P(R), share of the idle time: "
+            + ", ".join(f"C = {x:g}: " + (f"{100 * e.mean:.1f}%" if e.valid else "not measured")
+                        for x in fd.xs(key) if x in fd.xs(cv) for e in (blocked_share(fd, cv, x),)))
+
+
 def _limited_on(fd: FigureData, cv: str) -> Outcome:
     xs = [x for x in NETWORK_LIMITED_CIRCUITS if x in fd.xs(cv)]
-    out = pointwise(xs, lambda x: at_least(fd.est(cv, x), Est(NETWORK_SHARE * theory.model_fig3_bound_bps(x), 0.0)),
-                    describe=lambda x: f"C = {x:g}: {fd.est(cv, x)} bit/s = "
-                                       f"{fd.est(cv, x).mean / theory.model_fig3_bound_bps(x):.1%} of "
-                                       f"{theory.model_fig3_bound_bps(x):.0f}",
-                    deviation=lambda x: relative(fd.est(cv, x).mean, theory.model_fig3_bound_bps(x)))
-    shares = [fd.est(cv, x).mean / theory.model_fig3_bound_bps(x) for x in xs]
-    cell = f"{100 * min(shares):.1f}–{100 * max(shares):.1f}% of the X.25 bound" if shares else ""
+    bound = theory.model_fig3_bound_bps
+    out = pointwise(xs, lambda x: network_limited(fd.est(cv, x), bound(x), blocked_share(fd, cv, x)),
+                    describe=lambda x: f"C = {x:g}: {fd.est(cv, x)} bit/s = {fd.est(cv, x).mean / bound(x):.1%} of "
+                                       f"{bound(x):.0f}, waiting for P(R) {_pct(blocked_share(fd, cv, x))} of the idle time",
+                    deviation=lambda x: relative(fd.est(cv, x).mean, bound(x)))
+    shares = [fd.est(cv, x).mean / bound(x) for x in xs]
+    waits = [blocked_share(fd, cv, x).mean for x in xs]
+    cell = (f"{100 * min(shares):.1f}–{100 * max(shares):.1f}% of the X.25 bound; waiting for P(R) "
+            f"{100 * min(waits):.0f}–{100 * max(waits):.0f}% of the idle time" if shares else "")
     timeouts = f"{cv}.tcp_timeouts"
     tos = (", timeouts " + ", ".join(f"C = {x:g}: {fd.est(timeouts, x).mean:.1f}" for x in xs if x in fd.xs(timeouts))
            if fd.has(timeouts) else "")
-    return Outcome(out.verdict, f"{out.detail}; {_retx_per_c(fd, cv, max(NETWORK_LIMITED_CIRCUITS))}{tos}", cell)
+    return Outcome(out.verdict, f"{out.detail}; {_retx_per_c(fd, cv, max(NETWORK_LIMITED_CIRCUITS))}{tos}; "
+                                f"{_blocked_list(fd, cv)}", cell)
 
 
 def _limited_by_network(sd: StudyData) -> Outcome:
@@ -731,18 +784,20 @@ def fig3_claims() -> tuple[Claim, ...]:
         Claim("fig3.limited_by_network_delay", "Conclusions", "Throughput was limited by delays in the underlying X.25 "
               "network, not in the interface software or higher-level protocols (T_N constant: at C = 1, 2, 3 the "
               f"throughput at least {100 * NETWORK_SHARE:.1f}% of the X.25 window bound, min(C × W packets per network "
-              "round trip, the line), the share 2150/2631 the paper's own measurement reached; TCP's re-sent share per C "
-              "reported beside it).", decided_by(_limited_by_network, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS), figure=3, sensitivity=("tcp_reno", "bsd42_6_2")),
+              "round trip, the line), the share 2150/2631 the paper's own measurement reached, and, the mechanism, "
+              f"datagrams waiting at the interface for P(R) through at least {100 * BLOCKED_SHARE:g}% of its idle time, "
+              "the rest being time TCP offered none; TCP's re-sent share per C reported beside it).", decided_by(_limited_by_network, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS), figure=3, sensitivity=("tcp_reno", "bsd42_6_2")),
         Claim("fig3.saturation_at_3", "§5, conclusions", "The burst model accurately predicts saturation at three "
               "virtual circuits, saturation as the paper observed it: the point beyond which more circuits do not "
               f"increase throughput (T_N constant: the first C reaching {100 * KNEE_SHARE:g}% of the best throughput "
               "is 3, by the CIs; the random-T_N curve reported, not scored).", decided_by(_saturation_at, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS, PLACEMENT_LEVELS), figure=3,
               sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy")),
         Claim("fig3.busy_at_3", "§5, footnote 2", "Saturation, the condition in which the underlying X.25 interface is "
-              "completely busy, is reached at three virtual circuits (packet traffic, copies included: the first C "
-              f"whose access lines are busy at least {100 * LINE_BUSY_SHARE:g}% of the transfer is 3, by the CIs; T_N "
-              "constant; the random-T_N curve reported, not scored).", decided_by(_busy_at, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS, PLACEMENT_IDLE_LEVELS), figure=3,
-              sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host")),
+              "completely busy, is reached at three virtual circuits (packet traffic, copies included, and T_f as the "
+              "interface's busy time, as C_max = 1 + T_I/(W(T_p + T_f)) counts it: the first C whose access lines plus "
+              f"the host's processing per packet sent are busy at least {100 * LINE_BUSY_SHARE:g}% of the transfer is "
+              "3, by the CIs; T_N constant; the random-T_N curve reported, not scored).", decided_by(_busy_at, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS, PLACEMENT_LEVELS), figure=3,
+              sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy")),
         Claim("fig3.c_max_formula", "§5", "Internal consistency check (not the paper's numbers): C_max = 1 + "
               "T_I/(W(T_p+T_f)) with this model's own T_I and T_p predicts the knee (first C reaching "
               f"{100 * KNEE_SHARE:g}% of the best) of the burst model's curve, T_N constant; the random-T_N curve's "
@@ -753,8 +808,8 @@ def fig3_claims() -> tuple[Claim, ...]:
               f"certainly busy at least {100 * LINE_BUSY_SHARE:g}% of the transfer, copies included, every C within "
               f"{100 * TOL_FLAT:g}% over the best throughput up to it; the cost, calls and circuit-seconds, is "
               "arithmetic of the pre-opened circuits, reported, not scored; inconclusive if the lines never are; the "
-              "random-T_N curve reported, not scored).", decided_by(_flat_beyond, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS, PLACEMENT_IDLE_LEVELS), figure=3,
-              sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host")),
+              "random-T_N curve reported, not scored).", decided_by(_flat_beyond, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS, PLACEMENT_LEVELS), figure=3,
+              sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy")),
     )
 
 

@@ -44,6 +44,7 @@ from .params import (
     TS_A_C_MAX_QUICK,
     TS_B_C_MAX,
 )
+from .saturation import PROCESSED_PACKETS
 from .scenarios import (
     FLOW,
     LAYERS,
@@ -67,8 +68,13 @@ REASON_MEASURES = ("tcp_segments_sent", "tcp_segments_retransmitted", "x25_datag
 BUSY = "x25_line_busy_s"
 #: The calls placed (the cost fig3.no_gain_when_saturated reads), at every C.
 CALLS = cl.CALLS_MEASURE
-#: The counters read at every C of the constant and random curves.
-PER_C_MEASURES = (*REASON_MEASURES, "tcp_timeouts", BUSY, CALLS)
+#: The time datagrams waited at the interface for P(R) (fig3.limited_by_network_delay's
+#: mechanism), at every C.
+BLOCKED = cl.BLOCKED
+#: The counters read at every C of the constant and random curves: the four reasons',
+#: the busy time, the calls, the packets each host processed (the interface's busy
+#: time under host_to_host_busy: saturation.PROCESSED_PACKETS) and the wait for P(R).
+PER_C_MEASURES = tuple(dict.fromkeys((*REASON_MEASURES, "tcp_timeouts", BUSY, CALLS, *PROCESSED_PACKETS, BLOCKED)))
 #: Fig. 3's curves run on the same circuits quick or full (only the replications
 #: differ), so that the quick pass, and the robustness screen made of quick passes,
 #: score each claim on the points the full pass scores it on. The random-T_N curve is

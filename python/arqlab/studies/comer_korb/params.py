@@ -53,6 +53,21 @@ HOURS_QUICK = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0)
 #: advertises (its socket buffer, tcp_recvspace = 2048; the `bsd42` flavour's default):
 #: four 452-octet segments in flight at most, whatever the sender's flavour.
 RECEIVE_WINDOW_OCTETS: int | None = 2048
+#: Which receive window goes with which TCP flavour: "fixed" (RECEIVE_WINDOW_OCTETS under
+#: every flavour: Reno and NewReno run with 4.2BSD's receiver, the model until revision
+#: 13) or "by_flavour" (each flavour with its own era's default socket buffer,
+#: RECEIVE_WINDOW_BY_FLAVOUR). Not stated: declared uncertain.
+RECEIVE_WINDOW_PAIRING = "fixed"
+#: tcp_recvspace of the BSD release each flavour first shipped in: 4.2BSD (1983) 2048,
+#: 4.3BSD-Reno (1990) 4096 as 4.3BSD's, 4.4BSD (1993, the first with NewReno's era of
+#: larger buffers) 8192.
+RECEIVE_WINDOW_BY_FLAVOUR = {"bsd42": 2048, "reno": 4096, "newreno": 8192}
+#: TCP's delayed-ACK time (the tcp layer's default, 0.2 s: BSD's fast timer, tcp_fasttimo
+#: every 200 ms, sends a delayed ACK at most this long after the segment; RFC 1122
+#: §4.2.3.2 allows up to 0.5 s). Declared uncertain.
+DELAYED_ACK_S = 0.2
+#: The tcp layer's own default (the key is written only when it differs).
+TCP_DEFAULT_DELAYED_ACK_S = 0.2
 #: Uniform spread of T_N around its mean in the "random T_N" variant (an assumption).
 T_N_SPREAD = 0.5
 #: Fig. 2's assumed day/night factor of T_N (business hours over night).
@@ -289,6 +304,16 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
     UncertainInput("TCP receive window (octets)", "param:RECEIVE_WINDOW_OCTETS", RECEIVE_WINDOW_OCTETS,
                    "Not stated; 4.2BSD's default socket buffer (tcp_recvspace) was 2048 octets, 4.3BSD's 4096, "
                    "later systems 8192", levels=(2048, 4096, 8192)),
+    UncertainInput("receive window's pairing with the TCP flavour", "param:RECEIVE_WINDOW_PAIRING",
+                   RECEIVE_WINDOW_PAIRING,
+                   "Not stated. 'fixed': every flavour with 4.2BSD's 2048-octet receiver (the paper's hosts); "
+                   "'by_flavour': each with its own release's tcp_recvspace, 4.2BSD 2048, 4.3BSD(-Reno) 4096, "
+                   "4.4BSD 8192 (a 1990 sender against a 1983 receiver, or a 1990 pair)",
+                   levels=("fixed", "by_flavour")),
+    UncertainInput("TCP delayed-ACK time (s)", "param:DELAYED_ACK_S", DELAYED_ACK_S,
+                   "Not stated. 4.2BSD sets TF_DELACK and its tcp_fasttimo, every 200 ms (PR_FASTHZ = 5), sends the "
+                   "ACK: 0-0.2 s after the segment; RFC 1122 §4.2.3.2: at most 0.5 s; 0 acknowledges every segment",
+                   low=0.0, high=0.5),
     UncertainInput("host processing per X.25 packet (s)", "param:HOST_PROCESSING_S", HOST_PROCESSING_S,
                    "Not stated: the paper's measured T_f ≈ 15 ms holds host and board processing with the frame "
                    "level; 0 (frame level alone, T_f emerges from LAPB) to 15 ms (all of the measured T_f as "

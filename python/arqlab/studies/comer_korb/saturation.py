@@ -23,6 +23,7 @@ from ..artefacts.curves import FigureData
 from ..verdicts import Est
 from . import scenarios
 from .params import FILE_OCTETS
+from .theory import interface_busy_share as interface_busy_share_bound
 from .theory import interface_user_bps
 
 #: The file's octets (each once) against the interface's capacity, reported: the first C
@@ -61,11 +62,22 @@ RANDOM_CURVE = "random"
 SATURATION_SHARE_SENSITIVITY = (0.80, 0.90, 0.95)
 
 
+def _placement(fd: FigureData) -> dict[str, str | None]:
+    """The data's T_N placement (its sensitivity variant's, else the study's parameters)."""
+    return {"placement": next((s.params.get("placement") for s in fd.figure.sensitivities if s.name == fd.variant), None)}
+
+
 def processing_per_packet(fd: FigureData) -> float:
-    """The host processing per packet under the data's reading (its sensitivity
-    variant's T_N placement, else the study's parameters)."""
-    placement = next((s.params.get("placement") for s in fd.figure.sensitivities if s.name == fd.variant), None)
-    return scenarios.host_processing_s({"placement": placement})
+    """The host processing per packet under the data's reading."""
+    return scenarios.host_processing_s(_placement(fd))
+
+
+def busy_bound(fd: FigureData, circuits: float) -> float:
+    """The burst model's interface busy share at ``circuits`` under the data's reading
+    (its relay delay and processing): what no TCP can exceed, the window bounding each
+    circuit's packets per cycle (:func:`theory.interface_busy_share`)."""
+    p = _placement(fd)
+    return interface_busy_share_bound(circuits, scenarios.relay_t_n(p), scenarios.host_processing_s(p))
 
 
 def capacity_bps(fd: FigureData) -> float:
@@ -92,7 +104,43 @@ def line_busy_share(fd: FigureData, curve: str, x: float) -> Est:
     Its CI combines the two means' relative half-widths in quadrature (the study data
     keep means, not replications; busy time and duration rise together, so this is
     wider than the ratio's own)."""
+    return _over_duration(fd.est(f"{curve}.x25_line_busy_s", x), fd.est(curve, x))
+
+
+#: The packets a host hands to LAPB, each processed for `host_processing_s` before its
+#: frame: data, RR, and the call set-up's CALL REQUEST (placed) and CALL ACCEPTED
+#: (received) packets (Fig. 3's circuits are never cleared).
+PROCESSED_PACKETS = ("x25_data_packets_sent", "x25_rr_packets_sent", "x25_calls_placed", "x25_calls_received")
+
+
+def interface_busy_share(fd: FigureData, curve: str, x: float) -> Est:
+    """§5's "X.25 interface completely busy", with T_f as the interface's busy time as
+    C_max = 1 + T_I/(W(T_p + T_f)) counts it (review 26, finding 4): each host's busier
+    line direction (`x25_line_busy_s`) plus its processing, the packets it handed to
+    LAPB × `host_processing_s`, over twice the transfer's duration. The model processes
+    a packet only when the line is free and LAPB holds nothing, and pulls the next only
+    after its frame has gone (`x25/access.rs`), so at the sender the two do not overlap:
+    its interface's busy time exactly, but for LAPB's own frames sent while a packet is
+    processed. At the receiver the processing (its RR packets and acknowledgements)
+    overlaps the frames it receives: there the sum bounds the busy time from above.
+    With no processing (every reading but host_to_host_busy) it is
+    :func:`line_busy_share` exactly. The counters' CIs are added to the busy time's."""
+    h = processing_per_packet(fd)
+    if h == 0:
+        return line_busy_share(fd, curve, x)
+    keys = [f"{curve}.{m}" for m in PROCESSED_PACKETS]
+    if not all(fd.has(k) and x in fd.xs(k) for k in keys):
+        return Est(float("nan"), float("nan"))
+    counts = [fd.est(k, x) for k in keys]
     busy, thr = fd.est(f"{curve}.x25_line_busy_s", x), fd.est(curve, x)
+    total = Est(busy.mean + h * sum(e.mean for e in counts), busy.half + h * sum(e.half for e in counts),
+                min([busy.n, *(e.n for e in counts)]))
+    return _over_duration(total, thr)
+
+
+def _over_duration(busy: Est, thr: Est) -> Est:
+    """Busy seconds summed over both hosts, over twice the transfer's duration (the
+    file's bits over the throughput); the two relative half-widths in quadrature."""
     if not (busy.valid and thr.valid and thr.mean > 0 and busy.mean >= 0):
         return Est(float("nan"), float("nan"))
     mean = busy.mean * thr.mean / (2 * 8 * FILE_OCTETS)
@@ -102,12 +150,13 @@ def line_busy_share(fd: FigureData, curve: str, x: float) -> Est:
 
 def busy_range(fd: FigureData, curve: str = SCORED_CURVE,
                share: float = LINE_BUSY_SHARE) -> tuple[float | None, float | None]:
-    """Where §5's saturation can lie given the CIs: the earliest C whose lines' busy
-    share (copies included) may reach ``share`` (the CI's upper end) and the first whose
-    whole CI does (None: none). A deterministic curve has earliest = first."""
+    """Where §5's saturation can lie given the CIs: the earliest C whose interface's busy
+    share (:func:`interface_busy_share`: the lines, copies included, and the host's
+    processing) may reach ``share`` (the CI's upper end) and the first whose whole CI
+    does (None: none). A deterministic curve has earliest = first."""
     if not fd.has(f"{curve}.x25_line_busy_s"):
         return None, None
-    shares = [(x, line_busy_share(fd, curve, x)) for x in fd.xs(curve) if x in fd.xs(f"{curve}.x25_line_busy_s")]
+    shares = [(x, interface_busy_share(fd, curve, x)) for x in fd.xs(curve) if x in fd.xs(f"{curve}.x25_line_busy_s")]
     if not shares or not all(e.valid for _, e in shares):
         return None, None
     earliest = next((x for x, e in shares if e.hi >= share), None)
@@ -184,8 +233,15 @@ def share_list(shares: list[tuple[float, Est]], upto: float) -> str:
 
 
 def busy_list(fd: FigureData, upto: float, curve: str = CONSTANT_CURVE) -> str:
-    """The access lines' busy share (copies included) up to ``upto``, if measured."""
+    """The interface's busy share (the lines, copies included, and the host's
+    processing) up to ``upto``, if measured; the lines' alone beside it where the host
+    processes packets."""
     if not fd.has(f"{curve}.x25_line_busy_s"):
         return "not measured"
-    return ", ".join(f"C = {x:g}: {100 * line_busy_share(fd, curve, x).mean:.1f}%"
-                     for x in fd.xs(f"{curve}.x25_line_busy_s") if x <= upto and x in fd.xs(curve))
+    h = processing_per_packet(fd)
+
+    def one(x: float) -> str:
+        line = f" (lines {100 * line_busy_share(fd, curve, x).mean:.1f}%)" if h else ""
+        return f"C = {x:g}: {100 * interface_busy_share(fd, curve, x).mean:.1f}%{line}"
+
+    return ", ".join(one(x) for x in fd.xs(f"{curve}.x25_line_busy_s") if x <= upto and x in fd.xs(curve))

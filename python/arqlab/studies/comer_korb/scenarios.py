@@ -55,6 +55,7 @@ TRANSFER: dict[str, Any] = {
     "bsd42_timing": None,  # None: params.BSD42_TIMING; "tcp_output": 4.2BSD 6.2's timing
     "t_n_level": None,  # constant T_N: None, the vendor's mean; "night"/"day": Fig. 2's profile's lowest/highest
     "anchor": None,  # the profile's anchor for t_n_level: None, params.FIG2_T_N_ANCHOR; "night", "mean"
+    "receive_window": None,  # None: by params.RECEIVE_WINDOW_PAIRING; octets: this window
 }
 
 def relay_t_n(p: Mapping[str, Any]) -> float:
@@ -109,8 +110,12 @@ def tcp_layer(p: Mapping[str, Any]) -> dict[str, Any]:
     """The ``tcp`` layer of a transfer: the flavour of ``p`` or the primary reading."""
     flavour = p.get("flavour") or P.TCP_FLAVOUR
     tcp: dict[str, Any] = {"kind": "tcp", "mss_octets": SEGMENT_OCTETS, "flavour": flavour}
-    if P.RECEIVE_WINDOW_OCTETS is not None:
-        tcp["receive_window_octets"] = P.RECEIVE_WINDOW_OCTETS
+    window = p.get("receive_window") or (P.RECEIVE_WINDOW_BY_FLAVOUR[flavour] if P.RECEIVE_WINDOW_PAIRING == "by_flavour"
+                                         else P.RECEIVE_WINDOW_OCTETS)
+    if window is not None:
+        tcp["receive_window_octets"] = window
+    if P.DELAYED_ACK_S != P.TCP_DEFAULT_DELAYED_ACK_S:
+        tcp["delayed_ack_s"] = P.DELAYED_ACK_S
     if flavour == "bsd42":
         tcp["initial_rto_s"] = P.BSD42_INITIAL_RTO_S
         timing = p.get("bsd42_timing") or P.BSD42_TIMING

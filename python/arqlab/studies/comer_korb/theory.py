@@ -76,6 +76,33 @@ def model_c_max(t_n: float = T_N_S) -> float:
     return 1 + model_inter_burst_s(t_n) / (WINDOW * T_P_S)
 
 
+def burst_cycle_s(relay_s: float = T_N_S, processing_s: float = 0.0) -> float:
+    """One circuit's burst cycle with this model's times, the relay's delay ``relay_s``
+    and ``processing_s`` of host processing per packet handed to LAPB (busy time, not
+    overlapped with the frame: `host_processing_s`): W packets of T_p + h each, then
+    T_I = 2 relay + T_p + 2 T_rr + h (the last packet crosses the far access line, the
+    RR packet is processed and crosses both)."""
+    return WINDOW * (T_P_S + processing_s) + 2 * relay_s + T_P_S + 2 * T_RR_S + processing_s
+
+
+def interface_c_max(relay_s: float = T_N_S, processing_s: float = 0.0) -> float:
+    """§5's C_max = 1 + T_I/(W (T_p + T_f)) with T_f the processing (busy time): the
+    circuits whose bursts fill one cycle of the sending interface."""
+    return burst_cycle_s(relay_s, processing_s) / (WINDOW * (T_P_S + processing_s))
+
+
+def interface_busy_share(circuits: float, relay_s: float = T_N_S, processing_s: float = 0.0) -> float:
+    """§5's busy share of the sending X.25 interface (its line and its processing) at C
+    circuits in the burst model: min(1, C W (T_p + h) / cycle) = min(1, C / C_max). The
+    window bounds it whatever TCP sends: no circuit carries more than W packets a cycle."""
+    return min(1.0, circuits / interface_c_max(relay_s, processing_s))
+
+
+def line_busy_share_bound(circuits: float, relay_s: float = T_N_S, processing_s: float = 0.0) -> float:
+    """The access line's share of :func:`interface_busy_share`: its T_p of each T_p + h."""
+    return interface_busy_share(circuits, relay_s, processing_s) * T_P_S / (T_P_S + processing_s)
+
+
 #: The model's frame-level delay per packet as eq. 1 counts it: its burst cycle
 #: W T_p + T_I = 2 (T_p + T_N + T_f) gives T_f = T_p / 2 + T_rr (W = 2).
 T_F_MODEL_S = (WINDOW * T_P_S + model_inter_burst_s()) / 2 - T_P_S - T_N_S
@@ -133,7 +160,8 @@ def model_fig3_bound_bps(circuits: float) -> float:
 
 
 __all__ = [
-    "HEADER_OCTETS", "T_F_MODEL_S", "interface_user_bps", "day_factor_for_ratio", "paper_form_c_max_model_times", "three_circuit_bound_bps", "T_P_S", "T_RR_S", "frame_s", "header_share", "line_user_bps", "model_bound_bps",
+    "HEADER_OCTETS", "T_F_MODEL_S", "burst_cycle_s", "interface_busy_share", "interface_c_max", "interface_user_bps",
+    "line_busy_share_bound", "day_factor_for_ratio", "paper_form_c_max_model_times", "three_circuit_bound_bps", "T_P_S", "T_RR_S", "frame_s", "header_share", "line_user_bps", "model_bound_bps",
     "model_bound_headers_bps", "model_c_max", "model_fig3_bound_bps", "model_inter_burst_s", "packet_fill",
     "packets_per_datagram", "paper_bound_bps", "paper_bound_headers_bps", "paper_c_max",
 ]

@@ -177,10 +177,19 @@ impl<P: Routable> Layer for X25Host<P> {
     /// The runner sums a flow's two ends: in a one-way transfer each end's busier
     /// direction carries the file's frames, so the sum over twice the duration is the
     /// share of time the access lines were busy ("saturation": completely busy).
+    ///
+    /// With an interface queue (`interface_queue`, the upper layer pushing whole
+    /// windows) also `x25_window_blocked_s`: the time datagrams waited at the interface
+    /// with the line free and every circuit that could take them window-blocked,
+    /// waiting for P(R) (`Interface::window_blocked`): the X.25 network's delay holding
+    /// datagrams back, as against the upper layer offering none.
     fn extra_measures(&self) -> Vec<(&'static str, f64)> {
         let mut m = self.iface.counters.pairs();
         let c = self.line.counters();
         m.push(("x25_line_busy_s", c.up_busy_ps.max(c.down_busy_ps) as f64 * 1e-12));
+        if self.iface.reports_window_blocked() {
+            m.push(("x25_window_blocked_s", self.iface.window_blocked.as_secs_f64()));
+        }
         m
     }
 

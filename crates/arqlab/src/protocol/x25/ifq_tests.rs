@@ -148,3 +148,72 @@ fn test_tcp_quiet_stands_across_wake_ups_before_its_deadline() {
     a.handle_timeout(due);
     assert!(!a.upper_is_quiet(), "a wake-up at TCP's deadline ends it");
 }
+
+/// `x25_window_blocked_s`, frame in, frame out: a spell starts at the first pull that
+/// finds nothing to send while a datagram waits and no circuit to its site is free (the
+/// one circuit holds the first datagram, its window of W = 2 closed, the second
+/// datagram queued), repeated pulls do not restart it, and it ends at the pull after
+/// the P(R) that opens the window. A datagram on the circuit behind a closed window
+/// waits for the network too (no other circuit could carry it): 6.1 to 7.0 s. A second
+/// circuit, free while the first waits for P(R), ends it: the layer above offers
+/// nothing for it. Exactly 0.7 + 0.9 s.
+#[test]
+fn test_window_blocked_counts_datagrams_waiting_with_no_circuit_free_from_the_empty_pull_to_the_next_packet() {
+    use super::interface::Interface;
+    use super::packet::{Packet, PacketKind};
+    let t = SimTime::from_secs_f64;
+    let x = X25Config { window: 2, interface_queue: Some(50), ..X25Config::default() };
+    let mut i: Interface<Sdu> = Interface::new(0, &x);
+    i.preopen(t(0.0), 1, 1);
+    let call = i.next_packet(t(0.0)).expect("CALL REQUEST");
+    i.on_packet(t(0.0), Packet::control(PacketKind::CallAccepted, call.vc, 0, 1, 0, 9), &mut |_| {});
+    assert!(i.next_packet(t(1.0)).is_none(), "nothing waits: not blocked");
+    // Two datagrams of 400 + 20 octets: four packets each (128, 128, 128, 36).
+    for k in 0..2 {
+        i.submit(t(5.0), 1, Sdu { id: k, bits: 8 * 400, flow: 0, born: t(5.0) });
+    }
+    let rr = |vc: u32, pr: u32| Packet::control(PacketKind::Rr, vc, pr, 1, 0, 0);
+    assert!(i.next_packet(t(5.0)).is_some() && i.next_packet(t(5.1)).is_some(), "two packets: the window is full");
+    assert!(i.next_packet(t(5.2)).is_none(), "the spell starts: datagram 1 waits, the window is closed");
+    assert!(i.next_packet(t(5.5)).is_none(), "the same spell");
+    assert_eq!(i.window_blocked, Duration::ZERO, "an open spell is not counted yet");
+    i.on_packet(t(5.9), rr(call.vc, 2), &mut |_| {});
+    assert!(i.next_packet(t(5.9)).is_some(), "P(R) = 2 opens the window: packet 3");
+    assert_eq!(i.window_blocked, Duration::from_secs_f64(0.7), "5.2 to 5.9 s");
+    assert!(i.next_packet(t(6.0)).is_some(), "packet 4, the datagram's last: the circuit takes datagram 1");
+    assert!(i.next_packet(t(6.1)).is_none(), "datagram 1 on the circuit behind its closed window");
+    assert_eq!(i.queued(), 0);
+    i.on_packet(t(7.0), rr(call.vc, 4), &mut |_| {});
+    assert!(i.next_packet(t(7.0)).is_some() && i.next_packet(t(7.1)).is_some());
+    assert_eq!(i.window_blocked, Duration::from_secs_f64(1.6), "6.1 to 7.0 s: 0.7 + 0.9");
+    // A second circuit opens (free): the circuit behind its window no longer holds the line idle.
+    i.preopen(t(7.2), 1, 1);
+    let call2 = i.next_packet(t(7.2)).expect("CALL REQUEST");
+    assert!(i.next_packet(t(7.3)).is_none(), "datagram 1's last two packets wait, the new call is not connected");
+    i.on_packet(t(7.5), Packet::control(PacketKind::CallAccepted, call2.vc, 0, 1, 0, 9), &mut |_| {});
+    assert!(i.next_packet(t(7.5)).is_none(), "a circuit free: nothing for it to carry");
+    assert_eq!(i.window_blocked, Duration::from_secs_f64(1.8), "7.3 to 7.5 s, then the free circuit ends it");
+    assert!(i.next_packet(t(8.0)).is_none());
+    assert_eq!(i.window_blocked, Duration::from_secs_f64(1.8), "not blocked while a circuit is free");
+}
+
+/// The measure over TCP (4.2BSD, receive window 2048 octets: four segments pushed at
+/// once): over one circuit three datagrams wait behind the first, so datagrams wait
+/// for P(R) through most of the transfer; over thirteen circuits a circuit is always
+/// free for a datagram TCP would send: its window, not the network's delay, leaves the
+/// line idle. Reported with an interface queue only.
+#[test]
+fn test_window_blocked_over_tcp_is_positive_behind_one_circuit_and_zero_with_circuits_to_spare() {
+    let blocked = |c: u32| {
+        let (mut p, start) = pair(c, 2048, Some(50), 20);
+        p.run(start + Duration::from_secs_f64(60.0), |_, _, _| false);
+        let m = p.ends[0].extra_measures().into_iter().find(|&(k, _)| k == "x25_window_blocked_s").map(|(_, v)| v);
+        assert_eq!(m, Some(p.ends[0].lower.iface.window_blocked.as_secs_f64()));
+        m.expect("reported")
+    };
+    let (one, many) = (blocked(1), blocked(13));
+    assert!(one > 10.0, "one circuit: datagrams waited {one} s");
+    assert_eq!(many, 0.0, "thirteen circuits: one is always free");
+    let (q, _) = pair(1, 2048, None, 20);
+    assert!(!q.ends[0].extra_measures().iter().any(|(k, _)| *k == "x25_window_blocked_s"), "no queue, no measure");
+}

@@ -146,6 +146,13 @@ pub struct Interface<P> {
     /// only while it is after `now`.
     timeout_memo: Cell<Option<Option<SimTime>>>,
     pub counters: InterfaceCounters,
+    /// Since when a pull found nothing to send while a datagram waited with no circuit
+    /// to its site free (`note_blocked`); `None`: not so.
+    blocked_since: Option<SimTime>,
+    /// The closed spells of `blocked_since`: the time datagrams waited at the
+    /// interface for the network, the line free and every circuit that could carry
+    /// them holding one behind a closed window (`x25_window_blocked_s`).
+    pub window_blocked: Duration,
 }
 
 impl<P: Payload> Interface<P> {
@@ -169,6 +176,8 @@ impl<P: Payload> Interface<P> {
             now: SimTime::ZERO,
             timeout_memo: Cell::new(None),
             counters: InterfaceCounters::default(),
+            blocked_since: None,
+            window_blocked: Duration::ZERO,
         }
     }
 
@@ -438,11 +447,59 @@ impl<P: Payload> Interface<P> {
     #[inline]
     pub fn next_packet(&mut self, now: SimTime) -> Option<Packet<P>> {
         self.now = now;
-        if now < self.quiet_until {
+        let quiet = now < self.quiet_until;
+        let p = if quiet {
             debug_assert!(self.pending.is_empty() && !self.open_circuits().any(|c| c.wants(now)));
-            return None;
+            None
+        } else {
+            self.search(now)
+        };
+        self.note_blocked(now, p.is_some(), quiet);
+        p
+    }
+
+    /// `window_blocked`: a spell starts at a pull that finds nothing to send while a
+    /// datagram waits (in a site's queue, or with packets left on a circuit) and no
+    /// open circuit to its site is free: every one holds a datagram with its window
+    /// closed, waiting for P(R), or the site's call is not yet connected. It ends at
+    /// the next pull that finds a packet, or that finds nothing with a circuit free
+    /// for the datagrams waiting (or none waiting): then the layer above, not the
+    /// network, leaves the line idle. The link level pulls after every input, so the
+    /// spell ends when the P(R) that opens a window arrives. A quiet pull (nothing
+    /// changed since the last) keeps the state; without an interface queue the measure
+    /// is not reported and nothing is tracked.
+    #[inline]
+    fn note_blocked(&mut self, now: SimTime, sent: bool, quiet: bool) {
+        if quiet || !self.reports_window_blocked() {
+            return;
         }
-        self.search(now)
+        let blocked = !sent && self.waits_for_network();
+        match self.blocked_since {
+            Some(t) if !blocked => {
+                self.window_blocked = self.window_blocked + (now - t);
+                self.blocked_since = None;
+            }
+            None if blocked => self.blocked_since = Some(now),
+            _ => {}
+        }
+    }
+
+    /// After a pull found nothing: does a datagram wait with no open circuit to its
+    /// site free? (`assign` has run, so a queued datagram has none; a datagram on a
+    /// circuit has packets left behind a closed window.)
+    fn waits_for_network(&mut self) -> bool {
+        if self.queued_total > 0 {
+            return true;
+        }
+        self.scratch.clear();
+        for &i in &self.active {
+            if let Some(c) = &self.circuits[i] {
+                if c.free() {
+                    self.scratch.push(c.peer as usize);
+                }
+            }
+        }
+        self.open_circuits().any(|c| c.sending() && !self.scratch.contains(&(c.peer as usize)))
     }
 
     /// `next_packet` outside a quiet spell.
@@ -543,5 +600,13 @@ impl<P: Payload> Interface<P> {
     /// Circuits open (or being opened) now.
     pub fn circuits_in_use(&self) -> u32 {
         self.in_use()
+    }
+
+    /// `x25_window_blocked_s` is reported with an interface queue only: it asks whether
+    /// datagrams an upper layer pushed wait for the network (without a queue the layer
+    /// above is pulled only when none waits), and runs without one keep the measures
+    /// they had.
+    pub fn reports_window_blocked(&self) -> bool {
+        self.cfg.interface_queue.is_some()
     }
 }
