@@ -152,7 +152,9 @@ def test_saturation_is_the_knee_and_completely_busy_is_scored_beside_it() -> Non
     busy = _claim("fig3.busy_at_3").check(_data(3, _busy(_CURVE, _SHARE)))
     assert busy.verdict is fw.Verdict.DOES_NOT_HOLD, busy.detail
     assert "busy: C = 1: 27.4%, C = 2: 54.0%, C = 3: 80.5%, C = 4: 96.0%" in busy.detail, busy.detail
-    assert busy.measured.startswith("busy ≥ 95% from C = 4 (CIs: 4–4; paper 3)"), busy.measured
+    # The bound is the burst model's interface busy share at C = 3 for the primary T_N
+    # placement (between the DCEs), a closed form (theory.py).
+    assert busy.measured == "busy ≥ 95% from C = 4 (CIs: 4–4; paper 3; bound at 3: 82.8%)", busy.measured
     late = {**paper, 3: 0.9375 * 6600.0}
     assert knee(_data(3, _busy(late, _SHARE))).verdict is fw.Verdict.DOES_NOT_HOLD
 
@@ -410,7 +412,7 @@ def test_quick_reproduction_of_every_figure(tmp_path: Path) -> None:
         assert f"decided by the {by}" in by_id[cid].detail, (cid, by_id[cid].detail)
     assert by_id["fig3.reason_t_n_variation"].verdict is fw.Verdict.INCONCLUSIVE
     assert by_id["fig3.saturation_at_3"].measured.startswith("knee at C = ")
-    assert by_id["fig3.busy_at_3"].measured.startswith("busy ≥ 95% from C = 4 (CIs: 4–4; paper 3)")
+    assert by_id["fig3.busy_at_3"].measured.startswith("busy ≥ 95% from C = 4 (CIs: 4–4; paper 3; bound at 3: 82.8%)")
     assert {s["variant"]: s["verdict"] for s in limited.sensitivity}["tcp_reno"] == "does not hold"
     # With T_f as host processing the knee can be at 3 (it is, at full precision).
     under = {s["variant"]: s["verdict"] for s in by_id["fig3.saturation_at_3"].sensitivity}
