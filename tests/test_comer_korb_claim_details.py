@@ -153,7 +153,7 @@ def test_no_gain_when_saturated_says_each_c_past_the_busy_lines() -> None:
     # The cost is arithmetic: C calls, C × 800,000 bits / throughput circuit-seconds (4 ×
     # 800,000 / 8218 = 389, 5 × 800,000 / 8086 = 495).
     said(claim("fig3.no_gain_when_saturated", data), H,
-         "T_N constant: lines certainly ≥ 95% busy (copies included) from C = 4; past it: x=5:ok C = 5: 8086±0 "
+         "T_N constant: interfaces certainly ≥ 95% busy (lines, copies included, and host processing) from C = 4; past it: x=5:ok C = 5: 8086±0 "
          "bit/s, -1.6% over C = 4; the cost, arithmetic of the scenario (circuits pre-opened: calls = C; "
          "circuit-seconds = C × the transfer's time), reported, not scored: C = 4: 4 calls, 389 circuit-s, C = 5: 5 "
          "calls, 495 circuit-s; T_N random: not run",

@@ -242,7 +242,7 @@ def test_no_gain_when_saturated_past_the_busy_lines_gains_nothing(c4: float, c5:
     tput = {1.0: FLAT / 2, 2.0: FLAT, 3.0: FLAT, 4.0: FLAT * c4, 5.0: FLAT * c5}
     out = cl._flat_beyond(sd(3, _busy_curve(BUSY_FROM_3, tput, CALLS)))
     assert out.verdict is verdict, out.detail
-    assert out.detail.startswith("T_N constant: lines certainly ≥ 95% busy (copies included) from C = 3; past it: x=4:")
+    assert out.detail.startswith("T_N constant: interfaces certainly ≥ 95% busy (lines, copies included, and host processing) from C = 3; past it: x=4:")
     assert "reported, not scored: C = 3: 3 calls" in out.detail, out.detail
     assert cl._flat_beyond(sd(3, _busy_curve(BUSY_FROM_3, tput))).verdict is verdict, "no calls counter"
     fewer = cl._flat_beyond(sd(3, _busy_curve(BUSY_FROM_3, tput, {**CALLS, 5.0: 1.0})))

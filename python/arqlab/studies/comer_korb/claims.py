@@ -443,20 +443,20 @@ def _cost(fd: FigureData, cv: str, x: float) -> str:
 def _no_gain_on(fd: FigureData, cv: str) -> Outcome:
     _, sat = busy_range(fd, cv)
     if sat is None:
-        return Outcome(Verdict.INCONCLUSIVE, f"no premise: the lines are never certainly ≥ {100 * LINE_BUSY_SHARE:g}% "
+        return Outcome(Verdict.INCONCLUSIVE, f"no premise: the interfaces are never certainly ≥ {100 * LINE_BUSY_SHARE:g}% "
                                              f"busy ({busy_list(fd, max(fd.xs(cv)), cv)})", "not saturated")
     best = max((x for x in fd.xs(cv) if x <= sat), key=lambda x: fd.est(cv, x).mean)
     ref = fd.est(cv, best)
     xs = [x for x in fd.xs(cv) if x > sat]
     if not xs:
-        return Outcome(Verdict.INCONCLUSIVE, f"lines certainly ≥ {100 * LINE_BUSY_SHARE:g}% busy from C = {sat:g}, "
+        return Outcome(Verdict.INCONCLUSIVE, f"interfaces certainly ≥ {100 * LINE_BUSY_SHARE:g}% busy from C = {sat:g}, "
                                              "the last C run: nothing past it", f"saturated from C = {sat:g}; none past it")
     out = pointwise(xs, lambda x: at_most(fd.est(cv, x), ref.scaled(1 + TOL_FLAT)),
                     describe=lambda x: f"C = {x:g}: {fd.est(cv, x)} bit/s, "
                                        f"{relative(fd.est(cv, x).mean, ref.mean):+.1%} over C = {best:g}")
     top = max(relative(fd.est(cv, x).mean, ref.mean) for x in xs)
     cost = ", ".join(f"C = {x:g}: {_cost(fd, cv, x)}" for x in [sat, *xs])
-    return Outcome(out.verdict, f"lines certainly ≥ {100 * LINE_BUSY_SHARE:g}% busy (copies included) from C = {sat:g}; "
+    return Outcome(out.verdict, f"interfaces certainly ≥ {100 * LINE_BUSY_SHARE:g}% busy (lines, copies included, and host processing) from C = {sat:g}; "
                                 f"past it: {out.detail}; the cost, arithmetic of the scenario (circuits pre-opened: "
                                 f"calls = C; circuit-seconds = C × the transfer's time), reported, not scored: {cost}",
                    f"saturated from C = {sat:g} (busy); past it the most {100 * top:+.1f}% over the best up to it "
@@ -468,7 +468,8 @@ def _flat_beyond(sd: StudyData) -> Outcome:
     circuits will increase costs without increasing performance". Premise from §5's
     definition, not from the throughput (until revision 12 it was the knee, defined
     against the best throughput, so a gain past it was at most 5.3 %: circular): the
-    first C whose lines are certainly busy ≥ LINE_BUSY_SHARE, copies included. Past it,
+    first C whose X.25 interfaces are certainly busy ≥ LINE_BUSY_SHARE (lines, copies
+    included, and host processing: :func:`saturation.interface_busy_share`). Past it,
     every C carries at most the best throughput up to it + TOL_FLAT: the gain half only.
     The cost half cannot fail here (the circuits are pre-opened, so the calls are C): it
     is reported as arithmetic (:func:`_cost`). Inconclusive when the lines are never
@@ -804,10 +805,11 @@ def fig3_claims() -> tuple[Claim, ...]:
               "knee and the paper's formula with the model's times are shown beside it.", _c_max_formula,
               figure=3, origin="model check"),
         Claim("fig3.no_gain_when_saturated", "Conclusions", "If the link is saturated, opening additional circuits "
-              "increases costs without increasing performance (T_N constant: past the first C whose access lines are "
-              f"certainly busy at least {100 * LINE_BUSY_SHARE:g}% of the transfer, copies included, every C within "
+              "increases costs without increasing performance (T_N constant: past the first C whose X.25 interfaces (lines, "
+              f"copies included, and host processing) are certainly busy at least {100 * LINE_BUSY_SHARE:g}% of the "
+              f"transfer, every C within "
               f"{100 * TOL_FLAT:g}% over the best throughput up to it; the cost, calls and circuit-seconds, is "
-              "arithmetic of the pre-opened circuits, reported, not scored; inconclusive if the lines never are; the "
+              "arithmetic of the pre-opened circuits, reported, not scored; inconclusive if they never are; the "
               "random-T_N curve reported, not scored).", decided_by(_flat_beyond, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS, PLACEMENT_LEVELS), figure=3,
               sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy")),
     )
