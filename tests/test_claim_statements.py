@@ -111,7 +111,7 @@ def test_limited_by_network_at_the_stated_share_of_the_window_bound() -> None:
 
     cid = "fig3.limited_by_network_delay"
     share = number(cid, r"at least (\d+(?:\.\d+)?)% of the X.25 window bound") / 100
-    waits = number(cid, r"waiting at the interface for P\(R\) through at least (\d+(?:\.\d+)?)% of its idle time") / 100
+    waits = number(cid, r"closed window\) through at least (\d+(?:\.\d+)?)% of the interface's idle time") / 100
 
     def at(s3: float, w3: float) -> StudyData:
         """C = 1, 2 at the bound, C = 3 at ``s3`` of it; lines half busy; datagrams

@@ -627,7 +627,7 @@ def _idle(c: float, busy: float = 0.5) -> float:
 def test_limited_by_network_delay_needs_datagrams_waiting_for_p_r_most_of_the_idle_time(
         share_2: float, half: float, verdict: Verdict) -> None:
     """Review 26, finding 5: the throughput at the X.25 window bound is not enough; the
-    mechanism must be the network's: datagrams waiting at the interface for P(R)
+    mechanism must be the network's: data waiting for P(R) with no circuit to its site free
     (`x25_window_blocked_s`) through at least half its idle time, the rest being time
     TCP offered nothing. At C = 1 and 3 all the idle time; at C = 2 ``share_2`` of it.
     Without the counter (no interface queue) the mechanism is unknown: inconclusive."""

@@ -90,8 +90,8 @@ PAPER_SINGLE_MAX_PRECISION_BPS = 50.0
 NETWORK_SHARE = (PAPER_SINGLE_MAX_BPS - PAPER_SINGLE_MAX_PRECISION_BPS) / PAPER_BOUND_HEADERS_BPS
 NETWORK_LIMITED_CIRCUITS = (1.0, 2.0, 3.0)
 #: The mechanism half of "limited by delays in the underlying X.25 network" (review 26,
-#: finding 5): the interface's idle time is the network's when datagrams wait at the
-#: interface with every circuit that could take them waiting for P(R)
+#: finding 5): the interface's idle time is the network's when data waits for P(R) with
+#: no circuit to its site free (queued, or behind its circuit's closed window)
 #: (`x25_window_blocked_s`), and the higher-level protocol's when no datagram waits (TCP
 #: offers none: its window or its timer). The network's delay limits when it holds
 #: more than half the idle time: the larger of the two causes.
@@ -482,9 +482,9 @@ def _flat_beyond(sd: StudyData) -> Outcome:
 
 def blocked_share(fd: FigureData, cv: str, x: float) -> Est:
     """The share of the interface's idle time (the transfer's duration less its busy
-    time, :func:`saturation.interface_busy_share`) in which datagrams waited at the
-    interface with every circuit that could take them waiting for P(R)
-    (`x25_window_blocked_s`, both hosts summed: the receiver's acknowledgements hardly
+    time, :func:`saturation.interface_busy_share`) in which data waited for P(R) with no
+    circuit to its site free, queued at the interface or behind its circuit's closed
+    window (`x25_window_blocked_s`, both hosts summed: the receiver's acknowledgements hardly
     ever wait). The rest of the idle time no datagram waited: the higher-level protocol
     offered none. Its CI: the blocked time's, the throughput's and the busy share's
     relative half-widths in quadrature. NaN where the counter is not reported (no
@@ -786,7 +786,8 @@ def fig3_claims() -> tuple[Claim, ...]:
               "network, not in the interface software or higher-level protocols (T_N constant: at C = 1, 2, 3 the "
               f"throughput at least {100 * NETWORK_SHARE:.1f}% of the X.25 window bound, min(C × W packets per network "
               "round trip, the line), the share 2150/2631 the paper's own measurement reached, and, the mechanism, "
-              f"datagrams waiting at the interface for P(R) through at least {100 * BLOCKED_SHARE:g}% of its idle time, "
+              f"data waiting for P(R) with no circuit to its site free (queued at the interface or behind its circuit's "
+              f"closed window) through at least {100 * BLOCKED_SHARE:g}% of the interface's idle time, "
               "the rest being time TCP offered none; TCP's re-sent share per C reported beside it).", decided_by(_limited_by_network, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS), figure=3, sensitivity=("tcp_reno", "bsd42_6_2")),
         Claim("fig3.saturation_at_3", "§5, conclusions", "The burst model accurately predicts saturation at three "
               "virtual circuits, saturation as the paper observed it: the point beyond which more circuits do not "

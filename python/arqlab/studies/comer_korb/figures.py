@@ -68,7 +68,7 @@ REASON_MEASURES = ("tcp_segments_sent", "tcp_segments_retransmitted", "x25_datag
 BUSY = "x25_line_busy_s"
 #: The calls placed (the cost fig3.no_gain_when_saturated reads), at every C.
 CALLS = cl.CALLS_MEASURE
-#: The time datagrams waited at the interface for P(R) (fig3.limited_by_network_delay's
+#: The time data waited for P(R) with no circuit to its site free (fig3.limited_by_network_delay's
 #: mechanism), at every C.
 BLOCKED = cl.BLOCKED
 #: The counters read at every C of the constant and random curves: the four reasons',
