@@ -505,44 +505,6 @@ mod tests {
         assert_eq!((s.unacknowledged(), s.backlog()), (3, 1));
     }
 
-    /// The runner's receive path (`handle_receive_reporting`) reports what the queued
-    /// path reports, in the same order, and leaves the same state: an I frame that
-    /// acknowledges two frames and is delivered, a REJ that frees one and goes back, an
-    /// out-of-sequence frame (nothing delivered) and an RR with an invalid N(R).
-    #[test]
-    fn test_reporting_receive_reports_what_poll_event_reports() {
-        let tag = |e: Event<Sdu>| match e {
-            Event::Acknowledged(m) => ('A', m.id),
-            Event::Delivered(m) => ('D', m.id),
-        };
-        let inputs = [
-            Frame::information(0, 2, false, msg(10), 48),
-            Frame::supervisory(FrameKind::REJ, 3, false, 48),
-            Frame::information(3, 3, false, msg(13), 48),
-            Frame::information(1, 3, false, msg(11), 48),
-            Frame::supervisory(FrameKind::RR, 7, false, 48),
-        ];
-        let (mut queued, mut reporting) = (sender_with(6, 7), sender_with(6, 7));
-        for _ in 0..4 {
-            queued.poll_transmit(SimTime::ZERO, &LINE);
-            reporting.poll_transmit(SimTime::ZERO, &LINE);
-        }
-        let (mut a, mut b) = (vec![], vec![]);
-        for (k, f) in inputs.iter().enumerate() {
-            let now = SimTime(k as u64 + 1);
-            queued.handle_receive(now, f);
-            a.extend(std::iter::from_fn(|| queued.poll_event()).map(tag));
-            reporting.handle_receive_reporting(now, f, &mut |e| b.push(tag(e)));
-            assert!(reporting.poll_event().is_none(), "nothing left queued after input {k}");
-            assert_eq!((queued.unacknowledged(), queued.backlog(), queued.vs(), queued.vr()), (reporting.unacknowledged(), reporting.backlog(), reporting.vs(), reporting.vr()));
-            assert_eq!(queued.poll_timeout(), reporting.poll_timeout());
-        }
-        assert_eq!(a, vec![('A', 0), ('A', 1), ('D', 10), ('A', 2), ('D', 11)]);
-        assert_eq!(a, b);
-        assert_eq!(queued.poll_transmit(SimTime(9), &LINE), reporting.poll_transmit(SimTime(9), &LINE));
-        assert_eq!(queued.counters(), reporting.counters());
-    }
-
     #[test]
     fn test_invalid_nr_is_ignored() {
         let mut s = sender_with(3, 7);
