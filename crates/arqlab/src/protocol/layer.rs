@@ -204,14 +204,6 @@ pub trait Layer {
     fn handle_submit(&mut self, now: SimTime, sdu: Self::Sdu);
     /// A PDU received with a correct FCS.
     fn handle_receive(&mut self, now: SimTime, pdu: &Self::Pdu);
-    /// `handle_receive`, handing the events it causes to `sink` as they happen instead
-    /// of queueing them for `poll_event` (the runner's receive path: no queue between
-    /// the layer and the flow meters). The events and their order are `poll_event`'s.
-    /// By default they are queued as usual, and the caller's drain reports them.
-    #[inline]
-    fn handle_receive_reporting(&mut self, now: SimTime, pdu: &Self::Pdu, _sink: &mut impl FnMut(Event<Self::Sdu>)) {
-        self.handle_receive(now, pdu);
-    }
     /// A PDU received with a failed FCS: its contents must not be trusted.
     fn handle_receive_in_error(&mut self, now: SimTime, pdu: &Self::Pdu);
     /// The clock reached (or passed) a deadline. Must be idempotent.

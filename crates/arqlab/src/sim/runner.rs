@@ -241,32 +241,14 @@ impl<L: Layer<Sdu = Sdu>> Sim<L> {
             Target::Node(n) => {
                 let n = n as usize;
                 // Handled in place, then dropped: the frame is not copied out of the lane.
-                let Sim { lanes, nodes, trace, flows, pooled, unfinished, .. } = self;
+                let Sim { lanes, nodes, trace, .. } = self;
                 let lane = &mut lanes[l].dir;
                 if let Some(w) = lane.next_arrival() {
-                    let node = &mut nodes[n];
+                    let stack = &mut nodes[n].stack;
                     if w.in_error {
-                        node.stack.handle_receive_in_error(now, &w.frame);
+                        stack.handle_receive_in_error(now, &w.frame);
                     } else if w.dst as usize == n {
-                        if node.dialogue.is_none() {
-                            // Deliveries and acknowledgements go to the meters as the layer
-                            // reports them (a dialogue's, which may submit to this same
-                            // stack, wait for `after_input`'s drain).
-                            let mut failed = None;
-                            node.stack.handle_receive_reporting(now, &w.frame, &mut |e| {
-                                if failed.is_none() {
-                                    match deliver(flows, pooled, unfinished, now, e) {
-                                        Ok(d) => debug_assert!(d.is_none(), "a flow of a dialogue at a node outside it"),
-                                        Err(x) => failed = Some(x),
-                                    }
-                                }
-                            });
-                            if let Some(x) = failed {
-                                return Err(x);
-                            }
-                        } else {
-                            node.stack.handle_receive(now, &w.frame);
-                        }
+                        stack.handle_receive(now, &w.frame);
                     }
                     // Recorded after the frame is handled: the state columns are the
                     // state the frame left behind.

@@ -124,14 +124,12 @@ impl<P: Payload> GoBackN<P> {
         self.cause = cause;
     }
 
-    /// An I frame's information field: the SDU to deliver if it is in sequence.
-    #[inline]
-    fn receive_i(&mut self, ns: u32) -> bool {
+    fn receive_i(&mut self, ns: u32, msg: P) {
         if ns == self.vr {
             self.vr = self.m.next(self.vr);
             self.rej_condition = false;
             self.ack_pending = true;
-            true
+            self.delivered.push_back(msg);
         } else {
             // With W > M/2 a duplicate (behind V(R)) and a frame beyond a gap are not
             // distinguishable by N(S). The first out-of-sequence frame of a gap gets the
@@ -145,31 +143,6 @@ impl<P: Payload> GoBackN<P> {
             } else {
                 self.ack_pending = true;
             }
-            false
-        }
-    }
-
-    /// What `handle_receive` does: `acked` runs once the N(R) has freed what it frees,
-    /// and the in-sequence SDU, if any, is returned for the caller to deliver.
-    #[inline(always)]
-    fn receive(&mut self, now: SimTime, f: &Frame<P>, acked: impl FnOnce(&mut Self)) -> Option<P> {
-        if f.kind == FrameKind::SREJ {
-            return None;
-        }
-        self.acknowledge(now, f.nr);
-        acked(self);
-        match f.kind {
-            FrameKind::I => match &f.msg {
-                Some(msg) if self.receive_i(f.ns) => Some(msg.clone()),
-                _ => None,
-            },
-            FrameKind::REJ => {
-                if f.nr == self.va && self.sent > 0 {
-                    self.go_back(RetransmitCause::Reject);
-                }
-                None
-            }
-            FrameKind::RR | FrameKind::RNR | FrameKind::SREJ => None,
         }
     }
 }
@@ -186,25 +159,21 @@ impl<P: Payload> Layer for GoBackN<P> {
     }
 
     fn handle_receive(&mut self, now: SimTime, f: &Frame<P>) {
-        if let Some(m) = self.receive(now, f, |_| {}) {
-            self.delivered.push_back(m);
-        }
-    }
-
-    /// The SDUs an N(R) frees leave the front of `buf` into `sink` at once, and an
-    /// in-sequence SDU goes to `sink` without passing through `delivered`.
-    #[inline]
-    fn handle_receive_reporting(&mut self, now: SimTime, f: &Frame<P>, sink: &mut impl FnMut(Event<P>)) {
-        let acked = |s: &mut Self| {
-            while s.acked > 0 {
-                s.acked -= 1;
-                if let Some(m) = s.buf.pop_front() {
-                    sink(Event::Acknowledged(m));
+        match f.kind {
+            FrameKind::I => {
+                self.acknowledge(now, f.nr);
+                if let Some(msg) = f.msg.clone() {
+                    self.receive_i(f.ns, msg);
                 }
             }
-        };
-        if let Some(m) = self.receive(now, f, acked) {
-            sink(Event::Delivered(m));
+            FrameKind::RR | FrameKind::RNR => self.acknowledge(now, f.nr),
+            FrameKind::REJ => {
+                self.acknowledge(now, f.nr);
+                if f.nr == self.va && self.sent > 0 {
+                    self.go_back(RetransmitCause::Reject);
+                }
+            }
+            FrameKind::SREJ => {}
         }
     }
 
