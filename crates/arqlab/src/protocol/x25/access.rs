@@ -415,6 +415,76 @@ mod tests {
         w.take(t[1]);
     }
 
+    /// X.25 §2 (LAPB on the local loop, no propagation delay): an I frame's last bit
+    /// arrives (packet + LAPB framing) / rate after it starts, and `due` (what
+    /// `arrivals` acts on) turns true exactly then, not a picosecond before, with no
+    /// timer due; the DCE's T2 then holds its RR, and `due` turns true again exactly at
+    /// T2's deadline with nothing on the wire. The RR (framing only) frees T1.
+    #[test]
+    fn lapb_frame_is_due_when_its_last_bit_arrives_and_t2_when_it_runs_out() {
+        let cfg = X25Config::default(); // 9600 bit/s, 48 bits of framing, T2 0.1 s
+        let mut line: AccessLine<Sdu> = AccessLine::new(&cfg);
+        assert_eq!(line.rate_bps(), 9600.0);
+        let t0 = SimTime::from_secs_f64(1.0);
+        line.from_dte(t0, Packet::control(PacketKind::Rr, 1, 0, 0, 1, 0)); // 24 bits
+        line.start(t0, &mut || None);
+        let arrive = SimTime(t0.0 + 7_500_000_000); // 72 bits at 9600 bit/s: 7.5 ms
+        assert_eq!(line.poll_timeout(), Some(arrive));
+        assert!(!line.due(SimTime(arrive.0 - 1)), "the last bit is still on the line");
+        assert!(line.due(arrive), "the frame has arrived, no timer is due");
+        line.arrivals(arrive, &mut |_| panic!("nothing for the DTE"));
+        assert_eq!(line.to_net_len(), 1, "the DCE delivered the packet");
+        line.start(arrive, &mut || None);
+        let t2 = arrive + Duration::from_secs_f64(cfg.lapb_t2_s);
+        assert_eq!(line.poll_timeout(), Some(t2), "the DCE's RR waits for T2");
+        assert!(!line.due(SimTime(t2.0 - 1)) && line.due(t2), "T2 is due at its deadline exactly");
+        line.arrivals(t2, &mut |_| {});
+        line.start(t2, &mut || None);
+        let rr = SimTime(t2.0 + 5_000_000_000); // 48 bits: 5 ms
+        assert_eq!(line.poll_timeout(), Some(rr));
+        line.arrivals(rr, &mut |_| {});
+        line.start(rr, &mut || None);
+        assert_eq!(line.poll_timeout(), None, "the RR stopped T1: nothing left to happen");
+        let c = line.counters();
+        assert_eq!((c.up_frames, c.down_frames, c.up_busy_ps, c.down_busy_ps), (1, 1, 7_500_000_000, 5_000_000_000));
+    }
+
+    /// `start` gives the DTE's LAPB a packet from the host only when its line is free
+    /// (the last frame's last bit gone, exactly) and it has none queued, pulling once
+    /// per start; a second time only when the up direction started nothing and the
+    /// down one started a frame (the host's rule: start both until neither starts).
+    #[test]
+    fn start_pulls_once_when_the_up_line_is_free_and_again_only_after_a_down_frame() {
+        let cfg = X25Config::default();
+        let mut line: AccessLine<Sdu> = AccessLine::new(&cfg);
+        let pulls = std::cell::Cell::new(0);
+        let mut pull = || {
+            pulls.set(pulls.get() + 1);
+            None
+        };
+        let t0 = SimTime::from_secs_f64(1.0);
+        line.from_dte(t0, Packet::control(PacketKind::Rr, 1, 0, 0, 1, 0));
+        line.start(t0, &mut pull);
+        assert_eq!(pulls.get(), 0, "LAPB has a packet queued: no pull");
+        let arrive = SimTime(t0.0 + 7_500_000_000);
+        line.start(SimTime(arrive.0 - 1), &mut pull);
+        assert_eq!(pulls.get(), 0, "the up line is busy until the frame's last bit");
+        line.arrivals(arrive, &mut |_| {});
+        line.start(arrive, &mut pull);
+        assert_eq!(pulls.get(), 1, "free exactly at the arrival: one pull, neither direction starts");
+        let t2 = arrive + Duration::from_secs_f64(cfg.lapb_t2_s);
+        line.arrivals(t2, &mut |_| {});
+        line.start(t2, &mut pull);
+        assert_eq!(pulls.get(), 3, "the DCE's RR started, the DTE nothing: pulled again");
+        let rr = SimTime(t2.0 + 5_000_000_000);
+        line.arrivals(rr, &mut |_| {});
+        line.start(rr, &mut pull);
+        assert_eq!(pulls.get(), 4, "neither starts: one pull");
+        line.from_dte(rr, Packet::control(PacketKind::Rr, 1, 0, 0, 1, 0));
+        line.start(rr, &mut pull);
+        assert_eq!(pulls.get(), 4, "the up direction started a frame: no pull");
+    }
+
     /// Host processing: a packet processed while LAPB still holds frames it cannot send
     /// (eight queued ahead of it) waits for LAPB; the line's
     /// next moment is then always after now, and every packet reaches the DCE once.

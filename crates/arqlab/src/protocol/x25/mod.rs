@@ -213,3 +213,5 @@ mod manager_tests;
 mod tcp_tests;
 #[cfg(test)]
 mod ifq_tests;
+#[cfg(test)]
+mod interface_tests;
