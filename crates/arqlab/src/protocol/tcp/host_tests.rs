@@ -247,3 +247,25 @@ fn test_host_first_syn_of_any_iss_goes_to_the_listener_a_new_iss_beside_an_activ
     assert_eq!(c.connections()[0].state(), State::SynSent, "its own connection untouched");
     assert_eq!((c.current().state(), c.current().iss()), (State::SynReceived, 5 << 24));
 }
+
+/// Only a SYN (an I frame with the command bit, no ACK flag) is routed by its N(S): a
+/// data segment whose N(S) has left its connection's first sequence space (a transfer
+/// beyond 16 MiB) goes to the connection its N(R) names, never to a new one.
+#[test]
+fn test_host_routes_data_by_its_acknowledgement_even_beyond_one_sequence_space() {
+    let mut s = TcpHost::open(&cfg(), false);
+    let mut c = TcpHost::open(&cfg(), true);
+    let mut log = vec![];
+    feed(&mut s, &out(&mut c, t(0.0), &mut log), t(0.1));
+    feed(&mut c, &out(&mut s, t(0.1), &mut log), t(0.2));
+    feed(&mut s, &out(&mut c, t(0.2), &mut log), t(0.3));
+    // Mid-SDU (no PSH) and a FIN, both numbered in the next space, acknowledging ISS + 1.
+    let far = (1u32 << 24) + 7;
+    let data = Frame { kind: FrameKind::I, ns: far, nr: 1, pf: false, command: false, bits: H + 80, msg: None };
+    let fin = Frame { bits: H, ..data.clone() };
+    s.handle_receive(t(1.0), &data);
+    s.handle_receive(t(1.0), &fin);
+    assert_eq!(s.connections().len(), 1, "no new connection");
+    assert_eq!(s.current().state(), State::Established);
+    assert_eq!(s.counters().duplicates_discarded, 1, "the data, far outside the window, dropped by the connection");
+}
