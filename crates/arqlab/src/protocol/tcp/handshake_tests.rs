@@ -125,7 +125,7 @@ fn test_rfc9293_time_wait_restarts_only_on_the_peers_fin_again() {
     drain(&mut b, t(1.2));
     let end = b.poll_timeout().unwrap();
     // A FIN two sequence numbers on (no such FIN was sent): acknowledged, no restart.
-    let odd = Frame { ns: fin_a[0].ns + 2, ..fin_a[0].clone() };
+    let odd = Frame { ns: fin_a[0].ns + 2, ..fin_a[0] };
     feed(&mut b, &[odd], t(5.0));
     assert_eq!(drain(&mut b, t(5.0)).len(), 1);
     assert_eq!(b.poll_timeout(), Some(end));

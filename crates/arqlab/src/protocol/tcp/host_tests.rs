@@ -262,7 +262,7 @@ fn test_host_routes_data_by_its_acknowledgement_even_beyond_one_sequence_space()
     // Mid-SDU (no PSH) and a FIN, both numbered in the next space, acknowledging ISS + 1.
     let far = (1u32 << 24) + 7;
     let data = Frame { kind: FrameKind::I, ns: far, nr: 1, pf: false, command: false, bits: H + 80, msg: None };
-    let fin = Frame { bits: H, ..data.clone() };
+    let fin = Frame { bits: H, ..data };
     s.handle_receive(t(1.0), &data);
     s.handle_receive(t(1.0), &fin);
     assert_eq!(s.connections().len(), 1, "no new connection");
