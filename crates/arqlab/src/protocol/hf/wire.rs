@@ -144,6 +144,88 @@ mod tests {
         assert_ne!(bad[bad.len() - 2..], a[a.len() - 2..], "the header CRC fails");
         assert!(w.encode(&tf("XYZ", None, 0, false, 0), 0).is_err());
     }
+
+    /// The CRC computed bit by bit, most significant bit first, on bit-reversed octets
+    /// with the polynomial as written (C.3.2.8, C.3.2.10), the result reversed back: an
+    /// independent reading of "least significant bit first".
+    fn crc_by_bits(data: &[u8], poly: u32, width: u32) -> u32 {
+        let top = 1u64 << (width - 1);
+        let mask = (1u64 << width) - 1;
+        let mut crc = 0u64;
+        for &b in data {
+            let b = b.reverse_bits();
+            for k in (0..8).rev() {
+                let bit = u64::from((b >> k) & 1);
+                let fb = ((crc & top) != 0) as u64 ^ bit;
+                crc = (crc << 1) & mask;
+                if fb == 1 {
+                    crc ^= u64::from(poly);
+                }
+            }
+        }
+        ((crc as u32).reverse_bits()) >> (32 - width)
+    }
+
+    #[test]
+    fn stanag_5066_c_3_2_8_and_c_3_2_10_crcs_lsb_first_initial_zero_no_complement() {
+        let samples: [&[u8]; 5] = [b"", b"\x01", b"123456789", &[0xFF; 40], &[0x0F, 0xA5, 0x5A, 0xF0, 0x80]];
+        for d in samples {
+            assert_eq!(u32::from(crc16(d)), crc_by_bits(d, 0x9949, 16), "{d:?}");
+            assert_eq!(crc32(d), crc_by_bits(d, 0x0AA7_25CF, 32), "{d:?}");
+        }
+        assert_eq!((crc16(b""), crc32(b"")), (0, 0), "initial value 0, no final complement");
+        // Stored least significant octet first, the check of a block with its CRC is 0.
+        let mut d = b"123456789".to_vec();
+        d.extend_from_slice(&crc16(b"123456789").to_le_bytes());
+        assert_eq!(crc16(&d), 0);
+    }
+
+    #[test]
+    fn d_pdu_header_crc_and_segment_crc_check_to_zero_and_eot_marks_the_last() {
+        let w = HfWire { header_bits: 17 };
+        for (f, header) in [
+            (tf("DATA", Some(3), 0, true, 300 * 8), 9),
+            (tf("ACK", None, 200, false, 0), 7),
+            (tf("REQ", None, 0, true, 0), 8),
+            (tf("REL", None, 0, false, 0), 8),
+        ] {
+            let d = w.encode(&f, 1).unwrap();
+            assert_eq!(usize::from(d[5] & 0x1F), header, "{}", f.kind);
+            let end = 2 + 7 + header;
+            assert_eq!(crc16(&d[2..end]), 0, "{}: the header with its CRC", f.kind);
+            assert_eq!(d[4], u8::from(!f.pf), "{}: EOT 0 in the last D_PDU of a transmission", f.kind);
+            assert_eq!(&d[6..13], &[0, 0, 0, 0x10, 0, 0, 0x02], "{}: destination A (1), source B (2)", f.kind);
+            if f.kind == "DATA" {
+                assert_eq!(crc32(&d[end..]), 0, "the segment with its CRC-32");
+                assert_eq!(d.len(), end + 300 + 4);
+                // 300 octets: C_PDU size 0x12C in the low 10 bits of two octets.
+                assert_eq!((d[13], d[14], d[15]), (0x20 | 0x01, 0x2C, 3));
+            } else {
+                assert_eq!(d.len(), end);
+            }
+            let mut bad = d.clone();
+            w.corrupt(&mut bad);
+            let changed: Vec<usize> = (0..d.len()).filter(|&i| bad[i] != d[i]).collect();
+            assert_eq!(changed, [end - 2], "{}: the header CRC's first octet, complemented", f.kind);
+            assert_eq!(bad[end - 2], !d[end - 2]);
+        }
+        let req = w.encode(&tf("REQ", None, 0, true, 0), 0).unwrap();
+        let rel = w.encode(&tf("REL", None, 0, true, 0), 0).unwrap();
+        assert_eq!((req[2] >> 4, req[13], req[14]), (6, 0, 0), "MANAGEMENT, frame id 0");
+        assert_eq!((rel[2] >> 4, rel[13], rel[14]), (6, 0, 1), "frame id 1");
+        // A segment longer than the 10-bit size holds is cut to 1023 octets.
+        let long = w.encode(&tf("DATA", Some(0), 0, true, 2000 * 8), 0).unwrap();
+        assert_eq!((long[13] & 0x03, long[14], long.len()), (0x03, 0xFF, 2 + 7 + 9 + 1023 + 4));
+    }
+
+    #[test]
+    fn wire_for_answers_only_an_hf_arq_table() {
+        assert!(wire_for(&serde_json::json!({"kind": "tcp"})).is_none());
+        assert!(wire_for(&serde_json::json!({})).is_none());
+        let w = wire_for(&serde_json::json!({"kind": "hf_arq", "header_bits": 17})).expect("hf_arq").unwrap();
+        assert!(matches!(w.family(), Family::S5066));
+        assert_eq!(w.encode(&tf("ACK", None, 5, true, 0), 0).unwrap()[13], 5);
+    }
 }
 
 #[cfg(test)]

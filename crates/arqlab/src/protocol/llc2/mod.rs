@@ -25,3 +25,7 @@ mod tests;
 mod tests_more;
 #[cfg(test)]
 mod window_tests;
+#[cfg(test)]
+mod parts_tests;
+#[cfg(test)]
+mod config_tests;

@@ -108,6 +108,26 @@ mod tests {
         assert_eq!(&rej[16..], &[0x09, 254]);
     }
 
+    /// TCP above (RFC 1042's IP over IEEE 802.2): both SAPs 0x06, and an I frame that
+    /// carries a segment holds that segment's IPv4 datagram between the hop's nodes.
+    #[test]
+    fn tcp_above_sap_0x06_and_an_i_frames_information_is_the_segments_datagram() {
+        let tcp = TcpWire::new(&crate::protocol::tcp::TcpConfig::default());
+        let w = Llc2Wire { ip: Some(TcpWire::new(&crate::protocol::tcp::TcpConfig::default())) };
+        let seg = TraceFrame { kind: "I", ns: Some(1000), nr: 77, pf: true, command: false, bits: 160 + 80, info_bits: 80, message: None };
+        let carried = Carried { pdu: Some(seg), ..Carried::default() };
+        let hop = Hop { sender: 0, from: 2, to: 5, local: 0 };
+        let b = w.encode_hop(&tf("I", Some(3), 5, false, true, 8 * 30), Some(&carried), hop).unwrap();
+        assert_eq!((&b[2..8], &b[8..14]), (&address(5)[..], &address(2)[..]), "to, then from");
+        assert_eq!(&b[14..18], &[0x06, 0x06, 3 << 1, 5 << 1]);
+        assert_eq!(&b[18..], &tcp.datagram(&seg, 2, 5)[..]);
+        let rr = w.encode_hop(&tf("RR", None, 4, false, false, 0), Some(&Carried::default()), hop).unwrap();
+        assert_eq!(&rr[14..], &[0x06, 0x07, 0x01, 4 << 1], "a response: C/R = 1, no information");
+        // An I frame with no segment recorded: zeros of its information length.
+        let bare = w.encode_hop(&tf("I", Some(0), 0, false, true, 16), None, hop).unwrap();
+        assert_eq!(&bare[18..], &[0, 0]);
+    }
+
     /// RFC 1042: an IP datagram on an IEEE 802 network follows an 802.2 SNAP header
     /// (AA AA 03, OUI 0, EtherType 0x0800).
     #[test]

@@ -251,3 +251,90 @@ fn test_host_rtt_cache_seeds_the_next_connections_rto_rfc9040() {
         assert_eq!(new.poll_timeout(), Some(t(2.0) + crate::engine::Duration::from_secs_f64(new.rto_s())));
     }
 }
+
+fn measure(a: &Tcp, k: &str) -> Option<f64> {
+    a.extra_measures().iter().find(|x| x.0 == k).map(|x| x.1)
+}
+
+/// RFC 9293 §3.6, simultaneous close (its Figure 13): the FINs cross, each end goes
+/// FIN-WAIT-1 → CLOSING on the peer's FIN, and CLOSING → TIME-WAIT on the ACK of its own.
+#[test]
+fn test_rfc9293_3_6_simultaneous_close_fin_wait_1_closing_time_wait() {
+    let (mut a, mut b) = socket_established();
+    a.handle_close(t(1.0));
+    b.handle_close(t(1.0));
+    let (fa, fb) = (drain(&mut a, t(1.0)), drain(&mut b, t(1.0)));
+    assert!(fa.len() == 1 && is_fin(&fa[0]) && fb.len() == 1 && is_fin(&fb[0]));
+    assert_eq!((fa[0].nr, fb[0].nr), (1, 1), "neither FIN acknowledges the other");
+    assert_eq!((a.state(), b.state()), (State::FinWait1, State::FinWait1));
+    feed(&mut a, &fb, t(1.1));
+    feed(&mut b, &fa, t(1.1));
+    assert_eq!((a.state(), b.state()), (State::Closing, State::Closing));
+    let (aa, ab) = (drain(&mut a, t(1.1)), drain(&mut b, t(1.1)));
+    assert_eq!((aa.len(), aa[0].kind, aa[0].nr), (1, FrameKind::RR, 2), "the ACK of the peer's FIN, at once");
+    assert_eq!((ab.len(), ab[0].kind, ab[0].nr), (1, FrameKind::RR, 2));
+    feed(&mut a, &ab, t(1.25));
+    assert_eq!(a.state(), State::TimeWait);
+    assert_eq!(a.poll_timeout(), Some(t(241.25)), "2·MSL from the ACK of our FIN");
+    feed(&mut b, &aa, t(1.5));
+    assert_eq!(b.state(), State::TimeWait);
+    assert_eq!(b.poll_timeout(), Some(t(241.5)));
+    a.handle_timeout(t(241.2));
+    assert_eq!(a.state(), State::TimeWait, "not before 2·MSL");
+    a.handle_timeout(t(241.25));
+    assert_eq!(a.state(), State::Closed, "exactly at it");
+}
+
+/// FIN-WAIT-1 + the ACK of our FIN alone → FIN-WAIT-2, which waits for the peer's FIN
+/// however long it takes (no timer), then TIME-WAIT.
+#[test]
+fn test_fin_wait_1_ack_of_the_fin_alone_fin_wait_2_until_the_peers_fin() {
+    let (mut a, mut b) = socket_established();
+    b.handle_close(t(1.0));
+    feed(&mut a, &drain(&mut b, t(1.0)), t(1.1));
+    assert_eq!(a.state(), State::CloseWait);
+    let ack = drain(&mut a, t(1.1));
+    assert_eq!((ack.len(), ack[0].kind, ack[0].nr), (1, FrameKind::RR, 2));
+    feed(&mut b, &ack, t(1.2));
+    assert_eq!(b.state(), State::FinWait2);
+    assert_eq!(b.poll_timeout(), None, "nothing outstanding, no timer in FIN-WAIT-2");
+    // A's data in CLOSE-WAIT is still delivered; its FIN much later ends FIN-WAIT-2.
+    a.handle_submit(t(50.0), sdu(3, 20));
+    feed(&mut b, &drain(&mut a, t(50.0)), t(50.1));
+    assert_eq!((b.state(), b.poll_event()), (State::FinWait2, Some(Event::Delivered(sdu(3, 20)))));
+    a.handle_close(t(60.0));
+    let fin = drain(&mut a, t(60.0));
+    assert_eq!((fin.len(), a.state()), (1, State::LastAck));
+    assert!(is_fin(&fin[0]) && fin[0].ns == 21, "after the 20 octets: {:?}", fin[0]);
+    feed(&mut b, &fin, t(60.1));
+    assert_eq!(b.state(), State::TimeWait);
+    let last = drain(&mut b, t(60.1));
+    assert_eq!((last.len(), last[0].kind, last[0].nr), (1, FrameKind::RR, 22), "RCV.NXT: the peer's 20 octets and its FIN, + ISS + 1");
+    let tw = b.poll_timeout().unwrap();
+    assert!((tw.as_secs_f64() - 300.1).abs() < 1e-9, "{tw:?}");
+}
+
+/// A FIN or SYN sent again is a segment retransmitted (Comer & Korb's count), a first
+/// one is not.
+#[test]
+fn test_fin_and_syn_copies_count_as_segments_retransmitted() {
+    let (mut a, mut b) = (Tcp::open(&cfg(), true), Tcp::open(&cfg(), false));
+    let syn = drain(&mut a, t(0.0));
+    assert_eq!((measure(&a, "tcp_all_segments_sent"), measure(&a, "tcp_segments_retransmitted")), (Some(1.0), Some(0.0)));
+    a.handle_timeout(t(1.0));
+    assert_eq!(drain(&mut a, t(1.0)), syn);
+    assert_eq!((measure(&a, "tcp_all_segments_sent"), measure(&a, "tcp_segments_retransmitted")), (Some(2.0), Some(1.0)));
+    assert_eq!((measure(&a, "tcp_timeouts"), measure(&a, "tcp_segments_sent")), (Some(1.0), Some(0.0)));
+    feed(&mut b, &syn, t(1.1));
+    feed(&mut a, &drain(&mut b, t(1.1)), t(1.2));
+    feed(&mut b, &drain(&mut a, t(1.2)), t(1.3));
+    b.handle_close(t(2.0));
+    let fin = drain(&mut b, t(2.0));
+    assert_eq!(measure(&b, "tcp_segments_retransmitted"), Some(0.0), "the first FIN is not a copy");
+    let rto = b.poll_timeout().unwrap();
+    b.handle_timeout(rto);
+    assert_eq!(drain(&mut b, rto), fin);
+    assert_eq!(measure(&b, "tcp_segments_retransmitted"), Some(1.0));
+    assert_eq!(measure(&b, "tcp_octets_retransmitted"), Some(0.0), "a FIN carries no octet");
+    assert_eq!(b.counters().frames_sent, 3, "SYN-ACK, FIN, FIN");
+}

@@ -33,3 +33,9 @@ mod close_tests;
 mod congestion_tests;
 #[cfg(test)]
 mod receiver_tests;
+#[cfg(test)]
+mod host_tests;
+#[cfg(test)]
+mod config_tests;
+#[cfg(test)]
+mod handshake_tests;
