@@ -327,7 +327,10 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
                    "and buffers the paper does not give: 2048 octets is 4.2BSD's default socket buffer "
                    "(tcp_recvspace, four 452-octet segments: at most four circuits carry data), 4096 and 8192 a "
                    "receiver with a larger buffer. Run as Fig. 3's variants rwnd_4096 and rwnd_8192 (a level of "
-                   "claims.decided_by)", levels=(2048, 4096, 8192)),
+                   "claims.decided_by). Open: 4.2BSD's send buffer (tcp_sendspace) is 2048 too and holds the "
+                   "unacknowledged data, so with default buffers the sender never has more outstanding; the "
+                   "model's bsd42 flavour has no send-buffer bound (the study page, revision 14)",
+                   levels=(2048, 4096, 8192)),
     UncertainInput("TCP delayed-ACK time (s)", "param:DELAYED_ACK_S", DELAYED_ACK_S,
                    "Not stated. 4.2BSD sets TF_DELACK and its tcp_fasttimo, every 200 ms (PR_FASTHZ = 5), sends the "
                    "ACK: 0-0.2 s after the segment; RFC 1122 §4.2.3.2: at most 0.5 s; 0 acknowledges every segment",
