@@ -234,7 +234,8 @@ def _both_curves(fd: FigureData, score: Callable[[FigureData, str], Outcome]) ->
 #: These three are all the declared inputs claims.decided_by covers (with Fig. 2's anchor,
 #: read by :func:`reaches_under_anchors`); every other declared input is screened only
 #: (the robustness pass). The TCP flavour is not among them: its plausible levels are
-#: the 1983 TCPs, 4.2BSD with its 6.1 and 6.2 timing (params.LATER_TCPS).
+#: the 1983 TCPs, 4.2BSD with its 6.1 and 6.2 timing; Reno and NewReno are later TCPs
+#: (params.LATER_TCPS), reported beside a verdict (LATER_TCP).
 BSD42_TIMING_LEVELS: tuple[str, tuple[tuple[str, str | None], ...]] = (
     "4.2BSD round-trip timing", (("tcp_input", None), ("tcp_output", "bsd42_6_2")))
 PLACEMENT_LEVELS: tuple[str, tuple[tuple[str, str | None], ...]] = (

@@ -283,10 +283,10 @@ A_BURSTY = Assumption(
     "The paper's closing guess (long delays, acknowledgements delivered in bursts); no distribution given.")
 
 # --------------------------------------------------- inputs for the robustness analysis
-#: The TCP flavour is not a declared input: the paper does not name its TCP, but its hosts
-#: were VAXes running 4.2BSD in 1983 (§1; the report is of October 1983, revised May
-#: 1984), so its plausible levels are 1983 TCPs only, 4.2BSD as its 6.1 and 6.2 sources
-#: time the round trip: the declared input "4.2BSD round-trip timing" below. Reno (4.3BSD-
+#: The TCP flavour is not a declared input: the paper does not name its TCP, but it
+#: measured on a VAX 11/780 (§1) in 1983 (the report is of October 1983), so its plausible
+#: levels are 1983 TCPs only: 4.2BSD (TCP_FLAVOUR's reading), as its 6.1 and 6.2 sources
+#: time the round trip, the declared input "4.2BSD round-trip timing" below. Reno (4.3BSD-
 #: Reno, 1990; the model's is RFC 5681/6298) and NewReno (RFC 2582, 1999; RFC 6582) are
 #: later TCPs: run as reported sensitivities (Fig. 3's ``tcp_reno`` variant, the
 #: ``reno``/``newreno`` one-circuit curves), printed beside a verdict, never a level of
