@@ -548,26 +548,42 @@ def test_decided_by_reports_a_later_tcp_beside_the_verdict_and_never_lets_it_dec
     assert out.detail.endswith(f"a later TCP (reported, not a level): Reno: {verdict.value}")
     # The TCP flavour is no input of any claim (its 1983 levels are the timing's).
     assert not hasattr(cl, "FLAVOUR_LEVELS")
-    assert all(v != "tcp_reno" for _, levels in (cl.BSD42_TIMING_LEVELS, cl.PLACEMENT_LEVELS, cl.RECEIVE_WINDOW_LEVELS)
-               for _, v in levels)
+    assert all(v != "tcp_reno" for _, levels in (cl.BSD42_TIMING_LEVELS, cl.PLACEMENT_LEVELS) for _, v in levels)
 
 
-@pytest.mark.parametrize("w4096,w8192,verdict,said", [
-    (2001.0, 2001.0, Verdict.HOLDS, None),
-    (1999.0, 2001.0, Verdict.INCONCLUSIVE, "(2048: holds, 4096: does not hold, 8192: holds)"),
-    (2001.0, 2000.0, Verdict.INCONCLUSIVE, "(2048: holds, 4096: holds, 8192: does not hold)"),
+_WINDOWS = ("a larger socket buffer than 4.2BSD's default, with no send buffer in the model, so the whole window "
+            "goes out (reported, not a level)")
+
+
+@pytest.mark.parametrize("primary,w4096,w8192,verdict", [
+    (2001.0, 2001.0, 2001.0, Verdict.HOLDS),
+    (2001.0, 1999.0, 2001.0, Verdict.HOLDS),  # 4096 the other side: reported, the 2048 reading stands
+    (1999.0, 2001.0, 2001.0, Verdict.DOES_NOT_HOLD),  # both larger windows the other side: still reported
 ])
-def test_decided_by_reads_the_receive_windows_levels(w4096: float, w8192: float, verdict: Verdict,
-                                                    said: str | None) -> None:
-    """Review 26 (revision 13), finding 4: the receive window's declared levels are
-    Fig. 3 variants (rwnd_4096, rwnd_8192) and a level of decided_by: one level the other
-    side of the threshold makes the claim inconclusive, each window's verdict listed."""
-    check = cl.decided_by(_one_over_2000, cl.RECEIVE_WINDOW_LEVELS)
-    d = _with_variants({"tcp": {1.0: 2001.0}}, {"rwnd_4096": {"tcp": {1.0: w4096}}, "rwnd_8192": {"tcp": {1.0: w8192}}})
+def test_decided_by_reports_the_larger_receive_windows_and_never_lets_them_decide(
+        primary: float, w4096: float, w8192: float, verdict: Verdict) -> None:
+    """Revision 14: a 1983 4.2BSD sender has at most its 2048-octet send buffer
+    outstanding (tcp_sendspace until 85/03/18), so 2048 is the window's one plausible
+    level; 4096 and 8192 (rwnd_4096, rwnd_8192) are printed beside the verdict, before
+    Reno, and never decide it, alone or with a 1983 level disagreeing."""
+    check = cl.decided_by(_one_over_2000, *cl.EVERY_LEVEL)
+    d = _with_variants({"tcp": {1.0: primary}}, {"rwnd_4096": {"tcp": {1.0: w4096}}, "rwnd_8192": {"tcp": {1.0: w8192}},
+                                                 "tcp_reno": {"tcp": {1.0: primary}}})
     out = check(d)
+    says = {w: "holds" if r > 2000 else "does not hold" for w, r in ((4096, w4096), (8192, w8192))}
     assert out.verdict is verdict, out.detail
-    if said:
-        assert f"decided by the TCP receive window {said}" in out.detail
+    assert out.detail == (f"{primary:g}; {_WINDOWS}: 4096: {says[4096]}, 8192: {says[8192]}; "
+                          f"a later TCP (reported, not a level): Reno: {verdict.value}")
+    # No claim has the window as a level: every wrapped claim reports it instead.
+    for c in cl.fig3_claims():
+        for name, _ in getattr(c.check, "levels", ()):
+            assert "window" not in name, (c.id, name)
+    # A 1983 level the other side decides it; the windows are still only printed.
+    d = _with_variants({"tcp": {1.0: primary}}, {"bsd42_6_2": {"tcp": {1.0: 4000.0 - primary}},
+                                                 "rwnd_4096": {"tcp": {1.0: primary}}})
+    out = check(d)
+    assert out.verdict is Verdict.INCONCLUSIVE and out.detail.startswith("decided by the 4.2BSD round-trip timing")
+    assert "receive window" not in out.detail and out.detail.endswith(f"{_WINDOWS}: 4096: {verdict.value}")
 
 
 def _reaches(curves: Mapping[str, float], variants: Mapping[str, float]) -> StudyData:
@@ -628,8 +644,11 @@ def test_every_fig3_variant_a_claim_is_decided_by_runs_the_curves_the_claim_read
     wrapped = {c.id for c in f.claims if getattr(c.check, "levels", ())}
     assert {"fig3.saturation_at_3", "fig3.busy_at_3", "fig3.no_gain_when_saturated", "fig3.c_max_formula",
             "fig3.single_reaches_2200", "fig3.single_below_2200"} <= wrapped
-    window = {c.id for c in f.claims if cl.RECEIVE_WINDOW_LEVELS in getattr(c.check, "levels", ())}
-    assert window == wrapped
+    # The larger windows are reported beside every wrapped claim (its sensitivity list
+    # has them), a level of none.
+    assert all({"rwnd_4096", "rwnd_8192"} <= set(c.sensitivity) for c in f.claims if c.id in wrapped)
+    assert not any(v in ("rwnd_4096", "rwnd_8192") for c in f.claims for _, levels in getattr(c.check, "levels", ())
+                   for _, v in levels)
 
 
 # ----------------------------------------- revision 13: review 26's findings 4 (item 2) and 5 (item 3)

@@ -106,16 +106,22 @@ def test_the_tcp_flavours_plausible_levels_are_1983_tcps_only() -> None:
     assert not any(level in params.LATER_TCPS for u in params.UNCERTAIN_INPUTS for level in u.levels)
 
 
-def test_each_receive_window_level_is_a_fig3_variant() -> None:
-    """Review 26 (revision 13), finding 4: every declared receive window but the study's
-    is a Fig. 3 variant writing that window, read by claims.decided_by."""
+def test_the_receive_windows_one_1983_level_is_2048_and_larger_windows_are_reported_variants() -> None:
+    """Revision 14: a 4.2BSD sender keeps its unacknowledged data in its 2048-octet send
+    buffer (tcp_sendspace until CSRG 6.5, 85/03/18), so a 1983 sender with default
+    buffers never has more outstanding: the receive window is not a declared input (one
+    level; a screen factor needs two). 4096 and 8192 are Fig. 3 variants writing that
+    window, reported beside each verdict and never a level (claims.LARGER_WINDOW)."""
     from arqlab.studies.comer_korb import claims as cl
     from arqlab.studies.comer_korb.figures import figure
 
-    levels = _BY_TARGET["param:RECEIVE_WINDOW_OCTETS"].levels
-    assert levels == (2048, 4096, 8192) and params.RECEIVE_WINDOW_OCTETS == 2048
-    assert cl.RECEIVE_WINDOW_LEVELS[1] == tuple((str(w), None if w == 2048 else f"rwnd_{w}") for w in levels)
+    assert "param:RECEIVE_WINDOW_OCTETS" not in _BY_TARGET and params.RECEIVE_WINDOW_OCTETS == 2048
+    assert params.LARGER_WINDOWS == (4096, 8192)
+    assert cl.LARGER_WINDOW[1] == tuple((str(w), f"rwnd_{w}") for w in params.LARGER_WINDOWS)
+    assert cl.LARGER_WINDOW in cl.REPORTED
     by_name = {s.name: s for s in figure(3).sensitivities}
-    for w in levels[1:]:
+    for w in params.LARGER_WINDOWS:
         assert by_name[f"rwnd_{w}"].params == {"receive_window": w}
         assert cs.tcp_layer({**cs.TRANSFER, **by_name[f"rwnd_{w}"].params})["receive_window_octets"] == w
+        # Only the curves a verdict reads: the random and bursty curves feed none.
+        assert not any(c.startswith(("random", "bursty")) for c in by_name[f"rwnd_{w}"].curves), w

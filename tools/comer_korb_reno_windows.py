@@ -35,9 +35,10 @@ def main() -> int:
     settings = study.settings_for(True, 1)
     for w in a.windows:
         row = {u.name: u.value for u in inputs}
-        row["TCP receive window (octets)"] = w
-        # Reno is a later TCP, not a declared input's level (revision 14): set it apart.
-        with study_params(comer_korb.__name__, {"TCP_FLAVOUR": "reno"}):
+        # Reno is a later TCP and 4096/8192 larger windows than a 1983 sender had, neither
+        # a declared input's level (revision 14): set them apart.
+        apart = {"TCP_FLAVOUR": "reno", "RECEIVE_WINDOW_OCTETS": w}
+        with study_params(comer_korb.__name__, apart):
             pp = plan_point(study, comer_korb.__name__, inputs, row, [3], settings)
         observed: dict = {}
         metrics = simulate_runs(list(pp.runs.values()), workers=a.workers, observed=observed)
@@ -49,7 +50,7 @@ def main() -> int:
                   f"{100 * cl.blocked_share(fd, 'tcp', x).mean:.1f}% of the idle time", flush=True)
         k, best = sat.knee(fd, "tcp")
         print(f"knee at C = {k} (best {best:.0f}); {sat.knee_sensitivity(fd, 'tcp')}", flush=True)
-        with study_params(comer_korb.__name__, {"TCP_FLAVOUR": "reno"}):
+        with study_params(comer_korb.__name__, apart):
             results = evaluate_point(study, comer_korb.__name__, inputs, pp, metrics, observed)
         for r in results:
             if r.figure == 3:

@@ -231,21 +231,27 @@ def _both_curves(fd: FigureData, score: Callable[[FigureData, str], Outcome]) ->
 
 #: Declared inputs (params.UNCERTAIN_INPUTS) whose plausible levels Fig. 3's variants
 #: run: (the input, ((level, the variant that runs it; None: the primary reading), …)).
-#: These three are all the declared inputs claims.decided_by covers (with Fig. 2's anchor,
+#: These two are all the declared inputs claims.decided_by covers (with Fig. 2's anchor,
 #: read by :func:`reaches_under_anchors`); every other declared input is screened only
 #: (the robustness pass). The TCP flavour is not among them: its plausible levels are
 #: the 1983 TCPs, 4.2BSD with its 6.1 and 6.2 timing; Reno and NewReno are later TCPs
-#: (params.LATER_TCPS), reported beside a verdict (LATER_TCP).
+#: (params.LATER_TCPS), reported beside a verdict (LATER_TCP). Nor is the receive window:
+#: a 1983 4.2BSD sender has at most its 2048-octet send buffer outstanding
+#: (params.LARGER_WINDOWS), so its one level is 2048; 4096 and 8192 are reported
+#: (LARGER_WINDOW).
 BSD42_TIMING_LEVELS: tuple[str, tuple[tuple[str, str | None], ...]] = (
     "4.2BSD round-trip timing", (("tcp_input", None), ("tcp_output", "bsd42_6_2")))
 PLACEMENT_LEVELS: tuple[str, tuple[tuple[str, str | None], ...]] = (
     "T_N placement", (("between_dces", None), ("host_to_host", "host_to_host"),
                       ("host_to_host_busy", "host_to_host_busy")))
-RECEIVE_WINDOW_LEVELS: tuple[str, tuple[tuple[str, str | None], ...]] = (
-    "TCP receive window", (("2048", None), ("4096", "rwnd_4096"), ("8192", "rwnd_8192")))
-#: A later TCP than the paper's hosts could have run (params.LATER_TCPS): its verdict is
-#: printed beside the claim's, never a level of it: (label, variant).
-LATER_TCP: tuple[tuple[str, str], ...] = (("Reno", "tcp_reno"),)
+#: Readings outside the plausible range, each verdict printed beside the claim's, never a
+#: level of it: (what they are, ((label, variant), …)).
+LARGER_WINDOW: tuple[str, tuple[tuple[str, str], ...]] = (
+    "a larger socket buffer than 4.2BSD's default, with no send buffer in the model, so the whole window goes out "
+    "(reported, not a level)", (("4096", "rwnd_4096"), ("8192", "rwnd_8192")))
+LATER_TCP: tuple[str, tuple[tuple[str, str], ...]] = (
+    "a later TCP (reported, not a level)", (("Reno", "tcp_reno"),))
+REPORTED = (LARGER_WINDOW, LATER_TCP)
 
 
 def _level_verdict(check: Callable[[StudyData], Outcome], sd: StudyData, figure: int, variant: str) -> Verdict:
@@ -257,14 +263,15 @@ def _level_verdict(check: Callable[[StudyData], Outcome], sd: StudyData, figure:
 
 def decided_by(check: Callable[[StudyData], Outcome],
                *inputs: tuple[str, tuple[tuple[str, str | None], ...]],
-               figure: int = 3, reported: tuple[tuple[str, str], ...] = LATER_TCP) -> Callable[[StudyData], Outcome]:
+               figure: int = 3, reported: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = REPORTED,
+               ) -> Callable[[StudyData], Outcome]:
     """One standard for the declared inputs Fig. 3's variants run: ``check`` scored at
     each plausible level of each input (a level's variant of ``figure``; a variant not
     run is left out). Where the verdict differs across one input's levels the claim is
     inconclusive, "decided by <input>", each level's verdict listed; otherwise the
     primary reading's outcome. The primary's detail and measured value are kept either
-    way. ``reported``: readings outside the plausible range (a later TCP), their verdict
-    printed after the detail, never deciding it."""
+    way. ``reported``: readings outside the plausible range (a larger window, a later
+    TCP), their verdicts printed after the detail, never deciding it."""
 
     def run(sd: StudyData) -> Outcome:
         out = check(sd)
@@ -278,9 +285,11 @@ def decided_by(check: Callable[[StudyData], Outcome],
                         for level, variant in levels if variant is None or variant in available]
             if len({v for _, v in verdicts}) > 1:
                 decided.append(f"decided by the {name} (" + ", ".join(f"{lv}: {v.value}" for lv, v in verdicts) + ")")
-        beside = [f"{label}: {_level_verdict(check, sd, figure, variant).value}"
-                  for label, variant in reported if variant in available]
-        later = f"; a later TCP (reported, not a level): {', '.join(beside)}" if beside else ""
+        later = ""
+        for what, readings in reported:
+            beside = [f"{label}: {_level_verdict(check, sd, figure, variant).value}"
+                      for label, variant in readings if variant in available]
+            later += f"; {what}: {', '.join(beside)}" if beside else ""
         if not decided:
             return Outcome(out.verdict, out.detail + later, out.measured, out.deviations)
         return Outcome(Verdict.INCONCLUSIVE, "; ".join(decided) + f"; primary reading: {out.verdict.value}: "
@@ -761,12 +770,12 @@ def _reason_variation(sd: StudyData) -> Outcome:
                    f"night {night.mean:.0f} / day {day.mean:.0f} bit/s = {spread:.2f} (assumed profile)")
 
 
-#: The declared inputs a Fig. 3 claim is decided by: the TCP's (4.2BSD's timing, the
-#: receive window) for the claims about TCP's share or read against the burst model of
-#: the model's own placement, and the T_N placement too for the others; the variants
-#: each claim reports (Reno, a later TCP, among them: reported, never a level).
-TCP_LEVELS = (BSD42_TIMING_LEVELS, RECEIVE_WINDOW_LEVELS)
-EVERY_LEVEL = (BSD42_TIMING_LEVELS, PLACEMENT_LEVELS, RECEIVE_WINDOW_LEVELS)
+#: The declared inputs a Fig. 3 claim is decided by: the TCP's (4.2BSD's timing) for the
+#: claims about TCP's share or read against the burst model of the model's own placement,
+#: and the T_N placement too for the others; the variants each claim reports (the larger
+#: windows and Reno among them: reported, never a level).
+TCP_LEVELS = (BSD42_TIMING_LEVELS,)
+EVERY_LEVEL = (BSD42_TIMING_LEVELS, PLACEMENT_LEVELS)
 TCP_VARIANTS = ("tcp_reno", "bsd42_6_2", "rwnd_4096", "rwnd_8192")
 EVERY_VARIANT = ("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy", "rwnd_4096", "rwnd_8192")
 
@@ -781,7 +790,7 @@ def fig3_claims() -> tuple[Claim, ...]:
               "capacity, 2200 bit/s (the one-circuit rate at the best hour's T_N, Fig. 2's lowest: its 95% CI wholly "
               "within 2200 ± 50, the figure's precision, under each plausible anchor of the assumed profile, the vendor's "
               "mean at night or as the 24-hour mean; inconclusive if the anchor decides it, or, as for the upper side, "
-              "4.2BSD's timing, the T_N placement or the receive window; Reno reported).",
+              "4.2BSD's timing or the T_N placement; the 4096- and 8192-octet windows and Reno reported).",
               decided_by(_single_reaches_2200, *EVERY_LEVEL), figure=3, sensitivity=EVERY_VARIANT),
         Claim("fig3.single_below_bound", "§4", "A single circuit stays below the burst-model bound with TCP/IP headers "
               "(the paper's 2631 bit/s, and this model's own).", _single_below_bounds, figure=3),
@@ -799,7 +808,7 @@ def fig3_claims() -> tuple[Claim, ...]:
               "over; two or more tests over 10% hold; fewer do not hold if the transfer is deterministic or if the "
               "upper end of the share of tests over 10% (95% t-interval) times the tests run is below two; else "
               "inconclusive; the random and bursty T_N variants, assumed distributions, reported; inconclusive if "
-              "4.2BSD's timing or the receive window decides it; Reno, a later TCP, reported).",
+              "4.2BSD's timing decides it; the 4096- and 8192-octet windows and Reno, a later TCP, reported).",
               decided_by(_over_10pct, *TCP_LEVELS), figure=3, sensitivity=TCP_VARIANTS),
         Claim("fig3.linear", "§5, conclusions", "Two circuits double the throughput, three triple it (T_N constant, "
               "the vendor's mean: C = 2, 3 at min(C × one circuit, the line's capacity for user data) within "
@@ -827,7 +836,7 @@ def fig3_claims() -> tuple[Claim, ...]:
               "T_I/(W(T_p+T_f)) with this model's own T_I and T_p predicts the knee (first C reaching "
               f"{100 * KNEE_SHARE:g}% of the best) of the burst model's curve, T_N constant; the random-T_N curve's "
               "knee and the paper's formula with the model's times are shown beside it. Inconclusive if 4.2BSD's "
-              "timing or the receive window decides it; Reno, a later TCP, reported.", decided_by(_c_max_formula, *TCP_LEVELS),
+              "timing decides it; the 4096- and 8192-octet windows and Reno, a later TCP, reported.", decided_by(_c_max_formula, *TCP_LEVELS),
               figure=3, origin="model check", sensitivity=TCP_VARIANTS),
         Claim("fig3.no_gain_when_saturated", "Conclusions", "If the link is saturated, opening additional circuits "
               "increases costs without increasing performance (T_N constant: past the first C whose X.25 interfaces (lines, "

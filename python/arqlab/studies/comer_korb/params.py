@@ -53,6 +53,14 @@ HOURS_QUICK = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0)
 #: advertises (its socket buffer, tcp_recvspace = 2048; the `bsd42` flavour's default):
 #: four 452-octet segments in flight at most, whatever the sender's flavour.
 RECEIVE_WINDOW_OCTETS: int | None = 2048
+#: Larger receive windows, not a declared input: a 4.2BSD sender keeps its unacknowledged
+#: data in its send buffer, tcp_sendspace = 1024*2 in tcp_usrreq.c from CSRG 1.51
+#: (82/02/25) until 6.5 (85/03/18), so a 1983 sender with default buffers has at most
+#: 2048 octets outstanding whatever the receiver advertises; the window's one 1983 level
+#: is 2048. The bsd42 flavour has no send buffer, so under these windows it lets the
+#: whole window out: Fig. 3's variants rwnd_4096 and rwnd_8192, reported beside each
+#: verdict, never a level of it nor of the robustness screen (revision 14).
+LARGER_WINDOWS = (4096, 8192)
 #: Which receive window goes with which TCP flavour: "fixed" (RECEIVE_WINDOW_OCTETS under
 #: every flavour: Reno and NewReno run with 4.2BSD's receiver, the model until revision
 #: 13) or "by_flavour" (each flavour with its own era's default socket buffer,
@@ -322,15 +330,6 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
                    "4.2BSD's if.h: IFQ_MAXLEN = 50 (tcp_output sends all the window allows; ip_output drops on "
                    "IF_QFULL); the paper's IP-to-X.25 driver may have kept its own queue. 0: the model until "
                    "revision 6, TCP asked for a segment only when no datagram waits", levels=(0, 50)),
-    UncertainInput("TCP receive window (octets)", "param:RECEIVE_WINDOW_OCTETS", RECEIVE_WINDOW_OCTETS,
-                   "Not stated; the receiver advertises it, the host at The Rand Corporation (§5), whose TCP "
-                   "and buffers the paper does not give: 2048 octets is 4.2BSD's default socket buffer "
-                   "(tcp_recvspace, four 452-octet segments: at most four circuits carry data), 4096 and 8192 a "
-                   "receiver with a larger buffer. Run as Fig. 3's variants rwnd_4096 and rwnd_8192 (a level of "
-                   "claims.decided_by). Open: 4.2BSD's send buffer (tcp_sendspace) is 2048 too and holds the "
-                   "unacknowledged data, so with default buffers the sender never has more outstanding; the "
-                   "model's bsd42 flavour has no send-buffer bound (the study page, revision 14)",
-                   levels=(2048, 4096, 8192)),
     UncertainInput("TCP delayed-ACK time (s)", "param:DELAYED_ACK_S", DELAYED_ACK_S,
                    "Not stated. 4.2BSD sets TF_DELACK and its tcp_fasttimo, every 200 ms (PR_FASTHZ = 5), sends the "
                    "ACK: 0-0.2 s after the segment; RFC 1122 §4.2.3.2: at most 0.5 s; 0 acknowledges every segment",
