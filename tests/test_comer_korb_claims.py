@@ -496,31 +496,159 @@ def _one_over_2000(d: StudyData) -> cl.Outcome:
 
 
 def test_decided_by_is_inconclusive_when_a_declared_inputs_levels_disagree_and_lists_each() -> None:
-    check = cl.decided_by(_one_over_2000, cl.FLAVOUR_LEVELS)
-    d = _with_variants({"tcp": {1.0: 1641.0}}, {"tcp_reno": {"tcp": {1.0: 2155.0}}})
+    check = cl.decided_by(_one_over_2000, cl.BSD42_TIMING_LEVELS)
+    d = _with_variants({"tcp": {1.0: 1641.0}}, {"bsd42_6_2": {"tcp": {1.0: 2155.0}}})
     out = check(d)
     assert out.verdict is Verdict.INCONCLUSIVE
-    assert "decided by the TCP flavour (bsd42: does not hold, reno: holds)" in out.detail
+    assert "decided by the 4.2BSD round-trip timing (tcp_input: does not hold, tcp_output: holds)" in out.detail
     assert "primary reading: does not hold" in out.detail
     # Under the variant itself the variant is the reading: no comparison.
-    assert check(d.with_variant(3, "tcp_reno")).verdict is Verdict.HOLDS
+    assert check(d.with_variant(3, "bsd42_6_2")).verdict is Verdict.HOLDS
 
 
 def test_decided_by_keeps_the_primary_verdict_when_every_level_agrees() -> None:
-    check = cl.decided_by(_one_over_2000, cl.FLAVOUR_LEVELS, cl.PLACEMENT_LEVELS)
-    d = _with_variants({"tcp": {1.0: 2001.0}}, {"tcp_reno": {"tcp": {1.0: 2155.0}},
+    check = cl.decided_by(_one_over_2000, cl.BSD42_TIMING_LEVELS, cl.PLACEMENT_LEVELS, reported=())
+    d = _with_variants({"tcp": {1.0: 2001.0}}, {"bsd42_6_2": {"tcp": {1.0: 2155.0}},
                                                 "host_to_host": {"tcp": {1.0: 2422.0}}})
     out = check(d)
     assert out.verdict is Verdict.HOLDS and out.detail == "2001"
     # One level just the other side of the stand-in's threshold decides it.
-    d = _with_variants({"tcp": {1.0: 2001.0}}, {"tcp_reno": {"tcp": {1.0: 2155.0}},
+    d = _with_variants({"tcp": {1.0: 2001.0}}, {"bsd42_6_2": {"tcp": {1.0: 2155.0}},
                                                 "host_to_host": {"tcp": {1.0: 2000.0}}})
     out = check(d)
     assert out.verdict is Verdict.INCONCLUSIVE and "decided by the T_N placement" in out.detail
-    assert "TCP flavour" not in out.detail
+    assert "round-trip timing" not in out.detail
     # A level whose variant was not run is left out (here: none run, the primary stands).
-    assert cl.decided_by(_one_over_2000, cl.FLAVOUR_LEVELS)(_with_variants({"tcp": {1.0: 1.0}}, {})).verdict \
+    assert cl.decided_by(_one_over_2000, cl.BSD42_TIMING_LEVELS)(_with_variants({"tcp": {1.0: 1.0}}, {})).verdict \
         is Verdict.DOES_NOT_HOLD
+
+
+@pytest.mark.parametrize("primary,reno,verdict", [
+    (1641.0, 2155.0, Verdict.DOES_NOT_HOLD),  # Reno holds: reported, the 1983 reading stands
+    (2001.0, 1641.0, Verdict.HOLDS),  # Reno does not hold: reported, the 1983 reading stands
+    (2001.0, 2001.0, Verdict.HOLDS),
+])
+def test_decided_by_reports_a_later_tcp_beside_the_verdict_and_never_lets_it_decide(
+        primary: float, reno: float, verdict: Verdict) -> None:
+    """Review 26 (revision 13), finding 1: Reno (1990) and NewReno (1999) are not TCPs a
+    1983 VAX ran, so they are no level of any claim: the verdict is the 1983 readings',
+    Reno's printed after the detail ("a later TCP")."""
+    check = cl.decided_by(_one_over_2000, cl.BSD42_TIMING_LEVELS)
+    d = _with_variants({"tcp": {1.0: primary}}, {"tcp_reno": {"tcp": {1.0: reno}},
+                                                 "bsd42_6_2": {"tcp": {1.0: primary}}})
+    out = check(d)
+    reno_says = "holds" if reno > 2000 else "does not hold"
+    assert out.verdict is verdict, out.detail
+    assert out.detail == f"{primary:g}; a later TCP (reported, not a level): Reno: {reno_says}"
+    # With a 1983 level disagreeing, inconclusive; Reno still only printed.
+    d = _with_variants({"tcp": {1.0: primary}}, {"tcp_reno": {"tcp": {1.0: primary}},
+                                                 "bsd42_6_2": {"tcp": {1.0: 4000.0 - primary}}})
+    out = check(d)
+    assert out.verdict is Verdict.INCONCLUSIVE and out.detail.startswith("decided by the 4.2BSD round-trip timing")
+    assert out.detail.endswith(f"a later TCP (reported, not a level): Reno: {verdict.value}")
+    # The TCP flavour is no input of any claim (its 1983 levels are the timing's).
+    assert not hasattr(cl, "FLAVOUR_LEVELS")
+    assert all(v != "tcp_reno" for _, levels in (cl.BSD42_TIMING_LEVELS, cl.PLACEMENT_LEVELS) for _, v in levels)
+
+
+_WINDOWS = ("a larger socket buffer than 4.2BSD's default, with no send buffer in the model, so the whole window "
+            "goes out (reported, not a level)")
+
+
+@pytest.mark.parametrize("primary,w4096,w8192,verdict", [
+    (2001.0, 2001.0, 2001.0, Verdict.HOLDS),
+    (2001.0, 1999.0, 2001.0, Verdict.HOLDS),  # 4096 the other side: reported, the 2048 reading stands
+    (1999.0, 2001.0, 2001.0, Verdict.DOES_NOT_HOLD),  # both larger windows the other side: still reported
+])
+def test_decided_by_reports_the_larger_receive_windows_and_never_lets_them_decide(
+        primary: float, w4096: float, w8192: float, verdict: Verdict) -> None:
+    """Revision 14: a 1983 4.2BSD sender has at most its 2048-octet send buffer
+    outstanding (tcp_sendspace until 85/03/18), so 2048 is the window's one plausible
+    level; 4096 and 8192 (rwnd_4096, rwnd_8192) are printed beside the verdict, before
+    Reno, and never decide it, alone or with a 1983 level disagreeing."""
+    check = cl.decided_by(_one_over_2000, *cl.EVERY_LEVEL)
+    d = _with_variants({"tcp": {1.0: primary}}, {"rwnd_4096": {"tcp": {1.0: w4096}}, "rwnd_8192": {"tcp": {1.0: w8192}},
+                                                 "tcp_reno": {"tcp": {1.0: primary}}})
+    out = check(d)
+    says = {w: "holds" if r > 2000 else "does not hold" for w, r in ((4096, w4096), (8192, w8192))}
+    assert out.verdict is verdict, out.detail
+    assert out.detail == (f"{primary:g}; {_WINDOWS}: 4096: {says[4096]}, 8192: {says[8192]}; "
+                          f"a later TCP (reported, not a level): Reno: {verdict.value}")
+    # No claim has the window as a level: every wrapped claim reports it instead.
+    for c in cl.fig3_claims():
+        for name, _ in getattr(c.check, "levels", ()):
+            assert "window" not in name, (c.id, name)
+    # A 1983 level the other side decides it; the windows are still only printed.
+    d = _with_variants({"tcp": {1.0: primary}}, {"bsd42_6_2": {"tcp": {1.0: 4000.0 - primary}},
+                                                 "rwnd_4096": {"tcp": {1.0: primary}}})
+    out = check(d)
+    assert out.verdict is Verdict.INCONCLUSIVE and out.detail.startswith("decided by the 4.2BSD round-trip timing")
+    assert "receive window" not in out.detail and out.detail.endswith(f"{_WINDOWS}: 4096: {verdict.value}")
+
+
+def _reaches(curves: Mapping[str, float], variants: Mapping[str, float]) -> StudyData:
+    """Fig. 3 with the best hour's one-circuit rate under both anchors, the primary's and
+    each variant's (the same rate under both anchors)."""
+    best = {f"{cl.BEST_HOUR}.{a}": {1.0: curves["best"]} for a in FIG2_T_N_ANCHORS}
+    return _with_variants({**best, "tcp": {1.0: curves["best"]}},
+                          {v: {f"{cl.BEST_HOUR}.{a}": {1.0: r} for a in FIG2_T_N_ANCHORS} | {"tcp": {1.0: r}}
+                           for v, r in variants.items()})
+
+
+@pytest.mark.parametrize("primary,timing_6_2,reno,verdict", [
+    (2200.0, 2200.0, 1641.0, Verdict.HOLDS),  # both 1983 timings in 2200 ± 50; Reno below, reported
+    (1584.0, 1811.0, 2155.0, Verdict.DOES_NOT_HOLD),  # both below; Reno in the band, reported
+    (2149.0, 2149.0, 2200.0, Verdict.DOES_NOT_HOLD),  # just below under both timings
+    (2150.0, 2149.0, 2200.0, Verdict.INCONCLUSIVE),  # the band's edge under 6.1, just below under 6.2
+    (1584.0, 2200.0, 1584.0, Verdict.INCONCLUSIVE),  # the timing decides it
+])
+def test_single_reaches_2200_is_held_to_the_standard_of_single_below_2200(
+        primary: float, timing_6_2: float, reno: float, verdict: Verdict) -> None:
+    """Review 26 (revision 13), finding 2: both halves of "2200" under one rule. The
+    lower side reads the best hour's curves under every variant decided_by reads (the
+    6.2 timing here), inconclusive if a 1983 level decides it; Reno is reported beside
+    it, never deciding it (its night rate 2155 is in the band)."""
+    claim = next(c for c in cl.fig3_claims() if c.id == "fig3.single_reaches_2200")
+    sibling = next(c for c in cl.fig3_claims() if c.id == "fig3.single_below_2200")
+    assert claim.sensitivity == sibling.sensitivity
+    out = claim.check(_reaches({"best": primary}, {"bsd42_6_2": timing_6_2, "tcp_reno": reno}))
+    assert out.verdict is verdict, out.detail
+    reno_says = cl.single_reaches_2200(Est(reno, 0.0, 5)).value
+    assert out.detail.endswith(f"a later TCP (reported, not a level): Reno: {reno_says}"), out.detail
+    if verdict is Verdict.INCONCLUSIVE:
+        assert "decided by the 4.2BSD round-trip timing" in out.detail
+
+
+def test_every_fig3_variant_a_claim_is_decided_by_runs_the_curves_the_claim_reads() -> None:
+    """Each level's variant is among the claim's reported sensitivities, and each varies
+    every curve the claim reads that its runs feed (data.inapplicable_variants: none),
+    the best hour's curves included (review 26, finding 2)."""
+    from arqlab.studies.data import inapplicable_variants
+    from arqlab.studies.plan import RunSettings, plan_figure
+
+    f = figure(3)
+    names = {s.name for s in f.sensitivities}
+    assert {"tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy", "rwnd_4096", "rwnd_8192"} == names
+    for c in f.claims:
+        for _, levels in getattr(c.check, "levels", ()):
+            for _, variant in levels:
+                assert variant is None or variant in c.sensitivity, (c.id, variant)
+    for name in names:
+        curves = next(s for s in f.sensitivities if s.name == name).curves
+        assert {f"{cl.BEST_HOUR}.{a}" for a in FIG2_T_N_ANCHORS} <= set(curves), name
+    pts, _, _ = plan_figure(f, RunSettings(quick=True, seed=1, replications=3, precision=None))
+    frame = pd.DataFrame([{"curve": p.curve, "variant": p.variant, "x": p.x, "y": float("nan"),
+                           "y_ci95_half_width": float("nan"), "n": 0, "run": p.run, "direction": p.direction,
+                           "measure": p.measure, "norm": p.norm} for p in pts])
+    assert inapplicable_variants(f.claims, {3: f}, StudyData({3: FigureData(f, frame)})) == []
+    wrapped = {c.id for c in f.claims if getattr(c.check, "levels", ())}
+    assert {"fig3.saturation_at_3", "fig3.busy_at_3", "fig3.no_gain_when_saturated", "fig3.c_max_formula",
+            "fig3.single_reaches_2200", "fig3.single_below_2200"} <= wrapped
+    # The larger windows are reported beside every wrapped claim (its sensitivity list
+    # has them), a level of none.
+    assert all({"rwnd_4096", "rwnd_8192"} <= set(c.sensitivity) for c in f.claims if c.id in wrapped)
+    assert not any(v in ("rwnd_4096", "rwnd_8192") for c in f.claims for _, levels in getattr(c.check, "levels", ())
+                   for _, v in levels)
 
 
 # ----------------------------------------- revision 13: review 26's findings 4 (item 2) and 5 (item 3)

@@ -91,3 +91,37 @@ def test_day_factor_description_states_the_range_the_code_computes() -> None:
     need = f"{theory.day_factor_for_ratio(lo):.2f}-{theory.day_factor_for_ratio(hi):.2f}"
     desc = _BY_TARGET["param:DAY_FACTOR"].source
     assert f"ratio of {lo:g}-{hi:g}) needs a factor of {need} " in desc, (need, desc)
+
+
+def test_the_tcp_flavours_plausible_levels_are_1983_tcps_only() -> None:
+    """Review 26 (revision 13), finding 1: the paper's hosts ran 4.2BSD in 1983, so the
+    robustness screen's TCP is 4.2BSD, its 6.1 and 6.2 timing the declared levels; Reno
+    and NewReno are later TCPs (params.LATER_TCPS), run as reported sensitivities only.
+    The receive window's pairing with the flavour qualifies only those later TCPs (under
+    4.2BSD "by_flavour" would override the declared window), so it is not declared."""
+    targets = {u.target for u in params.UNCERTAIN_INPUTS}
+    assert "param:TCP_FLAVOUR" not in targets and "param:RECEIVE_WINDOW_PAIRING" not in targets
+    assert params.TCP_FLAVOUR == "bsd42" and params.LATER_TCPS == ("reno", "newreno")
+    assert _BY_TARGET["param:BSD42_TIMING"].levels == ("tcp_input", "tcp_output")
+    assert not any(level in params.LATER_TCPS for u in params.UNCERTAIN_INPUTS for level in u.levels)
+
+
+def test_the_receive_windows_one_1983_level_is_2048_and_larger_windows_are_reported_variants() -> None:
+    """Revision 14: a 4.2BSD sender keeps its unacknowledged data in its 2048-octet send
+    buffer (tcp_sendspace until CSRG 6.5, 85/03/18), so a 1983 sender with default
+    buffers never has more outstanding: the receive window is not a declared input (one
+    level; a screen factor needs two). 4096 and 8192 are Fig. 3 variants writing that
+    window, reported beside each verdict and never a level (claims.LARGER_WINDOW)."""
+    from arqlab.studies.comer_korb import claims as cl
+    from arqlab.studies.comer_korb.figures import figure
+
+    assert "param:RECEIVE_WINDOW_OCTETS" not in _BY_TARGET and params.RECEIVE_WINDOW_OCTETS == 2048
+    assert params.LARGER_WINDOWS == (4096, 8192)
+    assert cl.LARGER_WINDOW[1] == tuple((str(w), f"rwnd_{w}") for w in params.LARGER_WINDOWS)
+    assert cl.LARGER_WINDOW in cl.REPORTED
+    by_name = {s.name: s for s in figure(3).sensitivities}
+    for w in params.LARGER_WINDOWS:
+        assert by_name[f"rwnd_{w}"].params == {"receive_window": w}
+        assert cs.tcp_layer({**cs.TRANSFER, **by_name[f"rwnd_{w}"].params})["receive_window_octets"] == w
+        # Only the curves a verdict reads: the random and bursty curves feed none.
+        assert not any(c.startswith(("random", "bursty")) for c in by_name[f"rwnd_{w}"].curves), w

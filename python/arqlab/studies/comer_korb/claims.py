@@ -231,25 +231,47 @@ def _both_curves(fd: FigureData, score: Callable[[FigureData, str], Outcome]) ->
 
 #: Declared inputs (params.UNCERTAIN_INPUTS) whose plausible levels Fig. 3's variants
 #: run: (the input, ((level, the variant that runs it; None: the primary reading), …)).
-#: The primary flavour is 4.2BSD on source grounds (what a 1983 VAX site ran), never by
-#: fit; Reno is its plausible-range level here (NewReno runs at C = 1 only).
-FLAVOUR_LEVELS: tuple[str, tuple[tuple[str, str | None], ...]] = (
-    "TCP flavour", (("bsd42", None), ("reno", "tcp_reno")))
+#: These two are all the declared inputs claims.decided_by covers (with Fig. 2's anchor,
+#: read by :func:`reaches_under_anchors`); every other declared input is screened only
+#: (the robustness pass). The TCP flavour is not among them: its plausible levels are
+#: the 1983 TCPs, 4.2BSD with its 6.1 and 6.2 timing; Reno and NewReno are later TCPs
+#: (params.LATER_TCPS), reported beside a verdict (LATER_TCP). Nor is the receive window:
+#: a 1983 4.2BSD sender has at most its 2048-octet send buffer outstanding
+#: (params.LARGER_WINDOWS), so its one level is 2048; 4096 and 8192 are reported
+#: (LARGER_WINDOW).
 BSD42_TIMING_LEVELS: tuple[str, tuple[tuple[str, str | None], ...]] = (
     "4.2BSD round-trip timing", (("tcp_input", None), ("tcp_output", "bsd42_6_2")))
 PLACEMENT_LEVELS: tuple[str, tuple[tuple[str, str | None], ...]] = (
     "T_N placement", (("between_dces", None), ("host_to_host", "host_to_host"),
                       ("host_to_host_busy", "host_to_host_busy")))
+#: Readings outside the plausible range, each verdict printed beside the claim's, never a
+#: level of it: (what they are, ((label, variant), …)).
+LARGER_WINDOW: tuple[str, tuple[tuple[str, str], ...]] = (
+    "a larger socket buffer than 4.2BSD's default, with no send buffer in the model, so the whole window goes out "
+    "(reported, not a level)", (("4096", "rwnd_4096"), ("8192", "rwnd_8192")))
+LATER_TCP: tuple[str, tuple[tuple[str, str], ...]] = (
+    "a later TCP (reported, not a level)", (("Reno", "tcp_reno"),))
+REPORTED = (LARGER_WINDOW, LATER_TCP)
+
+
+def _level_verdict(check: Callable[[StudyData], Outcome], sd: StudyData, figure: int, variant: str) -> Verdict:
+    try:
+        return check(sd.with_variant(figure, variant)).verdict
+    except (KeyError, ValueError, ZeroDivisionError):
+        return Verdict.INCONCLUSIVE
 
 
 def decided_by(check: Callable[[StudyData], Outcome],
                *inputs: tuple[str, tuple[tuple[str, str | None], ...]],
-               figure: int = 3) -> Callable[[StudyData], Outcome]:
-    """One standard for every declared input: ``check`` scored at each plausible level of
-    each input (a level's variant of ``figure``; a variant not run is left out). Where
-    the verdict differs across one input's levels the claim is inconclusive, "decided by
-    <input>", each level's verdict listed; otherwise the primary reading's outcome. The
-    primary's detail and measured value are kept either way."""
+               figure: int = 3, reported: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = REPORTED,
+               ) -> Callable[[StudyData], Outcome]:
+    """One standard for the declared inputs Fig. 3's variants run: ``check`` scored at
+    each plausible level of each input (a level's variant of ``figure``; a variant not
+    run is left out). Where the verdict differs across one input's levels the claim is
+    inconclusive, "decided by <input>", each level's verdict listed; otherwise the
+    primary reading's outcome. The primary's detail and measured value are kept either
+    way. ``reported``: readings outside the plausible range (a larger window, a later
+    TCP), their verdicts printed after the detail, never deciding it."""
 
     def run(sd: StudyData) -> Outcome:
         out = check(sd)
@@ -259,22 +281,21 @@ def decided_by(check: Callable[[StudyData], Outcome],
         available = sd[figure].variants()
         decided = []
         for name, levels in inputs:
-            verdicts = []
-            for level, variant in levels:
-                if variant is None:
-                    verdicts.append((level, out.verdict))
-                elif variant in available:
-                    try:
-                        verdicts.append((level, check(sd.with_variant(figure, variant)).verdict))
-                    except (KeyError, ValueError, ZeroDivisionError):
-                        verdicts.append((level, Verdict.INCONCLUSIVE))
+            verdicts = [(level, out.verdict if variant is None else _level_verdict(check, sd, figure, variant))
+                        for level, variant in levels if variant is None or variant in available]
             if len({v for _, v in verdicts}) > 1:
                 decided.append(f"decided by the {name} (" + ", ".join(f"{lv}: {v.value}" for lv, v in verdicts) + ")")
+        later = ""
+        for what, readings in reported:
+            beside = [f"{label}: {_level_verdict(check, sd, figure, variant).value}"
+                      for label, variant in readings if variant in available]
+            later += f"; {what}: {', '.join(beside)}" if beside else ""
         if not decided:
-            return out
+            return Outcome(out.verdict, out.detail + later, out.measured, out.deviations)
         return Outcome(Verdict.INCONCLUSIVE, "; ".join(decided) + f"; primary reading: {out.verdict.value}: "
-                       f"{out.detail}", out.measured, out.deviations)
+                       f"{out.detail}{later}", out.measured, out.deviations)
 
+    run.levels = inputs  # type: ignore[attr-defined]  # what the claim is decided by (tests, the page)
     return run
 
 
@@ -749,24 +770,35 @@ def _reason_variation(sd: StudyData) -> Outcome:
                    f"night {night.mean:.0f} / day {day.mean:.0f} bit/s = {spread:.2f} (assumed profile)")
 
 
+#: The declared inputs a Fig. 3 claim is decided by: the TCP's (4.2BSD's timing) for the
+#: claims about TCP's share or read against the burst model of the model's own placement,
+#: and the T_N placement too for the others; the variants each claim reports (the larger
+#: windows and Reno among them: reported, never a level).
+TCP_LEVELS = (BSD42_TIMING_LEVELS,)
+EVERY_LEVEL = (BSD42_TIMING_LEVELS, PLACEMENT_LEVELS)
+TCP_VARIANTS = ("tcp_reno", "bsd42_6_2", "rwnd_4096", "rwnd_8192")
+EVERY_VARIANT = ("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy", "rwnd_4096", "rwnd_8192")
+
+
 def fig3_claims() -> tuple[Claim, ...]:
     return (
         Claim("fig3.single_below_2200", "§4, conclusions", "The observed rate on a single virtual circuit has never "
               "exceeded 2200 bit/s (at the figure's precision: the one-circuit rate's 95% CI wholly ≤ 2200 + 50; "
               "inconclusive if it straddles 2250; agreement with 2200 ± 50 reported beside it).",
-              decided_by(_single_below_2200, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS, PLACEMENT_LEVELS), figure=3, sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy")),
+              decided_by(_single_below_2200, *EVERY_LEVEL), figure=3, sensitivity=EVERY_VARIANT),
         Claim("fig3.single_reaches_2200", "Conclusions", "A single circuit sometimes achieves 23% of the line "
               "capacity, 2200 bit/s (the one-circuit rate at the best hour's T_N, Fig. 2's lowest: its 95% CI wholly "
               "within 2200 ± 50, the figure's precision, under each plausible anchor of the assumed profile, the vendor's "
-              "mean at night or as the 24-hour mean; inconclusive if the anchor decides it).",
-              _single_reaches_2200, figure=3),
+              "mean at night or as the 24-hour mean; inconclusive if the anchor decides it, or, as for the upper side, "
+              "4.2BSD's timing or the T_N placement; the 4096- and 8192-octet windows and Reno reported).",
+              decided_by(_single_reaches_2200, *EVERY_LEVEL), figure=3, sensitivity=EVERY_VARIANT),
         Claim("fig3.single_below_bound", "§4", "A single circuit stays below the burst-model bound with TCP/IP headers "
               "(the paper's 2631 bit/s, and this model's own).", _single_below_bounds, figure=3),
         Claim("fig3.reason_retransmissions", "§4", "Second reason: long network delays can trigger TCP retransmissions, "
               "increasing the traffic without increasing the user data (one circuit, constant T_N, nothing lost: the "
               "copies re-sent reach 10% of the file's segments, the paper's own figure for the effect, i.e. 1/11 of the "
               "data datagrams on the access line).",
-              decided_by(_reason_retx, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS), figure=3, sensitivity=("tcp_reno", "bsd42_6_2")),
+              decided_by(_reason_retx, *TCP_LEVELS), figure=3, sensitivity=TCP_VARIANTS),
         Claim("fig3.reason_t_n_variation", "§4", "Fourth reason: the network throughput varies dramatically during "
               "the day — inconclusive: the day's variation is Fig. 2's assumed T_N profile (one circuit at its lowest and "
               "highest T_N reported).", _reason_variation, figure=3),
@@ -776,43 +808,44 @@ def fig3_claims() -> tuple[Claim, ...]:
               "over; two or more tests over 10% hold; fewer do not hold if the transfer is deterministic or if the "
               "upper end of the share of tests over 10% (95% t-interval) times the tests run is below two; else "
               "inconclusive; the random and bursty T_N variants, assumed distributions, reported; inconclusive if "
-              "the TCP flavour or 4.2BSD's timing decides it).",
-              decided_by(_over_10pct, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS), figure=3, sensitivity=("tcp_reno", "bsd42_6_2")),
+              "4.2BSD's timing decides it; the 4096- and 8192-octet windows and Reno, a later TCP, reported).",
+              decided_by(_over_10pct, *TCP_LEVELS), figure=3, sensitivity=TCP_VARIANTS),
         Claim("fig3.linear", "§5, conclusions", "Two circuits double the throughput, three triple it (T_N constant, "
               "the vendor's mean: C = 2, 3 at min(C × one circuit, the line's capacity for user data) within "
-              f"{100 * TOL_LINEAR:g}%; the random-T_N curve reported, not scored).", decided_by(_linear, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS, PLACEMENT_LEVELS), figure=3,
-              sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy")),
+              f"{100 * TOL_LINEAR:g}%; the random-T_N curve reported, not scored).", decided_by(_linear, *EVERY_LEVEL), figure=3,
+              sensitivity=EVERY_VARIANT),
         Claim("fig3.limited_by_network_delay", "Conclusions", "Throughput was limited by delays in the underlying X.25 "
               "network, not in the interface software or higher-level protocols (T_N constant: at C = 1, 2, 3 the "
               f"throughput at least {100 * NETWORK_SHARE:.1f}% of the X.25 window bound, min(C × W packets per network "
               "round trip, the line), the share 2150/2631 the paper's own measurement reached, and, the mechanism, "
               f"data waiting for P(R) with no circuit to its site free (queued at the interface or behind its circuit's "
               f"closed window) through at least {100 * BLOCKED_SHARE:g}% of the interface's idle time, "
-              "the rest being time TCP offered none; TCP's re-sent share per C reported beside it).", decided_by(_limited_by_network, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS), figure=3, sensitivity=("tcp_reno", "bsd42_6_2")),
+              "the rest being time TCP offered none; TCP's re-sent share per C reported beside it).", decided_by(_limited_by_network, *TCP_LEVELS), figure=3, sensitivity=TCP_VARIANTS),
         Claim("fig3.saturation_at_3", "§5, conclusions", "The burst model accurately predicts saturation at three "
               "virtual circuits, saturation as the paper observed it: the point beyond which more circuits do not "
               f"increase throughput (T_N constant: the first C reaching {100 * KNEE_SHARE:g}% of the best throughput "
-              "is 3, by the CIs; the random-T_N curve reported, not scored).", decided_by(_saturation_at, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS, PLACEMENT_LEVELS), figure=3,
-              sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy")),
+              "is 3, by the CIs; the random-T_N curve reported, not scored).", decided_by(_saturation_at, *EVERY_LEVEL), figure=3,
+              sensitivity=EVERY_VARIANT),
         Claim("fig3.busy_at_3", "§5, footnote 2", "Saturation, the condition in which the underlying X.25 interface is "
               "completely busy, is reached at three virtual circuits (packet traffic, copies included, and T_f as the "
               "interface's busy time, as C_max = 1 + T_I/(W(T_p + T_f)) counts it: the first C whose access lines plus "
               f"the host's processing per packet sent are busy at least {100 * LINE_BUSY_SHARE:g}% of the transfer is "
-              "3, by the CIs; T_N constant; the random-T_N curve reported, not scored).", decided_by(_busy_at, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS, PLACEMENT_LEVELS), figure=3,
-              sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy")),
+              "3, by the CIs; T_N constant; the random-T_N curve reported, not scored).", decided_by(_busy_at, *EVERY_LEVEL), figure=3,
+              sensitivity=EVERY_VARIANT),
         Claim("fig3.c_max_formula", "§5", "Internal consistency check (not the paper's numbers): C_max = 1 + "
               "T_I/(W(T_p+T_f)) with this model's own T_I and T_p predicts the knee (first C reaching "
               f"{100 * KNEE_SHARE:g}% of the best) of the burst model's curve, T_N constant; the random-T_N curve's "
-              "knee and the paper's formula with the model's times are shown beside it.", _c_max_formula,
-              figure=3, origin="model check"),
+              "knee and the paper's formula with the model's times are shown beside it. Inconclusive if 4.2BSD's "
+              "timing decides it; the 4096- and 8192-octet windows and Reno, a later TCP, reported.", decided_by(_c_max_formula, *TCP_LEVELS),
+              figure=3, origin="model check", sensitivity=TCP_VARIANTS),
         Claim("fig3.no_gain_when_saturated", "Conclusions", "If the link is saturated, opening additional circuits "
               "increases costs without increasing performance (T_N constant: past the first C whose X.25 interfaces (lines, "
               f"copies included, and host processing) are certainly busy at least {100 * LINE_BUSY_SHARE:g}% of the "
               f"transfer, every C within "
               f"{100 * TOL_FLAT:g}% over the best throughput up to it; the cost, calls and circuit-seconds, is "
               "arithmetic of the pre-opened circuits, reported, not scored; inconclusive if they never are; the "
-              "random-T_N curve reported, not scored).", decided_by(_flat_beyond, FLAVOUR_LEVELS, BSD42_TIMING_LEVELS, PLACEMENT_LEVELS), figure=3,
-              sensitivity=("tcp_reno", "bsd42_6_2", "host_to_host", "host_to_host_busy")),
+              "random-T_N curve reported, not scored).", decided_by(_flat_beyond, *EVERY_LEVEL), figure=3,
+              sensitivity=EVERY_VARIANT),
     )
 
 

@@ -53,10 +53,20 @@ HOURS_QUICK = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0)
 #: advertises (its socket buffer, tcp_recvspace = 2048; the `bsd42` flavour's default):
 #: four 452-octet segments in flight at most, whatever the sender's flavour.
 RECEIVE_WINDOW_OCTETS: int | None = 2048
+#: Larger receive windows, not a declared input: a 4.2BSD sender keeps its unacknowledged
+#: data in its send buffer, tcp_sendspace = 1024*2 in tcp_usrreq.c from CSRG 1.51
+#: (82/02/25) until 6.5 (85/03/18), so a 1983 sender with default buffers has at most
+#: 2048 octets outstanding whatever the receiver advertises; the window's one 1983 level
+#: is 2048. The bsd42 flavour has no send buffer, so under these windows it lets the
+#: whole window out: Fig. 3's variants rwnd_4096 and rwnd_8192, reported beside each
+#: verdict, never a level of it nor of the robustness screen (revision 14).
+LARGER_WINDOWS = (4096, 8192)
 #: Which receive window goes with which TCP flavour: "fixed" (RECEIVE_WINDOW_OCTETS under
 #: every flavour: Reno and NewReno run with 4.2BSD's receiver, the model until revision
 #: 13) or "by_flavour" (each flavour with its own era's default socket buffer,
-#: RECEIVE_WINDOW_BY_FLAVOUR). Not stated: declared uncertain.
+#: RECEIVE_WINDOW_BY_FLAVOUR). Not stated. It qualifies only the later TCPs' reported
+#: runs: under 4.2BSD both pairings give 2048 octets, and "by_flavour" would override the
+#: declared receive window, so it is not a level of the robustness screen (revision 14).
 RECEIVE_WINDOW_PAIRING = "fixed"
 #: tcp_recvspace of the BSD release each flavour first shipped in: 4.2BSD (1983) 2048,
 #: 4.3BSD-Reno (1990) 4096 as 4.3BSD's, 4.4BSD (1993, the first with NewReno's era of
@@ -281,10 +291,29 @@ A_BURSTY = Assumption(
     "The paper's closing guess (long delays, acknowledgements delivered in bursts); no distribution given.")
 
 # --------------------------------------------------- inputs for the robustness analysis
-_SRC_TCP = ("The paper does not name its TCP; Purdue's VAX ran 4.2BSD in 1983. 4.2BSD: no congestion window, "
-            "RTO = 2·SRTT in 500 ms ticks; Reno (1990) and NewReno (RFC 6582) are later.")
+#: The TCP flavour is not a declared input: the paper does not name its TCP, but it
+#: measured on a VAX 11/780 (§1) in 1983 (the report is of October 1983), so its plausible
+#: levels are 1983 TCPs only: 4.2BSD (TCP_FLAVOUR's reading), as its 6.1 and 6.2 sources
+#: time the round trip, the declared input "4.2BSD round-trip timing" below. Reno (4.3BSD-
+#: Reno, 1990; the model's is RFC 5681/6298) and NewReno (RFC 2582, 1999; RFC 6582) are
+#: later TCPs: run as reported sensitivities (Fig. 3's ``tcp_reno`` variant, the
+#: ``reno``/``newreno`` one-circuit curves), printed beside a verdict, never a level of
+#: claims.decided_by nor of the robustness screen (review 26, revision 13, finding 1).
+LATER_TCPS = ("reno", "newreno")
+#: How datagrams to one site are assigned to its circuits is not an input: the paper
+#: states it. §6.1: "When the interface receives a datagram, it enqueues it in a queue
+#: associated with the destination X.25 address … Associated with each queue of outgoing
+#: datagrams is a set of X.25 virtual circuits currently open to that destination"; §5:
+#: "multiplexing datagram traffic to that site over all circuits available", "send packets
+#: round-robin, using all the virtual circuits that are open to a given site"; §4 and RFC
+#: 877: a datagram is one packet sequence, sharing no packet with another, so it goes whole
+#: on one circuit. The model does exactly this (x25 `interface.rs`, `assign`): one queue per
+#: site, its head taken by the next circuit in round-robin order that holds no datagram
+#: still being sent. The one freedom, skipping a circuit still sending its last datagram,
+#: is what "using all the virtual circuits" asks: the alternative, a datagram waiting for
+#: its circuit's turn while another circuit to its site is idle, would leave a circuit
+#: unused, and would need per-circuit queues, which §6.1 does not have (revision 14).
 UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
-    UncertainInput("TCP flavour", "param:TCP_FLAVOUR", TCP_FLAVOUR, _SRC_TCP, levels=("bsd42", "reno", "newreno")),
     UncertainInput("4.2BSD round-trip timing", "param:BSD42_TIMING", BSD42_TIMING,
                    "4.2 distribution (6.1, 83/07/29): tcp_output never times, tcp_input times between advancing "
                    "ACKs; 6.2 (83/11/04) times a new segment from tcp_output; which Purdue ran is not stated",
@@ -301,15 +330,6 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
                    "4.2BSD's if.h: IFQ_MAXLEN = 50 (tcp_output sends all the window allows; ip_output drops on "
                    "IF_QFULL); the paper's IP-to-X.25 driver may have kept its own queue. 0: the model until "
                    "revision 6, TCP asked for a segment only when no datagram waits", levels=(0, 50)),
-    UncertainInput("TCP receive window (octets)", "param:RECEIVE_WINDOW_OCTETS", RECEIVE_WINDOW_OCTETS,
-                   "Not stated; 4.2BSD's default socket buffer (tcp_recvspace) was 2048 octets, 4.3BSD's 4096, "
-                   "later systems 8192", levels=(2048, 4096, 8192)),
-    UncertainInput("receive window's pairing with the TCP flavour", "param:RECEIVE_WINDOW_PAIRING",
-                   RECEIVE_WINDOW_PAIRING,
-                   "Not stated. 'fixed': every flavour with 4.2BSD's 2048-octet receiver (the paper's hosts); "
-                   "'by_flavour': each with its own release's tcp_recvspace, 4.2BSD 2048, 4.3BSD(-Reno) 4096, "
-                   "4.4BSD 8192 (a 1990 sender against a 1983 receiver, or a 1990 pair)",
-                   levels=("fixed", "by_flavour")),
     UncertainInput("TCP delayed-ACK time (s)", "param:DELAYED_ACK_S", DELAYED_ACK_S,
                    "Not stated. 4.2BSD sets TF_DELACK and its tcp_fasttimo, every 200 ms (PR_FASTHZ = 5), sends the "
                    "ACK: 0-0.2 s after the segment; RFC 1122 §4.2.3.2: at most 0.5 s; 0 acknowledges every segment",
