@@ -301,12 +301,31 @@ def test_simulate_runs_goes_through_the_store_and_reuses_it(tmp_path: Path) -> N
     # Each run's replications, kept for the claims that pair runs or count replications:
     # their t-interval is the summary's, and the store gives the same values again.
     observed: dict[str, fw.Observations] = {}
-    fw.simulate_runs(reqs, workers=1, store=path, observed=observed)
+    cost: dict[str, tuple[int, int]] = {}
+    fw.simulate_runs(reqs, workers=1, store=path, observed=observed, cost=cost)
+    # A run's cost is its replications and the events they simulated, as stored.
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        stored_events = db.execute("SELECT SUM(events) FROM replications").fetchone()[0]
+    assert cost["r1"][0] == cost["r2"][0] == 3
+    assert 0 < cost["r1"][1] and cost["r1"][1] + cost["r2"][1] == stored_events
     values = observed["r1"][("a_to_b", "throughput_efficiency")]
     stat = first["r1"]["a_to_b"]["throughput_efficiency"]
     e = fw.t_interval(values)
     assert len(values) == 3 and len(set(values)) == 3
     assert (e.mean, e.half) == (pytest.approx(stat["mean"], rel=1e-12), pytest.approx(stat["ci95_half_width"], rel=1e-9))
+
+
+def test_the_cost_line_counts_each_run_once_under_the_first_figure() -> None:
+    from arqlab.studies.reproduce import cost_line
+
+    cost = {"a": (10, 1_000_000), "b": (20, 3_000_000), "c": (5, 500_000)}
+    line = cost_line({2: ["a", "b", "a"], 3: ["b", "c"]}, cost)
+    assert line is not None
+    assert "Fig. 2 2 runs, 30 replications, 4.0 M events; Fig. 3 1 runs, 5 replications, 0.5 M events" in line
+    assert line.endswith("in all 3 runs, 35 replications, 4.5 M events")
+    assert cost_line({2: ["a"]}, {}) is None, "a substituted runner reports no cost"
 
 
 def test_figure_data_replications_are_the_runs_observations_in_plot_units() -> None:

@@ -107,6 +107,28 @@ def _print_summary(results: Sequence[ClaimResult], fdata: dict[int, FigureData],
         print(f"Precision: all {total} points within ±{100 * precision:g}%{others}", file=stream)
 
 
+def cost_line(figure_runs: Mapping[int, Sequence[str]], cost: Mapping[str, tuple[int, int]]) -> str | None:
+    """Where a pass's simulation went, per figure: distinct runs, replications used and
+    events simulated (a run shared by figures counted under the first that asks for it).
+    ``figure_runs``: each figure's run keys, in pass order; ``cost``: ``{run key:
+    (replications, events)}`` from :func:`~.run.simulate_runs`. None without costs (a
+    substituted runner)."""
+    if not cost:
+        return None
+    seen: set[str] = set()
+    parts: list[str] = []
+    total = [0, 0, 0]
+    for n, keys in figure_runs.items():
+        mine = [k for k in dict.fromkeys(keys) if k not in seen and k in cost]
+        seen.update(mine)
+        reps = sum(cost[k][0] for k in mine)
+        events = sum(cost[k][1] for k in mine)
+        total = [total[0] + len(mine), total[1] + reps, total[2] + events]
+        parts.append(f"Fig. {n} {len(mine):,} runs, {reps:,} replications, {events / 1e6:,.1f} M events")
+    return ("Simulated per figure (a run shared by figures under the first): " + "; ".join(parts)
+            + f"; in all {total[0]:,} runs, {total[1]:,} replications, {total[2] / 1e6:,.1f} M events")
+
+
 def check_variants(figures: Mapping[int, Figure], wanted: Sequence[int], points: Mapping[int, Sequence[Point]],
                    study_claims: Sequence[Claim]) -> None:
     """Plan time: every sensitivity variant a claim names must vary every curve the claim
@@ -151,8 +173,9 @@ def reproduce_study(
         for k, r in rmap.items():
             runs.setdefault(k, r)
     observed: dict[str, Observations] = {}
+    cost: dict[str, tuple[int, int]] = {}
     metrics = simulate_runs(list(runs.values()), workers=workers, executor=executor, store=store,
-                            progress=progress, runner=runner, observed=observed)
+                            progress=progress, runner=runner, observed=observed, cost=cost)
     frames = {n: tabulate(all_figs[n], plans[n][0], metrics) for n in wanted}
     check_capacity(frames, runs, metrics, settings.precision,
                    lambda reqs: simulate_runs(reqs, workers=workers, executor=executor, store=store, runner=runner))
@@ -186,6 +209,9 @@ def reproduce_study(
         if skipped:
             print(f"Not evaluated (need figures that were not run): {', '.join(skipped)}", file=sink)
     _print_summary(results, fdata, out, settings.precision, sink)
+    spent = cost_line({n: list(plans[n][1]) for n in wanted}, cost)
+    if spent is not None:
+        print(spent, file=sink)
     files += list(write_claims(results, out, title=study.TITLE, quick=quick, coequal=coequal))
     return Reproduction(out, data, results, files, skipped)
 

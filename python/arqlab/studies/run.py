@@ -40,6 +40,7 @@ def simulate_runs(
     progress: ProgressFn | None = None,
     runner: Callable[[RunRequest], Metrics] | None = None,
     observed: dict[str, Observations] | None = None,
+    cost: dict[str, tuple[int, int]] | None = None,
 ) -> dict[str, Metrics]:
     """Run every request and return ``{run key: metrics}``. The one place that simulates.
 
@@ -59,6 +60,10 @@ def simulate_runs(
     (``{run key: {(direction, measure): values}}``) for the runs whose records the
     execution layer kept (every run of up to ``results.KEEP_RECORDS_UP_TO``
     replications; a substituted ``runner`` gives none).
+
+    ``cost``: when given, filled with each run's replications used and the events they
+    simulated, ``{run key: (replications, events)}`` (a substituted ``runner`` gives none):
+    events are what a run costs, the same on any machine and load.
     """
     total = len(runs)
     results: dict[str, Metrics] = {}
@@ -84,6 +89,8 @@ def simulate_runs(
     outcomes = run_points_detailed(specs, executor=executor, workers=workers, store=store)
     for i, (req, spec, outcome) in enumerate(zip(runs, specs, outcomes), 1):
         results[req.key] = plain_metrics(outcome.metrics)
+        if cost is not None:
+            cost[req.key] = (outcome.n, outcome.summary.events)
         if observed is not None and outcome.kept_records is not None:
             observed[req.key] = {k: tuple(v) for k, v in observations(outcome.kept_records).items()}
         warn_stalls(req.label or req.key, outcome.summary.stalls)

@@ -5,7 +5,7 @@
 use super::config::{Mode, Poll, T1Action, TimerRecovery};
 use super::station::{HdlcStation, Role, BUSY_REPORT, F_OWED, POLLED, REJ_OWED, SEND_P};
 use crate::engine::{Duration, SimTime};
-use crate::protocol::{Event, Frame, FrameKind, Grant, Payload, RetransmitCause};
+use crate::protocol::{Frame, FrameKind, Grant, Payload, RetransmitCause};
 
 /// Whether the P/F bit of a chosen frame is already decided.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -34,7 +34,7 @@ impl<P: Payload> HdlcStation<P> {
         if self.in_timer_recovery() {
             return self.next < self.sent;
         }
-        self.next < self.taken || (self.taken < self.k && (!with_queue || self.sdus.len() > self.taken))
+        self.next < self.taken || (self.taken < self.k && (!with_queue || self.sdus.len() > self.acked + self.taken))
     }
 
     /// `timer_recovery = "lapb"`: from T1's expiry until the F = 1 response to the poll
@@ -109,12 +109,9 @@ impl<P: Payload> HdlcStation<P> {
             return false;
         }
         if n > 0 {
+            // Reported by `poll_event` from where they are (no copy into `events`).
             if self.report_acknowledged {
-                for _ in 0..n {
-                    if let Some(msg) = self.sdus.pop_front() {
-                        self.events.push_back(Event::Acknowledged(msg));
-                    }
-                }
+                self.acked += n;
             } else {
                 self.sdus.drain(..n);
             }
@@ -224,7 +221,7 @@ impl<P: Payload> HdlcStation<P> {
         if let Some(pos) = self.single_ready() {
             if let Some((abs, cause)) = self.single.remove(pos) {
                 let idx = (abs - self.va_abs) as usize;
-                if let Some(msg) = self.sdus.get(idx).cloned() {
+                if let Some(msg) = self.sdus.get(self.acked + idx).cloned() {
                     self.counters.count_retransmission(cause);
                     self.set_i_frame(slot, idx, msg);
                     return Some(Pf::Rule);
@@ -240,13 +237,13 @@ impl<P: Payload> HdlcStation<P> {
     fn choose_i_or_ack_into(&mut self, slot: &mut Frame<P>) -> Option<Pf> {
         if self.can_send_i(true) {
             if self.next == self.taken {
-                if self.sdus.len() == self.taken {
+                if self.sdus.len() == self.acked + self.taken {
                     return None;
                 }
                 self.taken += 1;
             }
             let idx = self.next;
-            let msg = self.sdus[idx].clone();
+            let msg = self.sdus[self.acked + idx].clone();
             if idx < self.sent {
                 self.counters.count_retransmission(self.cause);
             } else {

@@ -56,13 +56,18 @@ pub struct HdlcStation<P: Payload = Sdu> {
     pub(super) secondary_t1_action: SecondaryT1Action,
     pub(super) timer_recovery: TimerRecovery,
 
-    // Send side. `sdus[0]` carries N(S) = V(A).
+    // Send side. `sdus[acked]` carries N(S) = V(A).
     pub(super) va: u32,
     pub(super) va_abs: u64,
-    /// Every SDU submitted and not yet acknowledged, oldest first: the first `taken`
-    /// are in the send window (numbered from V(A)), the rest wait to enter it. One
-    /// queue, so an SDU entering the window moves no data (`taken` += 1).
+    /// Every SDU submitted and not yet reported acknowledged, oldest first: the first
+    /// `acked` are acknowledged and wait for `poll_event` to report them, the next
+    /// `taken` are in the send window (numbered from V(A)), the rest wait to enter it.
+    /// One queue, so an SDU entering the window or acknowledged moves no data.
     pub(super) sdus: VecDeque<P>,
+    /// SDUs at the front of `sdus` acknowledged and not yet reported: `poll_event`
+    /// reports them (`Event::Acknowledged`) before `events`, as one input acts on its
+    /// N(R) before it delivers (callers drain the events after each input).
+    pub(super) acked: usize,
     pub(super) taken: usize,
     /// Index in `sdus` of the next frame to send: V(S) = V(A) + next.
     pub(super) next: usize,
@@ -152,6 +157,7 @@ impl<P: Payload> HdlcStation<P> {
             va: 0,
             va_abs: 0,
             sdus: VecDeque::new(),
+            acked: 0,
             taken: 0,
             next: 0,
             sent: 0,
@@ -512,15 +518,19 @@ impl<P: Payload> Layer for HdlcStation<P> {
     }
 
     fn poll_event(&mut self) -> Option<Event<P>> {
+        if self.acked > 0 {
+            self.acked -= 1;
+            return self.sdus.pop_front().map(Event::Acknowledged);
+        }
         self.events.pop_front()
     }
 
     fn backlog(&self) -> usize {
-        self.sdus.len() - self.taken
+        self.sdus.len() - self.acked - self.taken
     }
 
     fn unacknowledged(&self) -> usize {
-        self.sdus.len()
+        self.sdus.len() - self.acked
     }
 
     fn counters(&self) -> Counters {
