@@ -278,19 +278,28 @@ impl<P: Payload> Interface<P> {
         Some(64 * w + word.trailing_zeros() as usize)
     }
 
-    /// Counts the sites' tallies afresh if `circuit_mut` handed a circuit out.
+    /// Counts the sites' tallies afresh if `circuit_mut` handed a circuit out (tests
+    /// only: the check is inlined, the count is not).
+    #[inline]
     fn settle(&mut self) {
-        if std::mem::take(&mut self.tally_stale) {
-            for s in &mut self.sites {
-                (s.free, s.sending) = (0, 0);
-            }
-            self.blocked_sites = 0;
-            for k in 0..self.active.len() {
-                let c = self.circuits[self.active[k]].as_ref().expect("active");
-                let (site, now) = (c.peer, class(c));
-                self.site(site);
-                self.sites[site as usize].retally(&mut self.blocked_sites, (false, false), now);
-            }
+        if self.tally_stale {
+            self.recount();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn recount(&mut self) {
+        self.tally_stale = false;
+        for s in &mut self.sites {
+            (s.free, s.sending) = (0, 0);
+        }
+        self.blocked_sites = 0;
+        for k in 0..self.active.len() {
+            let c = self.circuits[self.active[k]].as_ref().expect("active");
+            let (site, now) = (c.peer, class(c));
+            self.site(site);
+            self.sites[site as usize].retally(&mut self.blocked_sites, (false, false), now);
         }
     }
 
