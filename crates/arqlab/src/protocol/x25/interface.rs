@@ -708,9 +708,7 @@ impl<P: Payload> Interface<P> {
     }
 
     /// Fires the circuits' due timers. A quiet spell ends only if one fired: the host
-    /// calls this on every wake-up, most of them for its access line (inlined there:
-    /// most calls end at the remembered deadline).
-    #[inline]
+    /// calls this on every wake-up, most of them for its access line.
     pub fn handle_timeout(&mut self, now: SimTime) {
         self.now = now;
         // `poll_timeout`'s remembered answer (no control packet waiting, no deadline
