@@ -131,6 +131,30 @@ fn test_kept_quiet_answers_match_fresh_ones_through_a_transfer() {
     assert!(tcp_quiet > 1000 && lapb_quiet > 1000, "the kept answers were in use: TCP {tcp_quiet}, LAPB {lapb_quiet} checks");
 }
 
+/// The interface's kept state (the channels that may send, outside which `search`
+/// looks at no circuit; each site's free and datagram-holding circuits, which answer
+/// `x25_window_blocked_s`'s question) stays what a fresh count gives, every 5 ms
+/// through a transfer over two circuits with datagrams queued behind closed windows,
+/// and over one with queue drops and TCP timeouts; both were in use.
+#[test]
+fn test_kept_circuit_state_matches_a_fresh_count_through_a_transfer() {
+    for (c, ifq) in [(2, Some(50)), (1, Some(1))] {
+        let (mut p, start) = pair(c, 2048, ifq, 40);
+        let (mut skipped, mut blocked) = (0, 0);
+        for k in 1..=30_000 {
+            p.run(start + Duration::from_secs_f64(0.005 * f64::from(k)), |_, _, _| false);
+            for h in &mut p.ends {
+                let (outside, sites) = h.lower.iface.check_kept();
+                skipped += outside;
+                blocked += sites;
+            }
+        }
+        let ids: Vec<u64> = p.delivered(1).iter().map(|x| x.1.id).collect();
+        assert_eq!(ids, (0..40).collect::<Vec<_>>(), "{c} circuits: every segment once, in order");
+        assert!(skipped > 1000 && blocked > 1000, "{c} circuits: the kept state was in use: {skipped} circuits skipped, {blocked} blocked sites");
+    }
+}
+
 /// TCP's kept "nothing to send" stands across a wake-up of the stack before TCP's own
 /// deadline (most wake-ups are the access line's): TCP's timers act only once due
 /// (`Layer::timeouts_wait_for_deadline`). A wake-up at that deadline ends it.

@@ -21,17 +21,44 @@ struct Site<P> {
     last_open: Option<SimTime>,
     /// Round-robin position over the site's circuits.
     rr: usize,
+    /// The site's circuits free for a datagram, and those holding one (`Class`).
+    free: u32,
+    sending: u32,
 }
 
 impl<P> Default for Site<P> {
     fn default() -> Self {
-        Site { small: VecDeque::new(), large: VecDeque::new(), last_open: None, rr: 0 }
+        Site { small: VecDeque::new(), large: VecDeque::new(), last_open: None, rr: 0, free: 0, sending: 0 }
     }
+}
+
+/// What a circuit can do for its site's datagrams: (free for one, holding one).
+type Class = (bool, bool);
+
+fn class<P: Payload>(c: &Circuit<P>) -> Class {
+    (c.free(), c.sending())
 }
 
 impl<P> Site<P> {
     fn queued(&self) -> usize {
         self.small.len() + self.large.len()
+    }
+
+    /// A datagram on one of its circuits and none free: the site waits for the network.
+    fn blocked(&self) -> bool {
+        self.sending > 0 && self.free == 0
+    }
+
+    /// One of its circuits went from class `was` to `now`; `blocked_sites` follows.
+    fn retally(&mut self, blocked_sites: &mut u32, was: Class, now: Class) {
+        let before = self.blocked();
+        self.free = self.free + u32::from(now.0) - u32::from(was.0);
+        self.sending = self.sending + u32::from(now.1) - u32::from(was.1);
+        match (before, self.blocked()) {
+            (false, true) => *blocked_sites += 1,
+            (true, false) => *blocked_sites -= 1,
+            _ => {}
+        }
     }
     fn pop(&mut self) -> Option<Queued<P>> {
         self.small.pop_front().or_else(|| self.large.pop_front())
@@ -115,6 +142,17 @@ pub struct Interface<P> {
     /// The occupied channels in ascending order: scans visit these only, in the order
     /// a scan over every channel would (the results are identical).
     active: Vec<usize>,
+    /// Channels whose circuit may want to send, one bit each. A clear bit's circuit
+    /// answers `wants` false and has no control packet waiting (whose due time would
+    /// pass without an input), and has had no input since: it answers false again, and
+    /// `search` skips it. Every change of a circuit sets its bit; `search` clears it.
+    may_send: Vec<u64>,
+    /// Sites whose datagrams wait for the network (`Site::blocked`), kept through each
+    /// change of a circuit's `Class`: `waits_for_network` reads it instead of scanning.
+    blocked_sites: u32,
+    /// A circuit was handed out by `circuit_mut` (tests): the sites' tallies are
+    /// counted afresh before their next use.
+    tally_stale: bool,
     next_channel: u32,
     /// Round-robin position over circuits for the link level.
     rr: usize,
@@ -165,6 +203,9 @@ impl<P: Payload> Interface<P> {
             sites: Vec::new(),
             circuits: (0..cfg.channels).map(|_| None).collect(),
             active: Vec::with_capacity(cfg.channels as usize),
+            may_send: vec![0; (cfg.channels as usize).div_ceil(64)],
+            blocked_sites: 0,
+            tally_stale: false,
             next_channel: 0,
             rr: 0,
             next_number: 0,
@@ -183,10 +224,18 @@ impl<P: Payload> Interface<P> {
 
     /// Puts `c` in channel `slot` (None frees it), keeping the index of occupied ones.
     pub fn set_circuit(&mut self, slot: usize, c: Option<Circuit<P>>) -> Option<Circuit<P>> {
+        self.settle();
         self.assign_due = true;
         self.quiet_until = SimTime::ZERO;
         self.timeout_memo.set(None);
+        if let Some(c) = &c {
+            self.site(c.peer);
+            self.sites[c.peer as usize].retally(&mut self.blocked_sites, (false, false), class(c));
+        }
         let old = std::mem::replace(&mut self.circuits[slot], c);
+        if let Some(o) = &old {
+            self.sites[o.peer as usize].retally(&mut self.blocked_sites, class(o), (false, false));
+        }
         match (old.is_some(), self.circuits[slot].is_some()) {
             (false, true) => {
                 let k = self.active.partition_point(|&i| i < slot);
@@ -195,6 +244,7 @@ impl<P: Payload> Interface<P> {
             (true, false) => self.active.retain(|&i| i != slot),
             _ => {}
         }
+        self.mark(slot, self.circuits[slot].is_some());
         old
     }
 
@@ -202,7 +252,55 @@ impl<P: Payload> Interface<P> {
     pub fn circuit_mut(&mut self, slot: usize) -> Option<&mut Circuit<P>> {
         self.quiet_until = SimTime::ZERO;
         self.timeout_memo.set(None);
+        self.tally_stale = true;
+        self.mark(slot, self.circuits[slot].is_some());
         self.circuits[slot].as_mut()
+    }
+
+    /// Sets (`on`) or clears channel `slot`'s bit in `may_send`.
+    fn mark(&mut self, slot: usize, on: bool) {
+        let (w, b) = (slot / 64, 1u64 << (slot % 64));
+        if on {
+            self.may_send[w] |= b;
+        } else {
+            self.may_send[w] &= !b;
+        }
+    }
+
+    /// The first channel at or after `from` whose `may_send` bit is set.
+    fn next_may_send(&self, from: usize) -> Option<usize> {
+        let mut w = from / 64;
+        let mut word = self.may_send.get(w)? & (!0u64 << (from % 64));
+        while word == 0 {
+            w += 1;
+            word = *self.may_send.get(w)?;
+        }
+        Some(64 * w + word.trailing_zeros() as usize)
+    }
+
+    /// Counts the sites' tallies afresh if `circuit_mut` handed a circuit out (tests
+    /// only: the check is inlined, the count is not).
+    #[inline]
+    fn settle(&mut self) {
+        if self.tally_stale {
+            self.recount();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn recount(&mut self) {
+        self.tally_stale = false;
+        for s in &mut self.sites {
+            (s.free, s.sending) = (0, 0);
+        }
+        self.blocked_sites = 0;
+        for k in 0..self.active.len() {
+            let c = self.circuits[self.active[k]].as_ref().expect("active");
+            let (site, now) = (c.peer, class(c));
+            self.site(site);
+            self.sites[site as usize].retally(&mut self.blocked_sites, (false, false), now);
+        }
     }
 
     /// The occupied channels' circuits, in channel order.
@@ -331,7 +429,11 @@ impl<P: Payload> Interface<P> {
         self.now = now;
         self.quiet_until = SimTime::ZERO;
         self.timeout_memo.set(None);
+        self.settle();
         let slot = self.find(p.vc);
+        if let Some(s) = slot {
+            self.mark(s, true);
+        }
         match p.kind {
             PacketKind::CallRequest => {
                 self.counters.calls_received += 1;
@@ -347,10 +449,13 @@ impl<P: Payload> Interface<P> {
             }
             PacketKind::CallAccepted => {
                 if let Some(c) = slot.and_then(|s| self.circuits[s].as_mut()) {
+                    let was = class(c);
                     c.state = VcState::Open;
                     c.opened_at = now;
                     c.last_used = now;
                     self.assign_due = true;
+                    let (site, is) = (c.peer, class(c));
+                    self.sites[site as usize].retally(&mut self.blocked_sites, was, is);
                 }
             }
             PacketKind::ClearRequest => {
@@ -384,11 +489,13 @@ impl<P: Payload> Interface<P> {
             PacketKind::Data | PacketKind::Rr => {
                 if let Some(c) = slot.and_then(|s| self.circuits[s].as_mut()) {
                     let before = c.sequence_errors;
+                    let was = class(c);
                     let counters = &mut self.counters;
                     c.on_packet(now, p, self.ack_timer, &mut |_, payload| {
                         counters.datagrams_delivered += 1;
                         deliver(payload);
                     });
+                    debug_assert_eq!(was, class(c), "a data or RR packet changed what its circuit can carry");
                     self.counters.sequence_errors += c.sequence_errors - before;
                 }
             }
@@ -418,11 +525,14 @@ impl<P: Payload> Interface<P> {
             let wrap = |x: usize| if x >= n { x - n } else { x };
             let mut rr = s.rr % n;
             for k in 0..n {
-                let c = self.circuits[mine[wrap(rr + k)]].as_mut().expect("listed");
+                let i = mine[wrap(rr + k)];
+                let c = self.circuits[i].as_mut().expect("listed");
                 if c.free() {
                     let Some((number, payload, octets)) = s.pop() else { break };
                     self.queued_total -= 1;
                     c.take(now, number, payload, octets);
+                    s.retally(&mut self.blocked_sites, (true, false), class(c));
+                    self.may_send[i / 64] |= 1 << (i % 64);
                     self.counters.datagrams_sent += 1;
                     self.counters.datagram_octets_sent += u64::from(octets);
                     rr = wrap(rr + k + 1);
@@ -488,9 +598,14 @@ impl<P: Payload> Interface<P> {
     /// site free? (`assign` has run, so a queued datagram has none; a datagram on a
     /// circuit has packets left behind a closed window.)
     fn waits_for_network(&mut self) -> bool {
-        if self.queued_total > 0 {
-            return true;
-        }
+        self.settle();
+        debug_assert_eq!(self.blocked_sites > 0, self.waits_for_network_fresh(), "the sites' tallies drifted");
+        self.queued_total > 0 || self.blocked_sites > 0
+    }
+
+    /// `waits_for_network`'s answer counted afresh over the circuits, with no datagram
+    /// queued (the check of the kept tallies).
+    fn waits_for_network_fresh(&mut self) -> bool {
         self.scratch.clear();
         for &i in &self.active {
             if let Some(c) = &self.circuits[i] {
@@ -508,29 +623,45 @@ impl<P: Payload> Interface<P> {
         if let Some(p) = self.pending.pop_front() {
             return Some(p);
         }
+        self.settle();
         self.assign(now);
-        // Round robin from channel `rr`: the occupied channels at or after it, then before
-        // (one index wrapping once, not a chain of two ranges).
-        let n = self.active.len();
-        let mut k = self.active.partition_point(|&i| i < self.rr);
-        for _ in 0..n {
-            if k == n {
-                k = 0;
-            }
-            let i = self.active[k];
-            k += 1;
-            let Some(c) = self.circuits[i].as_mut() else { continue };
+        debug_assert!(self.skipped_circuits_are_quiet(now));
+        // Round robin from channel `rr`: the channels that may send at or after it, then
+        // before; a circuit found not wanting leaves the set until its next change. The
+        // control packets' due times met on the way make the quiet deadline.
+        let (start, mut from, mut wrapped) = (self.rr, self.rr, false);
+        let mut control_due = SimTime::MAX;
+        loop {
+            let i = match self.next_may_send(from) {
+                Some(i) if !wrapped || i < start => i,
+                _ if !wrapped => {
+                    (wrapped, from) = (true, 0);
+                    continue;
+                }
+                _ => break,
+            };
+            from = i + 1;
+            let c = self.circuits[i].as_mut().expect("a channel may send only while occupied");
             if !c.wants(now) {
+                match c.control {
+                    Some((_, at)) => control_due = control_due.min(at),
+                    None => self.may_send[i / 64] &= !(1 << (i % 64)),
+                }
                 continue;
             }
             let was_calling_callee = c.state == VcState::Calling && !c.caller;
             let before = (c.data_packets_sent, c.rr_sent);
+            let was = class(c);
             self.timeout_memo.set(None);
             let p = c.next_packet(now)?;
             if was_calling_callee && p.kind == PacketKind::CallAccepted {
                 c.state = VcState::Open;
                 c.opened_at = now;
                 c.last_used = now;
+            }
+            let is = class(c);
+            if is != was {
+                self.sites[c.peer as usize].retally(&mut self.blocked_sites, was, is);
             }
             self.assign_due |= c.free();
             self.counters.data_packets_sent += c.data_packets_sent - before.0;
@@ -543,9 +674,37 @@ impl<P: Payload> Interface<P> {
         // Nothing wants to send and `assign` will not run again: only a control packet
         // falling due (each is due after now, or it would have gone) changes that.
         if self.queued_total == 0 || !self.assign_due {
-            self.quiet_until = self.open_circuits().filter_map(|c| c.control.map(|(_, at)| at)).min().unwrap_or(SimTime::MAX);
+            debug_assert_eq!(control_due, self.open_circuits().filter_map(|c| c.control.map(|(_, at)| at)).min().unwrap_or(SimTime::MAX));
+            self.quiet_until = control_due;
         }
         None
+    }
+
+    /// Every occupied channel outside `may_send` has a circuit that does not want to
+    /// send at `now` and has no control packet waiting (the kept set against a fresh
+    /// question).
+    fn skipped_circuits_are_quiet(&self, now: SimTime) -> bool {
+        self.active.iter().all(|&i| {
+            let c = self.circuits[i].as_ref().expect("active");
+            self.may_send[i / 64] & (1 << (i % 64)) != 0 || (c.control.is_none() && !c.wants(now))
+        })
+    }
+
+    /// Test view: checks the kept state against a fresh computation (the `may_send`
+    /// set, the sites' tallies) and returns how many occupied channels are outside the
+    /// set and how many sites are blocked.
+    #[cfg(test)]
+    pub(crate) fn check_kept(&mut self) -> (usize, u32) {
+        self.settle();
+        assert!(self.skipped_circuits_are_quiet(self.now), "a circuit outside may_send wants to send");
+        for (site, s) in self.sites.iter().enumerate() {
+            let mine = self.open_circuits().filter(|c| c.peer as usize == site);
+            let (free, sending) = mine.fold((0, 0), |(f, x), c| (f + u32::from(c.free()), x + u32::from(c.sending())));
+            assert_eq!((s.free, s.sending), (free, sending), "site {site}'s tally");
+        }
+        assert_eq!(self.blocked_sites > 0, self.waits_for_network_fresh(), "blocked sites");
+        let outside = self.active.iter().filter(|&&i| self.may_send[i / 64] & (1 << (i % 64)) == 0).count();
+        (outside, self.blocked_sites)
     }
 
     /// Fires the circuits' due timers. A quiet spell ends only if one fired: the host
@@ -565,6 +724,7 @@ impl<P: Payload> Interface<P> {
                 if c.handle_timeout(now) {
                     self.quiet_until = SimTime::ZERO;
                     self.timeout_memo.set(None);
+                    self.may_send[i / 64] |= 1 << (i % 64);
                 }
             }
         }
