@@ -58,9 +58,12 @@ RECEIVE_WINDOW_OCTETS: int | None = 2048
 #: 13) or "by_flavour" (each flavour with its own era's default socket buffer,
 #: RECEIVE_WINDOW_BY_FLAVOUR). Not stated: declared uncertain.
 RECEIVE_WINDOW_PAIRING = "fixed"
-#: tcp_recvspace of the BSD release each flavour first shipped in: 4.2BSD (1983) 2048,
-#: 4.3BSD-Reno (1990) 4096 as 4.3BSD's, 4.4BSD (1993, the first with NewReno's era of
-#: larger buffers) 8192.
+#: The "by_flavour" pairing: a later sender with a later, larger receiver. The levels
+#: are receive buffers, not releases of these flavours: 2048 is 4.2BSD's tcp_recvspace
+#: (tcp_usrreq.c, 1983), 4096 the same variable as 4.3BSD (1986) set it, 8192 a later
+#: and larger default. No BSD release ran the model's "reno" (RFC 5681/6298, 2009/2011)
+#: or "newreno" (RFC 6582, 2012), so the pairing orders the windows with the flavours'
+#: era and claims no more.
 RECEIVE_WINDOW_BY_FLAVOUR = {"bsd42": 2048, "reno": 4096, "newreno": 8192}
 #: TCP's delayed-ACK time (the tcp layer's default, 0.2 s: BSD's fast timer, tcp_fasttimo
 #: every 200 ms, sends a delayed ACK at most this long after the segment; RFC 1122
@@ -302,13 +305,14 @@ UNCERTAIN_INPUTS: tuple[UncertainInput, ...] = (
                    "IF_QFULL); the paper's IP-to-X.25 driver may have kept its own queue. 0: the model until "
                    "revision 6, TCP asked for a segment only when no datagram waits", levels=(0, 50)),
     UncertainInput("TCP receive window (octets)", "param:RECEIVE_WINDOW_OCTETS", RECEIVE_WINDOW_OCTETS,
-                   "Not stated; 4.2BSD's default socket buffer (tcp_recvspace) was 2048 octets, 4.3BSD's 4096, "
-                   "later systems 8192", levels=(2048, 4096, 8192)),
+                   "Not stated; 4.2BSD's default socket buffer (tcp_recvspace, 1983) was 2048 octets, 4.3BSD's "
+                   "(1986) 4096; 8192: a later, larger default", levels=(2048, 4096, 8192)),
     UncertainInput("receive window's pairing with the TCP flavour", "param:RECEIVE_WINDOW_PAIRING",
                    RECEIVE_WINDOW_PAIRING,
                    "Not stated. 'fixed': every flavour with 4.2BSD's 2048-octet receiver (the paper's hosts); "
-                   "'by_flavour': each with its own release's tcp_recvspace, 4.2BSD 2048, 4.3BSD(-Reno) 4096, "
-                   "4.4BSD 8192 (a 1990 sender against a 1983 receiver, or a 1990 pair)",
+                   "'by_flavour': a later sender with a later, larger receiver: 4.2BSD 2048, Reno 4096, NewReno "
+                   "8192 (the windows ordered by era; the model's Reno, RFC 5681/6298, and NewReno, RFC 6582, "
+                   "shipped in no BSD release with these buffers)",
                    levels=("fixed", "by_flavour")),
     UncertainInput("TCP delayed-ACK time (s)", "param:DELAYED_ACK_S", DELAYED_ACK_S,
                    "Not stated. 4.2BSD sets TF_DELACK and its tcp_fasttimo, every 200 ms (PR_FASTHZ = 5), sends the "
