@@ -120,11 +120,16 @@ def test_busy_at_3_says_the_busy_shares_with_copies_and_their_sensitivity() -> N
     """The busy shares 25.7, 57.8, 94.5, 100.2 % (busy × throughput / 1,600,000): at 95 %
     first at C = 4, at 90 % at C = 3; the random curve has no busy time here."""
     said(claim("fig3.busy_at_3", _fig3(USEFUL, BUSY_S)), N,
-         "T_N constant (scored): interface busy ≥ 95% (lines, copies included, and host processing) first at C = 4 "
+         "T_N constant (scored): sending interface busy ≥ 95% (its line, copies included, and its processing) first "
+         "at C = 4 "
          "(by the CIs; certainly from C = 4); busy: C = 1: 25.7%, C = 2: 57.8%, C = 3: 94.5%, C = 4: 100.2%; the "
          "burst model's bound at C = 3 under this T_N placement: 82.8% (the window bounds it whatever TCP sends); "
          "first C by share: ≥ 90%: C = 3; ≥ 95%: C = 4; ≥ 97.5%: C = 4; re-sent: not measured; T_N random (assumed "
-         "distribution, reported, not scored): inconclusive: busy time not measured",
+         "distribution, reported, not scored): inconclusive: busy time not measured; the burst model's bound at "
+         "C = 3 by T_N placement: between_dces 82.8%, host_to_host 94.1%, host_to_host_busy 100.0%; under 2 of 3 "
+         "placements (between_dces, host_to_host) it is below 95%: settled by the closed form, does not hold "
+         "whatever the run; the claim can hold only where T_f is the interface's busy time (host_to_host_busy, "
+         "decided by its run)",
          "busy ≥ 95% from C = 4 (CIs: 4–4; paper 3; bound at 3: 82.8%); random: inconclusive")
 
 
@@ -153,7 +158,8 @@ def test_no_gain_when_saturated_says_each_c_past_the_busy_lines() -> None:
     # The cost is arithmetic: C calls, C × 800,000 bits / throughput circuit-seconds (4 ×
     # 800,000 / 8218 = 389, 5 × 800,000 / 8086 = 495).
     said(claim("fig3.no_gain_when_saturated", data), H,
-         "T_N constant: interfaces certainly ≥ 95% busy (lines, copies included, and host processing) from C = 4; past it: x=5:ok C = 5: 8086±0 "
+         "T_N constant: sending interface certainly ≥ 95% busy (its line, copies included, and its processing) from "
+         "C = 4; past it: x=5:ok C = 5: 8086±0 "
          "bit/s, -1.6% over C = 4; the cost, arithmetic of the scenario (circuits pre-opened: calls = C; "
          "circuit-seconds = C × the transfer's time), reported, not scored: C = 4: 4 calls, 389 circuit-s, C = 5: 5 "
          "calls, 495 circuit-s; T_N random: not run",
@@ -168,21 +174,24 @@ def test_no_gain_when_saturated_says_each_c_past_the_busy_lines() -> None:
 
 
 def test_over_10pct_says_the_tests_over_under_the_stated_condition_and_the_variants_beside() -> None:
-    """T_N constant is counted (one deterministic transfer at 12.5 %: holds a fortiori);
-    the random variant's replications were not kept and the bursty variant's one
-    transfer is over: reported with their own verdicts, not counted."""
-    said(claim("fig3.over_10pct_retransmitted", _retx({"tcp": (0.125, 0.0, 3), "random": (0.0625, 0.03125, 5),
-                                                       "bursty": (0.0, 0.0, 3)})), H,
+    """T_N constant is counted (one deterministic transfer at 12.5 %, its throughputs
+    identical: holds a fortiori); the random variant's replications were not kept and
+    the bursty variant's three transfers re-sent the same share but their throughputs
+    are not known: three tests, "identical shares", reported with their own verdicts,
+    not counted."""
+    said(claim("fig3.over_10pct_retransmitted", _retx({"tcp": (0.125, 0.0, 3), "tcp_thr": (1584.0, 0.0, 3),
+                                                       "random": (0.0625, 0.03125, 5), "bursty": (0.0, 0.0, 3)})), H,
          "T_N constant (the stated condition, scored): tcp: 1 of 1 over (share 100%, no interval, one deterministic "
-         "transfer), re-sent 12.5%: holds (several = 2; a deterministic transfer over 10% holds: every test would be "
-         "over); assumed T_N distributions (reported, not counted): random: replications not kept; bursty: 0 of 1 "
-         "over (share 0%, no interval, one deterministic transfer), re-sent 0.0%: does not hold",
+         "transfer (identical throughputs)), re-sent 12.5%: holds (several = 2; a deterministic transfer over 10% "
+         "holds: every test would be over); assumed T_N distributions (reported, not counted): random: replications "
+         "not kept; bursty: 0 of 3 over (share 0% ± 0, identical shares (not shown to be one transfer: each a test)), "
+         "re-sent 0.0%: does not hold",
          "1 of 1 tests > 10% (share 100%, no interval)")
     said(claim("fig3.over_10pct_retransmitted", _retx({"tcp": [0.05, 0.25, 0.0, 0.0], "bursty": (0.25, 0.0, 3)})), I,
          "T_N constant (the stated condition, scored): tcp: 1 of 4 over (share 25% ± 80), re-sent 0.0–25.0%: "
          "inconclusive (several = 2; a deterministic transfer over 10% holds: every test would be over); assumed T_N "
-         "distributions (reported, not counted): random: not run; bursty: 1 of 1 over (share 100%, no interval, one "
-         "deterministic transfer), re-sent 25.0%: holds",
+         "distributions (reported, not counted): random: not run; bursty: 3 of 3 over (share 100% ± 0, identical "
+         "shares (not shown to be one transfer: each a test)), re-sent 25.0%: holds",
          "1 of 4 tests > 10% (share 25% ± 80)")
     # Nothing ran at one circuit: inconclusive (not "does not hold").
     out = claim("fig3.over_10pct_retransmitted", sd(3, {"tcp.tcp_segments_retransmitted": {2.0: 50.0}}))
@@ -280,8 +289,10 @@ def test_multi_circuit_claims_say_where_they_were_scored_and_read_only_the_large
     # not exercised, each point's sites reported.
     out = claim("ext6.multi_slows_other_sites", _gateway({8.0: 1500.0}, extra=0.0))
     assert (out.verdict, out.measured) == (Verdict.NOT_EXERCISED, "no additional circuit opened"), out
-    assert out.detail.startswith("line saturated, but f1 opened no (or too few) additional circuits: N = 8 (one circuit "
-                                 "each keeps 115% of the line busy): f1's additional circuits 0±0"), out.detail
+    assert out.detail.startswith("line saturated, but f1 opened no (or too few) additional circuits: N = 8 (the "
+                                 "control's line busy 99.0% ± 0.0 of the run (≥ 95%: holds; the gateway run's 100.0% "
+                                 "± 0.0; one circuit each keeps 115% of the line busy by the closed form)): f1's "
+                                 "additional circuits 0±0"), out.detail
     assert claim("ext6.multi_slows_other_sites", sd(6, {"mlru": {2.0: 1.0}})).verdict is I, "no gateway point"
 
 

@@ -214,8 +214,8 @@ def test_busy_at_3_is_the_first_c_whose_lines_are_completely_busy_with_copies(
     data.update({"random": dict(data["tcp"]), "random.x25_line_busy_s": {c: 0.99 * UNIT / FLAT for c in shares}})
     out = cl._busy_at(sd(3, data))
     assert out.verdict is verdict, out.detail
-    assert "T_N random (assumed distribution, reported, not scored): does not hold: interface busy ≥ 95% " \
-        "(lines, copies included, and host processing) first at C = 1" in out.detail, out.detail
+    assert "T_N random (assumed distribution, reported, not scored): does not hold: sending interface busy ≥ 95% " \
+        "(its line, copies included, and its processing) first at C = 1" in out.detail, out.detail
     assert cl._busy_at(sd(3, {"tcp": dict.fromkeys(shares, FLAT)})).verdict is Verdict.INCONCLUSIVE, "no busy time"
 
 
@@ -242,7 +242,7 @@ def test_no_gain_when_saturated_past_the_busy_lines_gains_nothing(c4: float, c5:
     tput = {1.0: FLAT / 2, 2.0: FLAT, 3.0: FLAT, 4.0: FLAT * c4, 5.0: FLAT * c5}
     out = cl._flat_beyond(sd(3, _busy_curve(BUSY_FROM_3, tput, CALLS)))
     assert out.verdict is verdict, out.detail
-    assert out.detail.startswith("T_N constant: interfaces certainly ≥ 95% busy (lines, copies included, and host processing) from C = 3; past it: x=4:")
+    assert out.detail.startswith("T_N constant: sending interface certainly ≥ 95% busy (its line, copies included, and its processing) from C = 3; past it: x=4:")
     assert "reported, not scored: C = 3: 3 calls" in out.detail, out.detail
     assert cl._flat_beyond(sd(3, _busy_curve(BUSY_FROM_3, tput))).verdict is verdict, "no calls counter"
     fewer = cl._flat_beyond(sd(3, _busy_curve(BUSY_FROM_3, tput, {**CALLS, 5.0: 1.0})))
@@ -327,20 +327,30 @@ def test_linear_reads_the_constant_curve() -> None:
 
 def _retx(shares: Mapping[str, tuple[float, float, int] | list[float]]) -> StudyData:
     """Fig. 3's one-circuit retransmission counters from shares of the file's segments:
-    (mean, half, n) or each replication's share."""
-    def counts(v: tuple[float, float, int] | list[float]) -> tuple[float, float, int] | list[float]:
+    (mean, half, n) or each replication's share; a key ``<curve>_thr`` gives the
+    curve's throughput (bit/s) instead."""
+    def counts(v: tuple[float, float, int] | list[float], k: float) -> tuple[float, float, int] | list[float]:
         if isinstance(v, list):
-            return [x * SEGMENTS for x in v]
+            return [x * k for x in v]
         m, h, n = v
-        return (m * SEGMENTS, h * SEGMENTS, n)
-    return sd(3, {f"{c}.tcp_segments_retransmitted": {1.0: counts(v)} for c, v in shares.items()})
+        return (m * k, h * k, n)
+    return sd(3, {(c[:-4] if c.endswith("_thr") else f"{c}.tcp_segments_retransmitted"):
+                  {1.0: counts(v, 1.0 if c.endswith("_thr") else SEGMENTS)} for c, v in shares.items()})
 
 
 def test_distinct_transfers_are_the_replications_unless_all_are_one_transfer() -> None:
-    assert cl.distinct_transfers((0.3, 0.3, 0.3)) == (0.3,), "a deterministic transfer run 3 times: one test"
-    assert cl.distinct_transfers((0.3, 0.2, 0.3)) == (0.3, 0.2, 0.3)
-    assert cl.distinct_transfers((0.3, float("nan"))) == (0.3,)
-    assert cl.distinct_transfers(()) == ()
+    """Review of revision 13, finding 12: one deterministic transfer is decided from the
+    transfer (the replications' throughputs identical), not from the share re-sent."""
+    same = (1584.0, 1584.0, 1584.0)
+    assert cl.distinct_transfers((0.3, 0.3, 0.3), same) == ((0.3,), True), "a deterministic transfer run 3 times"
+    assert cl.distinct_transfers((0.3, 0.3, 0.3), (1584.0, 1590.0, 1584.0)) == ((0.3, 0.3, 0.3), False), \
+        "identical shares of different transfers (4.2BSD's drawn tick phase): each a test"
+    assert cl.distinct_transfers((0.3, 0.3, 0.3)) == ((0.3, 0.3, 0.3), False), "throughputs unknown: each a test"
+    assert cl.distinct_transfers((0.3,), (1584.0,)) == ((0.3,), False), "one replication shows no determinism"
+    assert cl.distinct_transfers((0.3, 0.2, 0.3), same) == ((0.3, 0.2, 0.3), False)
+    assert cl.distinct_transfers((0.3, 0.3), (1584.0, float("nan"))) == ((0.3, 0.3), False)
+    assert cl.distinct_transfers((0.3, float("nan"))) == ((0.3,), False)
+    assert cl.distinct_transfers(()) == ((), False)
 
 
 @pytest.mark.parametrize("over,share,final,verdict", [
@@ -358,7 +368,10 @@ def test_over_10pct_rule_at_several_tests(over: int, share: Est, final: bool, ve
 
 
 @pytest.mark.parametrize("shares,verdict", [
-    ({"tcp": (0.125, 0.0, 1)}, Verdict.HOLDS),  # one deterministic transfer over 10 %: a fortiori
+    ({"tcp": (0.125, 0.0, 3), "tcp_thr": (1584.0, 0.0, 3)}, Verdict.HOLDS),  # one deterministic transfer over 10 %
+    ({"tcp": (0.1, 0.0, 3), "tcp_thr": (1584.0, 0.0, 3)}, Verdict.DOES_NOT_HOLD),  # one at exactly 10 %: not over
+    ({"tcp": (0.125, 0.0, 1)}, Verdict.INCONCLUSIVE),  # one test, not shown deterministic: one of several
+    ({"tcp": [0.125, 0.125, 0.125], "tcp_thr": [1584.0, 1590.0, 1600.0]}, Verdict.HOLDS),  # identical shares, 3 tests
     ({"tcp": (0.125, 0.0, 10), "random": (0.0, 0.0, 10)}, Verdict.HOLDS),  # the random variant is not counted
     ({"tcp": (0.1, 0.0, 10), "random": (0.125, 0.0, 10)}, Verdict.DOES_NOT_HOLD),  # exactly 10 % is not over
     ({"tcp": (0.1 + 1e-9, 0.0, 10)}, Verdict.HOLDS),  # just over 10 %
@@ -678,55 +691,60 @@ def test_interface_busy_share_at_3_closed_forms_by_t_n_placement(placement: str,
     assert theory.interface_c_max() == pytest.approx(theory.model_c_max()), "no processing: the model's own C_max"
 
 
-def _busy_variant(busy_s: float, packets: Mapping[str, float]) -> FigureData:
+def _busy_variant(busy_s: float, interface_s: float | None) -> FigureData:
     """Fig. 3 at C = 3 under host_to_host_busy (15 ms per packet processed) at the
-    throughput UNIT/256 (busy share = busy seconds / 256), its counters ``packets``."""
+    throughput UNIT/256, a transfer of 128 s (the lines' share = busy seconds summed
+    over both ends / 256), the sending interface busy ``interface_s`` seconds (its
+    share = interface_s / 128; None: not measured)."""
     curves: dict[str, dict[float, float]] = {"tcp": {3.0: FLAT}, "tcp.x25_line_busy_s": {3.0: busy_s}}
-    curves.update({f"tcp.{k}": {3.0: v} for k, v in packets.items()})
+    if interface_s is not None:
+        curves["tcp.x25_interface_busy_s"] = {3.0: interface_s}
     frame = fig(3, curves).frame
     both = pd.concat([frame, frame.assign(variant="host_to_host_busy")], ignore_index=True)
     return FigureData(figure(3), both, "host_to_host_busy")
 
 
-def test_interface_busy_share_adds_each_packet_handed_to_lapb_times_the_processing() -> None:
-    """The interface's busy time is the lines' plus 15 ms for every data, RR and call
-    packet handed to LAPB (host_to_host_busy); with no processing (the primary) it is
-    the lines' share exactly; a counter missing leaves it unknown."""
+def test_interface_busy_share_is_the_senders_interface_over_the_transfer() -> None:
+    """Review of revision 13, finding 3: under host_to_host_busy the scored share is the
+    sending interface's, `x25_interface_busy_s` (its frames and processing, their union;
+    the receiver reports 0) over one transfer's duration, not the two ends' lines plus
+    every packet both processed; with no processing (the primary) it is the lines'
+    share exactly; the measure missing leaves it unknown."""
     from arqlab.studies.comer_korb import saturation as sat
 
-    counts = {"x25_data_packets_sent": 3000.0, "x25_rr_packets_sent": 1000.0, "x25_calls_placed": 3.0,
-              "x25_calls_received": 3.0}
-    fd = _busy_variant(128.0, counts)
+    fd = _busy_variant(128.0, 120.0)
     assert sat.line_busy_share(fd, "tcp", 3.0).mean == pytest.approx(0.5)
-    assert sat.interface_busy_share(fd, "tcp", 3.0).mean == pytest.approx((128.0 + 0.015 * 4006) / 256)
+    assert sat.interface_busy_share(fd, "tcp", 3.0).mean == pytest.approx(120.0 / 128)
     base = fd.with_variant("")
     assert sat.interface_busy_share(base, "tcp", 3.0).mean == sat.line_busy_share(base, "tcp", 3.0).mean == 0.5
-    assert math.isnan(sat.interface_busy_share(_busy_variant(128.0, {"x25_data_packets_sent": 1.0}), "tcp", 3.0).mean)
+    assert math.isnan(sat.interface_busy_share(_busy_variant(128.0, None), "tcp", 3.0).mean)
 
 
 @pytest.mark.parametrize("busy_3,verdict", [
-    (0.95, Verdict.HOLDS),  # the interface exactly 95 % busy at C = 3 (lines 60 %, processing the rest)
-    (0.9375, Verdict.DOES_NOT_HOLD),  # just under: first at 4
+    (0.95, Verdict.HOLDS),  # the sending interface exactly 95 % busy at C = 3 (lines 60 %)
+    (0.95 - 1e-6, Verdict.DOES_NOT_HOLD),  # just under: first at 4
+    ((0.95, 0.02), Verdict.INCONCLUSIVE),  # a CI straddling 95 % at C = 3: 3 or 4
 ])
-def test_busy_at_3_counts_the_hosts_processing_under_host_to_host_busy(busy_3: float, verdict: Verdict) -> None:
-    """fig3.busy_at_3 under host_to_host_busy reads the interface: lines 60 % busy at C = 3
-    and processing making up the rest hold at exactly 95 %, not at 93.75 %; the lines
+def test_busy_at_3_reads_the_sending_interface_under_host_to_host_busy(busy_3: float | tuple[float, float],
+                                                                       verdict: Verdict) -> None:
+    """fig3.busy_at_3 under host_to_host_busy reads the sending interface
+    (`x25_interface_busy_s`): lines 60 % busy at C = 3 and the interface exactly 95 %
+    hold, a millionth under does not, a CI straddling 95 % is inconclusive; the lines
     alone would never pass. The detail names the burst model's bound at C = 3 for the
     placement (100 % here)."""
+    mean3, half3 = busy_3 if isinstance(busy_3, tuple) else (busy_3, 0.0)
     tput = {c: FLAT for c in (1.0, 2.0, 3.0, 4.0)}
     lines = {1.0: 0.3, 2.0: 0.5, 3.0: 0.6, 4.0: 0.62}
-    share = {1.0: 0.5, 2.0: 0.75, 3.0: busy_3, 4.0: 0.99}
-    packets = {c: (share[c] - lines[c]) * 256 / 0.015 for c in tput}
-    curves: dict[str, dict[float, float]] = {"tcp": tput, "tcp.x25_line_busy_s": {c: lines[c] * 256 for c in tput},
-                                             "tcp.x25_data_packets_sent": packets}
-    curves.update({f"tcp.{k}": dict.fromkeys(tput, 0.0) for k in ("x25_rr_packets_sent", "x25_calls_placed",
-                                                                   "x25_calls_received")})
+    share: dict[float, float | tuple[float, float, int]] = {1.0: 0.5 * 128, 2.0: 0.75 * 128, 4.0: 0.99 * 128}
+    share[3.0] = (mean3 * 128, half3 * 128, 5) if half3 else mean3 * 128
+    curves: dict[str, dict[float, float | tuple[float, float, int]]] = {
+        "tcp": dict(tput), "tcp.x25_line_busy_s": {c: lines[c] * 256 for c in tput}, "tcp.x25_interface_busy_s": share}
     frame = fig(3, curves).frame
     both = pd.concat([frame, frame.assign(variant="host_to_host_busy")], ignore_index=True)
     out = cl._busy_at(StudyData({3: FigureData(figure(3), both, "host_to_host_busy")}))
     assert out.verdict is verdict, out.detail
     assert "bound at C = 3 under this T_N placement: 100.0%" in out.detail, out.detail
-    assert "C = 3: " + f"{100 * busy_3:.1f}% (lines 60.0%)" in out.detail
+    assert "C = 3: " + f"{100 * mean3:.1f}% (lines 60.0%)" in out.detail
     primary = cl._busy_at(StudyData({3: FigureData(figure(3), frame)}))
     assert primary.verdict is Verdict.DOES_NOT_HOLD and "82.8%" in primary.detail, "lines alone: never"
 

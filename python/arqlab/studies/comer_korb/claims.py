@@ -389,11 +389,9 @@ def _busy_on(fd: FigureData, cv: str) -> Outcome:
     if not fd.has(f"{cv}.x25_line_busy_s"):
         return Outcome(Verdict.INCONCLUSIVE, "busy time not measured", "not measured")
     last = max(fd.xs(cv))
-    v = knee_at(earliest, surely, float(PAPER_C_MAX)) if earliest is not None else Verdict.DOES_NOT_HOLD
-    if earliest is None and not all(interface_busy_share(fd, cv, x).valid for x in fd.xs(f"{cv}.x25_line_busy_s")):
-        v = Verdict.INCONCLUSIVE
+    v = busy_verdict(fd, cv)
     bound = busy_bound(fd, float(PAPER_C_MAX))
-    return Outcome(v, f"interface busy ≥ {100 * LINE_BUSY_SHARE:g}% (lines, copies included, and host processing) "
+    return Outcome(v, f"sending interface busy ≥ {100 * LINE_BUSY_SHARE:g}% (its line, copies included, and its processing) "
                       f"first at C = {_c(earliest)} (by the CIs; certainly from C = {_c(surely)}); busy: "
                       f"{busy_list(fd, last, cv)}; the burst model's bound at C = {PAPER_C_MAX} under this T_N "
                       f"placement: {100 * bound:.1f}% (the window bounds it whatever TCP sends); first C by share: "
@@ -402,17 +400,67 @@ def _busy_on(fd: FigureData, cv: str) -> Outcome:
                    f"paper 3; bound at 3: {100 * bound:.1f}%)")
 
 
+#: The interface busy share threshold whose verdict is reported beside LINE_BUSY_SHARE's
+#: for the host_to_host placement, whose closed form at C = 3 (94.1 %) lies between them.
+BUSY_REPORTED_SHARE = 0.90
+
+
+def busy_verdict(fd: FigureData, cv: str = SCORED_CURVE, share: float = LINE_BUSY_SHARE) -> Verdict:
+    """fig3.busy_at_3's rule at ``share``: the first C whose sending interface is busy at
+    least ``share`` of the transfer is 3 by the CIs (:func:`knee_at`); does not hold if
+    it never gets there; inconclusive where the busy share is not known."""
+    earliest, surely = busy_range(fd, cv, share)
+    if earliest is not None:
+        return knee_at(earliest, surely, float(PAPER_C_MAX))
+    known = fd.has(f"{cv}.x25_line_busy_s") and all(interface_busy_share(fd, cv, x).valid
+                                                      for x in fd.xs(f"{cv}.x25_line_busy_s"))
+    return Verdict.DOES_NOT_HOLD if known else Verdict.INCONCLUSIVE
+
+
+def placement_bounds_at_3() -> list[tuple[str, float]]:
+    """The burst model's sending-interface busy share at C = 3 under each T_N placement
+    level (:func:`saturation.busy_bound`'s closed form, theory.interface_busy_share):
+    what no run can exceed there."""
+    from . import scenarios
+    return [(level, theory.interface_busy_share(float(PAPER_C_MAX), scenarios.relay_t_n({"placement": variant}),
+                                                scenarios.host_processing_s({"placement": variant})))
+            for level, variant in PLACEMENT_LEVELS[1]]
+
+
+def _busy_settled(sd: StudyData) -> str:
+    """What settles fig3.busy_at_3 beside the runs (review of revision 13, finding 11):
+    the placements whose closed form at C = 3 is under LINE_BUSY_SHARE cannot hold
+    whatever the run, so the claim can hold only where T_f is the interface's busy time;
+    and host_to_host's verdict at BUSY_REPORTED_SHARE (its bound 94.1 % lies between)."""
+    bounds = placement_bounds_at_3()
+    never = [lv for lv, b in bounds if b < LINE_BUSY_SHARE]
+    text = (f"the burst model's bound at C = {PAPER_C_MAX} by T_N placement: "
+            + ", ".join(f"{lv} {100 * b:.1f}%" for lv, b in bounds)
+            + f"; under {len(never)} of {len(bounds)} placements ({', '.join(never)}) it is below "
+            f"{100 * LINE_BUSY_SHARE:g}%: settled by the closed form, does not hold whatever the run; the claim can "
+            "hold only where T_f is the interface's busy time (host_to_host_busy, decided by its run)")
+    fd = sd[3]
+    if not fd.variant and "host_to_host" in fd.variants():
+        hh = fd.with_variant("host_to_host")
+        text += (f"; host_to_host at {100 * BUSY_REPORTED_SHARE:g}% (reported, not scored): "
+                 f"{busy_verdict(hh, SCORED_CURVE, BUSY_REPORTED_SHARE).value}, at {100 * LINE_BUSY_SHARE:g}%: "
+                 f"{busy_verdict(hh).value}")
+    return text
+
+
 def _busy_at(sd: StudyData) -> Outcome:
     """§5's definition, "Saturation is the condition in which the underlying X.25
     interface is completely busy", with footnote 2's packet traffic (copies count), and
-    its prediction "saturation at three virtual circuits": the first C whose access
-    lines are busy at least LINE_BUSY_SHARE of the transfer is 3, by the CIs (as
-    :func:`knee_at`); does not hold if the lines never get there. Constant-T_N curve
-    scored, random reported."""
+    its prediction "saturation at three virtual circuits": the first C whose sending
+    interface is busy at least LINE_BUSY_SHARE of the transfer is 3, by the CIs
+    (:func:`busy_verdict`); does not hold if it never gets there. Constant-T_N curve
+    scored, random reported; what the closed forms settle, and host_to_host's verdict
+    at BUSY_REPORTED_SHARE, reported (:func:`_busy_settled`)."""
     fd = sd[3]
     if not fd.has(SCORED_CURVE):
         return Outcome(Verdict.INCONCLUSIVE, "missing points")
-    return _both_curves(fd, _busy_on)
+    out = _both_curves(fd, _busy_on)
+    return Outcome(out.verdict, f"{out.detail}; {_busy_settled(sd)}", out.measured, out.deviations)
 
 
 def _c_max_formula(sd: StudyData) -> Outcome:
@@ -464,20 +512,20 @@ def _cost(fd: FigureData, cv: str, x: float) -> str:
 def _no_gain_on(fd: FigureData, cv: str) -> Outcome:
     _, sat = busy_range(fd, cv)
     if sat is None:
-        return Outcome(Verdict.INCONCLUSIVE, f"no premise: the interfaces are never certainly ≥ {100 * LINE_BUSY_SHARE:g}% "
+        return Outcome(Verdict.INCONCLUSIVE, f"no premise: the sending interface is never certainly ≥ {100 * LINE_BUSY_SHARE:g}% "
                                              f"busy ({busy_list(fd, max(fd.xs(cv)), cv)})", "not saturated")
     best = max((x for x in fd.xs(cv) if x <= sat), key=lambda x: fd.est(cv, x).mean)
     ref = fd.est(cv, best)
     xs = [x for x in fd.xs(cv) if x > sat]
     if not xs:
-        return Outcome(Verdict.INCONCLUSIVE, f"interfaces certainly ≥ {100 * LINE_BUSY_SHARE:g}% busy from C = {sat:g}, "
+        return Outcome(Verdict.INCONCLUSIVE, f"sending interface certainly ≥ {100 * LINE_BUSY_SHARE:g}% busy from C = {sat:g}, "
                                              "the last C run: nothing past it", f"saturated from C = {sat:g}; none past it")
     out = pointwise(xs, lambda x: at_most(fd.est(cv, x), ref.scaled(1 + TOL_FLAT)),
                     describe=lambda x: f"C = {x:g}: {fd.est(cv, x)} bit/s, "
                                        f"{relative(fd.est(cv, x).mean, ref.mean):+.1%} over C = {best:g}")
     top = max(relative(fd.est(cv, x).mean, ref.mean) for x in xs)
     cost = ", ".join(f"C = {x:g}: {_cost(fd, cv, x)}" for x in [sat, *xs])
-    return Outcome(out.verdict, f"interfaces certainly ≥ {100 * LINE_BUSY_SHARE:g}% busy (lines, copies included, and host processing) from C = {sat:g}; "
+    return Outcome(out.verdict, f"sending interface certainly ≥ {100 * LINE_BUSY_SHARE:g}% busy (its line, copies included, and its processing) from C = {sat:g}; "
                                 f"past it: {out.detail}; the cost, arithmetic of the scenario (circuits pre-opened: "
                                 f"calls = C; circuit-seconds = C × the transfer's time), reported, not scored: {cost}",
                    f"saturated from C = {sat:g} (busy); past it the most {100 * top:+.1f}% over the best up to it "
@@ -489,8 +537,8 @@ def _flat_beyond(sd: StudyData) -> Outcome:
     circuits will increase costs without increasing performance". Premise from §5's
     definition, not from the throughput (until revision 12 it was the knee, defined
     against the best throughput, so a gain past it was at most 5.3 %: circular): the
-    first C whose X.25 interfaces are certainly busy ≥ LINE_BUSY_SHARE (lines, copies
-    included, and host processing: :func:`saturation.interface_busy_share`). Past it,
+    first C whose sending X.25 interface is certainly busy ≥ LINE_BUSY_SHARE (its line,
+    copies included, and its processing: :func:`saturation.interface_busy_share`). Past it,
     every C carries at most the best throughput up to it + TOL_FLAT: the gain half only.
     The cost half cannot fail here (the circuits are pre-opened, so the calls are C): it
     is reported as arithmetic (:func:`_cost`). Inconclusive when the lines are never
@@ -594,12 +642,22 @@ OVER_10PCT_CIRCUITS = 1.0
 SEVERAL = 2
 
 
-def distinct_transfers(shares: tuple[float, ...]) -> tuple[float, ...]:
-    """A point's per-replication shares as distinct transfers: one when every
-    replication is the same (a deterministic transfer run n times is one test, not n),
-    else each replication (NaN dropped)."""
+def distinct_transfers(shares: tuple[float, ...],
+                       throughputs: tuple[float, ...] | None = None) -> tuple[tuple[float, ...], bool]:
+    """A point's per-replication shares as tests, and whether they are one deterministic
+    transfer. Decided from the transfer, not from the share (review of revision 13,
+    finding 12): the replications are one transfer run n times, ONE test, when at least
+    two of them have the same throughput to the last bit (a transfer with no random
+    input, Reno's, or 4.2BSD's whose drawn tick phase changed nothing) and the same
+    share. Otherwise each replication is a test (NaN dropped), identical shares
+    included: under 4.2BSD's random tick phase replications that re-sent the same
+    number of segments can still be different transfers. Without the throughputs the
+    transfer is not known to be one."""
     xs = tuple(v for v in shares if math.isfinite(v))
-    return xs[:1] if len(set(xs)) == 1 else xs
+    ts = throughputs or ()
+    one = (len(xs) >= 2 and len(ts) == len(shares) and all(math.isfinite(t) for t in ts)
+           and len(set(ts)) == 1 and len(set(xs)) == 1)
+    return (xs[:1], True) if one else (xs, False)
 
 
 def over_10pct(over: int, share: Est, final: bool = False) -> Verdict:
@@ -626,30 +684,35 @@ OVER_10PCT_SCORED = "tcp"
 OVER_10PCT_REPORTED = ("random", "bursty")
 
 
-def _tests(fd: FigureData, curve: str) -> tuple[float, ...] | None:
-    """The one-circuit transfers of ``curve`` as distinct tests (share re-sent each);
-    None where the replications were not kept, () where not run."""
+def _tests(fd: FigureData, curve: str) -> tuple[tuple[float, ...] | None, bool]:
+    """The one-circuit transfers of ``curve`` as tests (share re-sent each), and whether
+    they are one deterministic transfer (:func:`distinct_transfers`, from the
+    throughputs); None where the replications were not kept, () where not run."""
     key = f"{curve}.tcp_segments_retransmitted"
     if not fd.has(key) or OVER_10PCT_CIRCUITS not in fd.xs(key):
-        return ()
+        return (), False
     reps = fd.replications(key, OVER_10PCT_CIRCUITS)
-    return None if reps is None else distinct_transfers(tuple(r * (1.0 / SEGMENTS) for r in reps))
+    if reps is None:
+        return None, False
+    thr = fd.replications(curve, OVER_10PCT_CIRCUITS) if fd.has(curve) and OVER_10PCT_CIRCUITS in fd.xs(curve) else None
+    return distinct_transfers(tuple(r * (1.0 / SEGMENTS) for r in reps), thr)
 
 
-def _over_on(shares: tuple[float, ...] | None) -> tuple[Verdict, int, Est]:
+def _over_on(shares: tuple[float, ...] | None, deterministic: bool) -> tuple[Verdict, int, Est]:
     """:func:`over_10pct` on one variant's tests: (verdict, tests over 10 %, share)."""
     if not shares:
         return Verdict.INCONCLUSIVE, 0, Est(float("nan"), float("nan"), 0)
     flags = [1.0 if v > PAPER_RETX_SHARE else 0.0 for v in shares]
     over, share = int(sum(flags)), t_interval(flags)
-    return over_10pct(over, share, final=len(shares) == 1), over, share
+    return over_10pct(over, share, final=deterministic), over, share
 
 
 def _over_10pct(sd: StudyData) -> Outcome:
     """§4: "(In several tests, over 10% of the datagrams were retransmitted)", in the
     paragraph on the single circuit; a test is one distinct transfer. Counted only under
     the stated condition, T_N constant (OVER_10PCT_SCORED): each replication's share
-    re-sent read from the runs, identical replications one test, :func:`over_10pct`
+    re-sent read from the runs, replications of one deterministic transfer (identical
+    throughputs: :func:`distinct_transfers`) one test, :func:`over_10pct`
     (a deterministic transfer over 10 % holds: every test would be over). The random and
     bursty T_N variants (assumed distributions) get the same rule, reported beside it."""
     fd = sd[3]
@@ -657,19 +720,25 @@ def _over_10pct(sd: StudyData) -> Outcome:
     def pct(e: Est) -> str:
         return f"{100 * e.mean:.0f}% ± {100 * e.half:.0f}" if e.valid else f"{100 * e.mean:.0f}%, no interval"
 
-    def said(c: str, shares: tuple[float, ...] | None) -> str:
+    def said(c: str, read: tuple[tuple[float, ...] | None, bool]) -> str:
+        shares, one = read
         if not shares:
             return f"{c}: replications not kept" if shares is None else f"{c}: not run"
-        v, k, at = _over_on(shares)
-        spread = f"{100 * min(shares):.1f}–{100 * max(shares):.1f}%" if len(shares) > 1 else f"{100 * shares[0]:.1f}%"
-        kind = ", one deterministic transfer" if len(shares) == 1 else ""
+        v, k, at = _over_on(shares, one)
+        if one:
+            kind, spread = ", one deterministic transfer (identical throughputs)", f"{100 * shares[0]:.1f}%"
+        elif len(set(shares)) == 1:
+            kind, spread = ", identical shares (not shown to be one transfer: each a test)", f"{100 * shares[0]:.1f}%"
+        else:
+            kind, spread = "", f"{100 * min(shares):.1f}–{100 * max(shares):.1f}%"
         return f"{c}: {k} of {len(shares)} over (share {pct(at)}{kind}), re-sent {spread}: {v.value}"
 
-    tests = _tests(fd, OVER_10PCT_SCORED)
-    v, over, share = _over_on(tests)
+    read = _tests(fd, OVER_10PCT_SCORED)
+    tests = read[0]
+    v, over, share = _over_on(*read)
     others = "; ".join(said(c, _tests(fd, c)) for c in OVER_10PCT_REPORTED)
     n = len(tests) if tests else 0
-    return Outcome(v, f"T_N constant (the stated condition, scored): {said(OVER_10PCT_SCORED, tests)} (several = "
+    return Outcome(v, f"T_N constant (the stated condition, scored): {said(OVER_10PCT_SCORED, read)} (several = "
                       f"{SEVERAL}; a deterministic transfer over 10% holds: every test would be over); assumed T_N "
                       f"distributions (reported, not counted): {others}",
                    f"{over} of {n} tests > 10% (share {pct(share)})" if tests else "not run")
@@ -804,7 +873,8 @@ def fig3_claims() -> tuple[Claim, ...]:
               "highest T_N reported).", _reason_variation, figure=3),
         Claim("fig3.over_10pct_retransmitted", "§4", "In several tests, over 10% of the datagrams were retransmitted "
               "(one circuit, the paragraph's subject, T_N constant, the only stated condition: each replication is a "
-              "test, identical replications one test; a deterministic transfer over 10% holds, every test being "
+              "test, replications with identical throughputs one deterministic transfer, one test; a deterministic "
+              "transfer over 10% holds, every test being "
               "over; two or more tests over 10% hold; fewer do not hold if the transfer is deterministic or if the "
               "upper end of the share of tests over 10% (95% t-interval) times the tests run is below two; else "
               "inconclusive; the random and bursty T_N variants, assumed distributions, reported; inconclusive if "
@@ -828,9 +898,14 @@ def fig3_claims() -> tuple[Claim, ...]:
               sensitivity=EVERY_VARIANT),
         Claim("fig3.busy_at_3", "§5, footnote 2", "Saturation, the condition in which the underlying X.25 interface is "
               "completely busy, is reached at three virtual circuits (packet traffic, copies included, and T_f as the "
-              "interface's busy time, as C_max = 1 + T_I/(W(T_p + T_f)) counts it: the first C whose access lines plus "
-              f"the host's processing per packet sent are busy at least {100 * LINE_BUSY_SHARE:g}% of the transfer is "
-              "3, by the CIs; T_N constant; the random-T_N curve reported, not scored).", decided_by(_busy_at, *EVERY_LEVEL), figure=3,
+              "interface's busy time, as C_max = 1 + T_I/(W(T_p + T_f)) counts it: the first C whose sending interface, "
+              "its line and its processing per packet, is busy at least "
+              f"{100 * LINE_BUSY_SHARE:g}% of the transfer is 3, by the CIs; T_N constant; the random-T_N curve "
+              "reported, not scored). It can hold only where T_f is the interface's busy time: where T_N is measured "
+              "between the DCEs or host to host with T_f idle, the burst model's bound at C = 3 ("
+              + ", ".join(f"{100 * b:.1f}%" for _, b in placement_bounds_at_3() if b < LINE_BUSY_SHARE) + ") is "
+              f"under {100 * LINE_BUSY_SHARE:g}%, settled by the closed form; host to host's verdict at "
+              f"{100 * BUSY_REPORTED_SHARE:g}% is reported.", decided_by(_busy_at, *EVERY_LEVEL), figure=3,
               sensitivity=EVERY_VARIANT),
         Claim("fig3.c_max_formula", "§5", "Internal consistency check (not the paper's numbers): C_max = 1 + "
               "T_I/(W(T_p+T_f)) with this model's own T_I and T_p predicts the knee (first C reaching "
@@ -839,8 +914,8 @@ def fig3_claims() -> tuple[Claim, ...]:
               "timing decides it; the 4096- and 8192-octet windows and Reno, a later TCP, reported.", decided_by(_c_max_formula, *TCP_LEVELS),
               figure=3, origin="model check", sensitivity=TCP_VARIANTS),
         Claim("fig3.no_gain_when_saturated", "Conclusions", "If the link is saturated, opening additional circuits "
-              "increases costs without increasing performance (T_N constant: past the first C whose X.25 interfaces (lines, "
-              f"copies included, and host processing) are certainly busy at least {100 * LINE_BUSY_SHARE:g}% of the "
+              "increases costs without increasing performance (T_N constant: past the first C whose sending X.25 interface "
+              f"(its line, copies included, and its processing) is certainly busy at least {100 * LINE_BUSY_SHARE:g}% of the "
               f"transfer, every C within "
               f"{100 * TOL_FLAT:g}% over the best throughput up to it; the cost, calls and circuit-seconds, is "
               "arithmetic of the pre-opened circuits, reported, not scored; inconclusive if they never are; the "

@@ -31,6 +31,7 @@ from .params import (
     WINDOW,
 )
 from .params import CM_T_MIN_S
+from .saturation import LINE_BUSY_SHARE
 from .scenarios import cm_sites
 from .theory import LAPB_OCTETS, T_P_S, X25_HEADER_OCTETS, model_inter_burst_s, packets_per_datagram
 
@@ -365,6 +366,32 @@ def one_circuit_line_share(n: float, file_rate: float = CM_FILE_RATE_HEAVY) -> f
     return bits / LINE_BPS
 
 
+def gateway_line_share(fd: FigureData, x: float, prefix: str = CONTROL) -> Est:
+    """The share of the run host a's line was busy in ``prefix``'s runs (review of
+    revision 13, finding 10: ext6's premise measured, not only the closed form). The
+    layers' scope of the flow to t1 sums host a's busier direction (``.line_busy``,
+    `x25_line_busy_s` per second of the run) and t1's; t1's busier direction is the
+    frames its DCE sends it: each datagram it received (``.t1_delivered``: a receives
+    none) in one I frame, and at most one LAPB S frame for each frame t1 sends. Its
+    upper bound, deliveries × (I frame + S frame), is taken out, so this is a lower
+    bound on a's share (t1's few call set-up frames, under 0.01 % of the run, are left
+    in). Its CI: the two half-widths added. NaN where not measured."""
+    keys = (f"{prefix}.line_busy", f"{prefix}.t1_delivered")
+    if not all(fd.has(k) and x in fd.xs(k) for k in keys):
+        return Est(float("nan"), float("nan"), 0)
+    busy, t1 = (fd.est(k, x) for k in keys)
+    per = (_line_bits(CM_TERMINAL_OCTETS + IP_HEADER_OCTETS) + 8 * LAPB_OCTETS) / LINE_BPS
+    return Est(busy.mean - per * t1.mean, busy.half + per * t1.half, min(busy.n, t1.n))
+
+
+def line_saturated(share: Est) -> Verdict:
+    """ext6's premise, "a heavily-used gateway that keeps the X.25 line saturated", by
+    the study's one standard for saturation (saturation.LINE_BUSY_SHARE): the line's
+    busy share at least that by its CI holds, wholly below does not, else (or not
+    measured) inconclusive."""
+    return at_least(share, Est(LINE_BUSY_SHARE, 0.0)) if share.valid else Verdict.INCONCLUSIVE
+
+
 def _paired_site(fd: FigureData, x: float, site: str) -> Est:
     """Site ``site``'s throughput in the gateway run minus in the control, replication
     by replication (the two runs share their seed), with its t-interval; NaN where the
@@ -397,8 +424,19 @@ def _terminals_said(fd: FigureData, x: float) -> str:
     return f"terminal sites, paired, bit/s: {_sites_line(fd, x, ts) or 'none'}{delay}{lost}"
 
 
+def _line_said(fd: FigureData, x: float) -> str:
+    control, gateway = gateway_line_share(fd, x), gateway_line_share(fd, x, GATEWAY)
+    return (f"the control's line busy {_share_pct(control)} of the run (≥ {100 * LINE_BUSY_SHARE:g}%: "
+            f"{line_saturated(control).value}; the gateway run's {_share_pct(gateway)}; one circuit each keeps "
+            f"{100 * one_circuit_line_share(x):.0f}% of the line busy by the closed form)")
+
+
+def _share_pct(e: Est) -> str:
+    return f"{100 * e.mean:.1f}% ± {100 * e.half:.1f}" if e.valid else "not measured"
+
+
 def _gateway_said(fd: FigureData, x: float) -> str:
-    return (f"N = {x:g} (one circuit each keeps {100 * one_circuit_line_share(x):.0f}% of the line busy): "
+    return (f"N = {x:g} ({_line_said(fd, x)}): "
             f"{GIVEN_SITE}'s additional circuits {fd.est(f'{GATEWAY}.extra', x)}, its throughput "
             f"{_paired_site(fd, x, GIVEN_SITE)}; other file sites, gateway − control, paired, bit/s: "
             f"{_sites_line(fd, x, _others(fd, x)) or 'none'}; {_terminals_said(fd, x)}")
@@ -417,29 +455,36 @@ def slows_other_sites(sd: StudyData) -> Outcome:
     every circuit), GIVEN_SITE allowed CM_C_MAX circuits and every other site 1,
     against the control where every site has 1 (MLRU), paired replication by
     replication (same seed). Scored at every N where the sites keep the line saturated
-    with one circuit each (:func:`one_circuit_line_share` > 1: the premise) and the
+    with one circuit each (the premise, measured: the control's line busy at least
+    LINE_BUSY_SHARE of the run by its CI, :func:`gateway_line_share`, :func:`line_saturated`;
+    the closed form :func:`one_circuit_line_share` reported beside it) and the
     given site opened additional circuits (significantly above 0): each other file site
     (backlogged: it offers more than one circuit carries) must be :func:`lowered`,
     below −MATERIALITY_MARGIN of its control throughput at 95 %. Reported: the verdict
     at margin 0, the given site's gain, the terminal sites' throughput, delay and
-    discards, the points where the line has room (premise false), and the 6-channel
+    discards, the points where the line has room (premise false) or its share is not
+    settled by the CI, and the 6-channel
     runs where multi-MLRU closes other sites' circuits (§6, N = 2, 4)."""
     fd = sd[6]
     xs = [x for x in fd.xs(f"{GATEWAY}.extra") if _others(fd, x)]
-    saturated = [x for x in xs if one_circuit_line_share(x) > 1.0]
-    room = [x for x in xs if x not in saturated]
+    premise = {x: line_saturated(gateway_line_share(fd, x)) for x in xs}
+    saturated = [x for x in xs if premise[x] is Verdict.HOLDS]
+    room = [x for x in xs if premise[x] is Verdict.DOES_NOT_HOLD]
+    unsettled = [x for x in xs if premise[x] is Verdict.INCONCLUSIVE]
     closed = f"multi_mlru{LIMITED}.closed"
     limited = [x for x in LIMITED_XS if x in fd.xs(f"{EXTRA}{LIMITED}")]
     reported = "".join([
-        "; the line has room with one circuit each (reported, not scored): " + "; ".join(_gateway_said(fd, x) for x in room)
+        "; the control's line not saturated (reported, not scored): " + "; ".join(_gateway_said(fd, x) for x in room)
         if room else "",
+        "; the control's line busy share not settled by its CI (reported, not scored): "
+        + "; ".join(_gateway_said(fd, x) for x in unsettled) if unsettled else "",
         f"; multi-MLRU everywhere, {CM_CHANNELS} channels, where it closes other sites' circuits (reported, §6): "
         + "; ".join(f"N = {x:g}: terminal sites multi − MLRU, paired, bit/s: "
                     f"{', '.join(f'{t} {_limited_pair(fd, x, t)}' for t in cm_sites(int(x))[0])}, closed {fd.est(closed, x)}"
                     for x in limited) if limited else ""])
     if not saturated:
-        return Outcome(Verdict.INCONCLUSIVE, f"no gateway point where one circuit per site saturates the line{reported}",
-                       "no saturated point")
+        return Outcome(Verdict.INCONCLUSIVE, f"no gateway point whose control keeps the line saturated (busy ≥ "
+                                             f"{100 * LINE_BUSY_SHARE:g}% by the CI){reported}", "no saturated point")
     ran = {x: exercised(fd.est(f"{GATEWAY}.extra", x)) for x in saturated}
     scored = [x for x in saturated if ran[x] is Verdict.HOLDS]
     if not scored:
@@ -476,7 +521,8 @@ def fig6_claims() -> tuple[Claim, ...]:
               "opening additional circuits to a given site lowers the throughput to other sites: under heavy files "
               f"(a channel for every circuit), with site {GIVEN_SITE} allowed {CM_C_MAX} circuits and every other site "
               "1, against every site at 1 (paired, same seed), where one circuit per site already keeps the line "
-              f"saturated and {GIVEN_SITE} opened additional circuits, each other file site's throughput is lower by "
+              f"saturated (the control's line busy at least {100 * LINE_BUSY_SHARE:g}% of the run by its CI, "
+              f"measured; the closed form reported) and {GIVEN_SITE} opened additional circuits, each other file site's throughput is lower by "
               f"more than {100 * MATERIALITY_MARGIN:g}% of the control's (a materiality margin, not in the paper; the "
               "verdict at margin 0 reported) at 95 %; the terminal sites' throughput, delay and discards reported.",
               slows_other_sites, figure=6, origin=EXT),

@@ -45,7 +45,7 @@ from .params import (
     TS_A_C_MAX_QUICK,
     TS_B_C_MAX,
 )
-from .saturation import PROCESSED_PACKETS
+from .saturation import INTERFACE_BUSY
 from .scenarios import (
     FLOW,
     LAYERS,
@@ -73,9 +73,9 @@ CALLS = cl.CALLS_MEASURE
 #: mechanism), at every C.
 BLOCKED = cl.BLOCKED
 #: The counters read at every C of the constant and random curves: the four reasons',
-#: the busy time, the calls, the packets each host processed (the interface's busy
-#: time under host_to_host_busy: saturation.PROCESSED_PACKETS) and the wait for P(R).
-PER_C_MEASURES = tuple(dict.fromkeys((*REASON_MEASURES, "tcp_timeouts", BUSY, CALLS, *PROCESSED_PACKETS, BLOCKED)))
+#: the busy time, the calls, the sending interface's busy time (reported where the host
+#: processes packets, host_to_host_busy: saturation.INTERFACE_BUSY) and the wait for P(R).
+PER_C_MEASURES = tuple(dict.fromkeys((*REASON_MEASURES, "tcp_timeouts", BUSY, CALLS, INTERFACE_BUSY, BLOCKED)))
 #: Fig. 3's curves run on the same circuits quick or full (only the replications
 #: differ), so that the quick pass, and the robustness screen made of quick passes,
 #: score each claim on the points the full pass scores it on. The random-T_N curve is
@@ -83,6 +83,13 @@ PER_C_MEASURES = tuple(dict.fromkeys((*REASON_MEASURES, "tcp_timeouts", BUSY, CA
 #: curve, saturation.SCORED_CURVE, since revision 12), so it runs at every C too.
 RANDOM_XS = tuple(float(c) for c in CIRCUITS)
 RANDOM_XS_QUICK = RANDOM_XS
+
+
+#: §4's fourth reason, "the network throughput varies dramatically during the day", at
+#: one circuit under the TCP readings besides the primary (whose curves are "night" and
+#: "day"): (curve prefix, parameters). Reported by tools/comer_korb_four_reasons.py.
+FOURTH_REASON_READINGS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("bsd42_6_2", {"bsd42_timing": "tcp_output"}), ("reno", {"flavour": "reno"}), ("newreno", {"flavour": "newreno"}))
 
 
 def _no_x(x: float) -> dict[str, Any]:
@@ -122,6 +129,10 @@ def _fig3_curves() -> tuple[Curve, ...]:
     extremes = tuple(Curve(level, f"one circuit, T_N of the profile's {level}", FLOW,
                            params={"t_n": "constant", "t_n_level": level}, plot=False, xs=(1.0,), quick_xs=(1.0,))
                      for level in ("night", "day"))
+    # The same under the other TCP readings (the four reasons by flavour: FOURTH_REASON_READINGS).
+    extremes += tuple(Curve(f"{name}.{level}", f"{name}: one circuit, T_N of the profile's {level}", FLOW,
+                            params={"t_n": "constant", "t_n_level": level, **p}, plot=False, xs=(1.0,), quick_xs=(1.0,))
+                      for name, p in FOURTH_REASON_READINGS for level in ("night", "day"))
     # One circuit at the best hour's T_N under each anchor of the profile (fig3.single_reaches_2200;
     # the study's own anchor is the "night" curve's run).
     best_hour = tuple(Curve(f"{cl.BEST_HOUR}.{a}", f"one circuit, the profile's night, the vendor's mean at {a}", FLOW,
@@ -228,6 +239,19 @@ def _per_hour(scn: Scenario, curve: Curve) -> float:
     return float(scn["run"]["duration_s"]) / 3600.0
 
 
+#: ext6's premise, measured: the share of the run host a's line was busy, from
+#: `x25_line_busy_s` in CM_LAYERS (host a's busier direction plus t1's) and t1's
+#: `x25_datagrams_delivered` (a delivers none), each over the run's duration
+#: (claims_cm.gateway_line_share takes t1's line out).
+LINE_SHARE_MEASURES = (BUSY, "x25_datagrams_delivered")
+
+
+def _per_run(scn: Scenario, curve: Curve) -> float:
+    """Fig. 6: whole-run busy seconds and deliveries → per second of the run (the
+    counters run over duration_s, warm-up included); everything else as it is."""
+    return float(scn["run"]["duration_s"]) if curve.measure in LINE_SHARE_MEASURES else 1.0
+
+
 def _cm_figure(number: int, title: str, y_label: str, direction: str, measure: str, claims: Any,
                per_hour: bool = False) -> Figure:
     """One measure of the circuit-management runs; counts per hour on a symlog axis
@@ -266,7 +290,7 @@ def _cm_figure(number: int, title: str, y_label: str, direction: str, measure: s
     return Figure(
         number, f"Extension: {title}", cm_scenario(), "destinations (half terminal, half file transfer)", y_label,
         measure, tuple(float(n) for n in CM_DESTINATIONS), tuple(float(n) for n in CM_DESTINATIONS_QUICK), _no_x, curves,
-        derive=derive_destinations, normalize=_per_hour if per_hour else None, y_scale="symlog" if per_hour else "linear",
+        derive=derive_destinations, normalize=_per_hour if per_hour else _per_run if number == 6 else None, y_scale="symlog" if per_hour else "linear",
         assumptions=(A_CM, A_HEAVY) if number in (4, 5, 6) else (A_CM,), claims=claims,
         caption="Not in the paper: §6's circuit managers when sites compete for a host's channels",
     )
@@ -326,6 +350,9 @@ def _gateway_curves() -> tuple[Curve, ...]:
     out += tuple(Curve(f"{k}.discarded", f"{label}: datagrams discarded", CM_LAYERS, params=p,
                        measure="x25_datagrams_discarded", plot=False, xs=at(CM_DESTINATIONS), quick_xs=at(CM_DESTINATIONS_QUICK))
                  for k, label, p in runs)
+    out += tuple(Curve(f"{k}.{what}", f"{label}: {m} per second of the run", CM_LAYERS, params=p, measure=m, plot=False,
+                       xs=at(CM_DESTINATIONS), quick_xs=at(CM_DESTINATIONS_QUICK))
+                 for k, label, p in runs for what, m in zip(("line_busy", "t1_delivered"), LINE_SHARE_MEASURES))
     p = runs[1][2]
     return out + (
         Curve(GATEWAY, f"{runs[1][1]}: terminal delay", CM_CUSTOMER, params=p, measure="transfer_time_s", plot=False,

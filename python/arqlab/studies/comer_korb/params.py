@@ -68,9 +68,12 @@ LARGER_WINDOWS = (4096, 8192)
 #: runs: under 4.2BSD both pairings give 2048 octets, and "by_flavour" would override the
 #: declared receive window, so it is not a level of the robustness screen (revision 14).
 RECEIVE_WINDOW_PAIRING = "fixed"
-#: tcp_recvspace of the BSD release each flavour first shipped in: 4.2BSD (1983) 2048,
-#: 4.3BSD-Reno (1990) 4096 as 4.3BSD's, 4.4BSD (1993, the first with NewReno's era of
-#: larger buffers) 8192.
+#: The "by_flavour" pairing: a later sender with a later, larger receiver. The levels
+#: are receive buffers, not releases of these flavours: 2048 is 4.2BSD's tcp_recvspace
+#: (tcp_usrreq.c, 1983), 4096 the same variable as 4.3BSD (1986) set it, 8192 a later
+#: and larger default. No BSD release ran the model's "reno" (RFC 5681/6298, 2009/2011)
+#: or "newreno" (RFC 6582, 2012), so the pairing orders the windows with the flavours'
+#: era and claims no more.
 RECEIVE_WINDOW_BY_FLAVOUR = {"bsd42": 2048, "reno": 4096, "newreno": 8192}
 #: TCP's delayed-ACK time (the tcp layer's default, 0.2 s: BSD's fast timer, tcp_fasttimo
 #: every 200 ms, sends a delayed ACK at most this long after the segment; RFC 1122

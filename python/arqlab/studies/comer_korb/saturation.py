@@ -107,52 +107,49 @@ def line_busy_share(fd: FigureData, curve: str, x: float) -> Est:
     return _over_duration(fd.est(f"{curve}.x25_line_busy_s", x), fd.est(curve, x))
 
 
-#: The packets a host hands to LAPB, each processed for `host_processing_s` before its
-#: frame: data, RR, and the call set-up's CALL REQUEST (placed) and CALL ACCEPTED
-#: (received) packets (Fig. 3's circuits are never cleared).
-PROCESSED_PACKETS = ("x25_data_packets_sent", "x25_rr_packets_sent", "x25_calls_placed", "x25_calls_received")
+#: The sending interface's busy time where the host processes packets
+#: (`host_processing_s` > 0): its outgoing frames or a packet in processing, their
+#: union, reported by the end whose sending side is the busier of its line (the
+#: receiver reports 0), so the flow's sum is the sender's (docs/models/x25.md).
+INTERFACE_BUSY = "x25_interface_busy_s"
 
 
 def interface_busy_share(fd: FigureData, curve: str, x: float) -> Est:
-    """§5's "X.25 interface completely busy", with T_f as the interface's busy time as
-    C_max = 1 + T_I/(W(T_p + T_f)) counts it (review 26, finding 4): each host's busier
-    line direction (`x25_line_busy_s`) plus its processing, the packets it handed to
-    LAPB × `host_processing_s`, over twice the transfer's duration. The model processes
-    a packet only when the line is free and LAPB holds nothing, and pulls the next only
-    after its frame has gone (`x25/access.rs`), so at the sender the two do not overlap:
-    its interface's busy time exactly, but for LAPB's own frames sent while a packet is
-    processed. At the receiver the processing (its RR packets and acknowledgements)
-    overlaps the frames it receives: there the sum bounds the busy time from above.
-    With no processing (every reading but host_to_host_busy) it is
-    :func:`line_busy_share` exactly. The counters' CIs are added to the busy time's."""
-    h = processing_per_packet(fd)
-    if h == 0:
+    """§5's "the underlying X.25 interface is completely busy", the SENDING interface's
+    (C_max = 1 + T_I/(W(T_p + T_f)) is the sender's), with T_f as its busy time as §5
+    counts it. Where the host processes packets (host_to_host_busy) it is
+    `x25_interface_busy_s` over the transfer's duration: the sender's outgoing frames
+    and processing, their union, measured by the model (revision 14; until then the
+    lines plus every packet both hosts processed, which added the receiver's processing
+    of its acknowledgements and RR packets on top of its incoming line: about +3.6
+    points near saturation). With no processing it is :func:`line_busy_share`: the
+    sender's outgoing direction and the receiver's incoming one carry the same packets,
+    so their mean is the sender's line but for LAPB's own S frames. NaN where the
+    measure is missing."""
+    if processing_per_packet(fd) == 0:
         return line_busy_share(fd, curve, x)
-    keys = [f"{curve}.{m}" for m in PROCESSED_PACKETS]
-    if not all(fd.has(k) and x in fd.xs(k) for k in keys):
+    key = f"{curve}.{INTERFACE_BUSY}"
+    if not (fd.has(key) and x in fd.xs(key)):
         return Est(float("nan"), float("nan"))
-    counts = [fd.est(k, x) for k in keys]
-    busy, thr = fd.est(f"{curve}.x25_line_busy_s", x), fd.est(curve, x)
-    total = Est(busy.mean + h * sum(e.mean for e in counts), busy.half + h * sum(e.half for e in counts),
-                min([busy.n, *(e.n for e in counts)]))
-    return _over_duration(total, thr)
+    return _over_duration(fd.est(key, x), fd.est(curve, x), ends=1)
 
 
-def _over_duration(busy: Est, thr: Est) -> Est:
-    """Busy seconds summed over both hosts, over twice the transfer's duration (the
-    file's bits over the throughput); the two relative half-widths in quadrature."""
+def _over_duration(busy: Est, thr: Est, ends: int = 2) -> Est:
+    """Busy seconds summed over ``ends`` hosts, over ``ends`` times the transfer's
+    duration (the file's bits over the throughput); the two relative half-widths in
+    quadrature."""
     if not (busy.valid and thr.valid and thr.mean > 0 and busy.mean >= 0):
         return Est(float("nan"), float("nan"))
-    mean = busy.mean * thr.mean / (2 * 8 * FILE_OCTETS)
+    mean = busy.mean * thr.mean / (ends * 8 * FILE_OCTETS)
     rel = math.hypot(busy.half / busy.mean if busy.mean else 0.0, thr.half / thr.mean)
     return Est(mean, mean * rel, min(busy.n, thr.n))
 
 
 def busy_range(fd: FigureData, curve: str = SCORED_CURVE,
                share: float = LINE_BUSY_SHARE) -> tuple[float | None, float | None]:
-    """Where §5's saturation can lie given the CIs: the earliest C whose interface's busy
-    share (:func:`interface_busy_share`: the lines, copies included, and the host's
-    processing) may reach ``share`` (the CI's upper end) and the first whose whole CI
+    """Where §5's saturation can lie given the CIs: the earliest C whose sending
+    interface's busy share (:func:`interface_busy_share`: its line, copies included, and
+    its processing) may reach ``share`` (the CI's upper end) and the first whose whole CI
     does (None: none). A deterministic curve has earliest = first."""
     if not fd.has(f"{curve}.x25_line_busy_s"):
         return None, None
@@ -233,7 +230,7 @@ def share_list(shares: list[tuple[float, Est]], upto: float) -> str:
 
 
 def busy_list(fd: FigureData, upto: float, curve: str = CONSTANT_CURVE) -> str:
-    """The interface's busy share (the lines, copies included, and the host's
+    """The sending interface's busy share (its line, copies included, and its
     processing) up to ``upto``, if measured; the lines' alone beside it where the host
     processes packets."""
     if not fd.has(f"{curve}.x25_line_busy_s"):

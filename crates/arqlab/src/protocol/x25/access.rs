@@ -107,6 +107,10 @@ pub struct AccessCounters {
     /// Time each direction was transmitting, picoseconds.
     pub up_busy_ps: u64,
     pub down_busy_ps: u64,
+    /// Time the host's sending side was busy, picoseconds: the up direction
+    /// transmitting or a packet in processing, their union (kept only with processing;
+    /// without it, `up_busy_ps`).
+    pub sending_busy_ps: u64,
 }
 
 pub struct AccessLine<P: Payload> {
@@ -122,6 +126,11 @@ pub struct AccessLine<P: Payload> {
     processing: Duration,
     /// A packet being processed, and when it is ready for LAPB.
     processed: Option<(SimTime, Packet<P>)>,
+    /// The sending side's busy time (up frames and processing, their union) and the
+    /// end of its last busy interval: intervals start at the current time, so each
+    /// adds only its part past the last one's end.
+    sending_busy: Duration,
+    sending_until: SimTime,
     /// The DTE's (up) and the DCE's (down) station answered `wants_transmit_now` false
     /// and has had no input since: it would answer false again (the answer depends on
     /// the station's state only, which changes only through the calls made here), so
@@ -150,6 +159,8 @@ impl<P: Payload> AccessLine<P> {
             grant: Grant::line(cfg.access_rate_bps),
             processing: Duration::from_secs_f64(cfg.host_processing_s),
             processed: None,
+            sending_busy: Duration::ZERO,
+            sending_until: SimTime::ZERO,
             up_quiet: false,
             down_quiet: false,
         }
@@ -159,8 +170,24 @@ impl<P: Payload> AccessLine<P> {
         self.grant.rate_bps
     }
 
+    /// True if the host processes each packet before LAPB (`host_processing_s` > 0).
+    pub fn processes(&self) -> bool {
+        self.processing != Duration::ZERO
+    }
+
     pub fn counters(&self) -> AccessCounters {
-        AccessCounters { up_frames: self.up.frames, down_frames: self.down.frames, up_busy_ps: self.up.busy.0, down_busy_ps: self.down.busy.0 }
+        let sending = if self.processing == Duration::ZERO { self.up.busy } else { self.sending_busy };
+        AccessCounters { up_frames: self.up.frames, down_frames: self.down.frames, up_busy_ps: self.up.busy.0, down_busy_ps: self.down.busy.0, sending_busy_ps: sending.0 }
+    }
+
+    /// The sending side is busy over [now, until): adds the part past the last busy
+    /// interval's end (`sending_busy`).
+    fn note_sending(&mut self, now: SimTime, until: SimTime) {
+        let from = now.max(self.sending_until);
+        if until > from {
+            self.sending_busy = self.sending_busy + (until - from);
+            self.sending_until = until;
+        }
     }
 
     /// A packet from the network for the DTE: the DCE's LAPB queues it.
@@ -274,7 +301,11 @@ impl<P: Payload> AccessLine<P> {
                 self.process(now, pull);
             }
         }
-        Self::transmit(&mut self.dte, &mut self.up, &mut self.up_quiet, now, &self.grant)
+        let sent = Self::transmit(&mut self.dte, &mut self.up, &mut self.up_quiet, now, &self.grant);
+        if sent && self.processing != Duration::ZERO {
+            self.note_sending(now, self.up.busy_until);
+        }
+        sent
     }
 
     /// Host processing: hands the processed packet to LAPB once ready, or starts
@@ -287,7 +318,12 @@ impl<P: Payload> AccessLine<P> {
                 }
             }
             Some(_) => {}
-            None => self.processed = pull().map(|p| (now + self.processing, p)),
+            None => {
+                self.processed = pull().map(|p| (now + self.processing, p));
+                if self.processed.is_some() {
+                    self.note_sending(now, now + self.processing);
+                }
+            }
         }
     }
 
@@ -485,6 +521,24 @@ mod tests {
         assert_eq!(pulls.get(), 4, "the up direction started a frame: no pull");
     }
 
+    /// The sending side's busy time is the union of its intervals, each starting at the
+    /// current time: an interval inside the last adds nothing, one overlapping its end
+    /// adds the part past it, one after a gap adds itself.
+    #[test]
+    fn sending_busy_is_the_union_of_frames_and_processing() {
+        let cfg = X25Config { host_processing_s: 0.001, ..X25Config::default() };
+        let mut line: AccessLine<Sdu> = AccessLine::new(&cfg);
+        let ms = |x: u64| SimTime(x * 1_000_000_000);
+        line.note_sending(ms(0), ms(10)); // 10
+        line.note_sending(ms(2), ms(5)); // inside: 0
+        line.note_sending(ms(5), ms(12)); // past the end: 2
+        line.note_sending(ms(20), ms(25)); // after a gap: 5
+        line.note_sending(ms(25), ms(25)); // empty: 0
+        assert_eq!(line.counters().sending_busy_ps, ms(17).0);
+        let plain: AccessLine<Sdu> = AccessLine::new(&X25Config::default());
+        assert!(!plain.processes() && line.processes());
+    }
+
     /// Host processing: a packet processed while LAPB still holds frames it cannot send
     /// (eight queued ahead of it) waits for LAPB; the line's
     /// next moment is then always after now, and every packet reaches the DCE once.
@@ -514,5 +568,9 @@ mod tests {
             assert!(wakes < 1000, "no progress: {} of 9 delivered", line.to_net_len());
         }
         assert_eq!(line.to_net_len(), 9, "every packet reaches the DCE once (at {now:?}, {wakes} wakes, LAPB backlog {}, processed {})", line.dte.backlog(), line.processed.is_some());
+        // Packet 0's 1 ms of processing ran while packet 1's frame was on the line: the
+        // sending side's busy time is the line's alone.
+        let c = line.counters();
+        assert_eq!(c.sending_busy_ps, c.up_busy_ps);
     }
 }

@@ -183,12 +183,23 @@ impl<P: Routable> Layer for X25Host<P> {
     /// with the line free and every circuit that could take them window-blocked,
     /// waiting for P(R) (`Interface::window_blocked`): the X.25 network's delay holding
     /// datagrams back, as against the upper layer offering none.
+    ///
+    /// With host processing (`host_processing_s` > 0) also `x25_interface_busy_s`: the
+    /// time the sending side of this host's interface was busy, its outgoing frames or
+    /// a packet in processing (their union), at an end whose sending side was busier
+    /// than its incoming line; 0 at an end that mostly received. The sum over a one-way
+    /// transfer's two ends is therefore its sender's interface (§5's "X.25 interface
+    /// completely busy"), without the receiver's processing of its acknowledgements.
     fn extra_measures(&self) -> Vec<(&'static str, f64)> {
         let mut m = self.iface.counters.pairs();
         let c = self.line.counters();
         m.push(("x25_line_busy_s", c.up_busy_ps.max(c.down_busy_ps) as f64 * 1e-12));
         if self.iface.reports_window_blocked() {
             m.push(("x25_window_blocked_s", self.iface.window_blocked.as_secs_f64()));
+        }
+        if self.line.processes() {
+            let sending = if c.sending_busy_ps > c.down_busy_ps { c.sending_busy_ps } else { 0 };
+            m.push(("x25_interface_busy_s", sending as f64 * 1e-12));
         }
         m
     }

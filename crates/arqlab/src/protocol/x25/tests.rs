@@ -272,6 +272,46 @@ fn test_line_busy_is_the_frames_bits_over_the_rate_closed_form() {
     assert!(busy.up_busy_ps > busy.down_busy_ps, "the sender's busier direction is towards the network");
 }
 
+/// `x25_interface_busy_s` (host processing h > 0): the sending side's busy time, the
+/// union of the up direction's frames and each packet's processing. At the sender every
+/// packet handed to LAPB is processed for h while the line is free of its own frames
+/// (the next is pulled only after the last has gone), so the union is the up line's
+/// busy time plus h per processed packet, less at most LAPB's own S frames sent during
+/// a processing (48 bits each). The receiver, whose incoming line is busier, reports
+/// 0, though it processed its RR packets: the two ends sum to the sender's interface.
+/// Without processing the measure is not reported.
+#[test]
+fn test_interface_busy_is_the_senders_line_and_processing_union() {
+    let h = 0.015;
+    let x = X25Config { window: 2, preopen_circuits: 1, host_processing_s: h, ..X25Config::default() };
+    let a: X25Host<Sdu> = X25Host::new(0, &x, vec![1], 1, &[1]);
+    let b: X25Host<Sdu> = X25Host::new(1, &x, vec![0], 0, &[]);
+    let mut p = Pair::new(a, b, 1e12, 0.235);
+    p.run(t(5.0), |_, _, _| false);
+    let start = p.now;
+    for i in 0..20 {
+        p.ends[0].handle_submit(start, Sdu { id: i, bits: 800, flow: 0, born: start });
+    }
+    p.run(t(100.0), |_, _, _| false);
+    assert_eq!(p.delivered(1).len(), 20);
+    let measure = |e: &X25Host<Sdu>| e.extra_measures().into_iter().find(|&(k, _)| k == "x25_interface_busy_s").map(|(_, v)| v);
+    let (line, ic, dte) = (p.ends[0].line.counters(), &p.ends[0].iface.counters, p.ends[0].line.dte.counters());
+    let processed = (ic.data_packets_sent + ic.rr_packets_sent + ic.calls_placed + ic.calls_received) as f64;
+    let (up, sending) = (line.up_busy_ps as f64 * 1e-12, line.sending_busy_ps as f64 * 1e-12);
+    let s_frames = dte.s_frames_sent as f64 * 48.0 / 9600.0;
+    assert!(sending <= up + processed * h + 1e-9, "{sending} s over the sum {} s", up + processed * h);
+    assert!(sending >= up + processed * h - s_frames - 1e-9, "{sending} s: more overlap than the S frames' {s_frames} s");
+    assert_eq!(measure(&p.ends[0]), Some(sending));
+    let rb = p.ends[1].line.counters();
+    assert!(rb.sending_busy_ps > 0 && rb.sending_busy_ps < rb.down_busy_ps, "the receiver sends less than it receives");
+    assert_eq!(measure(&p.ends[1]), Some(0.0), "a receiving end adds nothing");
+    // No processing: no measure, and the sending side is the up line.
+    let y = X25Config { window: 2, preopen_circuits: 1, ..X25Config::default() };
+    let c: X25Host<Sdu> = X25Host::new(0, &y, vec![1], 1, &[1]);
+    assert_eq!(measure(&c), None);
+    assert_eq!(c.line.counters().sending_busy_ps, c.line.counters().up_busy_ps);
+}
+
 /// The interface's quiet spell (`next_packet` answering at once after a pull found
 /// nothing) ends exactly when a control packet falls due: CALL ACCEPTED, due
 /// `call_setup_s` after the CALL REQUEST, goes at that instant and not a picosecond
