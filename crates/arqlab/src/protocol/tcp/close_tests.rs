@@ -6,18 +6,19 @@ use super::*;
 use crate::engine::SimTime;
 use crate::protocol::{Event, Frame, FrameKind, Grant, Layer, Sdu};
 
-const G: Grant = Grant::line(1e6);
-const H: u32 = 160;
+// The set-up shared by the connection tests (`host_tests`, `handshake_tests`).
+pub(super) const G: Grant = Grant::line(1e6);
+pub(super) const H: u32 = 160;
 
-fn cfg() -> TcpConfig {
+pub(super) fn cfg() -> TcpConfig {
     TcpConfig { connection_setup: true, mss_octets: 100, receive_window_octets: 6400, ..TcpConfig::default() }
 }
 
-fn sdu(id: u64, octets: u32) -> Sdu {
+pub(super) fn sdu(id: u64, octets: u32) -> Sdu {
     Sdu { id, bits: octets * 8, flow: 0, born: SimTime::ZERO }
 }
 
-fn t(s: f64) -> SimTime {
+pub(super) fn t(s: f64) -> SimTime {
     SimTime::from_secs_f64(s)
 }
 

@@ -5,18 +5,9 @@
 use super::endpoint::State;
 use super::*;
 use crate::engine::SimTime;
-use crate::protocol::{Frame, FrameKind, Grant, Layer, Sdu};
+use crate::protocol::{Frame, FrameKind, Layer, Sdu};
 
-const G: Grant = Grant::line(1e6);
-const H: u32 = 160;
-
-fn cfg() -> TcpConfig {
-    TcpConfig { connection_setup: true, mss_octets: 100, receive_window_octets: 6400, ..TcpConfig::default() }
-}
-
-fn t(s: f64) -> SimTime {
-    SimTime::from_secs_f64(s)
-}
+use super::close_tests::{cfg, t, G, H};
 
 fn drain(a: &mut Tcp, now: SimTime) -> Vec<Frame<Sdu>> {
     std::iter::from_fn(|| a.poll_transmit(now, &G)).collect()

@@ -7,22 +7,9 @@
 use super::endpoint::State;
 use super::*;
 use crate::engine::SimTime;
-use crate::protocol::{Event, Frame, FrameKind, Grant, Layer, Sdu};
+use crate::protocol::{Event, Frame, FrameKind, Layer, Sdu};
 
-const G: Grant = Grant::line(1e6);
-const H: u32 = 160;
-
-fn cfg() -> TcpConfig {
-    TcpConfig { connection_setup: true, mss_octets: 100, receive_window_octets: 6400, ..TcpConfig::default() }
-}
-
-fn sdu(id: u64, octets: u32) -> Sdu {
-    Sdu { id, bits: octets * 8, flow: 0, born: SimTime::ZERO }
-}
-
-fn t(s: f64) -> SimTime {
-    SimTime::from_secs_f64(s)
-}
+use super::close_tests::{cfg, sdu, t, G, H};
 
 /// Everything `h` sends at `now`, also appended to `log`.
 fn out(h: &mut TcpHost, now: SimTime, log: &mut Vec<Frame<Sdu>>) -> Vec<Frame<Sdu>> {
